@@ -1,0 +1,4 @@
+"""Logitscope: chat with a local LLM and see inside it."""
+
+__version__ = "0.1.0"
+TRACE_SCHEMA_VERSION = 1

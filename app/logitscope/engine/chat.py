@@ -1,0 +1,130 @@
+"""Multi-turn chat prompts: the model's own Jinja chat template (sandboxed, rendered with a time limit),
+a plain fallback when the GGUF has none, and oldest-first trimming to fit the context window."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+from logitscope.errors import ChatTemplateError, ContextOverflowError
+
+RENDER_TIMEOUT_S = 2.0
+FALLBACK_NOTICE = "this model has no chat template: using a plain 'User:' / 'Assistant:' format"
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: str       # "system" | "user" | "assistant"
+    content: str
+
+
+class ChatTemplate:
+    """Renders messages with the GGUF's `tokenizer.chat_template` (jinja2's ImmutableSandboxedEnvironment,
+    through llama-cpp-python's Jinja2ChatFormatter), or a plain fallback."""
+
+    def __init__(self, template: str | None, bos_token: str, eos_token: str) -> None:
+        self.source = template
+        self.fallback = not template
+        self.stop: tuple[str, ...] = ("\nUser:",) if self.fallback else ()
+        self._formatter = None
+        if template:
+            try:
+                self._formatter = Jinja2ChatFormatter(template, eos_token=eos_token, bos_token=bos_token)
+            except Exception as exc:  # a template that does not even parse
+                raise ChatTemplateError(f"the model's chat template is invalid: {exc}") from None
+
+    def render(self, messages: Sequence[ChatMessage]) -> str:
+        if self._formatter is None:
+            return _render_plain(messages)
+        payload = [{"role": m.role, "content": m.content} for m in messages]
+        try:
+            result = _with_timeout(lambda: self._formatter(messages=payload), RENDER_TIMEOUT_S)
+        except TimeoutError:
+            raise ChatTemplateError(f"the model's chat template took longer than {RENDER_TIMEOUT_S:.0f} s to render") from None
+        except ChatTemplateError:
+            raise
+        except Exception as exc:
+            raise ChatTemplateError(f"the model's chat template failed: {exc}") from None
+        return result.prompt
+
+
+def _render_plain(messages: Sequence[ChatMessage]) -> str:
+    parts = []
+    for m in messages:
+        if m.role == "system":
+            parts.append(f"{m.content}\n\n")
+        else:
+            parts.append(f"{'User' if m.role == 'user' else 'Assistant'}: {m.content}\n")
+    parts.append("Assistant:")
+    return "".join(parts)
+
+
+def _with_timeout(fn: Callable[[], object], seconds: float) -> object:
+    """Run fn with a time limit. In the main thread SIGALRM interrupts pure-Python rendering; elsewhere a
+    worker thread is abandoned after the limit (the engine process can be restarted)."""
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        def on_alarm(_sig: int, _frame: object) -> None:
+            raise TimeoutError
+
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return fn()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # handed back to the caller
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise TimeoutError
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]
+
+
+@dataclass
+class ChatPrompt:
+    text: str
+    tokens: list[int]
+    trimmed_messages: int
+    notices: list[str]
+
+
+def build_chat_prompt(template: ChatTemplate, messages: Sequence[ChatMessage], system: str | None,
+                      tokenize: Callable[[str], list[int]], n_ctx: int, reserve: int) -> ChatPrompt:
+    """Render and tokenize; while the prompt leaves fewer than `reserve` tokens for the answer, drop the
+    oldest turns (never the system prompt, never the last user message)."""
+    head = [ChatMessage("system", system)] if system else []
+    body = [m for m in messages if m.role != "system" or not system]
+    budget = n_ctx - reserve
+    trimmed = 0
+    notices = [FALLBACK_NOTICE] if template.fallback else []
+    while True:
+        text = template.render(head + body)
+        tokens = tokenize(text)
+        if len(tokens) <= budget:
+            break
+        if len(body) <= 1:
+            raise ContextOverflowError(
+                f"the message is too long: the prompt needs {len(tokens)} tokens but the context holds {n_ctx} "
+                f"and {reserve} are kept for the answer; shorten it or load the model with a larger context")
+        drop = 2 if len(body) > 2 and body[0].role == "user" and body[1].role == "assistant" else 1
+        body = body[drop:]
+        trimmed += drop
+    if trimmed:
+        notices.append(f"the conversation was longer than the context ({n_ctx} tokens): "
+                       f"the {trimmed} oldest message(s) were left out of the prompt")
+    return ChatPrompt(text, tokens, trimmed, notices)

@@ -1,0 +1,160 @@
+"""The engine: one model, its chat template and the recorded decoding loop, behind one small API.
+
+This object lives in the engine process (logitscope.host.server); callers use logitscope.host.client,
+which has the same methods. Nothing here knows about processes or Qt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from logitscope.engine.chat import ChatMessage, ChatTemplate, build_chat_prompt
+from logitscope.engine.decode import Decoder, DecodeOptions
+from logitscope.engine.gguf_info import ModelCard, read_model_card
+from logitscope.engine.memory import kv_bytes_per_token
+from logitscope.engine.runtime import LoadSettings, Runtime, backend_name, supports_gpu_offload
+from logitscope.engine.sampler import SamplerSettings
+from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.errors import ContextOverflowError, InvalidSettingsError, NoModelLoadedError
+
+
+@dataclass
+class ModelInfo:
+    """What the caller learns about a loaded model."""
+
+    card: ModelCard
+    load: LoadSettings
+    n_ctx: int
+    load_s: float
+    backend: str
+    gpu_offload_supported: bool
+    n_gpu_layers: int              # layers actually offloaded (0 on a CPU build)
+    kv_bytes_per_token: float
+    kv_allocated_bytes: int
+    compute_buffer_bytes: int | None
+    log_tail: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GenerateRequest:
+    """Exactly one of `prompt` (raw text, tokenized as llama.cpp does: BOS per the model's metadata,
+    special tokens parsed) or `messages` (a chat, rendered with the model's template)."""
+
+    prompt: str | None = None
+    messages: list[ChatMessage] | None = None
+    system: str | None = None
+    settings: SamplerSettings = field(default_factory=SamplerSettings)
+    options: DecodeOptions = field(default_factory=DecodeOptions)
+
+    def validate(self) -> None:
+        if (self.prompt is None) == (self.messages is None):
+            raise InvalidSettingsError("give either a raw prompt or chat messages")
+        if self.messages is not None and not self.messages:
+            raise InvalidSettingsError("a chat needs at least one message")
+        if self.prompt is not None and self.prompt == "":
+            raise InvalidSettingsError("the prompt is empty")
+        self.settings.validate()
+        self.options.validate()
+
+
+class Engine:
+    def __init__(self) -> None:
+        self.runtime: Runtime | None = None
+        self.card: ModelCard | None = None
+        self.template: ChatTemplate | None = None
+        self.decoder: Decoder | None = None
+        self.info: ModelInfo | None = None
+
+    # -- model ---------------------------------------------------------------------------------------
+    def load(self, path: str | Path, settings: LoadSettings,
+             on_progress: Callable[[float], None] | None = None,
+             should_cancel: Callable[[], bool] | None = None) -> ModelInfo:
+        settings.validate()
+        card = read_model_card(path)  # a clear error for bad files before llama.cpp sees them
+        self.unload()
+        runtime = Runtime(path, settings, on_progress, should_cancel)
+        bos, eos = (runtime.piece(t).decode("utf-8", "replace") if t is not None and t >= 0 else ""
+                    for t in (card.bos_id, card.eos_id))
+        self.template = ChatTemplate(runtime.chat_template() or card.chat_template, bos, eos)
+        bpt = kv_bytes_per_token(card, settings.type_k, settings.type_v)
+        self.runtime, self.card = runtime, card
+        self.decoder = Decoder(runtime, bpt)
+        self.info = ModelInfo(
+            card=card, load=settings, n_ctx=runtime.n_ctx, load_s=runtime.load_s,
+            backend=backend_name(), gpu_offload_supported=supports_gpu_offload(),
+            n_gpu_layers=min(max(settings.n_gpu_layers, 0) if settings.n_gpu_layers >= 0 else card.n_layer + 1,
+                             card.n_layer + 1) if supports_gpu_offload() else 0,
+            kv_bytes_per_token=bpt, kv_allocated_bytes=round(bpt * runtime.n_ctx),
+            compute_buffer_bytes=_compute_buffer_from_log(runtime.log.tail(60)),
+            log_tail=runtime.log.tail(40),
+        )
+        return self.info
+
+    def unload(self) -> None:
+        if self.runtime is not None:
+            self.runtime.close()
+        self.runtime = self.card = self.template = self.decoder = self.info = None
+
+    def _require(self) -> Runtime:
+        if self.runtime is None:
+            raise NoModelLoadedError("no model is loaded")
+        return self.runtime
+
+    # -- text ----------------------------------------------------------------------------------------
+    def tokenize(self, text: str, add_special: bool = False, parse_special: bool = True) -> list[int]:
+        return self._require().tokenize(text, add_special, parse_special)
+
+    def vocab(self) -> list[bytes]:
+        rt = self._require()
+        return [rt.piece(t) for t in range(rt.n_vocab)]
+
+    def chat_tokens(self, text: str) -> list[int]:
+        rt = self._require()
+        tokens = rt.tokenize(text, rt.add_bos, True)
+        if len(tokens) > 1 and tokens[0] == tokens[1] == rt.bos:  # the template wrote BOS already
+            tokens = tokens[1:]
+        return tokens
+
+    def render_chat(self, messages: list[ChatMessage], system: str | None = None) -> str:
+        self._require()
+        assert self.template is not None
+        head = [ChatMessage("system", system)] if system else []
+        return self.template.render(head + [m for m in messages if m.role != "system" or not system])
+
+    # -- generation ----------------------------------------------------------------------------------
+    def prepare(self, req: GenerateRequest) -> tuple[list[int], list[str], DecodeOptions]:
+        rt = self._require()
+        req.validate()
+        options = req.options
+        reserve = min(options.max_tokens, rt.n_ctx // 2)
+        if req.messages is not None:
+            assert self.template is not None
+            prompt = build_chat_prompt(self.template, req.messages, req.system, self.chat_tokens, rt.n_ctx, reserve)
+            if self.template.stop:
+                options = DecodeOptions(options.max_tokens, tuple(options.stop) + self.template.stop, options.forced)
+            return prompt.tokens, prompt.notices, options
+        tokens = rt.tokenize(req.prompt or "", True, True)
+        if len(tokens) >= rt.n_ctx:
+            raise ContextOverflowError(
+                f"the prompt is {len(tokens)} tokens but the context holds {rt.n_ctx}; "
+                "shorten it or load the model with a larger context")
+        return tokens, [], options
+
+    def generate(self, req: GenerateRequest,
+                 should_cancel: Callable[[], bool] = lambda: False) -> Iterator[StepRecord | GenerationResult]:
+        tokens, notices, options = self.prepare(req)
+        assert self.decoder is not None
+        return self.decoder.generate(tokens, req.settings, options, should_cancel, notices)
+
+
+def _compute_buffer_from_log(lines: list[str]) -> int | None:
+    import re
+
+    total = 0.0
+    for line in lines:
+        m = re.search(r"compute buffer size =\s*([\d.]+) MiB", line)
+        if m:
+            total += float(m.group(1))
+    return round(total * 1024 * 1024) if total else None

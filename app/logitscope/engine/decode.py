@@ -1,0 +1,192 @@
+"""The autoregressive loop: evaluate the prompt (reusing the cached prefix), then per token read the
+logits, run the recorded sampler, decode the bytes, check stops, and evaluate the chosen token.
+
+`generate` yields one StepRecord per visible token and finally a GenerationResult. Steps are held
+back while their text could be the start of a stop sequence, so a stop sequence is never shown, even
+when it spans tokens.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from logitscope.engine.runtime import Runtime
+from logitscope.engine.sampler import Candidates, SamplerSettings, sample, top_indices
+from logitscope.engine.text import Utf8Stream
+from logitscope.engine.trace import RAW_TOP_N, GenerationResult, KvInfo, StepRecord, Timings
+from logitscope.errors import InvalidSettingsError
+
+FINAL_TOP = 16
+
+
+@dataclass
+class DecodeOptions:
+    max_tokens: int = 256
+    stop: tuple[str, ...] = ()
+    forced: tuple[int, ...] = ()   # tokens to emit first regardless of the draw (forking at a token)
+
+    def validate(self) -> None:
+        if self.max_tokens < 1:
+            raise InvalidSettingsError("max tokens must be >= 1")
+        if any(not s for s in self.stop):
+            raise InvalidSettingsError("a stop sequence cannot be empty")
+
+
+@dataclass
+class _StopFilter:
+    """Holds back text that might be the beginning of a stop sequence."""
+
+    stops: tuple[str, ...]
+    pending: list[StepRecord] = field(default_factory=list)
+
+    def push(self, step: StepRecord) -> tuple[list[StepRecord], bool]:
+        """Returns (steps safe to show, whether a stop sequence was hit)."""
+        self.pending.append(step)
+        if not self.stops:
+            out, self.pending = self.pending, []
+            return out, False
+        text = "".join(s.text for s in self.pending)
+        hits = [i for i in (text.find(stop) for stop in self.stops) if i >= 0]
+        if hits:
+            return self._cut(min(hits)), True
+        hold = max((k for stop in self.stops for k in range(1, len(stop)) if text.endswith(stop[:k])), default=0)
+        return self._release(len(text) - hold), False
+
+    def _release(self, n_chars: int) -> list[StepRecord]:
+        out, used = [], 0
+        while self.pending and used + len(self.pending[0].text) <= n_chars:
+            used += len(self.pending[0].text)
+            out.append(self.pending.pop(0))
+        return out
+
+    def _cut(self, n_chars: int) -> list[StepRecord]:
+        """Release steps up to n_chars of text, shortening the step that crosses the stop."""
+        out, used = [], 0
+        for step in self.pending:
+            if used >= n_chars:
+                break
+            room = n_chars - used
+            if len(step.text) > room:
+                step.text = step.text[:room]
+            used += len(step.text)
+            out.append(step)
+        self.pending = []
+        return out
+
+    def flush(self) -> list[StepRecord]:
+        out, self.pending = self.pending, []
+        return out
+
+
+class Decoder:
+    """Per-model scratch (the vocabulary's id array) for the generation loop."""
+
+    def __init__(self, runtime: Runtime, kv_bytes_per_token: float) -> None:
+        self.rt = runtime
+        self.kv_bytes_per_token = kv_bytes_per_token
+        self.all_ids = np.arange(runtime.n_vocab, dtype=np.int32)
+        self._exp = np.empty(runtime.n_vocab, dtype=np.float32)
+
+    def kv_info(self) -> KvInfo:
+        bpt = self.kv_bytes_per_token
+        return KvInfo(self.rt.n_ctx, self.rt.kv_used, bpt, round(bpt * self.rt.n_ctx))
+
+    def raw_stats(self, logits: np.ndarray, token: int) -> tuple[float, float, float, int]:
+        """(log-sum-exp, entropy in nats, p of token, rank of token) over the whole vocabulary."""
+        top = float(logits.max())
+        e = np.exp(np.subtract(logits, np.float32(top), out=self._exp), out=self._exp)
+        z = float(e.sum(dtype=np.float64))
+        mean_logit = float(np.dot(e, logits)) / z
+        lse = top + math.log(z)
+        entropy = lse - mean_logit
+        p_tok = float(e[token]) / z
+        rank = int(np.count_nonzero(logits > logits[token]))
+        return lse, max(entropy, 0.0), p_tok, rank
+
+    def generate(self, prompt: Sequence[int], settings: SamplerSettings, options: DecodeOptions,
+                 should_cancel: Callable[[], bool] = lambda: False,
+                 notices: list[str] | None = None) -> Iterator[StepRecord | GenerationResult]:
+        settings.validate()
+        options.validate()
+        settings = settings.with_seed()
+        rng = np.random.default_rng(settings.seed)
+        rt = self.rt
+        t_start = time.perf_counter()
+        n_eval = rt.sync(prompt)
+        t_prompt = time.perf_counter()
+        timings = Timings(load_s=rt.load_s, n_prompt=len(prompt), n_prompt_eval=n_eval, prompt_s=t_prompt - t_start)
+        utf8 = Utf8Stream()
+        stops = _StopFilter(tuple(options.stop))
+        emitted: list[StepRecord] = []
+        finish = "length"
+        notices = list(notices or [])
+        t_prev = t_prompt
+        i = 0
+        while i < options.max_tokens:
+            if should_cancel():
+                finish = "cancelled"
+                break
+            logits = rt.logits()
+            recent = np.asarray(rt.tokens[-settings.repeat_last_n:] if settings.repeat_last_n else (), dtype=np.int32)
+            full = Candidates(self.all_ids, logits, False, True)
+            outcome = sample(full, settings, recent, rng)
+            token = options.forced[i] if i < len(options.forced) else outcome.token
+            lse, entropy_raw, p_raw, rank_raw = self.raw_stats(logits, token)
+            full._lse = lse
+            raw_idx = top_indices(logits, RAW_TOP_N)
+            final = outcome.final
+            probs = outcome.final_probs
+            head = np.argsort(-probs, kind="stable")[:FINAL_TOP]
+            where = np.flatnonzero(final.ids == token)
+            p_final = float(probs[where[0]]) if len(where) else 0.0
+            rank_final = int(np.count_nonzero(probs > p_final)) if len(where) else len(final)
+            nz = probs[probs > 0]
+            piece = rt.piece(token)
+            eog = rt.is_eog(token)
+            text = "" if eog else utf8.feed(piece)
+            now = time.perf_counter()
+            if i == 0:
+                timings.ttft_s = now - t_start
+            step = StepRecord(
+                i=i, token=token, piece=piece, text=text,
+                raw_ids=raw_idx.astype(np.int32), raw_logits=logits[raw_idx].astype(np.float32), raw_lse=lse,
+                p_raw=p_raw, rank_raw=rank_raw, entropy_raw=entropy_raw, stages=outcome.stages,
+                final_ids=final.ids[head].astype(np.int32), final_probs=probs[head].astype(np.float32),
+                n_final=len(final), p=p_final, rank=rank_final,
+                entropy=float(-(nz * np.log(nz)).sum()), latency_s=now - t_prev, kv_used=len(rt.tokens))
+            t_prev = now
+            i += 1
+            released, hit_stop = stops.push(step)
+            emitted.extend(released)
+            yield from released
+            if hit_stop:
+                finish = "stop"
+                break
+            if eog:
+                finish = "stop"
+                break
+            if len(rt.tokens) >= rt.n_ctx:
+                notices.append(f"the context window is full ({rt.n_ctx} tokens): generation stopped")
+                break
+            rt.eval([token])
+        tail = utf8.flush()
+        for step in stops.flush():
+            emitted.append(step)
+            yield step
+        timings.n_gen = i
+        timings.gen_s = time.perf_counter() - t_prompt
+        yield GenerationResult(
+            text="".join(s.text for s in emitted) + tail,
+            tokens=[s.token for s in emitted],
+            finish_reason=finish,
+            timings=timings,
+            kv=self.kv_info(),
+            settings=settings.to_dict() | {"max_tokens": options.max_tokens, "stop": list(options.stop)},
+            prompt_tokens=list(prompt),
+            notices=notices,
+        )

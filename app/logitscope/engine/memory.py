@@ -1,0 +1,78 @@
+"""How much memory a model needs: weights, KV cache, compute buffer, and whether it fits.
+
+KV cache bytes per token = n_layer x n_head_kv x (head_dim_k x bytes(type_k) + head_dim_v x bytes(type_v)),
+i.e. the textbook 2 x layers x KV heads x head dim x bytes when K and V share a type. llama.cpp logs the
+same figure when it allocates the cache; tests compare the two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from logitscope.engine.gguf_info import ModelCard
+
+# KV cache element types: name -> (ggml type id, bytes per element). Block types store 32 values
+# plus a scale: q8_0 = 34 bytes / 32 values, q4_0 = 18 bytes / 32 values.
+KV_CACHE_TYPES: dict[str, tuple[int, float]] = {
+    "f16": (1, 2.0),
+    "q8_0": (8, 34 / 32),
+    "q4_0": (2, 18 / 32),
+}
+KV_CELL_PADDING = 256  # llama.cpp rounds the number of KV cells up to a multiple of this
+
+
+def kv_type_id(name: str) -> int:
+    return KV_CACHE_TYPES[name][0]
+
+
+def kv_bytes_per_token(card: ModelCard, type_k: str = "f16", type_v: str = "f16") -> float:
+    k = card.head_dim_k * KV_CACHE_TYPES[type_k][1]
+    v = card.head_dim_v * KV_CACHE_TYPES[type_v][1]
+    return card.n_layer * card.n_head_kv * (k + v)
+
+
+def kv_cells(n_ctx: int) -> int:
+    return -(-n_ctx // KV_CELL_PADDING) * KV_CELL_PADDING
+
+
+def kv_cache_bytes(card: ModelCard, n_ctx: int, type_k: str = "f16", type_v: str = "f16") -> int:
+    return round(kv_bytes_per_token(card, type_k, type_v) * kv_cells(n_ctx))
+
+
+def compute_buffer_estimate(card: ModelCard, n_ctx: int, n_ubatch: int = 512) -> int:
+    """A rough estimate of llama.cpp's compute buffer: the logits of one micro-batch dominate it
+    (n_vocab x n_ubatch floats), plus activations and the attention scores of one layer."""
+    logits = card.n_vocab * n_ubatch * 4
+    activations = n_ubatch * (card.n_embd + card.n_ff) * 4 * 2
+    scores = n_ubatch * min(n_ctx, 4096) * card.n_head * 4 // 8
+    return logits + activations + scores
+
+
+@dataclass
+class MemoryEstimate:
+    weights_bytes: int
+    kv_bytes: int
+    compute_bytes: int
+    kv_bytes_per_token: float
+
+    @property
+    def total_bytes(self) -> int:
+        return self.weights_bytes + self.kv_bytes + self.compute_bytes
+
+
+def estimate(card: ModelCard, n_ctx: int, type_k: str = "f16", type_v: str = "f16") -> MemoryEstimate:
+    n_ctx = n_ctx or card.n_ctx_train
+    return MemoryEstimate(
+        weights_bytes=card.weights_bytes,
+        kv_bytes=kv_cache_bytes(card, n_ctx, type_k, type_v),
+        compute_bytes=compute_buffer_estimate(card, n_ctx),
+        kv_bytes_per_token=kv_bytes_per_token(card, type_k, type_v),
+    )
+
+
+def format_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.2f} {unit}"
+        n /= 1024
+    return f"{n:.2f} GiB"

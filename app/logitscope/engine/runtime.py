@@ -1,0 +1,321 @@
+"""The llama.cpp handle: load (with progress and cancel), evaluate tokens, logits without copying,
+KV-cache usage, and llama.cpp's log routed into Python logging.
+
+Low-level API only (llama_cpp.llama_*): the high-level `Llama` class re-detokenizes the whole
+completion every token and cannot report load progress. One Runtime = one model + one context, used
+from one thread at a time (llama.cpp contexts are not thread-safe).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import re
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import llama_cpp
+import numpy as np
+
+from logitscope.engine.memory import KV_CACHE_TYPES, kv_type_id
+from logitscope.errors import InvalidSettingsError, LoadCancelledError, ModelLoadError
+
+log = logging.getLogger("logitscope.llama")
+
+# ggml_log_level: NONE=0, DEBUG=1, INFO=2, WARN=3, ERROR=4, CONT=5 (continues the previous line)
+_LEVELS = {0: logging.INFO, 1: logging.DEBUG, 2: logging.INFO, 3: logging.WARNING, 4: logging.ERROR}
+
+
+class LlamaLog:
+    """Receives llama.cpp's log lines (through llama_log_set) and keeps the recent ones.
+
+    The C callback must stay referenced for as long as llama.cpp may call it: it lives here, in a
+    module-level singleton. File descriptors 1 and 2 are never touched."""
+
+    def __init__(self, keep: int = 400) -> None:
+        self.lines: deque[str] = deque(maxlen=keep)
+        self.count = 0
+        self._partial = ""
+        self._level = logging.INFO
+        self._lock = threading.Lock()
+        self._callback = llama_cpp.llama_log_callback(self._on_log)
+        llama_cpp.llama_log_set(self._callback, ctypes.c_void_p(0))
+
+    def _on_log(self, level: int, text: bytes, _user: ctypes.c_void_p) -> None:
+        chunk = text.decode("utf-8", errors="replace") if text else ""
+        with self._lock:
+            if level != 5:  # GGML_LOG_LEVEL_CONT continues the previous line
+                self._level = _LEVELS.get(level, logging.INFO)
+            self._partial += chunk
+            while "\n" in self._partial:
+                line, self._partial = self._partial.split("\n", 1)
+                if self._level >= logging.INFO:  # debug lines (thousands per load) only go to logging
+                    self.lines.append(line)
+                    self.count += 1
+                log.log(self._level, "%s", line)
+
+    def mark(self) -> int:
+        """A position in the log; `since(mark)` returns the lines logged after it."""
+        with self._lock:
+            return self.count
+
+    def since(self, mark: int) -> list[str]:
+        with self._lock:
+            n = min(self.count - mark, len(self.lines))
+            return list(self.lines)[len(self.lines) - n:] if n > 0 else []
+
+    def tail(self, n: int = 20) -> list[str]:
+        with self._lock:
+            return list(self.lines)[-n:]
+
+
+_llama_log: LlamaLog | None = None
+
+
+def llama_log() -> LlamaLog:
+    global _llama_log
+    if _llama_log is None:
+        _llama_log = LlamaLog()
+        llama_cpp.llama_backend_init()
+    return _llama_log
+
+
+def supports_gpu_offload() -> bool:
+    return bool(llama_cpp.llama_supports_gpu_offload())
+
+
+def backend_name() -> str:
+    """Which accelerator backend this llama.cpp build carries ("CPU" when none)."""
+    info = llama_cpp.llama_print_system_info().decode(errors="replace")
+    for name in ("CUDA", "METAL", "VULKAN", "HIP", "SYCL"):
+        if re.search(rf"\b{name}\s*:\s*1", info, re.IGNORECASE) or (name in info.upper() and supports_gpu_offload()):
+            return name.title() if name in ("METAL", "VULKAN") else name
+    return "CPU"
+
+
+@dataclass(frozen=True)
+class LoadSettings:
+    n_ctx: int = 4096
+    n_gpu_layers: int = 0
+    n_threads: int = 0           # 0: all physical cores we can see
+    type_k: str = "f16"
+    type_v: str = "f16"
+    flash_attn: bool = False
+    n_batch: int = 512
+
+    def validate(self) -> None:
+        if self.n_ctx < 0 or self.n_ctx > 1 << 21:
+            raise InvalidSettingsError(f"n_ctx must be between 0 (the model's training context) and {1 << 21}")
+        if self.n_gpu_layers < -1:
+            raise InvalidSettingsError("n_gpu_layers must be -1 (all) or a number of layers >= 0")
+        if self.n_threads < 0:
+            raise InvalidSettingsError("n_threads must be >= 0 (0 = automatic)")
+        for name in (self.type_k, self.type_v):
+            if name not in KV_CACHE_TYPES:
+                raise InvalidSettingsError(f"KV cache type must be one of {', '.join(KV_CACHE_TYPES)}, not {name!r}")
+        if self.type_v != "f16" and not self.flash_attn:
+            raise InvalidSettingsError("a quantized V cache needs flash attention on")
+        if self.n_batch < 1:
+            raise InvalidSettingsError("n_batch must be >= 1")
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def default_threads() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+class Runtime:
+    """One loaded model and its context."""
+
+    def __init__(self, path: str | Path, settings: LoadSettings,
+                 on_progress: Callable[[float], None] | None = None,
+                 should_cancel: Callable[[], bool] | None = None) -> None:
+        settings.validate()
+        self.path = Path(path)
+        self.settings = settings
+        self.log = llama_log()
+        self._cancelled = False
+        self._model = None
+        self._ctx = None
+        t0 = time.perf_counter()
+        self._load(on_progress, should_cancel or (lambda: False))
+        self.load_s = time.perf_counter() - t0
+
+    # -- loading ----------------------------------------------------------------------------------
+    def _load(self, on_progress: Callable[[float], None] | None, should_cancel: Callable[[], bool]) -> None:
+        s = self.settings
+
+        def progress(fraction: float, _user: ctypes.c_void_p) -> bool:
+            if should_cancel():
+                self._cancelled = True
+                return False  # llama.cpp stops loading and returns NULL
+            if on_progress:
+                on_progress(float(fraction))
+            return True
+
+        self._progress_cb = llama_cpp.llama_progress_callback(progress)  # referenced while loading
+        mparams = llama_cpp.llama_model_default_params()
+        mparams.n_gpu_layers = s.n_gpu_layers if s.n_gpu_layers >= 0 else 0x7FFFFFFF
+        mparams.progress_callback = self._progress_cb
+        mark = self.log.mark()
+        self._model = llama_cpp.llama_model_load_from_file(str(self.path).encode(), mparams)
+        if not self._model:
+            if self._cancelled:
+                raise LoadCancelledError("model load cancelled")
+            raise ModelLoadError(f"llama.cpp could not load {self.path.name}: {self._reason(mark)}")
+        self.vocab = llama_cpp.llama_model_get_vocab(self._model)
+        self.n_vocab = llama_cpp.llama_vocab_n_tokens(self.vocab)
+
+        threads = s.n_threads or default_threads()
+        cparams = llama_cpp.llama_context_default_params()
+        cparams.n_ctx = s.n_ctx
+        cparams.n_batch = s.n_batch
+        cparams.n_ubatch = min(s.n_batch, 512)
+        cparams.n_threads = threads
+        cparams.n_threads_batch = threads
+        cparams.type_k = kv_type_id(s.type_k)
+        cparams.type_v = kv_type_id(s.type_v)
+        cparams.flash_attn_type = (llama_cpp.LLAMA_FLASH_ATTN_TYPE_ENABLED if s.flash_attn
+                                   else llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED)
+        cparams.no_perf = True
+        self._abort_flag = False
+        self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: self._abort_flag)
+        cparams.abort_callback = self._abort_cb
+        mark = self.log.mark()
+        self._ctx = llama_cpp.llama_init_from_model(self._model, cparams)
+        if not self._ctx:
+            reason = self._reason(mark)
+            self.close()
+            raise ModelLoadError(f"llama.cpp could not create a context for {self.path.name}: {reason}")
+        self.n_ctx = llama_cpp.llama_n_ctx(self._ctx)
+        self.n_batch = llama_cpp.llama_n_batch(self._ctx)
+        self._mem = llama_cpp.llama_get_memory(self._ctx)
+        self.n_layer = llama_cpp.llama_model_n_layer(self._model)
+        self.add_bos = bool(llama_cpp.llama_vocab_get_add_bos(self.vocab))
+        self.bos = llama_cpp.llama_vocab_bos(self.vocab)
+        self._logits_ptr_type = ctypes.POINTER(ctypes.c_float)
+        self._piece_cache: dict[int, bytes] = {}
+        self._piece_buf = ctypes.create_string_buffer(256)
+        self.tokens: list[int] = []  # what the KV cache holds, position by position
+
+    def _reason(self, mark: int) -> str:
+        lines = [line.strip() for line in self.log.since(mark) if line.strip()]
+        errors = [line for line in lines if re.search(r"error|failed|unknown|invalid|not supported", line, re.I)]
+        chosen = errors or lines
+        if not chosen:
+            return "no reason given in its log"
+        # The most specific line is usually the first error (later ones say "failed to load model").
+        return re.sub(r"^\S+: ", "", chosen[0])
+
+    # -- introspection ----------------------------------------------------------------------------
+    def meta(self, key: str) -> str | None:
+        buf = ctypes.create_string_buffer(1 << 16)
+        n = llama_cpp.llama_model_meta_val_str(self._model, key.encode(), buf, len(buf))
+        return buf.value.decode("utf-8", errors="replace") if n >= 0 else None
+
+    def chat_template(self) -> str | None:
+        raw = llama_cpp.llama_model_chat_template(self._model, None)
+        return raw.decode("utf-8", errors="replace") if raw else None
+
+    @property
+    def kv_used(self) -> int:
+        return llama_cpp.llama_memory_seq_pos_max(self._mem, 0) + 1
+
+    def is_eog(self, token: int) -> bool:
+        return bool(llama_cpp.llama_vocab_is_eog(self.vocab, token))
+
+    def is_control(self, token: int) -> bool:
+        return bool(llama_cpp.llama_vocab_is_control(self.vocab, token))
+
+    # -- text ---------------------------------------------------------------------------------------
+    def tokenize(self, text: str | bytes, add_special: bool = True, parse_special: bool = True) -> list[int]:
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        cap = len(data) + 8
+        buf = (llama_cpp.llama_token * cap)()
+        n = llama_cpp.llama_tokenize(self.vocab, data, len(data), buf, cap, add_special, parse_special)
+        if n < 0:  # buffer too small: -n is the size needed
+            cap = -n
+            buf = (llama_cpp.llama_token * cap)()
+            n = llama_cpp.llama_tokenize(self.vocab, data, len(data), buf, cap, add_special, parse_special)
+        return list(buf[:n])
+
+    def piece(self, token: int) -> bytes:
+        """The token's bytes, special tokens included (`<|im_end|>`). No 32-byte limit."""
+        cached = self._piece_cache.get(token)
+        if cached is not None:
+            return cached
+        buf = self._piece_buf
+        n = llama_cpp.llama_token_to_piece(self.vocab, token, buf, len(buf), 0, True)
+        if n < 0:
+            buf = ctypes.create_string_buffer(-n)
+            n = llama_cpp.llama_token_to_piece(self.vocab, token, buf, len(buf), 0, True)
+        piece = buf.raw[:n]
+        self._piece_cache[token] = piece
+        return piece
+
+    # -- evaluation ---------------------------------------------------------------------------------
+    def sync(self, tokens: Sequence[int]) -> int:
+        """Make the KV cache hold exactly `tokens` and the logits be those after the last one.
+
+        Reuses the longest common prefix with what the cache holds; returns how many tokens were
+        evaluated now. At least the last token is evaluated so that its logits are fresh."""
+        if not tokens:
+            raise ValueError("cannot evaluate an empty prompt")
+        if len(tokens) > self.n_ctx:
+            raise ValueError(f"{len(tokens)} tokens do not fit in a context of {self.n_ctx}")
+        common = 0
+        limit = min(len(tokens) - 1, len(self.tokens))
+        while common < limit and self.tokens[common] == tokens[common]:
+            common += 1
+        self.truncate(common)
+        self.eval(tokens[common:])
+        return len(tokens) - common
+
+    def truncate(self, n_keep: int) -> None:
+        """Forget every cached position from n_keep on (for regeneration, forks, new prompts)."""
+        if n_keep < len(self.tokens):
+            llama_cpp.llama_memory_seq_rm(self._mem, 0, n_keep, -1)
+            del self.tokens[n_keep:]
+
+    def eval(self, tokens: Sequence[int]) -> None:
+        """Decode tokens in batches; afterwards `logits()` holds the last token's logits."""
+        self._abort_flag = False
+        for start in range(0, len(tokens), self.n_batch):
+            chunk = tokens[start:start + self.n_batch]
+            arr = (llama_cpp.llama_token * len(chunk))(*chunk)
+            batch = llama_cpp.llama_batch_get_one(arr, len(chunk))
+            rc = llama_cpp.llama_decode(self._ctx, batch)
+            if rc != 0:
+                # Whatever part of the batch was processed may be in the cache: resync to our record.
+                kept = len(self.tokens)
+                llama_cpp.llama_memory_seq_rm(self._mem, 0, kept, -1)
+                if rc == 2:
+                    raise InterruptedError("evaluation aborted")
+                if rc == 1:
+                    raise MemoryError("no room left in the KV cache for this batch")
+                raise RuntimeError(f"llama_decode failed with code {rc}")
+            self.tokens.extend(chunk)
+
+    def abort(self) -> None:
+        """Ask a running eval to stop (safe from another thread; CPU backend honours it)."""
+        self._abort_flag = True
+
+    def logits(self) -> np.ndarray:
+        """The last evaluated token's logits as a zero-copy view; overwritten by the next eval."""
+        ptr = llama_cpp.llama_get_logits_ith(self._ctx, -1)
+        return np.ctypeslib.as_array(ctypes.cast(ptr, self._logits_ptr_type), shape=(self.n_vocab,))
+
+    def close(self) -> None:
+        if self._ctx:
+            llama_cpp.llama_free(self._ctx)
+            self._ctx = None
+        if self._model:
+            llama_cpp.llama_model_free(self._model)
+            self._model = None

@@ -1,0 +1,269 @@
+"""The white-box sampler: each stage a small pure function over candidates, each stage recorded.
+
+Every stage has the semantics of llama.cpp's sampler of the same name (src/llama-sampler.cpp, checked
+stage by stage against `llama_sampler_apply` in tests/engine/test_sampler_vs_llama.py):
+
+- penalties: for each token seen in the last N context tokens, logit <= 0 ? logit * repeat : logit / repeat,
+  then logit -= count * frequency + presence. Nothing is removed.
+- top_k: keep the k highest logits (k <= 0: off).
+- top_p: keep the smallest head of the sorted distribution whose cumulative probability reaches p.
+- min_p: keep tokens with p >= min_p * p_max, i.e. logit >= max_logit + log(min_p).
+- temperature: logits / T; T <= 0 keeps only the best token (greedy).
+Then one draw from the softmax of what is left, with a seeded numpy RNG.
+
+Candidates are (ids, logits) arrays; the first stages see the whole vocabulary, so the expensive ones
+avoid touching all of it when they can (a threshold pass before a partial sort).
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+
+import numpy as np
+
+from logitscope.engine.trace import STAGE_TOP_K, StageRecord
+from logitscope.errors import InvalidSettingsError
+
+ORDERS: dict[str, tuple[str, ...]] = {
+    "temperature_last": ("penalties", "top_k", "top_p", "min_p", "temperature"),   # llama.cpp's default
+    "temperature_first": ("penalties", "temperature", "top_k", "top_p", "min_p"),
+}
+
+
+@dataclass(frozen=True)
+class SamplerSettings:
+    temperature: float = 0.8
+    top_k: int = 40
+    top_p: float = 0.95
+    min_p: float = 0.05
+    repeat_penalty: float = 1.0
+    repeat_last_n: int = 64
+    frequency_penalty: float = 0.0
+    presence_penalty: float = 0.0
+    seed: int | None = None       # None: a fresh random seed, recorded with the generation
+    order: str = "temperature_last"
+
+    def validate(self) -> None:
+        checks = [
+            (math.isfinite(self.temperature) and self.temperature >= 0, "temperature must be >= 0 (0 = greedy)"),
+            (self.top_k >= 0, "top-k must be >= 0 (0 = off)"),
+            (math.isfinite(self.top_p) and 0 < self.top_p <= 1, "top-p must be in (0, 1] (1 = off)"),
+            (math.isfinite(self.min_p) and 0 <= self.min_p <= 1, "min-p must be in [0, 1] (0 = off)"),
+            (math.isfinite(self.repeat_penalty) and self.repeat_penalty > 0, "repeat penalty must be > 0 (1 = off)"),
+            (self.repeat_last_n >= 0, "repeat-last-n must be >= 0 (0 = off)"),
+            (math.isfinite(self.frequency_penalty), "frequency penalty must be a finite number"),
+            (math.isfinite(self.presence_penalty), "presence penalty must be a finite number"),
+            (self.seed is None or 0 <= self.seed < 2**63, "seed must be between 0 and 2^63 - 1"),
+            (self.order in ORDERS, f"order must be one of {', '.join(ORDERS)}"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise InvalidSettingsError(message)
+
+    def with_seed(self) -> SamplerSettings:
+        """The same settings with a concrete seed (drawn now if none was given)."""
+        return self if self.seed is not None else replace(self, seed=secrets.randbits(63))
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature <= 0
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+PRESETS: dict[str, SamplerSettings] = {
+    "Greedy": SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0),
+    "Precise": SamplerSettings(temperature=0.3, top_k=40, top_p=0.9, min_p=0.05, repeat_penalty=1.1),
+    "Balanced": SamplerSettings(),
+    "Creative": SamplerSettings(temperature=1.1, top_k=100, top_p=0.98, min_p=0.02, repeat_penalty=1.05),
+}
+
+
+@dataclass
+class Candidates:
+    """Tokens still in the running, with their current logits. `sorted`: best first."""
+
+    ids: np.ndarray                 # int32
+    logits: np.ndarray              # float32
+    sorted: bool = False
+    full: bool = False              # ids is the whole vocabulary in id order (ids[i] == i)
+    _lse: float | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def lse(self) -> float:
+        """log-sum-exp of the logits (the softmax normaliser), computed once."""
+        if self._lse is None:
+            m = float(self.logits.max())
+            self._lse = m + math.log(float(np.exp(self.logits - m, dtype=np.float32).sum(dtype=np.float64)))
+        return self._lse
+
+    def probs(self) -> np.ndarray:
+        return np.exp(self.logits.astype(np.float64) - self.lse)
+
+    def subset(self, index: np.ndarray, sorted_: bool) -> Candidates:
+        return Candidates(self.ids[index], self.logits[index], sorted_)
+
+
+def top_indices(logits: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k largest values, best first. Exact; avoids a full partition of a big vocabulary
+    by keeping only values near the maximum first (a cheap vectorised comparison)."""
+    n = len(logits)
+    k = min(k, n)
+    if k <= 0:
+        return np.empty(0, dtype=np.int64)
+    if n > 4096:
+        top = float(logits.max())
+        for gap in (4.0, 8.0, 16.0, 32.0):
+            near = np.flatnonzero(logits >= top - gap)
+            if len(near) >= k:
+                part = near[np.argpartition(-logits[near], k - 1)[:k]] if len(near) > k else near
+                return part[np.argsort(-logits[part], kind="stable")]
+    part = np.argpartition(-logits, k - 1)[:k] if k < n else np.arange(n)
+    return part[np.argsort(-logits[part], kind="stable")]
+
+
+# -- the stages ---------------------------------------------------------------------------------
+
+def penalties(c: Candidates, recent: np.ndarray, repeat: float, frequency: float, presence: float) -> Candidates:
+    """`recent`: the last N context tokens (already cut to the window)."""
+    if len(recent) == 0 or (repeat == 1.0 and frequency == 0.0 and presence == 0.0):
+        return c
+    tokens, counts = np.unique(recent, return_counts=True)
+    if c.full:
+        where = tokens[tokens < len(c.ids)]
+        counts = counts[tokens < len(c.ids)]
+    else:
+        lookup = np.argsort(c.ids)
+        pos = np.searchsorted(c.ids, tokens, sorter=lookup)
+        pos = np.minimum(pos, len(c.ids) - 1)
+        hit = c.ids[lookup[pos]] == tokens
+        where, counts = lookup[pos[hit]], counts[hit]
+    logits = c.logits.copy()
+    lv = logits[where]
+    r = np.float32(repeat)
+    lv = np.where(lv <= 0, lv * r, lv / r).astype(np.float32)
+    lv -= counts.astype(np.float32) * np.float32(frequency) + np.float32(presence)
+    logits[where] = lv
+    return Candidates(c.ids, logits, False, c.full)
+
+
+def top_k(c: Candidates, k: int) -> Candidates:
+    if k <= 0:
+        return c
+    k = min(k, len(c))
+    if c.sorted:
+        return Candidates(c.ids[:k], c.logits[:k], True)
+    return c.subset(top_indices(c.logits, k), True)
+
+
+def top_p(c: Candidates, p: float, min_keep: int = 1) -> Candidates:
+    if p >= 1.0:
+        return c
+    if c.sorted:
+        order = np.arange(len(c))
+    else:
+        # Like llama.cpp: try the best 256 first, sort everything only if they do not reach p.
+        order = top_indices(c.logits, 256) if len(c) > 1024 else top_indices(c.logits, len(c))
+    probs = np.exp(c.logits[order] - np.float32(c.lse), dtype=np.float32)
+    cum = np.cumsum(probs, dtype=np.float32)
+    reached = np.flatnonzero(cum >= np.float32(p))
+    reached = reached[reached + 1 >= min_keep]
+    if len(reached) == 0 and len(order) < len(c):
+        order = top_indices(c.logits, len(c))
+        probs = np.exp(c.logits[order] - np.float32(c.lse), dtype=np.float32)
+        cum = np.cumsum(probs, dtype=np.float32)
+        reached = np.flatnonzero(cum >= np.float32(p))
+        reached = reached[reached + 1 >= min_keep]
+    last = int(reached[0]) + 1 if len(reached) else len(order)
+    return c.subset(order[:last], True)
+
+
+def min_p(c: Candidates, p: float, min_keep: int = 1) -> Candidates:
+    if p <= 0.0 or len(c) == 0:
+        return c
+    floor = np.float32(c.logits.max()) + np.float32(math.log(p))
+    keep = np.flatnonzero(c.logits >= floor)
+    if len(keep) >= max(1, min_keep):
+        return c.subset(keep, c.sorted)
+    order = top_indices(c.logits, len(c))
+    return c.subset(order[:max(1, min_keep)], True)
+
+
+def temperature(c: Candidates, t: float) -> Candidates:
+    if len(c) == 0:
+        return c
+    if t <= 0:
+        best = int(np.argmax(c.logits))  # first of equal maxima, as llama.cpp
+        return c.subset(np.array([best]), True)
+    return Candidates(c.ids, (c.logits / np.float32(t)).astype(np.float32), c.sorted, c.full, None)
+
+
+# -- the pipeline -------------------------------------------------------------------------------
+
+@dataclass
+class SampleOutcome:
+    token: int
+    final: Candidates
+    final_probs: np.ndarray   # aligned with final.ids
+    stages: list[StageRecord]
+
+
+def _record(name: str, before: Candidates, after: Candidates) -> StageRecord:
+    mass = 1.0 if len(after) == len(before) else math.exp(after.lse - before.lse)
+    head = np.arange(min(STAGE_TOP_K, len(after))) if after.sorted else top_indices(after.logits, STAGE_TOP_K)
+    probs = np.exp(after.logits[head].astype(np.float64) - after.lse).astype(np.float32)
+    return StageRecord(name, len(before), len(after), min(mass, 1.0), after.ids[head].astype(np.int32), probs)
+
+
+def stage_functions(s: SamplerSettings, recent: np.ndarray) -> dict[str, Callable[[Candidates], Candidates]]:
+    window = recent[-s.repeat_last_n:] if s.repeat_last_n > 0 else recent[:0]
+    return {
+        "penalties": lambda c: penalties(c, window, s.repeat_penalty, s.frequency_penalty, s.presence_penalty),
+        "top_k": lambda c: top_k(c, s.top_k),
+        "top_p": lambda c: top_p(c, s.top_p),
+        "min_p": lambda c: min_p(c, s.min_p),
+        "temperature": lambda c: temperature(c, s.temperature),
+    }
+
+
+def run_stages(c: Candidates, s: SamplerSettings, recent: Sequence[int] | np.ndarray,
+               record: bool = True) -> tuple[Candidates, list[StageRecord]]:
+    """Apply the stages in the settings' order; return the final candidates and one record per stage."""
+    funcs = stage_functions(s, np.asarray(recent, dtype=np.int32))
+    records: list[StageRecord] = []
+    for name in ORDERS[s.order]:
+        after = funcs[name](c)
+        if record:
+            records.append(_record(name, c, after))
+        c = after
+    return c, records
+
+
+def draw(final: Candidates, rng: np.random.Generator, greedy: bool) -> tuple[int, np.ndarray]:
+    """Pick one candidate index; return it with the final probabilities."""
+    probs = final.probs()
+    if greedy or len(final) == 1:
+        return int(np.argmax(final.logits)), probs
+    cum = np.cumsum(probs)
+    index = int(np.searchsorted(cum, rng.random() * cum[-1], side="left"))
+    return min(index, len(final) - 1), probs
+
+
+def sample(c: Candidates, s: SamplerSettings, recent: Sequence[int] | np.ndarray,
+           rng: np.random.Generator, record: bool = True) -> SampleOutcome:
+    final, stages = run_stages(c, s, recent, record)
+    index, probs = draw(final, rng, s.greedy)
+    return SampleOutcome(int(final.ids[index]), final, probs, stages)
+
+
+def full_candidates(logits: np.ndarray, all_ids: np.ndarray) -> Candidates:
+    """The whole vocabulary as candidates. `logits` may be a view into llama.cpp's buffer: stages copy
+    before they write."""
+    return Candidates(all_ids, logits, False, True)

@@ -1,0 +1,1 @@
+"""Models on disk and on the Hub. No Qt here."""
