@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from logitscope.engine.chat import ChatMessage, ChatTemplate, build_chat_prompt
-from logitscope.engine.decode import Decoder, DecodeOptions
+from logitscope.engine.decode import DecodeOptions, Decoder
 from logitscope.engine.gguf_info import ModelCard, read_model_card
 from logitscope.engine.memory import kv_bytes_per_token
 from logitscope.engine.runtime import LoadSettings, Runtime, backend_name, supports_gpu_offload

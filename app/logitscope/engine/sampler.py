@@ -164,23 +164,24 @@ def top_k(c: Candidates, k: int) -> Candidates:
 
 
 def top_p(c: Candidates, p: float, min_keep: int = 1) -> Candidates:
-    if p >= 1.0:
+    if p >= 1.0 or len(c) == 0:
         return c
+    # Probabilities exactly as llama.cpp computes them: float32 exp, a sequential float32 sum in the
+    # candidates' current order, then a float32 running sum over the sorted head. A pairwise or float64
+    # sum moves the cut by one token now and then.
+    e = np.exp(c.logits - c.logits.max(), dtype=np.float32)
+    probs = e / np.cumsum(e, dtype=np.float32)[-1]
     if c.sorted:
         order = np.arange(len(c))
     else:
         # Like llama.cpp: try the best 256 first, sort everything only if they do not reach p.
-        order = top_indices(c.logits, 256) if len(c) > 1024 else top_indices(c.logits, len(c))
-    probs = np.exp(c.logits[order] - np.float32(c.lse), dtype=np.float32)
-    cum = np.cumsum(probs, dtype=np.float32)
-    reached = np.flatnonzero(cum >= np.float32(p))
-    reached = reached[reached + 1 >= min_keep]
-    if len(reached) == 0 and len(order) < len(c):
+        order = top_indices(c.logits, 256 if len(c) > 1024 else len(c))
+    for attempt in range(2):
+        cum = np.cumsum(probs[order], dtype=np.float32)
+        reached = np.flatnonzero((cum >= np.float32(p)) & (np.arange(1, len(order) + 1) >= min_keep))
+        if len(reached) or len(order) == len(c) or attempt:
+            break
         order = top_indices(c.logits, len(c))
-        probs = np.exp(c.logits[order] - np.float32(c.lse), dtype=np.float32)
-        cum = np.cumsum(probs, dtype=np.float32)
-        reached = np.flatnonzero(cum >= np.float32(p))
-        reached = reached[reached + 1 >= min_keep]
     last = int(reached[0]) + 1 if len(reached) else len(order)
     return c.subset(order[:last], True)
 

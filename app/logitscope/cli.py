@@ -1,0 +1,312 @@
+"""The command line: `logitscope info | generate | chat | bench | models ...`.
+
+Every failure the user can cause (a bad file, a bad option, a crashed engine) ends as one `error:` line
+on stderr and exit code 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from logitscope import TRACE_SCHEMA_VERSION, __version__
+from logitscope.errors import InvalidSettingsError, LogitscopeError
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, not usage + message
+        print(f"error: {message} (see '{self.prog} --help')", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _add_model(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", metavar="PATH", help="a GGUF file (default: the demo model, fetched if missing)")
+
+
+def _add_load(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--n-ctx", type=int, default=4096, help="context window in tokens (0 = the model's own)")
+    p.add_argument("--n-gpu-layers", type=int, default=0, help="layers to offload to the GPU (-1 = all)")
+    p.add_argument("--threads", type=int, default=0, help="CPU threads (0 = all cores)")
+    p.add_argument("--kv-type", choices=["f16", "q8_0", "q4_0"], default="f16", help="KV cache element type")
+    p.add_argument("--flash-attn", action="store_true", help="use flash attention (needed for a quantized V cache)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="logitscope", description="Chat with a local LLM and see inside it.")
+    parser.add_argument("--version", action="version", version=f"logitscope {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+
+    p = sub.add_parser("info", help="the model card and KV-cache memory table, without loading weights")
+    _add_model(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("generate", help="generate text and show how every token was chosen")
+    _add_model(p)
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--prompt", help="raw text, tokenized as llama.cpp does for this model")
+    src.add_argument("--chat", help="one user turn, wrapped in the model's chat template")
+    p.add_argument("--system", help="system prompt (with --chat)")
+    d = p.add_argument_group("sampler")
+    d.add_argument("--temperature", type=float, default=0.8)
+    d.add_argument("--top-k", type=int, default=40)
+    d.add_argument("--top-p", type=float, default=0.95)
+    d.add_argument("--min-p", type=float, default=0.05)
+    d.add_argument("--repeat-penalty", type=float, default=1.0)
+    d.add_argument("--repeat-last-n", type=int, default=64)
+    d.add_argument("--frequency-penalty", type=float, default=0.0)
+    d.add_argument("--presence-penalty", type=float, default=0.0)
+    d.add_argument("--order", choices=["temperature_last", "temperature_first"], default="temperature_last")
+    d.add_argument("--seed", type=int, default=None, help="fixed seed (default: random, printed in --json)")
+    p.add_argument("--max-tokens", type=int, default=256)
+    p.add_argument("--stop", action="append", default=[], metavar="S", help="stop sequence (repeatable)")
+    p.add_argument("--top", type=int, default=0, metavar="N", help="print each step's top N candidates")
+    p.add_argument("--json", action="store_true", help="JSON Lines on stdout: one object per step, then 'done'")
+    _add_load(p)
+
+    p = sub.add_parser("chat", help="an interactive chat in the terminal")
+    _add_model(p)
+    p.add_argument("--system")
+    p.add_argument("--temperature", type=float, default=0.7)
+    p.add_argument("--max-tokens", type=int, default=512)
+    _add_load(p)
+
+    p = sub.add_parser("bench", help="tokens/s: bare llama.cpp vs llama-cpp-python vs Logitscope")
+    _add_model(p)
+    p.add_argument("--tokens", type=int, default=128)
+    p.add_argument("--prompt-tokens", type=int, default=512)
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("models", help="models on disk")
+    msub = p.add_subparsers(dest="models_command", parser_class=_Parser, metavar="ACTION", required=True)
+    msub.add_parser("fetch-demo", help="fetch and verify the demo model (SmolLM2-135M-Instruct Q4_1)")
+    m = msub.add_parser("list", help="GGUF files in the models folder")
+    m.add_argument("--json", action="store_true")
+    return parser
+
+
+def resolve_model(arg: str | None) -> Path:
+    from logitscope.library.demo import demo_model_path, fetch_demo, is_valid_demo
+
+    if arg:
+        return Path(arg).expanduser()
+    path = demo_model_path()
+    if not path.exists() or path.stat().st_size != (98_362_432) or not is_valid_demo(path):
+        fetch_demo(log=lambda msg: print(msg, file=sys.stderr))
+    return path
+
+
+def load_settings(args: argparse.Namespace):  # -> LoadSettings
+    from logitscope.engine.runtime import LoadSettings
+
+    settings = LoadSettings(n_ctx=args.n_ctx, n_gpu_layers=args.n_gpu_layers, n_threads=args.threads,
+                            type_k=args.kv_type, type_v=args.kv_type if args.flash_attn else "f16",
+                            flash_attn=args.flash_attn)
+    settings.validate()
+    return settings
+
+
+# -- commands -----------------------------------------------------------------------------------
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from logitscope.engine.gguf_info import read_model_card
+    from logitscope.engine.memory import KV_CACHE_TYPES, format_bytes, kv_cache_bytes
+
+    card = read_model_card(resolve_model(args.model))
+    contexts = sorted({512, 2048, 4096, 8192, card.n_ctx_train} - {0})
+    table = {n: {t: kv_cache_bytes(card, n, t, t) for t in KV_CACHE_TYPES} for n in contexts}
+    if args.json:
+        data = card.to_dict()
+        data.pop("chat_template", None)
+        data["kv_cache_bytes"] = {str(n): row for n, row in table.items()}
+        print(json.dumps(data, indent=2))
+        return 0
+    mix = ", ".join(f"{q.type_name} {q.n_tensors} tensors ({q.bits_per_weight:.2f} bpw)" for q in card.quant_mix)
+    rows = [
+        ("name", card.name), ("file", f"{card.path} ({format_bytes(card.file_size)})"),
+        ("architecture", card.architecture), ("parameters", f"{card.n_params:,}"),
+        ("file type", f"{card.file_type} ({card.bits_per_weight:.2f} bits per weight on average)"),
+        ("tensor types", mix), ("layers", card.n_layer),
+        ("attention heads", f"{card.n_head} (KV heads {card.n_head_kv}, head dim {card.head_dim_k})"),
+        ("embedding / FFN", f"{card.n_embd} / {card.n_ff}"),
+        ("vocabulary", f"{card.n_vocab:,} tokens ({card.tokenizer_model})"),
+        ("training context", f"{card.n_ctx_train:,} tokens"), ("BOS / EOS", f"{card.bos_id} / {card.eos_id}"),
+        ("chat template", "yes" if card.has_chat_template else "no (a plain fallback is used)"),
+    ]
+    for key, value in rows:
+        print(f"{key:>17}: {value}")
+    print("\nKV cache (2 x layers x KV heads x head dim x bytes per element x tokens):")
+    print(f"{'n_ctx':>8} " + " ".join(f"{t:>12}" for t in KV_CACHE_TYPES))
+    for n, row in table.items():
+        print(f"{n:>8} " + " ".join(f"{format_bytes(v):>12}" for v in row.values()))
+    return 0
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from logitscope.engine.chat import ChatMessage
+    from logitscope.engine.core import GenerateRequest
+    from logitscope.engine.decode import DecodeOptions
+    from logitscope.engine.gguf_info import read_model_card
+    from logitscope.engine.sampler import SamplerSettings
+    from logitscope.engine.trace import dumps, piece_text, result_to_json, step_to_json
+    from logitscope.host.client import CancelledError, EngineClient
+
+    settings = SamplerSettings(
+        temperature=args.temperature, top_k=args.top_k, top_p=args.top_p, min_p=args.min_p,
+        repeat_penalty=args.repeat_penalty, repeat_last_n=args.repeat_last_n,
+        frequency_penalty=args.frequency_penalty, presence_penalty=args.presence_penalty,
+        seed=args.seed, order=args.order)
+    options = DecodeOptions(max_tokens=args.max_tokens, stop=tuple(args.stop))
+    settings.validate()
+    options.validate()
+    if args.top < 0:
+        raise InvalidSettingsError("--top must be >= 0")
+    if args.system and not args.chat:
+        raise InvalidSettingsError("--system needs --chat")
+    request = GenerateRequest(
+        prompt=args.prompt,
+        messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,
+        system=args.system, settings=settings, options=options)
+    request.validate()
+    path = resolve_model(args.model)
+    read_model_card(path)  # bad files fail here, before an engine starts
+    out = sys.stdout
+    steps = []
+    with EngineClient() as client:
+        client.load(str(path), load_settings(args))
+        vocab = client.vocab() if (args.json or args.top) else []
+
+        def on_step(step) -> None:
+            if args.json:
+                out.write(dumps(step_to_json(step, vocab, top=max(args.top, 10))) + "\n")
+            else:
+                out.write(step.text)
+                steps.append(step)
+            out.flush()
+
+        previous = signal.signal(signal.SIGINT, lambda *_: client.cancel())
+        try:
+            result = client.generate(request, on_step=on_step)
+        except CancelledError:
+            return 130
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    if args.json:
+        out.write(dumps(result_to_json(result)) + "\n")
+    else:
+        out.write("\n")
+        for notice in result.notices:
+            print(f"note: {notice}", file=sys.stderr)
+        if args.top:
+            print(f"\n{'step':>4} {'token':<16} {'p':>7} {'p_raw':>7}  top {args.top} (final distribution)")
+            for s in steps:
+                alts = ", ".join(f"{piece_text(vocab[t])!r} {p:.3f}" for t, p in
+                                 zip(s.final_ids[:args.top], s.final_probs[:args.top], strict=True))
+                print(f"{s.i:>4} {piece_text(s.piece)!r:<16} {s.p:7.3f} {s.p_raw:7.3f}  {alts}")
+        t = result.timings
+        print(f"[{result.finish_reason}] prompt {t.n_prompt} tokens at {t.prompt_tps:.0f} tok/s, "
+              f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, first token after {t.ttft_s * 1000:.0f} ms, "
+              f"seed {result.settings['seed']}", file=sys.stderr)
+    out.flush()
+    return 0
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    from logitscope.engine.chat import ChatMessage
+    from logitscope.engine.core import GenerateRequest
+    from logitscope.engine.decode import DecodeOptions
+    from logitscope.engine.sampler import SamplerSettings
+    from logitscope.host.client import CancelledError, EngineClient
+
+    path = resolve_model(args.model)
+    history: list[ChatMessage] = []
+    with EngineClient() as client:
+        info = client.load(str(path), load_settings(args))
+        print(f"{info.card.name} ({info.card.file_type}, {info.n_ctx} tokens of context). "
+              "Empty line or Ctrl+D quits, Ctrl+C stops an answer.", file=sys.stderr)
+        while True:
+            try:
+                line = input("\nyou> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                return 0
+            if not line:
+                return 0
+            history.append(ChatMessage("user", line))
+            request = GenerateRequest(messages=list(history), system=args.system,
+                                      settings=SamplerSettings(temperature=args.temperature),
+                                      options=DecodeOptions(max_tokens=args.max_tokens))
+            print("bot> ", end="", flush=True)
+            previous = signal.signal(signal.SIGINT, lambda *_: client.cancel())
+            try:
+                result = client.generate(request, on_step=lambda s: print(s.text, end="", flush=True))
+                history.append(ChatMessage("assistant", result.text))
+                for notice in result.notices:
+                    print(f"\n(note: {notice})", file=sys.stderr)
+            except CancelledError:
+                history.pop()
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            print()
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from logitscope.bench import run_bench
+
+    return run_bench(resolve_model(args.model), args)
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from logitscope.library.demo import fetch_demo
+
+    if args.models_command == "fetch-demo":
+        fetch_demo(log=lambda msg: print(msg, file=sys.stderr))
+        return 0
+    from logitscope.engine.gguf_info import read_model_card
+    from logitscope.paths import models_dir
+
+    entries = []
+    for path in sorted(models_dir().glob("*.gguf")):
+        try:
+            card = read_model_card(path)
+            entries.append({"path": str(path), "name": card.name, "size": card.file_size,
+                            "architecture": card.architecture, "file_type": card.file_type, "error": None})
+        except LogitscopeError as exc:
+            entries.append({"path": str(path), "name": path.stem, "size": path.stat().st_size, "error": str(exc)})
+    if args.json:
+        print(json.dumps(entries, indent=2))
+    else:
+        for e in entries:
+            print(f"{e['name']:<40} {e['size'] / 2**20:9.1f} MiB  {e['error'] or e['file_type']}  {e['path']}")
+    return 0
+
+
+COMMANDS = {"info": cmd_info, "generate": cmd_generate, "chat": cmd_chat, "bench": cmd_bench, "models": cmd_models}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 0
+    try:
+        return COMMANDS[args.command](args)
+    except LogitscopeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+__all__ = ["main", "build_parser", "TRACE_SCHEMA_VERSION"]

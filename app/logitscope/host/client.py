@@ -1,0 +1,272 @@
+"""The caller's side of the engine process: the Engine API, over a socket, with crash detection.
+
+- A native abort or segfault in the engine (GGML_ASSERT, CUDA OOM, a hostile file) closes the socket;
+  the waiting call raises EngineCrashedError within a fraction of a second, with the tail of the
+  engine's log. The next call starts a fresh engine.
+- `cancel()` may be called from any thread: a generation stops within one token, a load within one
+  progress tick.
+- Loading a model ends the previous engine process first: the only sure way to give all native memory
+  back.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from multiprocessing.connection import Connection
+from typing import Any
+
+from logitscope import errors
+from logitscope.engine.chat import ChatMessage
+from logitscope.engine.core import GenerateRequest, ModelInfo
+from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.trace import GenerationResult, StepRecord
+
+POLL_S = 0.05
+SHUTDOWN_WAIT_S = 3.0
+
+
+def engine_command(fd: int) -> list[str]:
+    """How to start the engine: `python -m ...` from source, the app itself when frozen (PyInstaller)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "--engine-server", "--fd", str(fd)]
+    return [sys.executable, "-m", "logitscope.host.server", "--fd", str(fd)]
+
+
+def _signal_name(returncode: int | None) -> str:
+    if returncode is None:
+        return "stopped answering"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        meaning = {"SIGABRT": "native abort", "SIGSEGV": "segmentation fault", "SIGKILL": "killed",
+                   "SIGBUS": "bus error", "SIGFPE": "arithmetic error"}.get(name)
+        return f"{name}: {meaning}" if meaning else name
+    return f"exit code {returncode}"
+
+
+class EngineClient:
+    """Same methods as logitscope.engine.core.Engine, run in a child process."""
+
+    def __init__(self, env: dict[str, str] | None = None) -> None:
+        self._env = env
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._conn: Connection | None = None
+        self._call_lock = threading.Lock()   # one request at a time
+        self._send_lock = threading.Lock()   # cancel() may send while a call is waiting
+        self._log: collections.deque[str] = collections.deque(maxlen=200)
+        self.info: ModelInfo | None = None
+        self._vocab: list[bytes] | None = None
+        self.last_load: tuple[str, LoadSettings] | None = None
+
+    # -- process ---------------------------------------------------------------------------------
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc and self._proc.poll() is None else None
+
+    @property
+    def alive(self) -> bool:
+        return self.pid is not None
+
+    def start(self) -> None:
+        if self.alive:
+            return
+        self._discard()
+        parent_sock, child_sock = socket.socketpair()
+        fd = child_sock.fileno()
+        env = dict(os.environ if self._env is None else self._env)
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        self._log.clear()
+        self._proc = subprocess.Popen(engine_command(fd), pass_fds=(fd,), stdin=subprocess.DEVNULL,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        child_sock.close()
+        self._conn = Connection(parent_sock.detach())
+        threading.Thread(target=self._pump_log, args=(self._proc,), daemon=True, name="engine-log").start()
+
+    def _pump_log(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stderr is not None
+        for raw in proc.stderr:
+            self._log.append(raw.decode("utf-8", "replace").rstrip())
+
+    def log_tail(self, n: int = 20) -> list[str]:
+        return list(self._log)[-n:]
+
+    def _discard(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self._proc = None
+        self.info = None
+        self._vocab = None
+
+    def close(self) -> None:
+        """End the engine process (politely, then by force)."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                with self._send_lock:
+                    assert self._conn is not None
+                    self._conn.send(("shutdown",))
+                proc.wait(SHUTDOWN_WAIT_S)
+            except (OSError, subprocess.TimeoutExpired, AssertionError):
+                proc.kill()
+                proc.wait()
+        self._discard()
+
+    def kill(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+
+    def __enter__(self) -> EngineClient:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # -- messaging -------------------------------------------------------------------------------
+    def _send(self, msg: tuple[Any, ...]) -> None:
+        assert self._conn is not None
+        try:
+            with self._send_lock:
+                self._conn.send(msg)
+        except OSError:
+            raise self._crashed() from None
+
+    def _recv(self) -> tuple[Any, ...]:
+        conn, proc = self._conn, self._proc
+        assert conn is not None and proc is not None
+        while True:
+            try:
+                if conn.poll(POLL_S):
+                    return conn.recv()
+            except (EOFError, OSError):
+                raise self._crashed() from None
+            if proc.poll() is not None:
+                raise self._crashed()
+
+    def _crashed(self) -> errors.EngineCrashedError:
+        proc = self._proc
+        code = None
+        if proc is not None:
+            try:
+                code = proc.wait(1.0)
+            except subprocess.TimeoutExpired:
+                proc.kill()  # it closed its socket but lingers: finish it
+                code = proc.wait()
+        time.sleep(0.05)  # let the log pump read the last lines
+        tail = [line for line in self.log_tail(40) if line.strip()]
+        hint = next((line for line in reversed(tail) if "GGML_ASSERT" in line or "error" in line.lower()),
+                    tail[-1] if tail else "")
+        self._discard()
+        message = f"the engine process crashed ({_signal_name(code)})"
+        if hint:
+            message += f"; its log ends with: {hint.strip()[:300]}"
+        err = errors.EngineCrashedError(message)
+        err.log_tail = tail  # type: ignore[attr-defined]
+        return err
+
+    def call(self, method: str, on_progress: Callable[[float], None] | None = None,
+             on_step: Callable[[StepRecord], None] | None = None, **kwargs: Any) -> Any:
+        with self._call_lock:
+            self.start()
+            self._send(("call", method, kwargs))
+            while True:
+                msg = self._recv()
+                kind = msg[0]
+                if kind == "ok":
+                    return msg[1]
+                if kind == "err":
+                    raise _rebuild_error(msg[1], msg[2])
+                if kind == "progress" and on_progress:
+                    on_progress(msg[1])
+                elif kind == "step" and on_step:
+                    on_step(msg[1])
+
+    def cancel(self) -> None:
+        """Stop the current generation or load (any thread)."""
+        if self.alive:
+            try:
+                self._send(("cancel",))
+            except errors.EngineCrashedError:
+                pass
+
+    # -- the Engine API --------------------------------------------------------------------------
+    def load(self, path: str, settings: LoadSettings = LoadSettings(),
+             on_progress: Callable[[float], None] | None = None) -> ModelInfo:
+        settings.validate()
+        if self.info is not None:
+            self.close()  # a fresh process per model: all memory of the old one is returned
+        self.info = self.call("load", on_progress=on_progress, path=str(path), settings=settings)
+        self.last_load = (str(path), settings)
+        return self.info
+
+    def reload(self, on_progress: Callable[[float], None] | None = None) -> ModelInfo:
+        if self.last_load is None:
+            raise errors.NoModelLoadedError("no model was loaded before")
+        return self.load(*self.last_load, on_progress=on_progress)
+
+    def generate(self, request: GenerateRequest,
+                 on_step: Callable[[StepRecord], None] | None = None) -> GenerationResult:
+        request.validate()
+        return self.call("generate", on_step=on_step, request=request)
+
+    def stream(self, request: GenerateRequest) -> Iterator[StepRecord | GenerationResult]:
+        """Steps as they arrive, then the result. Runs the call on a helper thread."""
+        import queue
+
+        box: queue.Queue[Any] = queue.Queue()
+        done = object()
+
+        def run() -> None:
+            try:
+                box.put(self.generate(request, on_step=box.put))
+            except BaseException as exc:  # handed to the consumer
+                box.put(exc)
+            box.put(done)
+
+        threading.Thread(target=run, daemon=True, name="engine-stream").start()
+        while (item := box.get()) is not done:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+
+    def tokenize(self, text: str, add_special: bool = False, parse_special: bool = True) -> list[int]:
+        return self.call("tokenize", text=text, add_special=add_special, parse_special=parse_special)
+
+    def vocab(self) -> list[bytes]:
+        if self._vocab is None:
+            self._vocab = self.call("vocab")
+        return self._vocab
+
+    def render_chat(self, messages: list[ChatMessage], system: str | None = None) -> str:
+        return self.call("render_chat", messages=messages, system=system)
+
+    def prompt_tokens(self, request: GenerateRequest) -> list[int]:
+        return self.call("prompt_tokens", request=request)
+
+    def ping(self) -> int:
+        return self.call("ping")
+
+
+class CancelledError(errors.LogitscopeError):
+    pass
+
+
+def _rebuild_error(kind: str, message: str) -> Exception:
+    cls = getattr(errors, kind, None)
+    if kind == "CancelledError":
+        return CancelledError(message)
+    if isinstance(cls, type) and issubclass(cls, errors.LogitscopeError):
+        return cls(message)
+    return errors.LogitscopeError(message)

@@ -1,0 +1,142 @@
+"""The engine process: owns llama.cpp, serves one request at a time over a socket.
+
+Started by logitscope.host.client with one end of a socketpair (`--fd N`). Messages are pickled tuples:
+
+  caller -> engine   ("call", method, kwargs) | ("cancel",) | ("shutdown",)
+  engine -> caller   ("progress", fraction) | ("step", StepRecord) | ("ok", value) | ("err", kind, message)
+
+A reader thread takes every incoming message, so "cancel" is seen while the main thread is busy
+(between tokens, and through llama.cpp's abort callback during a long prompt evaluation).
+If the caller goes away, the engine exits: no orphaned processes holding GBs of weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import queue
+import sys
+import threading
+import traceback
+from multiprocessing.connection import Connection
+from typing import Any
+
+CRASH_HOOKS_ENV = "LOGITSCOPE_ENGINE_CRASH_HOOKS"  # tests set it to simulate native crashes
+
+
+def _no_core_dumps() -> None:
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+class EngineServer:
+    def __init__(self, conn: Connection) -> None:
+        from logitscope.engine.core import Engine  # imported here: the client imports this module's name only
+
+        self.conn = conn
+        self.engine = Engine()
+        self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
+        self.cancel = threading.Event()
+        threading.Thread(target=self._read, name="engine-reader", daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                msg = self.conn.recv()
+            except (EOFError, OSError):
+                os._exit(0)  # the caller is gone
+            if msg[0] == "cancel":
+                self.cancel.set()
+                if self.engine.runtime is not None:
+                    self.engine.runtime.abort()
+            else:
+                self.inbox.put(msg)
+
+    def serve(self) -> None:
+        while True:
+            msg = self.inbox.get()
+            if msg[0] == "shutdown":
+                self.engine.unload()
+                return
+            _, method, kwargs = msg
+            self.cancel.clear()
+            try:
+                value = getattr(self, f"do_{method}")(**kwargs)
+                self.conn.send(("ok", value))
+            except Exception as exc:  # every failure goes back to the caller as a message
+                self.conn.send(_error_reply(exc))
+
+    # -- methods (each `do_X` is callable as client.call("X", ...)) ------------------------------
+    def do_ping(self) -> int:
+        return os.getpid()
+
+    def do_load(self, path: str, settings: Any) -> Any:
+        return self.engine.load(path, settings, lambda f: self.conn.send(("progress", f)), self.cancel.is_set)
+
+    def do_unload(self) -> None:
+        self.engine.unload()
+
+    def do_generate(self, request: Any) -> Any:
+        result = None
+        for event in self.engine.generate(request, self.cancel.is_set):
+            if hasattr(event, "finish_reason"):
+                result = event
+            else:
+                self.conn.send(("step", event))
+        return result
+
+    def do_tokenize(self, text: str, add_special: bool, parse_special: bool) -> list[int]:
+        return self.engine.tokenize(text, add_special, parse_special)
+
+    def do_vocab(self) -> list[bytes]:
+        return self.engine.vocab()
+
+    def do_render_chat(self, messages: list[Any], system: str | None) -> str:
+        return self.engine.render_chat(messages, system)
+
+    def do_prompt_tokens(self, request: Any) -> list[int]:
+        return self.engine.prepare(request)[0]
+
+    def do_crash(self, how: str) -> None:
+        if os.environ.get(CRASH_HOOKS_ENV) != "1":
+            raise PermissionError("crash hooks are only enabled in tests")
+        if how == "abort":
+            os.abort()
+        if how == "segfault":
+            import ctypes
+
+            ctypes.string_at(0)
+        if how == "hang":
+            threading.Event().wait()
+        raise ValueError(f"unknown crash kind {how!r}")
+
+
+def _error_reply(exc: Exception) -> tuple[str, str, str]:
+    from logitscope.errors import LogitscopeError
+
+    if isinstance(exc, LogitscopeError):
+        return ("err", type(exc).__name__, str(exc))
+    if isinstance(exc, InterruptedError):
+        return ("err", "CancelledError", "cancelled")
+    logging.getLogger("logitscope.engine").error("internal error:\n%s", traceback.format_exc())
+    return ("err", "EngineError", f"internal engine error: {type(exc).__name__}: {exc}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="logitscope-engine")
+    parser.add_argument("--fd", type=int, required=True)
+    args = parser.parse_args(argv)
+    _no_core_dumps()
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(name)s: %(message)s")
+    logging.getLogger("logitscope.llama").setLevel(logging.INFO)
+    conn = Connection(args.fd)
+    EngineServer(conn).serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""Shared fixtures: the real demo model (fetched by scripts/setup.sh), a real engine, a real engine process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from logitscope.library.demo import demo_model_path, fetch_demo
+
+
+@pytest.fixture(scope="session")
+def demo_model() -> Path:
+    path = demo_model_path()
+    if not path.exists():
+        fetch_demo()
+    return path
+
+
+@pytest.fixture(scope="session")
+def engine(demo_model: Path):
+    """An in-process Engine (for engine-level tests; the app always uses the engine process)."""
+    from logitscope.engine.core import Engine
+    from logitscope.engine.runtime import LoadSettings
+
+    eng = Engine()
+    eng.load(demo_model, LoadSettings(n_ctx=2048))
+    yield eng
+    eng.unload()
+
+
+@pytest.fixture
+def client(demo_model: Path):
+    from logitscope.engine.runtime import LoadSettings
+    from logitscope.host.client import EngineClient
+
+    env = dict(os.environ, LOGITSCOPE_ENGINE_CRASH_HOOKS="1")
+    c = EngineClient(env=env)
+    c.load(str(demo_model), LoadSettings(n_ctx=2048))
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo_model: Path) -> Path:
+    """A fresh LOGITSCOPE_HOME whose models folder links the demo model (no second download)."""
+    home = tmp_path / "home"
+    (home / "models").mkdir(parents=True)
+    (home / "models" / demo_model.name).symlink_to(demo_model)
+    monkeypatch.setenv("LOGITSCOPE_HOME", str(home))
+    return home
