@@ -110,6 +110,7 @@ def test_whole_chain_stage_by_stage(real_logits, order):
     settings = S.SamplerSettings(temperature=0.7, top_k=30, top_p=0.9, min_p=0.03, repeat_penalty=1.2,
                                  repeat_last_n=16, frequency_penalty=0.1, presence_penalty=0.1, order=order)
     for logits, recent in real_logits:
+        n_vocab = len(logits)
         window = recent[-settings.repeat_last_n:]
         funcs = S.stage_functions(settings, window)
         ours = full(logits)
@@ -117,7 +118,7 @@ def test_whole_chain_stage_by_stage(real_logits, order):
         for name in S.ORDERS[order]:
             ours = funcs[name](ours)
             smpl = {
-                "penalties": lambda: llama_cpp.llama_sampler_init_penalties(len(logits), 16, 1.2, 0.1, 0.1),
+                "penalties": lambda: llama_cpp.llama_sampler_init_penalties(n_vocab, 16, 1.2, 0.1, 0.1),  # noqa: B023
                 "top_k": lambda: llama_cpp.llama_sampler_init_top_k(30),
                 "top_p": lambda: llama_cpp.llama_sampler_init_top_p(0.9, 1),
                 "min_p": lambda: llama_cpp.llama_sampler_init_min_p(0.03, 1),

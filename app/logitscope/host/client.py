@@ -202,8 +202,9 @@ class EngineClient:
                 pass
 
     # -- the Engine API --------------------------------------------------------------------------
-    def load(self, path: str, settings: LoadSettings = LoadSettings(),
+    def load(self, path: str, settings: LoadSettings | None = None,
              on_progress: Callable[[float], None] | None = None) -> ModelInfo:
+        settings = settings or LoadSettings()
         settings.validate()
         if self.info is not None:
             self.close()  # a fresh process per model: all memory of the old one is returned
