@@ -117,17 +117,20 @@ class Decoder:
         rng = np.random.default_rng(settings.seed)
         rt = self.rt
         t_start = time.perf_counter()
-        n_eval = rt.sync(prompt)
+        finish = "length"
+        try:
+            n_eval = rt.sync(prompt)
+        except InterruptedError:  # cancelled during the prompt evaluation
+            n_eval, finish = 0, "cancelled"
         t_prompt = time.perf_counter()
         timings = Timings(load_s=rt.load_s, n_prompt=len(prompt), n_prompt_eval=n_eval, prompt_s=t_prompt - t_start)
         utf8 = Utf8Stream()
         stops = _StopFilter(tuple(options.stop))
         emitted: list[StepRecord] = []
-        finish = "length"
         notices = list(notices or [])
         t_prev = t_prompt
         i = 0
-        while i < options.max_tokens:
+        while i < options.max_tokens and finish != "cancelled":
             if should_cancel():
                 finish = "cancelled"
                 break
@@ -173,7 +176,10 @@ class Decoder:
             if len(rt.tokens) >= rt.n_ctx:
                 notices.append(f"the context window is full ({rt.n_ctx} tokens): generation stopped")
                 break
-            rt.eval([token])
+            try:
+                rt.eval([token])
+            except InterruptedError:
+                finish = "cancelled"
         tail = utf8.flush()
         for step in stops.flush():
             emitted.append(step)

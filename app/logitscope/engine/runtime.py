@@ -40,6 +40,7 @@ class LlamaLog:
     def __init__(self, keep: int = 400) -> None:
         self.lines: deque[str] = deque(maxlen=keep)
         self.count = 0
+        self.errors: deque[tuple[int, str]] = deque(maxlen=50)  # (position, line) of error-level lines
         self._partial = ""
         self._level = logging.INFO
         self._lock = threading.Lock()
@@ -57,6 +58,8 @@ class LlamaLog:
                 if self._level >= logging.INFO:  # debug lines (thousands per load) only go to logging
                     self.lines.append(line)
                     self.count += 1
+                if self._level >= logging.ERROR:
+                    self.errors.append((self.count, line))
                 log.log(self._level, "%s", line)
 
     def mark(self) -> int:
@@ -68,6 +71,10 @@ class LlamaLog:
         with self._lock:
             n = min(self.count - mark, len(self.lines))
             return list(self.lines)[len(self.lines) - n:] if n > 0 else []
+
+    def errors_since(self, mark: int) -> list[str]:
+        with self._lock:
+            return [line for pos, line in self.errors if pos > mark]
 
     def tail(self, n: int = 20) -> list[str]:
         with self._lock:
@@ -206,13 +213,12 @@ class Runtime:
         self.tokens: list[int] = []  # what the KV cache holds, position by position
 
     def _reason(self, mark: int) -> str:
-        lines = [line.strip() for line in self.log.since(mark) if line.strip()]
-        errors = [line for line in lines if re.search(r"error|failed|unknown|invalid|not supported", line, re.I)]
-        chosen = errors or lines
-        if not chosen:
+        """The most specific line llama.cpp logged since `mark`: its first error (later ones only say
+        "failed to load model"), without the function-name prefixes."""
+        errors = self.log.errors_since(mark) or [line for line in self.log.since(mark) if "error" in line.lower()]
+        if not errors:
             return "no reason given in its log"
-        # The most specific line is usually the first error (later ones say "failed to load model").
-        return re.sub(r"^\S+: ", "", chosen[0])
+        return re.sub(r"^(\S+: )+(error loading model: )?", "", errors[0].strip())
 
     # -- introspection ----------------------------------------------------------------------------
     def meta(self, key: str) -> str | None:

@@ -170,7 +170,9 @@ class EngineClient:
                     tail[-1] if tail else "")
         self._discard()
         message = f"the engine process crashed ({_signal_name(code)})"
-        if hint:
+        if "GGML_ASSERT" in hint:
+            message += f"; llama.cpp gave up on a check: {hint[hint.index('GGML_ASSERT'):].strip()[:300]}"
+        elif hint:
             message += f"; its log ends with: {hint.strip()[:300]}"
         err = errors.EngineCrashedError(message)
         err.log_tail = tail  # type: ignore[attr-defined]

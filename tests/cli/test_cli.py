@@ -1,0 +1,155 @@
+"""The `logitscope` command, run as a user runs it (a subprocess), on the real demo model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli import corpus
+
+CLI = [sys.executable, "-m", "logitscope"]
+
+
+def run(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout, **kwargs)
+
+
+def assert_clean_error(proc: subprocess.CompletedProcess[str], phrase: str = "") -> None:
+    assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("error:")]
+    assert len(errors) == 1, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert phrase.lower() in errors[0].lower(), errors[0]
+
+
+def test_info_text_and_json(demo_model):
+    proc = run("info")
+    assert proc.returncode == 0, proc.stderr
+    assert "Q4_1" in proc.stdout and "45.00 MiB" in proc.stdout  # KV cache at n_ctx 2048
+    data = json.loads(run("info", "--model", str(demo_model), "--json").stdout)
+    assert data["n_layer"] == 30 and data["n_vocab"] == 49152
+    assert data["kv_cache_bytes"]["2048"]["f16"] == 45 * 2**20
+
+
+def test_generate_json_lines_schema(demo_model):
+    proc = run("generate", "--chat", "What is 2+2?", "--temperature", "0", "--max-tokens", "12", "--json")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    steps, done = lines[:-1], lines[-1]
+    assert steps and all(s["type"] == "step" for s in steps)
+    for key in ("i", "token", "text", "p", "p_raw", "top_raw", "top_final", "entropy"):
+        assert key in steps[0]
+    assert {"token", "text", "p"} <= set(steps[0]["top_raw"][0])
+    assert done["type"] == "done" and done["schema"] == 1
+    assert done["finish_reason"] in ("stop", "length")
+    assert done["tokens"] == [s["token"] for s in steps]
+    assert done["text"] == "".join(s["text"] for s in steps)
+    for key in ("n_prompt", "prompt_tps", "gen_tps", "ttft_s"):
+        assert key in done
+    assert set(done["kv"]) == {"n_ctx", "used_cells", "bytes_per_token", "allocated_bytes"}
+    assert done["kv"]["bytes_per_token"] == 23040
+
+
+def test_json_lines_are_flushed_as_tokens_are_produced(demo_model):
+    proc = subprocess.Popen([*CLI, "generate", "--prompt", "1, 2, 3,", "--temperature", "0", "--max-tokens", "400",
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = json.loads(proc.stdout.readline())
+    assert first["type"] == "step"
+    assert proc.poll() is None  # still generating when the first step arrived
+    rest = proc.stdout.read().splitlines()
+    proc.wait(60)
+    assert json.loads(rest[-1])["type"] == "done"
+
+
+def test_text_streams_and_top_table(demo_model):
+    proc = run("generate", "--prompt", "The capital of France is", "--temperature", "0", "--max-tokens", "8",
+               "--top", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "Paris" in proc.stdout
+    assert "top 3" in proc.stdout
+    assert "tok/s" in proc.stderr
+
+
+def test_seed_makes_runs_repeatable(demo_model):
+    args = ("generate", "--prompt", "Tell me a story", "--temperature", "1.0", "--seed", "42", "--max-tokens", "20",
+            "--json")
+    a, b = (json.loads(run(*args).stdout.splitlines()[-1]) for _ in range(2))
+    assert a["tokens"] == b["tokens"] and a["settings"]["seed"] == 42
+
+
+def test_stop_sequence(demo_model):
+    proc = run("generate", "--prompt", "1, 2, 3, 4,", "--temperature", "0", "--max-tokens", "40",
+               "--stop", " 7", "--json")
+    done = json.loads(proc.stdout.splitlines()[-1])
+    assert done["finish_reason"] == "stop"
+    assert " 7" not in done["text"] and " 6" in done["text"]
+
+
+@pytest.mark.parametrize("args,phrase", [
+    (["--temperature", "-1"], "temperature"),
+    (["--top-p", "0"], "top-p"),
+    (["--top-p", "1.5"], "top-p"),
+    (["--min-p", "2"], "min-p"),
+    (["--top-k", "-3"], "top-k"),
+    (["--repeat-penalty", "0"], "repeat penalty"),
+    (["--max-tokens", "0"], "max tokens"),
+    (["--n-ctx", "-5"], "n_ctx"),
+    (["--temperature", "warm"], "invalid float"),
+    (["--stop", ""], "stop sequence"),
+])
+def test_invalid_options(args, phrase):
+    assert_clean_error(run("generate", "--prompt", "hi", *args), phrase)
+
+
+def test_missing_prompt_is_a_usage_error():
+    assert_clean_error(run("generate"), "required")
+
+
+@pytest.fixture(scope="module")
+def bad_files(tmp_path_factory, demo_model) -> dict[str, tuple[Path, str]]:
+    return corpus.build(tmp_path_factory.mktemp("corpus"), demo_model)
+
+
+@pytest.mark.parametrize("name", ["missing", "directory", "empty.gguf", "text.gguf", "truncated-in-header.gguf",
+                                  "truncated-in-tensors.gguf", "bad-version.gguf", "absurd-kv-count.gguf",
+                                  "absurd-tensor-count.gguf", "absurd-string.gguf", "bad-value-type.gguf",
+                                  "no-architecture.gguf", "unknown-architecture", "too-many-layers", "absurd-heads"])
+@pytest.mark.parametrize("command", ["info", "generate"])
+def test_bad_model_files(bad_files, name, command, tmp_path):
+    path, phrase = bad_files[name]
+    args = ["info", "--model", str(path)] if command == "info" else \
+        ["generate", "--model", str(path), "--prompt", "hi", "--max-tokens", "4"]
+    start = time.monotonic()
+    proc = run(*args, timeout=30, cwd=tmp_path)
+    elapsed = time.monotonic() - start
+    if command == "info" and name in ("unknown-architecture", "too-many-layers", "absurd-heads"):
+        # the header is well-formed: info shows it; only llama.cpp can tell it cannot run
+        assert proc.returncode == 0, proc.stderr
+        return
+    assert_clean_error(proc, phrase)
+    assert elapsed < 10
+    assert not list(tmp_path.glob("core*")), "a core dump was written"
+
+
+def test_engine_crash_is_an_error_line_not_a_traceback(demo_model, tmp_path):
+    """A native abort in the engine process: one error line, exit 2 (simulated with the crash hook)."""
+    script = (
+        "import os, sys\n"
+        "from logitscope.cli import main\n"
+        "from logitscope.host import client\n"
+        "orig = client.EngineClient.generate\n"
+        "def crash(self, request, on_step=None):\n"
+        "    self.call('crash', how='abort')\n"
+        "client.EngineClient.generate = crash\n"
+        "sys.exit(main(['generate', '--prompt', 'hi']))\n")
+    env = dict(os.environ, LOGITSCOPE_ENGINE_CRASH_HOOKS="1")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env,
+                          cwd=tmp_path)
+    assert_clean_error(proc, "crashed (SIGABRT")

@@ -1,0 +1,57 @@
+"""The architecture's boundaries, enforced: no Qt below the UI, no llama.cpp in the UI; plus the lint."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+APP = Path(__file__).resolve().parents[1] / "app" / "logitscope"
+QT = ("PySide6", "pyqtgraph", "shiboken6")
+QT_FREE = ("engine", "host", "library", "store")
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def python_files(package: str) -> list[Path]:
+    return sorted((APP / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("package", QT_FREE)
+def test_no_qt_below_the_ui(package):
+    for path in python_files(package):
+        bad = {m for m in imported_modules(path) if m.split(".")[0] in QT}
+        assert not bad, f"{path.relative_to(APP)} imports {bad}"
+
+
+def test_ui_never_imports_llama_cpp():
+    for path in python_files("ui"):
+        bad = {m for m in imported_modules(path) if m.split(".")[0] == "llama_cpp"}
+        assert not bad, f"{path.relative_to(APP)} imports {bad}: the engine runs in its own process"
+
+
+def test_engine_import_pulls_in_no_qt():
+    code = ("import sys, logitscope.engine.core, logitscope.host.client, logitscope.cli; "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')]; "
+            "print(bad); sys.exit(1 if bad else 0)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_ruff_lint_is_clean():
+    root = APP.parents[1]
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "app", "tests"], cwd=root,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
