@@ -97,6 +97,10 @@ class Engine:
             self.runtime.close()
         self.runtime = self.card = self.template = self.decoder = self.info = None
 
+    def reset(self) -> None:
+        """Forget the KV cache: the next prompt is evaluated from scratch."""
+        self._require().truncate(0)
+
     def _require(self) -> Runtime:
         if self.runtime is None:
             raise NoModelLoadedError("no model is loaded")

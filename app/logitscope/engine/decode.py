@@ -24,6 +24,7 @@ from logitscope.errors import InvalidSettingsError
 FINAL_TOP = 16
 
 
+
 @dataclass
 class DecodeOptions:
     max_tokens: int = 256
@@ -96,17 +97,15 @@ class Decoder:
         bpt = self.kv_bytes_per_token
         return KvInfo(self.rt.n_ctx, self.rt.kv_used, bpt, round(bpt * self.rt.n_ctx))
 
-    def raw_stats(self, logits: np.ndarray, token: int) -> tuple[float, float, float, int]:
-        """(log-sum-exp, entropy in nats, p of token, rank of token) over the whole vocabulary."""
-        top = float(logits.max())
-        e = np.exp(np.subtract(logits, np.float32(top), out=self._exp), out=self._exp)
-        z = float(e.sum(dtype=np.float64))
-        mean_logit = float(np.dot(e, logits)) / z
-        lse = top + math.log(z)
-        entropy = lse - mean_logit
-        p_tok = float(e[token]) / z
-        rank = int(np.count_nonzero(logits > logits[token]))
-        return lse, max(entropy, 0.0), p_tok, rank
+    def raw_stats(self, logits: np.ndarray) -> tuple[float, float, float, np.ndarray]:
+        """(max, log-sum-exp, entropy in nats, exp(logits - max)) over the whole vocabulary. float32
+        throughout: numpy's pairwise sum keeps the error near 1e-7, and a float64 pass would cost 2x."""
+        top = logits.max()
+        e = np.exp(np.subtract(logits, top, out=self._exp), out=self._exp)
+        z = float(e.sum())
+        lse = float(top) + math.log(z)
+        entropy = lse - float(np.dot(e, logits)) / z
+        return float(top), lse, max(entropy, 0.0), e
 
     def generate(self, prompt: Sequence[int], settings: SamplerSettings, options: DecodeOptions,
                  should_cancel: Callable[[], bool] = lambda: False,
@@ -135,13 +134,15 @@ class Decoder:
                 finish = "cancelled"
                 break
             logits = rt.logits()
-            recent = np.asarray(rt.tokens[-settings.repeat_last_n:] if settings.repeat_last_n else (), dtype=np.int32)
-            full = Candidates(self.all_ids, logits, False, True)
-            outcome = sample(full, settings, recent, rng)
+            recent = rt.recent(settings.repeat_last_n)
+            top, lse, entropy_raw, e = self.raw_stats(logits)
+            best = top_indices(logits, RAW_TOP_N, top)  # ranked once: the raw record, top-k and the records reuse it
+            outcome = sample(Candidates(self.all_ids, logits, False, True, lse, best), settings, recent, rng)
             token = options.forced[i] if i < len(options.forced) else outcome.token
-            lse, entropy_raw, p_raw, rank_raw = self.raw_stats(logits, token)
-            full._lse = lse
-            raw_idx = top_indices(logits, RAW_TOP_N)
+            p_raw = float(e[token]) * math.exp(top - lse)
+            in_head = np.flatnonzero(best == token)
+            rank_raw = int(in_head[0]) if len(in_head) else int(np.count_nonzero(logits > logits[token]))
+            raw_idx = best
             final = outcome.final
             probs = outcome.final_probs
             head = np.argsort(-probs, kind="stable")[:FINAL_TOP]

@@ -194,7 +194,6 @@ class Runtime:
         cparams.no_perf = True
         self._abort_flag = False
         self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: self._abort_flag)
-        cparams.abort_callback = self._abort_cb
         mark = self.log.mark()
         self._ctx = llama_cpp.llama_init_from_model(self._model, cparams)
         if not self._ctx:
@@ -208,9 +207,12 @@ class Runtime:
         self.add_bos = bool(llama_cpp.llama_vocab_get_add_bos(self.vocab))
         self.bos = llama_cpp.llama_vocab_bos(self.vocab)
         self._logits_ptr_type = ctypes.POINTER(ctypes.c_float)
+        self._logits_address: int | None = None
+        self._logits_view = np.empty(0, dtype=np.float32)
         self._piece_cache: dict[int, bytes] = {}
         self._piece_buf = ctypes.create_string_buffer(256)
         self.tokens: list[int] = []  # what the KV cache holds, position by position
+        self._token_array = np.zeros(self.n_ctx, dtype=np.int32)  # the same, for cheap numpy slices
 
     def _reason(self, mark: int) -> str:
         """The most specific line llama.cpp logged since `mark`: its first error (later ones only say
@@ -290,24 +292,39 @@ class Runtime:
             llama_cpp.llama_memory_seq_rm(self._mem, 0, n_keep, -1)
             del self.tokens[n_keep:]
 
+    def recent(self, n: int) -> np.ndarray:
+        """The last n tokens in the context (a view; for the penalty window)."""
+        end = len(self.tokens)
+        return self._token_array[max(0, end - n):end] if n > 0 else self._token_array[:0]
+
     def eval(self, tokens: Sequence[int]) -> None:
-        """Decode tokens in batches; afterwards `logits()` holds the last token's logits."""
+        """Decode tokens in batches; afterwards `logits()` holds the last token's logits.
+
+        The abort callback (which lets `abort()` stop a long prompt evaluation) is installed only for
+        multi-token evaluations: llama.cpp calls it for every graph node, ~600 times per token, and each
+        call into Python costs ~2 us, which would slow single-token decoding by 10 %."""
         self._abort_flag = False
-        for start in range(0, len(tokens), self.n_batch):
-            chunk = tokens[start:start + self.n_batch]
-            arr = (llama_cpp.llama_token * len(chunk))(*chunk)
-            batch = llama_cpp.llama_batch_get_one(arr, len(chunk))
-            rc = llama_cpp.llama_decode(self._ctx, batch)
-            if rc != 0:
-                # Whatever part of the batch was processed may be in the cache: resync to our record.
-                kept = len(self.tokens)
-                llama_cpp.llama_memory_seq_rm(self._mem, 0, kept, -1)
-                if rc == 2:
-                    raise InterruptedError("evaluation aborted")
-                if rc == 1:
-                    raise MemoryError("no room left in the KV cache for this batch")
-                raise RuntimeError(f"llama_decode failed with code {rc}")
-            self.tokens.extend(chunk)
+        cancellable = len(tokens) > 1
+        if cancellable:
+            llama_cpp.llama_set_abort_callback(self._ctx, self._abort_cb, None)
+        try:
+            for start in range(0, len(tokens), self.n_batch):
+                chunk = tokens[start:start + self.n_batch]
+                arr = (llama_cpp.llama_token * len(chunk))(*chunk)
+                rc = llama_cpp.llama_decode(self._ctx, llama_cpp.llama_batch_get_one(arr, len(chunk)))
+                if rc != 0:
+                    # Part of the batch may be in the cache: cut it back to what we know it holds.
+                    llama_cpp.llama_memory_seq_rm(self._mem, 0, len(self.tokens), -1)
+                    if rc == 2:
+                        raise InterruptedError("evaluation aborted")
+                    if rc == 1:
+                        raise MemoryError("no room left in the KV cache for this batch")
+                    raise RuntimeError(f"llama_decode failed with code {rc}")
+                self._token_array[len(self.tokens):len(self.tokens) + len(chunk)] = chunk
+                self.tokens.extend(chunk)
+        finally:
+            if cancellable:
+                llama_cpp.llama_set_abort_callback(self._ctx, ctypes.cast(None, llama_cpp.ggml_abort_callback), None)
 
     def abort(self) -> None:
         """Ask a running eval to stop (safe from another thread; CPU backend honours it)."""
@@ -316,7 +333,11 @@ class Runtime:
     def logits(self) -> np.ndarray:
         """The last evaluated token's logits as a zero-copy view; overwritten by the next eval."""
         ptr = llama_cpp.llama_get_logits_ith(self._ctx, -1)
-        return np.ctypeslib.as_array(ctypes.cast(ptr, self._logits_ptr_type), shape=(self.n_vocab,))
+        address = ctypes.cast(ptr, ctypes.c_void_p).value
+        if address != self._logits_address:  # building the view costs ~50 us: reuse it while the buffer stays
+            self._logits_view = np.ctypeslib.as_array(ctypes.cast(ptr, self._logits_ptr_type), shape=(self.n_vocab,))
+            self._logits_address = address
+        return self._logits_view
 
     def close(self) -> None:
         if self._ctx:

@@ -92,6 +92,9 @@ class Candidates:
     sorted: bool = False
     full: bool = False              # ids is the whole vocabulary in id order (ids[i] == i)
     _lse: float | None = field(default=None, repr=False)
+    # Indices of the best candidates, best first (a prefix of the full ranking), when already known:
+    # lets top-k and the stage records skip a partial sort of the whole vocabulary.
+    _best: np.ndarray | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -110,21 +113,38 @@ class Candidates:
     def subset(self, index: np.ndarray, sorted_: bool) -> Candidates:
         return Candidates(self.ids[index], self.logits[index], sorted_)
 
+    def best(self, k: int) -> np.ndarray:
+        """Indices of the k best candidates, best first."""
+        k = min(k, len(self))
+        if self.sorted:
+            return np.arange(k)
+        if self._best is None or len(self._best) < k:
+            self._best = top_indices(self.logits, max(k, 8))
+        return self._best[:k]
 
-def top_indices(logits: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the k largest values, best first. Exact; avoids a full partition of a big vocabulary
-    by keeping only values near the maximum first (a cheap vectorised comparison)."""
+
+_GAPS = (3.0, 5.0, 7.0, 9.0, 11.0, 13.0, 16.0, 20.0, 28.0, 40.0)
+_last_gap: dict[int, int] = {}  # k -> the ladder step that worked last time (distributions change slowly)
+
+
+def top_indices(logits: np.ndarray, k: int, top: float | None = None) -> np.ndarray:
+    """Indices of the k largest values, best first. Exact, and cheap on a big vocabulary: only values
+    within a gap of the maximum are partially sorted, the gap being the smallest on a ladder that holds
+    k values (the search starts where it succeeded last time)."""
     n = len(logits)
     k = min(k, n)
     if k <= 0:
         return np.empty(0, dtype=np.int64)
     if n > 4096:
-        top = float(logits.max())
-        for gap in (4.0, 8.0, 16.0, 32.0):
-            near = np.flatnonzero(logits >= top - gap)
+        top = logits.max() if top is None else top
+        step = max(0, _last_gap.get(k, 0) - 1)
+        while step < len(_GAPS):
+            near = np.flatnonzero(logits >= top - np.float32(_GAPS[step]))
             if len(near) >= k:
+                _last_gap[k] = step
                 part = near[np.argpartition(-logits[near], k - 1)[:k]] if len(near) > k else near
                 return part[np.argsort(-logits[part], kind="stable")]
+            step += 1
     part = np.argpartition(-logits, k - 1)[:k] if k < n else np.arange(n)
     return part[np.argsort(-logits[part], kind="stable")]
 
@@ -160,7 +180,7 @@ def top_k(c: Candidates, k: int) -> Candidates:
     k = min(k, len(c))
     if c.sorted:
         return Candidates(c.ids[:k], c.logits[:k], True)
-    return c.subset(top_indices(c.logits, k), True)
+    return c.subset(c.best(k), True)
 
 
 def top_p(c: Candidates, p: float, min_keep: int = 1) -> Candidates:
@@ -175,7 +195,7 @@ def top_p(c: Candidates, p: float, min_keep: int = 1) -> Candidates:
         order = np.arange(len(c))
     else:
         # Like llama.cpp: try the best 256 first, sort everything only if they do not reach p.
-        order = top_indices(c.logits, 256 if len(c) > 1024 else len(c))
+        order = c.best(256 if len(c) > 1024 else len(c))
     for attempt in range(2):
         cum = np.cumsum(probs[order], dtype=np.float32)
         reached = np.flatnonzero((cum >= np.float32(p)) & (np.arange(1, len(order) + 1) >= min_keep))
@@ -203,7 +223,8 @@ def temperature(c: Candidates, t: float) -> Candidates:
     if t <= 0:
         best = int(np.argmax(c.logits))  # first of equal maxima, as llama.cpp
         return c.subset(np.array([best]), True)
-    return Candidates(c.ids, (c.logits / np.float32(t)).astype(np.float32), c.sorted, c.full, None)
+    # dividing by a positive number keeps the ranking: the known best stay the best
+    return Candidates(c.ids, (c.logits / np.float32(t)).astype(np.float32), c.sorted, c.full, None, c._best)
 
 
 # -- the pipeline -------------------------------------------------------------------------------
@@ -218,7 +239,7 @@ class SampleOutcome:
 
 def _record(name: str, before: Candidates, after: Candidates) -> StageRecord:
     mass = 1.0 if len(after) == len(before) else math.exp(after.lse - before.lse)
-    head = np.arange(min(STAGE_TOP_K, len(after))) if after.sorted else top_indices(after.logits, STAGE_TOP_K)
+    head = after.best(STAGE_TOP_K)
     probs = np.exp(after.logits[head].astype(np.float64) - after.lse).astype(np.float32)
     return StageRecord(name, len(before), len(after), min(mass, 1.0), after.ids[head].astype(np.int32), probs)
 

@@ -192,8 +192,9 @@ class EngineClient:
                     raise _rebuild_error(msg[1], msg[2])
                 if kind == "progress" and on_progress:
                     on_progress(msg[1])
-                elif kind == "step" and on_step:
-                    on_step(msg[1])
+                elif kind == "steps" and on_step:
+                    for step in msg[1]:
+                        on_step(step)
 
     def cancel(self) -> None:
         """Stop the current generation or load (any thread)."""
@@ -257,6 +258,10 @@ class EngineClient:
 
     def prompt_tokens(self, request: GenerateRequest) -> list[int]:
         return self.call("prompt_tokens", request=request)
+
+    def reset(self) -> None:
+        """Forget the KV cache (the next prompt is evaluated from scratch)."""
+        self.call("reset")
 
     def ping(self) -> int:
         return self.call("ping")

@@ -3,7 +3,7 @@
 Started by logitscope.host.client with one end of a socketpair (`--fd N`). Messages are pickled tuples:
 
   caller -> engine   ("call", method, kwargs) | ("cancel",) | ("shutdown",)
-  engine -> caller   ("progress", fraction) | ("step", StepRecord) | ("ok", value) | ("err", kind, message)
+  engine -> caller   ("progress", fraction) | ("steps", [StepRecord, ...]) | ("ok", value) | ("err", kind, message)
 
 A reader thread takes every incoming message, so "cancel" is seen while the main thread is busy
 (between tokens, and through llama.cpp's abort callback during a long prompt evaluation).
@@ -18,11 +18,13 @@ import os
 import queue
 import sys
 import threading
+import time
 import traceback
 from multiprocessing.connection import Connection
 from typing import Any
 
 CRASH_HOOKS_ENV = "LOGITSCOPE_ENGINE_CRASH_HOOKS"  # tests set it to simulate native crashes
+STEP_BATCH_S = 1 / 60
 
 
 def _no_core_dumps() -> None:
@@ -78,16 +80,29 @@ class EngineServer:
     def do_load(self, path: str, settings: Any) -> Any:
         return self.engine.load(path, settings, lambda f: self.conn.send(("progress", f)), self.cancel.is_set)
 
+    def do_reset(self) -> None:
+        self.engine.reset()
+
     def do_unload(self) -> None:
         self.engine.unload()
 
     def do_generate(self, request: Any) -> Any:
+        """Steps go out in small batches, at most ~60 per second: each message wakes the caller, which
+        then competes with llama.cpp's threads for the cores. The first step goes out at once."""
         result = None
+        batch: list[Any] = []
+        last_send = 0.0
         for event in self.engine.generate(request, self.cancel.is_set):
             if hasattr(event, "finish_reason"):
                 result = event
-            else:
-                self.conn.send(("step", event))
+                continue
+            batch.append(event)
+            now = time.perf_counter()
+            if now - last_send >= STEP_BATCH_S:
+                self.conn.send(("steps", batch))
+                batch, last_send = [], now
+        if batch:
+            self.conn.send(("steps", batch))
         return result
 
     def do_tokenize(self, text: str, add_special: bool, parse_special: bool) -> list[int]:
