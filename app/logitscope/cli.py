@@ -293,10 +293,7 @@ COMMANDS = {"info": cmd_info, "generate": cmd_generate, "chat": cmd_chat, "bench
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if not args.command:
-        parser.print_help()
-        return 0
+    args = parser.parse_args(list(argv) if argv else ["chat"])  # no command: chat (the window, once it exists)
     try:
         return COMMANDS[args.command](args)
     except LogitscopeError as exc:
