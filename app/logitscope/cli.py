@@ -70,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="JSON Lines on stdout: one object per step, then 'done'")
     _add_load(p)
 
+    p = sub.add_parser("window", help="the desktop app (the default)")
+    _add_model(p)
+
     p = sub.add_parser("chat", help="an interactive chat in the terminal")
     _add_model(p)
     p.add_argument("--system")
@@ -288,12 +291,18 @@ def cmd_models(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"info": cmd_info, "generate": cmd_generate, "chat": cmd_chat, "bench": cmd_bench, "models": cmd_models}
+def cmd_window(args: argparse.Namespace) -> int:
+    from logitscope.ui.app import run_window
+
+    return run_window(str(resolve_model(args.model)))
+
+
+COMMANDS = {"window": cmd_window, "info": cmd_info, "generate": cmd_generate, "chat": cmd_chat, "bench": cmd_bench, "models": cmd_models}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(list(argv) if argv else ["chat"])  # no command: chat (the window, once it exists)
+    args = parser.parse_args(list(argv) if argv else ["window"])  # no command: the window
     try:
         return COMMANDS[args.command](args)
     except LogitscopeError as exc:

@@ -41,3 +41,19 @@ class EngineCrashedError(LogitscopeError):
 
 class DownloadError(LogitscopeError):
     """A model download failed (network, hash mismatch, ...)."""
+
+
+class DownloadCancelledError(DownloadError):
+    """The user cancelled a download; the partial file is kept, so the next pull resumes it."""
+
+
+class HubError(LogitscopeError):
+    """A Hugging Face Hub request failed: unreachable, gated or private, not found, or a server error."""
+
+
+class LibraryError(LogitscopeError):
+    """A model library request was refused: an unknown model, or deleting a file Logitscope does not own."""
+
+
+class StoreError(LogitscopeError):
+    """The history or settings storage cannot do what was asked (unknown conversation, unreadable file, ...)."""

@@ -47,6 +47,9 @@ class GenerateRequest:
     system: str | None = None
     settings: SamplerSettings = field(default_factory=SamplerSettings)
     options: DecodeOptions = field(default_factory=DecodeOptions)
+    # Tokens of the answer already in place (forking at a token): appended to the prompt, so the KV
+    # cache that holds them is reused, and generation continues after them.
+    assistant_prefix: tuple[int, ...] = ()
 
     def validate(self) -> None:
         if (self.prompt is None) == (self.messages is None):
@@ -138,7 +141,10 @@ class Engine:
             prompt = build_chat_prompt(self.template, req.messages, req.system, self.chat_tokens, rt.n_ctx, reserve)
             if self.template.stop:
                 options = DecodeOptions(options.max_tokens, tuple(options.stop) + self.template.stop, options.forced)
-            return prompt.tokens, prompt.notices, options
+            tokens = prompt.tokens + list(req.assistant_prefix)
+            if len(tokens) >= rt.n_ctx:
+                raise ContextOverflowError("the answer so far fills the context window: nothing more can be generated")
+            return tokens, prompt.notices, options
         tokens = rt.tokenize(req.prompt or "", True, True)
         if len(tokens) >= rt.n_ctx:
             raise ContextOverflowError(
@@ -150,7 +156,12 @@ class Engine:
                  should_cancel: Callable[[], bool] = lambda: False) -> Iterator[StepRecord | GenerationResult]:
         tokens, notices, options = self.prepare(req)
         assert self.decoder is not None
-        return self.decoder.generate(tokens, req.settings, options, should_cancel, notices)
+        return self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
+                                     n_prefix=len(req.assistant_prefix))
+
+    def capabilities(self) -> dict[str, object]:
+        """What this llama.cpp build can do (asked before any model is loaded)."""
+        return {"backend": backend_name(), "gpu_offload": supports_gpu_offload()}
 
 
 def _compute_buffer_from_log(lines: list[str]) -> int | None:

@@ -109,7 +109,9 @@ class Decoder:
 
     def generate(self, prompt: Sequence[int], settings: SamplerSettings, options: DecodeOptions,
                  should_cancel: Callable[[], bool] = lambda: False,
-                 notices: list[str] | None = None) -> Iterator[StepRecord | GenerationResult]:
+                 notices: list[str] | None = None, n_prefix: int = 0) -> Iterator[StepRecord | GenerationResult]:
+        """`n_prefix`: how many of the prompt's last tokens are the start of the answer (a fork); their
+        bytes prime the UTF-8 decoder, so a character split at the fork point still decodes."""
         settings.validate()
         options.validate()
         settings = settings.with_seed()
@@ -124,6 +126,8 @@ class Decoder:
         t_prompt = time.perf_counter()
         timings = Timings(load_s=rt.load_s, n_prompt=len(prompt), n_prompt_eval=n_eval, prompt_s=t_prompt - t_start)
         utf8 = Utf8Stream()
+        for token in prompt[len(prompt) - n_prefix:] if n_prefix else ():
+            utf8.feed(rt.piece(token))
         stops = _StopFilter(tuple(options.stop))
         emitted: list[StepRecord] = []
         notices = list(notices or [])

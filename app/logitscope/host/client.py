@@ -259,6 +259,10 @@ class EngineClient:
     def prompt_tokens(self, request: GenerateRequest) -> list[int]:
         return self.call("prompt_tokens", request=request)
 
+    def capabilities(self) -> dict[str, object]:
+        """{"backend": "CPU" | "CUDA" | ..., "gpu_offload": bool} of the engine's llama.cpp build."""
+        return self.call("capabilities")
+
     def reset(self) -> None:
         """Forget the KV cache (the next prompt is evaluated from scratch)."""
         self.call("reset")

@@ -80,6 +80,9 @@ class EngineServer:
     def do_load(self, path: str, settings: Any) -> Any:
         return self.engine.load(path, settings, lambda f: self.conn.send(("progress", f)), self.cancel.is_set)
 
+    def do_capabilities(self) -> dict[str, object]:
+        return self.engine.capabilities()
+
     def do_reset(self) -> None:
         self.engine.reset()
 

@@ -1,0 +1,15 @@
+"""Storage, no Qt: the chat history (SQLite) and the settings (JSON), both in the data folder.
+
+- history.HistoryStore: conversations as message trees, answers with their traces, search, trash.
+- streaming.StreamingWriter: saves an answer while it streams (HistoryStore.start_answer makes one).
+- exchange: JSON export/import (lossless), Markdown, one trace as JSON Lines.
+- settings.SettingsStore: app settings, per-model load settings, sampler presets. Not imported here:
+  it needs the engine's LoadSettings, whose module loads llama.cpp's library.
+- commands: the `logitscope history` command.
+"""
+
+from logitscope.store.history import HistoryStore
+from logitscope.store.records import Conversation, Message, ModelIdentity, SearchHit
+from logitscope.store.streaming import StreamingWriter
+
+__all__ = ["Conversation", "HistoryStore", "Message", "ModelIdentity", "SearchHit", "StreamingWriter"]

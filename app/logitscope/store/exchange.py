@@ -1,0 +1,289 @@
+"""History in and out of the database: lossless JSON (export and import), readable Markdown, and one
+answer's trace as JSON Lines in the README's trace format.
+
+The JSON export ("logitscope-history", version 1) holds whole trees: every branch, every field, and each
+answer's trace as its stored step records (base64 of `pack_step`) plus the bytes of every token they
+mention (base64, keyed by token id). Messages refer to their parent by position in their conversation's
+list, so an export -> import -> export round trip gives the same document except the conversation ids
+and the export time.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import fields
+from datetime import UTC, datetime
+from typing import Any
+
+from logitscope import __version__
+from logitscope.engine.trace import (
+    GenerationResult,
+    KvInfo,
+    Timings,
+    dumps,
+    result_to_json,
+    step_to_json,
+    unpack_step,
+)
+from logitscope.errors import StoreError
+from logitscope.store.database import transaction
+from logitscope.store.history import HistoryStore, active_path_of, insert_conversation, insert_message
+from logitscope.store.records import ROLES, Conversation, Message, ModelIdentity
+from logitscope.store.traces import (
+    PieceVocab,
+    load_trace,
+    model_row_id,
+    packed_steps,
+    save_pieces,
+    save_steps,
+)
+
+EXPORT_FORMAT = "logitscope-history"
+EXPORT_VERSION = 1
+STATUSES = ("streaming", "done", "interrupted", "error")
+
+
+# -- JSON export -----------------------------------------------------------------------------------
+
+def export_json(store: HistoryStore, conversation_ids: Sequence[int] | None = None) -> dict[str, Any]:
+    """Lossless export of the given conversations (default: all, except those in the trash)."""
+    conversations = _select(store, conversation_ids)
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "app_version": __version__,
+        "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "conversations": [_export_conversation(store, conv) for conv in conversations],
+    }
+
+
+def _select(store: HistoryStore, conversation_ids: Sequence[int] | None) -> list[Conversation]:
+    if conversation_ids is None:
+        return sorted(store.list_conversations(), key=lambda c: c.id)
+    return [store.conversation(cid) for cid in conversation_ids]
+
+
+def _export_conversation(store: HistoryStore, conv: Conversation) -> dict[str, Any]:
+    messages = store.messages(conv.id)
+    position = {m.id: n for n, m in enumerate(messages)}
+    return {
+        "id": conv.id,  # for the reader; imports assign new ids
+        "title": conv.title,
+        "created_at": conv.created_at,
+        "updated_at": conv.updated_at,
+        "deleted_at": conv.deleted_at,
+        "messages": [_export_message(store.connection, m, position) for m in messages],
+    }
+
+
+def _export_message(conn: sqlite3.Connection, m: Message, position: dict[int, int]) -> dict[str, Any]:
+    return {
+        "parent": position[m.parent_id] if m.parent_id is not None else None,
+        "role": m.role,
+        "content": m.content,
+        "status": m.status,
+        "created_at": m.created_at,
+        "selected_seq": m.selected_seq,
+        "model": m.model.to_dict() if m.model else None,
+        "sampler": m.sampler,
+        "seed": m.seed,
+        "timings": m.timings,
+        "kv": m.kv,
+        "finish_reason": m.finish_reason,
+        "error": m.error,
+        "notices": m.notices,
+        "trace": _export_trace(conn, m) if m.n_steps else None,
+    }
+
+
+def _export_trace(conn: sqlite3.Connection, m: Message) -> dict[str, Any]:
+    _, pieces = load_trace(conn, m.id)
+    return {"steps": [_b64(blob) for blob in packed_steps(conn, m.id)],
+            "pieces": {str(token): _b64(pieces[token]) for token in sorted(pieces)}}
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+# -- JSON import -----------------------------------------------------------------------------------
+
+def import_json(store: HistoryStore, document: Any) -> list[int]:
+    """Add the conversations of an `export_json` document (as new conversations); returns their ids.
+
+    All or nothing: a document with any invalid part raises StoreError and adds nothing."""
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        raise StoreError("this is not a Logitscope history export (no \"format\": \"logitscope-history\")")
+    version = document.get("version")
+    if version != EXPORT_VERSION:
+        raise StoreError(f"this history export has version {version!r}; this Logitscope reads version {EXPORT_VERSION}")
+    conversations = _get(document, "conversations", list, "the export")
+    conn = store.connection
+    try:
+        with transaction(conn):
+            return [_import_conversation(conn, conv, n) for n, conv in enumerate(conversations, 1)]
+    except sqlite3.IntegrityError as exc:
+        raise StoreError(f"the history export holds inconsistent data: {exc}") from exc
+
+
+def _import_conversation(conn: sqlite3.Connection, conv: Any, n: int) -> int:
+    where = f"conversation {n}"
+    if not isinstance(conv, dict):
+        raise StoreError(f"{where} is not an object")
+    title = _get(conv, "title", str, where).strip() or "Imported conversation"
+    created = _get(conv, "created_at", (int, float), where)
+    cid = insert_conversation(conn, title, created, _get(conv, "updated_at", (int, float), where),
+                              _get(conv, "deleted_at", (int, float), where, optional=True))
+    new_ids: list[int] = []
+    for k, msg in enumerate(_get(conv, "messages", list, where), 1):
+        new_ids.append(_import_message(conn, cid, msg, new_ids, f"{where}, message {k}"))
+    return cid
+
+
+def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[int], where: str) -> int:
+    if not isinstance(msg, dict):
+        raise StoreError(f"{where} is not an object")
+    parent = _get(msg, "parent", int, where, optional=True)
+    if parent is not None and not 0 <= parent < len(new_ids):
+        raise StoreError(f"{where}: \"parent\" must be the position of an earlier message")
+    role = _get(msg, "role", str, where)
+    status = _get(msg, "status", str, where)
+    if role not in ROLES or status not in STATUSES:
+        raise StoreError(f"{where}: unknown role {role!r} or status {status!r}")
+    model = _get(msg, "model", dict, where, optional=True)
+    trace = _get(msg, "trace", dict, where, optional=True)
+    model_id = None
+    if model is not None:
+        identity = ModelIdentity(_get(model, "file_name", str, where), _get(model, "size", int, where),
+                                 _get(model, "head_sha256", str, where))
+        model_id = model_row_id(conn, identity)
+    if trace is not None and model_id is None:
+        raise StoreError(f"{where}: a trace needs the model that produced it")
+    notices = _get(msg, "notices", list, where, optional=True)
+    message_id = insert_message(
+        conn, cid, new_ids[parent] if parent is not None else None, role, _get(msg, "content", str, where),
+        status="interrupted" if status == "streaming" else status,  # nothing is writing it any more
+        created_at=_get(msg, "created_at", (int, float), where),
+        selected_seq=_get(msg, "selected_seq", int, where),
+        model_id=model_id, sampler=_get(msg, "sampler", dict, where, optional=True),
+        seed=_get(msg, "seed", int, where, optional=True), timings=_get(msg, "timings", dict, where, optional=True),
+        kv=_get(msg, "kv", dict, where, optional=True),
+        finish_reason=_get(msg, "finish_reason", str, where, optional=True),
+        error=_get(msg, "error", str, where, optional=True), notices=notices)
+    if trace is not None:
+        assert model_id is not None
+        _import_trace(conn, message_id, model_id, trace, where)
+    return message_id
+
+
+def _import_trace(conn: sqlite3.Connection, message_id: int, model_id: int, trace: dict[str, Any], where: str) -> None:
+    packed = []
+    for k, text in enumerate(_get(trace, "steps", list, where), 1):
+        blob = _unb64(text, f"{where}, trace step {k}")
+        try:
+            step = unpack_step(blob)
+        except (ValueError, IndexError, UnicodeDecodeError) as exc:  # struct.error is a ValueError
+            raise StoreError(f"{where}, trace step {k} is not a valid step record: {exc}") from exc
+        packed.append((step.i, blob))
+    pieces: dict[int, bytes] = {}
+    for token, text in _get(trace, "pieces", dict, where).items():
+        if not token.isdigit():
+            raise StoreError(f"{where}: piece key {token!r} is not a token id")
+        pieces[int(token)] = _unb64(text, f"{where}, piece {token}")
+    save_pieces(conn, model_id, pieces)
+    save_steps(conn, message_id, packed)
+
+
+def _get(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, optional: bool = False) -> Any:
+    value = obj.get(key)
+    if value is None and optional:
+        return None
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):  # JSON true is no number
+        names = " or ".join(k.__name__ for k in kinds)
+        raise StoreError(f"{where}: \"{key}\" must be {names}" + (" or null" if optional else ""))
+    return value
+
+
+def _unb64(text: Any, where: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, TypeError, ValueError) as exc:
+        raise StoreError(f"{where} is not valid base64") from exc
+
+
+# -- Markdown --------------------------------------------------------------------------------------
+
+def export_markdown(store: HistoryStore, conversation_ids: Sequence[int] | None = None) -> str:
+    """The active path of each conversation, readable (default: all, except those in the trash)."""
+    return "\n---\n\n".join(_markdown(store, conv) for conv in _select(store, conversation_ids))
+
+
+def _markdown(store: HistoryStore, conv: Conversation) -> str:
+    messages = store.messages(conv.id)
+    siblings: dict[int | None, list[int]] = {}
+    for m in messages:
+        siblings.setdefault(m.parent_id, []).append(m.id)
+    started = datetime.fromtimestamp(conv.created_at).strftime("%Y-%m-%d %H:%M")
+    out = [f"# {conv.title}\n", f"_Started {started}; exported from Logitscope {__version__}. "
+           "Only the active branch is shown._\n"]
+    for m in active_path_of(messages):
+        versions = siblings[m.parent_id]
+        heading = m.role.capitalize()
+        if len(versions) > 1:
+            heading += f" (version {versions.index(m.id) + 1} of {len(versions)})"
+        out.append(f"## {heading}\n")
+        out.append((m.content or "_(empty)_") + "\n")
+        if m.role == "assistant":
+            out.append(f"<sub>{_answer_line(m)}</sub>\n")
+    return "\n".join(out)
+
+
+def _answer_line(m: Message) -> str:
+    parts = []
+    if m.model:
+        parts.append(m.model.file_name)
+    if m.sampler:
+        s = m.sampler
+        parts.append(", ".join(f"{label} {s[key]}" for key, label in (
+            ("temperature", "temperature"), ("top_k", "top-k"), ("top_p", "top-p"), ("min_p", "min-p"))
+            if key in s))
+    if m.seed is not None:
+        parts.append(f"seed {m.seed}")
+    if m.timings and m.timings.get("gen_s"):
+        parts.append(f"{m.timings['n_gen']} tokens at {m.timings['n_gen'] / m.timings['gen_s']:.1f} tok/s")
+    parts.append({"done": f"finished: {m.finish_reason}",
+                  "interrupted": "interrupted: Logitscope closed before the answer was complete",
+                  "error": f"failed: {m.error}",
+                  "streaming": "still being written"}[m.status])
+    return " · ".join(parts)
+
+
+# -- one trace as JSON Lines ----------------------------------------------------------------------
+
+def export_trace_jsonl(store: HistoryStore, message_id: int, top: int = 10) -> str:
+    """An answer's trace in the format of `logitscope generate --json` (README, schema 1): a "step" line
+    per token, then the "done" line. An answer that never finished (interrupted, error) has no "done"
+    line, as when `generate --json` is killed mid-answer."""
+    message = store.message(message_id)
+    steps, pieces = store.load_trace(message_id)
+    if not steps:
+        raise StoreError(f"message {message_id} has no trace (only answers generated by Logitscope have one)")
+    vocab = PieceVocab(pieces)
+    lines = [dumps(step_to_json(step, vocab, top=top)) for step in steps]
+    if message.status == "done" and message.timings is not None and message.kv is not None:
+        result = GenerationResult(
+            text=message.content, tokens=[step.token for step in steps], finish_reason=message.finish_reason or "",
+            timings=_dataclass(Timings, message.timings), kv=_dataclass(KvInfo, message.kv),
+            settings=message.sampler or {}, prompt_tokens=[], notices=list(message.notices))
+        lines.append(dumps(result_to_json(result)))
+    return "\n".join(lines) + "\n"
+
+
+def _dataclass(cls: Any, values: dict[str, Any]) -> Any:
+    """Build a dataclass from a stored dict, ignoring keys it does not have (written by another version)."""
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in values.items() if k in names})

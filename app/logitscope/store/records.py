@@ -1,0 +1,117 @@
+"""What the history store hands out: plain, immutable records (no database handle inside)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from logitscope.errors import StoreError
+
+Role = Literal["system", "user", "assistant"]
+Status = Literal["streaming", "done", "interrupted", "error"]
+ROLES: tuple[str, ...] = ("system", "user", "assistant")
+
+IDENTITY_HEAD_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class ModelIdentity:
+    """Which model file produced an answer: its name, its size and the SHA-256 of its first MiB.
+
+    Hashing a whole multi-GB file would take seconds; the first MiB holds the GGUF header (architecture,
+    tokenizer, tensor layout), which together with the exact size tells real-world files apart."""
+
+    file_name: str
+    size: int
+    head_sha256: str
+
+    @classmethod
+    def of_file(cls, path: str | Path) -> ModelIdentity:
+        path = Path(path)
+        try:
+            with path.open("rb") as fh:
+                head = fh.read(IDENTITY_HEAD_BYTES)
+            size = path.stat().st_size
+        except OSError as exc:
+            raise StoreError(f"cannot read the model file {path}: {exc.strerror or exc}") from exc
+        return cls(path.name, size, hashlib.sha256(head).hexdigest())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file_name": self.file_name, "size": self.size, "head_sha256": self.head_sha256}
+
+
+@dataclass(frozen=True)
+class Conversation:
+    id: int
+    title: str
+    created_at: float           # seconds since the epoch
+    updated_at: float
+    deleted_at: float | None    # set while the conversation is in the trash (soft-deleted)
+    n_messages: int             # all branches
+
+
+@dataclass(frozen=True)
+class Message:
+    id: int
+    conversation_id: int
+    parent_id: int | None
+    role: Role
+    content: str
+    status: Status
+    created_at: float
+    selected_seq: int                       # at a fork, the active path follows the highest
+    model: ModelIdentity | None = None      # assistant answers only, from here on
+    sampler: dict[str, Any] | None = None   # SamplerSettings as a dict, with the actual seed once known
+    seed: int | None = None
+    timings: dict[str, Any] | None = None   # logitscope.engine.trace.Timings as a dict
+    kv: dict[str, Any] | None = None        # logitscope.engine.trace.KvInfo as a dict
+    finish_reason: str | None = None        # "stop" | "length" | "cancelled" (done answers)
+    error: str | None = None                # why an answer has status "error"
+    notices: list[str] = field(default_factory=list)
+    n_steps: int = 0                        # trace steps stored (load them with HistoryStore.load_trace)
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    conversation: Conversation
+    message_id: int | None      # the first matching message; None when only the title matched
+    snippet: str                # the matching text with a little context, on one line
+
+
+# -- rows ------------------------------------------------------------------------------------------
+
+CONVERSATION_COLUMNS = ("c.id, c.title, c.created_at, c.updated_at, c.deleted_at, "
+                        "(SELECT count(*) FROM messages WHERE conversation_id = c.id)")
+
+MESSAGE_COLUMNS = ("m.id, m.conversation_id, m.parent_id, m.role, m.content, m.status, m.created_at, "
+                   "m.selected_seq, md.file_name, md.size, md.head_sha256, m.sampler_json, m.seed, "
+                   "m.timings_json, m.kv_json, m.finish_reason, m.error, m.notices_json, "
+                   "(SELECT count(*) FROM trace_steps WHERE message_id = m.id)")
+MESSAGE_FROM = "messages m LEFT JOIN models md ON md.id = m.model_id"
+
+
+def conversation_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:
+    return Conversation(*row)
+
+
+def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Message:
+    (mid, cid, parent, role, content, status, created, seq, file_name, size, sha, sampler, seed,
+     timings, kv, finish, error, notices, n_steps) = row
+    return Message(
+        id=mid, conversation_id=cid, parent_id=parent, role=role, content=content, status=status,
+        created_at=created, selected_seq=seq,
+        model=ModelIdentity(file_name, size, sha) if file_name is not None else None,
+        sampler=_json(sampler), seed=seed, timings=_json(timings), kv=_json(kv), finish_reason=finish,
+        error=error, notices=_json(notices) or [], n_steps=n_steps)
+
+
+def _json(text: str | None) -> Any:
+    return json.loads(text) if text is not None else None
+
+
+def to_json(value: Any) -> str | None:
+    return json.dumps(value, ensure_ascii=False) if value is not None else None

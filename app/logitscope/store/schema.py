@@ -1,0 +1,134 @@
+"""The history database's schema: an ordered list of migrations, and the (derived) full-text index.
+
+`PRAGMA user_version` is the number of migrations applied. A fresh database runs all of them in
+order, so an upgraded database and a new one have the same schema by construction. Never edit a
+migration that has shipped: append a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: tuple[str, ...] = (
+    # v1: conversations holding a tree of messages. Edits, regenerations and forks are siblings
+    # (same parent); at every fork the active path follows the child with the highest selected_seq.
+    """
+    CREATE TABLE conversations (
+        id          INTEGER PRIMARY KEY,
+        title       TEXT NOT NULL,
+        created_at  REAL NOT NULL,
+        updated_at  REAL NOT NULL,
+        deleted_at  REAL                 -- soft delete: set by delete(), cleared by restore()
+    );
+    CREATE TABLE messages (
+        id              INTEGER PRIMARY KEY,
+        conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        parent_id       INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+        role            TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant')),
+        content         TEXT NOT NULL,
+        status          TEXT NOT NULL DEFAULT 'done'
+                        CHECK (status IN ('streaming', 'done', 'interrupted', 'error')),
+        created_at      REAL NOT NULL,
+        selected_seq    INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX messages_by_parent ON messages (conversation_id, parent_id);
+    CREATE INDEX messages_streaming ON messages (status) WHERE status = 'streaming';
+    """,
+    # v2: what produced each answer (model identity, sampler, seed, timings) and its trace.
+    """
+    CREATE TABLE models (
+        id          INTEGER PRIMARY KEY,
+        file_name   TEXT NOT NULL,
+        size        INTEGER NOT NULL,
+        head_sha256 TEXT NOT NULL,       -- SHA-256 of the file's first MiB (with the size: the identity)
+        UNIQUE (file_name, size, head_sha256)
+    );
+    -- The bytes of every token a stored step mentions, per model: alternatives stay readable without it.
+    CREATE TABLE token_pieces (
+        model_id INTEGER NOT NULL REFERENCES models(id),
+        token    INTEGER NOT NULL,
+        piece    BLOB NOT NULL,
+        PRIMARY KEY (model_id, token)
+    ) WITHOUT ROWID;
+    CREATE TABLE trace_steps (
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        i          INTEGER NOT NULL,
+        data       BLOB NOT NULL,        -- logitscope.engine.trace.pack_step
+        PRIMARY KEY (message_id, i)
+    );
+    ALTER TABLE messages ADD COLUMN model_id INTEGER REFERENCES models(id);
+    ALTER TABLE messages ADD COLUMN sampler_json TEXT;
+    ALTER TABLE messages ADD COLUMN seed INTEGER;
+    ALTER TABLE messages ADD COLUMN timings_json TEXT;
+    ALTER TABLE messages ADD COLUMN kv_json TEXT;
+    ALTER TABLE messages ADD COLUMN finish_reason TEXT;
+    ALTER TABLE messages ADD COLUMN error TEXT;
+    ALTER TABLE messages ADD COLUMN notices_json TEXT;
+    """,
+)
+
+LATEST_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection, from_version: int, to_version: int = LATEST_VERSION) -> None:
+    """Apply migrations from_version+1 .. to_version, each in its own transaction with its version bump."""
+    for version in range(from_version + 1, to_version + 1):
+        run_script(conn, f"{MIGRATIONS[version - 1]}\nPRAGMA user_version = {version};")
+
+
+def run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Several statements as one transaction: all of them or none."""
+    try:
+        conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nCOMMIT;")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+# -- full-text search ------------------------------------------------------------------------------
+# A derived index, not part of the versioned schema: created (and filled) when this SQLite has FTS5
+# with the trigram tokenizer, dropped otherwise, so a database moved to a build without FTS5 still
+# accepts writes. Trigrams give substring matching, which also works for Chinese (no word spaces).
+
+_SEARCH_INDEX = """
+CREATE VIRTUAL TABLE message_search USING fts5(
+    content, content = 'messages', content_rowid = 'id', tokenize = 'trigram');
+CREATE TRIGGER message_search_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO message_search (rowid, content) VALUES (new.id, new.content);
+END;
+CREATE TRIGGER message_search_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO message_search (message_search, rowid, content) VALUES ('delete', old.id, old.content);
+END;
+CREATE TRIGGER message_search_update AFTER UPDATE OF content ON messages BEGIN
+    INSERT INTO message_search (message_search, rowid, content) VALUES ('delete', old.id, old.content);
+    INSERT INTO message_search (rowid, content) VALUES (new.id, new.content);
+END;
+INSERT INTO message_search (message_search) VALUES ('rebuild');
+"""
+_SEARCH_TRIGGERS = ("message_search_insert", "message_search_delete", "message_search_update")
+
+
+def trigram_fts_available() -> bool:
+    """Whether this Python's SQLite has FTS5 with the trigram tokenizer (SQLite >= 3.34)."""
+    probe = sqlite3.connect(":memory:")
+    try:
+        probe.execute("CREATE VIRTUAL TABLE probe USING fts5(x, tokenize = 'trigram')")
+        return True
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        probe.close()
+
+
+def set_up_search_index(conn: sqlite3.Connection, enabled: bool) -> None:
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'message_search'").fetchone() is not None
+    if enabled and not exists:
+        run_script(conn, _SEARCH_INDEX)
+    elif not enabled and exists:
+        for trigger in _SEARCH_TRIGGERS:
+            conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+        try:
+            conn.execute("DROP TABLE message_search")
+        except sqlite3.OperationalError:  # "no such module: fts5": the table stays, unused and harmless
+            pass

@@ -1,0 +1,264 @@
+"""Settings: typed, described, versioned, in one JSON file in the data folder, saved atomically.
+
+settings.json holds three sections:
+- "app": AppSettings (theme, language, default sampler preset, models folders, last model);
+- "load_settings": per model file (absolute path), the engine's LoadSettings as a dict;
+- "sampler_presets": the user's own sampler presets by name (the built-ins are engine.sampler.PRESETS).
+
+Reading never fails: an unknown key or an invalid value falls back to its default with a notice, and a
+file that cannot be read at all (not JSON, a newer schema) is moved aside (settings.json.broken-<time>),
+so saving defaults never overwrites what the user had. Every change is saved at once.
+
+Note: this module imports logitscope.engine.runtime (for LoadSettings), which loads llama.cpp's library;
+logitscope.store itself does not import this module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import types
+import typing
+from dataclasses import MISSING, Field, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.sampler import PRESETS, SamplerSettings
+from logitscope.errors import InvalidSettingsError
+from logitscope.paths import data_dir
+from logitscope.store.files import atomic_write_text, move_aside
+
+SETTINGS_FILE = "settings.json"
+SETTINGS_SCHEMA = 1
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    theme: str = field(default="system", metadata={
+        "description": "Colour theme: follow the system, or always light or dark.",
+        "choices": ("system", "light", "dark")})
+    language: str = field(default="system", metadata={
+        "description": "Language of the interface: follow the system, English or Simplified Chinese.",
+        "choices": ("system", "en", "zh_CN")})
+    sampler_preset: str = field(default="Balanced", metadata={
+        "description": "Sampler preset for new conversations: a built-in one or one the user saved."})
+    models_folders: tuple[str, ...] = field(default=(), metadata={
+        "description": "Extra folders searched for GGUF models (the data folder's models/ always is)."})
+    last_model_path: str | None = field(default=None, metadata={
+        "description": "The model loaded last, loaded again at start-up."})
+
+
+def describe(cls: type = AppSettings) -> dict[str, str]:
+    """Each field's description, by field name (for a settings dialog or documentation)."""
+    return {f.name: f.metadata["description"] for f in fields(cls)}
+
+
+class SettingsStore:
+    """Open with `SettingsStore()` (the data folder's settings.json) or `SettingsStore(path)`.
+
+    `app`: the AppSettings (frozen; change them with `update_app`). `notices`: one-line messages for the
+    user about values that were ignored while reading."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else data_dir() / SETTINGS_FILE
+        self.notices: list[str] = []
+        raw = self._read_file()
+        self.app = _typed(AppSettings, _section(raw, "app", self.notices), "settings", self.notices)
+        self._load_settings: dict[str, LoadSettings] = {}
+        for key, value in _section(raw, "load_settings", self.notices).items():
+            settings = _checked(LoadSettings, value, f"load settings for {key}", self.notices)
+            if settings is not None:
+                self._load_settings[key] = settings
+        self._presets: dict[str, SamplerSettings] = {}
+        for name, value in _section(raw, "sampler_presets", self.notices).items():
+            if name in PRESETS:
+                self.notices.append(f"settings: a saved preset named {name!r} hides a built-in one; ignored")
+                continue
+            preset = _checked(SamplerSettings, value, f"sampler preset {name!r}", self.notices)
+            if preset is not None:
+                self._presets[name] = preset
+        if self.app.sampler_preset not in self.presets():
+            self.notices.append(f"settings: there is no sampler preset {self.app.sampler_preset!r}; using 'Balanced'")
+            self.app = replace(self.app, sampler_preset="Balanced")
+
+    def _read_file(self) -> dict[str, Any]:
+        if not self.path.exists():
+            return {}
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            if not isinstance(raw, dict):
+                raise ValueError("not a JSON object")
+            schema = raw.get("schema")
+            if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
+                raise ValueError("no schema version")
+        except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            return self._set_aside("broken", f"it cannot be read ({exc})")
+        if schema > SETTINGS_SCHEMA:
+            return self._set_aside("newer", f"it was written by a newer Logitscope (schema {schema})")
+        return raw
+
+    def _set_aside(self, tag: str, reason: str) -> dict[str, Any]:
+        try:
+            aside = move_aside(self.path, tag)
+            self.notices.append(f"settings: {self.path.name} was not used because {reason}; "
+                                f"it was kept as {aside.name} and the defaults are used")
+        except OSError as exc:
+            self.notices.append(f"settings: {self.path.name} was not used because {reason} ({exc}); "
+                                "the defaults are used")
+        return {}
+
+    def save(self) -> None:
+        data = {
+            "schema": SETTINGS_SCHEMA,
+            "app": {f.name: _plain(getattr(self.app, f.name)) for f in fields(AppSettings)},
+            "load_settings": {key: s.to_dict() for key, s in sorted(self._load_settings.items())},
+            "sampler_presets": {name: s.to_dict() for name, s in self._presets.items()},
+        }
+        atomic_write_text(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+    # -- app settings ------------------------------------------------------------------------------
+    def update_app(self, **changes: Any) -> AppSettings:
+        """Change some app settings (checked like the file: InvalidSettingsError on a bad value); saved."""
+        known = {f.name: f for f in fields(AppSettings)}
+        hints = typing.get_type_hints(AppSettings)
+        checked = {}
+        for name, value in changes.items():
+            if name not in known:
+                raise InvalidSettingsError(f"there is no setting {name!r}")
+            try:
+                checked[name] = _field_value(known[name], hints[name], value)
+            except ValueError as exc:
+                raise InvalidSettingsError(f"{name} cannot be {value!r}: {exc}") from None
+        new = replace(self.app, **checked)
+        if new.sampler_preset not in self.presets():
+            raise InvalidSettingsError(f"there is no sampler preset {new.sampler_preset!r}")
+        self.app = new
+        self.save()
+        return new
+
+    # -- per-model load settings -------------------------------------------------------------------
+    def load_settings_for(self, model_path: str | Path) -> LoadSettings | None:
+        """The load settings last used with this model file, or None."""
+        return self._load_settings.get(_model_key(model_path))
+
+    def remember_load_settings(self, model_path: str | Path, settings: LoadSettings) -> None:
+        settings.validate()
+        self._load_settings[_model_key(model_path)] = settings
+        self.save()
+
+    # -- sampler presets ---------------------------------------------------------------------------
+    def presets(self) -> dict[str, SamplerSettings]:
+        """Built-in presets first, then the user's, in the order saved."""
+        return {**PRESETS, **self._presets}
+
+    def user_presets(self) -> dict[str, SamplerSettings]:
+        return dict(self._presets)
+
+    def preset(self, name: str) -> SamplerSettings:
+        try:
+            return self.presets()[name]
+        except KeyError:
+            raise InvalidSettingsError(f"there is no sampler preset {name!r}") from None
+
+    def save_preset(self, name: str, settings: SamplerSettings) -> None:
+        """Save (or replace) a user preset. Built-in names are taken."""
+        name = name.strip()
+        if not name:
+            raise InvalidSettingsError("a preset needs a name")
+        if name in PRESETS:
+            raise InvalidSettingsError(f"{name!r} is a built-in preset; choose another name")
+        settings.validate()
+        self._presets[name] = settings
+        self.save()
+
+    def delete_preset(self, name: str) -> None:
+        if name in PRESETS:
+            raise InvalidSettingsError(f"{name!r} is a built-in preset and cannot be deleted")
+        if name not in self._presets:
+            raise InvalidSettingsError(f"there is no saved preset {name!r}")
+        del self._presets[name]
+        if self.app.sampler_preset == name:
+            self.app = replace(self.app, sampler_preset="Balanced")
+        self.save()
+
+
+# -- reading typed values --------------------------------------------------------------------------
+
+def _model_key(model_path: str | Path) -> str:
+    return str(Path(model_path).expanduser().resolve())
+
+
+def _section(raw: dict[str, Any], name: str, notices: list[str]) -> dict[str, Any]:
+    value = raw.get(name, {})
+    if not isinstance(value, dict):
+        notices.append(f"settings: the {name!r} section is not an object; ignored")
+        return {}
+    return value
+
+
+def _typed(cls: type[T], values: Any, where: str, notices: list[str]) -> T:
+    """An instance of dataclass `cls` from `values`: each field that is missing, unknown or of the wrong
+    type (or not among its "choices") keeps its default, with a notice."""
+    if not isinstance(values, dict):
+        notices.append(f"{where}: not an object; the defaults are used")
+        return cls()
+    hints = typing.get_type_hints(cls)
+    known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
+    accepted: dict[str, Any] = {}
+    for name, value in values.items():
+        if name not in known:
+            notices.append(f"{where}: unknown setting {name!r} ignored")
+            continue
+        try:
+            accepted[name] = _field_value(known[name], hints[name], value)
+        except ValueError as exc:
+            default = known[name].default if known[name].default is not MISSING else None
+            notices.append(f"{where}: {name} = {value!r} is invalid ({exc}); using {default!r}")
+    return cls(**accepted)
+
+
+def _field_value(f: Field[Any], hint: Any, value: Any) -> Any:
+    value = _coerce(value, hint)
+    choices = f.metadata.get("choices")
+    if choices and value not in choices:
+        raise ValueError(f"not one of {', '.join(choices)}")
+    return value
+
+
+def _checked(cls: type[T], values: Any, where: str, notices: list[str]) -> T | None:
+    """Like `_typed`, then the class's own validate(); None (with a notice) if that refuses it."""
+    obj = _typed(cls, values, f"settings: {where}", notices)
+    try:
+        obj.validate()  # type: ignore[attr-defined]
+    except InvalidSettingsError as exc:
+        notices.append(f"settings: {where} ignored: {exc}")
+        return None
+    return obj
+
+
+def _coerce(value: Any, hint: Any) -> Any:
+    """`value` as type `hint` (str, int, float, bool, X | None, tuple[X, ...]), or ValueError."""
+    if typing.get_origin(hint) in (types.UnionType, typing.Union):
+        options = typing.get_args(hint)
+        if value is None and type(None) in options:
+            return None
+        (hint,) = [h for h in options if h is not type(None)]
+        return _coerce(value, hint)
+    if typing.get_origin(hint) is tuple:
+        if not isinstance(value, list | tuple):
+            raise ValueError("not a list")
+        return tuple(_coerce(item, typing.get_args(hint)[0]) for item in value)
+    if hint is float and isinstance(value, int | float) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ValueError("not a finite number")
+        return float(value)
+    if hint in (str, int, bool) and isinstance(value, hint) and (hint is bool or not isinstance(value, bool)):
+        return value
+    raise ValueError(f"not a {getattr(hint, '__name__', hint)}")
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value

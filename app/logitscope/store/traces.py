@@ -1,0 +1,92 @@
+"""Traces in the database: packed steps per message, and token pieces per model.
+
+A step names up to ~190 tokens (the raw head, each stage's survivors, the final head, the choice).
+Their bytes are stored once per model in `token_pieces`, so after a restart the inspector can show
+every alternative as text without loading the model.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from logitscope.engine.trace import StepRecord, unpack_step
+from logitscope.errors import StoreError
+from logitscope.store.records import ModelIdentity
+
+_IN_CHUNK = 500  # host parameters per "IN (...)": well under every SQLite build's limit
+
+
+def referenced_tokens(step: StepRecord) -> set[int]:
+    """Every token id a step mentions."""
+    ids = {int(step.token)}
+    ids.update(step.raw_ids.tolist())
+    ids.update(step.final_ids.tolist())
+    for stage in step.stages:
+        ids.update(stage.top_ids.tolist())
+    return ids
+
+
+class PieceVocab:
+    """The `vocab` argument of `step_to_json`, made of stored pieces: vocab[token] -> bytes.
+
+    A token without a stored piece reads as b"" (only possible for hand-made imports)."""
+
+    def __init__(self, pieces: Mapping[int, bytes]) -> None:
+        self._pieces = pieces
+
+    def __getitem__(self, token: int) -> bytes:
+        return self._pieces.get(int(token), b"")
+
+    def __len__(self) -> int:
+        return len(self._pieces)
+
+
+def model_row_id(conn: sqlite3.Connection, model: ModelIdentity) -> int:
+    key = (model.file_name, model.size, model.head_sha256)
+    conn.execute("INSERT OR IGNORE INTO models (file_name, size, head_sha256) VALUES (?, ?, ?)", key)
+    return conn.execute("SELECT id FROM models WHERE file_name = ? AND size = ? AND head_sha256 = ?",
+                        key).fetchone()[0]
+
+
+def save_pieces(conn: sqlite3.Connection, model_id: int, pieces: Mapping[int, bytes]) -> None:
+    conn.executemany("INSERT OR IGNORE INTO token_pieces (model_id, token, piece) VALUES (?, ?, ?)",
+                     ((model_id, token, bytes(piece)) for token, piece in pieces.items()))
+
+
+def save_steps(conn: sqlite3.Connection, message_id: int, packed: Iterable[tuple[int, bytes]]) -> None:
+    """`packed`: (step index, pack_step bytes) pairs."""
+    conn.executemany("INSERT INTO trace_steps (message_id, i, data) VALUES (?, ?, ?)",
+                     ((message_id, i, data) for i, data in packed))
+
+
+def packed_steps(conn: sqlite3.Connection, message_id: int) -> list[bytes]:
+    return [row[0] for row in conn.execute("SELECT data FROM trace_steps WHERE message_id = ? ORDER BY i",
+                                           (message_id,))]
+
+
+def load_pieces(conn: sqlite3.Connection, model_id: int | None, tokens: Iterable[int]) -> dict[int, bytes]:
+    if model_id is None:
+        return {}
+    pieces: dict[int, bytes] = {}
+    for chunk in _chunks(sorted(tokens), _IN_CHUNK):
+        marks = ",".join("?" * len(chunk))
+        pieces.update(conn.execute(f"SELECT token, piece FROM token_pieces WHERE model_id = ? AND token IN ({marks})",
+                                   (model_id, *chunk)))
+    return pieces
+
+
+def load_trace(conn: sqlite3.Connection, message_id: int) -> tuple[list[StepRecord], dict[int, bytes]]:
+    row = conn.execute("SELECT model_id FROM messages WHERE id = ?", (message_id,)).fetchone()
+    if row is None:
+        raise StoreError(f"there is no message with id {message_id}")
+    steps = [unpack_step(data) for data in packed_steps(conn, message_id)]
+    wanted: set[int] = set()
+    for step in steps:
+        wanted |= referenced_tokens(step)
+    return steps, load_pieces(conn, row[0], wanted)
+
+
+def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]

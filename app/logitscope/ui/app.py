@@ -1,0 +1,78 @@
+"""Starting the window: the QApplication, a palette that follows the system, the first model."""
+
+from __future__ import annotations
+
+import sys
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+from logitscope.engine.runtime import LoadSettings
+
+
+def system_is_dark() -> bool:
+    scheme = QGuiApplication.styleHints().colorScheme()
+    if scheme == Qt.ColorScheme.Dark:
+        return True
+    if scheme == Qt.ColorScheme.Light:
+        return False
+    window = QGuiApplication.palette().color(QPalette.ColorRole.Window)
+    return window.lightness() < 128
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    base, alt, text = QColor(30, 31, 34), QColor(43, 45, 48), QColor(225, 225, 228)
+    for role, color in ((QPalette.ColorRole.Window, alt), (QPalette.ColorRole.WindowText, text),
+                        (QPalette.ColorRole.Base, base), (QPalette.ColorRole.AlternateBase, alt),
+                        (QPalette.ColorRole.Text, text), (QPalette.ColorRole.Button, alt),
+                        (QPalette.ColorRole.ButtonText, text), (QPalette.ColorRole.ToolTipBase, base),
+                        (QPalette.ColorRole.ToolTipText, text), (QPalette.ColorRole.Highlight, QColor(60, 110, 200)),
+                        (QPalette.ColorRole.HighlightedText, QColor(255, 255, 255)),
+                        (QPalette.ColorRole.PlaceholderText, QColor(140, 140, 145)),
+                        (QPalette.ColorRole.Link, QColor(110, 160, 250))):
+        p.setColor(role, color)
+    return p
+
+
+STYLE = """
+#userBubble { background: palette(alternate-base); border-radius: 8px; }
+#answerBubble { border: 1px solid palette(mid); border-radius: 8px; }
+#speaker { font-weight: bold; }
+#answerStatus, #placeholder { color: palette(placeholder-text); }
+"""
+
+
+def apply_theme(app: QApplication, theme: str = "system") -> bool:
+    """Fusion style with a light or dark palette; returns whether dark."""
+    app.setStyle("Fusion")
+    dark = system_is_dark() if theme == "system" else theme == "dark"
+    app.setPalette(dark_palette() if dark else app.style().standardPalette())
+    app.setStyleSheet(STYLE)
+    pg.setConfigOptions(antialias=True, background=(30, 31, 34) if dark else "w", foreground=(220, 220, 220) if dark else "k")
+    return dark
+
+
+def create_app(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
+    app.setApplicationName("Logitscope")
+    app.setOrganizationName("Logitscope")
+    return app  # type: ignore[return-value]
+
+
+def run_window(model: str | None = None) -> int:
+    from logitscope.library.demo import demo_model_path
+    from logitscope.ui.main_window import MainWindow
+
+    app = create_app()
+    dark = apply_theme(app)
+    window = MainWindow(dark=dark)
+    window.show()
+    path = model or (str(demo_model_path()) if demo_model_path().exists() else None)
+    if path:
+        window.open_model(path, LoadSettings(n_ctx=4096), ask=False)
+    else:
+        window.statusMessage.emit(window.tr("No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)"))
+    return app.exec()

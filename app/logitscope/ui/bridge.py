@@ -1,0 +1,174 @@
+"""The GUI's only door to the engine: EngineClient calls on one worker thread, results as Qt signals.
+
+- Every engine call runs on a single worker thread (one owner of the model; calls queue), never on the
+  GUI thread, so the window never freezes during a load or a generation.
+- Steps arrive from the engine in bursts; they are collected and handed to the GUI at most ~60 times a
+  second (`steps` signal), so painting cost does not grow with the token rate.
+- Signals are emitted from the worker thread and delivered to GUI objects through Qt's queued
+  connections.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from logitscope.engine.core import GenerateRequest, ModelInfo
+from logitscope.engine.runtime import LoadSettings
+from logitscope.errors import EngineCrashedError, LogitscopeError
+from logitscope.host.client import CancelledError, EngineClient
+
+REPAINT_INTERVAL_MS = 16
+
+
+class EngineBridge(QObject):
+    loadStarted = Signal(str)                 # model path
+    loadProgress = Signal(float)              # 0..1
+    loaded = Signal(object)                   # ModelInfo
+    loadFailed = Signal(str)                  # message
+    generationStarted = Signal(object)        # GenerateRequest
+    steps = Signal(list)                      # [StepRecord], coalesced
+    generationFinished = Signal(object)       # GenerationResult
+    generationFailed = Signal(str)            # message (the steps received so far were already delivered)
+    engineCrashed = Signal(str)               # message; a model can be reloaded
+    capabilities = Signal(dict)               # {"backend", "gpu_offload"}
+    busyChanged = Signal(bool)
+
+    def __init__(self, client: EngineClient | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.client = client or EngineClient()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-bridge")
+        self._pending: list[Any] = []
+        self._lock = threading.Lock()
+        self._busy = 0
+        self.info: ModelInfo | None = None
+        self.vocab: list[bytes] = []
+        self._timer = QTimer(self)
+        self._timer.setInterval(REPAINT_INTERVAL_MS)
+        self._timer.timeout.connect(self._drain)
+
+    # -- plumbing ----------------------------------------------------------------------------------
+    def _submit(self, job: Callable[[], Any]) -> Future[Any]:
+        self._set_busy(+1)
+
+        def run() -> Any:
+            try:
+                return job()
+            finally:
+                self._set_busy(-1)
+
+        return self._pool.submit(run)
+
+    def _set_busy(self, delta: int) -> None:
+        with self._lock:
+            before = self._busy > 0
+            self._busy += delta
+            after = self._busy > 0
+        if before != after:
+            self.busyChanged.emit(after)
+
+    @property
+    def busy(self) -> bool:
+        return self._busy > 0
+
+    def _drain(self) -> None:
+        with self._lock:
+            batch, self._pending = self._pending, []
+        if batch:
+            self.steps.emit(batch)
+
+    def _on_step(self, step: Any) -> None:  # worker thread
+        with self._lock:
+            self._pending.append(step)
+
+    # -- the API used by the window ------------------------------------------------------------------
+    def probe(self) -> Future[Any]:
+        def job() -> None:
+            try:
+                self.capabilities.emit(self.client.capabilities())
+            except LogitscopeError:
+                self.capabilities.emit({"backend": "unknown", "gpu_offload": False})
+
+        return self._submit(job)
+
+    def load(self, path: str, settings: LoadSettings) -> Future[Any]:
+        def job() -> None:
+            self.loadStarted.emit(path)
+            try:
+                info = self.client.load(path, settings, on_progress=self.loadProgress.emit)
+                self.vocab = self.client.vocab()
+                self.info = info
+                self.loaded.emit(info)
+            except LogitscopeError as exc:
+                self.info = None
+                self.loadFailed.emit(str(exc))
+
+        return self._submit(job)
+
+    def reload(self) -> Future[Any] | None:
+        if self.client.last_load is None:
+            return None
+        return self.load(*self.client.last_load)
+
+    def generate(self, request: GenerateRequest) -> Future[Any]:
+        def job() -> None:
+            self.generationStarted.emit(request)
+            self._timer_start()
+            try:
+                result = self.client.generate(request, on_step=self._on_step)
+                self._flush_then(lambda: self.generationFinished.emit(result))
+            except CancelledError:
+                self._flush_then(lambda: self.generationFailed.emit("stopped"))
+            except EngineCrashedError as exc:
+                self.info = None
+                crash = str(exc)
+                self._flush_then(lambda: (self.generationFailed.emit(crash), self.engineCrashed.emit(crash)))
+            except LogitscopeError as exc:
+                failure = str(exc)
+                self._flush_then(lambda: self.generationFailed.emit(failure))
+
+        return self._submit(job)
+
+    def _timer_start(self) -> None:
+        # QTimer lives in the GUI thread: start it there.
+        QTimer.singleShot(0, self, self._timer.start)
+
+    def _flush_then(self, emit: Callable[[], Any]) -> None:
+        """Deliver the last steps before the end signal (both in the GUI thread, in this order)."""
+        def finish() -> None:
+            self._timer.stop()
+            self._drain()
+            emit()
+
+        QTimer.singleShot(0, self, finish)
+
+    def call(self, fn: Callable[[EngineClient], Any], done: Callable[[Any], None] | None = None,
+             failed: Callable[[str], None] | None = None) -> Future[Any]:
+        """Run any client call on the worker; `done`/`failed` are called in the GUI thread."""
+        def job() -> None:
+            try:
+                value = fn(self.client)
+                if done:
+                    QTimer.singleShot(0, self, lambda: done(value))
+            except LogitscopeError as exc:
+                if failed:
+                    message = str(exc)
+                    QTimer.singleShot(0, self, lambda: failed(message))
+                if isinstance(exc, EngineCrashedError):
+                    self.info = None
+                    self.engineCrashed.emit(str(exc))
+
+        return self._submit(job)
+
+    def cancel(self) -> None:
+        """Stop the running generation or load (any thread, returns at once)."""
+        self.client.cancel()
+
+    def shutdown(self) -> None:
+        self.client.cancel()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self.client.close()

@@ -1,0 +1,239 @@
+"""The chat pane: the conversation's turns, each a question and its answer (with its versions)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from logitscope.engine.trace import StepRecord
+from logitscope.ui.chat.message_view import TokenTextView
+from logitscope.ui.conversation import Answer, Conversation, Turn
+
+
+class UserBubble(QFrame):
+    editRequested = Signal()
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("userBubble")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        header = QHBoxLayout()
+        who = QLabel(self.tr("You"))
+        who.setObjectName("speaker")
+        header.addWidget(who)
+        header.addStretch(1)
+        self.edit_button = _tool(self.tr("Edit"), self.tr("Edit and resend this message"))
+        self.edit_button.clicked.connect(self.editRequested)
+        self.copy_button = _tool(self.tr("Copy"), self.tr("Copy this message"))
+        self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(text))
+        header.addWidget(self.edit_button)
+        header.addWidget(self.copy_button)
+        layout.addLayout(header)
+        self.label = QLabel(text)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.label)
+
+
+class AnswerBubble(QFrame):
+    stepClicked = Signal(int)
+    forkRequested = Signal(int, int)
+    forkOtherRequested = Signal(int)
+    regenerateRequested = Signal()
+    branchRequested = Signal(int)           # version index
+
+    def __init__(self, turn: Turn, vocab: Sequence[bytes], heatmap: bool, color_by: str, dark: bool,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("answerBubble")
+        self.turn = turn
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        header = QHBoxLayout()
+        self.speaker = QLabel(self.tr("Assistant"))
+        self.speaker.setObjectName("speaker")
+        header.addWidget(self.speaker)
+        self.prev_button = _tool("‹", self.tr("Previous version"))
+        self.branch_label = QLabel()
+        self.next_button = _tool("›", self.tr("Next version"))
+        self.prev_button.clicked.connect(lambda: self.branchRequested.emit(turn.active - 1))
+        self.next_button.clicked.connect(lambda: self.branchRequested.emit(turn.active + 1))
+        for w in (self.prev_button, self.branch_label, self.next_button):
+            header.addWidget(w)
+        header.addStretch(1)
+        self.regenerate_button = _tool(self.tr("Regenerate"), self.tr("Generate this answer again (a new version)"))
+        self.regenerate_button.clicked.connect(self.regenerateRequested)
+        self.copy_button = _tool(self.tr("Copy"), self.tr("Copy this answer"))
+        self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.answer.text if self.answer else ""))
+        header.addWidget(self.regenerate_button)
+        header.addWidget(self.copy_button)
+        layout.addLayout(header)
+        self.view = TokenTextView(self)
+        self.view.vocab = vocab
+        self.view.heatmap, self.view.color_by, self.view.dark = heatmap, color_by, dark
+        self.view.stepClicked.connect(self.stepClicked)
+        self.view.forkRequested.connect(self.forkRequested)
+        self.view.forkOtherRequested.connect(self.forkOtherRequested)
+        layout.addWidget(self.view)
+        self.status = QLabel()
+        self.status.setObjectName("answerStatus")
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        self.refresh()
+
+    @property
+    def answer(self) -> Answer | None:
+        return self.turn.answer
+
+    def refresh(self) -> None:
+        """Show the active version from scratch (after a branch switch, a heatmap toggle, the end)."""
+        n = len(self.turn.answers)
+        self.branch_label.setText(f"{self.turn.active + 1} / {n}" if n > 1 else "")
+        for w in (self.prev_button, self.next_button, self.branch_label):
+            w.setVisible(n > 1)
+        self.prev_button.setEnabled(self.turn.active > 0)
+        self.next_button.setEnabled(self.turn.active < n - 1)
+        answer = self.answer
+        if answer is None:
+            return
+        if answer.status == "done" and not self.view.heatmap:
+            self.view.steps = list(answer.steps)
+            self.view.show_markdown(answer.text)
+        else:
+            self.view.set_steps(answer.steps)
+        self.update_status()
+
+    def append(self, steps: Sequence[StepRecord]) -> None:
+        self.view.append_steps(steps)
+
+    def update_status(self) -> None:
+        answer = self.answer
+        if answer is None:
+            return
+        parts = []
+        if answer.status == "streaming":
+            parts.append(self.tr("generating…"))
+        elif answer.status == "stopped":
+            parts.append(self.tr("stopped"))
+        elif answer.status == "interrupted":
+            parts.append(self.tr("interrupted"))
+        elif answer.status == "error":
+            parts.append(self.tr("failed: {0}").format(answer.error))
+        if answer.forked_at is not None:
+            parts.append(self.tr("forked at token {0}").format(answer.forked_at))
+        if answer.result is not None:
+            t = answer.result.timings
+            parts.append(self.tr("{0} tokens, {1:.1f} tok/s").format(t.n_gen, t.gen_tps))
+            parts.extend(answer.result.notices)
+        self.status.setText(" · ".join(parts))
+        self.status.setVisible(bool(parts))
+
+
+def _tool(text: str, tip: str) -> QToolButton:
+    button = QToolButton()
+    button.setText(text)
+    button.setToolTip(tip)
+    button.setAutoRaise(True)
+    return button
+
+
+class ChatView(QScrollArea):
+    stepSelected = Signal(int, int)          # turn, step
+    forkRequested = Signal(int, int, int)    # turn, step, token
+    forkOtherRequested = Signal(int, int)    # turn, step
+    regenerateRequested = Signal(int)        # turn
+    editRequested = Signal(int)              # turn
+    branchRequested = Signal(int, int)       # turn, version
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self._inner = QWidget()
+        self._layout = QVBoxLayout(self._inner)
+        self._layout.setContentsMargins(12, 12, 12, 12)
+        self._layout.setSpacing(10)
+        self._layout.addStretch(1)
+        self.setWidget(self._inner)
+        self.conversation: Conversation | None = None
+        self.vocab: Sequence[bytes] = ()
+        self.heatmap = False
+        self.color_by = "probability"
+        self.dark = False
+        self.answers: list[AnswerBubble] = []
+        self._follow = True
+        self.verticalScrollBar().rangeChanged.connect(self._scroll_to_end_if_following)
+        self.verticalScrollBar().valueChanged.connect(self._track_follow)
+        self.placeholder = QLabel(self.tr("Ask anything. Every token of the answer can be inspected on the right."))
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.placeholder.setObjectName("placeholder")
+        self._layout.insertWidget(0, self.placeholder)
+
+    def _track_follow(self, value: int) -> None:
+        bar = self.verticalScrollBar()
+        self._follow = value >= bar.maximum() - 8
+
+    def _scroll_to_end_if_following(self, _min: int, maximum: int) -> None:
+        if self._follow:
+            self.verticalScrollBar().setValue(maximum)
+
+    def show_conversation(self, conversation: Conversation) -> None:
+        self.conversation = conversation
+        while self._layout.count() > 2:
+            item = self._layout.takeAt(1)
+            if item.widget():
+                item.widget().deleteLater()
+        self.answers = []
+        for index, turn in enumerate(conversation.turns):
+            self._add_turn_widgets(index, turn)
+        self.placeholder.setVisible(not conversation.turns)
+        self._follow = True
+
+    def _add_turn_widgets(self, index: int, turn: Turn) -> None:
+        user = UserBubble(turn.user)
+        user.editRequested.connect(lambda i=index: self.editRequested.emit(i))
+        answer = AnswerBubble(turn, self.vocab, self.heatmap, self.color_by, self.dark)
+        answer.stepClicked.connect(lambda step, i=index: self.stepSelected.emit(i, step))
+        answer.forkRequested.connect(lambda step, tok, i=index: self.forkRequested.emit(i, step, tok))
+        answer.forkOtherRequested.connect(lambda step, i=index: self.forkOtherRequested.emit(i, step))
+        answer.regenerateRequested.connect(lambda i=index: self.regenerateRequested.emit(i))
+        answer.branchRequested.connect(lambda v, i=index: self.branchRequested.emit(i, v))
+        at = self._layout.count() - 1
+        self._layout.insertWidget(at, user)
+        self._layout.insertWidget(at + 1, answer)
+        self.answers.append(answer)
+        self.placeholder.hide()
+
+    def add_turn(self, turn: Turn) -> None:
+        assert self.conversation is not None
+        self._follow = True
+        self._add_turn_widgets(len(self.answers), turn)
+
+    def set_heatmap(self, on: bool, color_by: str = "probability") -> None:
+        self.heatmap, self.color_by = on, color_by
+        for bubble in self.answers:
+            bubble.view.heatmap, bubble.view.color_by = on, color_by
+            bubble.refresh()
+
+    def set_vocab(self, vocab: Sequence[bytes]) -> None:
+        self.vocab = vocab
+        for bubble in self.answers:
+            bubble.view.vocab = vocab
+
+    def scroll_to_end(self) -> None:
+        QTimer.singleShot(0, lambda: self.verticalScrollBar().setValue(self.verticalScrollBar().maximum()))

@@ -1,0 +1,126 @@
+"""The load dialog: context size, GPU layers, KV cache type, flash attention, threads, with the memory
+estimate updated as the values change."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from logitscope.engine.gguf_info import ModelCard
+from logitscope.engine.memory import KV_CACHE_TYPES, estimate, format_bytes
+from logitscope.engine.runtime import LoadSettings
+
+
+def available_ram() -> tuple[int | None, int | None]:
+    """(available, total) bytes of RAM, from /proc/meminfo where it exists."""
+    try:
+        fields = {}
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                key, value = line.split(":", 1)
+                fields[key] = int(value.split()[0]) * 1024
+        return fields.get("MemAvailable"), fields.get("MemTotal")
+    except (OSError, ValueError):
+        try:
+            total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+            return None, total
+        except (ValueError, OSError, AttributeError):
+            return None, None
+
+
+class LoadModelDialog(QDialog):
+    def __init__(self, card: ModelCard, gpu_offload: bool, backend: str, settings: LoadSettings | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.card = card
+        self.setWindowTitle(self.tr("Load {0}").format(card.name))
+        settings = settings or LoadSettings(n_ctx=min(4096, card.n_ctx_train or 4096))
+        layout = QVBoxLayout(self)
+        title = QLabel(f"<b>{card.name}</b> — {card.architecture}, {card.n_params / 1e6:,.0f} M, {card.file_type}")
+        layout.addWidget(title)
+        form = QFormLayout()
+        self.n_ctx = QSpinBox()
+        self.n_ctx.setRange(256, max(card.n_ctx_train or 131072, 256))
+        self.n_ctx.setSingleStep(256)
+        self.n_ctx.setValue(min(settings.n_ctx or card.n_ctx_train, self.n_ctx.maximum()))
+        self.n_ctx.setToolTip(self.tr("Tokens of context. Trained for {0}.").format(card.n_ctx_train))
+        form.addRow(self.tr("Context (tokens)"), self.n_ctx)
+        gpu_row = QHBoxLayout()
+        self.gpu_layers = QSlider(Qt.Orientation.Horizontal)
+        self.gpu_layers.setRange(0, card.n_layer + 1)
+        self.gpu_layers.setValue(min(max(settings.n_gpu_layers, 0), card.n_layer + 1))
+        self.gpu_value = QLabel()
+        gpu_row.addWidget(self.gpu_layers, 1)
+        gpu_row.addWidget(self.gpu_value)
+        form.addRow(self.tr("GPU layers"), gpu_row)
+        self.gpu_note = QLabel()
+        self.gpu_note.setWordWrap(True)
+        if not gpu_offload:
+            self.gpu_layers.setEnabled(False)
+            self.gpu_layers.setValue(0)
+            self.gpu_note.setText(self.tr("This build of llama.cpp has no GPU backend ({0}): everything runs on "
+                                          "the CPU. See the README for CUDA, Vulkan and Metal builds.").format(backend))
+        form.addRow("", self.gpu_note)
+        self.kv_type = QComboBox()
+        for name in KV_CACHE_TYPES:
+            self.kv_type.addItem(name)
+        self.kv_type.setCurrentText(settings.type_k)
+        form.addRow(self.tr("KV cache type"), self.kv_type)
+        self.flash = QCheckBox(self.tr("Flash attention (needed for a quantized V cache)"))
+        self.flash.setChecked(settings.flash_attn)
+        form.addRow("", self.flash)
+        self.threads = QSpinBox()
+        self.threads.setRange(0, 256)
+        self.threads.setValue(settings.n_threads)
+        self.threads.setSpecialValueText(self.tr("automatic"))
+        form.addRow(self.tr("CPU threads"), self.threads)
+        layout.addLayout(form)
+        self.estimate = QLabel()
+        self.estimate.setWordWrap(True)
+        layout.addWidget(self.estimate)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Load"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        for signal in (self.n_ctx.valueChanged, self.gpu_layers.valueChanged, self.kv_type.currentIndexChanged,
+                       self.flash.toggled):
+            signal.connect(self._update)
+        self._update()
+
+    def settings(self) -> LoadSettings:
+        kv = self.kv_type.currentText()
+        flash = self.flash.isChecked()
+        return LoadSettings(n_ctx=self.n_ctx.value(), n_gpu_layers=self.gpu_layers.value(),
+                            n_threads=self.threads.value(), type_k=kv, type_v=kv if flash else "f16", flash_attn=flash)
+
+    def _update(self) -> None:
+        s = self.settings()
+        self.gpu_value.setText(self.tr("{0} of {1}").format(self.gpu_layers.value(), self.card.n_layer + 1))
+        est = estimate(self.card, s.n_ctx, s.type_k, s.type_v)
+        available, total = available_ram()
+        text = self.tr("Needs about {0}: weights {1} + KV cache {2} + compute {3}.").format(
+            format_bytes(est.total_bytes), format_bytes(est.weights_bytes), format_bytes(est.kv_bytes),
+            format_bytes(est.compute_bytes))
+        if available:
+            verdict = (self.tr("fits") if est.total_bytes < available * 0.8 else
+                       self.tr("tight") if est.total_bytes < available else self.tr("does not fit"))
+            text += " " + self.tr("RAM available: {0} of {1} — {2}.").format(
+                format_bytes(available), format_bytes(total or 0), verdict)
+        if s.type_v != "f16" and not s.flash_attn:
+            text += " " + self.tr("A quantized V cache needs flash attention.")
+        self.estimate.setText(text)

@@ -1,0 +1,68 @@
+"""Memory & context: weights, KV cache (allocated and used, live), compute buffer, the KV formula."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFormLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
+
+from logitscope.engine.core import ModelInfo
+from logitscope.engine.memory import KV_CACHE_TYPES, format_bytes, kv_cache_bytes
+
+
+class MemoryPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        form = QFormLayout()
+        self.weights = QLabel("–")
+        self.kv_alloc = QLabel("–")
+        self.kv_used = QLabel("–")
+        self.compute = QLabel("–")
+        form.addRow(self.tr("Model weights"), self.weights)
+        form.addRow(self.tr("KV cache allocated"), self.kv_alloc)
+        form.addRow(self.tr("KV cache in use"), self.kv_used)
+        form.addRow(self.tr("Compute buffer"), self.compute)
+        layout.addLayout(form)
+        self.gauge = QProgressBar()
+        self.gauge.setFormat(self.tr("context: %v of %m tokens"))
+        layout.addWidget(self.gauge)
+        self.formula = QLabel()
+        self.formula.setWordWrap(True)
+        self.formula.setTextFormat(self.formula.textFormat().RichText)
+        layout.addWidget(self.formula)
+        self.types = QLabel()
+        self.types.setWordWrap(True)
+        layout.addWidget(self.types)
+        layout.addStretch(1)
+        self.info: ModelInfo | None = None
+
+    def set_model(self, info: ModelInfo | None) -> None:
+        self.info = info
+        if info is None:
+            for label in (self.weights, self.kv_alloc, self.kv_used, self.compute):
+                label.setText("–")
+            self.formula.setText(self.tr("No model loaded."))
+            self.types.clear()
+            self.gauge.setRange(0, 1)
+            self.gauge.setValue(0)
+            return
+        card = info.card
+        self.weights.setText(format_bytes(card.weights_bytes))
+        self.kv_alloc.setText(self.tr("{0} for {1} tokens").format(format_bytes(info.kv_allocated_bytes), info.n_ctx))
+        self.compute.setText(format_bytes(info.compute_buffer_bytes) if info.compute_buffer_bytes else "–")
+        self.gauge.setRange(0, info.n_ctx)
+        bpe = {"f16": "2", "q8_0": "34/32", "q4_0": "18/32"}[info.load.type_k]
+        self.formula.setText(self.tr(
+            "<b>KV cache per token</b> = 2 (K and V) × {0} layers × {1} KV heads × {2} head dim × {3} bytes "
+            "= <b>{4:,.0f} bytes</b>. Each token of context costs that much, for every token kept.").format(
+            card.n_layer, card.n_head_kv, card.head_dim_k, bpe, info.kv_bytes_per_token))
+        rows = ", ".join(f"{name}: {format_bytes(kv_cache_bytes(card, info.n_ctx, name, name))}" for name in KV_CACHE_TYPES)
+        self.types.setText(self.tr("The same context with another KV cache type: {0} "
+                                   "(a quantized V cache needs flash attention).").format(rows))
+        self.set_used(0)
+
+    def set_used(self, cells: int) -> None:
+        if self.info is None:
+            return
+        self.gauge.setValue(min(cells, self.info.n_ctx))
+        self.kv_used.setText(self.tr("{0} ({1} tokens)").format(format_bytes(cells * self.info.kv_bytes_per_token), cells))

@@ -1,0 +1,46 @@
+"""Model card: what the GGUF header says about the loaded model."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+
+from logitscope.engine.core import ModelInfo
+from logitscope.engine.memory import format_bytes
+
+
+class ModelCardPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.text = QTextBrowser()
+        layout.addWidget(self.text)
+        self.set_model(None)
+
+    def set_model(self, info: ModelInfo | None) -> None:
+        if info is None:
+            self.text.setHtml(f"<p>{escape(self.tr('No model loaded.'))}</p>")
+            return
+        c = info.card
+        mix = "<br>".join(f"{escape(q.type_name)}: {q.n_tensors} tensors, {q.bits_per_weight:.2f} bits/weight, "
+                          f"{format_bytes(q.n_bytes)}" for q in c.quant_mix)
+        rows = [
+            (self.tr("Name"), escape(c.name)), (self.tr("File"), escape(c.path)),
+            (self.tr("Architecture"), escape(c.architecture)), (self.tr("Parameters"), f"{c.n_params:,}"),
+            (self.tr("Quantization"), f"{escape(c.file_type)} ({c.bits_per_weight:.2f} bits/weight on average)"),
+            (self.tr("Tensor types"), mix), (self.tr("Layers"), str(c.n_layer)),
+            (self.tr("Attention heads"), self.tr("{0} (KV heads {1}, head dim {2})").format(c.n_head, c.n_head_kv, c.head_dim_k)),
+            (self.tr("Embedding / FFN"), f"{c.n_embd} / {c.n_ff}"),
+            (self.tr("Vocabulary"), f"{c.n_vocab:,} ({escape(c.tokenizer_model)})"),
+            (self.tr("Training context"), f"{c.n_ctx_train:,}"), (self.tr("Context now"), f"{info.n_ctx:,}"),
+            (self.tr("BOS / EOS"), f"{c.bos_id} / {c.eos_id}"),
+            (self.tr("Backend"), self.tr("{0}, {1} of {2} layers on the GPU").format(
+                escape(info.backend), info.n_gpu_layers, c.n_layer)),
+            (self.tr("Load time"), f"{info.load_s * 1000:.0f} ms"),
+        ]
+        table = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows)
+        template = (f"<pre>{escape(c.chat_template)}</pre>" if c.chat_template
+                    else f"<p>{escape(self.tr('None: a plain User:/Assistant: format is used.'))}</p>")
+        self.text.setHtml(f"<table cellspacing='4'>{table}</table><h4>{escape(self.tr('Chat template'))}</h4>{template}")

@@ -1,0 +1,68 @@
+"""Sampler waterfall: candidates alive and probability mass kept after each stage, in the order applied."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from logitscope.ui.inspector.state import StepView
+
+STAGE_NAMES = {"penalties": "penalties", "top_k": "top-k", "top_p": "top-p", "min_p": "min-p",
+               "temperature": "temperature"}
+
+
+class WaterfallPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.caption = QLabel(self.tr("How each sampler stage narrows the choice."))
+        self.caption.setWordWrap(True)
+        layout.addWidget(self.caption)
+        self.counts = pg.PlotWidget()
+        self.mass = pg.PlotWidget()
+        for plot, label in ((self.counts, self.tr("candidates (log10)")), (self.mass, self.tr("mass kept"))):
+            plot.setMenuEnabled(False)
+            plot.setMouseEnabled(x=False, y=False)
+            plot.hideButtons()
+            plot.setLabel("left", label)
+            plot.showGrid(y=True, alpha=0.2)
+            plot.getAxis("left").setWidth(48)
+            layout.addWidget(plot, 1)
+        self.count_bars = pg.BarGraphItem(x=[], height=[], width=0.6, brush=pg.mkBrush(60, 130, 220, 220))
+        self.mass_bars = pg.BarGraphItem(x=[], height=[], width=0.6, brush=pg.mkBrush(60, 170, 110, 220))
+        self.counts.addItem(self.count_bars)
+        self.mass.addItem(self.mass_bars)
+        self.mass.setYRange(0, 1.05, padding=0)
+        self.count_labels: list[pg.TextItem] = []
+
+    def show_step(self, view: StepView | None) -> None:
+        if view is None:
+            return
+        stages = view.stages
+        names = [self.tr("vocabulary")] + [STAGE_NAMES.get(s.name, s.name) for s in stages]
+        counts = [stages[0].n_in if stages else 0] + [s.n_out for s in stages]
+        mass = [1.0] + list(np.cumprod([s.mass_kept for s in stages]))
+        x = np.arange(len(names), dtype=float)
+        self.count_bars.setOpts(x=x, height=[math.log10(max(c, 1)) for c in counts], width=0.6)
+        self.mass_bars.setOpts(x=x[1:], height=mass[1:], width=0.6)
+        ticks = [list(enumerate(names)), []]
+        self.counts.getAxis("bottom").setTicks(ticks)
+        self.mass.getAxis("bottom").setTicks(ticks)
+        self.counts.setYRange(0, math.log10(max(counts + [10])) * 1.3, padding=0)
+        while len(self.count_labels) < len(counts):  # created once, then only moved and relabelled
+            label = pg.TextItem("", anchor=(0.5, 1.0), color=(110, 110, 110))
+            self.counts.addItem(label)
+            self.count_labels.append(label)
+        for i, label in enumerate(self.count_labels):
+            label.setVisible(i < len(counts))
+            if i < len(counts):
+                label.setText(f"{counts[i]:,}")
+                label.setPos(i, math.log10(max(counts[i], 1)))
+        order = self.tr("temperature first") if view.order == "temperature_first" else self.tr("temperature last")
+        what = self.tr("preview with the current sliders") if view.is_preview else self.tr("as recorded")
+        self.caption.setText(self.tr("Step {0}, {1}, order: {2}. Mass kept is the share of probability left "
+                                     "after each stage (compounded).").format(view.step.i, what, order))

@@ -1,0 +1,173 @@
+"""Conversations as trees of messages: branches, the active path, trash, search, the thread rule."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from logitscope.errors import StoreError
+from logitscope.store.history import HistoryStore
+
+
+def contents(messages) -> list[str]:
+    return [m.content for m in messages]
+
+
+def test_edits_and_regenerations_are_siblings_and_the_active_path_follows_the_latest(store):
+    cid = store.create_conversation("Fruit")
+    system = store.add_message(cid, "system", "Be brief.")
+    q1 = store.add_message(cid, "user", "Name a fruit.", system)
+    a1 = store.add_message(cid, "assistant", "Apple.", q1)
+    a2 = store.add_message(cid, "assistant", "Banana.", q1)          # a regeneration
+    q2 = store.add_message(cid, "user", "Another?", a2)
+    assert contents(store.active_path(cid)) == ["Be brief.", "Name a fruit.", "Banana.", "Another?"]
+    assert [m.id for m in store.children(cid, q1)] == [a1, a2]
+    assert [m.id for m in store.children(cid, None)] == [system]
+
+    q1_edit = store.edit(q1, "Name a red fruit.")                    # an edit: a sibling, not an overwrite
+    assert store.message(q1).content == "Name a fruit."
+    assert store.message(q1_edit).parent_id == system
+    assert contents(store.active_path(cid)) == ["Be brief.", "Name a red fruit."]
+
+    # back to the first branch: it continues down the answer last chosen there (Banana, then q2)
+    path = store.switch_branch(q1)
+    assert [m.id for m in path] == [system, q1, a2, q2]
+    path = store.switch_branch(a1)
+    assert [m.id for m in path] == [system, q1, a1]
+    assert [m.id for m in store.switch_branch(q1_edit)] == [system, q1_edit]
+    assert [m.id for m in store.switch_branch(q1)] == [system, q1, a1]   # a1 was the last chosen under q1
+    assert store.conversation(cid).n_messages == 6
+    assert len(store.messages(cid)) == 6
+
+
+def test_the_active_path_survives_reopening(tmp_path: Path):
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        cid = store.create_conversation("t")
+        q = store.add_message(cid, "user", "q")
+        a1 = store.add_message(cid, "assistant", "one", q)
+        store.add_message(cid, "assistant", "two", q)
+        store.switch_branch(a1)
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        assert contents(store.active_path(cid)) == ["q", "one"]
+
+
+def test_messages_must_stay_in_their_conversation(store):
+    c1, c2 = store.create_conversation("one"), store.create_conversation("two")
+    m1 = store.add_message(c1, "user", "hello")
+    with pytest.raises(StoreError, match="not in conversation"):
+        store.add_message(c2, "assistant", "hi", m1)
+    with pytest.raises(StoreError, match="role"):
+        store.add_message(c1, "robot", "beep", m1)
+    with pytest.raises(StoreError, match="no conversation with id 999"):
+        store.add_message(999, "user", "x")
+    with pytest.raises(StoreError, match="no message with id 999"):
+        store.message(999)
+    assert store.conversation(c2).n_messages == 0
+
+
+def test_rename_delete_restore_purge(store):
+    keep, trash = store.create_conversation("Keep me"), store.create_conversation("Throw me away")
+    store.add_message(trash, "user", "bye")
+    store.rename(keep, "  Kept\n conversation ")
+    assert store.conversation(keep).title == "Kept conversation"
+    with pytest.raises(StoreError, match="cannot be empty"):
+        store.rename(keep, "   ")
+
+    store.delete(trash)
+    assert [c.id for c in store.list_conversations()] == [keep]
+    assert [c.id for c in store.list_conversations(deleted=True)] == [trash]
+    store.restore(trash)                                       # undo
+    assert {c.id for c in store.list_conversations()} == {keep, trash}
+    assert store.conversation(trash).deleted_at is None
+
+    store.delete(trash)
+    assert store.purge_deleted() == 1
+    with pytest.raises(StoreError):
+        store.conversation(trash)
+    assert store.connection.execute("SELECT count(*) FROM messages").fetchone()[0] == 0
+    store.purge(keep)
+    assert store.list_conversations() == []
+    with pytest.raises(StoreError):
+        store.purge(keep)
+
+
+def test_conversations_are_listed_most_recently_updated_first(store):
+    old, new = store.create_conversation("old"), store.create_conversation("new")
+    assert [c.id for c in store.list_conversations()] == [new, old]
+    store.add_message(old, "user", "bump")
+    assert [c.id for c in store.list_conversations()] == [old, new]
+
+
+@pytest.mark.parametrize("full_text", [True, False], ids=["fts5-trigram", "like"])
+def test_search_titles_and_contents(tmp_path: Path, full_text: bool):
+    with HistoryStore(tmp_path / "h.sqlite3", full_text=full_text) as store:
+        sky = store.create_conversation("Sky colour")
+        q = store.add_message(sky, "user", "Why is the sky blue?")
+        store.add_message(sky, "assistant", "Rayleigh scattering: short wavelengths scatter more. " * 3, q)
+        zh = store.create_conversation("中文")
+        store.add_message(zh, "user", "天空为什么是蓝色的？")
+        odd = store.create_conversation("Percent")
+        store.add_message(odd, "user", "100% of snake_case names")
+        gone = store.create_conversation("Deleted sky")
+        store.add_message(gone, "user", "the sky is falling")
+        store.delete(gone)
+
+        hits = store.search("RAYLEIGH")                      # case-insensitive
+        assert [h.conversation.id for h in hits] == [sky]
+        assert hits[0].message_id == q + 1 and "Rayleigh scattering" in hits[0].snippet
+        assert hits[0].snippet.endswith("…") and "\n" not in hits[0].snippet
+        assert [h.conversation.id for h in store.search("sky")] == [sky]        # not the deleted one
+        assert [h.conversation.id for h in store.search("蓝色")] == [zh]          # two characters: a scan
+        assert [h.conversation.id for h in store.search("为什么是")] == [zh]       # four: the index
+        assert [h.conversation.id for h in store.search("0%")] == [odd]         # LIKE wildcards are literal
+        assert [h.conversation.id for h in store.search("e_c")] == [odd]
+        assert [h.conversation.id for h in store.search('"')] == []
+        assert store.search("  ") == []
+        title_only = store.search("colour")
+        assert [(h.conversation.id, h.message_id) for h in title_only] == [(sky, None)]
+        store.restore(gone)
+        assert {h.conversation.id for h in store.search("sky")} == {sky, gone}
+        store.purge(gone)
+        assert [h.conversation.id for h in store.search("falling")] == []
+
+
+def test_the_search_index_is_rebuilt_when_it_comes_back(tmp_path: Path):
+    path = tmp_path / "h.sqlite3"
+    with HistoryStore(path, full_text=False) as store:   # as on a SQLite without FTS5
+        cid = store.create_conversation("t")
+        store.add_message(cid, "user", "written while there was no index")
+    with HistoryStore(path) as store:
+        assert store.full_text
+        assert [h.conversation.id for h in store.search("no index")] == [cid]
+        store.connection.execute("INSERT INTO message_search (message_search) VALUES ('integrity-check')")
+
+
+def test_one_owner_thread(store):
+    """The documented rule: the store is used from the thread that opened it; others get an error."""
+    errors: list[BaseException] = []
+
+    def other_thread() -> None:
+        try:
+            store.list_conversations()
+        except Exception as exc:  # collected for the assertion below
+            errors.append(exc)
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    thread.join()
+    assert len(errors) == 1 and isinstance(errors[0], sqlite3.ProgrammingError)
+
+
+def test_the_database_file_is_wal_with_foreign_keys(store):
+    assert store.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.connection.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_default_location_is_the_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("LOGITSCOPE_HOME", str(tmp_path / "home"))
+    with HistoryStore() as store:
+        assert store.path == tmp_path / "home" / "history.sqlite3"
+        assert store.path.is_file()
