@@ -15,20 +15,22 @@ GatedRepo) and `X-Error-Message`, as the Hub does. Anything else is a 404 record
 
 Fault modes, per file: `claimed_sha256` (the Hub reports a wrong hash), `drops`/`drop_after` (close the
 connection after that byte, that many times), `pause_at` (stall at that byte until `release()`,
-at most PAUSE_LIMIT_S); per repository: `gated` + `token` (401 without a token, 403 with another
-one) and `fault_status` (every request about it answers 403, 500, ...). Every request is recorded.
+at most PAUSE_LIMIT_S), `ignore_range` (200 and the whole file for a Range request); per repository:
+`gated` + `token` (401 without a token, 403 with another one) and `fault_status` (every request about
+it answers 403, 500, ...). Every request is recorded.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 PAUSE_LIMIT_S = 10.0
@@ -56,6 +58,7 @@ class FakeFile:
     drop_after: int = 0                  # fault: close the connection once this byte is sent ...
     drops: int = 0                       # ... this many times
     pause_at: int | None = None          # fault: stall once at this byte until FakeHub.release()
+    ignore_range: bool = False           # fault: answer Range requests with the whole file (200)
     paused: bool = False
 
     @classmethod
@@ -72,18 +75,14 @@ class FakeFile:
     def git_oid(self) -> str:
         """The git blob id: of the LFS pointer for LFS files, of the content otherwise (as git computes it)."""
         if self.lfs:
-            content = f"version https://git-lfs.github.com/spec/v1\noid sha256:{self.reported_sha256}\nsize {self.size}\n"
-            data = content.encode()
+            data = (f"version https://git-lfs.github.com/spec/v1\noid sha256:{self.reported_sha256}\n"
+                    f"size {self.size}\n").encode()
         else:
             data = self.source if isinstance(self.source, bytes) else self.source.read_bytes()
         return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
-    def read(self, start: int, n: int) -> bytes:
-        if isinstance(self.source, bytes):
-            return self.source[start:start + n]
-        with self.source.open("rb") as fh:
-            fh.seek(start)
-            return fh.read(n)
+    def open(self) -> BinaryIO:
+        return io.BytesIO(self.source) if isinstance(self.source, bytes) else self.source.open("rb")
 
 
 @dataclass
@@ -108,7 +107,7 @@ class Request:
     server: str            # "hub" or "cdn"
     method: str
     path: str
-    headers: dict[str, str]
+    headers: dict[str, str]  # names in lower case
     status: int = 0
     handled: bool = True
 
@@ -121,6 +120,7 @@ class FakeHub:
     def __post_init__(self) -> None:
         self.lock = threading.Lock()
         self.released = threading.Event()
+        self.pausing = threading.Event()  # set when a transfer stalls at pause_at
         self.blobs: dict[str, tuple[FakeRepo, FakeFile]] = {}
         self.servers: list[ThreadingHTTPServer] = []
 
@@ -186,6 +186,7 @@ class FakeHub:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    record: Request | None = None
     timeout = SOCKET_TIMEOUT_S  # a client that stops reading cannot hold a server thread for ever
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: the request log is self.hub.requests
@@ -202,14 +203,15 @@ class _Handler(BaseHTTPRequestHandler):
         self._dispatch()
 
     def send_response(self, code: int, message: str | None = None) -> None:
-        self.record.status = code
+        if self.record is not None:
+            self.record.status = code
         super().send_response(code, message)
 
     # -- routing --------------------------------------------------------------------------------
 
     def _dispatch(self) -> None:
         role = self.server.role  # type: ignore[attr-defined]
-        self.record = Request(role, self.command, self.path, dict(self.headers.items()))
+        self.record = Request(role, self.command, self.path, {k.lower(): v for k, v in self.headers.items()})
         with self.hub.lock:
             self.hub.requests.append(self.record)
         url = urlsplit(self.path)
@@ -321,7 +323,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send_file(self, repo: FakeRepo, f: FakeFile) -> None:
         start, end = 0, f.size  # end is exclusive
-        rng = self.headers.get("Range")
+        rng = None if f.ignore_range else self.headers.get("Range")
         if rng:
             try:
                 first, _, last = rng.removeprefix("bytes=").partition("-")
@@ -349,15 +351,17 @@ class _Handler(BaseHTTPRequestHandler):
             f.paused = f.paused or pause
         stops = sorted({end} | ({f.drop_after} if drop else set()) | ({f.pause_at} if pause else set()))
         pos = start
-        for stop in stops:
-            while pos < stop:
-                block = f.read(pos, min(SEND_BLOCK, stop - pos))
-                self.wfile.write(block)
-                pos += len(block)
-            self.wfile.flush()
-            if drop and pos == f.drop_after:
-                self.close_connection = True
-                self.connection.shutdown(socket.SHUT_RDWR)  # the client sees the body end early
-                return
-            if pause and pos == f.pause_at:
-                self.hub.released.wait(PAUSE_LIMIT_S)
+        with f.open() as src:
+            src.seek(start)
+            for stop in stops:
+                while pos < stop and (block := src.read(min(SEND_BLOCK, stop - pos))):
+                    self.wfile.write(block)
+                    pos += len(block)
+                self.wfile.flush()
+                if drop and pos == f.drop_after:
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)  # the client sees the body end early
+                    return
+                if pause and pos == f.pause_at:
+                    self.hub.pausing.set()
+                    self.hub.released.wait(PAUSE_LIMIT_S)

@@ -17,6 +17,7 @@ from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
 from logitscope.engine.gguf_info import ModelCard, QuantShare, TensorInfo, read_header, read_model_card
 from logitscope.errors import LibraryError, ModelFileError
 from logitscope.library.discovery import FoundModel, ModelRoots, default_roots, find_models
+from logitscope.library.filenames import partial_paths
 from logitscope.library.fit import DEFAULT_N_CTX, FitVerdict, assess_fit, need_for_card
 from logitscope.library.machine import MachineMemory, probe_machine
 
@@ -158,7 +159,8 @@ def _match(query: str, entries: list[tuple[FoundModel, list[Location]]]) -> tupl
         return exact[0]
     if not exact:
         raise LibraryError(f"no model named {query!r}: 'logitscope models list' shows the names")
-    raise LibraryError(f"{query!r} names {len(exact)} models: use the full name or path shown by 'logitscope models list'")
+    raise LibraryError(f"{query!r} names {len(exact)} models: use the full name or path shown by "
+                       f"'logitscope models list'")
 
 
 def remove_model(query: str, roots: ModelRoots | None = None) -> list[Path]:
@@ -174,7 +176,7 @@ def remove_model(query: str, roots: ModelRoots | None = None) -> list[Path]:
                            f"remove it with the tool that owns it")
     removed = []
     for part in found.parts:
-        for leftover in (part, part.with_name(part.name + ".part"), part.with_name(part.name + ".part.json")):
+        for leftover in (part, *partial_paths(part)):
             if leftover.is_symlink() or leftover.exists():
                 leftover.unlink()
                 removed.append(leftover)

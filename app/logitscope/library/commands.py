@@ -92,7 +92,8 @@ def _cmd_search(args: argparse.Namespace) -> int:
         return 0
     for r in repos:
         gated = "  gated" if r.gated else ""
-        print(f"{r.repo_id:<60} {r.downloads:>10,} downloads {r.likes:>6,} likes  {(r.last_modified or '')[:10]}{gated}")
+        date = (r.last_modified or "")[:10]
+        print(f"{r.repo_id:<60} {r.downloads:>10,} downloads {r.likes:>6,} likes  {date}{gated}")
     if not repos:
         print(f"no GGUF repositories match {args.query!r}")
     return 0

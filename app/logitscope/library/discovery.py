@@ -144,30 +144,28 @@ def _ollama_manifests(manifests_root: Path) -> Iterator[Path]:
         yield from (Path(folder) / f for f in sorted(filenames) if not f.startswith("."))
 
 
+def _ollama_model(manifest: Path, ollama_dir: Path) -> FoundModel:
+    name = ollama_name(manifest, ollama_dir / "manifests")
+    try:
+        layers = json.loads(manifest.read_text(encoding="utf-8")).get("layers") or []
+        digest = next((layer["digest"] for layer in layers if layer.get("mediaType") == OLLAMA_MODEL_LAYER), None)
+        if digest is None:
+            return FoundModel(name, "ollama", (manifest,), problem=f"Ollama manifest {manifest} has no model layer")
+        algo, _, hexdigest = str(digest).partition(":")
+        if not hexdigest:
+            raise ValueError(f"odd digest {digest!r}")
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        return FoundModel(name, "ollama", (manifest,), problem=f"unreadable Ollama manifest {manifest}: {exc}")
+    blob = ollama_dir / "blobs" / f"{algo}-{hexdigest}"
+    return FoundModel(name, "ollama", (blob,),
+                      problem=None if blob.exists() else f"Ollama blob {blob.name} for {name} is missing")
+
+
 def scan_ollama(ollama_dir: Path | None) -> list[FoundModel]:
     """Models in Ollama's store: each manifest names a tag, its model layer is a GGUF blob."""
     if ollama_dir is None or not (ollama_dir / "manifests").is_dir():
         return []
-    root = ollama_dir / "manifests"
-    found = []
-    for manifest in _ollama_manifests(root):
-        name = ollama_name(manifest, root)
-        try:
-            layers = json.loads(manifest.read_text(encoding="utf-8")).get("layers") or []
-            digest = next(layer["digest"] for layer in layers if layer.get("mediaType") == OLLAMA_MODEL_LAYER)
-            algo, _, hexdigest = str(digest).partition(":")
-            if not hexdigest:
-                raise ValueError(f"odd digest {digest!r}")
-        except StopIteration:
-            found.append(FoundModel(name, "ollama", (manifest,), problem=f"Ollama manifest {manifest} has no model layer"))
-            continue
-        except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
-            found.append(FoundModel(name, "ollama", (manifest,), problem=f"unreadable Ollama manifest {manifest}: {exc}"))
-            continue
-        blob = ollama_dir / "blobs" / f"{algo}-{hexdigest}"
-        problem = None if blob.exists() else f"Ollama blob {blob.name} for {name} is missing"
-        found.append(FoundModel(name, "ollama", (blob,), problem=problem))
-    return found
+    return [_ollama_model(manifest, ollama_dir) for manifest in _ollama_manifests(ollama_dir / "manifests")]
 
 
 def find_models(roots: ModelRoots) -> list[FoundModel]:

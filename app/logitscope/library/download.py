@@ -25,7 +25,8 @@ import shutil
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
@@ -37,6 +38,7 @@ from huggingface_hub.utils import build_hf_headers
 from logitscope.engine.memory import format_bytes
 from logitscope.errors import DownloadCancelledError, DownloadError, HubError
 from logitscope.library.demo import sha256_of
+from logitscope.library.filenames import partial_paths
 from logitscope.library.hub import RemoteFile, find_remote_model, hub_endpoint, hub_token, repo_snapshot
 from logitscope.library.hub_errors import hub_errors
 from logitscope.paths import models_dir
@@ -49,6 +51,9 @@ MAX_REQUESTS = 50          # per file, whatever happens: a misbehaving server ca
 PROGRESS_EVERY_S = 0.2
 SPEED_WINDOW_S = 5.0
 SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
+
+_in_progress: set[Path] = set()  # destinations being written by this process: one writer per .part file
+_in_progress_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -76,11 +81,6 @@ class PullResult:
     @property
     def path(self) -> Path:
         return self.paths[0]
-
-
-def partial_paths(dest: Path) -> tuple[Path, Path]:
-    """The partial download and its state file, next to where the finished file goes."""
-    return dest.with_name(dest.name + ".part"), dest.with_name(dest.name + ".part.json")
 
 
 class _Meter:
@@ -172,6 +172,19 @@ class _PartFile:
         self.fh.close()
 
 
+@contextmanager
+def _one_writer(dest: Path) -> Iterator[None]:
+    with _in_progress_lock:
+        if dest in _in_progress:
+            raise DownloadError(f"{dest.name} is already being downloaded")
+        _in_progress.add(dest)
+    try:
+        yield
+    finally:
+        with _in_progress_lock:
+            _in_progress.discard(dest)
+
+
 def _fetch(job: _Job, meter: _Meter) -> tuple[int, int, bool]:
     """Fetch one file into job.dest; return (bytes transferred, bytes resumed, verified)."""
     with hub_errors(job.endpoint, job.repo_id, job.remote.path, token_sent=bool(job.token)):
@@ -218,11 +231,11 @@ def _fetch(job: _Job, meter: _Meter) -> tuple[int, int, bool]:
 
 def _transfer(job: _Job, location: str, url: str, part: _PartFile, size: int | None, meter: _Meter) -> None:
     """GET `location` into `part` from where it ends, resuming with Range after a dropped connection."""
-    same_origin = urlsplit(location)[:2] == urlsplit(url)[:2]
-    headers = build_hf_headers(token=job.token if same_origin else False)  # never send the token to a CDN
+    token_sent = urlsplit(location)[:2] == urlsplit(url)[:2] and bool(job.token)
+    headers = build_hf_headers(token=job.token if token_sent else False)  # never send the token to a CDN
     headers["Accept-Encoding"] = "identity"
     timeout = httpx2.Timeout(METADATA_TIMEOUT_S, read=READ_TIMEOUT_S)
-    retries_left = job.max_retries
+    failures = 0
     for _ in range(MAX_REQUESTS):
         _check_cancel(job, part.size, size)
         if size is not None and part.size >= size:
@@ -233,7 +246,7 @@ def _transfer(job: _Job, location: str, url: str, part: _PartFile, size: int | N
         try:
             with get_session().stream("GET", location, headers=headers, timeout=timeout) as resp:
                 if resp.status_code >= 400:
-                    with hub_errors(job.endpoint, job.repo_id, job.remote.path, token_sent=same_origin and bool(job.token)):
+                    with hub_errors(job.endpoint, job.repo_id, job.remote.path, token_sent):
                         hf_raise_for_status(resp)
                 if before and resp.status_code == 200:  # the server ignored Range: start over
                     part.restart()
@@ -251,8 +264,8 @@ def _transfer(job: _Job, location: str, url: str, part: _PartFile, size: int | N
                 return
             raise httpx2.RemoteProtocolError("the server ended the transfer early")
         except httpx2.TransportError as exc:  # a dropped connection or a stall: resume where it stopped
-            retries_left = job.max_retries if part.size > before else retries_left - 1
-            if retries_left < 0:
+            failures = 1 if part.size > before else failures + 1  # in a row, without progress
+            if failures > job.max_retries:
                 raise DownloadError(
                     f"the connection was lost after {format_bytes(part.size)} of {_fmt(size)} of {job.remote.path} "
                     f"({exc}); pulling it again resumes it") from exc
@@ -291,7 +304,8 @@ def pull_model(repo_id: str, filename: str, *, revision: str | None = None, dest
     for remote in remotes:
         job = _Job(snapshot.repo_id, remote, snapshot.commit, _safe_dest(root, snapshot.repo_id, remote.path),
                    endpoint, token, cancel, max_retries)
-        got, had, ok = _fetch(job, meter)
+        with _one_writer(job.dest):
+            got, had, ok = _fetch(job, meter)
         paths.append(job.dest)
         downloaded, resumed, verified = downloaded + got, resumed + had, verified and ok
     if progress:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 SPLIT_RE = re.compile(r"^(?P<stem>.+)-(?P<index>\d{5})-of-(?P<count>\d{5})\.gguf$", re.IGNORECASE)
 
@@ -19,6 +19,11 @@ QUANT_RE = re.compile(
     r"(?:^|[-_.])((?:UD-)?(?:I?Q[1-8](?:_[0-9A-Z]{1,3}){0,3}|TQ[12]_0|MXFP4(?:_MOE)?|BF16|FP?16|FP?32))(?=$|[-_.])",
     re.IGNORECASE,
 )
+
+
+def partial_paths(dest: Path) -> tuple[Path, Path]:
+    """A download in progress (download.py) and its state file, next to where the finished file goes."""
+    return dest.with_name(dest.name + ".part"), dest.with_name(dest.name + ".part.json")
 
 
 def is_gguf_name(name: str) -> bool:

@@ -107,9 +107,9 @@ def assess_fit(need: MemoryNeed, machine: MachineMemory, use_gpu: bool = True) -
 
 def _summary(verdict: Verdict, need: MemoryNeed, ram_needed: int, machine: MachineMemory,
              gpu_layers: int | None, all_on_gpu: bool) -> str:
-    kv_word = "KV cache" if need.exact else "KV cache and compute about"
-    parts = (f"weights {format_bytes(need.weights_bytes)} + {kv_word} {format_bytes(need.kv_bytes)} at "
-             f"{need.n_ctx} tokens + compute {format_bytes(need.compute_bytes)}")
+    about = "" if need.exact else "~"
+    parts = (f"weights {format_bytes(need.weights_bytes)} + KV cache {about}{format_bytes(need.kv_bytes)} at "
+             f"{need.n_ctx} tokens + compute {about}{format_bytes(need.compute_bytes)}")
     text = f"{verdict}: needs {format_bytes(need.total_bytes)} ({parts})"
     if not need.exact:
         text += " (estimated from the file size)"

@@ -60,7 +60,7 @@ def search_models(query: str, sort: str = "downloads", limit: int = 20, *, endpo
     endpoint = hub_endpoint(endpoint)
     with hub_errors(endpoint):
         models = hub_api(endpoint, hub_token(token)).list_models(
-            search=query or None, filter="gguf", sort=SORTS[sort], limit=limit, expand=SEARCH_EXPAND)  # type: ignore[arg-type]
+            search=query or None, filter="gguf", sort=SORTS[sort], limit=limit, expand=SEARCH_EXPAND)
         return [HubRepo(m.id, m.downloads or 0, m.likes or 0,
                         m.last_modified.isoformat() if m.last_modified else None, bool(m.gated))
                 for m in models]
@@ -153,4 +153,5 @@ def find_remote_model(snapshot: RepoSnapshot, filename: str) -> RemoteModel:
     if not hits:
         raise HubError(f"{snapshot.repo_id} has no GGUF file named {filename}; "
                        f"'logitscope models files {snapshot.repo_id}' lists them")
-    raise HubError(f"{filename} is ambiguous in {snapshot.repo_id}: give its full path ({', '.join(m.name for m in hits)})")
+    names = ", ".join(m.name for m in hits)
+    raise HubError(f"{filename} is ambiguous in {snapshot.repo_id}: give its full path ({names})")

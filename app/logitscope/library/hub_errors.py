@@ -33,7 +33,8 @@ def hub_error(exc: BaseException, endpoint: str, repo_id: str | None = None, fil
     """The HubError for `exc`, or None when `exc` is not a Hub or network failure (a bug: let it raise)."""
     repo = repo_id or "the repository"
     if isinstance(exc, OfflineModeIsEnabled):
-        return HubError("HF_HUB_OFFLINE is set, so the Hugging Face Hub is not contacted: unset it to search and download")
+        return HubError("HF_HUB_OFFLINE is set, so the Hugging Face Hub is not contacted: "
+                        "unset it to search and download")
     if isinstance(exc, HfHubHTTPError):
         return _http_error(exc, endpoint, repo, filename, token_sent)
     if isinstance(exc, httpx2.TimeoutException):
@@ -71,7 +72,8 @@ def _http_error(exc: HfHubHTTPError, endpoint: str, repo: str, filename: str | N
         return HubError(f"the Hub refused access to {repo} (403 Forbidden): if the repository is gated, accept its "
                         f"licence on {page} and {SET_TOKEN_HINT} (with read access)")
     if status == 429:
-        return HubError("the Hugging Face Hub is rate-limiting requests (429 Too Many Requests): wait a minute and retry")
+        return HubError("the Hugging Face Hub is rate-limiting requests (429 Too Many Requests): "
+                        "wait a minute and retry")
     if status >= 500:
         return HubError(f"the Hugging Face Hub had a server error ({status}); try again later")
     return HubError(f"the Hugging Face Hub answered {status} for {repo}")

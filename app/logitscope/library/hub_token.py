@@ -53,7 +53,8 @@ def set_token(token: str) -> str:
     path = token_file()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as fh:
-        os.fchmod(fh.fileno(), 0o600)  # an older file may have had wider permissions
+        if hasattr(os, "fchmod"):  # POSIX: an older file may have had wider permissions
+            os.fchmod(fh.fileno(), 0o600)
         fh.write(token + "\n")
     return str(path)
 
