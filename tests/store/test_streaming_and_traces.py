@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import sqlite3
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 
 from logitscope.engine.trace import StepRecord
 from logitscope.store.history import HistoryStore
+from logitscope.store.streaming import COMMIT_INTERVAL_S
 from logitscope.store.traces import referenced_tokens
 from tests.store.conftest import save_answer
 
@@ -75,17 +77,19 @@ def test_steps_are_committed_by_time_and_on_flush(store, generated):
     answer = generated.answers[0]
     cid = store.create_conversation("t")
     q = store.add_message(cid, "user", answer.prompt)
+    started = time.monotonic()
     writer = store.start_answer(cid, q, generated.model, generated.vocab, answer.result.settings)
-    assert committed(store.path, writer.message_id) == ("streaming", "", 0)
     writer.append(answer.steps[0])
     writer.append(answer.steps[1])
-    assert committed(store.path, writer.message_id) == ("streaming", "", 0)   # buffered, < 250 ms
-    time.sleep(0.3)
-    writer.append(answer.steps[2])                                            # > 250 ms since the last commit
+    if time.monotonic() - started < COMMIT_INTERVAL_S:  # (a machine stalled for 250 ms proves nothing here)
+        assert committed(store.path, writer.message_id) == ("streaming", "", 0)   # buffered
+    time.sleep(COMMIT_INTERVAL_S + 0.05)
+    writer.append(answer.steps[2])                           # > 250 ms since the writer started: a commit
     text = "".join(s.text for s in answer.steps[:3])
     assert committed(store.path, writer.message_id) == ("streaming", text, 3)
     writer.append(answer.steps[3])
-    assert committed(store.path, writer.message_id)[2] == 3
+    if time.monotonic() - started < 2 * COMMIT_INTERVAL_S:
+        assert committed(store.path, writer.message_id)[2] == 3
     writer.flush()
     assert committed(store.path, writer.message_id)[2] == 4
     assert writer.text == "".join(s.text for s in answer.steps[:4])
@@ -118,6 +122,8 @@ def test_a_failed_answer_keeps_its_partial_text_and_refuses_more_steps(store, ge
     assert "SIGSEGV" in message.error
     with pytest.raises(RuntimeError, match="already finished"):
         writer.append(answer.steps[5])
+    writer.flush()  # a periodic flush after the end does nothing
+    assert store.message(writer.message_id).status == "error"
 
 
 def test_opening_marks_an_answer_left_streaming_as_interrupted(tmp_path: Path, generated):
@@ -144,6 +150,7 @@ from logitscope.engine.runtime import LoadSettings
 from logitscope.engine.sampler import PRESETS
 from logitscope.engine.trace import StepRecord
 from logitscope.store.history import HistoryStore
+from logitscope.store.streaming import COMMIT_INTERVAL_S
 from logitscope.store.records import ModelIdentity
 
 model = sys.argv[1]
@@ -163,8 +170,7 @@ for event in engine.generate(GenerateRequest(prompt=prompt, settings=PRESETS["Gr
 """
 
 
-@pytest.mark.parametrize("extra_delay", [0.0, 0.13])
-def test_kill_9_mid_answer_leaves_a_consistent_partial_answer(tmp_path: Path, demo_model: Path, extra_delay: float):
+def test_kill_9_mid_answer_leaves_a_consistent_partial_answer(tmp_path: Path, demo_model: Path):
     home = tmp_path / "home"
     home.mkdir()
     env = dict(os.environ, LOGITSCOPE_HOME=str(home), PYTHONPATH=str(Path(__file__).resolve().parents[2]))
@@ -186,7 +192,7 @@ def test_kill_9_mid_answer_leaves_a_consistent_partial_answer(tmp_path: Path, de
                 if row[0] >= 5:
                     break
             time.sleep(0.02)
-        time.sleep(extra_delay)
+        time.sleep(random.uniform(0, COMMIT_INTERVAL_S))  # anywhere in the commit cycle, a commit included
         os.kill(child.pid, signal.SIGKILL)
     finally:
         child.kill()

@@ -56,6 +56,8 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
 def _open(path: Path) -> sqlite3.Connection:
     if path.is_dir():
         raise _Unusable("it is a folder, not a file")
+    if path.exists():
+        _check(path)
     try:
         # isolation_level=None: no implicit transactions; `transaction()` says where each one begins and ends.
         # check_same_thread (the default, True): the connection belongs to the thread that opened it.
@@ -75,23 +77,40 @@ def _open(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def _check(path: Path) -> None:
+    """Is this file a healthy Logitscope history we can read? Checked through a read-only connection:
+    closing a read-write one would checkpoint and delete a -wal file we are about to keep aside."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the history database {path}: {exc}") from exc
+    try:
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check")]  # ~0.25 s for 400 MB
+        if problems != ["ok"]:
+            raise _Unusable(f"it is damaged: {problems[0]}")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > LATEST_VERSION:
+            raise _Unusable(f"it was written by a newer Logitscope: schema {version}, this version reads up to "
+                            f"{LATEST_VERSION}", tag="newer")
+        if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            raise _Unusable("it is an SQLite file, but not a Logitscope history", tag="foreign")
+    except sqlite3.DatabaseError as exc:
+        if _is_environment(exc):
+            raise StoreError(f"cannot use the history database {path}: {exc}") from exc
+        raise _Unusable(f"it is damaged: {exc}") from exc
+    finally:
+        conn.close()
+
+
 def _is_environment(exc: sqlite3.DatabaseError) -> bool:
     return (getattr(exc, "sqlite_errorcode", sqlite3.SQLITE_ERROR) & 0xFF) in _ENVIRONMENT_ERRORS
 
 
 def _prepare(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA foreign_keys = ON")
-    problems = [row[0] for row in conn.execute("PRAGMA quick_check")]  # ~0.25 s for 400 MB
-    if problems != ["ok"]:
-        raise _Unusable(f"it is damaged: {problems[0]}")
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > LATEST_VERSION:
-        raise _Unusable(f"it was written by a newer Logitscope: schema {version}, this version reads up to "
-                        f"{LATEST_VERSION}", tag="newer")
-    if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-        raise _Unusable("it is an SQLite file, but not a Logitscope history", tag="foreign")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a killed process loses no committed write
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
     try:
         migrate(conn, version)
     except sqlite3.DatabaseError as exc:

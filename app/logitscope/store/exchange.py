@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import sqlite3
+import struct
 from collections.abc import Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
@@ -185,7 +186,7 @@ def _import_trace(conn: sqlite3.Connection, message_id: int, model_id: int, trac
         blob = _unb64(text, f"{where}, trace step {k}")
         try:
             step = unpack_step(blob)
-        except (ValueError, IndexError, UnicodeDecodeError) as exc:  # struct.error is a ValueError
+        except (struct.error, ValueError, IndexError) as exc:  # short, garbled or not UTF-8
             raise StoreError(f"{where}, trace step {k} is not a valid step record: {exc}") from exc
         packed.append((step.i, blob))
     pieces: dict[int, bytes] = {}

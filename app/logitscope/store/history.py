@@ -57,7 +57,11 @@ class HistoryStore:
         self.connection, notice = open_database(self.path)
         self.notices: list[str] = [notice] if notice else []
         self.full_text = trigram_fts_available() if full_text is None else full_text
-        set_up_search_index(self.connection, self.full_text)
+        try:
+            set_up_search_index(self.connection, self.full_text)
+        except BaseException:
+            self.connection.close()
+            raise
 
     def close(self) -> None:
         self.connection.close()

@@ -230,6 +230,9 @@ def _field_value(f: Field[Any], hint: Any, value: Any) -> Any:
 
 def _checked(cls: type[T], values: Any, where: str, notices: list[str]) -> T | None:
     """Like `_typed`, then the class's own validate(); None (with a notice) if that refuses it."""
+    if not isinstance(values, dict):
+        notices.append(f"settings: {where} is not an object; ignored")
+        return None
     obj = _typed(cls, values, f"settings: {where}", notices)
     try:
         obj.validate()  # type: ignore[attr-defined]
@@ -249,15 +252,15 @@ def _coerce(value: Any, hint: Any) -> Any:
         return _coerce(value, hint)
     if typing.get_origin(hint) is tuple:
         if not isinstance(value, list | tuple):
-            raise ValueError("not a list")
+            raise ValueError("expected a list")
         return tuple(_coerce(item, typing.get_args(hint)[0]) for item in value)
     if hint is float and isinstance(value, int | float) and not isinstance(value, bool):
         if not math.isfinite(value):
-            raise ValueError("not a finite number")
+            raise ValueError("expected a finite number")
         return float(value)
     if hint in (str, int, bool) and isinstance(value, hint) and (hint is bool or not isinstance(value, bool)):
         return value
-    raise ValueError(f"not a {getattr(hint, '__name__', hint)}")
+    raise ValueError(f"expected {getattr(hint, '__name__', hint)}")
 
 
 def _plain(value: Any) -> Any:

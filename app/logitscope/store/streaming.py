@@ -53,9 +53,9 @@ class StreamingWriter:
             self.flush()
 
     def flush(self) -> None:
-        """Commit the buffered steps and the text so far now (nothing to do when none are buffered)."""
-        self._check_open()
-        if not self._pending:
+        """Commit the buffered steps and the text so far now. Nothing to do when none are buffered, or
+        once the answer is finished (so a periodic timer may keep calling it)."""
+        if self.closed or not self._pending:
             return
         self._commit("UPDATE messages SET content = ?, status = 'streaming' WHERE id = ?",
                      (self.text, self.message_id))

@@ -1,0 +1,121 @@
+"""`logitscope history list | export | import`, through the functions cli.py wires in."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from logitscope.errors import StoreError
+from logitscope.store.commands import add_history_parser, run_history
+from logitscope.store.history import HistoryStore
+from tests.store.conftest import save_answer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The smallest program that wires the command in, as cli.py does.
+HARNESS = ("import argparse, sys; from logitscope.store.commands import add_history_parser, run_history; "
+           "p = argparse.ArgumentParser(prog='logitscope'); s = p.add_subparsers(dest='command'); "
+           "add_history_parser(s); sys.exit(run_history(p.parse_args(sys.argv[1:])))")
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="logitscope")
+    add_history_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(argv)
+
+
+def run(*argv: str) -> int:
+    return run_history(parse(*argv))
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, generated) -> Path:
+    """A LOGITSCOPE_HOME with two saved conversations."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("LOGITSCOPE_HOME", str(home))
+    with HistoryStore() as store:
+        save_answer(store, generated, generated.answers[0])
+        save_answer(store, generated, generated.answers[1])
+    return home
+
+
+def test_list(home: Path, capsys: pytest.CaptureFixture[str]):
+    assert run("history", "list", "--json") == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [c["title"] for c in listed] == ["请用中文介绍一下你自己。", "Why is the sky blue?"]
+    assert all(c["n_messages"] == 2 for c in listed)
+    assert run("history", "list") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and lines[1].split()[0] == "1" and lines[1].endswith("Why is the sky blue?")
+
+
+def test_export_json_then_import_elsewhere(home: Path, tmp_path: Path, monkeypatch, capsys):
+    out = tmp_path / "all.json"
+    assert run("history", "export", "-o", str(out)) == 0
+    assert capsys.readouterr().out == ""
+    exported = json.loads(out.read_text(encoding="utf-8"))
+    assert exported["format"] == "logitscope-history" and len(exported["conversations"]) == 2
+
+    monkeypatch.setenv("LOGITSCOPE_HOME", str(tmp_path / "elsewhere"))
+    assert run("history", "import", str(out)) == 0
+    assert capsys.readouterr().out.startswith("imported 2 conversations")
+    assert run("history", "export", "1", "--format", "json") == 0
+    (conv,) = json.loads(capsys.readouterr().out)["conversations"]
+    assert conv["title"] == "Why is the sky blue?" and conv["messages"][1]["trace"]["steps"]
+
+
+def test_export_markdown(home: Path, capsys):
+    assert run("history", "export", "2", "--format", "md") == 0
+    text = capsys.readouterr().out
+    assert text.startswith("# 请用中文介绍一下你自己。\n") and "## Assistant" in text and "Why is the sky" not in text
+    assert run("history", "export", "--format", "md") == 0
+    assert capsys.readouterr().out.count("\n---\n") == 1
+
+
+def test_mistakes_are_clear_errors(home: Path, tmp_path: Path):
+    with pytest.raises(StoreError, match="no conversation with id 42"):
+        run("history", "export", "42")
+    with pytest.raises(StoreError, match="cannot read"):
+        run("history", "import", str(tmp_path / "missing.json"))
+    (tmp_path / "notes.txt").write_text("hello")
+    with pytest.raises(StoreError, match="is not a JSON file"):
+        run("history", "import", str(tmp_path / "notes.txt"))
+    (tmp_path / "other.json").write_text('{"hello": 1}')
+    with pytest.raises(StoreError, match="not a Logitscope history export"):
+        run("history", "import", str(tmp_path / "other.json"))
+    with pytest.raises(StoreError, match="cannot write"):
+        run("history", "export", "-o", str(tmp_path / "no" / "such" / "folder.json"))
+    with pytest.raises(SystemExit):
+        parse("history", "export", "--format", "xml")
+    with pytest.raises(SystemExit):
+        parse("history")
+
+
+def test_through_a_real_process(home: Path, tmp_path: Path):
+    env = {"LOGITSCOPE_HOME": str(home), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+
+    def cli(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", HARNESS, *argv], env=env, capture_output=True, text=True,
+                              timeout=60)
+
+    proc = cli("history", "list")
+    assert proc.returncode == 0 and "Why is the sky blue?" in proc.stdout, proc.stderr
+    proc = cli("history", "export", "1", "--format", "md", "-o", str(tmp_path / "one.md"))
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "one.md").read_text(encoding="utf-8").startswith("# Why is the sky blue?")
+
+
+def test_a_broken_database_is_reported_as_a_note(tmp_path: Path, monkeypatch, capsys):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "history.sqlite3").write_bytes(b"garbage" * 1000)
+    monkeypatch.setenv("LOGITSCOPE_HOME", str(home))
+    assert run("history", "list") == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith("note: The history database could not be used")
+    assert "no saved conversations" in captured.err

@@ -1,0 +1,86 @@
+"""Databases written by every earlier schema version open, keep their data and reach the latest schema."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from logitscope.store.history import HistoryStore
+from logitscope.store.schema import LATEST_VERSION, MIGRATIONS, migrate
+from tests.store.conftest import save_answer
+
+# Rows as each version wrote them (version 0 is an empty file).
+SAMPLE_ROWS = {
+    1: """
+    INSERT INTO conversations (id, title, created_at, updated_at) VALUES (1, 'From v1', 1000.0, 1003.0);
+    INSERT INTO messages (id, conversation_id, parent_id, role, content, created_at, selected_seq)
+        VALUES (1, 1, NULL, 'user', 'Name a fruit.', 1001.0, 1),
+               (2, 1, 1, 'assistant', 'Apple.', 1002.0, 3),
+               (3, 1, 1, 'assistant', 'Banana.', 1003.0, 2);
+    INSERT INTO messages (id, conversation_id, parent_id, role, content, status, created_at, selected_seq)
+        VALUES (4, 1, 2, 'user', 'And anoth', 'streaming', 1004.0, 4);
+    """,
+}
+
+
+def schema_of(path: Path) -> list[tuple]:
+    with sqlite3.connect(path) as conn:
+        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        shape = [(t, tuple(conn.execute(f"PRAGMA table_xinfo('{t}')").fetchall())) for t in tables]
+        shape += conn.execute("SELECT type, name, tbl_name FROM sqlite_master WHERE type IN ('index', 'trigger') "
+                              "ORDER BY name").fetchall()
+        return shape
+
+
+def make_database(path: Path, version: int) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrate(conn, 0, version)
+    for v in range(1, version + 1):
+        if v in SAMPLE_ROWS:
+            conn.executescript(SAMPLE_ROWS[v])
+    conn.close()
+
+
+def test_there_are_several_versions():
+    assert LATEST_VERSION == len(MIGRATIONS) >= 2
+
+
+@pytest.mark.parametrize("version", range(LATEST_VERSION))
+def test_an_old_database_is_migrated_to_the_latest(tmp_path: Path, version: int, generated):
+    old, fresh = tmp_path / "old.sqlite3", tmp_path / "fresh.sqlite3"
+    make_database(old, version)
+    HistoryStore(fresh).close()
+    with HistoryStore(old) as store:
+        assert store.notices == []
+        assert store.connection.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
+        if version >= 1:  # the v1 rows, as they were (the cut-off message marked as such)
+            (conv,) = store.list_conversations()
+            assert (conv.id, conv.title, conv.n_messages) == (1, "From v1", 4)
+            assert [m.content for m in store.active_path(1)] == ["Name a fruit.", "Apple.", "And anoth"]
+            assert store.message(4).status == "interrupted"
+            assert store.message(2).model is None and store.message(2).n_steps == 0
+            assert [h.conversation.id for h in store.search("anoth")] == [1]   # indexed after the fact
+            # what the new version adds works on the old data: a traced answer in the old tree
+            _, answer_id = save_answer(store, generated, generated.answers[0], conversation_id=1, parent_id=4)
+            assert store.message(answer_id).n_steps == len(generated.answers[0].steps)
+    assert schema_of(old) == schema_of(fresh)
+
+
+def test_a_failed_migration_changes_nothing_and_the_file_is_kept(tmp_path: Path):
+    """A v1 database that (somehow) has the column v2 adds last: the upgrade fails, and fails as a whole."""
+    path = tmp_path / "history.sqlite3"
+    make_database(path, 1)
+    with sqlite3.connect(path) as conn:
+        conn.execute("ALTER TABLE messages ADD COLUMN notices_json TEXT")
+    with HistoryStore(path) as store:
+        assert len(store.notices) == 1 and "upgrading it from schema 1 to 2 failed" in store.notices[0]
+        assert store.list_conversations() == []
+    (aside,) = tmp_path.glob("history.sqlite3.broken-*")
+    with sqlite3.connect(aside) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(messages)")]
+        assert "model_id" not in columns  # what v2 did before the failing statement was rolled back
+        assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'models'").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM messages").fetchone()[0] == 4

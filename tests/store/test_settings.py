@@ -1,0 +1,194 @@
+"""Settings: typed defaults, tolerant reading, atomic saving, per-model load settings, sampler presets."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.sampler import PRESETS, SamplerSettings
+from logitscope.errors import InvalidSettingsError
+from logitscope.store import settings as settings_module
+from logitscope.store.settings import SETTINGS_SCHEMA, AppSettings, SettingsStore, describe
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "settings.json"
+
+
+def write(path: Path, data: object) -> None:
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_defaults_without_a_file_and_every_field_described(path: Path):
+    s = SettingsStore(path)
+    assert s.app == AppSettings() and s.notices == [] and not path.exists()
+    assert (s.app.theme, s.app.language, s.app.sampler_preset) == ("system", "system", "Balanced")
+    descriptions = describe()
+    assert set(descriptions) == {f.name for f in fields(AppSettings)}
+    assert all(len(text) > 10 for text in descriptions.values())
+
+
+def test_default_location_is_the_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("LOGITSCOPE_HOME", str(tmp_path / "home"))
+    SettingsStore().update_app(theme="dark")
+    assert json.loads((tmp_path / "home" / "settings.json").read_text())["app"]["theme"] == "dark"
+
+
+def test_changes_are_saved_and_read_back(path: Path):
+    s = SettingsStore(path)
+    s.update_app(theme="dark", language="zh_CN", models_folders=["/models", "/more models"],
+                 last_model_path="/models/a.gguf")
+    again = SettingsStore(path)
+    assert again.notices == []
+    assert again.app == AppSettings("dark", "zh_CN", "Balanced", ("/models", "/more models"), "/models/a.gguf")
+    data = json.loads(path.read_text())
+    assert data["schema"] == SETTINGS_SCHEMA and data["app"]["models_folders"] == ["/models", "/more models"]
+
+
+@pytest.mark.parametrize("changes, phrase", [
+    ({"theme": "purple"}, "not one of system, light, dark"),
+    ({"language": "fr"}, "not one of system, en, zh_CN"),
+    ({"models_folders": "/models"}, "expected a list"),
+    ({"last_model_path": 5}, "expected str"),
+    ({"colour": "red"}, "no setting 'colour'"),
+    ({"sampler_preset": "Nope"}, "no sampler preset 'Nope'"),
+])
+def test_bad_changes_are_refused_and_nothing_is_saved(path: Path, changes: dict, phrase: str):
+    s = SettingsStore(path)
+    with pytest.raises(InvalidSettingsError, match=phrase):
+        s.update_app(**changes)
+    assert s.app == AppSettings() and not path.exists()
+
+
+def test_invalid_values_in_the_file_fall_back_to_defaults_with_notices(path: Path):
+    write(path, {"schema": 1, "app": {"theme": "purple", "language": "en", "models_folders": ["/a", 3],
+                                      "last_model_path": None, "sampler_preset": "Gone", "font": "Comic"}})
+    s = SettingsStore(path)
+    assert s.app == AppSettings(language="en")    # the valid value is kept
+    text = "\n".join(s.notices)
+    for phrase in ("theme = 'purple' is invalid", "models_folders", "unknown setting 'font'", "'Gone'"):
+        assert phrase in text
+    assert len(s.notices) == 4 and all("\n" not in n for n in s.notices)
+
+
+@pytest.mark.parametrize("content, tag, phrase", [
+    (b"{not json", "broken", "cannot be read"),
+    (b"\xff\xfe garbage", "broken", "cannot be read"),
+    (b"[1, 2, 3]", "broken", "not a JSON object"),
+    (b'{"app": {}}', "broken", "no schema version"),
+    (json.dumps({"schema": SETTINGS_SCHEMA + 1, "app": {"theme": "dark"}}).encode(), "newer", "newer Logitscope"),
+])
+def test_an_unreadable_file_is_kept_aside_and_the_defaults_used(path: Path, content: bytes, tag: str, phrase: str):
+    path.write_bytes(content)
+    s = SettingsStore(path)
+    assert s.app == AppSettings()
+    assert len(s.notices) == 1 and phrase in s.notices[0]
+    (aside,) = path.parent.glob(f"settings.json.{tag}-*")
+    assert aside.read_bytes() == content and aside.name in s.notices[0]
+    s.update_app(theme="light")                    # saving does not overwrite what the user had
+    assert aside.read_bytes() == content and SettingsStore(path).app.theme == "light"
+
+
+def test_saving_is_atomic(path: Path, monkeypatch: pytest.MonkeyPatch):
+    s = SettingsStore(path)
+    s.update_app(theme="dark")
+    before = path.read_bytes()
+
+    def crash(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)       # the process "dies" between writing and renaming
+    with pytest.raises(OSError):
+        s.update_app(theme="light")
+    monkeypatch.undo()
+    assert path.read_bytes() == before             # the old file, whole
+    assert [p.name for p in path.parent.iterdir()] == ["settings.json"]  # no temporary file left
+    assert SettingsStore(path).app.theme == "dark"
+
+
+def test_load_settings_are_remembered_per_model_file(path: Path, tmp_path: Path):
+    model = tmp_path / "models" / "a.gguf"
+    s = SettingsStore(path)
+    assert s.load_settings_for(model) is None
+    chosen = LoadSettings(n_ctx=8192, n_gpu_layers=-1, type_k="q8_0", type_v="q8_0", flash_attn=True, n_threads=4)
+    s.remember_load_settings(model, chosen)
+    s.remember_load_settings(tmp_path / "b.gguf", LoadSettings(n_ctx=512))
+    again = SettingsStore(path)
+    assert again.load_settings_for(tmp_path / "models" / ".." / "models" / "a.gguf") == chosen  # same file
+    assert again.load_settings_for(tmp_path / "b.gguf") == LoadSettings(n_ctx=512)
+    with pytest.raises(InvalidSettingsError):
+        s.remember_load_settings(model, LoadSettings(type_v="q8_0"))   # quantized V without flash attention
+
+
+def test_invalid_load_settings_in_the_file(path: Path):
+    good = LoadSettings(n_ctx=1024).to_dict()
+    write(path, {"schema": 1, "load_settings": {
+        "/m/good.gguf": good,
+        "/m/typo.gguf": {**good, "n_ctx": "big", "turbo": True},     # bad field -> default, unknown ignored
+        "/m/invalid.gguf": {**good, "type_v": "q8_0", "flash_attn": False},   # refused by validate()
+        "/m/junk.gguf": [1, 2],
+    }})
+    s = SettingsStore(path)
+    assert s.load_settings_for("/m/good.gguf") == LoadSettings(n_ctx=1024)
+    assert s.load_settings_for("/m/typo.gguf") == LoadSettings()
+    assert s.load_settings_for("/m/invalid.gguf") is None and s.load_settings_for("/m/junk.gguf") is None
+    assert len(s.notices) == 4
+
+
+def test_sampler_presets(path: Path):
+    s = SettingsStore(path)
+    mine = SamplerSettings(temperature=0.5, top_k=20, seed=7)
+    s.save_preset(" Mine ", mine)
+    s.update_app(sampler_preset="Mine")
+    again = SettingsStore(path)
+    assert list(again.presets()) == [*PRESETS, "Mine"]
+    assert again.preset("Mine") == mine and again.user_presets() == {"Mine": mine}
+    assert again.app.sampler_preset == "Mine"
+    with pytest.raises(InvalidSettingsError, match="built-in"):
+        again.save_preset("Greedy", mine)
+    with pytest.raises(InvalidSettingsError, match="built-in"):
+        again.delete_preset("Balanced")
+    with pytest.raises(InvalidSettingsError, match="must be >= 0"):
+        again.save_preset("Bad", SamplerSettings(temperature=-1))
+    again.delete_preset("Mine")
+    assert again.app.sampler_preset == "Balanced"   # the default went with it
+    assert SettingsStore(path).user_presets() == {} and SettingsStore(path).app.sampler_preset == "Balanced"
+    with pytest.raises(InvalidSettingsError, match="no saved preset"):
+        again.delete_preset("Mine")
+    with pytest.raises(InvalidSettingsError, match="no sampler preset"):
+        again.preset("Mine")
+
+
+def test_invalid_presets_in_the_file(path: Path):
+    write(path, {"schema": 1, "sampler_presets": {
+        "Ok": {"temperature": 1, "top_k": 10},                 # an int where a float is expected is fine
+        "Greedy": {"temperature": 0.5},                        # hides a built-in
+        "Broken": {"temperature": -3},                         # refused by validate()
+        "Weird": {"top_p": "high", "seed": 1.5},               # wrong types -> defaults
+    }, "app": {"sampler_preset": "Ok"}})
+    s = SettingsStore(path)
+    assert s.preset("Ok") == SamplerSettings(temperature=1.0, top_k=10)
+    assert s.preset("Greedy") == PRESETS["Greedy"]
+    assert "Broken" not in s.presets() and s.preset("Weird") == SamplerSettings()
+    assert s.app.sampler_preset == "Ok" and len(s.notices) == 4
+
+
+def test_non_finite_numbers_are_invalid(path: Path):
+    path.write_text('{"schema": 1, "sampler_presets": {"Inf": {"temperature": Infinity}}}')
+    s = SettingsStore(path)
+    assert s.preset("Inf") == SamplerSettings() and "expected a finite number" in s.notices[0]
+
+
+def test_no_qt_and_no_llama_cpp_in_the_history_modules():
+    import subprocess
+    import sys
+    code = ("import sys, logitscope.store, logitscope.store.commands; "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'llama_cpp')]; sys.exit(1 if bad else 0)")
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+    assert settings_module.LoadSettings is LoadSettings  # settings does use the engine's own dataclass
