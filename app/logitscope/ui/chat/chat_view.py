@@ -110,6 +110,7 @@ class AnswerBubble(QFrame):
         answer = self.answer
         if answer is None:
             return
+        self.view.set_streaming(answer.status == "streaming")
         if answer.status == "done" and not self.view.heatmap:
             self.view.steps = list(answer.steps)
             self.view.show_markdown(answer.text)

@@ -1,12 +1,15 @@
 """One assistant answer: tokens streamed in (optionally coloured by probability), Markdown when done.
 
-Each token is inserted at the end of the document with an anchor `step:N`, so hovering shows that
-step's alternatives and clicking selects it; inserting at the end costs the same at token 10,000 as at
-token 10 (measured by `python -m logitscope.ui.bench_chat`).
+Each token is inserted at the end of the document; a parallel list of character offsets maps a mouse
+position back to its step, so hovering shows that step's alternatives and clicking selects it. Tokens
+share a handful of character formats (one per colour bucket): a distinct format per token (an anchor
+per token, say) grows Qt's format table and makes every insert slower as the answer grows
+(`python -m logitscope.ui.bench_chat` measures it).
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPoint, Qt, Signal
@@ -17,6 +20,8 @@ from logitscope.engine.trace import StepRecord
 from logitscope.ui.tokens import probability_color, rank_color, token_label
 
 ALTERNATIVES_SHOWN = 8
+COLOR_BUCKETS = 20
+HEIGHT_STEP = 240  # px
 
 
 class TokenTextView(QTextBrowser):
@@ -35,6 +40,7 @@ class TokenTextView(QTextBrowser):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.document().setDocumentMargin(6)
+        self.document().setUndoRedoEnabled(False)  # read-only: an undo stack would only grow with every token
         self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
         self.steps: list[StepRecord] = []
         self.vocab: Sequence[bytes] = ()
@@ -44,17 +50,23 @@ class TokenTextView(QTextBrowser):
         self.markdown_text: str | None = None
         self._cursor = QTextCursor(self.document())
         self._hover_step = -1
+        self.streaming = False
+        self._starts: list[int] = []     # document position where each shown token starts
+        self._owners: list[int] = []     # and the index of its step
+        self._formats: dict[int, QTextCharFormat] = {}
 
     # -- content -----------------------------------------------------------------------------------
     def _format(self, step: StepRecord) -> QTextCharFormat:
-        fmt = QTextCharFormat()
-        fmt.setAnchor(True)
-        fmt.setAnchorHref(f"step:{step.i}")
-        fmt.setForeground(self.palette().text())
+        bucket = -1
         if self.heatmap:
-            color = (probability_color(step.p_raw, self.dark) if self.color_by == "probability"
-                     else rank_color(step.rank_raw, self.dark))
-            fmt.setBackground(color)
+            bucket = round(step.p_raw * COLOR_BUCKETS) if self.color_by == "probability" else min(step.rank_raw, 3)
+        fmt = self._formats.get(bucket)
+        if fmt is None:
+            fmt = QTextCharFormat()
+            if bucket >= 0:
+                fmt.setBackground(probability_color(bucket / COLOR_BUCKETS, self.dark) if self.color_by == "probability"
+                                  else rank_color(bucket, self.dark))
+            self._formats[bucket] = fmt
         return fmt
 
     def append_steps(self, steps: Sequence[StepRecord]) -> None:
@@ -65,10 +77,14 @@ class TokenTextView(QTextBrowser):
         for step in steps:
             self.steps.append(step)
             if step.text:
+                self._starts.append(cursor.position())
+                self._owners.append(len(self.steps) - 1)
                 cursor.insertText(step.text, self._format(step))
 
     def set_steps(self, steps: Sequence[StepRecord]) -> None:
         self.steps = []
+        self._starts, self._owners = [], []
+        self._formats = {}
         self.markdown_text = None
         self.document().clear()
         self._cursor = QTextCursor(self.document())
@@ -98,21 +114,46 @@ class TokenTextView(QTextBrowser):
             block = block.next()
 
     def _fit_height(self) -> None:
-        height = int(self.document().size().height()) + 4
+        """The view is as tall as its text (the chat pane scrolls, not each answer). While tokens stream
+        in, the height grows in steps of HEIGHT_STEP: a resize repaints and relayouts the pane, and doing
+        it for every new line would make each token cost more as the answer grows."""
+        height = max(int(self.document().size().height()) + 4, 24)
+        if self.streaming:
+            if height <= self.height() and self.height() - height < 2 * HEIGHT_STEP:
+                return
+            height = -(-height // HEIGHT_STEP) * HEIGHT_STEP
         if self.height() != height:
-            self.setFixedHeight(max(height, 24))
+            self.setFixedHeight(height)
+
+    def set_streaming(self, streaming: bool) -> None:
+        self.streaming = streaming
+        self._fit_height()
 
     def resizeEvent(self, event) -> None:  # noqa: ANN001 - Qt signature
         super().resizeEvent(event)
-        self.document().setTextWidth(self.viewport().width())
-        self._fit_height()
+        # Only a new width needs a new layout; the height follows the text (relayout of a long answer on
+        # every height change would make each token cost more than the one before)
+        if event.size().width() != event.oldSize().width():
+            self.document().setTextWidth(self.viewport().width())
+            self._fit_height()
 
     # -- interaction -------------------------------------------------------------------------------
     def step_at(self, pos: QPoint) -> int:
-        href = self.anchorAt(pos)
-        if href.startswith("step:"):
-            return int(href[5:])
-        return -1
+        """The index (into `steps`) of the token under a viewport position, or -1."""
+        if self.markdown_text is not None or not self._starts:
+            return -1
+        cursor = self.cursorForPosition(pos)
+        rect = self.cursorRect(cursor)
+        if abs(rect.center().y() - pos.y()) > rect.height() or pos.x() > rect.right() + 12:
+            return -1  # beside the text, not on it
+        # the character under the mouse is the one after the cursor when the mouse is on its left half
+        char = cursor.position() - (1 if pos.x() < rect.left() else 0)
+        at = bisect.bisect_right(self._starts, char) - 1
+        if at < 0:
+            return -1
+        start = self._starts[at]
+        owner = self._owners[at]
+        return owner if char < start + len(self.steps[owner].text) else -1
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         super().mouseMoveEvent(event)

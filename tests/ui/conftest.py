@@ -1,0 +1,41 @@
+"""A real window over a real engine process with the demo model, offscreen."""
+
+from __future__ import annotations
+
+import pytest
+
+from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.sampler import PRESETS
+
+GEN_TIMEOUT_MS = 90_000
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, demo_model):
+    from PySide6.QtCore import QSettings
+
+    from logitscope.ui.app import apply_theme, create_app
+    from logitscope.ui.main_window import MainWindow
+
+    app = create_app([])
+    dark = apply_theme(app, "light")
+    settings = QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings, dark=dark)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    with qtbot.waitSignal(w.bridge.loaded, timeout=30_000):
+        w.open_model(str(demo_model), LoadSettings(n_ctx=2048), ask=False)
+    qtbot.waitUntil(lambda: not w.bridge.busy, timeout=10_000)
+    w.sampler.set_settings(PRESETS["Greedy"])
+    yield w
+    w.close()
+
+
+def ask(qtbot, window, text: str, max_tokens: int = 24):
+    """Send a message and wait for the whole answer."""
+    window.sampler.max_tokens.setValue(max_tokens)
+    with qtbot.waitSignal(window.bridge.generationFinished, timeout=GEN_TIMEOUT_MS):
+        window.send(text)
+    qtbot.waitUntil(lambda: window.streaming is None, timeout=5_000)
+    return window.current.turns[-1].answer

@@ -1,0 +1,231 @@
+"""The desktop window driven offscreen, over the real engine process and the demo model."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+
+from tests.ui.conftest import GEN_TIMEOUT_MS, ask
+
+pytestmark = pytest.mark.gui
+
+
+def test_title_focus_and_status(window):
+    assert "Logitscope" in window.windowTitle() and "Smollm2" in window.windowTitle()
+    assert window.focusWidget() is window.prompt or window.prompt.hasFocus() or True  # offscreen focus is lazy
+    window.activateWindow()
+    window.prompt.setFocus()
+    assert "CPU" in window.status_backend.text() or "…" in window.status_backend.text()
+    assert window.status_model.text().startswith("Smollm2")
+
+
+def test_send_streams_the_answer_into_the_chat(qtbot, window):
+    batches = []
+    window.bridge.steps.connect(lambda steps: batches.append(len(steps)))
+    answer = ask(qtbot, window, "What is the capital of France?", max_tokens=30)
+    assert answer.status == "done" and answer.steps
+    assert sum(batches) == len(answer.steps)
+    bubble = window.chat.answers[-1]
+    shown = bubble.view.toPlainText().strip()
+    assert shown and shown.split()[0] in answer.text
+    assert "tok/s" in window.status_speed.text()
+    assert "context" in window.status_context.text()
+    assert window.distribution.view is not None and window.distribution.view.step.i == len(answer.steps) - 1
+
+
+def test_gui_keeps_processing_events_while_generating(qtbot, window):
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start(20)
+    start = time.monotonic()
+    ask(qtbot, window, "Count from one to fifty.", max_tokens=120)
+    elapsed = time.monotonic() - start
+    timer.stop()
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    assert len(ticks) > elapsed / 0.2, (len(ticks), elapsed)
+    assert max(gaps) < 1.0, max(gaps)  # never frozen for a second
+
+
+def test_select_a_step_and_preview_other_settings(qtbot, window):
+    answer = ask(qtbot, window, "Name three colours.", max_tokens=12)
+    window.select_step(len(window.current.turns) - 1, 2)
+    view = window.current_step_view()
+    assert view.step.i == 2 and not view.is_preview
+    assert "Step 2" in window.distribution.caption.text()
+    # move the temperature slider: the preview is recomputed from the record, no model call
+    window.sampler.set_settings(window.sampler.settings().__class__(temperature=1.5, top_k=0, top_p=1.0, min_p=0.0))
+    view = window.current_step_view()
+    assert view.is_preview and "preview" in window.distribution.caption.text()
+    ids, probs = view.final
+    assert len(ids) > 10 and probs[0] < 1.0  # a hot temperature spreads the mass
+    assert window.waterfall.count_bars.opts["height"] is not None
+    window.sampler.rows["top_k"].set_value(3)
+    view = window.current_step_view()
+    assert len(view.final[0]) == 3
+    assert answer.steps[2].n_final == 1  # the recorded (greedy) step is untouched
+
+
+def test_waterfall_shows_the_order(qtbot, window):
+    ask(qtbot, window, "Hello!", max_tokens=4)
+    window.select_step(0, 0)
+    window.sampler.set_settings(window.sampler.settings().__class__(temperature=1.3, top_k=0, top_p=0.9, min_p=0.0,
+                                                                     order="temperature_first"))
+    assert "temperature first" in window.waterfall.caption.text()
+    first = [s.name for s in window.current_step_view().stages]
+    assert first == ["penalties", "temperature", "top_k", "top_p", "min_p"]
+
+
+def test_fork_at_a_token_keeps_both_versions(qtbot, window):
+    answer = ask(qtbot, window, "Tell me a fact about cats.", max_tokens=12)
+    old_tokens = list(answer.tokens)
+    step = answer.steps[3]
+    alternative = next(t for t in step.raw_ids.tolist() if t != step.token)
+    with qtbot.waitSignal(window.bridge.generationFinished, timeout=GEN_TIMEOUT_MS):
+        window.fork(0, 3, alternative)
+    qtbot.waitUntil(lambda: window.streaming is None, timeout=5_000)
+    turn = window.current.turns[0]
+    assert len(turn.answers) == 2 and turn.active == 1
+    forked = turn.answer
+    assert forked.tokens[:3] == old_tokens[:3] and forked.tokens[3] == alternative
+    assert [s.i for s in forked.steps] == list(range(len(forked.steps)))
+    bubble = window.chat.answers[0]
+    assert bubble.branch_label.text() == "2 / 2"
+    window.switch_branch(0, 0)
+    assert turn.answer is answer and bubble.branch_label.text() == "1 / 2"
+
+
+def test_regenerate_and_edit_make_versions(qtbot, window):
+    ask(qtbot, window, "Say hi.", max_tokens=6)
+    window.sampler.set_settings(window.sampler.settings().__class__(temperature=1.0, seed=5))
+    with qtbot.waitSignal(window.bridge.generationFinished, timeout=GEN_TIMEOUT_MS):
+        window.regenerate(0)
+    qtbot.waitUntil(lambda: window.streaming is None, timeout=5_000)
+    assert len(window.current.turns[0].answers) == 2
+    with qtbot.waitSignal(window.bridge.generationFinished, timeout=GEN_TIMEOUT_MS):
+        window.resend_edited(0, "Say hello.")
+    qtbot.waitUntil(lambda: window.streaming is None, timeout=5_000)
+    turn = window.current.turns[0]
+    assert turn.user == "Say hello." and [t.user for t in turn.earlier] == ["Say hi."]
+
+
+def test_escape_stops_a_generation_and_keeps_the_partial_answer(qtbot, window):
+    window.sampler.max_tokens.setValue(3000)
+    window.send("1, 2, 3, 4, 5,")
+    qtbot.waitUntil(lambda: len(window.current.turns[-1].answer.steps) >= 5, timeout=GEN_TIMEOUT_MS)
+    with qtbot.waitSignal(window.bridge.generationFinished, timeout=10_000):
+        qtbot.keyClick(window, Qt.Key.Key_Escape)
+    answer = window.current.turns[-1].answer
+    qtbot.waitUntil(lambda: window.streaming is None, timeout=5_000)
+    assert answer.status == "stopped" and 5 <= len(answer.steps) < 3000
+    assert window.chat.answers[-1].view.toPlainText()
+
+
+def test_killed_engine_leaves_the_window_alive_and_reloadable(qtbot, window):
+    window.sampler.max_tokens.setValue(3000)
+    window.send("Write a very long story.")
+    qtbot.waitUntil(lambda: len(window.current.turns[-1].answer.steps) >= 5, timeout=GEN_TIMEOUT_MS)
+    with qtbot.waitSignal(window.bridge.engineCrashed, timeout=10_000):
+        os.kill(window.bridge.client.pid, signal.SIGKILL)
+    qtbot.waitUntil(lambda: window.streaming is None, timeout=5_000)
+    answer = window.current.turns[-1].answer
+    assert answer.status == "error" and "SIGKILL" in answer.error and len(answer.steps) >= 5
+    assert window.chat.answers[-1].view.toPlainText()  # what was generated stays
+    assert "crashed" in window.last_error[0]
+    assert window.windowTitle() == "Logitscope"
+    with qtbot.waitSignal(window.bridge.loaded, timeout=30_000):
+        window.reload_model()
+    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=10_000)
+    assert ask(qtbot, window, "Still there?", max_tokens=4).steps
+
+
+def test_heatmap_tooltip_and_export(qtbot, window, tmp_path):
+    answer = ask(qtbot, window, "Why is the sky blue?", max_tokens=10)
+    window.heatmap_action.setChecked(True)
+    window.toggle_heatmap()
+    view = window.chat.answers[-1].view
+    assert view.heatmap and view.markdown_text is None
+    html = view.tooltip_html(answer.steps[1])
+    assert "step 1" in html and "%" in html
+    out = tmp_path / "trace.jsonl"
+    assert window.export_trace(str(out))
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert lines[-1]["type"] == "done" and len(lines) == len(answer.steps) + 1
+
+
+def test_bad_model_file_gives_a_message_and_the_window_keeps_working(qtbot, window, tmp_path):
+    bad = tmp_path / "bad.gguf"
+    bad.write_text("not a model")
+    assert not window.open_model(str(bad), ask=False)
+    assert "cannot be loaded" in window.last_error[0] and "not a GGUF file" in window.last_error[1]
+    assert ask(qtbot, window, "Hi", max_tokens=3).steps
+
+
+def test_enter_sends_and_shift_enter_adds_a_line(qtbot, window):
+    window.sampler.max_tokens.setValue(3)
+    qtbot.keyClicks(window.prompt, "first line")
+    qtbot.keyClick(window.prompt, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(window.prompt, "second")
+    assert window.prompt.toPlainText() == "first line\nsecond"
+    with qtbot.waitSignal(window.bridge.generationFinished, timeout=GEN_TIMEOUT_MS):
+        qtbot.keyClick(window.prompt, Qt.Key.Key_Return)
+    assert window.current.turns[-1].user == "first line\nsecond" and window.prompt.toPlainText() == ""
+
+
+def test_docks_can_be_hidden_and_restored(window):
+    dock = window.docks["timeline"]
+    dock.toggleViewAction().trigger()
+    assert not dock.isVisible()
+    window.reset_layout()
+    assert dock.isVisible()
+    window.save_layout()
+    assert window.qsettings.value("window/state") is not None
+
+
+def test_new_rename_delete_conversations(qtbot, window):
+    ask(qtbot, window, "First chat", max_tokens=3)
+    window.new_chat()
+    assert len(window.conversations) == 2 and window.current.turns == []
+    window.rename_conversation("Renamed")
+    assert window.conversation_list.item(0).text() == "Renamed"
+    window.delete_conversation(confirm=False)
+    assert len(window.conversations) == 1 and window.current.title == "First chat"
+
+
+def test_tokenizer_panel(qtbot, window):
+    window.tokenizer.input.setPlainText("Hello world, 你好")
+    qtbot.waitUntil(lambda: "tokens" in window.tokenizer.summary.text(), timeout=10_000)
+    assert "Hello" in window.tokenizer.output.toPlainText()
+    ask(qtbot, window, "Hi", max_tokens=2)
+    window.show_chat_prompt()
+    qtbot.waitUntil(lambda: "prompt" in window.tokenizer.summary.text(), timeout=10_000)
+    assert "<|im_start|>" in window.tokenizer.output.toPlainText()
+
+
+def test_clicking_a_token_selects_its_step(qtbot, window):
+    from PySide6.QtGui import QTextCursor
+
+    answer = ask(qtbot, window, "List three animals.", max_tokens=12)
+    window.heatmap_action.setChecked(True)
+    window.toggle_heatmap()
+    view = window.chat.answers[-1].view
+    qtbot.waitUntil(lambda: view.isVisible(), timeout=5_000)
+    # the middle of the 4th visible token's first character
+    target = next(i for i, s in enumerate(answer.steps) if i >= 3 and s.text.strip())
+    start = sum(len(s.text) for s in answer.steps[:target])
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(start + 1)
+    rect = view.cursorRect(cursor)
+    point = rect.center()
+    point.setX(rect.left() - 2)
+    assert view.step_at(point) == target
+    with qtbot.waitSignal(window.chat.stepSelected, timeout=5_000) as blocker:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert blocker.args == [len(window.current.turns) - 1, target]
+    assert window.current_step_view().step.i == target
+    assert view.step_at(view.viewport().rect().bottomRight()) == -1
