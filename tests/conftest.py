@@ -21,8 +21,8 @@ def demo_model() -> Path:
 @pytest.fixture(scope="session")
 def engine(demo_model: Path):
     """An in-process Engine (for engine-level tests; the app always uses the engine process)."""
+    from logitscope.engine.api import LoadSettings
     from logitscope.engine.core import Engine
-    from logitscope.engine.runtime import LoadSettings
 
     eng = Engine()
     eng.load(demo_model, LoadSettings(n_ctx=2048))
@@ -32,7 +32,7 @@ def engine(demo_model: Path):
 
 @pytest.fixture
 def client(demo_model: Path):
-    from logitscope.engine.runtime import LoadSettings
+    from logitscope.engine.api import LoadSettings
     from logitscope.host.client import EngineClient
 
     env = dict(os.environ, LOGITSCOPE_ENGINE_CRASH_HOOKS="1")

@@ -55,3 +55,13 @@ def test_ruff_lint_is_clean():
     proc = subprocess.run([sys.executable, "-m", "ruff", "check", "app", "tests"], cwd=root,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_gui_and_cli_processes_never_load_llama_cpp():
+    """Only the engine process loads llama.cpp's library: the window, the client, the store and the
+    library work without it (what crosses the boundary lives in engine/api.py)."""
+    code = ("import sys, logitscope.ui.main_window, logitscope.ui.app, logitscope.host.client, "
+            "logitscope.store.history, logitscope.store.settings, logitscope.library.catalog, logitscope.cli; "
+            "bad = [m for m in sys.modules if m.split('.')[0] == 'llama_cpp']; print(bad); sys.exit(1 if bad else 0)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -21,9 +21,8 @@ from typing import Any
 
 import llama_cpp
 
-from logitscope.engine.core import GenerateRequest
-from logitscope.engine.decode import DecodeOptions
-from logitscope.engine.runtime import LoadSettings, Runtime, default_threads
+from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.engine.runtime import Runtime, default_threads
 from logitscope.engine.sampler import PRESETS
 from logitscope.engine.trace import pack_step
 from logitscope.host.client import EngineClient

@@ -88,11 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("models", help="models on disk")
+    from logitscope.library.commands import add_models_subcommands
+    from logitscope.store.commands import add_history_parser
+
+    p = sub.add_parser("models", help="models on disk and on the Hugging Face Hub")
     msub = p.add_subparsers(dest="models_command", parser_class=_Parser, metavar="ACTION", required=True)
     msub.add_parser("fetch-demo", help="fetch and verify the demo model (SmolLM2-135M-Instruct Q4_1)")
-    m = msub.add_parser("list", help="GGUF files in the models folder")
-    m.add_argument("--json", action="store_true")
+    add_models_subcommands(msub)
+    add_history_parser(sub)
     return parser
 
 
@@ -108,7 +111,7 @@ def resolve_model(arg: str | None) -> Path:
 
 
 def load_settings(args: argparse.Namespace):  # -> LoadSettings
-    from logitscope.engine.runtime import LoadSettings
+    from logitscope.engine.api import LoadSettings
 
     settings = LoadSettings(n_ctx=args.n_ctx, n_gpu_layers=args.n_gpu_layers, n_threads=args.threads,
                             type_k=args.kv_type, type_v=args.kv_type if args.flash_attn else "f16",
@@ -154,9 +157,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from logitscope.engine.chat import ChatMessage
-    from logitscope.engine.core import GenerateRequest
-    from logitscope.engine.decode import DecodeOptions
+    from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
     from logitscope.engine.gguf_info import read_model_card
     from logitscope.engine.sampler import SamplerSettings
     from logitscope.engine.trace import dumps, piece_text, result_to_json, step_to_json
@@ -223,9 +224,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from logitscope.engine.chat import ChatMessage
-    from logitscope.engine.core import GenerateRequest
-    from logitscope.engine.decode import DecodeOptions
+    from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
     from logitscope.engine.sampler import SamplerSettings
     from logitscope.host.client import CancelledError, EngineClient
 
@@ -267,28 +266,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    from logitscope.library.demo import fetch_demo
+    from logitscope.library.commands import run_models
 
-    if args.models_command == "fetch-demo":
-        fetch_demo(log=lambda msg: print(msg, file=sys.stderr))
-        return 0
-    from logitscope.engine.gguf_info import read_model_card
-    from logitscope.paths import models_dir
+    return run_models(args)
 
-    entries = []
-    for path in sorted(models_dir().glob("*.gguf")):
-        try:
-            card = read_model_card(path)
-            entries.append({"path": str(path), "name": card.name, "size": card.file_size,
-                            "architecture": card.architecture, "file_type": card.file_type, "error": None})
-        except LogitscopeError as exc:
-            entries.append({"path": str(path), "name": path.stem, "size": path.stat().st_size, "error": str(exc)})
-    if args.json:
-        print(json.dumps(entries, indent=2))
-    else:
-        for e in entries:
-            print(f"{e['name']:<40} {e['size'] / 2**20:9.1f} MiB  {e['error'] or e['file_type']}  {e['path']}")
-    return 0
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from logitscope.store.commands import run_history
+
+    return run_history(args)
 
 
 def cmd_window(args: argparse.Namespace) -> int:
@@ -297,7 +283,8 @@ def cmd_window(args: argparse.Namespace) -> int:
     return run_window(str(resolve_model(args.model)))
 
 
-COMMANDS = {"window": cmd_window, "info": cmd_info, "generate": cmd_generate, "chat": cmd_chat, "bench": cmd_bench, "models": cmd_models}
+COMMANDS = {"window": cmd_window, "info": cmd_info, "generate": cmd_generate, "chat": cmd_chat, "bench": cmd_bench, "models": cmd_models,
+            "history": cmd_history}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from logitscope.engine.chat import ChatMessage
-from logitscope.engine.core import GenerateRequest
-from logitscope.engine.decode import DecodeOptions
+from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.engine.sampler import PRESETS, SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord, pack_step, unpack_step
 
@@ -134,8 +132,8 @@ def test_trace_is_compact_and_round_trips(engine):
 
 
 def test_context_full_stops_with_a_notice(demo_model):
+    from logitscope.engine.api import LoadSettings
     from logitscope.engine.core import Engine
-    from logitscope.engine.runtime import LoadSettings
 
     eng = Engine()
     eng.load(demo_model, LoadSettings(n_ctx=256))

@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+from logitscope.engine.api import LoadSettings
 from logitscope.engine.gguf_info import read_model_card
 from logitscope.engine.memory import estimate, kv_bytes_per_token, kv_cache_bytes
-from logitscope.engine.runtime import LoadSettings, Runtime
+from logitscope.engine.runtime import Runtime
 
 
 def test_demo_model_card(demo_model):

@@ -6,9 +6,8 @@ import time
 
 import pytest
 
-from logitscope.engine.chat import ChatMessage, ChatTemplate, build_chat_prompt
-from logitscope.engine.core import GenerateRequest
-from logitscope.engine.decode import DecodeOptions
+from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.sampler import PRESETS
 from logitscope.engine.text import Utf8Stream
 from logitscope.errors import ChatTemplateError, ContextOverflowError

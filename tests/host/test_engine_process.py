@@ -9,9 +9,7 @@ import time
 
 import pytest
 
-from logitscope.engine.core import GenerateRequest
-from logitscope.engine.decode import DecodeOptions
-from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.engine.sampler import PRESETS
 from logitscope.errors import EngineCrashedError, LoadCancelledError
 from logitscope.host.client import CancelledError

@@ -29,9 +29,7 @@ class Generated:
 @pytest.fixture(scope="session")
 def generated(engine, demo_model: Path) -> Generated:
     """Three short answers (16 tokens each), one of them asked in Chinese (multi-byte pieces)."""
-    from logitscope.engine.chat import ChatMessage
-    from logitscope.engine.core import GenerateRequest
-    from logitscope.engine.decode import DecodeOptions
+    from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
     from logitscope.engine.sampler import SamplerSettings
 
     answers = []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.api import LoadSettings
 from logitscope.engine.sampler import PRESETS, SamplerSettings
 from logitscope.errors import InvalidSettingsError
 from logitscope.store import settings as settings_module

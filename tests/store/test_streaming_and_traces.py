@@ -144,9 +144,10 @@ def test_opening_marks_an_answer_left_streaming_as_interrupted(tmp_path: Path, g
 
 CHILD = r"""
 import sys
-from logitscope.engine.core import Engine, GenerateRequest
-from logitscope.engine.decode import DecodeOptions
-from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.api import GenerateRequest
+from logitscope.engine.core import Engine
+from logitscope.engine.api import DecodeOptions
+from logitscope.engine.api import LoadSettings
 from logitscope.engine.sampler import PRESETS
 from logitscope.engine.trace import StepRecord
 from logitscope.store.history import HistoryStore

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.api import LoadSettings
 from logitscope.engine.sampler import PRESETS
 
 GEN_TIMEOUT_MS = 90_000

@@ -10,16 +10,11 @@ from dataclasses import dataclass
 
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
+from logitscope.engine.api import ChatMessage
 from logitscope.errors import ChatTemplateError, ContextOverflowError
 
 RENDER_TIMEOUT_S = 2.0
 FALLBACK_NOTICE = "this model has no chat template: using a plain 'User:' / 'Assistant:' format"
-
-
-@dataclass(frozen=True)
-class ChatMessage:
-    role: str       # "system" | "user" | "assistant"
-    content: str
 
 
 class ChatTemplate:

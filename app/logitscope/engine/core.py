@@ -7,59 +7,16 @@ which has the same methods. Nothing here knows about processes or Qt.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from logitscope.engine.chat import ChatMessage, ChatTemplate, build_chat_prompt
-from logitscope.engine.decode import DecodeOptions, Decoder
+from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings, ModelInfo
+from logitscope.engine.chat import ChatTemplate, build_chat_prompt
+from logitscope.engine.decode import Decoder
 from logitscope.engine.gguf_info import ModelCard, read_model_card
 from logitscope.engine.memory import kv_bytes_per_token
-from logitscope.engine.runtime import LoadSettings, Runtime, backend_name, supports_gpu_offload
-from logitscope.engine.sampler import SamplerSettings
+from logitscope.engine.runtime import Runtime, backend_name, supports_gpu_offload
 from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import ContextOverflowError, InvalidSettingsError, NoModelLoadedError
-
-
-@dataclass
-class ModelInfo:
-    """What the caller learns about a loaded model."""
-
-    card: ModelCard
-    load: LoadSettings
-    n_ctx: int
-    load_s: float
-    backend: str
-    gpu_offload_supported: bool
-    n_gpu_layers: int              # layers actually offloaded (0 on a CPU build)
-    kv_bytes_per_token: float
-    kv_allocated_bytes: int
-    compute_buffer_bytes: int | None
-    log_tail: list[str] = field(default_factory=list)
-
-
-@dataclass
-class GenerateRequest:
-    """Exactly one of `prompt` (raw text, tokenized as llama.cpp does: BOS per the model's metadata,
-    special tokens parsed) or `messages` (a chat, rendered with the model's template)."""
-
-    prompt: str | None = None
-    messages: list[ChatMessage] | None = None
-    system: str | None = None
-    settings: SamplerSettings = field(default_factory=SamplerSettings)
-    options: DecodeOptions = field(default_factory=DecodeOptions)
-    # Tokens of the answer already in place (forking at a token): appended to the prompt, so the KV
-    # cache that holds them is reused, and generation continues after them.
-    assistant_prefix: tuple[int, ...] = ()
-
-    def validate(self) -> None:
-        if (self.prompt is None) == (self.messages is None):
-            raise InvalidSettingsError("give either a raw prompt or chat messages")
-        if self.messages is not None and not self.messages:
-            raise InvalidSettingsError("a chat needs at least one message")
-        if self.prompt is not None and self.prompt == "":
-            raise InvalidSettingsError("the prompt is empty")
-        self.settings.validate()
-        self.options.validate()
+from logitscope.errors import ContextOverflowError, NoModelLoadedError
 
 
 class Engine:

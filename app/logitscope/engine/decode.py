@@ -15,27 +15,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from logitscope.engine.api import DecodeOptions
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.sampler import Candidates, SamplerSettings, sample, top_indices
 from logitscope.engine.text import Utf8Stream
 from logitscope.engine.trace import RAW_TOP_N, GenerationResult, KvInfo, StepRecord, Timings
-from logitscope.errors import InvalidSettingsError
 
 FINAL_TOP = 16
 
-
-
-@dataclass
-class DecodeOptions:
-    max_tokens: int = 256
-    stop: tuple[str, ...] = ()
-    forced: tuple[int, ...] = ()   # tokens to emit first regardless of the draw (forking at a token)
-
-    def validate(self) -> None:
-        if self.max_tokens < 1:
-            raise InvalidSettingsError("max tokens must be >= 1")
-        if any(not s for s in self.stop):
-            raise InvalidSettingsError("a stop sequence cannot be empty")
 
 
 @dataclass

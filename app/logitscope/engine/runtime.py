@@ -16,14 +16,14 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import llama_cpp
 import numpy as np
 
-from logitscope.engine.memory import KV_CACHE_TYPES, kv_type_id
-from logitscope.errors import InvalidSettingsError, LoadCancelledError, ModelLoadError
+from logitscope.engine.api import LoadSettings
+from logitscope.engine.memory import kv_type_id
+from logitscope.errors import LoadCancelledError, ModelLoadError
 
 log = logging.getLogger("logitscope.llama")
 
@@ -103,35 +103,6 @@ def backend_name() -> str:
         if re.search(rf"\b{name}\s*:\s*1", info, re.IGNORECASE) or (name in info.upper() and supports_gpu_offload()):
             return name.title() if name in ("METAL", "VULKAN") else name
     return "CPU"
-
-
-@dataclass(frozen=True)
-class LoadSettings:
-    n_ctx: int = 4096
-    n_gpu_layers: int = 0
-    n_threads: int = 0           # 0: all physical cores we can see
-    type_k: str = "f16"
-    type_v: str = "f16"
-    flash_attn: bool = False
-    n_batch: int = 512
-
-    def validate(self) -> None:
-        if self.n_ctx < 0 or self.n_ctx > 1 << 21:
-            raise InvalidSettingsError(f"n_ctx must be between 0 (the model's training context) and {1 << 21}")
-        if self.n_gpu_layers < -1:
-            raise InvalidSettingsError("n_gpu_layers must be -1 (all) or a number of layers >= 0")
-        if self.n_threads < 0:
-            raise InvalidSettingsError("n_threads must be >= 0 (0 = automatic)")
-        for name in (self.type_k, self.type_v):
-            if name not in KV_CACHE_TYPES:
-                raise InvalidSettingsError(f"KV cache type must be one of {', '.join(KV_CACHE_TYPES)}, not {name!r}")
-        if self.type_v != "f16" and not self.flash_attn:
-            raise InvalidSettingsError("a quantized V cache needs flash attention on")
-        if self.n_batch < 1:
-            raise InvalidSettingsError("n_batch must be >= 1")
-
-    def to_dict(self) -> dict[str, object]:
-        return asdict(self)
 
 
 def default_threads() -> int:

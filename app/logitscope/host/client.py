@@ -24,9 +24,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from logitscope import errors
-from logitscope.engine.chat import ChatMessage
-from logitscope.engine.core import GenerateRequest, ModelInfo
-from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.engine.trace import GenerationResult, StepRecord
 
 POLL_S = 0.05

@@ -23,7 +23,7 @@ from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.api import LoadSettings
 from logitscope.engine.sampler import PRESETS, SamplerSettings
 from logitscope.errors import InvalidSettingsError
 from logitscope.paths import data_dir

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.api import LoadSettings
 
 
 def system_is_dark() -> bool:

@@ -17,9 +17,8 @@ MARKS = (10, 1_000, 3_000, 10_000)
 
 def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from logitscope.engine.core import Engine, GenerateRequest
-    from logitscope.engine.decode import DecodeOptions
-    from logitscope.engine.runtime import LoadSettings
+    from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
+    from logitscope.engine.core import Engine
     from logitscope.engine.sampler import SamplerSettings
     from logitscope.library.demo import fetch_demo
     from logitscope.ui.app import apply_theme, create_app

@@ -17,8 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from logitscope.engine.core import GenerateRequest, ModelInfo
-from logitscope.engine.runtime import LoadSettings
+from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
 from logitscope.errors import EngineCrashedError, LogitscopeError
 from logitscope.host.client import CancelledError, EngineClient
 

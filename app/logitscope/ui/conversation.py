@@ -9,7 +9,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from logitscope.engine.chat import ChatMessage
+from logitscope.engine.api import ChatMessage
 from logitscope.engine.trace import GenerationResult, StepRecord
 
 _ids = itertools.count(1)

@@ -25,10 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope import __version__
-from logitscope.engine.core import GenerateRequest, ModelInfo
-from logitscope.engine.decode import DecodeOptions
+from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.engine.gguf_info import read_model_card
-from logitscope.engine.runtime import LoadSettings
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord, dumps, result_to_json, step_to_json
 from logitscope.errors import LogitscopeError

@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from logitscope.engine.api import LoadSettings
 from logitscope.engine.gguf_info import ModelCard
 from logitscope.engine.memory import KV_CACHE_TYPES, estimate, format_bytes
-from logitscope.engine.runtime import LoadSettings
 
 
 def available_ram() -> tuple[int | None, int | None]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
-from logitscope.engine.core import ModelInfo
+from logitscope.engine.api import ModelInfo
 from logitscope.engine.memory import KV_CACHE_TYPES, format_bytes, kv_cache_bytes
 
 

@@ -6,7 +6,7 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
-from logitscope.engine.core import ModelInfo
+from logitscope.engine.api import ModelInfo
 from logitscope.engine.memory import format_bytes
 
 

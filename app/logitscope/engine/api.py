@@ -1,0 +1,107 @@
+"""What crosses the process boundary: the requests a caller makes and what it learns back.
+
+Plain dataclasses, importable without llama.cpp: the GUI process and the CLI use them with the engine
+client and never load llama.cpp's library themselves (a test checks this).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from logitscope.engine.gguf_info import ModelCard
+from logitscope.engine.memory import KV_CACHE_TYPES
+from logitscope.engine.sampler import SamplerSettings
+from logitscope.errors import InvalidSettingsError
+
+
+@dataclass(frozen=True)
+class LoadSettings:
+    n_ctx: int = 4096
+    n_gpu_layers: int = 0
+    n_threads: int = 0           # 0: all physical cores we can see
+    type_k: str = "f16"
+    type_v: str = "f16"
+    flash_attn: bool = False
+    n_batch: int = 512
+
+    def validate(self) -> None:
+        if self.n_ctx < 0 or self.n_ctx > 1 << 21:
+            raise InvalidSettingsError(f"n_ctx must be between 0 (the model's training context) and {1 << 21}")
+        if self.n_gpu_layers < -1:
+            raise InvalidSettingsError("n_gpu_layers must be -1 (all) or a number of layers >= 0")
+        if self.n_threads < 0:
+            raise InvalidSettingsError("n_threads must be >= 0 (0 = automatic)")
+        for name in (self.type_k, self.type_v):
+            if name not in KV_CACHE_TYPES:
+                raise InvalidSettingsError(f"KV cache type must be one of {', '.join(KV_CACHE_TYPES)}, not {name!r}")
+        if self.type_v != "f16" and not self.flash_attn:
+            raise InvalidSettingsError("a quantized V cache needs flash attention on")
+        if self.n_batch < 1:
+            raise InvalidSettingsError("n_batch must be >= 1")
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: str       # "system" | "user" | "assistant"
+    content: str
+
+
+
+@dataclass
+class DecodeOptions:
+    max_tokens: int = 256
+    stop: tuple[str, ...] = ()
+    forced: tuple[int, ...] = ()   # tokens to emit first regardless of the draw (forking at a token)
+
+    def validate(self) -> None:
+        if self.max_tokens < 1:
+            raise InvalidSettingsError("max tokens must be >= 1")
+        if any(not s for s in self.stop):
+            raise InvalidSettingsError("a stop sequence cannot be empty")
+
+
+
+@dataclass
+class ModelInfo:
+    """What the caller learns about a loaded model."""
+
+    card: ModelCard
+    load: LoadSettings
+    n_ctx: int
+    load_s: float
+    backend: str
+    gpu_offload_supported: bool
+    n_gpu_layers: int              # layers actually offloaded (0 on a CPU build)
+    kv_bytes_per_token: float
+    kv_allocated_bytes: int
+    compute_buffer_bytes: int | None
+    log_tail: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GenerateRequest:
+    """Exactly one of `prompt` (raw text, tokenized as llama.cpp does: BOS per the model's metadata,
+    special tokens parsed) or `messages` (a chat, rendered with the model's template)."""
+
+    prompt: str | None = None
+    messages: list[ChatMessage] | None = None
+    system: str | None = None
+    settings: SamplerSettings = field(default_factory=SamplerSettings)
+    options: DecodeOptions = field(default_factory=DecodeOptions)
+    # Tokens of the answer already in place (forking at a token): appended to the prompt, so the KV
+    # cache that holds them is reused, and generation continues after them.
+    assistant_prefix: tuple[int, ...] = ()
+
+    def validate(self) -> None:
+        if (self.prompt is None) == (self.messages is None):
+            raise InvalidSettingsError("give either a raw prompt or chat messages")
+        if self.messages is not None and not self.messages:
+            raise InvalidSettingsError("a chat needs at least one message")
+        if self.prompt is not None and self.prompt == "":
+            raise InvalidSettingsError("the prompt is empty")
+        self.settings.validate()
+        self.options.validate()
