@@ -16,7 +16,7 @@ from logitscope.engine.gguf_info import ModelCard, read_model_card
 from logitscope.engine.memory import kv_bytes_per_token
 from logitscope.engine.runtime import Runtime, backend_name, supports_gpu_offload
 from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import ContextOverflowError, NoModelLoadedError
+from logitscope.errors import ContextOverflowError, LoadCancelledError, NoModelLoadedError
 
 
 class Engine:
@@ -35,6 +35,9 @@ class Engine:
         card = read_model_card(path)  # a clear error for bad files before llama.cpp sees them
         self.unload()
         runtime = Runtime(path, settings, on_progress, should_cancel)
+        if should_cancel is not None and should_cancel():
+            runtime.close()
+            raise LoadCancelledError("model load cancelled")
         bos, eos = (runtime.piece(t).decode("utf-8", "replace") if t is not None and t >= 0 else ""
                     for t in (card.bos_id, card.eos_id))
         self.template = ChatTemplate(runtime.chat_template() or card.chat_template, bos, eos)

@@ -148,6 +148,9 @@ class Runtime:
             if self._cancelled:
                 raise LoadCancelledError("model load cancelled")
             raise ModelLoadError(f"llama.cpp could not load {self.path.name}: {self._reason(mark)}")
+        if should_cancel():  # cancelled after the last progress tick: do not go on to the context
+            self.close()
+            raise LoadCancelledError("model load cancelled")
         self.vocab = llama_cpp.llama_model_get_vocab(self._model)
         self.n_vocab = llama_cpp.llama_vocab_n_tokens(self.vocab)
 
