@@ -28,3 +28,14 @@ def logs_dir() -> Path:
     path = data_dir() / "logs"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def resources_dir() -> Path:
+    """The app's resources (translations, icons, the recommended models list): next to the frozen app
+    when bundled, else the source tree's resources/ folder."""
+    import sys
+
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:
+        return Path(bundle) / "resources"
+    return Path(__file__).resolve().parents[2] / "resources"

@@ -11,7 +11,7 @@ GEN_TIMEOUT_MS = 90_000
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, demo_model):
+def window(qtbot, tmp_path, demo_model, isolated_home):
     from PySide6.QtCore import QSettings
 
     from logitscope.ui.app import apply_theme, create_app

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLibraryInfo, QLocale, Qt, QTimer, QTranslator
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from logitscope.engine.api import LoadSettings
+from logitscope.paths import resources_dir
 
 
 def system_is_dark() -> bool:
@@ -62,17 +65,48 @@ def create_app(argv: list[str] | None = None) -> QApplication:
     return app  # type: ignore[return-value]
 
 
+def install_translator(app: QApplication, language: str) -> str:
+    """Load the interface language ("system", "en" or "zh_CN"); returns the one in use."""
+    name = QLocale.system().name() if language == "system" else language
+    if not name.startswith("zh"):
+        return "en"
+    folder = resources_dir() / "translations"
+    ours = QTranslator(app)
+    if ours.load(str(folder / "logitscope_zh_CN.qm")):
+        app.installTranslator(ours)
+    qt = QTranslator(app)  # Qt's own strings: standard buttons, file dialogs
+    if qt.load("qtbase_zh_CN", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt)
+    app._translators = [ours, qt]  # type: ignore[attr-defined]  # keep them alive
+    return "zh_CN"
+
+
+AUTOSEND_ENV = "LOGITSCOPE_AUTOSEND"  # tests: send this message once the model is loaded
+
+
 def run_window(model: str | None = None) -> int:
     from logitscope.library.demo import demo_model_path
+    from logitscope.store.settings import SettingsStore
     from logitscope.ui.main_window import MainWindow
 
     app = create_app()
-    dark = apply_theme(app)
-    window = MainWindow(dark=dark)
+    settings = SettingsStore()
+    install_translator(app, settings.app.language)
+    dark = apply_theme(app, settings.app.theme)
+    window = MainWindow(dark=dark, app_settings=settings)
     window.show()
-    path = model or (str(demo_model_path()) if demo_model_path().exists() else None)
+    last = settings.app.last_model_path
+    path = model or (last if last and Path(last).exists() else None) or (
+        str(demo_model_path()) if demo_model_path().exists() else None)
     if path:
-        window.open_model(path, LoadSettings(n_ctx=4096), ask=False)
+        window.open_model(path, settings.load_settings_for(path) or LoadSettings(n_ctx=4096), ask=False)
     else:
         window.statusMessage.emit(window.tr("No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)"))
+    autosend = os.environ.get(AUTOSEND_ENV)
+    if autosend:
+        def send_once(_info: object) -> None:
+            window.bridge.loaded.disconnect(send_once)
+            QTimer.singleShot(200, lambda: window.send(autosend))
+
+        window.bridge.loaded.connect(send_once)
     return app.exec()

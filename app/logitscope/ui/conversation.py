@@ -60,6 +60,7 @@ class Conversation:
     turns: list[Turn] = field(default_factory=list)
     id: int = field(default_factory=lambda: next(_ids))
     store_id: int | None = None
+    loaded: bool = True          # False: saved, its messages not read from the store yet
 
     def messages_for(self, upto_turn: int) -> list[ChatMessage]:
         """The chat as the model sees it: every earlier turn's active answer, then this turn's question."""

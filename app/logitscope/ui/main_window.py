@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
@@ -30,6 +32,8 @@ from logitscope.engine.gguf_info import read_model_card
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord, dumps, result_to_json, step_to_json
 from logitscope.errors import LogitscopeError
+from logitscope.store.history import HistoryStore
+from logitscope.store.settings import SettingsStore
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
@@ -43,6 +47,7 @@ from logitscope.ui.inspector.state import StepView, differs
 from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
+from logitscope.ui.persistence import ChatHistory
 
 LAYOUT_VERSION = 1
 
@@ -51,14 +56,19 @@ class MainWindow(QMainWindow):
     statusMessage = Signal(str)
 
     def __init__(self, bridge: EngineBridge | None = None, settings: QSettings | None = None,
-                 dark: bool = False) -> None:
+                 dark: bool = False, history: ChatHistory | None = None,
+                 app_settings: SettingsStore | None = None) -> None:
         super().__init__()
         self.bridge = bridge or EngineBridge(parent=self)
         self.qsettings = settings or QSettings("Logitscope", "Logitscope")
+        self.history = history or ChatHistory(HistoryStore())
+        self.app_settings = app_settings or SettingsStore()
         self.dark = dark
         self.capabilities: dict[str, object] = {"backend": "…", "gpu_offload": False}
-        self.conversations: list[Conversation] = [Conversation()]
+        self.conversations: list[Conversation] = self.history.conversations() or [Conversation()]
         self.current = self.conversations[0]
+        self.history.fill(self.current)
+        self._deleted: list[tuple[int, Conversation]] = []
         self.streaming: tuple[Turn, Answer] | None = None
         self.selected: tuple[int, int | None] | None = None   # (turn, step or None = follow the latest)
         self.sampler_settings = SamplerSettings()
@@ -81,6 +91,9 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.restore_layout()
         self.prompt.setFocus()
+        notices = self.history.notices + self.app_settings.notices
+        if notices:
+            QTimer.singleShot(0, lambda: self.show_error(self.tr("Notice"), "\n".join(notices)))
 
     # -- construction ----------------------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -89,6 +102,11 @@ class MainWindow(QMainWindow):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(6, 6, 6, 6)
         left_layout.addWidget(QLabel(self.tr("<b>Conversations</b>")))
+        self.search_box = QLineEdit()
+        self.search_box.setPlaceholderText(self.tr("Search conversations"))
+        self.search_box.setClearButtonEnabled(True)
+        self.search_box.textChanged.connect(self._filter_conversations)
+        left_layout.addWidget(self.search_box)
         self.conversation_list = QListWidget()
         self.conversation_list.currentRowChanged.connect(self._switch_conversation)
         self.conversation_list.itemDoubleClicked.connect(lambda _item: self.rename_conversation())
@@ -157,7 +175,9 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         self.distribution = DistributionPanel()
         self.waterfall = WaterfallPanel()
-        self.sampler = SamplerPanel()
+        self.sampler = SamplerPanel(self.app_settings.user_presets())
+        self.sampler.presets.setCurrentText(self.app_settings.app.sampler_preset)
+        self.sampler.presetSaved.connect(self._save_preset)
         self.timeline = TimelinePanel()
         self.memory = MemoryPanel()
         self.model_card = ModelCardPanel()
@@ -223,10 +243,15 @@ class MainWindow(QMainWindow):
         self.reset_layout_action = self._action(self.tr("Reset &layout"), self.reset_layout)
         self.reload_action = self._action(self.tr("&Reload model"), self.reload_model, "Ctrl+Shift+R")
         self.about_action = self._action(self.tr("&About Logitscope"), self.about)
+        self.settings_action = self._action(self.tr("&Settings…"), lambda: self.open_settings(), "Ctrl+,")
+        self.export_chat_action = self._action(self.tr("Export conversation…"), lambda: self.export_conversation())
+        self.import_action = self._action(self.tr("Import conversations…"), lambda: self.import_conversations())
         menus = self.menuBar()
         file_menu = menus.addMenu(self.tr("&File"))
-        for a in (self.new_action, self.open_action, self.export_action):
+        for a in (self.new_action, self.open_action, self.export_action, self.export_chat_action, self.import_action):
             file_menu.addAction(a)
+        file_menu.addSeparator()
+        file_menu.addAction(self.settings_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = menus.addMenu(self.tr("&Edit"))
@@ -282,12 +307,14 @@ class MainWindow(QMainWindow):
         except LogitscopeError as exc:
             self.show_error(self.tr("This file cannot be loaded"), str(exc))
             return False
+        settings = settings or self.app_settings.load_settings_for(path)
         if ask:
             dialog = LoadModelDialog(card, bool(self.capabilities.get("gpu_offload")),
                                      str(self.capabilities.get("backend")), settings, self)
             if dialog.exec() != LoadModelDialog.DialogCode.Accepted:
                 return False
             settings = dialog.settings()
+            self.app_settings.remember_load_settings(path, settings)
         self.bridge.load(path, settings or LoadSettings())
         return True
 
@@ -314,6 +341,8 @@ class MainWindow(QMainWindow):
         self._update_status_bar()
         self._update_actions()
         self.statusMessage.emit(self.tr("Model loaded in {0:.2f} s").format(info.load_s))
+        if self.app_settings.app.last_model_path != info.card.path:
+            self.app_settings.update_app(last_model_path=info.card.path)
 
     def _on_load_failed(self, message: str) -> None:
         self.load_progress.hide()
@@ -347,7 +376,8 @@ class MainWindow(QMainWindow):
         self.current.turns.append(turn)
         if self.current.title == "New chat":
             self.current.title = text[:40]
-            self._refresh_conversation_list()
+        self.history.save_question(self.current, len(self.current.turns) - 1)
+        self._refresh_conversation_list()
         self.chat.add_turn(turn)
         self._start_answer(len(self.current.turns) - 1, Answer())
 
@@ -359,6 +389,8 @@ class MainWindow(QMainWindow):
         answer.model_name = self.bridge.info.card.name if self.bridge.info else ""
         turn.answers.append(answer)
         turn.active = len(turn.answers) - 1
+        if self.bridge.client.last_load is not None:
+            self.history.start_answer(self.current, turn, answer, self.bridge.client.last_load[0], self.bridge.vocab)
         self.streaming = (turn, answer)
         self.selected = (turn_index, None)
         self.chat.answers[turn_index].refresh()
@@ -378,6 +410,7 @@ class MainWindow(QMainWindow):
         for step in steps:
             step.i += offset
         answer.steps.extend(steps)
+        self.history.append(answer, steps)
         index = self.current.turns.index(turn) if turn in self.current.turns else -1
         if index >= 0 and turn.answer is answer:
             self.chat.answers[index].append(steps)
@@ -393,6 +426,7 @@ class MainWindow(QMainWindow):
         self.streaming = None
         answer.result = result
         answer.status = "stopped" if result.finish_reason == "cancelled" else "done"
+        self.history.finish(answer, result)
         self._after_answer(turn)
         t = result.timings
         self.status_speed.setText(self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(t.ttft_s * 1000, t.gen_tps))
@@ -406,6 +440,7 @@ class MainWindow(QMainWindow):
         self.streaming = None
         answer.status = "stopped" if message == "stopped" else "error"
         answer.error = "" if message == "stopped" else message
+        self.history.finish(answer, None, message)
         self._after_answer(turn)
         if message != "stopped" and self.bridge.info is not None:
             self.show_error(self.tr("Generation failed"), message)
@@ -444,6 +479,7 @@ class MainWindow(QMainWindow):
         old = self.current.turns[turn_index]
         new = Turn(user=text, earlier=[*old.earlier, old])
         self.current.turns[turn_index] = new
+        self.history.save_edit(self.current, turn_index)
         self.chat.show_conversation(self.current)
         self._start_answer(turn_index, Answer())
 
@@ -452,6 +488,8 @@ class MainWindow(QMainWindow):
         if self.streaming is not None or not (0 <= version < len(turn.answers)):
             return
         turn.active = version
+        if turn.answer is not None:
+            self.history.switch_branch(turn.answer)
         self.chat.answers[turn_index].refresh()
         self.selected = (turn_index, None)
         self._refresh_inspector()
@@ -499,23 +537,31 @@ class MainWindow(QMainWindow):
         self.prompt.setFocus()
 
     def _refresh_conversation_list(self) -> None:
+        query = self.search_box.text().strip()
+        matches = set(self.history.search(query)) if query else None
         self.conversation_list.blockSignals(True)
         self.conversation_list.clear()
-        for conv in self.conversations:
+        self._listed = [c for c in self.conversations
+                        if matches is None or c is self.current or c.store_id in matches]
+        for conv in self._listed:
             item = QListWidgetItem(conv.title)
             item.setData(Qt.ItemDataRole.UserRole, conv.id)
             self.conversation_list.addItem(item)
-        self.conversation_list.setCurrentRow(self.conversations.index(self.current))
+        self.conversation_list.setCurrentRow(self._listed.index(self.current))
         self.conversation_list.blockSignals(False)
 
+    def _filter_conversations(self, _text: str) -> None:
+        self._refresh_conversation_list()
+
     def _switch_conversation(self, row: int) -> None:
-        if not (0 <= row < len(self.conversations)) or self.conversations[row] is self.current:
+        if not (0 <= row < len(self._listed)) or self._listed[row] is self.current:
             return
         if self.streaming is not None:
             self.statusMessage.emit(self.tr("Wait for the answer to finish (or press Esc)"))
             self._refresh_conversation_list()
             return
-        self.current = self.conversations[row]
+        self.current = self._listed[row]
+        self.history.fill(self.current)
         self.chat.show_conversation(self.current)
         self.selected = None
         self._refresh_inspector()
@@ -527,6 +573,7 @@ class MainWindow(QMainWindow):
                 return
         if title.strip():
             self.current.title = title.strip()
+            self.history.rename(self.current)
             self._refresh_conversation_list()
 
     def delete_conversation(self, confirm: bool = True) -> None:
@@ -537,14 +584,46 @@ class MainWindow(QMainWindow):
                                           self.tr("Delete “{0}”?").format(self.current.title))
             if answer != QMessageBox.StandardButton.Yes:
                 return
+        index = self.conversations.index(self.current)
+        self.history.delete(self.current)
+        self._deleted.append((index, self.current))
         self.conversations.remove(self.current)
         if not self.conversations:
             self.conversations.append(Conversation())
         self.current = self.conversations[0]
+        self.history.fill(self.current)
+        self._offer_undo(self.tr("Conversation deleted."))
         self._refresh_conversation_list()
         self.chat.show_conversation(self.current)
         self.selected = None
         self._refresh_inspector()
+
+    def _offer_undo(self, text: str) -> None:
+        button = QPushButton(self.tr("Undo"))
+        button.setObjectName("undoDelete")
+        label = QLabel(text)
+        self.statusBar().addWidget(label)
+        self.statusBar().addWidget(button)
+
+        def remove() -> None:
+            for w in (label, button):
+                self.statusBar().removeWidget(w)
+                w.deleteLater()
+
+        button.clicked.connect(lambda: (self.undo_delete(), remove()))
+        QTimer.singleShot(15_000, remove)
+
+    def undo_delete(self) -> None:
+        if not self._deleted:
+            return
+        index, conversation = self._deleted.pop()
+        self.history.restore(conversation)
+        if len(self.conversations) == 1 and not self.conversations[0].turns and self.conversations[0].store_id is None:
+            self.conversations.clear()
+        self.conversations.insert(min(index, len(self.conversations)), conversation)
+        self.current = conversation
+        self._refresh_conversation_list()
+        self.chat.show_conversation(conversation)
 
     # -- inspector --------------------------------------------------------------------------------------
     def _inspected_turn(self) -> int:
@@ -628,6 +707,75 @@ class MainWindow(QMainWindow):
         self.statusMessage.emit(self.tr("Trace saved to {0}").format(path))
         return True
 
+    def export_conversation(self, path: str | None = None) -> bool:
+        from logitscope.store.exchange import export_json, export_markdown
+
+        if self.current.store_id is None:
+            self.statusMessage.emit(self.tr("Nothing to export yet"))
+            return False
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Export conversation"), f"{self.current.title}.md",
+                                                  self.tr("Markdown (*.md);;JSON, lossless with traces (*.json)"))
+            if not path:
+                return False
+        ids = [self.current.store_id]
+        try:
+            if path.endswith(".json"):
+                text = json.dumps(export_json(self.history.store, ids), ensure_ascii=False, indent=1)
+            else:
+                text = export_markdown(self.history.store, ids)
+            Path(path).write_text(text, encoding="utf-8")
+        except (OSError, LogitscopeError) as exc:
+            self.show_error(self.tr("Export failed"), str(exc))
+            return False
+        self.statusMessage.emit(self.tr("Conversation saved to {0}").format(path))
+        return True
+
+    def import_conversations(self, path: str | None = None) -> int:
+        from logitscope.store.exchange import import_json
+
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Import conversations"), "", self.tr("JSON (*.json)"))
+            if not path:
+                return 0
+        try:
+            ids = import_json(self.history.store, json.loads(Path(path).read_text(encoding="utf-8")))
+        except (OSError, ValueError, LogitscopeError) as exc:
+            self.show_error(self.tr("Import failed"), str(exc))
+            return 0
+        known = {c.store_id for c in self.conversations}
+        fresh = [c for c in self.history.conversations() if c.store_id in ids and c.store_id not in known]
+        self.conversations[0:0] = fresh
+        self._refresh_conversation_list()
+        self.statusMessage.emit(self.tr("{0} conversation(s) imported").format(len(fresh)))
+        return len(fresh)
+
+    def open_settings(self, accept: bool | None = None) -> None:
+        from logitscope.ui.dialogs.settings import SettingsDialog
+
+        dialog = SettingsDialog(self.app_settings, self)
+        if accept is None:
+            accept = dialog.exec() == SettingsDialog.DialogCode.Accepted
+        if accept:
+            try:
+                app = dialog.apply()
+            except LogitscopeError as exc:
+                self.show_error(self.tr("Settings"), str(exc))
+                return
+            from PySide6.QtWidgets import QApplication
+
+            from logitscope.ui.app import apply_theme
+
+            self.dark = apply_theme(QApplication.instance(), app.theme)  # type: ignore[arg-type]
+            self.chat.dark = self.dark
+        self.settings_dialog = dialog
+
+    def _save_preset(self, name: str, settings: SamplerSettings) -> None:
+        try:
+            self.app_settings.save_preset(name, settings)
+        except LogitscopeError as exc:
+            self.show_error(self.tr("Preset"), str(exc))
+
     # -- view -------------------------------------------------------------------------------------------
     def toggle_heatmap(self) -> None:
         self.chat.set_heatmap(self.heatmap_action.isChecked(), "rank" if self.rank_action.isChecked() else "probability")
@@ -702,6 +850,9 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
         self.bridge.shutdown()
+        if self.streaming is not None:  # the answer so far is kept, marked as stopped
+            self.history.finish(self.streaming[1], None, "the app was closed while answering")
+        self.history.close()
         super().closeEvent(event)
 
 

@@ -1,0 +1,146 @@
+"""The window's conversations, kept in the history store as they happen.
+
+Questions are saved when sent, answers while they stream (committed at least every 250 ms by the
+store's StreamingWriter), so killing the app loses at most a quarter of a second of an answer. The
+store's connection belongs to the GUI thread: every call here runs there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
+from logitscope.errors import LogitscopeError
+from logitscope.store.history import HistoryStore
+from logitscope.store.records import Message, ModelIdentity
+from logitscope.store.streaming import StreamingWriter
+from logitscope.ui.conversation import Answer, Conversation, Turn
+
+
+class ChatHistory:
+    def __init__(self, store: HistoryStore) -> None:
+        self.store = store
+        self.writers: dict[int, StreamingWriter] = {}   # id(Answer) -> its writer while it streams
+        self._identities: dict[str, ModelIdentity] = {}
+
+    @property
+    def notices(self) -> list[str]:
+        return self.store.notices
+
+    # -- reading ---------------------------------------------------------------------------------------
+    def conversations(self) -> list[Conversation]:
+        """Every saved conversation, newest first, without their messages (see `fill`)."""
+        return [Conversation(title=c.title, store_id=c.id, loaded=False) for c in self.store.list_conversations()]
+
+    def search(self, text: str) -> list[int]:
+        return [hit.conversation.id for hit in self.store.search(text)]
+
+    def fill(self, conversation: Conversation) -> None:
+        """Load a saved conversation's active path, every answer version of each question, and traces."""
+        if conversation.loaded or conversation.store_id is None:
+            return
+        messages = self.store.messages(conversation.store_id)
+        active = {m.id for m in self.store.active_path(conversation.store_id)}
+        children: dict[int | None, list[Message]] = {}
+        for m in messages:
+            children.setdefault(m.parent_id, []).append(m)
+        turns: list[Turn] = []
+        for m in (m for m in messages if m.id in active):
+            if m.role == "system":
+                conversation.system = m.content
+            elif m.role == "user":
+                turn = Turn(user=m.content, store_id=m.id)
+                turn.earlier = [Turn(user=s.content, store_id=s.id) for s in children.get(m.parent_id, [])
+                                if s.role == "user" and s.id != m.id]
+                for version in (c for c in children.get(m.id, []) if c.role == "assistant"):
+                    turn.answers.append(self._answer(version))
+                    if version.id in active:
+                        turn.active = len(turn.answers) - 1
+                turns.append(turn)
+        conversation.turns = turns
+        conversation.loaded = True
+
+    def _answer(self, m: Message) -> Answer:
+        steps, _pieces = self.store.load_trace(m.id)
+        status = {"done": "done", "interrupted": "interrupted", "error": "error"}.get(m.status, "interrupted")
+        if m.finish_reason == "cancelled":
+            status = "stopped"
+        result = None
+        if m.timings is not None:
+            result = GenerationResult(text=m.content, tokens=[s.token for s in steps],
+                                      finish_reason=m.finish_reason or "stop", timings=Timings(**m.timings),
+                                      kv=KvInfo(**m.kv) if m.kv else KvInfo(0, 0, 0.0, 0),
+                                      settings=dict(m.sampler or {}), prompt_tokens=[], notices=list(m.notices))
+        return Answer(steps=steps, result=result, status=status, error=m.error or "", settings=dict(m.sampler or {}),
+                      model_name=m.model.file_name if m.model else "", store_id=m.id)
+
+    # -- writing ---------------------------------------------------------------------------------------
+    def save_question(self, conversation: Conversation, turn_index: int) -> None:
+        if conversation.store_id is None:
+            conversation.store_id = self.store.create_conversation(conversation.title)
+        turn = conversation.turns[turn_index]
+        previous = conversation.turns[turn_index - 1].answer if turn_index > 0 else None
+        parent = previous.store_id if previous is not None else None
+        turn.store_id = self.store.add_message(conversation.store_id, "user", turn.user, parent)
+
+    def save_edit(self, conversation: Conversation, turn_index: int) -> None:
+        """The edited question as a sibling of the one it replaces (which stays in the tree)."""
+        turn = conversation.turns[turn_index]
+        old = turn.earlier[-1] if turn.earlier else None
+        if old is None or old.store_id is None:
+            self.save_question(conversation, turn_index)
+        else:
+            turn.store_id = self.store.edit(old.store_id, turn.user)
+
+    def start_answer(self, conversation: Conversation, turn: Turn, answer: Answer, model_path: str,
+                     vocab: Sequence[bytes]) -> None:
+        if conversation.store_id is None or turn.store_id is None:
+            return
+        identity = self._identities.get(model_path)
+        if identity is None:
+            identity = self._identities[model_path] = ModelIdentity.of_file(Path(model_path))
+        writer = self.store.start_answer(conversation.store_id, turn.store_id, identity, vocab, answer.settings)
+        answer.store_id = writer.message_id
+        self.writers[id(answer)] = writer
+        for step in answer.steps:  # a fork starts with the steps it shares with its source
+            writer.append(step)
+
+    def append(self, answer: Answer, steps: Sequence[StepRecord]) -> None:
+        writer = self.writers.get(id(answer))
+        if writer is not None:
+            for step in steps:
+                writer.append(step)
+
+    def finish(self, answer: Answer, result: GenerationResult | None, error: str = "") -> None:
+        writer = self.writers.pop(id(answer), None)
+        if writer is None:
+            return
+        if result is not None:
+            writer.finish(result)
+        else:
+            writer.fail(error or "stopped")
+
+    def switch_branch(self, answer: Answer) -> None:
+        if answer.store_id is not None:
+            self.store.switch_branch(answer.store_id)
+
+    def rename(self, conversation: Conversation) -> None:
+        if conversation.store_id is not None:
+            self.store.rename(conversation.store_id, conversation.title)
+
+    def delete(self, conversation: Conversation) -> None:
+        if conversation.store_id is not None:
+            self.store.delete(conversation.store_id)
+
+    def restore(self, conversation: Conversation) -> None:
+        if conversation.store_id is not None:
+            self.store.restore(conversation.store_id)
+
+    def close(self) -> None:
+        for writer in list(self.writers.values()):
+            try:
+                writer.flush()
+            except LogitscopeError:
+                pass
+        self.store.close()
