@@ -1,0 +1,162 @@
+"""Conversations survive: a restart, a kill -9 in the middle of an answer; settings, export, import."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from logitscope.engine.api import LoadSettings
+from tests.ui.conftest import ask
+
+pytestmark = pytest.mark.gui
+
+
+def make_window(qtbot, tmp_path, demo_model, load: bool = True):
+    from logitscope.ui.main_window import MainWindow
+
+    w = MainWindow(settings=QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    w.show()
+    if load:
+        with qtbot.waitSignal(w.bridge.loaded, timeout=30_000):
+            w.open_model(str(demo_model), LoadSettings(n_ctx=2048), ask=False)
+        qtbot.waitUntil(lambda: not w.bridge.busy, timeout=10_000)
+    return w
+
+
+def test_conversations_and_traces_survive_a_restart(qtbot, window, tmp_path, demo_model):
+    answer = ask(qtbot, window, "Name a planet.", max_tokens=10)
+    text, tokens = answer.text, answer.tokens
+    window.close()
+    again = make_window(qtbot, tmp_path, demo_model, load=False)
+    try:
+        titles = [c.title for c in again.conversations]
+        assert "Name a planet." in titles
+        assert again.current.title == "Name a planet."
+        turn = again.current.turns[0]
+        assert turn.user == "Name a planet." and turn.answer.text == text and turn.answer.tokens == tokens
+        assert turn.answer.status == "done"
+        # the inspector works on the old answer without a model
+        again.select_step(0, 1)
+        view = again.current_step_view()
+        assert view is not None and view.step.token == tokens[1]
+        assert "Step 1" in again.distribution.caption.text()
+    finally:
+        again.close()
+
+
+def test_versions_and_edits_are_saved_as_a_tree(qtbot, window, tmp_path, demo_model):
+    ask(qtbot, window, "Say hi.", max_tokens=4)
+    with qtbot.waitSignal(window.bridge.generationFinished, timeout=60_000):
+        window.regenerate(0)
+    qtbot.waitUntil(lambda: window.streaming is None)
+    with qtbot.waitSignal(window.bridge.generationFinished, timeout=60_000):
+        window.resend_edited(0, "Say hello.")
+    qtbot.waitUntil(lambda: window.streaming is None)
+    store = window.history.store
+    messages = store.messages(window.current.store_id)
+    users = [m.content for m in messages if m.role == "user"]
+    assert users == ["Say hi.", "Say hello."]
+    assert sum(m.role == "assistant" for m in messages) == 3
+    window.close()
+    again = make_window(qtbot, tmp_path, demo_model, load=False)
+    try:
+        turn = again.current.turns[0]
+        assert turn.user == "Say hello." and [t.user for t in turn.earlier] == ["Say hi."]
+    finally:
+        again.close()
+
+
+def test_kill_9_in_the_middle_of_an_answer_loses_nothing(qtbot, tmp_path, demo_model, isolated_home):
+    """The real app in a real process, killed with SIGKILL while it streams an answer."""
+    from logitscope.store.history import HistoryStore, history_path
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", LOGITSCOPE_AUTOSEND="Write a long story about a dragon.")
+    app = subprocess.Popen([sys.executable, "-m", "logitscope", "window", "--model", str(demo_model)], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    db = history_path()
+    committed = 0
+    deadline = time.monotonic() + 90
+    try:
+        while time.monotonic() < deadline and committed < 20:
+            time.sleep(0.2)
+            if db.exists():
+                try:
+                    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
+                        committed = conn.execute("SELECT count(*) FROM trace_steps").fetchone()[0]
+                except sqlite3.Error:
+                    pass
+        assert committed >= 20, "the app never streamed an answer into the history"
+        app.send_signal(signal.SIGKILL)
+        app.wait(10)
+    finally:
+        if app.poll() is None:
+            app.kill()
+    with HistoryStore() as store:
+        assert store.connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        conversation = store.list_conversations()[0]
+        path = store.active_path(conversation.id)
+        assert [m.role for m in path] == ["user", "assistant"]
+        answer = path[1]
+        assert answer.status == "interrupted" and answer.content and answer.n_steps >= 20
+    window = make_window(qtbot, tmp_path, demo_model, load=False)
+    try:
+        turn = window.current.turns[0]
+        assert turn.answer.status == "interrupted" and turn.answer.text == answer.content
+        assert "interrupted" in window.chat.answers[0].status.text()
+    finally:
+        window.close()
+
+
+def test_delete_with_undo_search_and_rename(qtbot, window):
+    ask(qtbot, window, "Tell me about apples", max_tokens=3)
+    window.new_chat()
+    ask(qtbot, window, "Tell me about pears", max_tokens=3)
+    window.search_box.setText("apples")
+    assert [window.conversation_list.item(i).text() for i in range(window.conversation_list.count())] == [
+        "Tell me about pears", "Tell me about apples"]  # the open one stays listed
+    window.search_box.setText("")
+    window.rename_conversation("Pears!")
+    assert window.history.store.conversation(window.current.store_id).title == "Pears!"
+    deleted_id = window.current.store_id
+    window.delete_conversation(confirm=False)
+    assert deleted_id not in [c.id for c in window.history.store.list_conversations()]
+    window.undo_delete()
+    assert deleted_id in [c.id for c in window.history.store.list_conversations()]
+    assert window.current.store_id == deleted_id
+
+
+def test_export_and_import_a_conversation(qtbot, window, tmp_path):
+    ask(qtbot, window, "What is 2+2?", max_tokens=6)
+    md, js = tmp_path / "chat.md", tmp_path / "chat.json"
+    assert window.export_conversation(str(md)) and window.export_conversation(str(js))
+    assert "What is 2+2?" in md.read_text()
+    before = len(window.conversations)
+    assert window.import_conversations(str(js)) == 1
+    assert len(window.conversations) == before + 1
+    assert json.loads(js.read_text())["conversations"][0]["title"] == "What is 2+2?"
+
+
+def test_settings_dialog_and_presets_are_saved(qtbot, window):
+    from logitscope.store.settings import SettingsStore
+
+    window.sampler.save_preset_as("Mine")
+    from logitscope.ui.dialogs.settings import SettingsDialog
+
+    dialog = SettingsDialog(window.app_settings, window)
+    dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
+    dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
+    dialog.preset.setCurrentText("Mine")
+    dialog.apply()
+    reread = SettingsStore()
+    assert reread.app.theme == "dark" and reread.app.language == "zh_CN" and reread.app.sampler_preset == "Mine"
+    assert "Mine" in reread.user_presets()
+    assert reread.load_settings_for(window.bridge.client.last_load[0]) is None  # loaded without the dialog
