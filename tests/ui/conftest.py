@@ -6,6 +6,7 @@ import pytest
 
 from logitscope.engine.api import LoadSettings
 from logitscope.engine.sampler import PRESETS
+from tests.library.conftest import gguf_files, hub, sealed  # noqa: F401  (the fake Hub, for the Models page)
 
 GEN_TIMEOUT_MS = 90_000
 

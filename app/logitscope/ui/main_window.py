@@ -134,6 +134,9 @@ class MainWindow(QMainWindow):
         self.open_button.clicked.connect(lambda: self.open_model())
         self.reload_button = QPushButton(self.tr("Reload"))
         self.reload_button.clicked.connect(self.reload_model)
+        self.models_button = QPushButton(self.tr("Models…"))
+        self.models_button.clicked.connect(lambda: self.show_models())
+        model_buttons.addWidget(self.models_button)
         model_buttons.addWidget(self.open_button)
         model_buttons.addWidget(self.reload_button)
         left_layout.addLayout(model_buttons)
@@ -242,6 +245,8 @@ class MainWindow(QMainWindow):
         self.rank_action.setCheckable(True)
         self.reset_layout_action = self._action(self.tr("Reset &layout"), self.reset_layout)
         self.reload_action = self._action(self.tr("&Reload model"), self.reload_model, "Ctrl+Shift+R")
+        self.models_action = self._action(self.tr("&Models…"), lambda: self.show_models(), "Ctrl+M",
+                                          self.tr("Models on this computer and on Hugging Face"))
         self.about_action = self._action(self.tr("&About Logitscope"), self.about)
         self.settings_action = self._action(self.tr("&Settings…"), lambda: self.open_settings(), "Ctrl+,")
         self.export_chat_action = self._action(self.tr("Export conversation…"), lambda: self.export_conversation())
@@ -266,6 +271,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         view_menu.addAction(self.reset_layout_action)
         model_menu = menus.addMenu(self.tr("&Model"))
+        model_menu.addAction(self.models_action)
         model_menu.addAction(self.open_action)
         model_menu.addAction(self.reload_action)
         help_menu = menus.addMenu(self.tr("&Help"))
@@ -317,6 +323,16 @@ class MainWindow(QMainWindow):
             self.app_settings.remember_load_settings(path, settings)
         self.bridge.load(path, settings or LoadSettings())
         return True
+
+    def show_models(self) -> object:
+        from logitscope.ui.models.models_window import ModelsWindow
+
+        if getattr(self, "models_window", None) is None:
+            self.models_window = ModelsWindow(self.app_settings.app.models_folders, self)
+            self.models_window.loadRequested.connect(lambda path: self.open_model(path))
+        self.models_window.show()
+        self.models_window.raise_()
+        return self.models_window
 
     def reload_model(self) -> None:
         if self.bridge.reload() is None:
