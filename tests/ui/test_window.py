@@ -229,3 +229,20 @@ def test_clicking_a_token_selects_its_step(qtbot, window):
     assert blocker.args == [len(window.current.turns) - 1, target]
     assert window.current_step_view().step.i == target
     assert view.step_at(view.viewport().rect().bottomRight()) == -1
+
+
+def test_load_dialog_estimates_memory_as_values_change(qtbot, window, demo_model):
+    from logitscope.engine.gguf_info import read_model_card
+    from logitscope.ui.dialogs.load_model import LoadModelDialog
+
+    dialog = LoadModelDialog(read_model_card(demo_model), gpu_offload=False, backend="CPU")
+    qtbot.addWidget(dialog)
+    assert not dialog.gpu_layers.isEnabled() and "no GPU backend" in dialog.gpu_note.text()
+    dialog.n_ctx.setValue(2048)
+    assert "45.00 MiB" in dialog.estimate.text() and dialog.verdict == "fits"
+    dialog.n_ctx.setValue(8192)
+    assert "180.00 MiB" in dialog.estimate.text()
+    dialog.kv_type.setCurrentText("q8_0")
+    assert dialog.settings().type_k == "q8_0" and dialog.settings().type_v == "f16"
+    dialog.flash.setChecked(True)
+    assert dialog.settings().type_v == "q8_0"

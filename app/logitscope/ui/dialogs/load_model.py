@@ -3,8 +3,6 @@ estimate updated as the values change."""
 
 from __future__ import annotations
 
-import os
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,23 +21,8 @@ from PySide6.QtWidgets import (
 from logitscope.engine.api import LoadSettings
 from logitscope.engine.gguf_info import ModelCard
 from logitscope.engine.memory import KV_CACHE_TYPES, estimate, format_bytes
-
-
-def available_ram() -> tuple[int | None, int | None]:
-    """(available, total) bytes of RAM, from /proc/meminfo where it exists."""
-    try:
-        fields = {}
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                key, value = line.split(":", 1)
-                fields[key] = int(value.split()[0]) * 1024
-        return fields.get("MemAvailable"), fields.get("MemTotal")
-    except (OSError, ValueError):
-        try:
-            total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-            return None, total
-        except (ValueError, OSError, AttributeError):
-            return None, None
+from logitscope.library.fit import assess_fit, need_for_card
+from logitscope.library.machine import probe_machine
 
 
 class LoadModelDialog(QDialog):
@@ -47,6 +30,8 @@ class LoadModelDialog(QDialog):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.card = card
+        self.gpu_offload = gpu_offload
+        self.machine = probe_machine()  # RAM and, where nvidia-smi answers, VRAM
         self.setWindowTitle(self.tr("Load {0}").format(card.name))
         settings = settings or LoadSettings(n_ctx=min(4096, card.n_ctx_train or 4096))
         layout = QVBoxLayout(self)
@@ -112,15 +97,12 @@ class LoadModelDialog(QDialog):
         s = self.settings()
         self.gpu_value.setText(self.tr("{0} of {1}").format(self.gpu_layers.value(), self.card.n_layer + 1))
         est = estimate(self.card, s.n_ctx, s.type_k, s.type_v)
-        available, total = available_ram()
+        fit = assess_fit(need_for_card(self.card, s.n_ctx, s.type_k), self.machine, use_gpu=self.gpu_offload)
+        self.verdict = fit.verdict
         text = self.tr("Needs about {0}: weights {1} + KV cache {2} + compute {3}.").format(
             format_bytes(est.total_bytes), format_bytes(est.weights_bytes), format_bytes(est.kv_bytes),
             format_bytes(est.compute_bytes))
-        if available:
-            verdict = (self.tr("fits") if est.total_bytes < available * 0.8 else
-                       self.tr("tight") if est.total_bytes < available else self.tr("does not fit"))
-            text += " " + self.tr("RAM available: {0} of {1} — {2}.").format(
-                format_bytes(available), format_bytes(total or 0), verdict)
+        text += "\n" + fit.summary
         if s.type_v != "f16" and not s.flash_attn:
-            text += " " + self.tr("A quantized V cache needs flash attention.")
+            text += "\n" + self.tr("A quantized V cache needs flash attention.")
         self.estimate.setText(text)

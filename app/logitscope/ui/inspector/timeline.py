@@ -25,7 +25,9 @@ class TimelinePanel(QWidget):
         self.top = self.graphs.addPlot(row=0, col=0)
         self.bottom = self.graphs.addPlot(row=1, col=0)
         self.bottom.setXLink(self.top)
-        self.top.addLegend(offset=(10, 5))
+        p_label, h_label = self.tr("p of the chosen token (raw)"), self.tr("entropy (nats)")
+        self.top.setTitle(f"<span style='color:#3c82dc'>{p_label}</span> &nbsp; "
+                          f"<span style='color:#dc7828'>{h_label}</span>", size="9pt")
         self.top.setLabel("left", self.tr("p / entropy"))
         self.bottom.setLabel("left", self.tr("latency (ms)"))
         self.bottom.setLabel("bottom", self.tr("step"))
@@ -33,8 +35,8 @@ class TimelinePanel(QWidget):
             plot.setMenuEnabled(False)
             plot.showGrid(x=True, y=True, alpha=0.15)
             plot.getAxis("left").setWidth(52)  # both plots' x axes line up
-        self.p_curve = self.top.plot([], [], pen=pg.mkPen((60, 130, 220), width=2), name=self.tr("p chosen (raw)"))
-        self.h_curve = self.top.plot([], [], pen=pg.mkPen((220, 120, 40), width=2), name=self.tr("entropy (nats)"))
+        self.p_curve = self.top.plot([], [], pen=pg.mkPen((60, 130, 220), width=2))
+        self.h_curve = self.top.plot([], [], pen=pg.mkPen((220, 120, 40), width=2))
         self.latency_curve = self.bottom.plot([], [], pen=pg.mkPen((120, 120, 120), width=1.5))
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen((200, 60, 60), width=1))
         self.top.addItem(self.marker)

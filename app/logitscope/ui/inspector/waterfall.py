@@ -24,7 +24,7 @@ class WaterfallPanel(QWidget):
         layout.addWidget(self.caption)
         self.counts = pg.PlotWidget()
         self.mass = pg.PlotWidget()
-        for plot, label in ((self.counts, self.tr("candidates (log10)")), (self.mass, self.tr("mass kept"))):
+        for plot, label in ((self.counts, self.tr("log10 n")), (self.mass, self.tr("mass kept"))):
             plot.setMenuEnabled(False)
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
