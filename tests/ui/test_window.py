@@ -246,3 +246,18 @@ def test_load_dialog_estimates_memory_as_values_change(qtbot, window, demo_model
     assert dialog.settings().type_k == "q8_0" and dialog.settings().type_v == "f16"
     dialog.flash.setChecked(True)
     assert dialog.settings().type_v == "q8_0"
+
+
+def test_a_model_that_llama_cpp_rejects_leaves_the_previous_one_loaded(qtbot, window, tmp_path, demo_model):
+    from tests.cli.corpus import tiny_gguf
+
+    bad = tiny_gguf(tmp_path / "unknown-arch.gguf", "frobnicator")
+    failures = []
+    window.bridge.loadFailed.connect(failures.append)
+    with qtbot.waitSignal(window.bridge.loaded, timeout=30_000) as blocker:
+        window.open_model(str(bad), ask=False)
+    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=10_000)
+    assert failures and "unknown model architecture" in failures[0]
+    assert blocker.args[0].card.path == str(demo_model)  # the previous model is back
+    assert "could not be loaded" in window.last_error[0]
+    assert ask(qtbot, window, "Still working?", max_tokens=3).steps

@@ -95,18 +95,31 @@ class EngineBridge(QObject):
         return self._submit(job)
 
     def load(self, path: str, settings: LoadSettings) -> Future[Any]:
+        """Load a model in a fresh engine process. If it fails and another model was loaded before, that
+        one is loaded again, so a bad file never leaves the user without a working model."""
         def job() -> None:
+            previous = self.client.last_load
             self.loadStarted.emit(path)
             try:
-                info = self.client.load(path, settings, on_progress=self.loadProgress.emit)
-                self.vocab = self.client.vocab()
-                self.info = info
-                self.loaded.emit(info)
+                self._load(path, settings)
+                return
             except LogitscopeError as exc:
                 self.info = None
                 self.loadFailed.emit(str(exc))
+            if previous is not None and previous[0] != path:
+                try:
+                    self.loadStarted.emit(previous[0])
+                    self._load(*previous)
+                except LogitscopeError as exc:
+                    self.loadFailed.emit(str(exc))
 
         return self._submit(job)
+
+    def _load(self, path: str, settings: LoadSettings) -> None:
+        info = self.client.load(path, settings, on_progress=self.loadProgress.emit)
+        self.vocab = self.client.vocab()
+        self.info = info
+        self.loaded.emit(info)
 
     def reload(self) -> Future[Any] | None:
         if self.client.last_load is None:
