@@ -160,3 +160,16 @@ def test_settings_dialog_and_presets_are_saved(qtbot, window):
     assert reread.app.theme == "dark" and reread.app.language == "zh_CN" and reread.app.sampler_preset == "Mine"
     assert "Mine" in reread.user_presets()
     assert reread.load_settings_for(window.bridge.client.last_load[0]) is None  # loaded without the dialog
+
+
+def test_a_corrupt_history_database_is_set_aside_and_the_app_starts(qtbot, tmp_path, isolated_home, demo_model):
+    (isolated_home / "history.sqlite3").write_bytes(b"this is not a database" * 100)
+    window = make_window(qtbot, tmp_path, demo_model)
+    try:
+        qtbot.waitUntil(lambda: hasattr(window, "last_error"), timeout=5_000)
+        assert window.last_error[0] == "Notice" and "history" in window.last_error[1].lower()
+        assert list(isolated_home.glob("history.sqlite3.broken-*"))  # kept aside, never deleted
+        assert ask(qtbot, window, "Hello again", max_tokens=3).steps
+        assert window.history.store.list_conversations()
+    finally:
+        window.close()
