@@ -261,3 +261,17 @@ def test_a_model_that_llama_cpp_rejects_leaves_the_previous_one_loaded(qtbot, wi
     assert blocker.args[0].card.path == str(demo_model)  # the previous model is back
     assert "could not be loaded" in window.last_error[0]
     assert ask(qtbot, window, "Still working?", max_tokens=3).steps
+
+
+def test_markdown_answers_can_switch_to_tokens(qtbot, window):
+    answer = ask(qtbot, window, "List the days of the week as a numbered list.", max_tokens=40)
+    bubble = window.chat.answers[-1]
+    from logitscope.ui.chat.chat_view import has_markdown
+
+    if not has_markdown(answer.text):
+        pytest.skip(f"the model answered without Markdown this time: {answer.text!r}")
+    assert bubble.view.markdown_text is not None and bubble.format_button.isVisible()
+    bubble.format_button.setChecked(True)
+    assert bubble.view.markdown_text is None and bubble.view.steps
+    bubble.format_button.setChecked(False)
+    assert bubble.view.markdown_text is not None

@@ -627,7 +627,7 @@ class MainWindow(QMainWindow):
                 w.deleteLater()
 
         button.clicked.connect(lambda: (self.undo_delete(), remove()))
-        QTimer.singleShot(15_000, remove)
+        QTimer.singleShot(15_000, label, remove)  # bound to the label: dropped if the window goes first
 
     def undo_delete(self) -> None:
         if not self._deleted:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -75,6 +76,11 @@ class AnswerBubble(QFrame):
         for w in (self.prev_button, self.branch_label, self.next_button):
             header.addWidget(w)
         header.addStretch(1)
+        self.format_button = _tool(self.tr("Tokens"), self.tr("Switch between formatted Markdown and the raw tokens "
+                                                              "(hover a token for its alternatives, click to inspect it)"))
+        self.format_button.setCheckable(True)
+        self.format_button.toggled.connect(lambda _on: self.refresh())
+        header.addWidget(self.format_button)
         self.regenerate_button = _tool(self.tr("Regenerate"), self.tr("Generate this answer again (a new version)"))
         self.regenerate_button.clicked.connect(self.regenerateRequested)
         self.copy_button = _tool(self.tr("Copy"), self.tr("Copy this answer"))
@@ -111,7 +117,9 @@ class AnswerBubble(QFrame):
         if answer is None:
             return
         self.view.set_streaming(answer.status == "streaming")
-        if answer.status == "done" and not self.view.heatmap:
+        formatted = answer.status == "done" and has_markdown(answer.text)
+        self.format_button.setVisible(formatted and not self.view.heatmap)
+        if formatted and not self.view.heatmap and not self.format_button.isChecked():
             self.view.steps = list(answer.steps)
             self.view.show_markdown(answer.text)
         else:
@@ -142,6 +150,14 @@ class AnswerBubble(QFrame):
             parts.extend(answer.result.notices)
         self.status.setText(" · ".join(parts))
         self.status.setVisible(bool(parts))
+
+
+_MARKDOWN = re.compile(r"(^|\n)\s*(#{1,6} |[-*+] |\d+\. |> |```)|\*\*[^*]+\*\*|`[^`]+`|\[[^]]+\]\(")
+
+
+def has_markdown(text: str) -> bool:
+    """Whether formatting would change how the text looks (else the clickable token view is kept)."""
+    return bool(_MARKDOWN.search(text))
 
 
 def _tool(text: str, tip: str) -> QToolButton:
