@@ -21,7 +21,7 @@ SYSTEM_NEEDS=(
   "lib:libxcb-keysyms.so.1:libxcb-keysyms1" "lib:libxcb-image.so.0:libxcb-image0"
   "lib:libxcb-render-util.so.0:libxcb-render-util0" "lib:libxcb-shape.so.0:libxcb-shape0"
   "lib:libxcb-xkb.so.1:libxcb-xkb1" "lib:libX11-xcb.so.1:libx11-xcb1"
-  "cmd:Xvfb:xvfb" "font:Noto Sans CJK:fonts-noto-cjk"
+  "cmd:Xvfb:xvfb" "cmd:xdotool:xdotool" "cmd:xwd:x11-apps" "font:Noto Sans CJK:fonts-noto-cjk"
 )
 
 missing_debs() {
@@ -84,3 +84,4 @@ ensure_python
 ensure_system_packages
 ensure_venv
 ensure_demo_model
+"$VENV/bin/python" "$ROOT/scripts/i18n.py" build

@@ -7,7 +7,9 @@ on stderr and exit code 2; never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -69,6 +71,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=0, metavar="N", help="print each step's top N candidates")
     p.add_argument("--json", action="store_true", help="JSON Lines on stdout: one object per step, then 'done'")
     _add_load(p)
+    r = p.add_argument_group("remote engine (instead of a local model)")
+    r.add_argument("--engine", metavar="URL", help="a llama-server, vLLM or other OpenAI-compatible server, "
+                   "e.g. http://127.0.0.1:8080")
+    r.add_argument("--api-key", metavar="KEY", default=os.environ.get("LOGITSCOPE_API_KEY"),
+                   help="the server's API key (default: $LOGITSCOPE_API_KEY)")
+    r.add_argument("--remote-model", metavar="NAME", help="the server's model id (default: the first it lists)")
+    r.add_argument("--insecure", action="store_true", help="do not verify the server's TLS certificate")
+    r.add_argument("--post-sampling-probs", action="store_true",
+                   help="llama-server: report probabilities after its sampler instead of the raw ones")
 
     p = sub.add_parser("window", help="the desktop app (the default)")
     _add_model(p)
@@ -160,8 +171,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
     from logitscope.engine.gguf_info import read_model_card
     from logitscope.engine.sampler import SamplerSettings
-    from logitscope.engine.trace import dumps, piece_text, result_to_json, step_to_json
+    from logitscope.engine.trace import GenerationResult, dumps, piece_text, result_to_json, step_to_json
+    from logitscope.errors import RemoteEngineError
     from logitscope.host.client import CancelledError, EngineClient
+    from logitscope.host.engine_api import EngineLike
 
     settings = SamplerSettings(
         temperature=args.temperature, top_k=args.top_k, top_p=args.top_p, min_p=args.min_p,
@@ -180,13 +193,18 @@ def cmd_generate(args: argparse.Namespace) -> int:
         messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,
         system=args.system, settings=settings, options=options)
     request.validate()
-    path = resolve_model(args.model)
-    read_model_card(path)  # bad files fail here, before an engine starts
     out = sys.stdout
     steps = []
-    with EngineClient() as client:
-        client.load(str(path), load_settings(args))
-        vocab = client.vocab() if (args.json or args.top) else []
+    if args.engine:
+        client: EngineLike = _remote_engine(args)
+    else:
+        path = resolve_model(args.model)
+        read_model_card(path)  # bad files fail here, before an engine starts
+        client = EngineClient()
+    with contextlib.closing(client):
+        if isinstance(client, EngineClient):
+            client.load(str(path), load_settings(args))
+        vocab = client.vocab() if (args.json or args.top) and not args.engine else []
 
         def on_step(step) -> None:
             if args.json:
@@ -201,6 +219,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
             result = client.generate(request, on_step=on_step)
         except CancelledError:
             return 130
+        except RemoteEngineError as exc:  # the answer broke off: the trace still ends with its 'done' line
+            if args.json and isinstance(exc.partial, GenerationResult):
+                out.write(dumps(result_to_json(exc.partial)) + "\n")
+                out.flush()
+            raise
         finally:
             signal.signal(signal.SIGINT, previous)
     if args.json:
@@ -212,15 +235,37 @@ def cmd_generate(args: argparse.Namespace) -> int:
         if args.top:
             print(f"\n{'step':>4} {'token':<16} {'p':>7} {'p_raw':>7}  top {args.top} (final distribution)")
             for s in steps:
-                alts = ", ".join(f"{piece_text(vocab[t])!r} {p:.3f}" for t, p in
-                                 zip(s.final_ids[:args.top], s.final_probs[:args.top], strict=True))
+                ids, probs, pieces = s.final_ids, s.final_probs, s.final_pieces
+                if not len(ids):  # a remote server that reports raw probabilities only
+                    ids, probs, pieces = s.raw_ids, s.raw_probs, s.raw_pieces
+                names = pieces if pieces is not None else [vocab[t] for t in ids[:args.top]]
+                alts = ", ".join(f"{piece_text(b)!r} {p:.3f}" for b, p in
+                                 zip(names[:args.top], probs[:args.top], strict=True))
                 print(f"{s.i:>4} {piece_text(s.piece)!r:<16} {s.p:7.3f} {s.p_raw:7.3f}  {alts}")
         t = result.timings
-        print(f"[{result.finish_reason}] prompt {t.n_prompt} tokens at {t.prompt_tps:.0f} tok/s, "
+        prompt = (f"prompt {t.n_prompt} tokens at {t.prompt_tps:.0f} tok/s" if t.n_prompt_eval >= 0 else
+                  f"prompt {t.n_prompt if t.n_prompt >= 0 else '?'} tokens")  # a remote server may not say
+        print(f"[{result.finish_reason}] {prompt}, "
               f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, first token after {t.ttft_s * 1000:.0f} ms, "
               f"seed {result.settings['seed']}", file=sys.stderr)
     out.flush()
     return 0
+
+
+def _remote_engine(args: argparse.Namespace):  # -> RemoteEngine, connected
+    from logitscope.host.remote import RemoteEngine
+
+    if args.model:
+        raise InvalidSettingsError("--model names a local file; with --engine the server has the model "
+                                   "(choose it with --remote-model)")
+    engine = RemoteEngine(args.engine, api_key=args.api_key, model=args.remote_model,
+                          verify_tls=not args.insecure, post_sampling_probs=args.post_sampling_probs)
+    try:
+        engine.connect()
+    except BaseException:
+        engine.close()
+        raise
+    return engine
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
@@ -278,6 +323,12 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_window(args: argparse.Namespace) -> int:
+    import os
+
+    if (sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM")
+            and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))):
+        raise LogitscopeError("no display to open the window on: run Logitscope in a desktop session "
+                              "(or use 'logitscope chat' for a chat in the terminal)")
     from logitscope.ui.app import run_window
 
     return run_window(str(resolve_model(args.model)))
