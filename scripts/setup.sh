@@ -21,7 +21,7 @@ SYSTEM_NEEDS=(
   "lib:libxcb-keysyms.so.1:libxcb-keysyms1" "lib:libxcb-image.so.0:libxcb-image0"
   "lib:libxcb-render-util.so.0:libxcb-render-util0" "lib:libxcb-shape.so.0:libxcb-shape0"
   "lib:libxcb-xkb.so.1:libxcb-xkb1" "lib:libX11-xcb.so.1:libx11-xcb1"
-  "cmd:Xvfb:xvfb" "cmd:xdotool:xdotool" "cmd:xwd:x11-apps" "font:Noto Sans CJK:fonts-noto-cjk"
+  "cmd:Xvfb:xvfb" "cmd:xdotool:xdotool" "cmd:xwd:x11-apps" "font:Noto Sans CJK:fonts-noto-cjk" "font:Noto Color Emoji:fonts-noto-color-emoji"
 )
 
 missing_debs() {
@@ -31,7 +31,8 @@ missing_debs() {
     case $kind in
       cmd) command -v "$what" >/dev/null 2>&1 || echo "$deb" ;;
       lib) ldconfig -p 2>/dev/null | grep -q "$what " || echo "$deb" ;;
-      font) { command -v fc-list >/dev/null && fc-list | grep -qi "$what"; } || echo "$deb" ;;
+      # (grep -q would close the pipe early and, under pipefail, make fc-list look like it failed)
+      font) { command -v fc-list >/dev/null && fc-list | grep -i "$what" >/dev/null; } || echo "$deb" ;;
     esac
   done
 }

@@ -227,7 +227,7 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/main_window.py" line="116"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="587"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="588"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -304,8 +304,8 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="536"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="700"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="537"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="701"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
@@ -480,210 +480,215 @@
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="388"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="389"/>
         <source>Load a model first (File ▸ Open model…)</source>
         <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="448"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="449"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="462"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="463"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="479"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="480"/>
         <source>Only the last answer can be regenerated</source>
         <translation>只能重新生成最后一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="487"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="488"/>
         <source>Only the last message can be edited</source>
         <translation>只能编辑最后一条消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="490"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="491"/>
         <source>Edit message</source>
         <translation>编辑消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="490"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="491"/>
         <source>Your message:</source>
         <translation>你的消息：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="516"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="517"/>
         <source>Forking works on the last answer, when nothing is generating</source>
         <translation>只能在没有生成任务时对最后一个回答分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="527"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="528"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="528"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="529"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="576"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="577"/>
         <source>Wait for the answer to finish (or press Esc)</source>
         <translation>请等待回答完成（或按 Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="587"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="588"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="599"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="600"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="600"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="601"/>
         <source>Delete “{0}”?</source>
         <translation>删除“{0}”？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="611"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="612"/>
         <source>Conversation deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="618"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="619"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="692"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="693"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="698"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="699"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="706"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="707"/>
         <source>No answer to export yet</source>
         <translation>还没有可导出的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="711"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="712"/>
         <source>Export trace</source>
         <translation>导出轨迹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="712"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="713"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="721"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="745"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="722"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="746"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="723"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="724"/>
         <source>Trace saved to {0}</source>
         <translation>轨迹已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="730"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="731"/>
         <source>Nothing to export yet</source>
         <translation>还没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="733"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="734"/>
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="734"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="735"/>
         <source>Markdown (*.md);;JSON, lossless with traces (*.json)</source>
         <translation>Markdown (*.md);;JSON，无损并含轨迹 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="747"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="748"/>
         <source>Conversation saved to {0}</source>
         <translation>对话已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="754"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="755"/>
         <source>Import conversations</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="754"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="755"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="760"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="761"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="766"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="767"/>
         <source>{0} conversation(s) imported</source>
         <translation>已导入 {0} 个对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="779"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="780"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="793"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="794"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="818"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="819"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="819"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="820"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="821"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="822"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="822"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="823"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="828"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="829"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="842"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="843"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="846"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="847"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="849"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="850"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/app.py" line="104"/>
+        <source>No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)</source>
+        <translation>尚无模型：文件 ▸ 打开模型…（或运行 `logitscope models fetch-demo`）</translation>
     </message>
 </context>
 <context>
@@ -851,13 +856,13 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="96"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="198"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="202"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="96"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="198"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="202"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
@@ -878,7 +883,7 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="198"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="202"/>
         <source>Fits this machine?</source>
         <translation>本机可运行？</translation>
     </message>
@@ -928,162 +933,182 @@
         <translation>找到 {0} 个模型文件，其中 {1} 个可用。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="154"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="146"/>
+        <source>fits</source>
+        <translation>可运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="146"/>
+        <source>tight</source>
+        <translation>偏紧</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="146"/>
+        <source>does not fit</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="147"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="158"/>
         <source>{0} cannot be loaded: {1}</source>
         <translation>无法加载 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="163"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="167"/>
         <source>{0} belongs to {1}; Logitscope only removes files in its own models folder.</source>
         <translation>{0} 属于 {1}；Logitscope 只删除自己模型文件夹中的文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="166"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="170"/>
         <source>Remove model</source>
         <translation>移除模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="167"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="171"/>
         <source>Delete {0} ({1}) from disk?</source>
         <translation>要从磁盘删除 {0}（{1}）吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="180"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="184"/>
         <source>Search GGUF models, e.g. qwen2.5 instruct</source>
         <translation>搜索 GGUF 模型，例如 qwen2.5 instruct</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="183"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="187"/>
         <source>most downloaded</source>
         <translation>下载最多</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="183"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="187"/>
         <source>most liked</source>
         <translation>点赞最多</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="184"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="188"/>
         <source>most recent</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="186"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="190"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="188"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="192"/>
         <source>Access token…</source>
         <translation>访问令牌…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="196"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="200"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="196"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="200"/>
         <source>Downloads</source>
         <translation>下载量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="196"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="200"/>
         <source>Likes</source>
         <translation>点赞数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="196"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="200"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="198"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="202"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="204"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="208"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="206"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="227"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
         <source>recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="237"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
         <source>Searching the Hub for “{0}”…</source>
         <translation>正在 Hugging Face 上搜索“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="249"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="253"/>
         <source>{0} repositories.</source>
         <translation>{0} 个仓库。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="257"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="261"/>
         <source>Listing {0}…</source>
         <translation>正在列出 {0} 中的文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="272"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="276"/>
         <source> ({0} parts)</source>
         <translation>（{0} 个分片）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="277"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="281"/>
         <source>{0}: {1} GGUF model(s).</source>
         <translation>{0}：{1} 个 GGUF 模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="290"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="294"/>
         <source>Downloading {0}…</source>
         <translation>正在下载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="298"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="302"/>
         <source>, {0:.0f} s left</source>
         <translation>，剩余 {0:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="299"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="303"/>
         <source>{0} of {1}, {2}/s{3}</source>
         <translation>{0} / {1}，{2}/s{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="310"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="314"/>
         <source>{0} is ready ({1}, SHA-256 verified).</source>
         <translation>{0} 已就绪（{1}，SHA-256 已校验）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="318"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="322"/>
         <source>Download again to resume where it stopped.</source>
         <translation>再次下载即可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="322"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="326"/>
         <source>Hugging Face access token</source>
         <translation>Hugging Face 访问令牌</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="323"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="327"/>
         <source>For gated or private repositories (empty to remove):</source>
         <translation>用于受限或私有仓库（留空则移除）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="329"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="333"/>
         <source>Token saved.</source>
         <translation>令牌已保存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="332"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="336"/>
         <source>Token removed.</source>
         <translation>令牌已移除。</translation>
     </message>
@@ -1373,57 +1398,59 @@
 <context>
     <name>WaterfallPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="22"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="19"/>
         <source>How each sampler stage narrows the choice.</source>
         <translation>采样器的各个阶段如何逐步缩小选择范围。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="27"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="24"/>
         <source>mass kept</source>
         <translation>保留质量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="27"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="24"/>
         <source>log10 n</source>
         <translation>log10 候选数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="46"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="43"/>
+        <source>penalties</source>
+        <translation>惩罚</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="44"/>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="45"/>
         <source>vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="64"/>
         <source>temperature first</source>
         <translation>温度在前</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="64"/>
         <source>temperature last</source>
         <translation>温度在后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="66"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="65"/>
         <source>preview with the current sliders</source>
         <translation>按当前滑块预览</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="66"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="65"/>
         <source>as recorded</source>
         <translation>按记录</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="67"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="66"/>
         <source>Step {0}, {1}, order: {2}. Mass kept is the share of probability left after each stage (compounded).</source>
         <translation>第 {0} 步，{1}，顺序：{2}。保留质量是每个阶段之后剩余的概率占比（逐级累乘）。</translation>
-    </message>
-</context>
-<context>
-    <name>window</name>
-    <message>
-        <location filename="../../app/logitscope/ui/app.py" line="104"/>
-        <source>No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)</source>
-        <translation>尚无模型：文件 ▸ 打开模型…（或运行 `logitscope models fetch-demo`）</translation>
     </message>
 </context>
 </TS>

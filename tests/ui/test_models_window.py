@@ -68,7 +68,7 @@ def test_search_list_and_download_from_the_hub(qtbot, hub):
     w.show_files("test-org/Tiny-GGUF", lambda: done.append(True))
     qtbot.waitUntil(lambda: bool(done), timeout=20_000)
     assert {m.quant for m in w.remote} == {"Q4_K_M", "Q8_0"}
-    assert w.file_table.item(0, 3).text() in ("fits", "tight", "does not fit", "unknown")
+    assert w.file_table.item(0, 3).text() in ("fits", "tight", "does not fit", "unknown")  # English UI
     progress = []
     w._progress.connect(progress.append)
     w.download_selected(0)

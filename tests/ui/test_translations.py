@@ -23,7 +23,7 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 ENGLISH = re.compile(r"[A-Za-z]{3,}")
 # contexts that are not classes: a module-level `window.tr(...)` is looked up under the object's class
 # ("MainWindow") at run time, so lupdate's context for it never matches and the string stays English
-KNOWN_NON_CLASS_CONTEXTS = {"window"}  # app.py run_window(): should be QCoreApplication.translate("MainWindow", ...)
+KNOWN_NON_CLASS_CONTEXTS: set[str] = set()
 
 
 def _load_i18n():

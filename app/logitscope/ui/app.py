@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QLibraryInfo, QLocale, Qt, QTimer, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, Qt, QTimer, QTranslator
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -101,7 +101,8 @@ def run_window(model: str | None = None) -> int:
     if path:
         window.open_model(path, settings.load_settings_for(path) or LoadSettings(n_ctx=4096), ask=False)
     else:
-        window.statusMessage.emit(window.tr("No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)"))
+        window.statusMessage.emit(QCoreApplication.translate(
+            "MainWindow", "No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)"))
     autosend = os.environ.get(AUTOSEND_ENV)
     if autosend:
         def send_once(_info: object) -> None:

@@ -379,7 +379,8 @@ class MainWindow(QMainWindow):
         self._update_status_bar()
         self._update_actions()
         self.show_error(self.tr("The engine process crashed"),
-                        message + "\n\n" + self.tr("Your conversation is safe. Reload the model to continue."))
+                        message + "\n\n" + self.tr("Your conversation is safe. Reload the model to continue."),
+                        offer_reload=True)
 
     # -- chat -----------------------------------------------------------------------------------------
     def send(self, text: str) -> None:
@@ -821,10 +822,10 @@ class MainWindow(QMainWindow):
             __version__, self.capabilities.get("backend"), self.tr("yes") if self.capabilities.get("gpu_offload")
             else self.tr("no")))
 
-    def show_error(self, title: str, message: str) -> None:
+    def show_error(self, title: str, message: str, offer_reload: bool = False) -> None:
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
         box.setObjectName("errorBox")
-        if "crashed" in title.lower() or "crash" in message.lower():
+        if offer_reload:
             reload = box.addButton(self.tr("Reload model"), QMessageBox.ButtonRole.AcceptRole)
             reload.clicked.connect(self.reload_model)
         box.setModal(False)

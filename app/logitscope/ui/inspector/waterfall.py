@@ -10,9 +10,6 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from logitscope.ui.inspector.state import StepView
 
-STAGE_NAMES = {"penalties": "penalties", "top_k": "top-k", "top_p": "top-p", "min_p": "min-p",
-               "temperature": "temperature"}
-
 
 class WaterfallPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -43,7 +40,9 @@ class WaterfallPanel(QWidget):
         if view is None:
             return
         stages = view.stages
-        names = [self.tr("vocabulary")] + [STAGE_NAMES.get(s.name, s.name) for s in stages]
+        labels = {"penalties": self.tr("penalties"), "top_k": "top-k", "top_p": "top-p", "min_p": "min-p",
+                  "temperature": self.tr("temperature")}
+        names = [self.tr("vocabulary")] + [labels.get(s.name, s.name) for s in stages]
         counts = [stages[0].n_in if stages else 0] + [s.n_out for s in stages]
         mass = [1.0] + list(np.cumprod([s.mass_kept for s in stages]))
         x = np.arange(len(names), dtype=float)

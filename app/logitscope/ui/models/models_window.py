@@ -136,11 +136,15 @@ class ModelsWindow(QDialog):
                 table.setItem(row, 4, _cell(f"{c.n_ctx_train:,}"))
                 table.setItem(row, 5, _cell(self.tr("yes") if c.has_chat_template else self.tr("no")))
                 fit = m.fit
-                table.setItem(row, 6, _cell(fit.verdict if fit else "?", fit.summary if fit else "",
+                table.setItem(row, 6, _cell(self.verdict_label(fit.verdict) if fit else "?", fit.summary if fit else "",
                                             VERDICT_COLORS.get(fit.verdict if fit else "unknown")))
             table.setItem(row, 7, _cell(m.source, where))
         usable = sum(m.card is not None for m in models)
         self.status.setText(self.tr("{0} model file(s) found, {1} usable.").format(len(models), usable))
+
+    def verdict_label(self, verdict: str) -> str:
+        return {"fits": self.tr("fits"), "tight": self.tr("tight"), "does not fit": self.tr("does not fit"),
+                "unknown": self.tr("unknown")}.get(verdict, verdict)
 
     def _selected_local(self) -> LocalModel | None:
         row = self.local_table.currentRow()
@@ -273,7 +277,7 @@ class ModelsWindow(QDialog):
             table.setItem(row, 0, _cell(name, "\n".join(m.parts)))
             table.setItem(row, 1, _cell(m.quant))
             table.setItem(row, 2, _cell(format_bytes(m.size_bytes)))
-            table.setItem(row, 3, _cell(m.fit.verdict, m.fit.summary, VERDICT_COLORS.get(m.fit.verdict)))
+            table.setItem(row, 3, _cell(self.verdict_label(m.fit.verdict), m.fit.summary, VERDICT_COLORS.get(m.fit.verdict)))
         self.status.setText(self.tr("{0}: {1} GGUF model(s).").format(listing.repo_id, len(self.remote)))  # type: ignore[attr-defined]
 
     def download_selected(self, row: int | None = None) -> None:
