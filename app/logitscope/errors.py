@@ -57,3 +57,20 @@ class LibraryError(LogitscopeError):
 
 class StoreError(LogitscopeError):
     """The history or settings storage cannot do what was asked (unknown conversation, unreadable file, ...)."""
+
+
+class RemoteEngineError(LogitscopeError):
+    """A remote engine (llama-server, vLLM, an OpenAI-compatible server) failed: unreachable, refused,
+    timed out, an HTTP error, or an answer broken off mid-stream.
+
+    `partial`: when an answer was cut off, the GenerationResult of what arrived before (finish_reason
+    "error", the reason in its notices); its steps were already handed to `on_step`. None otherwise.
+    """
+
+    def __init__(self, message: str, partial: object | None = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+class UnsupportedByServerError(RemoteEngineError):
+    """The remote server cannot do what was asked (tokenize, list its vocabulary, force tokens, ...)."""

@@ -4,6 +4,10 @@ A StepRecord is everything the inspector needs to explain one token: the raw dis
 RAW_TOP_N logits plus the log-sum-exp of all of them, so any sampler setting can be replayed on the
 stored head without the model), each sampler stage's survivors, the final distribution, and timing.
 
+A remote engine (logitscope.host.remote) fills the same record with what its server reports and
+marks the rest unknown: NaN for a number, -1 for a count, rank or id, no stages. Its candidates may
+have no ids, so such a step carries their bytes itself (`raw_pieces`, `final_pieces`).
+
 Two encodings:
 - `step_to_json` / `result_to_json`: the CLI's JSON Lines (`logitscope generate --json`), documented in
   the README, versioned by TRACE_SCHEMA_VERSION.
@@ -13,6 +17,7 @@ Two encodings:
 from __future__ import annotations
 
 import json
+import math
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -60,6 +65,10 @@ class StepRecord:
     entropy: float            # nats, final distribution
     latency_s: float          # time since the previous token was chosen (includes the forward pass)
     kv_used: int              # KV cells holding the context this token was predicted from
+    # The candidates' bytes, aligned with raw_ids / final_ids, when they cannot be looked up by id in
+    # the engine's vocabulary (a remote server); None for the local engine.
+    raw_pieces: list[bytes] | None = None
+    final_pieces: list[bytes] | None = None
 
     @property
     def raw_probs(self) -> np.ndarray:
@@ -68,6 +77,8 @@ class StepRecord:
 
 @dataclass
 class Timings:
+    """A remote engine marks what its server does not report: -1 for a count, NaN for seconds."""
+
     load_s: float = 0.0
     n_prompt: int = 0          # prompt tokens in the context
     n_prompt_eval: int = 0     # of those, evaluated now (the rest came from the KV cache)
@@ -87,6 +98,8 @@ class Timings:
 
 @dataclass
 class KvInfo:
+    """-1 (NaN for bytes_per_token) where a remote server does not tell."""
+
     n_ctx: int
     used_cells: int
     bytes_per_token: float
@@ -97,7 +110,7 @@ class KvInfo:
 class GenerationResult:
     text: str
     tokens: list[int]
-    finish_reason: str          # "stop" | "length" | "cancelled"
+    finish_reason: str          # "stop" | "length" | "cancelled" | "error" (a remote stream broke off)
     timings: Timings
     kv: KvInfo
     settings: dict[str, Any]    # sampler settings actually used, seed included
@@ -114,32 +127,50 @@ def piece_text(piece: bytes) -> str:
         return "".join(chr(b) if b < 0x80 else f"<0x{b:02X}>" for b in piece)
 
 
-def _entries(ids: np.ndarray, probs: np.ndarray, vocab: Sequence[bytes]) -> list[dict[str, Any]]:
-    return [{"token": int(t), "text": piece_text(vocab[int(t)]), "p": round(float(p), 6)}
-            for t, p in zip(ids, probs, strict=True)]
+def _known(n: int) -> int | None:
+    """A count, rank or id; negative means the engine could not tell (JSON null)."""
+    return int(n) if n >= 0 else None
+
+
+def _number(x: float, digits: int) -> float | None:
+    """A measurement; NaN means the engine could not tell (JSON null)."""
+    return round(x, digits) if math.isfinite(x) else None
+
+
+def _entries(ids: np.ndarray, probs: np.ndarray, pieces: Sequence[bytes] | None,
+             vocab: Sequence[bytes]) -> list[dict[str, Any]] | None:
+    if len(ids) == 0:  # no distribution reported (a remote server without these probabilities)
+        return None
+    if pieces is None:
+        pieces = [vocab[int(t)] for t in ids]
+    return [{"token": _known(int(t)), "text": piece_text(piece), "p": round(float(p), 6)}
+            for t, p, piece in zip(ids, probs, pieces, strict=True)]
 
 
 def step_to_json(step: StepRecord, vocab: Sequence[bytes], top: int = 10) -> dict[str, Any]:
-    """`vocab`: every token's bytes, by id (from the engine once per model)."""
+    """`vocab`: every token's bytes, by id (from the engine once per model; unused for a step that
+    carries its candidates' bytes). What the engine could not tell is null, never a made-up value."""
+    raw_pieces = step.raw_pieces[:top] if step.raw_pieces is not None else None
+    final_pieces = step.final_pieces[:top] if step.final_pieces is not None else None
     return {
         "type": "step",
         "i": step.i,
-        "token": step.token,
+        "token": _known(step.token),
         "text": step.text,
         "piece": piece_text(step.piece),
         "bytes": step.piece.hex(),
-        "p": round(step.p, 6),
-        "p_raw": round(step.p_raw, 6),
-        "rank": step.rank,
-        "rank_raw": step.rank_raw,
-        "entropy": round(step.entropy_raw, 5),
-        "entropy_final": round(step.entropy, 5),
-        "top_raw": _entries(step.raw_ids[:top], step.raw_probs[:top], vocab),
-        "top_final": _entries(step.final_ids[:top], step.final_probs[:top], vocab),
+        "p": _number(step.p, 6),
+        "p_raw": _number(step.p_raw, 6),
+        "rank": _known(step.rank),
+        "rank_raw": _known(step.rank_raw),
+        "entropy": _number(step.entropy_raw, 5),
+        "entropy_final": _number(step.entropy, 5),
+        "top_raw": _entries(step.raw_ids[:top], step.raw_probs[:top], raw_pieces, vocab),
+        "top_final": _entries(step.final_ids[:top], step.final_probs[:top], final_pieces, vocab),
         "stages": [{"name": s.name, "n_in": s.n_in, "n_out": s.n_out, "mass_kept": round(s.mass_kept, 6)}
-                   for s in step.stages],
+                   for s in step.stages] if step.stages else None,
         "latency_ms": round(step.latency_s * 1000, 3),
-        "kv_used": step.kv_used,
+        "kv_used": _known(step.kv_used),
     }
 
 
@@ -149,17 +180,18 @@ def result_to_json(result: GenerationResult) -> dict[str, Any]:
         "type": "done",
         "schema": TRACE_SCHEMA_VERSION,
         "text": result.text,
-        "tokens": result.tokens,
+        "tokens": [_known(token) for token in result.tokens],
         "finish_reason": result.finish_reason,
-        "n_prompt": t.n_prompt,
-        "n_prompt_eval": t.n_prompt_eval,
+        "n_prompt": _known(t.n_prompt),
+        "n_prompt_eval": _known(t.n_prompt_eval),
         "n_gen": t.n_gen,
-        "prompt_tps": round(t.prompt_tps, 2),
-        "gen_tps": round(t.gen_tps, 2),
-        "ttft_s": round(t.ttft_s, 4),
-        "load_s": round(t.load_s, 4),
-        "kv": {"n_ctx": result.kv.n_ctx, "used_cells": result.kv.used_cells,
-               "bytes_per_token": result.kv.bytes_per_token, "allocated_bytes": result.kv.allocated_bytes},
+        "prompt_tps": round(t.prompt_tps, 2) if t.n_prompt_eval >= 0 and math.isfinite(t.prompt_s) else None,
+        "gen_tps": round(t.gen_tps, 2) if math.isfinite(t.gen_s) else None,
+        "ttft_s": _number(t.ttft_s, 4),
+        "load_s": _number(t.load_s, 4),
+        "kv": {"n_ctx": _known(result.kv.n_ctx), "used_cells": _known(result.kv.used_cells),
+               "bytes_per_token": result.kv.bytes_per_token if math.isfinite(result.kv.bytes_per_token) else None,
+               "allocated_bytes": _known(result.kv.allocated_bytes)},
         "settings": result.settings,
         "notices": result.notices,
     }
@@ -173,6 +205,7 @@ def dumps(obj: dict[str, Any]) -> str:
 
 _HEAD = struct.Struct("<iiIfffifiiffffi")
 _STAGE_NAMES = ("penalties", "top_k", "top_p", "min_p", "temperature")
+_PIECES_TAIL = b"P"
 
 
 def pack_step(step: StepRecord) -> bytes:
@@ -188,6 +221,12 @@ def pack_step(step: StepRecord) -> bytes:
         parts += [s.top_ids.astype("<i4").tobytes(), s.top_probs.astype("<f4").tobytes()]
     parts += [struct.pack("<B", len(step.final_ids)), step.final_ids.astype("<i4").tobytes(),
               step.final_probs.astype("<f4").tobytes()]
+    if step.raw_pieces is not None or step.final_pieces is not None:
+        # An optional tail (older records end before it): the candidates' own bytes.
+        parts.append(_PIECES_TAIL)
+        for pieces in (step.raw_pieces or [], step.final_pieces or []):
+            parts.append(struct.pack("<B", len(pieces)))
+            parts += [struct.pack("<H", len(piece)) + piece for piece in pieces]
     return b"".join(parts)
 
 
@@ -221,5 +260,20 @@ def unpack_step(data: bytes) -> StepRecord:
         stages.append(StageRecord(_STAGE_NAMES[name_i], n_in, n_out, mass, arr("<i4", k), arr("<f4", k)))
     (k,) = take("<B")
     final_ids, final_probs = arr("<i4", k), arr("<f4", k)
+
+    def pieces() -> list[bytes]:
+        nonlocal pos
+        out = []
+        for _ in range(take("<B")[0]):
+            (n,) = take("<H")
+            out.append(bytes(data[pos:pos + n]))
+            pos += n
+        return out
+
+    raw_pieces = final_pieces = None
+    if data[pos:pos + len(_PIECES_TAIL)] == _PIECES_TAIL:
+        pos += len(_PIECES_TAIL)
+        raw_pieces, final_pieces = pieces(), pieces()
     return StepRecord(i, token, bytes(piece), text, raw_ids, raw_logits, raw_lse, p_raw, rank_raw, entropy_raw,
-                      stages, final_ids, final_probs, n_final, p, rank, entropy, latency, kv_used)
+                      stages, final_ids, final_probs, n_final, p, rank, entropy, latency, kv_used,
+                      raw_pieces, final_pieces)

@@ -26,6 +26,7 @@ from typing import Any
 from logitscope import errors
 from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.host.engine_api import LOCAL_CAPABILITIES
 
 POLL_S = 0.05
 SHUTDOWN_WAIT_S = 3.0
@@ -221,7 +222,10 @@ class EngineClient:
     def generate(self, request: GenerateRequest,
                  on_step: Callable[[StepRecord], None] | None = None) -> GenerationResult:
         request.validate()
-        return self.call("generate", on_step=on_step, request=request)
+        result: GenerationResult = self.call("generate", on_step=on_step, request=request)
+        if self.last_load is not None:  # provenance, as a remote engine records its server and model
+            result.settings["engine"] = {"local": os.path.basename(self.last_load[0])}
+        return result
 
     def stream(self, request: GenerateRequest) -> Iterator[StepRecord | GenerationResult]:
         """Steps as they arrive, then the result. Runs the call on a helper thread."""
@@ -258,8 +262,9 @@ class EngineClient:
         return self.call("prompt_tokens", request=request)
 
     def capabilities(self) -> dict[str, object]:
-        """{"backend": "CPU" | "CUDA" | ..., "gpu_offload": bool} of the engine's llama.cpp build."""
-        return self.call("capabilities")
+        """{"backend": "CPU" | "CUDA" | ..., "gpu_offload": bool} of the engine's llama.cpp build, and
+        what it reports (engine_api.CAPABILITY_KEYS: everything, locally)."""
+        return {**LOCAL_CAPABILITIES, **self.call("capabilities")}
 
     def reset(self) -> None:
         """Forget the KV cache (the next prompt is evaluated from scratch)."""

@@ -1,0 +1,83 @@
+"""What the CLI and the GUI need from an engine, whichever runs the model: the local engine process
+(logitscope.host.client.EngineClient) or a server over HTTP (logitscope.host.remote.RemoteEngine).
+
+Engines differ in what they can report. `capabilities()` says so, key by key (CAPABILITY_KEYS), so the
+UI can hide a waterfall that will never come or disable a slider the server ignores. A step's unknown
+values are NaN or -1 and become null in the JSON Lines trace (engine/trace.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from logitscope.engine.api import GenerateRequest, ModelInfo
+from logitscope.engine.trace import GenerationResult, StepRecord
+
+# What `capabilities()` answers, besides the local build's "backend" and "gpu_offload":
+CAPABILITY_KEYS: dict[str, str] = {
+    "remote": "the model runs on a server, not in a local engine process",
+    "raw_probs": "each step's probabilities before any sampler stage (p_raw, top_raw)",
+    "final_probs": "each step's probabilities after the sampler (p, top_final)",
+    "stages": "the per-stage waterfall (each sampler stage's survivors and kept mass)",
+    "entropy": "entropy over the whole vocabulary",
+    "kv": "KV cache numbers (cells used per step, bytes per token)",
+    "token_ids": "token ids of the chosen tokens and their alternatives",
+    "tokenize": "tokenize(text) works",
+    "vocab": "vocab() gives every token's bytes",
+    "fork": "generation can continue after forced tokens (forking at a token)",
+    "unsupported_settings": "{setting name: why this engine cannot apply it}; the UI disables those",
+}
+
+LOCAL_CAPABILITIES: dict[str, object] = {
+    "remote": False, "raw_probs": True, "final_probs": True, "stages": True, "entropy": True, "kv": True,
+    "token_ids": True, "tokenize": True, "vocab": True, "fork": True, "unsupported_settings": {},
+}
+
+
+@dataclass
+class RemoteModelInfo:
+    """What a remote engine learns about its server and model (there is no GGUF header to read)."""
+
+    base_url: str
+    model: str                      # the model id sent with each request
+    server: str                     # the kind of server: "llama-server", "llama-cpp-python", "vllm", "openai"
+    models: list[str] = field(default_factory=list)   # every model the server lists
+    n_ctx: int | None = None        # the context size, when the server tells it
+
+    @property
+    def name(self) -> str:
+        return self.model.rsplit("/", 1)[-1]
+
+
+@runtime_checkable
+class EngineLike(Protocol):
+    """The engine interface the CLI and the GUI program against."""
+
+    @property
+    def info(self) -> ModelInfo | RemoteModelInfo | None: ...
+
+    def generate(self, request: GenerateRequest,
+                 on_step: Callable[[StepRecord], None] | None = None) -> GenerationResult:
+        """Steps go to `on_step` as they are produced; the result comes last. Its `settings` name the
+        engine that produced it under "engine"."""
+        ...
+
+    def cancel(self) -> None:
+        """Stop the current generation (from any thread): it returns finish_reason "cancelled"."""
+        ...
+
+    def close(self) -> None: ...
+
+    def tokenize(self, text: str, add_special: bool = False, parse_special: bool = True) -> list[int]:
+        """May raise UnsupportedByServerError (a remote server without a tokenize endpoint)."""
+        ...
+
+    def vocab(self) -> list[bytes]:
+        """Every token's bytes, by id. May raise UnsupportedByServerError (remote servers)."""
+        ...
+
+    def capabilities(self) -> dict[str, object]:
+        """CAPABILITY_KEYS, plus "backend" and "gpu_offload"."""
+        ...

@@ -1,0 +1,504 @@
+"""A remote engine: a model served over HTTP by llama-server, vLLM, llama-cpp-python's server or any
+OpenAI-compatible server, inspected through the probabilities it streams back.
+
+- `connect()` finds out what the server is: llama-server answers GET /props; the others are told
+  apart by GET /v1/models (its `owned_by`). It lists the models and picks one.
+- `generate()` streams (SSE) chat through /v1/chat/completions and raw prompts through llama-server's
+  /completion (n_probs, optionally post_sampling_probs) or /v1/completions, with logprobs, and turns
+  each token into a StepRecord (remote_wire.py). What the server cannot report stays unknown.
+- Failures are RemoteEngineError with one clear sentence: unreachable, timed out, TLS, HTTP errors
+  with the server's own message (401/403 with a hint about the API key). An answer broken off
+  mid-stream (the server died, an error event) raises too, and the error's `partial` is the
+  GenerationResult so far (finish_reason "error"); its steps were already handed to on_step.
+  Malformed chunks are skipped and counted in the result's notices.
+- `cancel()` (any thread) shuts the connection's socket down, which wakes a read blocked on a silent
+  server at once; the server sees the disconnect and stops. Each generation uses a fresh connection
+  for that reason (no keep-alive).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import httpx2
+
+from logitscope.engine.api import GenerateRequest
+from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
+from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
+from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.host.remote_wire import (
+    NATIVE,
+    OWNED_BY_KIND,
+    PARSERS,
+    SERVER_KINDS,
+    Chunk,
+    MalformedChunk,
+    ServerKind,
+    WireRequest,
+    build_request,
+    chunk_steps,
+)
+
+DEFAULT_TIMEOUT_S = 120.0    # the longest silence in a stream: covers evaluating a long prompt
+CONNECT_TIMEOUT_S = 5.0
+DEFAULT_TOP_N = 20           # alternatives asked for per token (capped by what the server allows)
+MAX_TOP_N = 100
+MAX_EVENT_CHARS = 4 << 20    # one SSE event; a server that sends more is broken
+MAX_ERROR_BYTES = 64 << 10   # what is read of an error answer
+NAN = float("nan")
+
+
+def normalize_base_url(url: str) -> str:
+    """`host:port`, `http://host:port/`, `http://host:port/v1` -> `http://host:port` (paths are added)."""
+    url = url.strip()
+    if not url:
+        raise InvalidSettingsError("the server address is empty (e.g. http://127.0.0.1:8080)")
+    if "://" not in url:
+        url = "http://" + url
+    if not url.startswith(("http://", "https://")):
+        raise InvalidSettingsError(f"{url} is not an http:// or https:// address")
+    url = url.rstrip("/")
+    return url[:-3].rstrip("/") if url.endswith("/v1") else url
+
+
+def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """Server-sent events as (event name, data). llama-server writes errors as an `error:` field,
+    which the SSE standard would drop: it comes out as an "error" event."""
+    event, data, size = "message", [], 0
+    for line in lines:
+        if not line:
+            if data:
+                yield event, "\n".join(data)
+            event, data, size = "message", [], 0
+            continue
+        if line.startswith(":"):
+            continue  # a comment (keep-alive ping)
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        size += len(value)
+        if size > MAX_EVENT_CHARS:
+            raise RemoteEngineError(f"the server sent an event larger than {MAX_EVENT_CHARS >> 20} MiB")
+        if name == "data":
+            data.append(value)
+        elif name == "event":
+            event = value
+        elif name == "error":
+            yield "error", value
+    if data:
+        yield event, "\n".join(data)
+
+
+def server_message(body: bytes | str) -> str:
+    """The server's own words from an error answer: OpenAI's {"error": {"message"}}, llama-server's
+    and vLLM's variants, FastAPI's {"detail"}, or the start of a plain-text body."""
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return " ".join(text.split())[:300]
+    found: Any = data
+    if isinstance(data, dict):
+        found = data.get("error") or data.get("message") or data.get("detail") or data
+        if isinstance(found, dict):
+            found = found.get("message") or found.get("msg") or found
+        if isinstance(found, list):  # FastAPI validation errors
+            found = "; ".join(str(e.get("msg", e)) if isinstance(e, dict) else str(e) for e in found)
+    return " ".join(str(found).split())[:300]
+
+
+@dataclass
+class _Answer:
+    """What has arrived of one streamed answer."""
+
+    t0: float
+    steps: list[StepRecord] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+    finish: str | None = None          # the server said the answer is complete
+    done: bool = False                 # [DONE] seen
+    usage: Mapping[str, Any] | None = None
+    timings: Mapping[str, Any] | None = None
+    n_prompt: int = -1
+    malformed: int = 0
+    notices: list[str] = field(default_factory=list)
+    t_first: float = NAN
+    t_last: float = NAN
+
+    def add(self, chunk: Chunk, on_step: Callable[[StepRecord], None] | None) -> None:
+        now = time.perf_counter()
+        steps = chunk_steps(chunk, len(self.steps), now - (self.t_last if self.steps else self.t0))
+        if steps:
+            self.t_first = now if not self.steps else self.t_first
+            self.t_last = now
+        self.steps += steps
+        self.text.append(chunk.text)
+        self.usage = chunk.usage or self.usage
+        self.timings = chunk.timings or self.timings
+        self.n_prompt = chunk.n_prompt if chunk.n_prompt >= 0 else self.n_prompt
+        if chunk.finish_reason:
+            self.finish = _finish_reason(chunk.finish_reason, self.notices)
+        if on_step:
+            for step in steps:
+                on_step(step)
+
+    @property
+    def complete(self) -> bool:
+        return self.finish is not None or self.done
+
+    def timing(self) -> Timings:
+        n = len(self.steps)
+        t = Timings(load_s=NAN, n_prompt=self.n_prompt, n_prompt_eval=-1, prompt_s=NAN,
+                    ttft_s=self.t_first - self.t0, n_gen=n,
+                    # measured here: n tokens at the rate of the n - 1 gaps between them
+                    gen_s=(self.t_last - self.t_first) * n / (n - 1) if n >= 2 else NAN)
+        usage, server = self.usage or {}, self.timings or {}
+        if t.n_prompt < 0 and isinstance(usage.get("prompt_tokens"), int):
+            t.n_prompt = usage["prompt_tokens"]
+        if isinstance(server.get("prompt_n"), int) and isinstance(server.get("prompt_ms"), int | float):
+            t.n_prompt_eval, t.prompt_s = server["prompt_n"], server["prompt_ms"] / 1000
+        if server.get("predicted_n") == n and isinstance(server.get("predicted_ms"), int | float) and n:
+            t.gen_s = server["predicted_ms"] / 1000  # the server's own clock, when it counted the same tokens
+        return t
+
+    def result(self, finish: str, settings: dict[str, Any], n_ctx: int | None) -> GenerationResult:
+        notices = list(self.notices)
+        if self.malformed:
+            notices.append(f"{self.malformed} malformed chunk(s) from the server were skipped")
+        blind = sum(1 for s in self.steps if math.isnan(s.p_raw) and math.isnan(s.p))
+        if blind:
+            notices.append(f"the server sent no probabilities for {blind} of {len(self.steps)} tokens")
+        return GenerationResult(
+            text="".join(self.text), tokens=[s.token for s in self.steps], finish_reason=finish,
+            timings=self.timing(), kv=KvInfo(n_ctx if n_ctx else -1, -1, NAN, -1), settings=settings,
+            prompt_tokens=[], notices=notices)
+
+
+def _finish_reason(reason: str, notices: list[str]) -> str:
+    if reason == "length":
+        return "length"
+    if reason not in ("stop", "eos"):
+        notices.append(f"the server ended the answer with finish_reason {reason!r}")
+    return "stop"
+
+
+class RemoteEngine:
+    """The engine interface (engine_api.EngineLike) over HTTP. Nothing is sent until `connect()` or
+    the first call that needs the server."""
+
+    def __init__(self, base_url: str, api_key: str | None = None, model: str | None = None,
+                 timeout: float = DEFAULT_TIMEOUT_S, verify_tls: bool = True, *,
+                 connect_timeout: float = CONNECT_TIMEOUT_S, top_n: int = DEFAULT_TOP_N,
+                 post_sampling_probs: bool = False, server: str | None = None) -> None:
+        """`server`: the kind of server ("llama-server", "llama-cpp-python", "vllm", "openai"); found
+        out when None. `post_sampling_probs`: llama-server only: report each token's probabilities
+        after its sampler instead of the raw ones (it gives one or the other per request)."""
+        self.base_url = normalize_base_url(base_url)
+        if server is not None and server not in SERVER_KINDS:
+            raise InvalidSettingsError(f"the server kind must be one of {', '.join(SERVER_KINDS)}")
+        if not 1 <= top_n <= MAX_TOP_N:
+            raise InvalidSettingsError(f"alternatives per token must be between 1 and {MAX_TOP_N}")
+        if timeout <= 0 or connect_timeout <= 0:
+            raise InvalidSettingsError("timeouts must be > 0 seconds")
+        self.timeout_s, self.connect_timeout_s = timeout, connect_timeout
+        self._api_key_given = bool(api_key)
+        self._wanted_model, self._wanted_kind = model, server
+        self._top_n, self._post_sampling = top_n, post_sampling_probs
+        self._http = httpx2.Client(
+            base_url=self.base_url, verify=verify_tls, follow_redirects=True,
+            headers={"Authorization": f"Bearer {api_key}"} if api_key else {},
+            timeout=httpx2.Timeout(timeout, connect=connect_timeout, pool=connect_timeout),
+            limits=httpx2.Limits(max_keepalive_connections=0))  # a fresh socket per request: see cancel()
+        self._info: RemoteModelInfo | None = None
+        self._kind: ServerKind | None = None
+        self._generate_lock = threading.Lock()
+        self._cancelled = threading.Event()
+        self._socket_lock = threading.Lock()
+        self._socket: socket.socket | None = None
+
+    # -- the server --------------------------------------------------------------------------------
+    @property
+    def info(self) -> RemoteModelInfo | None:
+        return self._info
+
+    @property
+    def kind(self) -> ServerKind:
+        self.connect()
+        assert self._kind is not None
+        return self._kind
+
+    def connect(self) -> RemoteModelInfo:
+        """Find out the kind of server and its models, and choose the model (idempotent)."""
+        if self._info is not None:
+            return self._info
+        props = self._get_json("/props", optional=True) if self._wanted_kind in (None, "llama-server") else None
+        is_llama_server = isinstance(props, dict) and ("default_generation_settings" in props or "build_info" in props)
+        # llama-server builds without /v1/models still serve their one model
+        listing = self._get_json("/v1/models", optional=is_llama_server or self._wanted_kind == "llama-server")
+        if listing is not None and not isinstance(listing, dict):
+            raise RemoteEngineError(f"{self.base_url}/v1/models is not a model list: is this an OpenAI-compatible server?")
+        data = (listing or {}).get("data")
+        entries = [e for e in data if isinstance(e, dict) and isinstance(e.get("id"), str)] if isinstance(data, list) else []
+        owner = str(entries[0].get("owned_by")) if entries else ""
+        kind = self._wanted_kind or ("llama-server" if is_llama_server else OWNED_BY_KIND.get(owner, "openai"))
+        models = [e["id"] for e in entries]
+        model = self._choose_model(models, props if is_llama_server else None)
+        entry = next((e for e in entries if e["id"] == model), {})
+        self._kind = SERVER_KINDS[kind]
+        if self._post_sampling and not self._kind.post_sampling:
+            raise InvalidSettingsError(f"post-sampling probabilities need llama-server; {self.base_url} is {kind}")
+        self._info = RemoteModelInfo(self.base_url, model, kind, models, _n_ctx(props, entry))
+        return self._info
+
+    def _choose_model(self, models: list[str], props: Mapping[str, Any] | None) -> str:
+        if self._wanted_model:
+            if models and self._wanted_model not in models:
+                raise RemoteEngineError(f"{self.base_url} has no model {self._wanted_model!r}; it serves: "
+                                        + ", ".join(models[:20]))
+            return self._wanted_model
+        if models:
+            return models[0]
+        if props and isinstance(props.get("model_path"), str):
+            return props["model_path"]  # llama-server serves one model, whatever the name sent
+        raise RemoteEngineError(f"{self.base_url} lists no models: name one with --remote-model")
+
+    def list_models(self) -> list[str]:
+        return list(self.connect().models)
+
+    def capabilities(self) -> dict[str, object]:
+        kind = self.kind
+        return {"backend": f"remote ({kind.name})", "gpu_offload": False, "remote": True,
+                "raw_probs": not self._post_sampling, "final_probs": self._post_sampling, "stages": False,
+                "entropy": False, "kv": False, "token_ids": kind.token_ids, "tokenize": kind.tokenize is not None,
+                "vocab": False, "fork": False, "unsupported_settings": dict(kind.unsupported)}
+
+    # -- generation --------------------------------------------------------------------------------
+    def generate(self, request: GenerateRequest,
+                 on_step: Callable[[StepRecord], None] | None = None) -> GenerationResult:
+        request.validate()
+        if request.assistant_prefix or request.options.forced:
+            raise UnsupportedByServerError("forking at a token continues from token ids, but a remote server "
+                                           "takes text: fork with a local model")
+        info, kind = self.connect(), self.kind
+        settings = request.settings
+        if settings.seed is None:  # drawn here so the result records it; 31 bits suit every server
+            settings = replace(settings, seed=secrets.randbits(31))
+        wire = build_request(kind, info.model, request, settings, self._top_n, self._post_sampling)
+        recorded = settings.to_dict() | {
+            "max_tokens": request.options.max_tokens, "stop": list(request.options.stop),
+            "engine": {"url": self.base_url, "model": info.model, "server": kind.name,
+                       "not_applied": sorted(wire.not_applied)}}
+        with self._generate_lock:
+            self._cancelled.clear()
+            answer = _Answer(time.perf_counter(), notices=[
+                f"{name} = {getattr(settings, name)} was not applied: {why}" for name, why in wire.not_applied.items()])
+            try:
+                self._stream(wire, answer, on_step)
+            except RemoteEngineError as exc:
+                if self._cancelled.is_set():
+                    return answer.result("cancelled", recorded, info.n_ctx)
+                raise self._broken_off(exc, answer, recorded) from None
+            finally:
+                with self._socket_lock:
+                    self._socket = None
+        if self._cancelled.is_set():
+            return answer.result("cancelled", recorded, info.n_ctx)
+        if not answer.complete:
+            raise self._broken_off(RemoteEngineError(
+                f"the stream from {self.base_url} ended before the answer was complete "
+                f"(after {len(answer.steps)} tokens)"), answer, recorded)
+        return answer.result(answer.finish or "stop", recorded, info.n_ctx)
+
+    def _broken_off(self, exc: RemoteEngineError, answer: _Answer, recorded: dict[str, Any]) -> RemoteEngineError:
+        """`exc`, carrying the answer so far when some of it arrived (finish_reason "error")."""
+        if answer.steps:
+            partial = answer.result("error", recorded, self._info.n_ctx if self._info else None)
+            partial.notices.append(str(exc))
+            exc.partial = partial
+        return exc
+
+    def _stream(self, wire: WireRequest, answer: _Answer, on_step: Callable[[StepRecord], None] | None) -> None:
+        parse = PARSERS[wire.format]
+        try:
+            with self._http.stream("POST", wire.path, json=wire.body,
+                                   extensions={"trace": self._remember_socket}) as response:
+                if response.status_code >= 400:
+                    raise self._http_error(response, wire.path)
+                content_type = response.headers.get("content-type", "")
+                if not content_type.startswith("text/event-stream"):
+                    raise RemoteEngineError(
+                        f"{self.base_url}{wire.path} answered with {content_type or 'no content type'}, not a "
+                        f"stream of events: {server_message(_read_some(response)) or 'empty'}")
+                for event, data in iter_sse(response.iter_lines()):
+                    if self._cancelled.is_set():
+                        return
+                    if event == "error":
+                        raise RemoteEngineError(f"the server reported an error: {server_message(data)}")
+                    if data.strip() == "[DONE]":
+                        answer.done = True
+                        return
+                    chunk = self._parse(parse, data, answer)
+                    if chunk is not None:
+                        answer.add(chunk, on_step)
+                        if wire.format == NATIVE and answer.complete:
+                            return  # llama-server's last chunk: no [DONE] follows
+        except httpx2.HTTPError as exc:
+            if self._cancelled.is_set():
+                return
+            raise self._transport_error(exc, answer) from None
+
+    def _parse(self, parse: Callable[[Mapping[str, Any]], Chunk], data: str, answer: _Answer) -> Chunk | None:
+        try:
+            payload = json.loads(data)
+        except ValueError:
+            answer.malformed += 1
+            return None
+        if isinstance(payload, dict) and ("error" in payload or payload.get("object") == "error"):
+            raise RemoteEngineError(f"the server reported an error: {server_message(data)}")
+        try:
+            if not isinstance(payload, dict):
+                raise MalformedChunk("not an object")
+            return parse(payload)
+        except MalformedChunk:
+            answer.malformed += 1
+            return None
+
+    def cancel(self) -> None:
+        """Stop the current generation (any thread): it returns finish_reason "cancelled"."""
+        self._cancelled.set()
+        with self._socket_lock:
+            sock = self._socket
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked read at once; close() would not
+
+    def _remember_socket(self, event: str, info: Mapping[str, Any]) -> None:
+        """httpcore's trace hook: keep the generation's socket, so cancel() can shut it down."""
+        if event not in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            return
+        stream = info.get("return_value")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        with self._socket_lock:
+            self._socket = sock
+        if self._cancelled.is_set():
+            self.cancel()
+
+    # -- tokens ------------------------------------------------------------------------------------
+    def tokenize(self, text: str, add_special: bool = False, parse_special: bool = True) -> list[int]:
+        """The server's tokenization. Flags the server does not take are left to it (llama-cpp-python
+        adds BOS when the model wants one)."""
+        kind, info = self.kind, self.connect()
+        if kind.tokenize is None:
+            raise UnsupportedByServerError(f"{self.base_url} ({kind.name}) cannot tokenize text")
+        path, text_field = kind.tokenize
+        flags = {"add_special": add_special, "parse_special": parse_special}
+        body = {"model": info.model, text_field: text} | {kind.tokenize_flags[k]: v for k, v in flags.items()
+                                                          if k in kind.tokenize_flags}
+        data = self._request_json("POST", path, body, optional=True)
+        if data is None:
+            raise UnsupportedByServerError(f"{self.base_url} has no {path}: it cannot tokenize text")
+        tokens = data.get("tokens") if isinstance(data, dict) else None
+        if not isinstance(tokens, list) or not all(isinstance(t, int) for t in tokens):
+            raise RemoteEngineError(f"{self.base_url}{path} did not answer with a list of token ids")
+        return tokens
+
+    def vocab(self) -> list[bytes]:
+        raise UnsupportedByServerError(f"{self.base_url} does not publish its vocabulary: alternatives are "
+                                       "shown by their text")
+
+    # -- life --------------------------------------------------------------------------------------
+    def close(self) -> None:
+        self.cancel()
+        self._http.close()
+
+    def __enter__(self) -> RemoteEngine:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # -- HTTP --------------------------------------------------------------------------------------
+    def _get_json(self, path: str, optional: bool = False) -> Any:
+        return self._request_json("GET", path, None, optional)
+
+    def _request_json(self, method: str, path: str, body: dict[str, Any] | None, optional: bool) -> Any:
+        """The JSON answer; None when `optional` and the server has no such endpoint (or answers it
+        with something else than JSON). 401/403 always raise: they need the user."""
+        try:
+            response = self._http.request(method, path, json=body)
+        except httpx2.HTTPError as exc:
+            raise self._transport_error(exc, None) from None
+        if response.status_code in (401, 403) or (response.status_code >= 400 and not optional):
+            raise self._http_error(response, path)
+        if response.status_code >= 400:
+            return None
+        try:
+            return response.json()
+        except ValueError:
+            if optional:
+                return None
+            raise RemoteEngineError(f"{self.base_url}{path} did not answer with JSON: is this an "
+                                    "OpenAI-compatible server?") from None
+
+    def _http_error(self, response: httpx2.Response, path: str) -> RemoteEngineError:
+        status = f"{response.status_code} {response.reason_phrase}".strip()
+        detail = server_message(_read_some(response))
+        said = f"{status}: {detail}" if detail else status
+        if response.status_code in (401, 403):
+            hint = ("check the API key given with --api-key" if self._api_key_given else
+                    "it wants an API key: give it with --api-key (or LOGITSCOPE_API_KEY)")
+            return RemoteEngineError(f"{self.base_url} refused the request ({said}); {hint}")
+        if response.status_code == 404:
+            return RemoteEngineError(f"{self.base_url} has no {path} ({said}): is this the right address of "
+                                     "an OpenAI-compatible server?")
+        return RemoteEngineError(f"{self.base_url} answered {path} with {said}")
+
+    def _transport_error(self, exc: httpx2.HTTPError, answer: _Answer | None) -> RemoteEngineError:
+        cut = f" after {len(answer.steps)} tokens" if answer is not None else ""
+        reason = str(exc) or type(exc).__name__
+        if isinstance(exc, httpx2.ConnectTimeout):
+            message = f"{self.base_url} did not accept a connection within {self.connect_timeout_s:g} s"
+        elif isinstance(exc, httpx2.ConnectError) and "CERTIFICATE" in reason.upper():
+            message = (f"the TLS certificate of {self.base_url} could not be verified ({reason}); "
+                       "--insecure skips the check, only for a server you trust")
+        elif isinstance(exc, httpx2.ConnectError):
+            message = f"cannot connect to {self.base_url} ({reason}): is the server running?"
+        elif isinstance(exc, httpx2.ReadTimeout):
+            message = f"{self.base_url} sent nothing for {self.timeout_s:g} s{cut}: the answer was given up"
+        elif isinstance(exc, httpx2.RemoteProtocolError | httpx2.ReadError):
+            message = f"the connection to {self.base_url} broke{cut} ({reason}): did the server stop?"
+        else:
+            message = f"the request to {self.base_url} failed{cut} ({type(exc).__name__}: {reason})"
+        return RemoteEngineError(message)
+
+
+def _read_some(response: httpx2.Response) -> bytes:
+    """At most MAX_ERROR_BYTES of a (possibly streamed) answer: enough for an error message."""
+    try:
+        out = b""
+        for part in response.iter_bytes():
+            out += part
+            if len(out) >= MAX_ERROR_BYTES:
+                break
+        return out[:MAX_ERROR_BYTES]
+    except (httpx2.HTTPError, httpx2.StreamConsumed):
+        return response.content[:MAX_ERROR_BYTES] if response.is_closed else b""
+
+
+def _n_ctx(props: Any, entry: Mapping[str, Any]) -> int | None:
+    """The context size: llama-server's /props, or vLLM's max_model_len in /v1/models."""
+    candidates = []
+    if isinstance(props, dict):
+        settings = props.get("default_generation_settings")
+        candidates += [settings.get("n_ctx") if isinstance(settings, dict) else None, props.get("n_ctx")]
+    candidates.append(entry.get("max_model_len"))
+    return next((n for n in candidates if isinstance(n, int) and not isinstance(n, bool) and n > 0), None)
+
+
