@@ -7,6 +7,7 @@ import pytest
 from logitscope.engine.api import LoadSettings
 from logitscope.engine.sampler import PRESETS
 from tests.library.conftest import gguf_files, hub, sealed  # noqa: F401  (the fake Hub, for the Models page)
+from tests.remote.conftest import real_server  # noqa: F401  (llama_cpp.server with the demo model)
 
 GEN_TIMEOUT_MS = 90_000
 

@@ -18,13 +18,14 @@ _IN_CHUNK = 500  # host parameters per "IN (...)": well under every SQLite build
 
 
 def referenced_tokens(step: StepRecord) -> set[int]:
-    """Every token id a step mentions."""
+    """Every token id a step mentions. Unknown ids (-1: a remote server that names tokens by text only)
+    are left out: such steps carry their candidates' bytes themselves (raw_pieces / final_pieces)."""
     ids = {int(step.token)}
     ids.update(step.raw_ids.tolist())
     ids.update(step.final_ids.tolist())
     for stage in step.stages:
         ids.update(stage.top_ids.tolist())
-    return ids
+    return {i for i in ids if i >= 0}
 
 
 class PieceVocab:

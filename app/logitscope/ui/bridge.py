@@ -18,8 +18,10 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
-from logitscope.errors import EngineCrashedError, LogitscopeError
+from logitscope.errors import EngineCrashedError, LogitscopeError, RemoteEngineError
 from logitscope.host.client import CancelledError, EngineClient
+from logitscope.host.engine_api import EngineLike
+from logitscope.host.remote import RemoteEngine
 
 REPAINT_INTERVAL_MS = 16
 
@@ -34,12 +36,15 @@ class EngineBridge(QObject):
     generationFinished = Signal(object)       # GenerationResult
     generationFailed = Signal(str)            # message (the steps received so far were already delivered)
     engineCrashed = Signal(str)               # message; a model can be reloaded
-    capabilities = Signal(dict)               # {"backend", "gpu_offload"}
+    capabilities = Signal(dict)               # {"backend", "gpu_offload", ...}: see host/engine_api.py
+    remoteConnected = Signal(object, dict)    # RemoteModelInfo, capabilities
     busyChanged = Signal(bool)
 
     def __init__(self, client: EngineClient | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.client = client or EngineClient()
+        self.local = client or EngineClient()
+        self.client: EngineLike = self.local  # the local engine process, or a remote server
+        self.remote: RemoteEngine | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-bridge")
         self._pending: list[Any] = []
         self._lock = threading.Lock()
@@ -88,9 +93,27 @@ class EngineBridge(QObject):
     def probe(self) -> Future[Any]:
         def job() -> None:
             try:
-                self.capabilities.emit(self.client.capabilities())
+                self.capabilities.emit(self.local.capabilities())
             except LogitscopeError:
                 self.capabilities.emit({"backend": "unknown", "gpu_offload": False})
+
+        return self._submit(job)
+
+    def connect_remote(self, engine: RemoteEngine) -> Future[Any]:
+        """Use a remote server instead of the local engine (whose process is ended: no memory held)."""
+        def job() -> None:
+            try:
+                info = engine.connect()
+                caps = engine.capabilities()
+            except LogitscopeError as exc:
+                self.loadFailed.emit(str(exc))
+                return
+            self.local.close()
+            if self.remote is not None:
+                self.remote.close()
+            self.remote, self.client = engine, engine
+            self.info, self.vocab = info, []
+            self.remoteConnected.emit(info, caps)
 
         return self._submit(job)
 
@@ -98,7 +121,10 @@ class EngineBridge(QObject):
         """Load a model in a fresh engine process. If it fails and another model was loaded before, that
         one is loaded again, so a bad file never leaves the user without a working model."""
         def job() -> None:
-            previous = self.client.last_load
+            if self.remote is not None:  # back to the local engine
+                self.remote.close()
+                self.remote, self.client = None, self.local
+            previous = self.local.last_load
             self.loadStarted.emit(path)
             try:
                 self._load(path, settings)
@@ -116,15 +142,17 @@ class EngineBridge(QObject):
         return self._submit(job)
 
     def _load(self, path: str, settings: LoadSettings) -> None:
-        info = self.client.load(path, settings, on_progress=self.loadProgress.emit)
-        self.vocab = self.client.vocab()
+        info = self.local.load(path, settings, on_progress=self.loadProgress.emit)
+        self.vocab = self.local.vocab()
         self.info = info
         self.loaded.emit(info)
 
     def reload(self) -> Future[Any] | None:
-        if self.client.last_load is None:
+        if self.remote is not None:
+            return self.connect_remote(self.remote)
+        if self.local.last_load is None:
             return None
-        return self.load(*self.client.last_load)
+        return self.load(*self.local.last_load)
 
     def generate(self, request: GenerateRequest) -> Future[Any]:
         def job() -> None:
@@ -135,6 +163,9 @@ class EngineBridge(QObject):
                 self._flush_then(lambda: self.generationFinished.emit(result))
             except CancelledError:
                 self._flush_then(lambda: self.generationFailed.emit("stopped"))
+            except RemoteEngineError as exc:  # the steps that arrived are kept by the window
+                failure = str(exc)
+                self._flush_then(lambda: self.generationFailed.emit(failure))
             except EngineCrashedError as exc:
                 self.info = None
                 crash = str(exc)
@@ -183,4 +214,6 @@ class EngineBridge(QObject):
     def shutdown(self) -> None:
         self.client.cancel()
         self._pool.shutdown(wait=False, cancel_futures=True)
-        self.client.close()
+        self.local.close()
+        if self.remote is not None:
+            self.remote.close()

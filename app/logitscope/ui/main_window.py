@@ -32,7 +32,9 @@ from logitscope.engine.gguf_info import read_model_card
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord, dumps, result_to_json, step_to_json
 from logitscope.errors import LogitscopeError
+from logitscope.host.engine_api import RemoteModelInfo
 from logitscope.store.history import HistoryStore
+from logitscope.store.records import ModelIdentity
 from logitscope.store.settings import SettingsStore
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
@@ -247,6 +249,8 @@ class MainWindow(QMainWindow):
         self.reload_action = self._action(self.tr("&Reload model"), self.reload_model, "Ctrl+Shift+R")
         self.models_action = self._action(self.tr("&Models…"), lambda: self.show_models(), "Ctrl+M",
                                           self.tr("Models on this computer and on Hugging Face"))
+        self.connect_action = self._action(self.tr("&Connect to a server…"), lambda: self.connect_server(),
+                                           tip=self.tr("llama-server, vLLM or any OpenAI-compatible server"))
         self.about_action = self._action(self.tr("&About Logitscope"), self.about)
         self.settings_action = self._action(self.tr("&Settings…"), lambda: self.open_settings(), "Ctrl+,")
         self.export_chat_action = self._action(self.tr("Export conversation…"), lambda: self.export_conversation())
@@ -273,6 +277,7 @@ class MainWindow(QMainWindow):
         model_menu = menus.addMenu(self.tr("&Model"))
         model_menu.addAction(self.models_action)
         model_menu.addAction(self.open_action)
+        model_menu.addAction(self.connect_action)
         model_menu.addAction(self.reload_action)
         help_menu = menus.addMenu(self.tr("&Help"))
         help_menu.addAction(self.about_action)
@@ -299,6 +304,7 @@ class MainWindow(QMainWindow):
         b.generationFailed.connect(self._on_failed)
         b.engineCrashed.connect(self._on_crashed)
         b.capabilities.connect(self._on_capabilities)
+        b.remoteConnected.connect(self._on_remote_connected)
         b.busyChanged.connect(lambda _busy: self._update_actions())
         b.probe()
 
@@ -334,6 +340,40 @@ class MainWindow(QMainWindow):
         self.models_window.raise_()
         return self.models_window
 
+    def connect_server(self, engine: object | None = None) -> None:
+        from logitscope.ui.dialogs.connect import ConnectDialog
+
+        if engine is None:
+            dialog = ConnectDialog(parent=self)
+            if dialog.exec() != ConnectDialog.DialogCode.Accepted:
+                return
+            engine = dialog.engine()
+        self.model_label.setText(self.tr("Connecting…"))
+        self.bridge.connect_remote(engine)  # type: ignore[arg-type]
+
+    def _on_remote_connected(self, info: RemoteModelInfo, caps: dict) -> None:
+        self.capabilities = caps
+        self.model_label.setText(self.tr("{0}<br><small>on {1} ({2})</small>").format(info.name, info.base_url,
+                                                                                        info.server))
+        self.chat.set_vocab([])
+        self.distribution.vocab = []
+        self.tokenizer.vocab = []
+        self.memory.set_model(None)
+        self.memory.formula.setText(self.tr("A remote server does not report its KV cache."))
+        self.model_card.text.setHtml(self.tr("<p>Remote model <b>{0}</b> on {1} ({2}). No GGUF header to read: "
+                                             "the server does not share it.</p>").format(info.model, info.base_url,
+                                                                                         info.server))
+        unsupported = dict(caps.get("unsupported_settings") or {})
+        for name, row in self.sampler.rows.items():
+            row.setEnabled(name not in unsupported)
+            row.setToolTip(str(unsupported.get(name, "")))
+        self.sampler.order.setEnabled("order" not in unsupported)
+        self.tokenizer.setEnabled(bool(caps.get("tokenize")))
+        self._update_title()
+        self._update_status_bar()
+        self._update_actions()
+        self.statusMessage.emit(self.tr("Connected to {0}").format(info.base_url))
+
     def reload_model(self) -> None:
         if self.bridge.reload() is None:
             self.open_model()
@@ -345,6 +385,11 @@ class MainWindow(QMainWindow):
 
     def _on_loaded(self, info: ModelInfo) -> None:
         self.load_progress.hide()
+        for row in self.sampler.rows.values():  # a local engine supports every setting
+            row.setEnabled(True)
+            row.setToolTip("")
+        self.sampler.order.setEnabled(True)
+        self.tokenizer.setEnabled(True)
         self.model_label.setText(self.tr("{0}<br><small>{1}, {2:,} tokens of context</small>").format(
             info.card.name, info.card.file_type, info.n_ctx))
         vocab = self.bridge.vocab
@@ -369,6 +414,8 @@ class MainWindow(QMainWindow):
             self.show_error(self.tr("The model could not be loaded"), message)
 
     def _on_capabilities(self, caps: dict) -> None:
+        if isinstance(self.bridge.info, RemoteModelInfo):
+            return  # the local engine's probe: not what is in use
         self.capabilities = caps
         self._update_status_bar()
 
@@ -403,11 +450,12 @@ class MainWindow(QMainWindow):
         turn = self.current.turns[turn_index]
         settings = self.sampler.settings()
         answer.settings = settings.to_dict()
-        answer.model_name = self.bridge.info.card.name if self.bridge.info else ""
+        answer.model_name = self._model_name()
         turn.answers.append(answer)
         turn.active = len(turn.answers) - 1
-        if self.bridge.client.last_load is not None:
-            self.history.start_answer(self.current, turn, answer, self.bridge.client.last_load[0], self.bridge.vocab)
+        identity = self._model_identity()
+        if identity is not None:
+            self.history.start_answer(self.current, turn, answer, identity, self.bridge.vocab)
         self.streaming = (turn, answer)
         self.selected = (turn_index, None)
         self.chat.answers[turn_index].refresh()
@@ -431,10 +479,11 @@ class MainWindow(QMainWindow):
         index = self.current.turns.index(turn) if turn in self.current.turns else -1
         if index >= 0 and turn.answer is answer:
             self.chat.answers[index].append(steps)
-            self.memory.set_used(steps[-1].kv_used + 1)
+            if steps[-1].kv_used >= 0:
+                self.memory.set_used(steps[-1].kv_used + 1)
             if self.selected == (index, None) and not self._inspector_timer.isActive():
                 self._inspector_timer.start()
-        self.status_context.setText(self._context_text(steps[-1].kv_used + 1))
+        self.status_context.setText(self._context_text(steps[-1].kv_used + 1 if steps[-1].kv_used >= 0 else -1))
 
     def _on_finished(self, result: GenerationResult) -> None:
         if self.streaming is None:
@@ -448,7 +497,8 @@ class MainWindow(QMainWindow):
         t = result.timings
         self.status_speed.setText(self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(t.ttft_s * 1000, t.gen_tps))
         self.status_context.setText(self._context_text(result.kv.used_cells))
-        self.memory.set_used(result.kv.used_cells)
+        if result.kv.used_cells >= 0:
+            self.memory.set_used(result.kv.used_cells)
 
     def _on_failed(self, message: str) -> None:
         if self.streaming is None:
@@ -513,6 +563,9 @@ class MainWindow(QMainWindow):
 
     def fork(self, turn_index: int, step_index: int, token: int) -> None:
         """Regenerate the answer from `step_index`, with `token` forced there; the old one stays a version."""
+        if self.capabilities.get("fork") is False:
+            self.statusMessage.emit(self.tr("Forking needs token ids: use a local model"))
+            return
         if self.streaming is not None or turn_index != len(self.current.turns) - 1:
             self.statusMessage.emit(self.tr("Forking works on the last answer, when nothing is generating"))
             return
@@ -834,19 +887,37 @@ class MainWindow(QMainWindow):
         self.statusMessage.emit(f"{title}: {message.splitlines()[0]}")
 
     # -- state ------------------------------------------------------------------------------------------
-    def _update_title(self) -> None:
+    def _model_name(self) -> str:
         info = self.bridge.info
-        self.setWindowTitle(f"Logitscope — {info.card.name}" if info else "Logitscope")
+        if info is None:
+            return ""
+        return info.card.name if isinstance(info, ModelInfo) else f"{info.name} @ {info.base_url}"
+
+    def _model_identity(self) -> ModelIdentity | None:
+        """What the history records as the producer of an answer: the model file, or the server and model."""
+        info = self.bridge.info
+        if isinstance(info, RemoteModelInfo):
+            return ModelIdentity(f"{info.model} @ {info.base_url}", 0, "")
+        last = self.bridge.local.last_load
+        return ModelIdentity.of_file(last[0]) if last is not None else None
+
+    def _update_title(self) -> None:
+        name = self._model_name()
+        self.setWindowTitle(f"Logitscope — {name}" if name else "Logitscope")
 
     def _context_text(self, used: int) -> str:
         info = self.bridge.info
-        return self.tr("context {0} / {1}").format(used, info.n_ctx) if info else ""
+        if info is None or used < 0:
+            return ""
+        return self.tr("context {0} / {1}").format(used, info.n_ctx or "?")
 
     def _update_status_bar(self) -> None:
         info = self.bridge.info
-        self.status_model.setText(info.card.name if info else self.tr("no model"))
+        self.status_model.setText(self._model_name() or self.tr("no model"))
         backend = str(self.capabilities.get("backend", "…"))
-        if info:
+        if isinstance(info, RemoteModelInfo):
+            self.status_backend.setText(self.tr("remote: {0}").format(info.server))
+        elif info:
             self.status_backend.setText(self.tr("{0} · {1} of {2} layers offloaded").format(
                 backend, info.n_gpu_layers, info.card.n_layer + 1))
         else:

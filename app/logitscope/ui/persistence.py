@@ -8,7 +8,6 @@ store's connection belongs to the GUI thread: every call here runs there.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
 from logitscope.errors import LogitscopeError
@@ -22,7 +21,6 @@ class ChatHistory:
     def __init__(self, store: HistoryStore) -> None:
         self.store = store
         self.writers: dict[int, StreamingWriter] = {}   # id(Answer) -> its writer while it streams
-        self._identities: dict[str, ModelIdentity] = {}
 
     @property
     def notices(self) -> list[str]:
@@ -93,13 +91,11 @@ class ChatHistory:
         else:
             turn.store_id = self.store.edit(old.store_id, turn.user)
 
-    def start_answer(self, conversation: Conversation, turn: Turn, answer: Answer, model_path: str,
+    def start_answer(self, conversation: Conversation, turn: Turn, answer: Answer, identity: ModelIdentity,
                      vocab: Sequence[bytes]) -> None:
+        """`identity`: the model file (ModelIdentity.of_file) or, for a remote engine, server and model."""
         if conversation.store_id is None or turn.store_id is None:
             return
-        identity = self._identities.get(model_path)
-        if identity is None:
-            identity = self._identities[model_path] = ModelIdentity.of_file(Path(model_path))
         writer = self.store.start_answer(conversation.store_id, turn.store_id, identity, vocab, answer.settings)
         answer.store_id = writer.message_id
         self.writers[id(answer)] = writer

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtGui import QColor
 
-from logitscope.engine.trace import piece_text
+from logitscope.engine.trace import StepRecord, piece_text
 
 
 def token_label(piece: bytes) -> str:
@@ -24,3 +26,27 @@ def probability_color(p: float, dark: bool, alpha: int = 110) -> QColor:
 
 def rank_color(rank: int, dark: bool, alpha: int = 110) -> QColor:
     return probability_color({0: 1.0, 1: 0.55, 2: 0.4}.get(rank, 0.05), dark, alpha)
+
+
+def candidate_piece(step: StepRecord, which: str, index: int, vocab: Sequence[bytes]) -> bytes:
+    """The bytes of a step's `index`-th raw or final candidate: carried by the step itself for a remote
+    server (which names tokens by text, id -1), looked up by id in the model's vocabulary otherwise."""
+    pieces = step.raw_pieces if which == "raw" else step.final_pieces
+    if pieces is not None and index < len(pieces):
+        return pieces[index]
+    token = int((step.raw_ids if which == "raw" else step.final_ids)[index])
+    return vocab[token] if 0 <= token < len(vocab) else str(token).encode()
+
+
+def candidate_key(step: StepRecord, which: str, index: int) -> int | bytes:
+    """What identifies a candidate across the raw and final lists: its id, or its bytes when ids are unknown."""
+    token = int((step.raw_ids if which == "raw" else step.final_ids)[index])
+    if token >= 0:
+        return token
+    pieces = step.raw_pieces if which == "raw" else step.final_pieces
+    return pieces[index] if pieces is not None else token
+
+
+def percent(p: float) -> str:
+    """A probability for people; "—" when the engine could not tell (a remote server)."""
+    return "—" if p != p else f"{p:.1%}"  # NaN != NaN

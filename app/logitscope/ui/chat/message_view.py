@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QFont, QMouseEvent, QTextCharFormat, QTextCurs
 from PySide6.QtWidgets import QMenu, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
 from logitscope.engine.trace import StepRecord
-from logitscope.ui.tokens import probability_color, rank_color, token_label
+from logitscope.ui.tokens import candidate_piece, percent, probability_color, rank_color, token_label
 
 ALTERNATIVES_SHOWN = 8
 COLOR_BUCKETS = 20
@@ -58,7 +58,7 @@ class TokenTextView(QTextBrowser):
     # -- content -----------------------------------------------------------------------------------
     def _format(self, step: StepRecord) -> QTextCharFormat:
         bucket = -1
-        if self.heatmap:
+        if self.heatmap and step.p_raw == step.p_raw and step.rank_raw >= 0:  # NaN / -1: the server did not say
             bucket = round(step.p_raw * COLOR_BUCKETS) if self.color_by == "probability" else min(step.rank_raw, 3)
         fmt = self._formats.get(bucket)
         if fmt is None:
@@ -184,23 +184,23 @@ class TokenTextView(QTextBrowser):
     def add_fork_actions(self, menu: QMenu, index: int) -> None:
         step = self.steps[index]
         fork = menu.addMenu(self.tr("Fork here with…"))
-        probs = dict(zip(step.raw_ids.tolist(), step.raw_probs.tolist(), strict=True))
-        for tok in step.raw_ids[:ALTERNATIVES_SHOWN].tolist():
-            label = f"{token_label(self.vocab[tok]) if tok < len(self.vocab) else tok}   {probs[tok]:.1%}"
+        for n, tok in enumerate(step.raw_ids[:ALTERNATIVES_SHOWN].tolist()):
+            label = f"{token_label(candidate_piece(step, 'raw', n, self.vocab))}   {percent(float(step.raw_probs[n]))}"
             action = fork.addAction(label)
-            action.setEnabled(tok != step.token)
+            action.setEnabled(tok != step.token and tok >= 0)
             action.triggered.connect(lambda _=False, t=tok: self.forkRequested.emit(index, t))
         fork.addSeparator()
         fork.addAction(self.tr("Type a token…")).triggered.connect(lambda: self.forkOtherRequested.emit(index))
 
     def tooltip_html(self, step: StepRecord) -> str:
         rows = []
-        for tok, p in zip(step.raw_ids[:ALTERNATIVES_SHOWN].tolist(), step.raw_probs.tolist(), strict=False):
-            label = token_label(self.vocab[tok]) if tok < len(self.vocab) else str(tok)
-            mark = "<b>▶</b> " if tok == step.token else ""
-            rows.append(f"<tr><td>{mark}{_html(label)}</td><td align='right'>{p:.1%}</td></tr>")
-        head = self.tr("step {0}: p = {1:.1%} (rank {2}), entropy {3:.2f} nats").format(
-            step.i, step.p_raw, step.rank_raw, step.entropy_raw)
+        for n, p in enumerate(step.raw_probs[:ALTERNATIVES_SHOWN].tolist()):
+            piece = candidate_piece(step, "raw", n, self.vocab)
+            mark = "<b>▶</b> " if piece == step.piece else ""
+            rows.append(f"<tr><td>{mark}{_html(token_label(piece))}</td><td align='right'>{percent(p)}</td></tr>")
+        entropy = "—" if step.entropy_raw != step.entropy_raw else f"{step.entropy_raw:.2f}"
+        head = self.tr("step {0}: p = {1} (rank {2}), entropy {3} nats").format(
+            step.i, percent(step.p_raw), step.rank_raw if step.rank_raw >= 0 else "—", entropy)
         return f"<p>{head}</p><table>{''.join(rows)}</table>"
 
 

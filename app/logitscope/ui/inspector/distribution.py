@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from logitscope.ui.inspector.state import StepView
-from logitscope.ui.tokens import token_label
+from logitscope.ui.tokens import candidate_key, candidate_piece, percent, token_label
 
 SHOWN = 12
 RAW_BRUSH = pg.mkBrush(150, 150, 160, 160)
@@ -56,23 +56,28 @@ class DistributionPanel(QWidget):
             return
         step = view.step
         ids = step.raw_ids[:SHOWN]
-        raw = step.raw_probs[:SHOWN]
+        raw = np.nan_to_num(step.raw_probs[:SHOWN])
         final_ids, final_probs = view.final
-        final_of = dict(zip(final_ids.tolist(), final_probs.tolist(), strict=True))
-        final = np.array([final_of.get(t, 0.0) for t in ids.tolist()])
+        if view.is_preview:
+            final_of = dict(zip(final_ids.tolist(), final_probs.tolist(), strict=True))
+        else:
+            final_of = {candidate_key(step, "final", i): float(p) for i, p in enumerate(final_probs)}
+        keys = [candidate_key(step, "raw", i) for i in range(len(ids))]
+        final = np.nan_to_num(np.array([final_of.get(k, 0.0) for k in keys]))
+        chosen = [k == step.token or k == step.piece for k in keys]
         y = np.arange(len(ids), dtype=float)
         self.raw_bars.setOpts(x0=np.zeros(len(ids)), y=y - 0.2, width=raw, height=0.38)
-        brushes = [CHOSEN_BRUSH if (t == step.token and not view.is_preview) else FINAL_BRUSH for t in ids.tolist()]
+        brushes = [CHOSEN_BRUSH if (c and not view.is_preview) else FINAL_BRUSH for c in chosen]
         self.final_bars.setOpts(x0=np.zeros(len(ids)), y=y + 0.2, width=final, height=0.38, brushes=brushes)
-        labels = [(i, self._label(t, t == step.token)) for i, t in enumerate(ids.tolist())]
+        labels = [(i, self._label(candidate_piece(step, "raw", i, self.vocab), chosen[i])) for i in range(len(ids))]
         self.plot.getAxis("left").setTicks([labels, []])
         self.plot.setYRange(-0.7, len(ids) - 0.3, padding=0)
         self.plot.setXRange(0, max(float(raw.max(initial=0)), float(final.max(initial=0)), 0.05) * 1.08, padding=0)
         self._draw_cuts(view, ids)
         self._caption(view)
 
-    def _label(self, token: int, chosen: bool) -> str:
-        text = token_label(self.vocab[token]) if token < len(self.vocab) else str(token)
+    def _label(self, piece: bytes, chosen: bool) -> str:
+        text = token_label(piece)
         text = text if len(text) <= 14 else text[:13] + "…"
         return f"▶ {text}" if chosen else text
 
@@ -101,7 +106,15 @@ class DistributionPanel(QWidget):
             if view.replay is not None and view.replay.tail_mass > 0.001:
                 text += self.tr(" — {0:.1%} of the raw mass lies outside the stored head").format(view.replay.tail_mass)
         else:
-            text = self.tr("Step {0}: chose {1} — raw p {2:.1%} (rank {3}), final p {4:.1%} (rank {5}), "
-                           "entropy {6:.2f} nats").format(step.i, chosen, step.p_raw, step.rank_raw, step.p,
-                                                          step.rank, step.entropy_raw)
+            text = self.tr("Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), "
+                           "entropy {6} nats").format(step.i, chosen, percent(step.p_raw), _rank(step.rank_raw),
+                                                      percent(step.p), _rank(step.rank), _nats(step.entropy_raw))
         self.caption.setText(text)
+
+
+def _rank(rank: int) -> str:
+    return "—" if rank < 0 else str(rank)
+
+
+def _nats(value: float) -> str:
+    return "—" if value != value else f"{value:.2f}"

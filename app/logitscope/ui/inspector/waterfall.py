@@ -40,6 +40,12 @@ class WaterfallPanel(QWidget):
         if view is None:
             return
         stages = view.stages
+        if not stages:
+            self.caption.setText(self.tr("Step {0}: this engine does not report its sampler stages (a remote "
+                                         "server samples on its side).").format(view.step.i))
+            self.count_bars.setOpts(x=[], height=[], width=0.6)
+            self.mass_bars.setOpts(x=[], height=[], width=0.6)
+            return
         labels = {"penalties": self.tr("penalties"), "top_k": "top-k", "top_p": "top-p", "min_p": "min-p",
                   "temperature": self.tr("temperature")}
         names = [self.tr("vocabulary")] + [labels.get(s.name, s.name) for s in stages]
