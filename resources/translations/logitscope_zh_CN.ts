@@ -88,6 +88,69 @@
     </message>
 </context>
 <context>
+    <name>ConnectDialog</name>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="26"/>
+        <source>Connect to a server</source>
+        <translation>连接服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="29"/>
+        <source>Chat with and inspect a model served by llama-server, vLLM, LM Studio, Ollama or any OpenAI-compatible server. The server decides what can be shown: usually the top alternatives of each token, but no sampler stages and no KV cache figures.</source>
+        <translation>与 llama-server、vLLM、LM Studio、Ollama 或任何兼容 OpenAI 的服务器上的模型对话并查看其内部。能显示什么由服务器决定：通常有每个 token 的候选项，但没有采样器各阶段，也没有 KV 缓存数据。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="36"/>
+        <source>Server URL</source>
+        <translation>服务器地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="39"/>
+        <source>only if the server asks for one</source>
+        <translation>仅当服务器要求时填写</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="40"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="44"/>
+        <source>List models</source>
+        <translation>列出模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="48"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="49"/>
+        <source>Do not verify the TLS certificate (only for servers you trust)</source>
+        <translation>不验证 TLS 证书（仅用于你信任的服务器）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="51"/>
+        <source>Ask llama-server for post-sampling probabilities instead of raw ones</source>
+        <translation>向 llama-server 请求采样后的概率，而不是原始概率</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="58"/>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="69"/>
+        <source>Asking the server…</source>
+        <translation>正在询问服务器…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="75"/>
+        <source>{0} model(s) on this server.</source>
+        <translation>该服务器上有 {0} 个模型。</translation>
+    </message>
+</context>
+<context>
     <name>DistributionPanel</name>
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="25"/>
@@ -120,19 +183,19 @@
         <translation>min-p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="99"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="104"/>
         <source>Step {0} — preview with the current sliders (the model is not run). Recorded choice: {1}</source>
         <translation>第 {0} 步 — 按当前滑块预览（不运行模型）。记录的选择：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="102"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="107"/>
         <source> — {0:.1%} of the raw mass lies outside the stored head</source>
         <translation> — 原始概率质量中有 {0:.1%} 不在已存储的头部候选中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="104"/>
-        <source>Step {0}: chose {1} — raw p {2:.1%} (rank {3}), final p {4:.1%} (rank {5}), entropy {6:.2f} nats</source>
-        <translation>第 {0} 步：选中 {1} — 原始 p {2:.1%}（排名 {3}），最终 p {4:.1%}（排名 {5}），熵 {6:.2f} nats</translation>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="109"/>
+        <source>Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), entropy {6} nats</source>
+        <translation>第 {0} 步：选择了 {1} — 原始 p {2}（排名 {3}），最终 p {4}（排名 {5}），熵 {6} nats</translation>
     </message>
 </context>
 <context>
@@ -206,482 +269,527 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="96"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="98"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="104"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="106"/>
         <source>&lt;b&gt;Conversations&lt;/b&gt;</source>
         <translation>&lt;b&gt;对话&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="106"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="108"/>
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="115"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="117"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="116"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="588"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="118"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="641"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="117"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="119"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="124"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="126"/>
         <source>&lt;b&gt;Model&lt;/b&gt;</source>
         <translation>&lt;b&gt;模型&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="125"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="365"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="127"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="410"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="133"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="135"/>
         <source>Open model…</source>
         <translation>打开模型…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="135"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="137"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="137"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="139"/>
         <source>Models…</source>
         <translation>模型库…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="155"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="157"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="157"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="159"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="194"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="196"/>
         <source>Next-token distribution</source>
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="195"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="196"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="198"/>
         <source>Sampler controls</source>
         <translation>采样器参数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="199"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="198"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="199"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="201"/>
         <source>Model card</source>
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="537"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="701"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="202"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="590"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="754"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="231"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="232"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="234"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="235"/>
         <source>&amp;Export trace…</source>
         <translation>导出轨迹(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="234"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="236"/>
         <source>Save the selected answer&apos;s trace as JSON Lines</source>
         <translation>将所选回答的轨迹保存为 JSON Lines</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="235"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="237"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="236"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="238"/>
         <source>&amp;Stop generating</source>
         <translation>停止生成(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="237"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="239"/>
         <source>&amp;Regenerate</source>
         <translation>重新生成(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="239"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="241"/>
         <source>&amp;Edit last message</source>
         <translation>编辑最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="241"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="243"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="242"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="244"/>
         <source>Probability &amp;heatmap</source>
         <translation>概率热力图(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="244"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="246"/>
         <source>Colour by &amp;rank instead</source>
         <translation>改为按排名着色(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="246"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="248"/>
         <source>Reset &amp;layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="247"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="249"/>
         <source>&amp;Reload model</source>
         <translation>重新加载模型(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="248"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
         <source>&amp;Models…</source>
         <translation>模型库(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="249"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="251"/>
         <source>Models on this computer and on Hugging Face</source>
         <translation>本机和 Hugging Face 上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="252"/>
+        <source>&amp;Connect to a server…</source>
+        <translation>连接服务器(&amp;C)…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="253"/>
+        <source>llama-server, vLLM or any OpenAI-compatible server</source>
+        <translation>llama-server、vLLM 或任何兼容 OpenAI 的服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="254"/>
         <source>&amp;About Logitscope</source>
         <translation>关于 Logitscope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="251"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="255"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="252"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="256"/>
         <source>Export conversation…</source>
         <translation>导出对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="253"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="257"/>
         <source>Import conversations…</source>
         <translation>导入对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="255"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="259"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="262"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="266"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="265"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="269"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="273"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="277"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="277"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="282"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="308"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="314"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="308"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="314"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="314"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="320"/>
         <source>This file cannot be loaded</source>
         <translation>无法加载此文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="342"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="351"/>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="356"/>
+        <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
+        <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="362"/>
+        <source>A remote server does not report its KV cache.</source>
+        <translation>远程服务器不报告其 KV 缓存。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="363"/>
+        <source>&lt;p&gt;Remote model &lt;b&gt;{0}&lt;/b&gt; on {1} ({2}). No GGUF header to read: the server does not share it.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;远程模型 &lt;b&gt;{0}&lt;/b&gt;，位于 {1}（{2}）。没有可读取的 GGUF 头：服务器不提供。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="375"/>
+        <source>Connected to {0}</source>
+        <translation>已连接到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="382"/>
         <source>Loading {0}…</source>
         <translation>正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="348"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="393"/>
         <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="359"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="404"/>
         <source>Model loaded in {0:.2f} s</source>
         <translation>模型已加载，用时 {0:.2f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="369"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="414"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="377"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="424"/>
         <source>The engine stopped. Use Model ▸ Reload model.</source>
         <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="381"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="428"/>
         <source>The engine process crashed</source>
         <translation>引擎进程已崩溃</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="382"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="429"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="389"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="436"/>
         <source>Load a model first (File ▸ Open model…)</source>
         <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="449"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="498"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="463"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="513"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="480"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="530"/>
         <source>Only the last answer can be regenerated</source>
         <translation>只能重新生成最后一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="488"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="538"/>
         <source>Only the last message can be edited</source>
         <translation>只能编辑最后一条消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="491"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="541"/>
         <source>Edit message</source>
         <translation>编辑消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="491"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="541"/>
         <source>Your message:</source>
         <translation>你的消息：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="517"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="567"/>
+        <source>Forking needs token ids: use a local model</source>
+        <translation>分叉需要 token id：请使用本地模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="570"/>
         <source>Forking works on the last answer, when nothing is generating</source>
         <translation>只能在没有生成任务时对最后一个回答分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="528"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="581"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="529"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="582"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="577"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="630"/>
         <source>Wait for the answer to finish (or press Esc)</source>
         <translation>请等待回答完成（或按 Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="588"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="641"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="600"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="653"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="601"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="654"/>
         <source>Delete “{0}”?</source>
         <translation>删除“{0}”？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="612"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="665"/>
         <source>Conversation deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="619"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="672"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="693"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="746"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="699"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="752"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="707"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="760"/>
         <source>No answer to export yet</source>
         <translation>还没有可导出的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="712"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="765"/>
         <source>Export trace</source>
         <translation>导出轨迹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="713"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="766"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="722"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="746"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="775"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="799"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="724"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="777"/>
         <source>Trace saved to {0}</source>
         <translation>轨迹已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="731"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="784"/>
         <source>Nothing to export yet</source>
         <translation>还没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="734"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="787"/>
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="735"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="788"/>
         <source>Markdown (*.md);;JSON, lossless with traces (*.json)</source>
         <translation>Markdown (*.md);;JSON，无损并含轨迹 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="748"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="801"/>
         <source>Conversation saved to {0}</source>
         <translation>对话已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="755"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="808"/>
         <source>Import conversations</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="755"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="808"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="761"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="814"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="767"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="820"/>
         <source>{0} conversation(s) imported</source>
         <translation>已导入 {0} 个对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="780"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="833"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="794"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="847"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="819"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="872"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="820"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="873"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="822"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="875"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="823"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="876"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="829"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="882"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="843"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="912"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="847"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="916"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="850"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="919"/>
+        <source>remote: {0}</source>
+        <translation>远程：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="921"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
@@ -1334,14 +1442,14 @@
         <translation>在此分叉，改用…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="194"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="193"/>
         <source>Type a token…</source>
         <translation>输入一个 token…</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/message_view.py" line="202"/>
-        <source>step {0}: p = {1:.1%} (rank {2}), entropy {3:.2f} nats</source>
-        <translation>第 {0} 步：p = {1:.1%}（排名 {2}），熵 {3:.2f} nats</translation>
+        <source>step {0}: p = {1} (rank {2}), entropy {3} nats</source>
+        <translation>第 {0} 步：p = {1}（排名 {2}），熵 {3} nats</translation>
     </message>
 </context>
 <context>
@@ -1413,42 +1521,47 @@
         <translation>log10 候选数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="43"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="44"/>
+        <source>Step {0}: this engine does not report its sampler stages (a remote server samples on its side).</source>
+        <translation>第 {0} 步：该引擎不报告采样器各阶段（远程服务器在其自身一侧采样）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="49"/>
         <source>penalties</source>
         <translation>惩罚</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="44"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="50"/>
         <source>temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="45"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="51"/>
         <source>vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="64"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="70"/>
         <source>temperature first</source>
         <translation>温度在前</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="64"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="70"/>
         <source>temperature last</source>
         <translation>温度在后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="71"/>
         <source>preview with the current sliders</source>
         <translation>按当前滑块预览</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="71"/>
         <source>as recorded</source>
         <translation>按记录</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="66"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="72"/>
         <source>Step {0}, {1}, order: {2}. Mass kept is the share of probability left after each stage (compounded).</source>
         <translation>第 {0} 步，{1}，顺序：{2}。保留质量是每个阶段之后剩余的概率占比（逐级累乘）。</translation>
     </message>
