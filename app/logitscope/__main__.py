@@ -12,6 +12,10 @@ def main(argv: list[str] | None = None) -> int:
 
         engine_main(argv[1:])
         return 0
+    if argv[:1] == ["--selftest"]:  # what installers and the bundle tests run: load, generate, draw
+        from logitscope.selftest import main as selftest_main
+
+        return selftest_main(argv[1:])
     from logitscope.cli import main as cli_main
 
     return cli_main(argv)

