@@ -1331,6 +1331,13 @@
         <source>Preset name:</source>
         <translation>预设名称：</translation>
     </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="224"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="227"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="228"/>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

@@ -212,7 +212,25 @@ class SamplerPanel(QWidget):
 
     def _emit(self) -> None:
         if not self._quiet:
-            self.settingsChanged.emit(self.settings())
+            settings = self.settings()
+            self._show_matching_preset(settings)
+            self.settingsChanged.emit(settings)
+
+    def _show_matching_preset(self, settings: SamplerSettings) -> None:
+        """The preset box names the preset the sliders match, or says "Custom"."""
+        bare = replace(settings, seed=None)
+        name = next((n for n, p in {**PRESETS, **self.user_presets}.items() if replace(p, seed=None) == bare), None)
+        self.presets.blockSignals(True)
+        custom = self.presets.findText(self.tr("Custom"))
+        if name is None:
+            if custom < 0:
+                self.presets.addItem(self.tr("Custom"))
+            self.presets.setCurrentText(self.tr("Custom"))
+        else:
+            if custom >= 0:
+                self.presets.removeItem(custom)
+            self.presets.setCurrentText(name)
+        self.presets.blockSignals(False)
 
 
 __all__ = ["SamplerPanel", "asdict"]
