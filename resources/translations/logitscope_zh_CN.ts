@@ -290,7 +290,7 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/main_window.py" line="118"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="641"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="653"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -306,490 +306,495 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/main_window.py" line="127"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="410"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="422"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="135"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="133"/>
+        <source>Cancel loading</source>
+        <translation>取消加载</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="141"/>
         <source>Open model…</source>
         <translation>打开模型…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="137"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="143"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="139"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="145"/>
         <source>Models…</source>
         <translation>模型库…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="157"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="163"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="159"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="165"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="196"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="202"/>
         <source>Next-token distribution</source>
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="198"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="204"/>
         <source>Sampler controls</source>
         <translation>采样器参数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="199"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="205"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="206"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="201"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="207"/>
         <source>Model card</source>
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="202"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="590"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="754"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="602"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="766"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="239"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="234"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="240"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="235"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="241"/>
         <source>&amp;Export trace…</source>
         <translation>导出轨迹(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="236"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="242"/>
         <source>Save the selected answer&apos;s trace as JSON Lines</source>
         <translation>将所选回答的轨迹保存为 JSON Lines</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="237"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="243"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="238"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="244"/>
         <source>&amp;Stop generating</source>
         <translation>停止生成(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="239"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="245"/>
         <source>&amp;Regenerate</source>
         <translation>重新生成(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="241"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="247"/>
         <source>&amp;Edit last message</source>
         <translation>编辑最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="243"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="249"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="244"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
         <source>Probability &amp;heatmap</source>
         <translation>概率热力图(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="246"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="252"/>
         <source>Colour by &amp;rank instead</source>
         <translation>改为按排名着色(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="248"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="254"/>
         <source>Reset &amp;layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="249"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="255"/>
         <source>&amp;Reload model</source>
         <translation>重新加载模型(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="256"/>
         <source>&amp;Models…</source>
         <translation>模型库(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="251"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="257"/>
         <source>Models on this computer and on Hugging Face</source>
         <translation>本机和 Hugging Face 上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="252"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="258"/>
         <source>&amp;Connect to a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="253"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="259"/>
         <source>llama-server, vLLM or any OpenAI-compatible server</source>
         <translation>llama-server、vLLM 或任何兼容 OpenAI 的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="254"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="260"/>
         <source>&amp;About Logitscope</source>
         <translation>关于 Logitscope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="255"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="261"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="256"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="262"/>
         <source>Export conversation…</source>
         <translation>导出对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="257"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="263"/>
         <source>Import conversations…</source>
         <translation>导入对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="259"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="265"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="266"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="272"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="269"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="275"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="277"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="283"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="282"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="288"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="314"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="320"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="314"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="320"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="320"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="326"/>
         <source>This file cannot be loaded</source>
         <translation>无法加载此文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="351"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="357"/>
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="356"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="362"/>
         <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="362"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="368"/>
         <source>A remote server does not report its KV cache.</source>
         <translation>远程服务器不报告其 KV 缓存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="363"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="369"/>
         <source>&lt;p&gt;Remote model &lt;b&gt;{0}&lt;/b&gt; on {1} ({2}). No GGUF header to read: the server does not share it.&lt;/p&gt;</source>
         <translation>&lt;p&gt;远程模型 &lt;b&gt;{0}&lt;/b&gt;，位于 {1}（{2}）。没有可读取的 GGUF 头：服务器不提供。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="375"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="381"/>
         <source>Connected to {0}</source>
         <translation>已连接到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="382"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="388"/>
         <source>Loading {0}…</source>
         <translation>正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="393"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="404"/>
         <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="404"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="415"/>
         <source>Model loaded in {0:.2f} s</source>
         <translation>模型已加载，用时 {0:.2f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="414"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="426"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="424"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="436"/>
         <source>The engine stopped. Use Model ▸ Reload model.</source>
         <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="428"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="440"/>
         <source>The engine process crashed</source>
         <translation>引擎进程已崩溃</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="429"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="441"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="436"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="448"/>
         <source>Load a model first (File ▸ Open model…)</source>
         <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="498"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="510"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="513"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="525"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="530"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="542"/>
         <source>Only the last answer can be regenerated</source>
         <translation>只能重新生成最后一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="538"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="550"/>
         <source>Only the last message can be edited</source>
         <translation>只能编辑最后一条消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="541"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="553"/>
         <source>Edit message</source>
         <translation>编辑消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="541"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="553"/>
         <source>Your message:</source>
         <translation>你的消息：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="567"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="579"/>
         <source>Forking needs token ids: use a local model</source>
         <translation>分叉需要 token id：请使用本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="570"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="582"/>
         <source>Forking works on the last answer, when nothing is generating</source>
         <translation>只能在没有生成任务时对最后一个回答分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="581"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="593"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="582"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="594"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="630"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="642"/>
         <source>Wait for the answer to finish (or press Esc)</source>
         <translation>请等待回答完成（或按 Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="641"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="653"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="653"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="665"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="654"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="666"/>
         <source>Delete “{0}”?</source>
         <translation>删除“{0}”？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="665"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="677"/>
         <source>Conversation deleted.</source>
         <translation>对话已删除。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="672"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="684"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="746"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="758"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="752"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="764"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="760"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="772"/>
         <source>No answer to export yet</source>
         <translation>还没有可导出的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="765"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="777"/>
         <source>Export trace</source>
         <translation>导出轨迹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="766"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="778"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="775"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="799"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="787"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="811"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="777"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="789"/>
         <source>Trace saved to {0}</source>
         <translation>轨迹已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="784"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="796"/>
         <source>Nothing to export yet</source>
         <translation>还没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="787"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="799"/>
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="788"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="800"/>
         <source>Markdown (*.md);;JSON, lossless with traces (*.json)</source>
         <translation>Markdown (*.md);;JSON，无损并含轨迹 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="801"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="813"/>
         <source>Conversation saved to {0}</source>
         <translation>对话已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="808"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="820"/>
         <source>Import conversations</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="808"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="820"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="814"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="826"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="820"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="832"/>
         <source>{0} conversation(s) imported</source>
         <translation>已导入 {0} 个对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="833"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="845"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="847"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="859"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="872"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="884"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="873"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="885"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="875"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="887"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="876"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="888"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="882"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="894"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="912"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="924"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="916"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="928"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="919"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="931"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="921"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="933"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>

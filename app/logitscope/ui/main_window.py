@@ -130,7 +130,13 @@ class MainWindow(QMainWindow):
         self.load_progress = QProgressBar()
         self.load_progress.setRange(0, 100)
         self.load_progress.hide()
-        left_layout.addWidget(self.load_progress)
+        self.cancel_load_button = QPushButton(self.tr("Cancel loading"))
+        self.cancel_load_button.clicked.connect(self.bridge_cancel)
+        self.cancel_load_button.hide()
+        load_row = QHBoxLayout()
+        load_row.addWidget(self.load_progress, 1)
+        load_row.addWidget(self.cancel_load_button)
+        left_layout.addLayout(load_row)
         model_buttons = QHBoxLayout()
         self.open_button = QPushButton(self.tr("Open model…"))
         self.open_button.clicked.connect(lambda: self.open_model())
@@ -382,9 +388,14 @@ class MainWindow(QMainWindow):
         self.model_label.setText(self.tr("Loading {0}…").format(Path(path).name))
         self.load_progress.setValue(0)
         self.load_progress.show()
+        self.cancel_load_button.show()
+
+    def bridge_cancel(self) -> None:
+        self.bridge.cancel()
 
     def _on_loaded(self, info: ModelInfo) -> None:
         self.load_progress.hide()
+        self.cancel_load_button.hide()
         for row in self.sampler.rows.values():  # a local engine supports every setting
             row.setEnabled(True)
             row.setToolTip("")
@@ -407,6 +418,7 @@ class MainWindow(QMainWindow):
 
     def _on_load_failed(self, message: str) -> None:
         self.load_progress.hide()
+        self.cancel_load_button.hide()
         self.model_label.setText(self.tr("No model loaded"))
         self._update_title()
         self._update_actions()
