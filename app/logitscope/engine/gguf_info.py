@@ -265,7 +265,7 @@ def read_model_card(path: str | Path) -> ModelCard:
         n_params=n_params,
         file_type=_file_type_name(meta.get("general.file_type")),
         bits_per_weight=round(weights * 8 / n_params, 3) if n_params else 0.0,
-        quant_mix=_quant_mix(header.tensors),
+        quant_mix=quant_mix(header.tensors),
         n_layer=num("block_count"),
         n_head=n_head,
         n_head_kv=num("attention.head_count_kv", n_head) or n_head,
@@ -295,7 +295,8 @@ def _file_type_name(value: Any) -> str:
         return "unknown"
 
 
-def _quant_mix(tensors: list[TensorInfo]) -> list[QuantShare]:
+def quant_mix(tensors: list[TensorInfo]) -> list[QuantShare]:
+    """Bytes, elements and bits per weight by tensor type, the biggest share first."""
     shares: dict[str, QuantShare] = {}
     for t in tensors:
         block, type_size = GGML_QUANT_SIZES[GGMLQuantizationType[t.type_name]]

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
-
-from logitscope.engine.gguf_info import ModelCard, QuantShare, TensorInfo, read_header, read_model_card
+from logitscope.engine.gguf_info import ModelCard, TensorInfo, quant_mix, read_header, read_model_card
 from logitscope.errors import LibraryError, ModelFileError
 from logitscope.library.discovery import FoundModel, ModelRoots, default_roots, find_models
 from logitscope.library.filenames import partial_paths
@@ -109,18 +107,11 @@ def read_split_card(parts: tuple[Path, ...]) -> ModelCard:
     extra: list[TensorInfo] = []
     for part in parts[1:]:
         extra += read_header(part).tensors
-    shares = {s.type_name: replace(s) for s in card.quant_mix}
-    for t in extra:
-        block, type_size = GGML_QUANT_SIZES[GGMLQuantizationType[t.type_name]]
-        share = shares.setdefault(t.type_name, QuantShare(t.type_name, type_size * 8 / block, 0, 0, 0))
-        share.n_tensors += 1
-        share.n_elements += t.n_elements
-        share.n_bytes += t.n_bytes
     n_params = card.n_params + sum(t.n_elements for t in extra)
     weights = card.weights_bytes + sum(t.n_bytes for t in extra)
     return replace(card, n_params=n_params, weights_bytes=weights, file_size=_size(parts),
                    bits_per_weight=round(weights * 8 / n_params, 3) if n_params else 0.0,
-                   quant_mix=sorted(shares.values(), key=lambda s: -s.n_bytes))
+                   quant_mix=quant_mix(read_header(parts[0]).tensors + extra))
 
 
 def _entry(found: FoundModel, also_at: list[Location], roots: ModelRoots, machine: MachineMemory,
