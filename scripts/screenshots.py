@@ -17,7 +17,7 @@ os.environ["LOGITSCOPE_HOME"] = tempfile.mkdtemp(prefix="logitscope-shots-")
 
 
 def main() -> int:
-    from PySide6.QtCore import QEventLoop, QSettings
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
     from logitscope.engine.api import LoadSettings
     from logitscope.engine.sampler import PRESETS, SamplerSettings
@@ -36,15 +36,18 @@ def main() -> int:
     window.resize(1600, 1000)
     window.show()
 
+    # Wait in a real event loop (a processEvents busy-loop would eat a core and slow the engine down)
     def wait(condition, timeout: float = 120.0) -> None:  # noqa: ANN001
         end = time.monotonic() + timeout
+        loop = QEventLoop()
         while not condition() and time.monotonic() < end:
-            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            QTimer.singleShot(50, loop.quit)
+            loop.exec()
 
     def settle(seconds: float = 0.5) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+        loop = QEventLoop()
+        QTimer.singleShot(int(seconds * 1000), loop.quit)
+        loop.exec()
 
     window.open_model(str(demo), LoadSettings(n_ctx=2048), ask=False)
     wait(lambda: window.bridge.info is not None and not window.bridge.busy)
