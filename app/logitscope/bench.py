@@ -11,7 +11,6 @@ time from the first token to the last. Also: trace bytes per step, engine start 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import statistics
 import sys
@@ -79,7 +78,7 @@ def bench_llama_cpp_python(llm: Any, prompt: list[int], n_gen: int) -> tuple[flo
     return first - t0, last - first, n
 
 
-def bench_engine(client: EngineClient, prompt_text_tokens: list[int], n_gen: int,
+def bench_engine(client: EngineClient, prompt_text: str, n_gen: int,
                  sizes: list[int]) -> tuple[float, float, int]:
     client.reset()
     arrivals: list[float] = []
@@ -89,18 +88,18 @@ def bench_engine(client: EngineClient, prompt_text_tokens: list[int], n_gen: int
         arrivals.append(time.perf_counter())
         steps.append(step)
 
-    req = GenerateRequest(prompt=_PROMPT_TEXT, settings=PRESETS["Greedy"], options=DecodeOptions(max_tokens=n_gen))
+    req = GenerateRequest(prompt=prompt_text, settings=PRESETS["Greedy"], options=DecodeOptions(max_tokens=n_gen))
     t0 = time.perf_counter()
     client.generate(req, on_step=on_step)
     sizes.extend(len(pack_step(s)) for s in steps)  # outside the timed part
     return arrivals[0] - t0, arrivals[-1] - arrivals[0], len(arrivals)
 
 
-def bench_in_process(engine: Any, n_gen: int) -> tuple[float, float, int]:
+def bench_in_process(engine: Any, prompt_text: str, n_gen: int) -> tuple[float, float, int]:
     """Diagnostic: the same engine without the process boundary (what the recording costs by itself)."""
     engine.reset()
     arrivals: list[float] = []
-    req = GenerateRequest(prompt=_PROMPT_TEXT, settings=PRESETS["Greedy"], options=DecodeOptions(max_tokens=n_gen))
+    req = GenerateRequest(prompt=prompt_text, settings=PRESETS["Greedy"], options=DecodeOptions(max_tokens=n_gen))
     t0 = time.perf_counter()
     for _event in engine.generate(req):
         arrivals.append(time.perf_counter())
@@ -108,16 +107,12 @@ def bench_in_process(engine: Any, n_gen: int) -> tuple[float, float, int]:
     return arrivals[0] - t0, arrivals[-1] - arrivals[0], len(arrivals)
 
 
-_PROMPT_TEXT = ""
-
-
 def run_bench(model: Path, args: argparse.Namespace) -> int:
-    global _PROMPT_TEXT
     threads = args.threads or default_threads()
     settings = LoadSettings(n_ctx=2048, n_threads=threads)
     rt = Runtime(model, settings)
     prompt = make_prompt(rt, args.prompt_tokens)
-    _PROMPT_TEXT = b"".join(rt.piece(t) for t in prompt).decode("utf-8", "replace")
+    prompt_text = b"".join(rt.piece(t) for t in prompt).decode("utf-8", "replace")
     llm = llama_cpp.Llama(str(model), n_ctx=2048, n_threads=threads, n_threads_batch=threads, n_batch=512,
                           verbose=False)
     start_times = []
@@ -128,7 +123,7 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
         start_times.append(time.perf_counter() - t0)
     client = EngineClient()
     client.load(str(model), settings)
-    n_engine_prompt = len(client.prompt_tokens(GenerateRequest(prompt=_PROMPT_TEXT)))
+    n_engine_prompt = len(client.prompt_tokens(GenerateRequest(prompt=prompt_text)))
     from logitscope.engine.core import Engine
 
     in_process = Engine()
@@ -140,8 +135,8 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
         for rep in range(args.reps):
             results["a"].append(bench_bare(rt, prompt, args.tokens))
             results["b"].append(bench_llama_cpp_python(llm, prompt, args.tokens))
-            results["c"].append(bench_engine(client, prompt, args.tokens, sizes))
-            results["d"].append(bench_in_process(in_process, args.tokens))
+            results["c"].append(bench_engine(client, prompt_text, args.tokens, sizes))
+            results["d"].append(bench_in_process(in_process, prompt_text, args.tokens))
             if not args.json:
                 print(f"repetition {rep + 1}/{args.reps} done", file=sys.stderr)
     finally:
@@ -190,4 +185,3 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["run_bench", "ctypes"]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from logitscope import TRACE_SCHEMA_VERSION, __version__
+from logitscope import __version__
 from logitscope.errors import InvalidSettingsError, LogitscopeError
 
 EXIT_USAGE = 2
@@ -111,14 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def resolve_model(arg: str | None) -> Path:
-    from logitscope.library.demo import demo_model_path, fetch_demo, is_valid_demo
+    from logitscope.library.demo import fetch_demo
 
     if arg:
         return Path(arg).expanduser()
-    path = demo_model_path()
-    if not path.exists() or path.stat().st_size != (98_362_432) or not is_valid_demo(path):
-        fetch_demo(log=lambda msg: print(msg, file=sys.stderr))
-    return path
+    # verifies the demo model's hash, fetching it again when missing or damaged
+    return fetch_demo(log=lambda msg: print(msg, file=sys.stderr))
 
 
 def load_settings(args: argparse.Namespace):  # -> LoadSettings
@@ -193,6 +191,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,
         system=args.system, settings=settings, options=options)
     request.validate()
+    if not args.engine and (args.post_sampling_probs or args.insecure or args.remote_model):
+        raise InvalidSettingsError("--remote-model, --insecure and --post-sampling-probs need --engine URL")
     out = sys.stdout
     steps = []
     if args.engine:
@@ -239,9 +239,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
                 if not len(ids):  # a remote server that reports raw probabilities only
                     ids, probs, pieces = s.raw_ids, s.raw_probs, s.raw_pieces
                 names = pieces if pieces is not None else [vocab[t] for t in ids[:args.top]]
-                alts = ", ".join(f"{piece_text(b)!r} {p:.3f}" for b, p in
+                alts = ", ".join(f"{piece_text(b)!r} {_prob(p)}" for b, p in
                                  zip(names[:args.top], probs[:args.top], strict=True))
-                print(f"{s.i:>4} {piece_text(s.piece)!r:<16} {s.p:7.3f} {s.p_raw:7.3f}  {alts}")
+                print(f"{s.i:>4} {piece_text(s.piece)!r:<16} {_prob(s.p):>7} {_prob(s.p_raw):>7}  {alts}")
         t = result.timings
         prompt = (f"prompt {t.n_prompt} tokens at {t.prompt_tps:.0f} tok/s" if t.n_prompt_eval >= 0 else
                   f"prompt {t.n_prompt if t.n_prompt >= 0 else '?'} tokens")  # a remote server may not say
@@ -266,6 +266,11 @@ def _remote_engine(args: argparse.Namespace):  # -> RemoteEngine, connected
         engine.close()
         raise
     return engine
+
+
+def _prob(p: float) -> str:
+    """A probability for the step table; "-" where a remote server did not say (NaN)."""
+    return "-" if p != p else f"{p:.3f}"
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
@@ -353,4 +358,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-__all__ = ["main", "build_parser", "TRACE_SCHEMA_VERSION"]

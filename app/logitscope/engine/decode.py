@@ -19,10 +19,7 @@ from logitscope.engine.api import DecodeOptions
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.sampler import Candidates, SamplerSettings, sample, top_indices
 from logitscope.engine.text import Utf8Stream
-from logitscope.engine.trace import RAW_TOP_N, GenerationResult, KvInfo, StepRecord, Timings
-
-FINAL_TOP = 16
-
+from logitscope.engine.trace import FINAL_TOP_K, RAW_TOP_N, GenerationResult, KvInfo, StepRecord, Timings
 
 
 @dataclass
@@ -136,7 +133,7 @@ class Decoder:
             raw_idx = best
             final = outcome.final
             probs = outcome.final_probs
-            head = np.argsort(-probs, kind="stable")[:FINAL_TOP]
+            head = np.argsort(-probs, kind="stable")[:FINAL_TOP_K]
             where = np.flatnonzero(final.ids == token)
             p_final = float(probs[where[0]]) if len(where) else 0.0
             rank_final = int(np.count_nonzero(probs > p_final)) if len(where) else len(final)

@@ -13,7 +13,7 @@ import bisect
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QTextCharFormat, QTextCursor, QTextOption
+from PySide6.QtGui import QFont, QMouseEvent, QTextCharFormat, QTextCursor, QTextOption
 from PySide6.QtWidgets import QMenu, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
 from logitscope.engine.trace import StepRecord
@@ -208,4 +208,3 @@ def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-__all__ = ["TokenTextView", "QColor"]

@@ -7,7 +7,7 @@ from its record, no model call) and for the next generation.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, replace
+from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -27,16 +27,16 @@ from PySide6.QtWidgets import (
 
 from logitscope.engine.sampler import PRESETS, SamplerSettings
 
-# name -> (label, minimum, maximum, step, decimals); decimals 0 = an integer setting
-FIELDS: dict[str, tuple[str, float, float, float, int]] = {
-    "temperature": ("Temperature", 0.0, 2.0, 0.05, 2),
-    "top_k": ("Top-k (0 = off)", 0, 200, 1, 0),
-    "top_p": ("Top-p (1 = off)", 0.01, 1.0, 0.01, 2),
-    "min_p": ("Min-p (0 = off)", 0.0, 1.0, 0.01, 2),
-    "repeat_penalty": ("Repetition penalty", 0.5, 2.0, 0.01, 2),
-    "repeat_last_n": ("Penalty window (tokens)", 0, 512, 1, 0),
-    "frequency_penalty": ("Frequency penalty", -2.0, 2.0, 0.05, 2),
-    "presence_penalty": ("Presence penalty", -2.0, 2.0, 0.05, 2),
+# name -> (minimum, maximum, step, decimals); decimals 0 = an integer setting (labels: SamplerPanel)
+FIELDS: dict[str, tuple[float, float, float, int]] = {
+    "temperature": (0.0, 2.0, 0.05, 2),
+    "top_k": (0, 200, 1, 0),
+    "top_p": (0.01, 1.0, 0.01, 2),
+    "min_p": (0.0, 1.0, 0.01, 2),
+    "repeat_penalty": (0.5, 2.0, 0.01, 2),
+    "repeat_last_n": (0, 512, 1, 0),
+    "frequency_penalty": (-2.0, 2.0, 0.05, 2),
+    "presence_penalty": (-2.0, 2.0, 0.05, 2),
 }
 SLIDER_STEPS = 1000
 
@@ -122,7 +122,7 @@ class SamplerPanel(QWidget):
             "frequency_penalty": self.tr("Frequency penalty"), "presence_penalty": self.tr("Presence penalty"),
         }
         self.rows: dict[str, _Row] = {}
-        for name, (_label, lo, hi, step, decimals) in FIELDS.items():
+        for name, (lo, hi, step, decimals) in FIELDS.items():
             row = _Row(lo, hi, step, decimals)
             row.setObjectName(f"sampler_{name}")
             row.changed.connect(self._emit)
@@ -202,7 +202,7 @@ class SamplerPanel(QWidget):
         self._emit()
 
     def settings(self) -> SamplerSettings:
-        values = {name: (row.value() if FIELDS[name][4] else int(row.value())) for name, row in self.rows.items()}
+        values = {name: (row.value() if FIELDS[name][3] else int(row.value())) for name, row in self.rows.items()}
         return replace(SamplerSettings(), **values, order=self.order.currentData(),
                        seed=self.seed.value() if self.fixed_seed.isChecked() else None)
 
@@ -233,4 +233,3 @@ class SamplerPanel(QWidget):
         self.presets.blockSignals(False)
 
 
-__all__ = ["SamplerPanel", "asdict"]
