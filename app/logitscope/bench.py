@@ -21,7 +21,7 @@ from typing import Any
 import llama_cpp
 
 from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
-from logitscope.engine.runtime import Runtime, default_threads
+from logitscope.engine.runtime import Runtime, apply_amx_workaround, default_threads
 from logitscope.engine.sampler import PRESETS
 from logitscope.engine.trace import pack_step
 from logitscope.host.client import EngineClient
@@ -113,6 +113,7 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
     rt = Runtime(model, settings)
     prompt = make_prompt(rt, args.prompt_tokens)
     prompt_text = b"".join(rt.piece(t) for t in prompt).decode("utf-8", "replace")
+    apply_amx_workaround()  # the reference loads the model as the engine does
     llm = llama_cpp.Llama(str(model), n_ctx=2048, n_threads=threads, n_threads_batch=threads, n_batch=512,
                           verbose=False)
     start_times = []

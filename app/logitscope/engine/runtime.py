@@ -112,6 +112,29 @@ def amx_kernels_built() -> bool:
     return "AMX_INT8 = 1" in llama_cpp.llama_print_system_info().decode(errors="replace")
 
 
+def use_extra_buffers() -> bool:
+    """Whether llama.cpp may put weights in its extra (repacked) buffer types: not on AMX builds."""
+    return not amx_kernels_built()
+
+
+def apply_amx_workaround() -> None:
+    """Make llama-cpp-python's own loaders (`llama_cpp.Llama`, its server) load models as the engine does:
+    without the extra buffer types on AMX builds. Used for the bench's reference loop and the real
+    server in the tests, so they neither crash nor run a different code path from the engine."""
+    if use_extra_buffers():
+        return
+    import llama_cpp.llama_cpp as bindings  # where llama_cpp.Llama looks the defaults up
+
+    defaults = bindings.llama_model_default_params
+
+    def without_extra_buffers() -> llama_cpp.llama_model_params:
+        params = defaults()
+        params.use_extra_bufts = False
+        return params
+
+    bindings.llama_model_default_params = without_extra_buffers
+
+
 def default_threads() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
@@ -149,7 +172,7 @@ class Runtime:
         mparams = llama_cpp.llama_model_default_params()
         mparams.n_gpu_layers = s.n_gpu_layers if s.n_gpu_layers >= 0 else 0x7FFFFFFF
         mparams.progress_callback = self._progress_cb
-        mparams.use_extra_bufts = not amx_kernels_built()  # the AMX buffer type is one of the "extra" ones
+        mparams.use_extra_bufts = use_extra_buffers()  # the AMX buffer type is one of the "extra" ones
         mark = self.log.mark()
         self._model = llama_cpp.llama_model_load_from_file(str(self.path).encode(), mparams)
         if not self._model:
