@@ -28,8 +28,8 @@ log = logging.getLogger(__name__)
 
 SQLITE_SIBLINGS = ("-wal", "-shm", "-journal")
 BUSY_TIMEOUT_S = 5.0            # how long a write waits for another process's transaction before it fails
-CHUNK_HOLD_S = 0.2              # a long write (an import) commits after about this long holding the lock,
-CHUNK_PAUSE_S = 0.03            # then leaves the lock free this long, so the window's saves get their turn
+CHUNK_HOLD_S = 0.15             # a long write (an import) commits after about this long holding the lock,
+CHUNK_PAUSE_S = 0.04            # then leaves the lock free this long, so the window's saves get their turn
 
 # Primary result codes that say "the environment", not "the file": never a reason to move a file aside.
 _ENVIRONMENT_ERRORS = {sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM,
