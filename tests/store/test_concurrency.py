@@ -299,6 +299,10 @@ def test_a_read_only_store_cannot_write(store, generated):
         assert [c.title for c in reader.list_conversations()] == ["Why is the sky blue?"]
         with pytest.raises(sqlite3.OperationalError, match="readonly|read-only"):
             reader.connection.execute("DELETE FROM conversations")
+        owners = sorted(owners_folder(store.path).iterdir())
+        with pytest.raises(StoreError, match="read-only"):
+            reader.start_answer(1, None, generated.model, generated.vocab, {})
+        assert sorted(owners_folder(store.path).iterdir()) == owners     # no lock file taken either
 
 
 def test_dead_owners_lock_files_are_swept_and_live_ones_kept(tmp_path: Path, generated):

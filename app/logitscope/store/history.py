@@ -242,6 +242,8 @@ class HistoryStore:
     def _owner_id(self) -> str | None:
         """This store's owner id, taken with the first answer it streams. Without one (the lock folder
         cannot be made) the answer is still saved, but any other process's open may mark it interrupted."""
+        if self.read_only:
+            raise StoreError("this history was opened read-only")
         if self._owner is None:
             try:
                 self._owner = OwnerLock(self.path)

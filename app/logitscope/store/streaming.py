@@ -32,7 +32,7 @@ class StreamingWriter:
 
     Same thread rule as the store it came from. `finish` or `fail` ends it; after that it refuses steps,
     but keeps trying to save what it holds on `flush()` until `saved`. `problem` says why the last save
-    was refused (None once one succeeds)."""
+    was refused, in SQLite's words ("database is locked"); None once one succeeds."""
 
     def __init__(self, conn: sqlite3.Connection, message_id: int, model_id: int, vocab: Sequence[bytes],
                  interval_s: float = COMMIT_INTERVAL_S, wait_s: float = SAVE_WAIT_S) -> None:
@@ -88,7 +88,7 @@ class StreamingWriter:
         try:
             self._commit(self._wait_s if wait_s is None else wait_s)
         except sqlite3.Error as exc:  # busy, locked, disk full...: everything stays buffered
-            self.problem = f"could not save the answer being written: {exc}"
+            self.problem = str(exc)
             if self._failing_since is None:
                 self._failing_since = time.monotonic()
             return False
