@@ -278,6 +278,17 @@ def test_read_only_commands_never_wait_for_another_processes_long_write(tmp_path
     assert sorted(p.name for p in home.iterdir()) == before       # no owner folder, nothing new
 
 
+def test_opening_for_writing_does_not_wait_for_another_processes_write_either(tmp_path: Path):
+    """The window starting during a long import: the open itself writes nothing when nothing is to mend."""
+    path = tmp_path / "history.sqlite3"
+    HistoryStore(path).close()
+    with WriteLockHolder(path):
+        started = time.monotonic()
+        with HistoryStore(path) as store:
+            assert store.list_conversations() == []
+        assert time.monotonic() - started < 1.0
+
+
 def test_a_read_only_open_creates_nothing_and_leaves_a_broken_file_alone(tmp_path: Path):
     missing = tmp_path / "missing.sqlite3"
     with HistoryStore(missing, read_only=True) as store:
