@@ -598,6 +598,16 @@
         <translation>生成失败</translation>
     </message>
     <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="534"/>
+        <source>The answer is not saved yet</source>
+        <translation>回答尚未保存</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="535"/>
+        <source>The history database refused to save this answer ({0}). It stays in this window, and Logitscope keeps trying to save it: another program may be writing to the history.</source>
+        <translation>历史数据库拒绝保存此回答（{0}）。回答仍保留在此窗口中，Logitscope 会继续尝试保存：可能有其他程序正在写入历史记录。</translation>
+    </message>
+    <message>
         <location filename="../../app/logitscope/ui/main_window.py" line="542"/>
         <source>Only the last answer can be regenerated</source>
         <translation>只能重新生成最后一个回答</translation>

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +13,14 @@ import pytest
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """The environment of a child Python process that imports this tree's `logitscope` (and `tests`)."""
+    path = os.pathsep.join(p for p in (str(ROOT / "app"), str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    return dict(os.environ, PYTHONPATH=path, **extra)
 
 
 @dataclass
@@ -62,3 +73,36 @@ def save_answer(store: HistoryStore, generated: Generated, answer: Answer, conve
         writer.append(step)
     writer.finish(answer.result)
     return conversation_id, writer.message_id
+
+
+# Another process in the middle of a long write: it holds SQLite's write lock (with a row written and not
+# committed) until told to let go, as `history import` of a big file did.
+_HOLDER = r"""
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+conn.execute("INSERT INTO conversations (title, created_at, updated_at) VALUES ('not committed', 0, 0)")
+print("locked", flush=True)
+sys.stdin.readline()
+conn.execute("ROLLBACK")
+"""
+
+
+class WriteLockHolder:
+    def __init__(self, path: Path) -> None:
+        self.process = subprocess.Popen([sys.executable, "-c", _HOLDER, str(path)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None and self.process.stdout.readline().strip() == "locked"
+
+    def release(self) -> None:
+        if self.process.poll() is None:
+            assert self.process.stdin is not None
+            self.process.stdin.write("\n")
+            self.process.stdin.flush()
+            assert self.process.wait(10) == 0
+
+    def __enter__(self) -> WriteLockHolder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -97,7 +98,8 @@ def test_mistakes_are_clear_errors(home: Path, tmp_path: Path):
 
 
 def test_through_a_real_process(home: Path, tmp_path: Path):
-    env = {"LOGITSCOPE_HOME": str(home), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    env = {"LOGITSCOPE_HOME": str(home), "PYTHONPATH": os.pathsep.join([str(ROOT / "app"), str(ROOT)]),
+           "PATH": "/usr/bin:/bin"}
 
     def cli(*argv: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-c", HARNESS, *argv], env=env, capture_output=True, text=True,
@@ -119,3 +121,13 @@ def test_a_broken_database_is_reported_as_a_note(tmp_path: Path, monkeypatch, ca
     captured = capsys.readouterr()
     assert captured.err.startswith("note: The history database could not be used")
     assert "no saved conversations" in captured.err
+    assert [p.name for p in home.iterdir()] == ["history.sqlite3"]     # list only reads: nothing moved
+    assert run("history", "import", str(write_empty_export(tmp_path))) == 0   # a write sets it aside
+    assert "could not be used" in capsys.readouterr().err
+    assert len(list(home.glob("history.sqlite3.broken-*"))) == 1
+
+
+def write_empty_export(folder: Path) -> Path:
+    path = folder / "empty.json"
+    path.write_text(json.dumps({"format": "logitscope-history", "version": 1, "conversations": []}))
+    return path

@@ -75,7 +75,7 @@ def test_a_failed_migration_changes_nothing_and_the_file_is_kept(tmp_path: Path)
     with sqlite3.connect(path) as conn:
         conn.execute("ALTER TABLE messages ADD COLUMN notices_json TEXT")
     with HistoryStore(path) as store:
-        assert len(store.notices) == 1 and "upgrading it from schema 1 to 2 failed" in store.notices[0]
+        assert len(store.notices) == 1 and f"upgrading it from schema 1 to {LATEST_VERSION} failed" in store.notices[0]
         assert store.list_conversations() == []
     (aside,) = tmp_path.glob("history.sqlite3.broken-*")
     with sqlite3.connect(aside) as conn:
@@ -84,3 +84,13 @@ def test_a_failed_migration_changes_nothing_and_the_file_is_kept(tmp_path: Path)
         assert "model_id" not in columns  # what v2 did before the failing statement was rolled back
         assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'models'").fetchone()[0] == 0
         assert conn.execute("SELECT count(*) FROM messages").fetchone()[0] == 4
+
+
+def test_a_read_only_open_of_an_old_database_upgrades_it_first(tmp_path: Path):
+    path = tmp_path / "history.sqlite3"
+    make_database(path, 1)
+    with HistoryStore(path, read_only=True) as store:
+        assert [c.title for c in store.list_conversations()] == ["From v1"]
+        assert store.message(4).status == "interrupted"     # written by a version without owners: gone
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION

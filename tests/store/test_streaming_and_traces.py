@@ -19,7 +19,7 @@ from logitscope.engine.trace import StepRecord
 from logitscope.store.history import HistoryStore
 from logitscope.store.streaming import COMMIT_INTERVAL_S
 from logitscope.store.traces import referenced_tokens
-from tests.store.conftest import save_answer
+from tests.store.conftest import child_env, save_answer
 
 
 def assert_same_step(stored: StepRecord, original: StepRecord) -> None:
@@ -135,7 +135,7 @@ def test_opening_marks_an_answer_left_streaming_as_interrupted(tmp_path: Path, g
     for step in answer.steps[:6]:
         writer.append(step)
     writer.flush()
-    store.connection.close()  # gone without finishing, as in a crash
+    store.close()  # gone without finishing: its owner lock goes with it, as with a crashed process
     with HistoryStore(path) as reopened:
         message = reopened.message(writer.message_id)
         assert message.status == "interrupted" and message.n_steps == 6
@@ -174,7 +174,7 @@ for event in engine.generate(GenerateRequest(prompt=prompt, settings=PRESETS["Gr
 def test_kill_9_mid_answer_leaves_a_consistent_partial_answer(tmp_path: Path, demo_model: Path):
     home = tmp_path / "home"
     home.mkdir()
-    env = dict(os.environ, LOGITSCOPE_HOME=str(home), PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    env = child_env(LOGITSCOPE_HOME=str(home))
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(demo_model)], env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     db = home / "history.sqlite3"

@@ -173,3 +173,38 @@ def test_a_corrupt_history_database_is_set_aside_and_the_app_starts(qtbot, tmp_p
         assert window.history.store.list_conversations()
     finally:
         window.close()
+
+
+def test_an_answer_streamed_while_another_process_holds_the_history_is_saved_whole_later(
+        qtbot, window, monkeypatch: pytest.MonkeyPatch):
+    """Another process holds the database's write lock (a long import) from the middle of an answer to
+    after its end: the window keeps every step, says so, never marks the answer done with holes, and
+    saves all of it once the lock is free."""
+    from logitscope.ui import persistence
+    from tests.store.conftest import WriteLockHolder
+
+    monkeypatch.setattr(persistence, "REPORT_AFTER_S", 1.0)
+    store = window.history.store
+    window.sampler.max_tokens.setValue(48)
+    window.send("Count from one to one hundred.")
+    answer = window.current.turns[-1].answer
+    qtbot.waitUntil(lambda: len(answer.steps) >= 3, timeout=60_000)
+    holder = WriteLockHolder(store.path)
+    try:
+        assert window.streaming is not None, "the answer ended before the other process took the lock"
+        qtbot.waitUntil(lambda: window.streaming is None, timeout=90_000)
+        assert answer.status == "done" and len(answer.steps) > 3
+        qtbot.waitUntil(lambda: getattr(window, "last_error", ("",))[0] == "The answer is not saved yet",
+                        timeout=5_000)
+        assert "locked" in window.last_error[1]
+        with sqlite3.connect(f"file:{store.path}?mode=ro", uri=True) as reader:
+            status, n = reader.execute("SELECT status, (SELECT count(*) FROM trace_steps WHERE message_id = m.id) "
+                                       "FROM messages m WHERE id = ?", (answer.store_id,)).fetchone()
+        assert status == "streaming" and n < len(answer.steps)      # not `done` with holes
+    finally:
+        holder.release()
+    qtbot.waitUntil(lambda: not window.history.unsaved, timeout=5_000)   # the window's timer retried
+    message = store.message(answer.store_id)
+    assert (message.status, message.n_steps, message.content) == ("done", len(answer.steps), answer.text)
+    steps, _pieces = store.load_trace(answer.store_id)
+    assert [s.i for s in steps] == list(range(len(answer.steps)))

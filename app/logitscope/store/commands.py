@@ -37,7 +37,8 @@ def add_history_parser(subparsers: argparse._SubParsersAction) -> argparse.Argum
 
 
 def run_history(args: argparse.Namespace) -> int:
-    with HistoryStore() as store:
+    # list and export only read: they never write to the database, nor wait for another process writing it
+    with HistoryStore(read_only=args.history_command != "import") as store:
         for notice in store.notices:
             print(f"note: {notice}", file=sys.stderr)
         if args.history_command == "list":

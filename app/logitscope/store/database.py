@@ -5,21 +5,31 @@ Logitscope, another program's SQLite file) is never deleted: it is renamed aside
 companions, a fresh one is created, and the caller gets a one-line notice to show the user. Problems of
 the surroundings (locked by another program, read-only folder, disk full) are not the file's fault:
 those raise StoreError and move nothing.
+
+Read-only opens (`history list`, `history export`) write nothing and never wait for a writer: they read
+a WAL snapshot, show an unusable file as an empty history with a notice, and leave the file as it is.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from logitscope.errors import StoreError
 from logitscope.store.files import move_aside
+from logitscope.store.owners import owner_is_alive, sweep_dead_owners
 from logitscope.store.schema import LATEST_VERSION, migrate
 
+log = logging.getLogger(__name__)
+
 SQLITE_SIBLINGS = ("-wal", "-shm", "-journal")
-BUSY_TIMEOUT_S = 5.0
+BUSY_TIMEOUT_S = 5.0            # how long a write waits for another process's transaction before it fails
+CHUNK_HOLD_S = 0.15             # a long write (an import) commits after about this long holding the lock,
+CHUNK_PAUSE_S = 0.04            # then leaves the lock free this long, so the window's saves get their turn
 
 # Primary result codes that say "the environment", not "the file": never a reason to move a file aside.
 _ENVIRONMENT_ERRORS = {sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM,
@@ -34,9 +44,12 @@ class _Unusable(Exception):
         self.reason, self.tag = reason, tag
 
 
-def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
-    """A ready connection (WAL, foreign keys on, latest schema, no message left `streaming`) and a notice
-    for the user when the file had to be replaced, else None."""
+def open_database(path: Path, *, read_only: bool = False) -> tuple[sqlite3.Connection, str | None]:
+    """A ready connection (WAL, foreign keys on, latest schema, the answers of dead writers marked
+    `interrupted`) and a notice for the user when the file had to be replaced, else None.
+    `read_only`: see open_read_only."""
+    if read_only:
+        return open_read_only(path)
     try:
         return _open(path), None
     except _Unusable as bad:
@@ -53,6 +66,43 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
             raise StoreError(f"could not create a new history database at {path}: {again.reason}") from again
 
 
+def open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
+    """A connection that cannot write (`mode=ro`, `query_only`), inside one read transaction: one
+    consistent snapshot, which WAL gives without waiting for a writer. No file yet: an empty history, and
+    none is created. An unusable file: an empty history and a notice; the file is left as it is (the next
+    read-write open sets it aside). An older schema is upgraded first (a write, once per upgrade)."""
+    if not path.exists():
+        return _empty(), None
+    try:
+        if path.is_dir():
+            raise _Unusable("it is a folder, not a file")
+        if _check(path) < LATEST_VERSION:
+            _open(path).close()
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
+                               isolation_level=None)
+    except _Unusable as bad:
+        return _empty(), (f"The history database could not be used ({bad.reason}); it was left as it is "
+                          f"(Logitscope sets it aside the next time it saves a conversation).")
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the history database {path}: {exc}") from exc
+    try:
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("BEGIN")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the snapshot starts here
+    except sqlite3.Error as exc:
+        conn.close()
+        raise StoreError(f"cannot read the history database {path}: {exc}") from exc
+    return conn, None
+
+
+def _empty() -> sqlite3.Connection:
+    """An empty history in memory, for reading when there is no usable file."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    migrate(conn, 0)
+    conn.execute("PRAGMA query_only = ON")
+    return conn
+
+
 def _open(path: Path) -> sqlite3.Connection:
     if path.is_dir():
         raise _Unusable("it is a folder, not a file")
@@ -65,7 +115,7 @@ def _open(path: Path) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open the history database {path}: {exc}") from exc
     try:
-        _prepare(conn)
+        _prepare(conn, path)
     except sqlite3.DatabaseError as exc:
         conn.close()
         if _is_environment(exc):
@@ -77,9 +127,10 @@ def _open(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _check(path: Path) -> None:
-    """Is this file a healthy Logitscope history we can read? Checked through a read-only connection:
-    closing a read-write one would checkpoint and delete a -wal file we are about to keep aside."""
+def _check(path: Path) -> int:
+    """Is this file a healthy Logitscope history we can read? Returns its schema version. Checked through
+    a read-only connection: closing a read-write one would checkpoint and delete a -wal file we are about
+    to keep aside."""
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
@@ -94,6 +145,7 @@ def _check(path: Path) -> None:
                             f"{LATEST_VERSION}", tag="newer")
         if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
             raise _Unusable("it is an SQLite file, but not a Logitscope history", tag="foreign")
+        return version
     except sqlite3.DatabaseError as exc:
         if _is_environment(exc):
             raise StoreError(f"cannot use the history database {path}: {exc}") from exc
@@ -106,7 +158,7 @@ def _is_environment(exc: sqlite3.DatabaseError) -> bool:
     return (getattr(exc, "sqlite_errorcode", sqlite3.SQLITE_ERROR) & 0xFF) in _ENVIRONMENT_ERRORS
 
 
-def _prepare(conn: sqlite3.Connection) -> None:
+def _prepare(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a killed process loses no committed write
@@ -117,10 +169,26 @@ def _prepare(conn: sqlite3.Connection) -> None:
         if _is_environment(exc):
             raise
         raise _Unusable(f"upgrading it from schema {version} to {LATEST_VERSION} failed: {exc}") from exc
-    # Nothing streams before we open, so an answer still `streaming` was cut off (crash, kill, power loss).
-    # Its text and trace up to the last commit stay. A live writer in another process (the GUI while the
-    # `history` command runs) sets `streaming` again with its next commit.
-    conn.execute("UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'")
+    interrupt_orphaned_answers(conn, path)
+
+
+def interrupt_orphaned_answers(conn: sqlite3.Connection, path: Path) -> None:
+    """Mark `interrupted` the answers still `streaming` whose writer is gone (crash, kill -9, power loss);
+    their text and trace up to the last commit stay. Answers another live process is writing are left
+    alone (store/owners.py). Best effort: a database busy with another writer is tried at the next open."""
+    sweep_dead_owners(path)
+    owners = [row[0] for row in conn.execute("SELECT DISTINCT owner FROM messages WHERE status = 'streaming'")]
+    dead = [owner for owner in owners if not owner_is_alive(path, owner)]
+    if not dead:
+        return
+    marks = ",".join("?" * len(dead))
+    try:
+        conn.execute(f"UPDATE messages SET status = 'interrupted' WHERE status = 'streaming' "
+                     f"AND coalesce(owner, '') IN ({marks})", [owner or "" for owner in dead])
+    except sqlite3.OperationalError as exc:
+        if not _is_environment(exc):
+            raise
+        log.info("answers of gone writers stay `streaming` until the next open: %s", exc)
 
 
 @contextmanager
@@ -136,3 +204,46 @@ def transaction(conn: sqlite3.Connection) -> Iterator[None]:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+class ChunkedTransaction:
+    """A long write (an import) as a series of short transactions, so that another process's writer (the
+    window saving an answer) is never kept waiting for long. Use as a context manager and call
+    `checkpoint()` where the data is consistent: it commits when the lock has been held CHUNK_HOLD_S, then
+    leaves it free for CHUNK_PAUSE_S. An error rolls back the open chunk only: undoing committed chunks is
+    the caller's job. Inside an outer transaction it simply joins it (one transaction, no chunks)."""
+
+    def __init__(self, conn: sqlite3.Connection, hold_s: float | None = None, pause_s: float | None = None) -> None:
+        self._conn = conn
+        self._hold_s = CHUNK_HOLD_S if hold_s is None else hold_s
+        self._pause_s = CHUNK_PAUSE_S if pause_s is None else pause_s
+        self._joined = False
+        self._began = 0.0
+        self.commits = 0
+
+    def __enter__(self) -> ChunkedTransaction:
+        self._joined = self._conn.in_transaction
+        if not self._joined:
+            self._begin()
+        return self
+
+    def checkpoint(self) -> None:
+        if self._joined or time.monotonic() - self._began < self._hold_s:
+            return
+        self._conn.execute("COMMIT")
+        self.commits += 1
+        time.sleep(self._pause_s)
+        self._begin()
+
+    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
+        if self._joined:
+            return
+        if exc_type is not None:
+            self._conn.execute("ROLLBACK")
+        else:
+            self._conn.execute("COMMIT")
+            self.commits += 1
+
+    def _begin(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+        self._began = time.monotonic()

@@ -30,7 +30,7 @@ from logitscope.engine.trace import (
     unpack_step,
 )
 from logitscope.errors import StoreError
-from logitscope.store.database import transaction
+from logitscope.store.database import ChunkedTransaction, transaction
 from logitscope.store.history import HistoryStore, active_path_of, insert_conversation, insert_message
 from logitscope.store.records import ROLES, Conversation, Message, ModelIdentity
 from logitscope.store.traces import (
@@ -115,7 +115,9 @@ def _b64(data: bytes) -> str:
 def import_json(store: HistoryStore, document: Any) -> list[int]:
     """Add the conversations of an `export_json` document (as new conversations); returns their ids.
 
-    All or nothing: a document with any invalid part raises StoreError and adds nothing."""
+    All or nothing: a document with any invalid part raises StoreError and adds nothing. A long import
+    commits between conversations (database.ChunkedTransaction), so that the window can save the answer
+    it streams meanwhile; an error removes the conversations it had committed."""
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise StoreError("this is not a Logitscope history export (no \"format\": \"logitscope-history\")")
     version = document.get("version")
@@ -123,11 +125,29 @@ def import_json(store: HistoryStore, document: Any) -> list[int]:
         raise StoreError(f"this history export has version {version!r}; this Logitscope reads version {EXPORT_VERSION}")
     conversations = _get(document, "conversations", list, "the export")
     conn = store.connection
+    ids: list[int] = []
+    try:
+        with ChunkedTransaction(conn) as chunks:
+            for n, conv in enumerate(conversations, 1):
+                ids.append(_import_conversation(conn, conv, n))
+                chunks.checkpoint()  # a conversation is never committed in part
+    except BaseException as exc:
+        if ids:
+            _remove_imported(conn, ids, exc)
+        if isinstance(exc, sqlite3.IntegrityError):
+            raise StoreError(f"the history export holds inconsistent data: {exc}") from exc
+        raise
+    return ids
+
+
+def _remove_imported(conn: sqlite3.Connection, ids: list[int], cause: BaseException) -> None:
+    """Undo the chunks an import had committed before it failed (what was not committed is rolled back)."""
     try:
         with transaction(conn):
-            return [_import_conversation(conn, conv, n) for n, conv in enumerate(conversations, 1)]
-    except sqlite3.IntegrityError as exc:
-        raise StoreError(f"the history export holds inconsistent data: {exc}") from exc
+            conn.executemany("DELETE FROM conversations WHERE id = ?", ((cid,) for cid in ids))
+    except sqlite3.Error as exc:
+        raise StoreError(f"the import failed ({cause}) and the conversations it had already added "
+                         f"(ids {ids[0]}-{ids[-1]}) could not be removed: {exc}") from cause
 
 
 def _import_conversation(conn: sqlite3.Connection, conv: Any, n: int) -> int:

@@ -4,10 +4,14 @@ Threads: a HistoryStore owns one SQLite connection and must be used from the thr
 (sqlite3's check_same_thread, left on: another thread gets sqlite3.ProgrammingError). In the app that
 is the GUI process's one database thread; other processes (the `history` command) open their own
 store, and WAL lets them read while the owner writes.
+
+Processes: the store that streams an answer owns it (store/owners.py); another process's open marks it
+`interrupted` only once that owner is gone. Commands that only read open with `read_only=True`.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from collections.abc import Mapping, Sequence
@@ -18,6 +22,7 @@ from logitscope.engine.trace import StepRecord
 from logitscope.errors import StoreError
 from logitscope.paths import data_dir
 from logitscope.store.database import open_database, transaction
+from logitscope.store.owners import OwnerLock
 from logitscope.store.records import (
     CONVERSATION_COLUMNS,
     MESSAGE_COLUMNS,
@@ -31,9 +36,11 @@ from logitscope.store.records import (
     message_from_row,
     to_json,
 )
-from logitscope.store.schema import set_up_search_index, trigram_fts_available
+from logitscope.store.schema import has_search_index, set_up_search_index, trigram_fts_available
 from logitscope.store.streaming import COMMIT_INTERVAL_S, StreamingWriter
 from logitscope.store.traces import load_trace, model_row_id
+
+log = logging.getLogger(__name__)
 
 HISTORY_FILE = "history.sqlite3"
 DEFAULT_TITLE = "New conversation"
@@ -50,21 +57,33 @@ class HistoryStore:
 
     `notices`: one-line messages for the user about the opening (a broken file replaced).
     `full_text`: None uses SQLite's FTS5 trigram index when this build has it (else LIKE scans);
-    False forces the LIKE scans (and drops the index)."""
+    False forces the LIKE scans (and drops the index).
+    `read_only`: never writes and never waits for a writer; reads one snapshot, taken at the opening
+    (database.open_read_only). For one-shot readers such as `history list`."""
 
-    def __init__(self, path: str | Path | None = None, *, full_text: bool | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, full_text: bool | None = None,
+                 read_only: bool = False) -> None:
         self.path = Path(path) if path is not None else history_path()
-        self.connection, notice = open_database(self.path)
+        self.read_only = read_only
+        self.connection, notice = open_database(self.path, read_only=read_only)
         self.notices: list[str] = [notice] if notice else []
-        self.full_text = trigram_fts_available() if full_text is None else full_text
+        self._owner: OwnerLock | None = None
         try:
-            set_up_search_index(self.connection, self.full_text)
+            if read_only:  # the search index as it is: creating or dropping it would be a write
+                self.full_text = (full_text is not False and has_search_index(self.connection)
+                                  and trigram_fts_available())
+            else:
+                self.full_text = trigram_fts_available() if full_text is None else full_text
+                set_up_search_index(self.connection, self.full_text)
         except BaseException:
             self.connection.close()
             raise
 
     def close(self) -> None:
+        """Close the connection and give up ownership: answers left streaming count as interrupted."""
         self.connection.close()
+        if self._owner is not None:
+            self._owner.release()
 
     def __enter__(self) -> HistoryStore:
         return self
@@ -171,11 +190,12 @@ class HistoryStore:
         token-level fork is simply another answer under the same parent. `vocab`: every token's bytes by id
         (the engine's `vocab()`), for the alternatives the steps mention; `sampler`: SamplerSettings.to_dict().
         The writer commits at least every `commit_interval_s` while steps arrive (see streaming.py)."""
+        owner = self._owner_id()
         with transaction(self.connection):
             model_id = model_row_id(self.connection, model)
             message_id = insert_message(self.connection, conversation_id, parent_id, "assistant", "",
                                         status="streaming", model_id=model_id, sampler=dict(sampler),
-                                        seed=sampler.get("seed"))
+                                        seed=sampler.get("seed"), owner=owner)
             self._touch(conversation_id)
         return StreamingWriter(self.connection, message_id, model_id, vocab, commit_interval_s)
 
@@ -219,6 +239,19 @@ class HistoryStore:
         """The answer's steps, and the bytes of every token they mention (token id -> bytes)."""
         return load_trace(self.connection, message_id)
 
+    def _owner_id(self) -> str | None:
+        """This store's owner id, taken with the first answer it streams. Without one (the lock folder
+        cannot be made) the answer is still saved, but any other process's open may mark it interrupted."""
+        if self.read_only:
+            raise StoreError("this history was opened read-only")
+        if self._owner is None:
+            try:
+                self._owner = OwnerLock(self.path)
+            except OSError as exc:
+                log.warning("cannot take an owner lock next to %s: %s", self.path, exc)
+                return None
+        return self._owner.id
+
     def _touch(self, conversation_id: int) -> None:
         self.connection.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (time.time(), conversation_id))
 
@@ -238,26 +271,26 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
                    model_id: int | None = None, sampler: dict[str, Any] | None = None, seed: int | None = None,
                    timings: dict[str, Any] | None = None, kv: dict[str, Any] | None = None,
                    finish_reason: str | None = None, error: str | None = None,
-                   notices: Sequence[str] | None = None) -> int:
+                   notices: Sequence[str] | None = None, owner: str | None = None) -> int:
     """Insert one message row. Without `selected_seq` the new message becomes the active branch."""
     if role not in ROLES:
         raise StoreError(f"a message's role must be one of {', '.join(ROLES)}, not {role!r}")
     if conn.execute("SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)).fetchone() is None:
         raise StoreError(f"there is no conversation with id {conversation_id}")
     if parent_id is not None:
-        owner = conn.execute("SELECT conversation_id FROM messages WHERE id = ?", (parent_id,)).fetchone()
-        if owner is None or owner[0] != conversation_id:
+        parent = conn.execute("SELECT conversation_id FROM messages WHERE id = ?", (parent_id,)).fetchone()
+        if parent is None or parent[0] != conversation_id:
             raise StoreError(f"message {parent_id} is not in conversation {conversation_id}")
     if selected_seq is None:
         selected_seq = conn.execute("SELECT coalesce(max(selected_seq), 0) + 1 FROM messages "
                                     "WHERE conversation_id = ?", (conversation_id,)).fetchone()[0]
     cursor = conn.execute(
         "INSERT INTO messages (conversation_id, parent_id, role, content, status, created_at, selected_seq, "
-        "model_id, sampler_json, seed, timings_json, kv_json, finish_reason, error, notices_json) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "model_id, sampler_json, seed, timings_json, kv_json, finish_reason, error, notices_json, owner) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (conversation_id, parent_id, role, content, status, time.time() if created_at is None else created_at,
          selected_seq, model_id, to_json(sampler), seed, to_json(timings), to_json(kv), finish_reason, error,
-         to_json(list(notices)) if notices is not None else None))
+         to_json(list(notices)) if notices is not None else None, owner))
     assert cursor.lastrowid is not None
     return cursor.lastrowid
 

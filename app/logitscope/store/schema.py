@@ -65,6 +65,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE messages ADD COLUMN error TEXT;
     ALTER TABLE messages ADD COLUMN notices_json TEXT;
     """,
+    # v3: which process is writing a streaming answer (store/owners.py), so that only a process that knows
+    # the owner is gone marks it interrupted. NULL for answers written before: their owner counts as gone.
+    """
+    ALTER TABLE messages ADD COLUMN owner TEXT;
+    """,
 )
 
 LATEST_VERSION = len(MIGRATIONS)
@@ -121,8 +126,12 @@ def trigram_fts_available() -> bool:
         probe.close()
 
 
+def has_search_index(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'message_search'").fetchone() is not None
+
+
 def set_up_search_index(conn: sqlite3.Connection, enabled: bool) -> None:
-    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'message_search'").fetchone() is not None
+    exists = has_search_index(conn)
     if enabled and not exists:
         run_script(conn, _SEARCH_INDEX)
     elif not enabled and exists:

@@ -1,9 +1,14 @@
 """Saving an answer while it streams, so that a crash or a kill loses at most the last ~250 ms of it.
 
 Steps are buffered in memory and written in one short transaction (steps, their token pieces, the
-text so far) when `append` finds the last commit COMMIT_INTERVAL_S old, and on `flush()`. No
+text so far) when `append` finds the last attempt COMMIT_INTERVAL_S old, and on `flush()`. No
 transaction stays open between commits, so the rest of the store stays usable while an answer streams.
 The owner should also call `flush()` from a timer (e.g. every 250 ms) if steps may pause for long.
+
+Another process may hold the database's write lock (an import): a save then waits at most SAVE_WAIT_S
+(the caller is the window's thread) and, refused, keeps everything for the next try. Nothing is ever
+dropped: the committed steps are always the first n, and the answer's ending (`done`, `error`) is
+committed together with its last steps, so an answer is never `done` with holes in its trace.
 """
 
 from __future__ import annotations
@@ -14,30 +19,36 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from logitscope.engine.trace import GenerationResult, StepRecord, pack_step
-from logitscope.errors import StoreError
-from logitscope.store.database import transaction
+from logitscope.store.database import BUSY_TIMEOUT_S, transaction
 from logitscope.store.records import to_json
 from logitscope.store.traces import referenced_tokens, save_pieces, save_steps
 
 COMMIT_INTERVAL_S = 0.25
+SAVE_WAIT_S = 0.05   # a save's wait for another process's write: short, the window's thread waits with it
 
 
 class StreamingWriter:
     """Writes one assistant message (created by HistoryStore.start_answer) step by step.
 
-    Same thread rule as the store it came from. `finish` or `fail` ends it; after that it refuses steps."""
+    Same thread rule as the store it came from. `finish` or `fail` ends it; after that it refuses steps,
+    but keeps trying to save what it holds on `flush()` until `saved`. `problem` says why the last save
+    was refused, in SQLite's words ("database is locked"); None once one succeeds."""
 
     def __init__(self, conn: sqlite3.Connection, message_id: int, model_id: int, vocab: Sequence[bytes],
-                 interval_s: float = COMMIT_INTERVAL_S) -> None:
+                 interval_s: float = COMMIT_INTERVAL_S, wait_s: float = SAVE_WAIT_S) -> None:
         self.message_id = message_id
         self._conn = conn
         self._model_id = model_id
         self._vocab = vocab
         self._interval_s = interval_s
+        self._wait_s = wait_s
         self._pending: list[StepRecord] = []
         self._parts: list[str] = []
         self._known_pieces: set[int] = set()
-        self._last_commit = time.monotonic()
+        self._ending: tuple[str, tuple[object, ...]] | None = None   # finish/fail's update, until committed
+        self._last_attempt = time.monotonic()
+        self._failing_since: float | None = None
+        self.problem: str | None = None
         self.closed = False
 
     @property
@@ -45,59 +56,94 @@ class StreamingWriter:
         """The answer so far (committed or not)."""
         return "".join(self._parts)
 
+    @property
+    def saved(self) -> bool:
+        """Whether the database holds everything this writer was given (and its ending, once ended)."""
+        return not self._pending and self._ending is None
+
+    @property
+    def unsaved_steps(self) -> int:
+        return len(self._pending)
+
+    @property
+    def unsaved_for_s(self) -> float:
+        """How long saves have been refused without a success in between (0 when the last one worked)."""
+        return 0.0 if self._failing_since is None else time.monotonic() - self._failing_since
+
     def append(self, step: StepRecord) -> None:
+        """Take the next step; saves when the interval has passed. Never fails for a busy database."""
         self._check_open()
         self._pending.append(step)
         self._parts.append(step.text)
-        if time.monotonic() - self._last_commit >= self._interval_s:
+        if time.monotonic() - self._last_attempt >= self._interval_s:
             self.flush()
 
-    def flush(self) -> None:
-        """Commit the buffered steps and the text so far now. Nothing to do when none are buffered, or
-        once the answer is finished (so a periodic timer may keep calling it)."""
-        if self.closed or not self._pending:
-            return
-        self._commit("UPDATE messages SET content = ?, status = 'streaming' WHERE id = ?",
-                     (self.text, self.message_id))
+    def flush(self, wait_s: float | None = None) -> bool:
+        """Save the buffered steps and the text so far now (with the ending, once `finish` or `fail`
+        staged it); returns `saved`. A refused save keeps everything for the next call. Cheap when there
+        is nothing to save, so a periodic timer may keep calling it. `wait_s`: how long to wait for
+        another writer's lock (default: this writer's short wait)."""
+        if self.saved:
+            return True
+        try:
+            self._commit(self._wait_s if wait_s is None else wait_s)
+        except sqlite3.Error as exc:  # busy, locked, disk full...: everything stays buffered
+            self.problem = str(exc)
+            if self._failing_since is None:
+                self._failing_since = time.monotonic()
+            return False
+        self.problem = None
+        self._failing_since = None
+        return True
 
-    def finish(self, result: GenerationResult) -> None:
-        """The answer is complete (finish_reason stop, length or cancelled): status `done`."""
+    def finish(self, result: GenerationResult) -> bool:
+        """The answer is complete (finish_reason stop, length or cancelled): status `done`, committed
+        with the steps not saved yet. Returns `saved` (False: `flush()` later)."""
         self._check_open()
-        self._commit(
+        self._end(
             "UPDATE messages SET content = ?, status = 'done', finish_reason = ?, sampler_json = ?, seed = ?, "
             "timings_json = ?, kv_json = ?, notices_json = ? WHERE id = ?",
             (result.text, result.finish_reason, to_json(result.settings), result.settings.get("seed"),
              to_json(asdict(result.timings)), to_json(asdict(result.kv)), to_json(list(result.notices)),
-             self.message_id), touch=True)
-        self.closed = True
+             self.message_id))
+        return self.flush()
 
-    def fail(self, error: str) -> None:
-        """The generation failed (e.g. the engine crashed): status `error`, the partial answer kept."""
+    def fail(self, error: str) -> bool:
+        """The generation failed (e.g. the engine crashed): status `error`, the partial answer kept.
+        Returns `saved` (False: `flush()` later)."""
         self._check_open()
-        self._commit("UPDATE messages SET content = ?, status = 'error', error = ? WHERE id = ?",
-                     (self.text, error, self.message_id), touch=True)
+        self._end("UPDATE messages SET content = ?, status = 'error', error = ? WHERE id = ?",
+                  (self.text, error, self.message_id))
+        return self.flush()
+
+    def _end(self, update_sql: str, params: tuple[object, ...]) -> None:
+        self._ending = (update_sql, params)
         self.closed = True
 
-    def _commit(self, update_sql: str, params: tuple[object, ...], touch: bool = False) -> None:
+    def _commit(self, wait_s: float) -> None:
+        self._last_attempt = time.monotonic()
         steps = self._pending
         pieces: dict[int, bytes] = {}
         for step in steps:
             for token in referenced_tokens(step) - self._known_pieces - pieces.keys():
                 pieces[token] = step.piece if token == step.token else bytes(self._vocab[token])
+        update_sql, params = self._ending or ("UPDATE messages SET content = ?, status = 'streaming' WHERE id = ?",
+                                              (self.text, self.message_id))
+        self._conn.execute(f"PRAGMA busy_timeout = {round(wait_s * 1000)}")
         try:
             with transaction(self._conn):
                 save_pieces(self._conn, self._model_id, pieces)
                 save_steps(self._conn, self.message_id, ((s.i, pack_step(s)) for s in steps))
                 self._conn.execute(update_sql, params)
-                if touch:
+                if self._ending is not None:
                     self._conn.execute("UPDATE conversations SET updated_at = ? WHERE id = "
                                        "(SELECT conversation_id FROM messages WHERE id = ?)",
                                        (time.time(), self.message_id))
-        except sqlite3.Error as exc:  # the buffer is kept: a later flush can still save it
-            raise StoreError(f"could not save the answer being written: {exc}") from exc
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout = {round(BUSY_TIMEOUT_S * 1000)}")
         self._known_pieces |= pieces.keys()
         self._pending = []
-        self._last_commit = time.monotonic()
+        self._ending = None
 
     def _check_open(self) -> None:
         if self.closed:

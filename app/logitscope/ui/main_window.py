@@ -80,6 +80,11 @@ class MainWindow(QMainWindow):
         self._inspector_timer.setSingleShot(True)
         self._inspector_timer.setInterval(120)
         self._inspector_timer.timeout.connect(self._refresh_inspector)
+        # Saves the history refused (another process writing to it) are tried again; a lasting refusal is shown.
+        self._save_timer = QTimer(self)
+        self._save_timer.setInterval(500)
+        self._save_timer.timeout.connect(self._retry_saving)
+        self._save_timer.start()
         self.setObjectName("MainWindow")
         self.resize(1400, 860)
         self._build_central()
@@ -524,6 +529,13 @@ class MainWindow(QMainWindow):
         if message != "stopped" and self.bridge.info is not None:
             self.show_error(self.tr("Generation failed"), message)
 
+    def _retry_saving(self) -> None:
+        for problem in self.history.retry_saving():
+            self.show_error(self.tr("The answer is not saved yet"),
+                            self.tr("The history database refused to save this answer ({0}). It stays in this "
+                                    "window, and Logitscope keeps trying to save it: another program may be "
+                                    "writing to the history.").format(problem))
+
     def _after_answer(self, turn: Turn) -> None:
         self._inspector_timer.stop()
         if turn in self.current.turns:
@@ -950,6 +962,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
         self.bridge.shutdown()
+        self._save_timer.stop()
         if self.streaming is not None:  # the answer so far is kept, marked as stopped
             self.history.finish(self.streaming[1], None, "the app was closed while answering")
         self.history.close()

@@ -3,24 +3,35 @@
 Questions are saved when sent, answers while they stream (committed at least every 250 ms by the
 store's StreamingWriter), so killing the app loses at most a quarter of a second of an answer. The
 store's connection belongs to the GUI thread: every call here runs there.
+
+When another process holds the database (a long `history import`), saves are refused: the writers keep
+everything and `retry_saving()` (the window calls it from a timer) tries again, also after the answer
+has ended; a refusal that lasts REPORT_AFTER_S is handed back once per answer for the window to show.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
-from logitscope.errors import LogitscopeError
+from logitscope.store.database import BUSY_TIMEOUT_S
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import Message, ModelIdentity
 from logitscope.store.streaming import StreamingWriter
 from logitscope.ui.conversation import Answer, Conversation, Turn
+
+log = logging.getLogger(__name__)
+
+REPORT_AFTER_S = 5.0   # saves refused this long: the user is told (once per answer)
 
 
 class ChatHistory:
     def __init__(self, store: HistoryStore) -> None:
         self.store = store
         self.writers: dict[int, StreamingWriter] = {}   # id(Answer) -> its writer while it streams
+        self.unsaved: list[StreamingWriter] = []        # ended answers the database has not taken yet
+        self._reported: set[int] = set()                # message ids whose refused saves were reported
 
     @property
     def notices(self) -> list[str]:
@@ -112,10 +123,23 @@ class ChatHistory:
         writer = self.writers.pop(id(answer), None)
         if writer is None:
             return
-        if result is not None:
-            writer.finish(result)
-        else:
-            writer.fail(error or "stopped")
+        saved = writer.finish(result) if result is not None else writer.fail(error or "stopped")
+        if not saved:
+            self.unsaved.append(writer)
+
+    def retry_saving(self) -> list[str]:
+        """Save what streaming answers hold and what refused saves left behind (call it from a timer).
+        Returns the problems to tell the user: an answer whose saves have been refused for REPORT_AFTER_S,
+        once per answer."""
+        for writer in self.writers.values():
+            writer.flush()
+        self.unsaved = [writer for writer in self.unsaved if not writer.flush()]
+        problems = []
+        for writer in [*self.writers.values(), *self.unsaved]:
+            if writer.unsaved_for_s >= REPORT_AFTER_S and writer.message_id not in self._reported:
+                self._reported.add(writer.message_id)
+                problems.append(writer.problem or "")
+        return problems
 
     def switch_branch(self, answer: Answer) -> None:
         if answer.store_id is not None:
@@ -134,9 +158,9 @@ class ChatHistory:
             self.store.restore(conversation.store_id)
 
     def close(self) -> None:
-        for writer in list(self.writers.values()):
-            try:
-                writer.flush()
-            except LogitscopeError:
-                pass
+        """A last save of everything unsaved, waiting as long as any write may, then close the store."""
+        for writer in [*self.writers.values(), *self.unsaved]:
+            if not writer.flush(wait_s=BUSY_TIMEOUT_S):
+                log.error("answer %d: %d steps are lost: %s", writer.message_id, writer.unsaved_steps,
+                          writer.problem)
         self.store.close()
