@@ -132,17 +132,22 @@ def load_settings(args: argparse.Namespace):  # -> LoadSettings
 # -- commands -----------------------------------------------------------------------------------
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from logitscope.engine.gguf_info import read_model_card
+    """The card; for a damaged file (its header reads, but llama.cpp cannot load it) the card as read plus
+    its problems (`problems` in --json, where `kv_cache_bytes` is then null), and exit code 2."""
+    from logitscope.engine.gguf_info import damaged_error, inspect_model
     from logitscope.engine.memory import KV_CACHE_TYPES, format_bytes, kv_cache_bytes
 
-    card = read_model_card(resolve_model(args.model))
+    card = inspect_model(resolve_model(args.model))
     contexts = sorted({512, 2048, 4096, 8192, card.n_ctx_train} - {0})
-    table = {n: {t: kv_cache_bytes(card, n, t, t) for t in KV_CACHE_TYPES} for n in contexts}
+    table = {} if card.problems else {n: {t: kv_cache_bytes(card, n, t, t) for t in KV_CACHE_TYPES}
+                                      for n in contexts}
     if args.json:
         data = card.to_dict()
         data.pop("chat_template", None)
-        data["kv_cache_bytes"] = {str(n): row for n, row in table.items()}
+        data["kv_cache_bytes"] = {str(n): row for n, row in table.items()} if table else None
         print(json.dumps(data, indent=2))
+        if card.problems:
+            raise damaged_error(card)
         return 0
     mix = ", ".join(f"{q.type_name} {q.n_tensors} tensors ({q.bits_per_weight:.2f} bpw)" for q in card.quant_mix)
     rows = [
@@ -158,6 +163,11 @@ def cmd_info(args: argparse.Namespace) -> int:
     ]
     for key, value in rows:
         print(f"{key:>17}: {value}")
+    if card.problems:
+        print("\nDamaged: llama.cpp cannot load this file.")
+        print("\n".join(f"  - {problem}" for problem in card.problems))
+        sys.stdout.flush()
+        raise damaged_error(card)
     print("\nKV cache (2 x layers x KV heads x head dim x bytes per element x tokens):")
     print(f"{'n_ctx':>8} " + " ".join(f"{t:>12}" for t in KV_CACHE_TYPES))
     for n, row in table.items():

@@ -15,6 +15,16 @@ class ModelFileError(LogitscopeError):
     """The model file is missing, unreadable, or not a valid GGUF file."""
 
 
+class DamagedModelError(ModelFileError):
+    """The header reads, but it is inconsistent in a way llama.cpp cannot load (truncated data, counts or
+    shapes that do not match). `card`: the ModelCard as read, its `problems` listing each; None when the
+    error was rebuilt from its message (across the engine process boundary)."""
+
+    def __init__(self, message: str, card: object | None = None) -> None:
+        super().__init__(message)
+        self.card = card
+
+
 class ModelLoadError(LogitscopeError):
     """llama.cpp refused to load the model (the reason is taken from its log)."""
 

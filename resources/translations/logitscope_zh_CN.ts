@@ -265,6 +265,11 @@
         <source>A quantized V cache needs flash attention.</source>
         <translation>量化 V 缓存需要开启 Flash attention。</translation>
     </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="96"/>
+        <source>This file is damaged: llama.cpp cannot load it.</source>
+        <translation>此文件已损坏：llama.cpp 无法加载它。</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -1034,6 +1039,11 @@
         <location filename="../../app/logitscope/ui/models/models_window.py" line="115"/>
         <source>Looking for models…</source>
         <translation>正在查找模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="127"/>
+        <source>damaged</source>
+        <translation>已损坏</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="127"/>

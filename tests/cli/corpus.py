@@ -37,17 +37,54 @@ def tiny_gguf(path: Path, arch: str, n_layers: int = 1) -> Path:
     return path
 
 
+HEADER_BYTES = 16 << 20  # more than any header here (metadata + tensor descriptions: demo ~1.8 MB, Gemma 3 ~6 MB)
+
+
+def header_copy(model: Path, dest: Path, size: int | None = None) -> Path:
+    """The model's first 16 MiB (its whole header and some tensor data), then zeros up to `size` bytes
+    (default: its own size). The zeros are a hole in a sparse file: a full-size copy costs 16 MiB."""
+    with model.open("rb") as src:
+        head = src.read(HEADER_BYTES)
+    with dest.open("wb") as out:
+        out.write(head)
+        out.truncate(model.stat().st_size if size is None else size)
+    return dest
+
+
+def patch_uint32(path: Path, key: str, value: int) -> Path:
+    """Overwrite one uint32 metadata value in place (same size, offsets intact)."""
+    with path.open("r+b") as fh:
+        data = fh.read(HEADER_BYTES)
+        k = key.encode()
+        at = data.find(struct.pack("<Q", len(k)) + k)
+        assert at > 0, key
+        value_at = at + 8 + len(k) + 4
+        assert struct.unpack_from("<I", data, value_at - 4)[0] == 4  # uint32
+        fh.seek(value_at)
+        fh.write(struct.pack("<I", value))
+    return path
+
+
+def move_tensor_data(path: Path, index: int, by: int) -> Path:
+    """Add `by` to the data offset of the index-th tensor in the header (its data stays where it was)."""
+    from logitscope.engine.gguf_info import read_header
+
+    t = read_header(path).tensors[index]
+    with path.open("r+b") as fh:
+        data = fh.read(HEADER_BYTES)
+        name = t.name.encode()
+        at = data.find(struct.pack("<Q", len(name)) + name)
+        assert at > 0, t.name
+        offset_at = at + 8 + len(name) + 4 + 8 * len(t.shape) + 4  # name, n_dims, dims, type, then offset
+        assert struct.unpack_from("<Q", data, offset_at)[0] == t.offset
+        fh.seek(offset_at)
+        fh.write(struct.pack("<Q", t.offset + by))
+    return path
+
+
 def with_metadata_patched(demo: Path, dest: Path, key: str, value: int) -> Path:
     """The demo model with one uint32 metadata value overwritten in place (same size, offsets intact)."""
-    data = bytearray(demo.read_bytes())
-    k = key.encode()
-    at = data.find(struct.pack("<Q", len(k)) + k)
-    assert at > 0, key
-    value_at = at + 8 + len(k) + 4
-    assert struct.unpack_from("<I", data, value_at - 4)[0] == 4  # uint32
-    struct.pack_into("<I", data, value_at, value)
-    dest.write_bytes(bytes(data))
-    return dest
+    return patch_uint32(header_copy(demo, dest), key, value)
 
 
 def build(folder: Path, demo: Path) -> dict[str, tuple[Path, str]]:
@@ -80,4 +117,16 @@ def build(folder: Path, demo: Path) -> dict[str, tuple[Path, str]]:
                                 "")
     files["absurd-heads"] = (with_metadata_patched(demo, folder / "absurd-heads.gguf", "llama.attention.head_count",
                                                    0), "")
+    # Damaged files whose header reads fine: each is the demo model's header with one thing made inconsistent.
+    files["truncated-99-percent"] = (header_copy(demo, folder / "truncated-99-percent.gguf",
+                                                 demo.stat().st_size * 99 // 100), "past the end of the file")
+    files["block-count-100000"] = (with_metadata_patched(demo, folder / "block-count-100000.gguf",
+                                                         "llama.block_count", 100_000), "block_count is 100000")
+    files["zero-kv-heads"] = (with_metadata_patched(demo, folder / "zero-kv-heads.gguf",
+                                                    "llama.attention.head_count_kv", 0), "head_count_kv is 0")
+    files["embedding-length-7"] = (with_metadata_patched(demo, folder / "embedding-length-7.gguf",
+                                                         "llama.embedding_length", 7), "embedding_length is 7")
     return files
+
+
+DAMAGED = ("truncated-99-percent", "block-count-100000", "zero-kv-heads", "embedding-length-7")

@@ -36,6 +36,7 @@ def test_info_text_and_json(demo_model):
     data = json.loads(run("info", "--model", str(demo_model), "--json").stdout)
     assert data["n_layer"] == 30 and data["n_vocab"] == 49152
     assert data["kv_cache_bytes"]["2048"]["f16"] == 45 * 2**20
+    assert data["problems"] == []
 
 
 def test_generate_json_lines_schema(demo_model):
@@ -120,7 +121,8 @@ def bad_files(tmp_path_factory, demo_model) -> dict[str, tuple[Path, str]]:
 @pytest.mark.parametrize("name", ["missing", "directory", "empty.gguf", "text.gguf", "truncated-in-header.gguf",
                                   "truncated-in-tensors.gguf", "bad-version.gguf", "absurd-kv-count.gguf",
                                   "absurd-tensor-count.gguf", "absurd-string.gguf", "bad-value-type.gguf",
-                                  "no-architecture.gguf", "unknown-architecture", "too-many-layers", "absurd-heads"])
+                                  "no-architecture.gguf", "unknown-architecture", "too-many-layers", "absurd-heads",
+                                  *corpus.DAMAGED])
 @pytest.mark.parametrize("command", ["info", "generate"])
 def test_bad_model_files(bad_files, name, command, tmp_path):
     path, phrase = bad_files[name]
@@ -129,13 +131,30 @@ def test_bad_model_files(bad_files, name, command, tmp_path):
     start = time.monotonic()
     proc = run(*args, timeout=30, cwd=tmp_path)
     elapsed = time.monotonic() - start
-    if command == "info" and name in ("unknown-architecture", "too-many-layers", "absurd-heads"):
-        # the header is well-formed: info shows it; only llama.cpp can tell it cannot run
+    if command == "info" and name == "unknown-architecture":
+        # the header is well-formed and consistent: info shows it; only llama.cpp knows its architectures
         assert proc.returncode == 0, proc.stderr
         return
     assert_clean_error(proc, phrase)
     assert elapsed < 10
     assert not list(tmp_path.glob("core*")), "a core dump was written"
+
+
+@pytest.mark.parametrize("name", corpus.DAMAGED)
+def test_info_shows_a_damaged_file_with_its_problems(bad_files, name):
+    """The card as read stays on stdout (text and --json, with `problems`); the error line says what is wrong."""
+    path, phrase = bad_files[name]
+    proc = run("info", "--model", str(path))
+    assert_clean_error(proc, phrase)
+    assert "architecture: llama" in proc.stdout and "Damaged" in proc.stdout and phrase in proc.stdout
+    assert "KV cache" not in proc.stdout  # no memory table for a model that cannot exist
+    proc = run("info", "--model", str(path), "--json")
+    assert_clean_error(proc, phrase)
+    data = json.loads(proc.stdout)
+    assert data["architecture"] == "llama" and data["kv_cache_bytes"] is None
+    assert data["problems"] and phrase in data["problems"][0]
+    if name == "zero-kv-heads":
+        assert data["n_head_kv"] == 0  # as stored, not replaced by the query head count
 
 
 def test_engine_crash_is_an_error_line_not_a_traceback(demo_model, tmp_path):

@@ -30,6 +30,7 @@ def test_demo_model_card(demo_model):
     assert mix["Q4_1"].bits_per_weight == pytest.approx(5.0)
     assert mix["Q8_0"].n_tensors == 1  # the token embedding
     assert 5.5 < card.bits_per_weight < 6.0
+    assert card.problems == []  # consistent: damaged headers are tested in test_gguf_check.py
 
 
 def test_kv_formula_for_the_demo_model(demo_model):

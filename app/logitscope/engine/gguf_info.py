@@ -16,7 +16,8 @@ from typing import Any
 
 from gguf import GGML_QUANT_SIZES, GGMLQuantizationType, GGUFValueType, LlamaFileType
 
-from logitscope.errors import ModelFileError
+from logitscope.engine.gguf_check import as_int, layout_problems, model_problems
+from logitscope.errors import DamagedModelError, ModelFileError
 
 GGUF_MAGIC = b"GGUF"
 MAX_KV = 1 << 16          # real models have < 100 metadata keys
@@ -31,6 +32,8 @@ _SCALARS: dict[GGUFValueType, str] = {
     GGUFValueType.INT64: "<q", GGUFValueType.FLOAT64: "<d",
 }
 ARRAY_PREVIEW = 64  # arrays longer than this keep only their length (the vocabulary, merges, ...)
+GGML_MAX_NAME = 64        # a tensor name must be shorter (gguf.c refuses the file otherwise)
+DEFAULT_ALIGNMENT = 32    # GGUF_DEFAULT_ALIGNMENT, unless general.alignment says otherwise
 
 
 @dataclass
@@ -40,6 +43,7 @@ class TensorInfo:
     type_name: str
     n_elements: int
     n_bytes: int
+    offset: int = 0  # where its data starts, counted from the start of the data section
 
 
 @dataclass
@@ -79,6 +83,7 @@ class ModelCard:
     has_chat_template: bool
     chat_template: str | None = field(repr=False, default=None)
     weights_bytes: int = 0
+    problems: list[str] = field(default_factory=list)  # why llama.cpp cannot load it (gguf_check); [] if it can
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -90,6 +95,10 @@ class GGUFHeader:
     metadata: dict[str, Any]
     array_lengths: dict[str, int]
     tensors: list[TensorInfo]
+    value_types: dict[str, GGUFValueType] = field(default_factory=dict)  # ARRAY for arrays
+    alignment: int = DEFAULT_ALIGNMENT
+    data_start: int = 0  # the byte where the tensor data begins (the header's end, aligned)
+    file_size: int = 0
 
 
 class _Cursor:
@@ -109,13 +118,16 @@ class _Cursor:
         self.pos += n
         return value
 
-    def string(self) -> str:
+    def raw_string(self) -> bytes:
         length = self.take("<Q")
         if length > MAX_STRING or self.pos + length > self.size:
             raise self.fail(f"a string claims {length} bytes")
         raw = bytes(self.buf[self.pos:self.pos + length])
         self.pos += length
-        return raw.decode("utf-8", errors="replace")
+        return raw
+
+    def string(self) -> str:
+        return self.raw_string().decode("utf-8", errors="replace")
 
     def skip_strings(self, count: int) -> None:
         buf, pos, size = self.buf, self.pos, self.size
@@ -171,17 +183,39 @@ def _parse(cur: _Cursor, size: int) -> GGUFHeader:
         raise cur.fail(f"absurd tensor count {n_tensors}")
     metadata: dict[str, Any] = {}
     array_lengths: dict[str, int] = {}
+    value_types: dict[str, GGUFValueType] = {}
     for _ in range(n_kv):
         key = cur.string()
-        vtype = cur.value_type()
+        if not key or key in metadata:  # gguf.c refuses both: which of two values would count?
+            raise cur.fail(f"metadata key {key!r} is empty or appears twice")
+        vtype = value_types[key] = cur.value_type()
         if vtype == GGUFValueType.ARRAY:
             item_type, count = cur.value_type(), cur.take("<Q")
             array_lengths[key] = count
             metadata[key] = _read_array(cur, item_type, count)
         else:
             metadata[key] = cur.string() if vtype == GGUFValueType.STRING else cur.take(_SCALARS[vtype])
-    tensors = [_read_tensor(cur) for _ in range(n_tensors)]
-    return GGUFHeader(version, metadata, array_lengths, tensors)
+    alignment = _alignment(cur, metadata, value_types)
+    tensors: list[TensorInfo] = []
+    names: set[str] = set()
+    for _ in range(n_tensors):
+        tensor = _read_tensor(cur)
+        if tensor.name in names:
+            raise cur.fail(f"tensor {tensor.name!r} appears twice")
+        names.add(tensor.name)
+        tensors.append(tensor)
+    data_start = -(-cur.pos // alignment) * alignment if tensors else cur.pos
+    return GGUFHeader(version, metadata, array_lengths, tensors, value_types, alignment, data_start, size)
+
+
+def _alignment(cur: _Cursor, metadata: dict[str, Any], value_types: dict[str, GGUFValueType]) -> int:
+    """general.alignment as gguf.c takes it: a uint32 power of two, 32 when absent."""
+    if "general.alignment" not in metadata:
+        return DEFAULT_ALIGNMENT
+    value = metadata["general.alignment"]
+    if value_types["general.alignment"] != GGUFValueType.UINT32 or value <= 0 or value & (value - 1):
+        raise cur.fail(f"general.alignment {value!r} is not a power of 2 stored as uint32")
+    return value
 
 
 def _read_array(cur: _Cursor, item_type: GGUFValueType, count: int) -> list[Any] | None:
@@ -205,13 +239,16 @@ def _read_array(cur: _Cursor, item_type: GGUFValueType, count: int) -> list[Any]
 
 
 def _read_tensor(cur: _Cursor) -> TensorInfo:
-    name = cur.string()
+    raw_name = cur.raw_string()
+    name = raw_name.decode("utf-8", errors="replace")
+    if len(raw_name) >= GGML_MAX_NAME:
+        raise cur.fail(f"tensor name {name[:80]!r} is longer than {GGML_MAX_NAME - 1} bytes")
     n_dims = cur.take("<I")
     if not 1 <= n_dims <= MAX_DIMS:
         raise cur.fail(f"tensor {name!r} has {n_dims} dimensions")
     shape = tuple(cur.take("<Q") for _ in range(n_dims))
     raw_type = cur.take("<I")
-    cur.take("<Q")  # data offset: llama.cpp checks it against the file when loading
+    offset = cur.take("<Q")  # checked against the file and the other tensors in gguf_check
     try:
         qtype = GGMLQuantizationType(raw_type)
         block, type_size = GGML_QUANT_SIZES[qtype]
@@ -224,51 +261,79 @@ def _read_tensor(cur: _Cursor) -> TensorInfo:
         n_elements *= dim
     if n_elements > 1 << 44:
         raise cur.fail(f"tensor {name!r} claims {n_elements} elements")
+    if shape[0] % block:
+        raise cur.fail(f"tensor {name!r} has rows of {shape[0]} values, not a multiple of {qtype.name}'s "
+                       f"block of {block}")
     n_bytes = n_elements // block * type_size
     if n_bytes > cur.size:
         raise cur.fail(f"tensor {name!r} needs {n_bytes} bytes, more than the whole file")
-    return TensorInfo(name, shape, qtype.name, n_elements, n_bytes)
+    return TensorInfo(name, shape, qtype.name, n_elements, n_bytes, offset)
 
 
 def read_model_card(path: str | Path) -> ModelCard:
-    """Model card from the header. Raises ModelFileError for anything that is not a usable model."""
+    """Model card from the header. Raises ModelFileError for anything that is not a usable model: a
+    DamagedModelError, carrying the card, when the header reads but llama.cpp certainly cannot load it."""
+    card = inspect_model(path)
+    if card.problems:
+        raise damaged_error(card)
+    return card
+
+
+def damaged_error(card: ModelCard) -> DamagedModelError:
+    more = len(card.problems) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''}: 'logitscope info' lists them)" if more else ""
+    return DamagedModelError(f"{Path(card.path).name} is damaged and cannot load: {card.problems[0]}{tail}", card)
+
+
+def inspect_model(path: str | Path) -> ModelCard:
+    """The model card with `problems` (see gguf_check), empty when llama.cpp can load the model as far as
+    its header tells. Raises ModelFileError only when there is no card to show: the header is unreadable.
+    A split model is read whole: its other parts are found next to `path` as llama.cpp finds them."""
+    path = Path(path)
     header = read_header(path)
     meta = header.metadata
+    split_index = as_int(meta.get("split.no")) or 0
+    if split_index > 0:  # llama.cpp loads a split model from its first part only
+        raise ModelFileError(f"{path.name} is part {split_index + 1} of a split model: open its first part "
+                             f"(the file named ...-00001-of-...)")
     arch = meta.get("general.architecture")
     if not isinstance(arch, str) or not arch:
-        raise ModelFileError(f"{Path(path).name} has no general.architecture: not a model file")
+        raise ModelFileError(f"{path.name} has no general.architecture: not a model file")
+    parts, problems = _split_parts(path, header)
+    tensors = [t for _, part in parts for t in part.tensors]
+    if not tensors:
+        raise ModelFileError(f"{path.name} holds no tensors (a vocabulary-only file?)")
+    for part_path, part in parts:
+        problems += layout_problems(part, f"{part_path.name}: " if len(parts) > 1 else "")
+    problems += model_problems(arch, header, tensors)
 
     def num(key: str, default: int = 0) -> int:
         value = meta.get(f"{arch}.{key}", default)
         if isinstance(value, list):  # per-layer values (e.g. head_count_kv in some models): take the most common
             value = max(set(value), key=value.count) if value else default
-        return int(value) if isinstance(value, int | float) else default
+        number = as_int(value)
+        return default if number is None else number
 
     n_head = num("attention.head_count")
     n_embd = num("embedding_length")
-    default_head_dim = n_embd // n_head if n_head else 0
+    default_head_dim = n_embd // n_head if n_head > 0 else 0
     n_vocab = header.array_lengths.get("tokenizer.ggml.tokens") or num("vocab_size")
-    if not header.tensors:
-        raise ModelFileError(f"{Path(path).name} holds no tensors (a vocabulary-only file?)")
-    weights = sum(t.n_bytes for t in header.tensors)
-    n_params = sum(t.n_elements for t in header.tensors)
-    size = Path(path).stat().st_size
-    if weights > size:
-        raise ModelFileError(f"{Path(path).name} is truncated: its tensors need {weights} bytes, the file has {size}")
+    weights = sum(t.n_bytes for t in tensors)
+    n_params = sum(t.n_elements for t in tensors)
     template = meta.get("tokenizer.chat_template")
     return ModelCard(
         path=str(path),
-        file_size=size,
+        file_size=sum(part.file_size for _, part in parts),
         gguf_version=header.version,
         architecture=arch,
-        name=str(meta.get("general.name") or Path(path).stem),
+        name=str(meta.get("general.name") or path.stem),
         n_params=n_params,
         file_type=_file_type_name(meta.get("general.file_type")),
         bits_per_weight=round(weights * 8 / n_params, 3) if n_params else 0.0,
-        quant_mix=quant_mix(header.tensors),
+        quant_mix=quant_mix(tensors),
         n_layer=num("block_count"),
         n_head=n_head,
-        n_head_kv=num("attention.head_count_kv", n_head) or n_head,
+        n_head_kv=num("attention.head_count_kv", n_head),  # absent: as many as query heads (llama.cpp's default)
         head_dim_k=num("attention.key_length", default_head_dim) or default_head_dim,
         head_dim_v=num("attention.value_length", default_head_dim) or default_head_dim,
         n_embd=n_embd,
@@ -281,17 +346,48 @@ def read_model_card(path: str | Path) -> ModelCard:
         has_chat_template=isinstance(template, str) and bool(template.strip()),
         chat_template=template if isinstance(template, str) else None,
         weights_bytes=weights,
+        problems=problems,
     )
 
 
+def _split_parts(path: Path, header: GGUFHeader) -> tuple[list[tuple[Path, GGUFHeader]], list[str]]:
+    """All parts of a split model (`split.count` > 1), found as llama.cpp's loader finds them: the first
+    part is named `<prefix>-00001-of-0000N.gguf` and the others `<prefix>-0000i-of-0000N.gguf` beside it."""
+    parts = [(path, header)]
+    count = as_int(header.metadata.get("split.count")) or 1
+    if count <= 1:
+        return parts, []
+    suffix = f"-00001-of-{count:05d}.gguf"
+    if not path.name.endswith(suffix) or path.name == suffix:
+        return parts, [f"the first of {count} parts of a split model must be named '<name>{suffix}' for "
+                       f"llama.cpp to find the others"]
+    prefix = str(path)[:-len(suffix)]
+    for i in range(1, count):
+        part = Path(f"{prefix}-{i + 1:05d}-of-{count:05d}.gguf")
+        if not part.is_file():  # stop at the first gap: a hostile count must not make us look 65,535 times
+            return parts, [f"part {i + 1} of {count} of this split model ({part.name}) is missing"]
+        try:
+            part_header = read_header(part)
+        except ModelFileError as exc:
+            return parts, [str(exc)]
+        if as_int(part_header.metadata.get("split.no")) != i:
+            return parts, [f"{part.name} does not say it is part {i + 1} of {count} (split.no)"]
+        parts.append((part, part_header))
+    expected = as_int(header.metadata.get("split.tensors.count"))
+    found = sum(len(h.tensors) for _, h in parts)
+    if expected is not None and expected != found:
+        return parts, [f"the split model says it has {expected} tensors, its {count} parts hold {found}"]
+    return parts, []
+
+
 def _opt_int(value: Any) -> int | None:
-    return int(value) if isinstance(value, int) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _file_type_name(value: Any) -> str:
     try:
         return LlamaFileType(int(value)).name.removeprefix("MOSTLY_").removeprefix("ALL_")
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return "unknown"
 
 

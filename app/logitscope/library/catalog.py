@@ -2,7 +2,8 @@
 
 A file reachable from several places (a link in the models folder, a hard link, two Ollama tags on one
 blob) is one entry, named by the first root that found it; the others are listed in `also_at`.
-A file that is not a valid GGUF is listed with the reason, never hidden.
+A file that is not a valid GGUF is listed with the reason, never hidden; so is a damaged one (its header
+reads, but llama.cpp cannot load it: truncated, or counts and shapes that disagree), marked `damaged`.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from logitscope.engine.gguf_info import ModelCard, TensorInfo, quant_mix, read_header, read_model_card
-from logitscope.errors import LibraryError, ModelFileError
+from logitscope.engine.gguf_info import ModelCard, read_model_card
+from logitscope.errors import DamagedModelError, LibraryError, ModelFileError
 from logitscope.library.discovery import FoundModel, ModelRoots, default_roots, find_models
 from logitscope.library.filenames import partial_paths
 from logitscope.library.fit import DEFAULT_N_CTX, FitVerdict, assess_fit, need_for_card
@@ -40,13 +41,14 @@ class LocalModel:
     removable: bool           # inside the app's own models folder
     card: ModelCard | None = None
     error: str | None = None  # why it cannot be used (the ModelFileError message)
+    damaged: bool = False     # the header reads but is inconsistent (error says how): llama.cpp cannot load it
     fit: FitVerdict | None = None
     also_at: list[Location] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "source": self.source, "path": self.path, "parts": self.parts,
-            "size_bytes": self.size_bytes, "removable": self.removable, "error": self.error,
+            "size_bytes": self.size_bytes, "removable": self.removable, "error": self.error, "damaged": self.damaged,
             "card": {k: getattr(self.card, k) for k in CARD_FIELDS} if self.card else None,
             "fit": self.fit.to_dict() if self.fit else None,
             "also_at": [vars(loc) for loc in self.also_at],
@@ -99,21 +101,6 @@ def _size(paths: tuple[Path, ...]) -> int:
     return total
 
 
-def read_split_card(parts: tuple[Path, ...]) -> ModelCard:
-    """The card of a model, all parts counted: the first part holds the metadata, every part holds tensors."""
-    card = read_model_card(parts[0])
-    if len(parts) == 1:
-        return card
-    extra: list[TensorInfo] = []
-    for part in parts[1:]:
-        extra += read_header(part).tensors
-    n_params = card.n_params + sum(t.n_elements for t in extra)
-    weights = card.weights_bytes + sum(t.n_bytes for t in extra)
-    return replace(card, n_params=n_params, weights_bytes=weights, file_size=_size(parts),
-                   bits_per_weight=round(weights * 8 / n_params, 3) if n_params else 0.0,
-                   quant_mix=quant_mix(read_header(parts[0]).tensors + extra))
-
-
 def _entry(found: FoundModel, also_at: list[Location], roots: ModelRoots, machine: MachineMemory,
            n_ctx: int, use_gpu: bool) -> LocalModel:
     removable = found.source == "app" and all(_is_inside(p, roots.app_dir) for p in found.parts)
@@ -123,9 +110,10 @@ def _entry(found: FoundModel, also_at: list[Location], roots: ModelRoots, machin
         model.error = found.problem
         return model
     try:
-        model.card = read_split_card(found.parts)
+        model.card = read_model_card(found.path)  # a split model: all its parts, found beside the first
     except ModelFileError as exc:
         model.error = str(exc)
+        model.damaged = isinstance(exc, DamagedModelError)
         return model
     model.fit = assess_fit(need_for_card(model.card, n_ctx), machine, use_gpu)
     return model

@@ -74,7 +74,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
     if not models:
         print("no models found; 'logitscope models recommended' suggests some")
     for m in models:
-        what = f"{m.card.file_type} {m.card.bits_per_weight:.2f} bpw" if m.card else "unusable"
+        what = f"{m.card.file_type} {m.card.bits_per_weight:.2f} bpw" if m.card else \
+            "damaged" if m.damaged else "unusable"
         print(f"{m.name}  [{m.source}]  {format_bytes(m.size_bytes)}  {what}")
         print(f"    {m.path}")
         print(f"    {m.fit.summary if m.fit else m.error}")

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from logitscope import __version__
 from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings, ModelInfo
-from logitscope.engine.gguf_info import read_model_card
+from logitscope.engine.gguf_info import damaged_error, inspect_model
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord, dumps, result_to_json, step_to_json
 from logitscope.errors import LogitscopeError
@@ -326,7 +326,9 @@ class MainWindow(QMainWindow):
             if not path:
                 return False
         try:
-            card = read_model_card(path)
+            card = inspect_model(path)  # a damaged file: the load dialog shows what was read and why it cannot load
+            if card.problems and not ask:
+                raise damaged_error(card)
         except LogitscopeError as exc:
             self.show_error(self.tr("This file cannot be loaded"), str(exc))
             return False

@@ -1,5 +1,6 @@
 """The load dialog: context size, GPU layers, KV cache type, flash attention, threads, with the memory
-estimate updated as the values change."""
+estimate updated as the values change. A damaged model (its card lists problems) is refused here, with the
+reasons, before anything is loaded: the dialog then offers only Cancel."""
 
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ class LoadModelDialog(QDialog):
         layout = QVBoxLayout(self)
         title = QLabel(f"<b>{card.name}</b> — {card.architecture}, {card.n_params / 1e6:,.0f} M, {card.file_type}")
         layout.addWidget(title)
+        if card.problems:
+            self._refuse(layout)
+            return
         form = QFormLayout()
         self.n_ctx = QSpinBox()
         self.n_ctx.setRange(256, max(card.n_ctx_train or 131072, 256))
@@ -86,6 +90,22 @@ class LoadModelDialog(QDialog):
                        self.flash.toggled):
             signal.connect(self._update)
         self._update()
+
+    def _refuse(self, layout: QVBoxLayout) -> None:
+        """What is wrong, and no Load button: llama.cpp would fail (or abort) on this file."""
+        self.refusal = QLabel(self.tr("This file is damaged: llama.cpp cannot load it.") + "\n"
+                              + "\n".join(f"• {problem}" for problem in self.card.problems))
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet("color: #c62828;")
+        layout.addWidget(self.refusal)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def accept(self) -> None:
+        if self.card.problems:  # never, whatever triggers it (Enter, a test, a caller)
+            return
+        super().accept()
 
     def settings(self) -> LoadSettings:
         kv = self.kv_type.currentText()

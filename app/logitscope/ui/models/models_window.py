@@ -124,7 +124,8 @@ class ModelsWindow(QDialog):
             where = f"{m.source}: {m.path}" + "".join(f"\n{a.source}: {a.path}" for a in m.also_at)
             table.setItem(row, 0, _cell(m.name, m.path))
             if m.card is None:
-                table.setItem(row, 1, _cell(self.tr("not usable"), m.error or "", VERDICT_COLORS["does not fit"]))
+                label = self.tr("damaged") if m.damaged else self.tr("not usable")
+                table.setItem(row, 1, _cell(label, m.error or "", VERDICT_COLORS["does not fit"]))
                 table.setItem(row, 6, _cell(m.error or "", m.error or ""))
                 for col in (2, 3, 4, 5):
                     table.setItem(row, col, _cell("–"))

@@ -1,0 +1,224 @@
+"""Is a readable GGUF header consistent enough for llama.cpp to load the model? Problems, in words.
+
+Only what is certain to fail is reported, each rule taken from llama.cpp (gguf.c, the model loader,
+`load_hparams`, the architecture's tensor list), so a valid model of any architecture passes:
+- layout (every architecture): each tensor's data where gguf.c's layout puts it (one after the other,
+  each padded to the alignment) and inside the file, as the loader checks before it maps anything;
+- hyperparameters (every architecture): block_count, context_length and embedding_length present as
+  uint32, 1 <= block_count <= LLAMA_MAX_LAYERS, per-layer arrays one value per layer, no tensor of a
+  layer past block_count (the loader refuses tensors it did not use);
+- shapes (only architectures whose tensor list is checked here, STANDARD_ATTENTION): heads > 0 and
+  n_head divisible by n_head_kv, the token embedding [n_embd, n_vocab], Q/K/V [n_embd, heads x head
+  dim], the FFN [n_embd, n_ff], and tensors for every layer.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gguf import GGUFValueType
+
+if TYPE_CHECKING:
+    from logitscope.engine.gguf_info import GGUFHeader, TensorInfo
+
+LLAMA_MAX_LAYERS = 512
+# Architectures whose loader (llama.cpp src/models/<arch>.cpp) creates the tensors checked below with these
+# shapes: token_embd [n_embd, n_vocab]; per layer attn_norm, attn_q [n_embd, head_dim_k x n_head],
+# attn_k [n_embd, head_dim_k x n_head_kv], attn_v [n_embd, head_dim_v x n_head_kv], and without experts
+# ffn_gate/ffn_up [n_embd, n_ff], ffn_down [n_ff, n_embd]. Checked on real llama (SmolLM2) and gemma3 files.
+STANDARD_ATTENTION = frozenset({"llama", "gemma3", "qwen3"})
+ROPE_MUST_MATCH_HEAD = frozenset({"llama"})  # load_hparams: "invalid n_rot" unless rope dims == head dim
+REQUIRED_UINT32 = ("block_count", "context_length", "embedding_length")
+PER_LAYER = ("feed_forward_length", "attention.head_count", "attention.head_count_kv")
+LAYER_TENSOR = re.compile(r"^blk\.(\d+)\.(.+)$")
+
+
+def layout_problems(header: GGUFHeader, prefix: str = "") -> list[str]:
+    """Tensor data inside the file and where gguf.c expects it (contiguous, in order, padded)."""
+    problems: list[str] = []
+    expected = 0
+    for t in header.tensors:
+        if t.offset != expected:
+            problems.append(f"{prefix}tensor {t.name}'s data is at offset {t.offset} of the data section, but "
+                            f"gguf's layout puts it at {expected} (one tensor after another, each padded to "
+                            f"{header.alignment} bytes)")
+            break
+        expected += -(-t.n_bytes // header.alignment) * header.alignment
+    outside = [t for t in header.tensors if header.data_start + t.offset + t.n_bytes > header.file_size]
+    if outside:
+        last = max(outside, key=lambda t: t.offset + t.n_bytes)
+        end = header.data_start + last.offset + last.n_bytes
+        problems.append(f"{prefix}the data of {len(outside)} of {len(header.tensors)} tensors lies past the "
+                        f"end of the file (it needs {end:,} bytes, the file has {header.file_size:,}): the file "
+                        f"is truncated or its download incomplete")
+    return problems
+
+
+@dataclass(frozen=True)
+class _Hparams:
+    """The hyperparameters as llama.cpp reads them, per layer where it does."""
+
+    arch: str
+    meta: dict[str, Any]
+    array_lengths: dict[str, int]
+    value_types: dict[str, GGUFValueType]
+
+    def key(self, name: str) -> str:
+        return f"{self.arch}.{name}"
+
+    def scalar(self, name: str) -> int | None:
+        return as_int(self.meta.get(self.key(name)))
+
+    def per_layer(self, name: str, n_layer: int, default: list[int] | None) -> list[int] | None:
+        """One value per layer (None when unknown: a long array whose values were not kept)."""
+        key = self.key(name)
+        if key not in self.meta:
+            return default
+        value = self.meta[key]
+        if self.value_types.get(key) == GGUFValueType.ARRAY:
+            if value is None or len(value) != n_layer:
+                return None
+            ints = [as_int(v) for v in value]
+            return None if any(v is None for v in ints) else ints  # type: ignore[misc]
+        v = as_int(value)
+        return None if v is None else [v] * n_layer
+
+
+def as_int(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and (not math.isfinite(value) or value != int(value)):
+        return None
+    return int(value)
+
+
+def model_problems(arch: str, header: GGUFHeader, tensors: Sequence[TensorInfo]) -> list[str]:
+    """What in the hyperparameters and tensors (all parts of a split model) llama.cpp cannot load."""
+    if arch == "clip":  # a vision projector: llama.cpp reads no hyperparameters for it
+        return []
+    hp = _Hparams(arch, header.metadata, header.array_lengths, header.value_types)
+    problems = _required_keys(hp)
+    n_layer = hp.scalar("block_count")
+    if n_layer is None:
+        return problems
+    if not 1 <= n_layer <= LLAMA_MAX_LAYERS:
+        problems.append(f"block_count is {n_layer}, outside llama.cpp's limit of 1 to {LLAMA_MAX_LAYERS} layers")
+    layers: dict[int, dict[str, TensorInfo]] = {}
+    for t in tensors:
+        m = LAYER_TENSOR.match(t.name)
+        if m:
+            layers.setdefault(int(m.group(1)), {})[m.group(2)] = t
+    beyond = sorted(i for i in layers if i >= n_layer)
+    if beyond:
+        problems.append(f"block_count is {n_layer} but the file holds tensors of layer {beyond[0]}"
+                        + (f" to {beyond[-1]}" if len(beyond) > 1 else ""))
+    if arch in STANDARD_ATTENTION:
+        problems += _missing_layers(n_layer, layers)
+    if not 1 <= n_layer <= LLAMA_MAX_LAYERS:
+        return problems
+    for name in PER_LAYER:
+        key = hp.key(name)
+        if hp.value_types.get(key) == GGUFValueType.ARRAY and hp.array_lengths.get(key) != n_layer:
+            problems.append(f"{key} has {hp.array_lengths.get(key)} values for {n_layer} layers")
+    if arch in STANDARD_ATTENTION:
+        problems += _standard_attention(hp, n_layer, layers, {t.name: t for t in tensors})
+    return problems
+
+
+def _required_keys(hp: _Hparams) -> list[str]:
+    problems = []
+    for name in REQUIRED_UINT32:
+        key = hp.key(name)
+        vtype = hp.value_types.get(key)
+        if vtype is None:
+            problems.append(f"{key} is missing")
+        elif vtype != GGUFValueType.UINT32:
+            problems.append(f"{key} is stored as {vtype.name}, llama.cpp reads it only as UINT32")
+    for name in PER_LAYER:
+        vtype = hp.value_types.get(hp.key(name))
+        if vtype not in (None, GGUFValueType.UINT32, GGUFValueType.ARRAY):
+            problems.append(f"{hp.key(name)} is stored as {vtype.name}, llama.cpp reads it only as UINT32")
+    return problems
+
+
+def _standard_attention(hp: _Hparams, n_layer: int, layers: dict[int, dict[str, TensorInfo]],
+                        by_name: dict[str, TensorInfo]) -> list[str]:
+    problems: list[str] = []
+    n_embd = hp.scalar("embedding_length") or 0
+    n_head = hp.per_layer("attention.head_count", n_layer, [0] * n_layer)
+    n_head_kv = hp.per_layer("attention.head_count_kv", n_layer, n_head)
+    n_ff = hp.per_layer("feed_forward_length", n_layer, [0] * n_layer)
+    if n_head is not None and any(h <= 0 for h in n_head):
+        problems.append(f"{hp.key('attention.head_count')} is {min(n_head)}: a {hp.arch} model needs attention heads")
+        return problems
+    if n_head_kv is not None and any(h <= 0 for h in n_head_kv):
+        problems.append(f"{hp.key('attention.head_count_kv')} is {min(n_head_kv)}: a {hp.arch} model needs at "
+                        f"least one KV head")
+        return problems
+    if n_head is not None and n_head_kv is not None:
+        bad = next((i for i in range(n_layer) if n_head[i] % n_head_kv[i]), None)
+        if bad is not None:
+            problems.append(f"{n_head[bad]} attention heads cannot share {n_head_kv[bad]} KV heads "
+                            f"(head_count must be a multiple of head_count_kv)")
+            return problems
+    problems += _embedding(hp, n_embd, by_name)
+    if n_head is None or n_head_kv is None:
+        return problems
+    head_k = hp.scalar("attention.key_length") or (n_embd // n_head[0] if n_head[0] else 0)
+    head_v = hp.scalar("attention.value_length") or (n_embd // n_head[0] if n_head[0] else 0)
+    rope = hp.scalar("rope.dimension_count")
+    if hp.arch in ROPE_MUST_MATCH_HEAD and rope is not None and rope != head_k:
+        problems.append(f"rope.dimension_count is {rope} but the head dimension is {head_k} "
+                        f"(embedding_length {n_embd} / {n_head[0]} heads)")
+    expected = {
+        "attn_q.weight": lambda i: (n_embd, head_k * n_head[i]),
+        "attn_k.weight": lambda i: (n_embd, head_k * n_head_kv[i]),
+        "attn_v.weight": lambda i: (n_embd, head_v * n_head_kv[i]),
+    }
+    if not (hp.scalar("expert_count") or 0) and n_ff is not None:
+        expected |= {
+            "ffn_gate.weight": lambda i: (n_embd, n_ff[i]),
+            "ffn_up.weight": lambda i: (n_embd, n_ff[i]),
+            "ffn_down.weight": lambda i: (n_ff[i], n_embd),
+        }
+    for suffix, shape_of in expected.items():
+        wrong = [(i, layers[i][suffix]) for i in sorted(layers)
+                 if i < n_layer and suffix in layers[i] and layers[i][suffix].shape != shape_of(i)]
+        if wrong:
+            i, t = wrong[0]
+            more = f" (and in {len(wrong) - 1} more layers)" if len(wrong) > 1 else ""
+            problems.append(f"tensor {t.name} is {_dims(t.shape)} but the hyperparameters make it "
+                            f"{_dims(shape_of(i))}{more}")
+    return problems
+
+
+def _missing_layers(n_layer: int, layers: dict[int, dict[str, TensorInfo]]) -> list[str]:
+    """Every layer of these architectures has tensors (at least its attention norm)."""
+    have = sum(1 for i in layers if 0 <= i < n_layer)
+    if have >= n_layer:
+        return []
+    first = next(i for i in range(have + 1) if i not in layers)
+    return [f"block_count is {n_layer} but the file holds tensors for {have} layers "
+            f"({n_layer - have:,} missing, the first is layer {first})"]
+
+
+def _embedding(hp: _Hparams, n_embd: int, by_name: dict[str, TensorInfo]) -> list[str]:
+    embd = by_name.get("token_embd.weight")
+    if embd is None:
+        return ["the token embedding (token_embd.weight) is missing"]
+    n_vocab = hp.array_lengths.get("tokenizer.ggml.tokens")
+    problems = []
+    if embd.shape[0] != n_embd:
+        problems.append(f"embedding_length is {n_embd} but the token embedding is {embd.shape[0]} wide")
+    if n_vocab is not None and (len(embd.shape) < 2 or embd.shape[1] != n_vocab):
+        rows = embd.shape[1] if len(embd.shape) > 1 else 1
+        problems.append(f"the vocabulary has {n_vocab:,} tokens but the token embedding has {rows:,} rows")
+    return problems
+
+
+def _dims(shape: Sequence[int]) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"

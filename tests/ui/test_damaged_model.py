@@ -1,0 +1,61 @@
+"""A damaged model file in the window: marked on the Models page, refused by the load dialog with the reasons."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cli import corpus
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def damaged(tmp_path, demo_model):
+    return corpus.with_metadata_patched(demo_model, tmp_path / "no-kv-heads.gguf", "llama.attention.head_count_kv", 0)
+
+
+def test_the_models_page_marks_a_damaged_file(qtbot, isolated_home, demo_model):
+    from logitscope.ui.models.models_window import ModelsWindow
+
+    corpus.header_copy(demo_model, isolated_home / "models" / "cut.gguf", demo_model.stat().st_size * 99 // 100)
+    w = ModelsWindow(())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: len(w.local) >= 2, timeout=20_000)
+    row = next(r for r, m in enumerate(w.local) if m.name == "cut.gguf")
+    cell = w.local_table.item(row, 1)
+    assert cell.text() == "damaged" and "past the end of the file" in cell.toolTip()
+    assert "past the end of the file" in w.local_table.item(row, 6).text()
+    w.local_table.selectRow(row)
+    with qtbot.assertNotEmitted(w.loadRequested):
+        w.load_selected()
+    assert "past the end of the file" in w.last_error
+
+
+def test_the_load_dialog_refuses_a_damaged_card(qtbot, damaged):
+    from PySide6.QtWidgets import QDialog, QDialogButtonBox
+
+    from logitscope.engine.gguf_info import inspect_model
+    from logitscope.ui.dialogs.load_model import LoadModelDialog
+
+    dialog = LoadModelDialog(inspect_model(damaged), gpu_offload=False, backend="CPU")
+    qtbot.addWidget(dialog)
+    assert "damaged" in dialog.refusal.text() and "head_count_kv is 0" in dialog.refusal.text()
+    buttons = dialog.findChild(QDialogButtonBox)
+    assert buttons.button(QDialogButtonBox.StandardButton.Ok) is None  # no Load button
+    dialog.accept()
+    assert dialog.result() != QDialog.DialogCode.Accepted
+
+
+def test_the_window_refuses_a_damaged_file_before_loading(qtbot, window, damaged, demo_model, monkeypatch):
+    from PySide6.QtWidgets import QDialog
+
+    from logitscope.ui.dialogs.load_model import LoadModelDialog
+
+    assert not window.open_model(str(damaged), ask=False)
+    assert "head_count_kv is 0" in window.last_error[1]
+    shown = []
+    monkeypatch.setattr(LoadModelDialog, "exec", lambda self: shown.append(self) or QDialog.DialogCode.Rejected)
+    assert not window.open_model(str(damaged))
+    assert shown and shown[0].card.problems  # the dialog showed the card as read, with its problems
+    assert window.bridge.info.card.path == str(demo_model) and not window.bridge.busy  # nothing was loaded
