@@ -143,7 +143,7 @@ def _entries(ids: np.ndarray, probs: np.ndarray, pieces: Sequence[bytes] | None,
         return None
     if pieces is None:
         pieces = [vocab[int(t)] for t in ids]
-    return [{"token": _known(int(t)), "text": piece_text(piece), "p": round(float(p), 6)}
+    return [{"token": _known(int(t)), "text": piece_text(piece), "p": _number(float(p), 6)}
             for t, p, piece in zip(ids, probs, pieces, strict=True)]
 
 
@@ -198,7 +198,9 @@ def result_to_json(result: GenerationResult) -> dict[str, Any]:
 
 
 def dumps(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """Strict JSON: a NaN or an infinity that slipped through raises ValueError instead of being written
+    as a token no JSON reader accepts (unknown values are null, see _number)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 # -- compact binary form -------------------------------------------------------------------------
