@@ -24,7 +24,7 @@ from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import dumps, result_to_json, step_to_json
 from logitscope.errors import InvalidSettingsError, RemoteEngineError
 from logitscope.host.remote import MAX_JSON_BYTES, RemoteEngine
-from logitscope.host.remote_stream import MAX_LINE_BYTES
+from logitscope.host.remote_stream import MAX_LINE_BYTES, iter_lines
 from tests.remote.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
 
 END = [data(chat_chunk(None, None, "stop")), "data: [DONE]\n\n"]
@@ -81,6 +81,15 @@ def test_an_endless_event_line_is_given_up_at_its_bound():
             engine.generate(chat())
     assert peak[0] < 1.5 * MAX_LINE_BYTES
     assert caught.value.partial.text == "Hi"  # what came before is kept
+
+
+def test_lines_end_at_cr_lf_or_crlf_wherever_the_chunks_are_cut():
+    data = "a\r\nbé\rc\n\nd".encode()
+    for i in range(len(data) + 1):
+        for j in range(i, len(data) + 1):
+            assert list(iter_lines([data[:i], data[i:j], data[j:]])) == ["a", "bé", "c", "", "d"], (i, j)
+    with pytest.raises(RemoteEngineError, match="a line longer than 0 MiB"):
+        list(iter_lines([b"12345", b"6\n"], max_bytes=5))
 
 
 # -- max_tokens ----------------------------------------------------------------------------------
@@ -277,3 +286,21 @@ def test_the_cli_refuses_an_empty_engine_and_a_bad_port():
         lines = [line for line in proc.stderr.splitlines() if line.strip()]
         assert proc.returncode == 2 and len(lines) == 1 and lines[0].startswith(said), proc.stderr
         assert "pw@" not in proc.stderr and proc.stdout == ""
+
+
+def test_the_cli_gives_up_on_a_server_that_sends_no_token_within_remote_timeout():
+    def pings(x) -> None:
+        x.start_stream()
+        while not x.server.stopping.wait(0.05):
+            x.send(": ping\n\n")
+
+    routes = {("GET", "/v1/models"): models_only, ("POST", "/v1/chat/completions"): pings}
+    with FakeServer(routes) as server:
+        proc = subprocess.run([sys.executable, "-m", "logitscope", "generate", "--engine", server.url, "--chat", "Hi",
+                               "--remote-timeout", "0.5"], capture_output=True, text=True, timeout=60)
+    no_engine = subprocess.run([sys.executable, "-m", "logitscope", "generate", "--chat", "Hi", "--remote-timeout", "5"],
+                               capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.splitlines() == [
+        f"error: {server.url} sent no token for 0.5 s after 0 tokens (keep-alives and empty or malformed chunks are "
+        "no progress): the answer was given up"]
+    assert no_engine.returncode == 2 and "--remote-timeout" in no_engine.stderr and "need --engine" in no_engine.stderr

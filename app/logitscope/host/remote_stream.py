@@ -233,14 +233,13 @@ def _read_events(chunks: Iterable[bytes], parse: Callable[[Mapping[str, Any]], C
             if time.perf_counter() - answer.last_progress > no_token_timeout_s:
                 if answer.finish is not None:
                     return  # complete: only the stream's end is missing
-                raise RemoteEngineError(f"{source} sent no token for {no_token_timeout_s:g} s after {len(answer.steps)} "
-                                        "tokens (only keep-alives or empty chunks): the answer was given up")
+                raise RemoteEngineError(
+                    f"{source} sent no token for {no_token_timeout_s:g} s after {len(answer.steps)} tokens "
+                    "(keep-alives and empty or malformed chunks are no progress): the answer was given up")
 
     for event, data in iter_sse(iter_lines(watched())):
         if stop is not None and stop.is_set():
             return
-        if event == "comment":
-            continue
         if event == "error":
             raise RemoteEngineError(f"the server reported an error: {server_message(data)}")
         if data.strip() == "[DONE]":
