@@ -147,7 +147,7 @@ HUGE_TIMINGS = event('data: {"content": "", "stop": true, "tokens_evaluated": 1e
 @example((NATIVE, [event('data: {"content": "a", "completion_probabilities": [{"token": "a", "logprob": -1}]}'),
                    event('data: {"stop": true, "timings": {"prompt_n": 1, "prompt_ms": 1e-320, "predicted_n": 1, '
                          '"predicted_ms": 1e-320}}')]), 3)  # rates of 1e323 tokens/s: infinite in JSON
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(stream(), st.integers(1, 6))
 def test_the_stream_reader_gives_valid_bounded_steps_or_its_clear_error(arrived, max_tokens):
     fmt, pieces = arrived
