@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--api-key", metavar="KEY", default=os.environ.get("LOGITSCOPE_API_KEY"),
                    help="the server's API key (default: $LOGITSCOPE_API_KEY)")
     r.add_argument("--remote-model", metavar="NAME", help="the server's model id (default: the first it lists)")
+    r.add_argument("--remote-timeout", type=float, metavar="SECONDS",
+                   help="the longest wait for each token from the server (default: 120)")
     r.add_argument("--insecure", action="store_true", help="do not verify the server's TLS certificate")
     r.add_argument("--post-sampling-probs", action="store_true",
                    help="llama-server: report probabilities after its sampler instead of the raw ones")
@@ -201,11 +203,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
         messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,
         system=args.system, settings=settings, options=options)
     request.validate()
-    if not args.engine and (args.post_sampling_probs or args.insecure or args.remote_model):
-        raise InvalidSettingsError("--remote-model, --insecure and --post-sampling-probs need --engine URL")
+    remote_only = args.post_sampling_probs or args.insecure or args.remote_model or args.remote_timeout is not None
+    if args.engine is None and remote_only:
+        raise InvalidSettingsError("--remote-model, --remote-timeout, --insecure and --post-sampling-probs "
+                                   "need --engine URL")
     out = sys.stdout
     steps = []
-    if args.engine:
+    if args.engine is not None:  # "" is an address too: refused as empty, never the local model
         client: EngineLike = _remote_engine(args)
     else:
         path = resolve_model(args.model)
@@ -214,7 +218,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     with contextlib.closing(client):
         if isinstance(client, EngineClient):
             client.load(str(path), load_settings(args))
-        vocab = client.vocab() if (args.json or args.top) and not args.engine else []
+        vocab = client.vocab() if (args.json or args.top) and args.engine is None else []
 
         def on_step(step) -> None:
             if args.json:
@@ -263,13 +267,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _remote_engine(args: argparse.Namespace):  # -> RemoteEngine, connected
-    from logitscope.host.remote import RemoteEngine
+    from logitscope.host.remote import DEFAULT_TIMEOUT_S, RemoteEngine
 
     if args.model:
         raise InvalidSettingsError("--model names a local file; with --engine the server has the model "
                                    "(choose it with --remote-model)")
     engine = RemoteEngine(args.engine, api_key=args.api_key, model=args.remote_model,
-                          verify_tls=not args.insecure, post_sampling_probs=args.post_sampling_probs)
+                          verify_tls=not args.insecure, post_sampling_probs=args.post_sampling_probs,
+                          timeout=DEFAULT_TIMEOUT_S if args.remote_timeout is None else args.remote_timeout)
     try:
         engine.connect()
     except BaseException:

@@ -15,7 +15,8 @@ GatedRepo) and `X-Error-Message`, as the Hub does. Anything else is a 404 record
 
 Fault modes, per file: `claimed_sha256` (the Hub reports a wrong hash), `drops`/`drop_after` (close the
 connection after that byte, that many times), `pause_at` (stall at that byte until `release()`,
-at most PAUSE_LIMIT_S), `ignore_range` (200 and the whole file for a Range request); per repository:
+at most PAUSE_LIMIT_S), `ignore_range` (200 and the whole file for a Range request); for the search:
+`search_body` (answer that JSON instead of the list); per repository:
 `gated` + `token` (401 without a token, 403 with another one) and `fault_status` (every request about
 it answers 403, 500, ...). Every request is recorded.
 """
@@ -116,6 +117,7 @@ class Request:
 class FakeHub:
     repos: dict[str, FakeRepo] = field(default_factory=dict)
     requests: list[Request] = field(default_factory=list)
+    search_body: Any = None  # fault: the search (/api/models) answers this JSON instead of the list
 
     def __post_init__(self) -> None:
         self.lock = threading.Lock()
@@ -260,6 +262,8 @@ class _Handler(BaseHTTPRequestHandler):
         return None
 
     def _search(self, query: dict[str, list[str]]) -> None:
+        if self.hub.search_body is not None:
+            return self._json(self.hub.search_body)
         text = (query.get("search") or [""])[0].lower()
         filters = query.get("filter", [])
         repos = [r for r in self.hub.repos.values()

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
+import sys
+import time
 from urllib.parse import parse_qs, urlsplit
 
 import huggingface_hub.constants
 import pytest
 
 from logitscope.errors import HubError, LogitscopeError
+from logitscope.library import hub as hub_module
 from logitscope.library.hub import list_repo_ggufs, search_models
 from logitscope.library.machine import MachineMemory
 
@@ -91,10 +96,52 @@ def test_unreachable_hub(sealed):
         list_repo_ggufs("test-org/Tiny-GGUF", machine=MACHINE, endpoint=endpoint)
 
 
+def test_an_unreachable_hub_fails_a_search_at_once_without_retry_lines(sealed, capfd, caplog):
+    """huggingface_hub's list_models retried 5 times over 23.6 s, logging each retry: one try, one error."""
+    endpoint = closed_port_endpoint()
+    t0 = time.monotonic()
+    with pytest.raises(HubError, match=f"cannot reach the Hugging Face Hub at {endpoint}"):
+        search_models("qwen", endpoint=endpoint)
+    assert time.monotonic() - t0 < 3
+    assert "Retry" not in capfd.readouterr().err and not [r for r in caplog.records if "Retry" in r.getMessage()]
+
+
+@pytest.mark.parametrize("body", [{"error": "x"}, [{"id": 5}], ["x"], [{"id": "a/b", "lastModified": "yesterday"}],
+                                  [{"id": "a/b", "downloads": "many"}]])
+def test_a_model_list_that_is_not_one_is_a_clear_error(hub, body):
+    hub.search_body = body
+    with pytest.raises(HubError, match="sent an unreadable model list"):
+        search_models("tiny")
+
+
+def test_a_silent_hub_times_out_a_search(sealed, monkeypatch):
+    monkeypatch.setattr(hub_module, "API_TIMEOUT_S", 0.5)
+    with socket.socket() as silent:  # accepts connections (the backlog) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        t0 = time.monotonic()
+        with pytest.raises(HubError, match=f"the Hugging Face Hub at {endpoint} did not answer in time"):
+            search_models("qwen", endpoint=endpoint)
+        assert time.monotonic() - t0 < 5
+
+
+def test_the_cli_says_one_line_when_the_hub_is_unreachable(sealed):
+    env = os.environ | {"HF_ENDPOINT": closed_port_endpoint()}
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "logitscope", "models", "search", "qwen"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert time.monotonic() - t0 < 15  # the interpreter's start included, on a busy machine
+    assert proc.returncode == 2 and proc.stderr.splitlines() == [
+        f"error: cannot reach the Hugging Face Hub at {env['HF_ENDPOINT']}: check the internet connection (offline?)"]
+
+
 def test_offline_mode(hub, monkeypatch):
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
     with pytest.raises(HubError, match="HF_HUB_OFFLINE is set"):
         list_repo_ggufs("test-org/Tiny-GGUF", machine=MACHINE)
+    with pytest.raises(HubError, match="HF_HUB_OFFLINE is set"):
+        search_models("tiny")
     assert hub.requests == []
 
 

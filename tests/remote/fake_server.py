@@ -53,10 +53,14 @@ class Exchange:
         h.end_headers()
         h.wfile.write(data)
 
-    def start_stream(self) -> None:
+    @property
+    def headers(self) -> Any:
+        return self.handler.headers
+
+    def start_stream(self, content_type: str = "text/event-stream; charset=utf-8") -> None:
         h = self.handler
         h.send_response(200)
-        h.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        h.send_header("Content-Type", content_type)
         h.send_header("Transfer-Encoding", "chunked")
         h.end_headers()
 
@@ -82,6 +86,17 @@ class Exchange:
             self.end_stream()
         else:
             self.server.drop(self.handler)
+
+    def flood(self, content_type: str, head: str, block: str, limit_bytes: int) -> None:
+        """A body that never ends (a broken or hostile server): `head`, then `block` again and again until
+        the client hangs up or `limit_bytes` went out (so a client without a bound still ends)."""
+        self.start_stream(content_type)
+        self.send(head)
+        sent = len(head)
+        while sent < limit_bytes and not self.server.stopping.is_set():
+            self.send(block)
+            sent += len(block)
+        self.end_stream()
 
     def stall(self) -> None:
         """Say nothing until the server stops (or STALL_LIMIT_S)."""

@@ -143,7 +143,7 @@ def _entries(ids: np.ndarray, probs: np.ndarray, pieces: Sequence[bytes] | None,
         return None
     if pieces is None:
         pieces = [vocab[int(t)] for t in ids]
-    return [{"token": _known(int(t)), "text": piece_text(piece), "p": round(float(p), 6)}
+    return [{"token": _known(int(t)), "text": piece_text(piece), "p": _number(float(p), 6)}
             for t, p, piece in zip(ids, probs, pieces, strict=True)]
 
 
@@ -185,8 +185,8 @@ def result_to_json(result: GenerationResult) -> dict[str, Any]:
         "n_prompt": _known(t.n_prompt),
         "n_prompt_eval": _known(t.n_prompt_eval),
         "n_gen": t.n_gen,
-        "prompt_tps": round(t.prompt_tps, 2) if t.n_prompt_eval >= 0 and math.isfinite(t.prompt_s) else None,
-        "gen_tps": round(t.gen_tps, 2) if math.isfinite(t.gen_s) else None,
+        "prompt_tps": _number(t.prompt_tps, 2) if t.n_prompt_eval >= 0 and math.isfinite(t.prompt_s) else None,
+        "gen_tps": _number(t.gen_tps, 2) if math.isfinite(t.gen_s) else None,  # a server's 1e-320 ms: inf
         "ttft_s": _number(t.ttft_s, 4),
         "load_s": _number(t.load_s, 4),
         "kv": {"n_ctx": _known(result.kv.n_ctx), "used_cells": _known(result.kv.used_cells),
@@ -198,7 +198,9 @@ def result_to_json(result: GenerationResult) -> dict[str, Any]:
 
 
 def dumps(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """Strict JSON: a NaN or an infinity that slipped through raises ValueError instead of being written
+    as a token no JSON reader accepts (unknown values are null, see _number)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 # -- compact binary form -------------------------------------------------------------------------

@@ -92,7 +92,8 @@ def run_bench(args: argparse.Namespace) -> int:
                                   options=DecodeOptions(max_tokens=args.tokens))
         wire = build_request(engine.kind, info.model, request, GREEDY, args.top_n, False)
         headers = {"Authorization": f"Bearer {args.api_key}"} if args.api_key else {}
-        with httpx2.Client(base_url=engine.base_url, headers=headers, verify=not args.insecure,
+        with httpx2.Client(base_url=engine.address.url, auth=engine.address.auth, headers=headers,
+                           verify=not args.insecure,
                            timeout=httpx2.Timeout(120, connect=5),
                            limits=httpx2.Limits(max_keepalive_connections=0)) as http:
             remote_run(engine, request)  # warm-up: the server's first request is slower

@@ -11,6 +11,13 @@ OpenAI-compatible server, inspected through the probabilities it streams back.
   mid-stream (the server died, an error event) raises too, and the error's `partial` is the
   GenerationResult so far (finish_reason "error"); its steps were already handed to on_step.
   Malformed chunks are skipped and counted in the result's notices.
+- The server is not trusted (remote_stream.py, remote_wire.py): a JSON answer is read up to
+  MAX_JSON_BYTES and within `timeout`, a stream line up to MAX_LINE_BYTES; the answer stops at
+  max_tokens whatever the server does; each token must come within `timeout` (keep-alives are no
+  progress); absurd probabilities become unknown.
+- The address is checked up front (http or https, a host, a port in 1-65535). A user name and
+  password in it (`http://user:pass@host`) are sent as HTTP Basic auth (for a server behind a proxy
+  that asks for it), never shown: `base_url`, every message and the recorded engine show `user:****`.
 - `cancel()` (any thread) shuts the connection's socket down, which wakes a read blocked on a silent
   server at once; the server sees the disconnect and stops. Each generation uses a fresh connection
   for that reason (no keep-alive).
@@ -20,41 +27,48 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx2
 
 from logitscope.engine.api import GenerateRequest
-from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
+from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.host.remote_stream import Answer, iter_sse, read_answer, server_message
 from logitscope.host.remote_wire import (
-    NATIVE,
     OWNED_BY_KIND,
-    PARSERS,
     SERVER_KINDS,
-    Chunk,
-    MalformedChunk,
     ServerKind,
     WireRequest,
     build_request,
-    chunk_steps,
+    count,
 )
 
-DEFAULT_TIMEOUT_S = 120.0    # the longest silence in a stream: covers evaluating a long prompt
+__all__ = ["RemoteEngine", "ServerAddress", "iter_sse", "normalize_base_url", "server_address", "server_message"]
+
+DEFAULT_TIMEOUT_S = 120.0    # the longest wait for a token (or any answer): covers evaluating a long prompt
 CONNECT_TIMEOUT_S = 5.0
+MAX_TIMEOUT_S = 86400.0      # a day: beyond what any socket timeout needs
 DEFAULT_TOP_N = 20           # alternatives asked for per token (capped by what the server allows)
 MAX_TOP_N = 100
-MAX_EVENT_CHARS = 4 << 20    # one SSE event; a server that sends more is broken
+MAX_JSON_BYTES = 32 << 20    # a JSON answer (model list, props, tokens): the longest real ones are a few MB
 MAX_ERROR_BYTES = 64 << 10   # what is read of an error answer
-NAN = float("nan")
+PASSWORD_SHOWN = "****"      # in place of the password of an address, wherever it is shown
+
+
+@dataclass(frozen=True)
+class ServerAddress:
+    url: str                          # where requests go: normalized, without user name and password
+    shown: str                        # what the user sees: the password replaced by PASSWORD_SHOWN
+    auth: tuple[str, str] | None      # the address's user name and password, sent as HTTP Basic auth
 
 
 def normalize_base_url(url: str) -> str:
@@ -64,129 +78,35 @@ def normalize_base_url(url: str) -> str:
         raise InvalidSettingsError("the server address is empty (e.g. http://127.0.0.1:8080)")
     if "://" not in url:
         url = "http://" + url
-    if not url.startswith(("http://", "https://")):
-        raise InvalidSettingsError(f"{url} is not an http:// or https:// address")
     url = url.rstrip("/")
     return url[:-3].rstrip("/") if url.endswith("/v1") else url
 
 
-def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
-    """Server-sent events as (event name, data). llama-server writes errors as an `error:` field,
-    which the SSE standard would drop: it comes out as an "error" event."""
-    event, data, size = "message", [], 0
-    for line in lines:
-        if not line:
-            if data:
-                yield event, "\n".join(data)
-            event, data, size = "message", [], 0
-            continue
-        if line.startswith(":"):
-            continue  # a comment (keep-alive ping)
-        name, _, value = line.partition(":")
-        value = value[1:] if value.startswith(" ") else value
-        size += len(value)
-        if size > MAX_EVENT_CHARS:
-            raise RemoteEngineError(f"the server sent an event larger than {MAX_EVENT_CHARS >> 20} MiB")
-        if name == "data":
-            data.append(value)
-        elif name == "event":
-            event = value
-        elif name == "error":
-            yield "error", value
-    if data:
-        yield event, "\n".join(data)
-
-
-def server_message(body: bytes | str) -> str:
-    """The server's own words from an error answer: OpenAI's {"error": {"message"}}, llama-server's
-    and vLLM's variants, FastAPI's {"detail"}, or the start of a plain-text body."""
-    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+def server_address(url: str) -> ServerAddress:
+    """The checked address: scheme http or https, a host, a port in 1-65535; user name and password
+    taken out (they become Basic auth). Messages show the address with its password hidden."""
+    url = normalize_base_url(url)
+    parts = urlsplit(url)
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    user, colon, password = userinfo.partition(":")
+    hidden = f"{user}:{PASSWORD_SHOWN}" if colon else PASSWORD_SHOWN  # a lone user name is often a token
+    shown = urlunsplit(parts._replace(netloc=f"{hidden}@{hostport}" if at else hostport))
+    if parts.scheme not in ("http", "https"):
+        raise InvalidSettingsError(f"{shown} is not an http:// or https:// address")
     try:
-        data = json.loads(text)
+        port = parts.port
     except ValueError:
-        return " ".join(text.split())[:300]
-    found: Any = data
-    if isinstance(data, dict):
-        found = data.get("error") or data.get("message") or data.get("detail") or data
-        if isinstance(found, dict):
-            found = found.get("message") or found.get("msg") or found
-        if isinstance(found, list):  # FastAPI validation errors
-            found = "; ".join(str(e.get("msg", e)) if isinstance(e, dict) else str(e) for e in found)
-    return " ".join(str(found).split())[:300]
-
-
-@dataclass
-class _Answer:
-    """What has arrived of one streamed answer."""
-
-    t0: float
-    steps: list[StepRecord] = field(default_factory=list)
-    text: list[str] = field(default_factory=list)
-    finish: str | None = None          # the server said the answer is complete
-    done: bool = False                 # [DONE] seen
-    usage: Mapping[str, Any] | None = None
-    timings: Mapping[str, Any] | None = None
-    n_prompt: int = -1
-    malformed: int = 0
-    notices: list[str] = field(default_factory=list)
-    t_first: float = NAN
-    t_last: float = NAN
-
-    def add(self, chunk: Chunk, on_step: Callable[[StepRecord], None] | None) -> None:
-        now = time.perf_counter()
-        steps = chunk_steps(chunk, len(self.steps), now - (self.t_last if self.steps else self.t0))
-        if steps:
-            self.t_first = now if not self.steps else self.t_first
-            self.t_last = now
-        self.steps += steps
-        self.text.append(chunk.text)
-        self.usage = chunk.usage or self.usage
-        self.timings = chunk.timings or self.timings
-        self.n_prompt = chunk.n_prompt if chunk.n_prompt >= 0 else self.n_prompt
-        if chunk.finish_reason:
-            self.finish = _finish_reason(chunk.finish_reason, self.notices)
-        if on_step:
-            for step in steps:
-                on_step(step)
-
-    @property
-    def complete(self) -> bool:
-        return self.finish is not None or self.done
-
-    def timing(self) -> Timings:
-        n = len(self.steps)
-        t = Timings(load_s=NAN, n_prompt=self.n_prompt, n_prompt_eval=-1, prompt_s=NAN,
-                    ttft_s=self.t_first - self.t0, n_gen=n,
-                    # measured here: n tokens at the rate of the n - 1 gaps between them
-                    gen_s=(self.t_last - self.t_first) * n / (n - 1) if n >= 2 else NAN)
-        usage, server = self.usage or {}, self.timings or {}
-        if t.n_prompt < 0 and isinstance(usage.get("prompt_tokens"), int):
-            t.n_prompt = usage["prompt_tokens"]
-        if isinstance(server.get("prompt_n"), int) and isinstance(server.get("prompt_ms"), int | float):
-            t.n_prompt_eval, t.prompt_s = server["prompt_n"], server["prompt_ms"] / 1000
-        if server.get("predicted_n") == n and isinstance(server.get("predicted_ms"), int | float) and n:
-            t.gen_s = server["predicted_ms"] / 1000  # the server's own clock, when it counted the same tokens
-        return t
-
-    def result(self, finish: str, settings: dict[str, Any], n_ctx: int | None) -> GenerationResult:
-        notices = list(self.notices)
-        if self.malformed:
-            notices.append(f"{self.malformed} malformed chunk(s) from the server were skipped")
-        blind = sum(1 for s in self.steps if math.isnan(s.p_raw) and math.isnan(s.p))
-        if blind:
-            notices.append(f"the server sent no probabilities for {blind} of {len(self.steps)} tokens")
-        return GenerationResult(
-            text="".join(self.text), tokens=[s.token for s in self.steps], finish_reason=finish,
-            timings=self.timing(), kv=KvInfo(n_ctx if n_ctx else -1, -1, NAN, -1), settings=settings,
-            prompt_tokens=[], notices=notices)
-
-
-def _finish_reason(reason: str, notices: list[str]) -> str:
-    if reason == "length":
-        return "length"
-    if reason not in ("stop", "eos"):
-        notices.append(f"the server ended the answer with finish_reason {reason!r}")
-    return "stop"
+        port = 0
+    if not parts.hostname:
+        raise InvalidSettingsError(f"{shown} has no host name (e.g. http://127.0.0.1:8080)")
+    if port is not None and not 1 <= port <= 65535:
+        raise InvalidSettingsError(f"the port of {shown} must be between 1 and 65535")
+    plain = urlunsplit(parts._replace(netloc=hostport))
+    try:
+        httpx2.URL(plain)
+    except (httpx2.InvalidURL, ValueError) as exc:
+        raise InvalidSettingsError(f"{shown} is not a valid address ({exc})") from None
+    return ServerAddress(plain, shown, (unquote(user), unquote(password)) if at else None)
 
 
 class RemoteEngine:
@@ -199,20 +119,25 @@ class RemoteEngine:
                  post_sampling_probs: bool = False, server: str | None = None) -> None:
         """`server`: the kind of server ("llama-server", "llama-cpp-python", "vllm", "openai"); found
         out when None. `post_sampling_probs`: llama-server only: report each token's probabilities
-        after its sampler instead of the raw ones (it gives one or the other per request)."""
-        self.base_url = normalize_base_url(base_url)
+        after its sampler instead of the raw ones (it gives one or the other per request).
+        `timeout`: the longest wait for each token of an answer (and for any other answer)."""
+        self.address = server_address(base_url)
+        self.base_url = self.address.shown  # the only form of the address ever shown or recorded
         if server is not None and server not in SERVER_KINDS:
             raise InvalidSettingsError(f"the server kind must be one of {', '.join(SERVER_KINDS)}")
         if not 1 <= top_n <= MAX_TOP_N:
             raise InvalidSettingsError(f"alternatives per token must be between 1 and {MAX_TOP_N}")
-        if timeout <= 0 or connect_timeout <= 0:
-            raise InvalidSettingsError("timeouts must be > 0 seconds")
+        if not (0 < timeout <= MAX_TIMEOUT_S and 0 < connect_timeout <= MAX_TIMEOUT_S):
+            raise InvalidSettingsError(f"timeouts must be > 0 and at most {MAX_TIMEOUT_S:g} seconds")
+        if api_key and self.address.auth:
+            raise InvalidSettingsError(f"{self.base_url} carries a user name and password and an API key was given "
+                                       "too: both would be sent as the Authorization header; give one of them")
         self.timeout_s, self.connect_timeout_s = timeout, connect_timeout
         self._api_key_given = bool(api_key)
         self._wanted_model, self._wanted_kind = model, server
         self._top_n, self._post_sampling = top_n, post_sampling_probs
         self._http = httpx2.Client(
-            base_url=self.base_url, verify=verify_tls, follow_redirects=True,
+            base_url=self.address.url, auth=self.address.auth, verify=verify_tls, follow_redirects=True,
             headers={"Authorization": f"Bearer {api_key}"} if api_key else {},
             timeout=httpx2.Timeout(timeout, connect=connect_timeout, pool=connect_timeout),
             limits=httpx2.Limits(max_keepalive_connections=0))  # a fresh socket per request: see cancel()
@@ -297,7 +222,7 @@ class RemoteEngine:
                        "not_applied": sorted(wire.not_applied)}}
         with self._generate_lock:
             self._cancelled.clear()
-            answer = _Answer(time.perf_counter(), notices=[
+            answer = Answer(time.perf_counter(), request.options.max_tokens, notices=[
                 f"{name} = {getattr(settings, name)} was not applied: {why}" for name, why in wire.not_applied.items()])
             try:
                 self._stream(wire, answer, on_step)
@@ -316,7 +241,7 @@ class RemoteEngine:
                 f"(after {len(answer.steps)} tokens)"), answer, recorded)
         return answer.result(answer.finish or "stop", recorded, info.n_ctx)
 
-    def _broken_off(self, exc: RemoteEngineError, answer: _Answer, recorded: dict[str, Any]) -> RemoteEngineError:
+    def _broken_off(self, exc: RemoteEngineError, answer: Answer, recorded: dict[str, Any]) -> RemoteEngineError:
         """`exc`, carrying the answer so far when some of it arrived (finish_reason "error")."""
         if answer.steps:
             partial = answer.result("error", recorded, self._info.n_ctx if self._info else None)
@@ -324,8 +249,7 @@ class RemoteEngine:
             exc.partial = partial
         return exc
 
-    def _stream(self, wire: WireRequest, answer: _Answer, on_step: Callable[[StepRecord], None] | None) -> None:
-        parse = PARSERS[wire.format]
+    def _stream(self, wire: WireRequest, answer: Answer, on_step: Callable[[StepRecord], None] | None) -> None:
         try:
             with self._http.stream("POST", wire.path, json=wire.body,
                                    extensions={"trace": self._remember_socket}) as response:
@@ -336,39 +260,13 @@ class RemoteEngine:
                     raise RemoteEngineError(
                         f"{self.base_url}{wire.path} answered with {content_type or 'no content type'}, not a "
                         f"stream of events: {server_message(_read_some(response)) or 'empty'}")
-                for event, data in iter_sse(response.iter_lines()):
-                    if self._cancelled.is_set():
-                        return
-                    if event == "error":
-                        raise RemoteEngineError(f"the server reported an error: {server_message(data)}")
-                    if data.strip() == "[DONE]":
-                        answer.done = True
-                        return
-                    chunk = self._parse(parse, data, answer)
-                    if chunk is not None:
-                        answer.add(chunk, on_step)
-                        if wire.format == NATIVE and answer.complete:
-                            return  # llama-server's last chunk: no [DONE] follows
+                # leaving the block closes the connection: a server past max_tokens sees it and stops
+                read_answer(response.iter_bytes(), wire.format, answer, self.timeout_s, on_step,
+                            stop=self._cancelled, source=self.base_url)
         except httpx2.HTTPError as exc:
             if self._cancelled.is_set():
                 return
             raise self._transport_error(exc, answer) from None
-
-    def _parse(self, parse: Callable[[Mapping[str, Any]], Chunk], data: str, answer: _Answer) -> Chunk | None:
-        try:
-            payload = json.loads(data)
-        except ValueError:
-            answer.malformed += 1
-            return None
-        if isinstance(payload, dict) and ("error" in payload or payload.get("object") == "error"):
-            raise RemoteEngineError(f"the server reported an error: {server_message(data)}")
-        try:
-            if not isinstance(payload, dict):
-                raise MalformedChunk("not an object")
-            return parse(payload)
-        except MalformedChunk:
-            answer.malformed += 1
-            return None
 
     def cancel(self) -> None:
         """Stop the current generation (any thread): it returns finish_reason "cancelled"."""
@@ -430,22 +328,34 @@ class RemoteEngine:
 
     def _request_json(self, method: str, path: str, body: dict[str, Any] | None, optional: bool) -> Any:
         """The JSON answer; None when `optional` and the server has no such endpoint (or answers it
-        with something else than JSON). 401/403 always raise: they need the user."""
+        with something else than JSON). 401/403 always raise: they need the user. The answer is read
+        up to MAX_JSON_BYTES and within `timeout`, whatever the server sends."""
         try:
-            response = self._http.request(method, path, json=body)
+            with self._http.stream(method, path, json=body) as response:
+                if response.status_code in (401, 403) or (response.status_code >= 400 and not optional):
+                    raise self._http_error(response, path)
+                if response.status_code >= 400:
+                    return None
+                raw = self._read_bounded(response, path)
         except httpx2.HTTPError as exc:
             raise self._transport_error(exc, None) from None
-        if response.status_code in (401, 403) or (response.status_code >= 400 and not optional):
-            raise self._http_error(response, path)
-        if response.status_code >= 400:
-            return None
         try:
-            return response.json()
-        except ValueError:
+            return json.loads(raw)
+        except (ValueError, RecursionError):
             if optional:
                 return None
             raise RemoteEngineError(f"{self.base_url}{path} did not answer with JSON: is this an "
                                     "OpenAI-compatible server?") from None
+
+    def _read_bounded(self, response: httpx2.Response, path: str) -> bytearray:
+        body, stopped = _read_capped(response, MAX_JSON_BYTES, self.timeout_s)
+        if stopped == "size":
+            raise RemoteEngineError(f"{self.base_url}{path} sent more than {MAX_JSON_BYTES >> 20} MiB: that is "
+                                    "not the answer of an OpenAI-compatible server (is this the right address?)")
+        if stopped == "time":
+            raise RemoteEngineError(f"{self.base_url}{path} did not finish its answer within "
+                                    f"{self.timeout_s:g} s: the request was given up")
+        return body
 
     def _http_error(self, response: httpx2.Response, path: str) -> RemoteEngineError:
         status = f"{response.status_code} {response.reason_phrase}".strip()
@@ -460,7 +370,7 @@ class RemoteEngine:
                                      "an OpenAI-compatible server?")
         return RemoteEngineError(f"{self.base_url} answered {path} with {said}")
 
-    def _transport_error(self, exc: httpx2.HTTPError, answer: _Answer | None) -> RemoteEngineError:
+    def _transport_error(self, exc: httpx2.HTTPError, answer: Answer | None) -> RemoteEngineError:
         cut = f" after {len(answer.steps)} tokens" if answer is not None else ""
         reason = str(exc) or type(exc).__name__
         if isinstance(exc, httpx2.ConnectTimeout):
@@ -479,15 +389,24 @@ class RemoteEngine:
         return RemoteEngineError(message)
 
 
-def _read_some(response: httpx2.Response) -> bytes:
-    """At most MAX_ERROR_BYTES of a (possibly streamed) answer: enough for an error message."""
+def _read_capped(response: httpx2.Response, limit: int, timeout_s: float) -> tuple[bytearray, str | None]:
+    """The answer's bytes, read until it ends, passes `limit` bytes or `timeout_s` seconds (a server can
+    trickle for ever): the bytes, and why the reading stopped early ("size", "time"; None: the end)."""
+    deadline = time.monotonic() + timeout_s
+    body = bytearray()
+    for part in response.iter_bytes():
+        body += part
+        if len(body) > limit:
+            return body, "size"
+        if time.monotonic() > deadline:
+            return body, "time"
+    return body, None
+
+
+def _read_some(response: httpx2.Response, timeout_s: float = CONNECT_TIMEOUT_S) -> bytes:
+    """At most MAX_ERROR_BYTES of a (possibly streamed) answer, for a few seconds: enough for an error message."""
     try:
-        out = b""
-        for part in response.iter_bytes():
-            out += part
-            if len(out) >= MAX_ERROR_BYTES:
-                break
-        return out[:MAX_ERROR_BYTES]
+        return bytes(_read_capped(response, MAX_ERROR_BYTES, timeout_s)[0][:MAX_ERROR_BYTES])
     except (httpx2.HTTPError, httpx2.StreamConsumed):
         return response.content[:MAX_ERROR_BYTES] if response.is_closed else b""
 
@@ -499,6 +418,6 @@ def _n_ctx(props: Any, entry: Mapping[str, Any]) -> int | None:
         settings = props.get("default_generation_settings")
         candidates += [settings.get("n_ctx") if isinstance(settings, dict) else None, props.get("n_ctx")]
     candidates.append(entry.get("max_model_len"))
-    return next((n for n in candidates if isinstance(n, int) and not isinstance(n, bool) and n > 0), None)
+    return next((n for n in candidates if count(n) > 0), None)
 
 

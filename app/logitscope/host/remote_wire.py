@@ -13,6 +13,12 @@ Three streamed formats are read:
 Servers report log-probabilities of the raw distribution (softmax of the untouched logits); a step keeps
 them as `raw_logits` with `raw_lse = 0`, so `raw_probs` and the replay work as for a local step.
 What a server does not report stays unknown (NaN, -1, no stages): it is never made up.
+
+Nothing a server sends is trusted: a log-probability above 0 or not finite, or a probability outside
+[0, 1], is unknown (the token's own: NaN; an alternative's: left out), and counted in `absurd`; ids
+and counts are non-negative int32 or unknown (-1); pieces and texts fit the trace's storage
+(MAX_PIECE_BYTES); text that is not valid Unicode (lone surrogates) is repaired. Anything else
+out of shape is a MalformedChunk.
 """
 
 from __future__ import annotations
@@ -30,6 +36,9 @@ from logitscope.engine.text import Utf8Stream
 from logitscope.engine.trace import RAW_TOP_N, StepRecord
 
 NAN = float("nan")
+MAX_PIECE_BYTES = 0xFFFF     # a step's piece and text, and each candidate's piece: pack_step stores uint16 lengths
+MAX_COUNT = 2**31 - 1        # ids and counts: int32 in the trace, and what a real server reports
+LOWEST_LOGPROB = float(np.finfo(np.float32).min)  # lower ones are kept as this (p = 0 all the same): float32 logits
 CHAT, COMPLETIONS, NATIVE = "chat", "completions", "native"   # the three streamed formats
 PATHS = {CHAT: "/v1/chat/completions", COMPLETIONS: "/v1/completions", NATIVE: "/completion"}
 
@@ -170,6 +179,7 @@ class TokenReport:
     prob: float = NAN           # post-sampling distribution
     top: list[Candidate] = field(default_factory=list)
     top_is_prob: bool = False   # top[].value are post-sampling probabilities, not raw log-probabilities
+    absurd: int = 0             # probabilities out of range the server sent for this token (left out)
 
 
 @dataclass
@@ -184,8 +194,44 @@ class Chunk:
 
 def _number(x: Any) -> float:
     if isinstance(x, bool) or not isinstance(x, int | float):
-        raise MalformedChunk(f"expected a number, got {x!r}"[:120])
-    return float(x)
+        raise MalformedChunk(f"expected a number, got {type(x).__name__}")
+    try:
+        return float(x)
+    except OverflowError:  # an integer beyond any float: out of range
+        return NAN
+
+
+def _in_range(value: float, is_prob: bool) -> bool:
+    """A probability in [0, 1], or a log-probability in (-inf, 0]."""
+    return math.isfinite(value) and (0.0 <= value <= 1.0 if is_prob else value <= 0.0)
+
+
+def count(x: Any) -> int:
+    """An id or a count the server reports: a non-negative int32, else -1 (unknown)."""
+    return x if isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_COUNT else -1
+
+
+def _text(x: Any, what: str) -> str:
+    """Visible text: at most MAX_PIECE_BYTES of UTF-8; lone surrogates (a JSON escape can carry them)
+    become U+FFFD, since they cannot be written out."""
+    if x is None:
+        return ""
+    if not isinstance(x, str):
+        raise MalformedChunk(f"{what} is not text")
+    try:
+        size = len(x.encode("utf-8"))
+    except UnicodeEncodeError:
+        x = x.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        size = len(x.encode("utf-8"))
+    if size > MAX_PIECE_BYTES:
+        raise MalformedChunk(f"{what} is longer than {MAX_PIECE_BYTES} bytes")
+    return x
+
+
+def _bounded(piece: bytes) -> bytes:
+    if len(piece) > MAX_PIECE_BYTES:
+        raise MalformedChunk(f"a token is longer than {MAX_PIECE_BYTES} bytes")
+    return piece
 
 
 def _dict(x: Any, what: str) -> Mapping[str, Any]:
@@ -208,22 +254,28 @@ def _list(x: Any, what: str) -> Sequence[Any]:
 
 
 def _token_id(entry: Mapping[str, Any]) -> int:
-    tok = entry.get("id", -1)
-    return tok if isinstance(tok, int) and not isinstance(tok, bool) and tok >= 0 else -1
+    return count(entry.get("id", -1))
+
+
+def _piece_of_text(text: str) -> bytes:
+    """A token's bytes from its text; lone surrogates kept as their (invalid) UTF-8 bytes."""
+    return _bounded(text.encode("utf-8", "surrogatepass"))
 
 
 def _piece(entry: Mapping[str, Any]) -> bytes:
     """The token's bytes: the `bytes` list when given (exact), else its text."""
     raw = entry.get("bytes")
     if isinstance(raw, list):
+        if len(raw) > MAX_PIECE_BYTES:
+            raise MalformedChunk(f"a token is longer than {MAX_PIECE_BYTES} bytes")
         try:
             return bytes(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise MalformedChunk("a token's bytes are not a list of bytes") from None
     text = entry.get("token")
     if not isinstance(text, str):
         raise MalformedChunk("a token has no text")
-    return text.encode("utf-8")
+    return _piece_of_text(text)
 
 
 def _report(entry: Any) -> TokenReport:
@@ -231,16 +283,32 @@ def _report(entry: Any) -> TokenReport:
     entry = _dict(entry, "a token entry")
     post = "prob" in entry
     value_key = "prob" if post else "logprob"
-    top = []
+    report = TokenReport(_token_id(entry), _piece(entry), top_is_prob=post)
     for alternative in _list(entry.get("top_probs" if post else "top_logprobs"), "the alternatives"):
         alternative = _dict(alternative, "an alternative")
-        top.append(Candidate(_token_id(alternative), _piece(alternative), _number(alternative.get(value_key))))
-    report = TokenReport(_token_id(entry), _piece(entry), top=top, top_is_prob=post)
-    if post:
-        report.prob = _number(entry["prob"])
-    elif entry.get("logprob") is not None:
-        report.logprob = _number(entry["logprob"])
+        value = _number(alternative.get(value_key))
+        if _in_range(value, post):
+            report.top.append(Candidate(_token_id(alternative), _piece(alternative),
+                                        value if post else max(value, LOWEST_LOGPROB)))
+        else:
+            report.absurd += 1
+    value = entry.get(value_key)
+    if value is not None:
+        value = _number(value)
+        if not _in_range(value, post):
+            report.absurd += 1
+        elif post:
+            report.prob = value
+        else:
+            report.logprob = value
     return report
+
+
+def _finish(choice: Mapping[str, Any]) -> str | None:
+    reason = choice.get("finish_reason")
+    if reason is not None and not isinstance(reason, str):
+        raise MalformedChunk("finish_reason is not text")
+    return reason
 
 
 def parse_chat(data: Mapping[str, Any]) -> Chunk:
@@ -250,13 +318,11 @@ def parse_chat(data: Mapping[str, Any]) -> Chunk:
         return chunk  # the usage chunk at the end
     choice = _dict(choices[0], "a choice")
     delta = _dict(choice.get("delta") or {}, "delta")
-    chunk.text = delta.get("content") or ""
-    if not isinstance(chunk.text, str):
-        raise MalformedChunk("delta.content is not text")
+    chunk.text = _text(delta.get("content") or None, "delta.content")
     logprobs = choice.get("logprobs")
     if logprobs:
         chunk.tokens = [_report(e) for e in _list(_dict(logprobs, "logprobs").get("content"), "logprobs.content")]
-    chunk.finish_reason = choice.get("finish_reason")
+    chunk.finish_reason = _finish(choice)
     return chunk
 
 
@@ -266,9 +332,7 @@ def parse_completion(data: Mapping[str, Any]) -> Chunk:
     if not choices:
         return chunk
     choice = _dict(choices[0], "a choice")
-    chunk.text = choice.get("text") or ""
-    if not isinstance(chunk.text, str):
-        raise MalformedChunk("text is not text")
+    chunk.text = _text(choice.get("text") or None, "text")
     logprobs = choice.get("logprobs")
     if logprobs:
         logprobs = _dict(logprobs, "logprobs")
@@ -281,11 +345,21 @@ def parse_completion(data: Mapping[str, Any]) -> Chunk:
             if not isinstance(text, str):
                 raise MalformedChunk("a token has no text")
             alternatives = _dict((tops[k] if tops else None) or {}, "top_logprobs")
-            top = [Candidate(-1, str(t).encode("utf-8"), _number(v)) for t, v in alternatives.items()]
-            value = values[k]
-            chunk.tokens.append(TokenReport(-1, text.encode("utf-8"),
-                                            NAN if value is None else _number(value), top=top))
-    chunk.finish_reason = choice.get("finish_reason")
+            report = TokenReport(-1, _piece_of_text(text))
+            for t, v in alternatives.items():
+                value = _number(v)
+                if _in_range(value, False):
+                    report.top.append(Candidate(-1, _piece_of_text(str(t)), max(value, LOWEST_LOGPROB)))
+                else:
+                    report.absurd += 1
+            if values[k] is not None:
+                value = _number(values[k])
+                if _in_range(value, False):
+                    report.logprob = value
+                else:
+                    report.absurd += 1
+            chunk.tokens.append(report)
+    chunk.finish_reason = _finish(choice)
     return chunk
 
 
@@ -293,18 +367,16 @@ _NATIVE_STOP = {"eos": "stop", "word": "stop", "limit": "length"}
 
 
 def parse_native(data: Mapping[str, Any]) -> Chunk:
-    text = data.get("content") or ""
-    if not isinstance(text, str):
-        raise MalformedChunk("content is not text")
+    text = _text(data.get("content") or None, "content")
     chunk = Chunk(text, [_report(e) for e in _list(data.get("completion_probabilities"), "completion_probabilities")])
     ids = data.get("tokens")
-    if not chunk.tokens and isinstance(ids, list) and len(ids) == 1 and isinstance(ids[0], int):
-        chunk.tokens = [TokenReport(ids[0], text.encode("utf-8"))]  # ids without probabilities
+    if not chunk.tokens and isinstance(ids, list) and len(ids) == 1 and count(ids[0]) >= 0:
+        chunk.tokens = [TokenReport(ids[0], _piece_of_text(text))]  # ids without probabilities
     if data.get("stop"):
-        chunk.finish_reason = _NATIVE_STOP.get(str(data.get("stop_type")), "stop")
+        stop_type = data.get("stop_type")
+        chunk.finish_reason = _NATIVE_STOP.get(stop_type, "stop") if isinstance(stop_type, str) else "stop"
         chunk.timings = _extra(data.get("timings"))
-        n = data.get("tokens_evaluated")
-        chunk.n_prompt = n if isinstance(n, int) else -1
+        chunk.n_prompt = count(data.get("tokens_evaluated"))
     return chunk
 
 

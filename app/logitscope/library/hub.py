@@ -3,6 +3,11 @@
 The endpoint is read when a function is called (`HF_ENDPOINT`, else huggingface_hub's default) and passed
 explicitly to every client call: huggingface_hub reads HF_ENDPOINT once, at import time, into
 `constants.ENDPOINT`, so setting it later would otherwise be ignored.
+
+Every call is one request with a timeout, and fails at once: the search asks `/api/models` itself
+rather than through `HfApi.list_models`, whose pager goes through huggingface_hub's `http_backoff`
+(an unreachable Hub was retried 5 times over 23.6 s, each retry logged on stderr, and its session
+has no timeout at all); the file listing (`model_info`) never retried.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from huggingface_hub import HfApi, constants
+from huggingface_hub.hf_api import ModelInfo
+from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
 
 from logitscope import __version__
 from logitscope.errors import HubError
@@ -22,7 +29,7 @@ from logitscope.library.hub_errors import hub_errors
 from logitscope.library.hub_token import get_token
 from logitscope.library.machine import MachineMemory, probe_machine
 
-SORTS = {"downloads": "downloads", "likes": "likes", "recent": "last_modified"}
+SORTS = {"downloads": "downloads", "likes": "likes", "recent": "lastModified"}  # ours -> the Hub's `sort`
 SEARCH_EXPAND = ["downloads", "likes", "lastModified", "gated", "tags"]
 API_TIMEOUT_S = 20.0
 
@@ -58,12 +65,28 @@ def search_models(query: str, sort: str = "downloads", limit: int = 20, *, endpo
     if sort not in SORTS:
         raise HubError(f"unknown sort {sort!r}: use one of {', '.join(SORTS)}")
     endpoint = hub_endpoint(endpoint)
+    params: dict[str, Any] = {"filter": "gguf", "sort": SORTS[sort], "limit": limit, "expand": SEARCH_EXPAND}
+    if query:
+        params["search"] = query
+    headers = build_hf_headers(token=hub_token(token), library_name="logitscope", library_version=__version__)
     with hub_errors(endpoint):
-        models = hub_api(endpoint, hub_token(token)).list_models(
-            search=query or None, filter="gguf", sort=SORTS[sort], limit=limit, expand=SEARCH_EXPAND)
-        return [HubRepo(m.id, m.downloads or 0, m.likes or 0,
-                        m.last_modified.isoformat() if m.last_modified else None, bool(m.gated))
-                for m in models]
+        response = get_session().get(f"{endpoint}/api/models", params=params, headers=headers,
+                                     timeout=API_TIMEOUT_S)  # one page of `limit`: no paging, no retries
+        hf_raise_for_status(response)
+        found = response.json()
+    try:
+        return [_hub_repo(entry) for entry in found[:limit]]
+    except (TypeError, ValueError, KeyError, AttributeError):  # not a list of models
+        raise HubError(f"the Hugging Face Hub at {endpoint} sent an unreadable model list; try again later") from None
+
+
+def _hub_repo(entry: dict[str, Any]) -> HubRepo:
+    """One model of the search answer, as huggingface_hub reads it; TypeError/ValueError when it is not one."""
+    m = ModelInfo(**({"siblings": None} | entry))
+    if not isinstance(m.id, str):
+        raise TypeError("a model without an id")
+    return HubRepo(m.id, int(m.downloads or 0), int(m.likes or 0),
+                   m.last_modified.isoformat() if m.last_modified else None, bool(m.gated))
 
 
 @dataclass(frozen=True)

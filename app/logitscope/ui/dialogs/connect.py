@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -16,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from logitscope.errors import LogitscopeError
 from logitscope.host.remote import RemoteEngine
 from logitscope.ui.background import Background
 
@@ -61,20 +64,37 @@ class ConnectDialog(QDialog):
         layout.addWidget(buttons)
 
     def engine(self) -> RemoteEngine:
+        """The engine for what the form says; InvalidSettingsError for an address that cannot be one."""
         return RemoteEngine(self.url.text().strip(), api_key=self.api_key.text().strip() or None,
                             model=self.model.currentText().strip() or None, verify_tls=not self.insecure.isChecked(),
                             post_sampling_probs=self.post_sampling.isChecked())
 
+    def accept(self) -> None:
+        try:  # a bad address is reported here, and the dialog stays open to correct it
+            self.engine().close()
+        except LogitscopeError as exc:
+            self.show_failure(str(exc))
+            return
+        super().accept()
+
+    def show_failure(self, message: str) -> None:
+        self.status.setText(f"<span style='color:#c62828'>{html.escape(message)}</span>")
+
     def list_models(self) -> None:
+        try:
+            engine = self.engine()
+        except LogitscopeError as exc:
+            self.show_failure(str(exc))
+            return
         self.status.setText(self.tr("Asking the server…"))
-        engine = self.engine()
 
         def shown(models: list[str]) -> None:
             self.model.clear()
             self.model.addItems(models)
             self.status.setText(self.tr("{0} model(s) on this server.").format(len(models)))
 
-        def failed(message: str) -> None:
-            self.status.setText(f"<span style='color:#c62828'>{message}</span>")
+        def ask() -> list[str]:
+            with engine:
+                return engine.list_models()
 
-        self.background.run(lambda: engine.list_models(), shown, failed)
+        self.background.run(ask, shown, self.show_failure)

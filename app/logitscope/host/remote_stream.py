@@ -1,0 +1,269 @@
+"""One streamed answer from a remote server, read under the client's own limits, without any I/O of its
+own: the bytes as they arrive become lines, server-sent events, chunks (remote_wire) and StepRecords.
+
+The server is not trusted with the client's memory or time:
+- a line is at most MAX_LINE_BYTES (and an event as much): it is refused before more is buffered;
+- the answer is cut at `max_tokens` (finish_reason "length") whatever the server does with it;
+- the server has `no_token_timeout_s` to send each token: keep-alive comments, empty or malformed
+  chunks are no progress. After the answer's finish_reason the reading just stops instead.
+Everything it cannot do ends in a RemoteEngineError with one clear sentence.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
+from logitscope.errors import RemoteEngineError
+from logitscope.host.remote_wire import NATIVE, PARSERS, Chunk, MalformedChunk, chunk_steps, count
+
+MAX_LINE_BYTES = 4 << 20     # one line of the stream; a token's chunk is a few kB
+MAX_EVENT_BYTES = MAX_LINE_BYTES  # one event, however many `data:` lines it has
+NAN = float("nan")
+
+
+class OversizedStream(RemoteEngineError):
+    """A line or an event beyond its bound: the server is broken (or hostile)."""
+
+
+def iter_lines(chunks: Iterable[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iterator[str]:
+    """The lines of a byte stream (CR, LF or CRLF end a line, as in SSE), decoded as UTF-8. A line longer
+    than `max_bytes` raises OversizedStream before more of it is kept."""
+    buffer = bytearray()
+    after_cr = False  # the last chunk ended with CR: a LF at the start of this one is part of that CRLF
+    for chunk in chunks:
+        if not chunk:
+            continue
+        if after_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]
+        after_cr = chunk.endswith(b"\r")
+        if b"\r" in chunk:
+            chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            if len(buffer) + end - start > max_bytes:
+                break
+            if buffer:
+                buffer += chunk[start:end]
+                line = buffer.decode("utf-8", "replace")
+                buffer.clear()
+            else:
+                line = chunk[start:end].decode("utf-8", "replace")
+            yield line
+            start = end + 1
+        else:
+            buffer += chunk[start:]
+        if len(buffer) > max_bytes or end >= 0:
+            raise OversizedStream(f"a line longer than {max_bytes >> 20} MiB")
+    if buffer:
+        yield buffer.decode("utf-8", "replace")
+
+
+def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """Server-sent events as (event name, data). llama-server writes errors as an `error:` field,
+    which the SSE standard would drop: it comes out as an "error" event."""
+    event, data, size = "message", [], 0
+    for line in lines:
+        if not line:
+            if data:
+                yield event, "\n".join(data)
+            event, data, size = "message", [], 0
+            continue
+        if line.startswith(":"):
+            continue  # a comment (keep-alive ping)
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        size += len(value)
+        if size > MAX_EVENT_BYTES:
+            raise OversizedStream(f"an event larger than {MAX_EVENT_BYTES >> 20} MiB")
+        if name == "data":
+            data.append(value)
+        elif name == "event":
+            event = value
+        elif name == "error":
+            yield "error", value
+    if data:
+        yield event, "\n".join(data)
+
+
+def server_message(body: bytes | str) -> str:
+    """The server's own words from an error answer: OpenAI's {"error": {"message"}}, llama-server's
+    and vLLM's variants, FastAPI's {"detail"}, or the start of a plain-text body."""
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    try:
+        data = json.loads(text)
+        found: Any = data
+        if isinstance(data, dict):
+            found = data.get("error") or data.get("message") or data.get("detail") or data
+            if isinstance(found, dict):
+                found = found.get("message") or found.get("msg") or found
+            if isinstance(found, list):  # FastAPI validation errors
+                found = "; ".join(str(e.get("msg", e)) if isinstance(e, dict) else str(e) for e in found)
+        return " ".join(str(found)[:2000].split())[:300]
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python goes
+        return " ".join(text[:2000].split())[:300]
+
+
+@dataclass
+class Answer:
+    """What has arrived of one streamed answer, at most `max_tokens` steps of it."""
+
+    t0: float
+    max_tokens: int
+    steps: list[StepRecord] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+    finish: str | None = None          # the server said the answer is complete (or max_tokens cut it)
+    done: bool = False                 # [DONE] seen
+    cut: bool = False                  # the server sent more than max_tokens: the rest was not read
+    usage: Mapping[str, Any] | None = None
+    timings: Mapping[str, Any] | None = None
+    n_prompt: int = -1
+    malformed: int = 0
+    absurd: int = 0                    # probabilities out of range, left out
+    notices: list[str] = field(default_factory=list)
+    t_first: float = NAN
+    t_last: float = NAN
+
+    @property
+    def last_progress(self) -> float:
+        return self.t_last if self.steps else self.t0
+
+    def add(self, chunk: Chunk, on_step: Callable[[StepRecord], None] | None) -> None:
+        now = time.perf_counter()
+        steps = chunk_steps(chunk, len(self.steps), now - self.last_progress)
+        text = chunk.text
+        room = self.max_tokens - len(self.steps)
+        if len(steps) > room:  # a server that ignores max_tokens: keep what was asked for, stop there
+            steps = steps[:room]
+            text = "".join(s.text for s in steps)
+            self.cut, self.finish = True, "length"
+            self.notices.append(f"the server sent more than max_tokens = {self.max_tokens} tokens: "
+                                "the answer was cut there")
+        if steps:
+            self.t_first = now if not self.steps else self.t_first
+            self.t_last = now
+        self.steps += steps
+        if text:
+            self.text.append(text)
+        self.absurd += sum(r.absurd for r in chunk.tokens)
+        self.usage = chunk.usage or self.usage
+        self.timings = chunk.timings or self.timings
+        self.n_prompt = chunk.n_prompt if chunk.n_prompt >= 0 else self.n_prompt
+        if chunk.finish_reason and self.finish is None:
+            self.finish = _finish_reason(chunk.finish_reason, self.notices)
+        if on_step:
+            for step in steps:
+                on_step(step)
+
+    @property
+    def complete(self) -> bool:
+        return self.finish is not None or self.done
+
+    def timing(self) -> Timings:
+        n = len(self.steps)
+        t = Timings(load_s=NAN, n_prompt=self.n_prompt, n_prompt_eval=-1, prompt_s=NAN,
+                    ttft_s=self.t_first - self.t0, n_gen=n,
+                    # measured here: n tokens at the rate of the n - 1 gaps between them
+                    gen_s=(self.t_last - self.t_first) * n / (n - 1) if n >= 2 else NAN)
+        usage, server = self.usage or {}, self.timings or {}
+        if t.n_prompt < 0:
+            t.n_prompt = count(usage.get("prompt_tokens"))
+        prompt_ms, predicted_ms = _millis(server.get("prompt_ms")), _millis(server.get("predicted_ms"))
+        if count(server.get("prompt_n")) >= 0 and prompt_ms is not None:
+            t.n_prompt_eval, t.prompt_s = count(server.get("prompt_n")), prompt_ms / 1000
+        if n and count(server.get("predicted_n")) == n and predicted_ms is not None:
+            t.gen_s = predicted_ms / 1000  # the server's own clock, when it counted the same tokens
+        return t
+
+    def result(self, finish: str, settings: dict[str, Any], n_ctx: int | None) -> GenerationResult:
+        notices = list(self.notices)
+        if self.malformed:
+            notices.append(f"{self.malformed} malformed chunk(s) from the server were skipped")
+        if self.absurd:
+            notices.append(f"{self.absurd} out-of-range probabilities from the server were left out "
+                           "(shown as unknown)")
+        blind = sum(1 for s in self.steps if math.isnan(s.p_raw) and math.isnan(s.p))
+        if blind:
+            notices.append(f"the server sent no probabilities for {blind} of {len(self.steps)} tokens")
+        return GenerationResult(
+            text="".join(self.text), tokens=[s.token for s in self.steps], finish_reason=finish,
+            timings=self.timing(), kv=KvInfo(n_ctx if n_ctx else -1, -1, NAN, -1), settings=settings,
+            prompt_tokens=[], notices=notices)
+
+
+def _millis(x: Any) -> float | None:
+    """A duration the server reports, in ms; None when it is not a plain non-negative number."""
+    ok = isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x < 1e12  # False for NaN, inf, 10**400
+    return float(x) if ok else None
+
+
+def _finish_reason(reason: str, notices: list[str]) -> str:
+    if reason == "length":
+        return "length"
+    if reason not in ("stop", "eos"):
+        notices.append(f"the server ended the answer with finish_reason {reason[:40]!r}")
+    return "stop"
+
+
+def read_answer(chunks: Iterable[bytes], fmt: str, answer: Answer, no_token_timeout_s: float,
+                on_step: Callable[[StepRecord], None] | None = None, stop: threading.Event | None = None,
+                source: str = "the server") -> None:
+    """Read the stream `chunks` (its bytes as they arrive) into `answer` until the server ends it, the
+    answer is complete, `max_tokens` is reached or `stop` is set. A broken, hostile or stalled stream
+    raises RemoteEngineError; `source` names the server in its message."""
+    try:
+        _read_events(chunks, PARSERS[fmt], fmt == NATIVE, answer, no_token_timeout_s, on_step, stop, source)
+    except OversizedStream as exc:
+        raise RemoteEngineError(f"{source} sent {exc}: the answer was given up") from None
+
+
+def _read_events(chunks: Iterable[bytes], parse: Callable[[Mapping[str, Any]], Chunk], native: bool,
+                 answer: Answer, no_token_timeout_s: float, on_step: Callable[[StepRecord], None] | None,
+                 stop: threading.Event | None, source: str) -> None:
+
+    def watched() -> Iterator[bytes]:
+        for chunk in chunks:
+            yield chunk
+            if time.perf_counter() - answer.last_progress > no_token_timeout_s:
+                if answer.finish is not None:
+                    return  # complete: only the stream's end is missing
+                raise RemoteEngineError(
+                    f"{source} sent no token for {no_token_timeout_s:g} s after {len(answer.steps)} tokens "
+                    "(keep-alives and empty or malformed chunks are no progress): the answer was given up")
+
+    for event, data in iter_sse(iter_lines(watched())):
+        if stop is not None and stop.is_set():
+            return
+        if event == "error":
+            raise RemoteEngineError(f"the server reported an error: {server_message(data)}")
+        if data.strip() == "[DONE]":
+            answer.done = True
+            return
+        chunk = _parse(parse, data, answer)
+        if chunk is not None:
+            answer.add(chunk, on_step)
+            if answer.cut or (native and answer.complete):
+                return  # cut at max_tokens, or llama-server's last chunk (no [DONE] follows)
+
+
+def _parse(parse: Callable[[Mapping[str, Any]], Chunk], data: str, answer: Answer) -> Chunk | None:
+    try:
+        payload = json.loads(data)
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python goes
+        answer.malformed += 1
+        return None
+    if isinstance(payload, dict) and ("error" in payload or payload.get("object") == "error"):
+        raise RemoteEngineError(f"the server reported an error: {server_message(data)}")
+    try:
+        if not isinstance(payload, dict):
+            raise MalformedChunk("not an object")
+        return parse(payload)
+    except MalformedChunk:
+        answer.malformed += 1
+        return None
