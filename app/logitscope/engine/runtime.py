@@ -105,6 +105,13 @@ def backend_name() -> str:
     return "CPU"
 
 
+def amx_kernels_built() -> bool:
+    """Whether this llama.cpp build carries its AMX kernels (built on CPUs with AMX, e.g. Xeon Sapphire
+    Rapids). They crash or compute wrong results on some quantizations (llama.cpp issue 20824, PR 16315):
+    the demo model (Q4_1) segfaulted in ggml_backend_amx_mul_mat on its first multi-token batch."""
+    return "AMX_INT8 = 1" in llama_cpp.llama_print_system_info().decode(errors="replace")
+
+
 def default_threads() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
@@ -142,6 +149,7 @@ class Runtime:
         mparams = llama_cpp.llama_model_default_params()
         mparams.n_gpu_layers = s.n_gpu_layers if s.n_gpu_layers >= 0 else 0x7FFFFFFF
         mparams.progress_callback = self._progress_cb
+        mparams.use_extra_bufts = not amx_kernels_built()  # the AMX buffer type is one of the "extra" ones
         mark = self.log.mark()
         self._model = llama_cpp.llama_model_load_from_file(str(self.path).encode(), mparams)
         if not self._model:
