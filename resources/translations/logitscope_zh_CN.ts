@@ -265,6 +265,11 @@
         <source>A quantized V cache needs flash attention.</source>
         <translation>量化 V 缓存需要开启 Flash attention。</translation>
     </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="107"/>
+        <source>llama.cpp rounds the context up to {0} tokens.</source>
+        <translation>llama.cpp 会把上下文向上取整为 {0} 个 token。</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -943,6 +948,11 @@
         <location filename="../../app/logitscope/ui/inspector/model_card.py" line="41"/>
         <source>Load time</source>
         <translation>加载耗时</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42"/>
+        <source>Notes</source>
+        <translation>说明</translation>
     </message>
 </context>
 <context>
