@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.engine.sampler import SamplerSettings
@@ -96,23 +96,21 @@ class _AnswerSaver:
 
 
 class TerminalChat:
+    """Questions from stdin, answers streamed to stdout, everything else (notes, errors) on stderr."""
+
     def __init__(self, model_path: Path, load: LoadSettings, system: str | None, temperature: float,
-                 max_tokens: int, save: bool, stdin: TextIO | None = None, stdout: TextIO | None = None,
-                 stderr: TextIO | None = None) -> None:
+                 max_tokens: int, save: bool) -> None:
         self.model_path = model_path
         self.load = load
         self.system = system
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.save = save
-        self.stdin = stdin or sys.stdin
-        self.stdout = stdout or sys.stdout
-        self.stderr = stderr or sys.stderr
         self.recorder: ChatRecorder | None = None
         self.messages: list[ChatMessage] = []
 
     def say(self, text: str) -> None:
-        print(text, file=self.stderr, flush=True)
+        print(text, file=sys.stderr, flush=True)
 
     def stop_saving(self, exc: Exception) -> None:
         self.recorder = None
@@ -143,14 +141,13 @@ class TerminalChat:
     def read_question(self) -> str | None:
         """The next line (None: end of input, an empty line, Ctrl+C). Bytes that are not UTF-8 are kept
         as surrogates, so the request's validation names them (rather than a decoding traceback here)."""
-        self.stdout.write("\nyou> ")
-        self.stdout.flush()
+        sys.stdout.write("\nyou> ")
+        sys.stdout.flush()
         try:
-            raw = self.stdin.buffer.readline() if hasattr(self.stdin, "buffer") else self.stdin.readline()
+            raw = sys.stdin.buffer.readline()
         except KeyboardInterrupt:
             return None
-        line = raw.decode("utf-8", "surrogateescape") if isinstance(raw, bytes) else raw
-        return line.strip() or None
+        return raw.decode("utf-8", "surrogateescape").strip() or None
 
     def turn(self, client: EngineClient, question: str) -> None:
         settings = SamplerSettings(temperature=self.temperature)
@@ -160,8 +157,8 @@ class TerminalChat:
 
         def on_step(step: StepRecord) -> None:
             try:
-                self.stdout.write(("bot> " if step.i == 0 else "") + step.text)
-                self.stdout.flush()
+                sys.stdout.write(("bot> " if step.i == 0 else "") + step.text)
+                sys.stdout.flush()
             except OSError:  # the terminal is gone: stop the engine, then report
                 client.cancel()
                 raise
@@ -181,7 +178,7 @@ class TerminalChat:
             raise
         finally:
             signal.signal(signal.SIGINT, previous)
-        self.stdout.write("\n")
+        sys.stdout.write("\n")
         self.messages += [ChatMessage("user", question), ChatMessage("assistant", result.text)]
         saver.finish(result)
         for notice in result.notices:
