@@ -4,9 +4,22 @@ from __future__ import annotations
 
 import sys
 
+from logitscope.fatal import describe, release_stdout
+
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    try:
+        return _dispatch(sys.argv[1:] if argv is None else argv)
+    except (MemoryError, ImportError, OSError, SystemError) as exc:  # e.g. too little memory to import the app
+        message = describe(exc)
+        if message is None:
+            raise
+        release_stdout()
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+
+
+def _dispatch(argv: list[str]) -> int:
     if argv[:1] == ["--engine-server"]:  # the engine child process of a frozen app
         from logitscope.host.server import main as engine_main
 

@@ -18,6 +18,8 @@ from typing import NoReturn
 
 from logitscope import __version__
 from logitscope.errors import InvalidSettingsError, LogitscopeError
+from logitscope.fatal import describe as describe_environment_failure
+from logitscope.fatal import release_stdout
 
 EXIT_USAGE = 2
 
@@ -91,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--system")
     p.add_argument("--temperature", type=float, default=0.7)
     p.add_argument("--max-tokens", type=int, default=512)
+    p.add_argument("--no-save", action="store_true", help="do not save this chat to the history")
     _add_load(p)
 
     p = sub.add_parser("bench", help="tokens/s: bare llama.cpp vs llama-cpp-python vs Logitscope")
@@ -217,16 +220,22 @@ def cmd_generate(args: argparse.Namespace) -> int:
         client = EngineClient()
     with contextlib.closing(client):
         if isinstance(client, EngineClient):
-            client.load(str(path), load_settings(args))
+            info = client.load(str(path), load_settings(args))
+            for notice in info.notices:
+                print(f"warning: {notice}", file=sys.stderr)
         vocab = client.vocab() if (args.json or args.top) and args.engine is None else []
 
         def on_step(step) -> None:
-            if args.json:
-                out.write(dumps(step_to_json(step, vocab, top=max(args.top, 10))) + "\n")
-            else:
-                out.write(step.text)
-                steps.append(step)
-            out.flush()
+            try:
+                if args.json:
+                    out.write(dumps(step_to_json(step, vocab, top=max(args.top, 10))) + "\n")
+                else:
+                    out.write(step.text)
+                    steps.append(step)
+                out.flush()
+            except OSError:  # the output is full or gone: stop the engine now, then report
+                client.cancel()
+                raise
 
         previous = signal.signal(signal.SIGINT, lambda *_: client.cancel())
         try:
@@ -289,39 +298,10 @@ def _prob(p: float) -> str:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-    from logitscope.engine.sampler import SamplerSettings
-    from logitscope.host.client import CancelledError, EngineClient
+    from logitscope.terminal_chat import TerminalChat
 
-    path = resolve_model(args.model)
-    history: list[ChatMessage] = []
-    with EngineClient() as client:
-        info = client.load(str(path), load_settings(args))
-        print(f"{info.card.name} ({info.card.file_type}, {info.n_ctx} tokens of context). "
-              "Empty line or Ctrl+D quits, Ctrl+C stops an answer.", file=sys.stderr)
-        while True:
-            try:
-                line = input("\nyou> ").strip()
-            except (EOFError, KeyboardInterrupt):
-                return 0
-            if not line:
-                return 0
-            history.append(ChatMessage("user", line))
-            request = GenerateRequest(messages=list(history), system=args.system,
-                                      settings=SamplerSettings(temperature=args.temperature),
-                                      options=DecodeOptions(max_tokens=args.max_tokens))
-            print("bot> ", end="", flush=True)
-            previous = signal.signal(signal.SIGINT, lambda *_: client.cancel())
-            try:
-                result = client.generate(request, on_step=lambda s: print(s.text, end="", flush=True))
-                history.append(ChatMessage("assistant", result.text))
-                for notice in result.notices:
-                    print(f"\n(note: {notice})", file=sys.stderr)
-            except CancelledError:
-                history.pop()
-            finally:
-                signal.signal(signal.SIGINT, previous)
-            print()
+    return TerminalChat(resolve_model(args.model), load_settings(args), args.system, args.temperature,
+                        args.max_tokens, save=not args.no_save).run()
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -362,14 +342,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv) if argv else ["window"])  # no command: the window
     try:
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not in Python's flush at exit
+        return code
     except LogitscopeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (`| head -1`): nothing more to say
+        release_stdout()
         return 0
+    except Exception as exc:
+        message = describe_environment_failure(exc)
+        if message is None:
+            raise
+        release_stdout()
+        print(f"error: {message}", file=sys.stderr)
+        return EXIT_USAGE
 
 

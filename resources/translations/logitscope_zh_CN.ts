@@ -270,6 +270,11 @@
         <source>This file is damaged: llama.cpp cannot load it.</source>
         <translation>此文件已损坏：llama.cpp 无法加载它。</translation>
     </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="107"/>
+        <source>llama.cpp rounds the context up to {0} tokens.</source>
+        <translation>llama.cpp 会把上下文向上取整为 {0} 个 token。</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -958,6 +963,11 @@
         <location filename="../../app/logitscope/ui/inspector/model_card.py" line="41"/>
         <source>Load time</source>
         <translation>加载耗时</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42"/>
+        <source>Notes</source>
+        <translation>说明</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field
 from logitscope.engine.gguf_info import ModelCard
 from logitscope.engine.memory import KV_CACHE_TYPES
 from logitscope.engine.sampler import SamplerSettings
+from logitscope.engine.text import require_utf8
+from logitscope.engine.threads import MAX_THREADS_PER_CPU, available_cpus, max_threads
 from logitscope.errors import InvalidSettingsError
 
 
@@ -29,8 +31,10 @@ class LoadSettings:
             raise InvalidSettingsError(f"n_ctx must be between 0 (the model's training context) and {1 << 21}")
         if self.n_gpu_layers < -1:
             raise InvalidSettingsError("n_gpu_layers must be -1 (all) or a number of layers >= 0")
-        if self.n_threads < 0:
-            raise InvalidSettingsError("n_threads must be >= 0 (0 = automatic)")
+        if not 0 <= self.n_threads <= max_threads():
+            raise InvalidSettingsError(
+                f"n_threads must be between 0 (automatic) and {max_threads()} ({MAX_THREADS_PER_CPU} per CPU; "
+                f"this machine has {available_cpus()}), not {self.n_threads}")
         for name in (self.type_k, self.type_v):
             if name not in KV_CACHE_TYPES:
                 raise InvalidSettingsError(f"KV cache type must be one of {', '.join(KV_CACHE_TYPES)}, not {name!r}")
@@ -62,6 +66,8 @@ class DecodeOptions:
             raise InvalidSettingsError("max tokens must be >= 1")
         if any(not s for s in self.stop):
             raise InvalidSettingsError("a stop sequence cannot be empty")
+        for stop in self.stop:
+            require_utf8(stop, "a stop sequence")
 
 
 
@@ -80,6 +86,7 @@ class ModelInfo:
     kv_allocated_bytes: int
     compute_buffer_bytes: int | None
     log_tail: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # for the user: e.g. the context was rounded up
 
 
 @dataclass
@@ -103,5 +110,11 @@ class GenerateRequest:
             raise InvalidSettingsError("a chat needs at least one message")
         if self.prompt is not None and self.prompt == "":
             raise InvalidSettingsError("the prompt is empty")
+        if self.prompt is not None:
+            require_utf8(self.prompt, "the prompt")
+        if self.system is not None:
+            require_utf8(self.system, "the system prompt")
+        for message in self.messages or ():
+            require_utf8(message.content, f"the {message.role} message")
         self.settings.validate()
         self.options.validate()

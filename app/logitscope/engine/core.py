@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings, ModelInfo
+from logitscope.engine.capacity import ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
 from logitscope.engine.gguf_info import ModelCard, read_model_card
@@ -33,6 +34,8 @@ class Engine:
              should_cancel: Callable[[], bool] | None = None) -> ModelInfo:
         settings.validate()
         card = read_model_card(path)  # a clear error for bad files before llama.cpp sees them
+        ensure_it_can_fit(card, settings.n_ctx, settings.type_k, settings.type_v,
+                          offload=settings.n_gpu_layers != 0 and supports_gpu_offload())
         self.unload()
         runtime = Runtime(path, settings, on_progress, should_cancel)
         if should_cancel is not None and should_cancel():
@@ -51,7 +54,7 @@ class Engine:
                              card.n_layer + 1) if supports_gpu_offload() else 0,
             kv_bytes_per_token=bpt, kv_allocated_bytes=round(bpt * runtime.n_ctx),
             compute_buffer_bytes=_compute_buffer_from_log(runtime.log.tail(60)),
-            log_tail=runtime.log.tail(40),
+            log_tail=runtime.log.tail(40), notices=list(runtime.notices),
         )
         return self.info
 

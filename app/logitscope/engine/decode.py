@@ -117,6 +117,7 @@ class Decoder:
         notices = list(notices or [])
         t_prev = t_prompt
         i = 0
+        stopped_by_sequence = False
         while i < options.max_tokens and finish != "cancelled":
             if should_cancel():
                 finish = "cancelled"
@@ -157,7 +158,7 @@ class Decoder:
             emitted.extend(released)
             yield from released
             if hit_stop:
-                finish = "stop"
+                finish, stopped_by_sequence = "stop", True
                 break
             if eog:
                 finish = "stop"
@@ -169,14 +170,16 @@ class Decoder:
                 rt.eval([token])
             except InterruptedError:
                 finish = "cancelled"
-        tail = utf8.flush()
         for step in stops.flush():
             emitted.append(step)
             yield step
+        if utf8.pending and not stopped_by_sequence:  # cut inside a character: its bytes stay in the pieces
+            notices.append("the answer ended inside a multi-byte character; its incomplete bytes are not "
+                           "part of the text")
         timings.n_gen = i
         timings.gen_s = time.perf_counter() - t_prompt
         yield GenerationResult(
-            text="".join(s.text for s in emitted) + tail,
+            text="".join(s.text for s in emitted),  # exactly the steps' texts: they add up to the answer
             tokens=[s.token for s in emitted],
             finish_reason=finish,
             timings=timings,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ctypes
 import logging
-import os
 import re
 import threading
 import time
@@ -22,7 +21,9 @@ import llama_cpp
 import numpy as np
 
 from logitscope.engine.api import LoadSettings
-from logitscope.engine.memory import kv_type_id
+from logitscope.engine.memory import KV_CELL_PADDING, kv_type_id
+from logitscope.engine.text import require_utf8
+from logitscope.engine.threads import available_cpus
 from logitscope.errors import LoadCancelledError, ModelLoadError
 
 log = logging.getLogger("logitscope.llama")
@@ -136,7 +137,7 @@ def apply_amx_workaround() -> None:
 
 
 def default_threads() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+    return available_cpus()
 
 
 class Runtime:
@@ -206,6 +207,10 @@ class Runtime:
             self.close()
             raise ModelLoadError(f"llama.cpp could not create a context for {self.path.name}: {reason}")
         self.n_ctx = llama_cpp.llama_n_ctx(self._ctx)
+        self.notices: list[str] = []
+        if s.n_ctx and self.n_ctx != s.n_ctx:
+            self.notices.append(f"the context holds {self.n_ctx} tokens, not the {s.n_ctx} asked for: llama.cpp "
+                                f"uses at least {KV_CELL_PADDING} and rounds up to a multiple of {KV_CELL_PADDING}")
         self.n_batch = llama_cpp.llama_n_batch(self._ctx)
         self._mem = llama_cpp.llama_get_memory(self._ctx)
         self.n_layer = llama_cpp.llama_model_n_layer(self._model)
@@ -249,6 +254,8 @@ class Runtime:
 
     # -- text ---------------------------------------------------------------------------------------
     def tokenize(self, text: str | bytes, add_special: bool = True, parse_special: bool = True) -> list[int]:
+        if isinstance(text, str):
+            require_utf8(text, "the text to tokenize")
         data = text.encode("utf-8") if isinstance(text, str) else text
         cap = len(data) + 8
         buf = (llama_cpp.llama_token * cap)()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import codecs
 
+from logitscope.errors import InvalidSettingsError
+
 
 class Utf8Stream:
     def __init__(self) -> None:
@@ -25,3 +27,18 @@ class Utf8Stream:
     @property
     def pending(self) -> bool:
         return bool(self._decoder.getstate()[0])
+
+
+def require_utf8(text: str, what: str) -> None:
+    """InvalidSettingsError unless `text` can be written as UTF-8.
+
+    Python turns command-line bytes that are not UTF-8 into lone surrogates ("surrogateescape"), and
+    JSON can carry them too; the tokenizer needs UTF-8, so say so here rather than fail deep inside it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(text[exc.start])
+        what_is_bad = (f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF  # an undecodable input byte
+                       else f"a lone surrogate U+{code:04X}")
+        raise InvalidSettingsError(f"{what} is not valid UTF-8 ({what_is_bad} at character {exc.start + 1}); "
+                                   "give the text in UTF-8") from None

@@ -201,7 +201,8 @@ def transaction(conn: sqlite3.Connection) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite has already rolled back after some errors (a full disk): keep that error
+            conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
 

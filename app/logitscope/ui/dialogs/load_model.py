@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 
 from logitscope.engine.api import LoadSettings
 from logitscope.engine.gguf_info import ModelCard
-from logitscope.engine.memory import KV_CACHE_TYPES, estimate, format_bytes
+from logitscope.engine.memory import KV_CACHE_TYPES, estimate, format_bytes, kv_cells
+from logitscope.engine.threads import max_threads
 from logitscope.library.fit import assess_fit, need_for_card
 from logitscope.library.machine import probe_machine
 
@@ -73,7 +74,7 @@ class LoadModelDialog(QDialog):
         self.flash.setChecked(settings.flash_attn)
         form.addRow("", self.flash)
         self.threads = QSpinBox()
-        self.threads.setRange(0, 256)
+        self.threads.setRange(0, max_threads())  # more only makes llama.cpp's threads wait for each other
         self.threads.setValue(settings.n_threads)
         self.threads.setSpecialValueText(self.tr("automatic"))
         form.addRow(self.tr("CPU threads"), self.threads)
@@ -123,6 +124,8 @@ class LoadModelDialog(QDialog):
             format_bytes(est.total_bytes), format_bytes(est.weights_bytes), format_bytes(est.kv_bytes),
             format_bytes(est.compute_bytes))
         text += "\n" + fit.summary
+        if kv_cells(s.n_ctx) != s.n_ctx:
+            text += "\n" + self.tr("llama.cpp rounds the context up to {0} tokens.").format(kv_cells(s.n_ctx))
         if s.type_v != "f16" and not s.flash_attn:
             text += "\n" + self.tr("A quantized V cache needs flash attention.")
         self.estimate.setText(text)

@@ -1,0 +1,36 @@
+"""Refuse a load that can never fit in this machine's memory, before llama.cpp tries to allocate it.
+
+An absurd context (`--n-ctx 2097152`: a 45 GiB KV cache for a 135 M model) would otherwise reach
+llama.cpp's allocator: at best a late, vague failure, at worst the OOM killer. Only the impossible is
+refused (more than all the RAM, plus all the VRAM when layers are offloaded); the fit verdict of the
+load dialog and `models list` is the place for "tight"."""
+
+from __future__ import annotations
+
+from logitscope.engine.gguf_info import ModelCard
+from logitscope.engine.memory import estimate, format_bytes
+from logitscope.errors import InvalidSettingsError
+from logitscope.library.machine import MachineMemory, probe_machine
+
+
+def ensure_it_can_fit(card: ModelCard, n_ctx: int, type_k: str, type_v: str, offload: bool,
+                      machine: MachineMemory | None = None) -> None:
+    """InvalidSettingsError when weights + KV cache + compute buffer exceed the machine's memory.
+    `offload`: layers go to a GPU (their share may sit in VRAM; unknown VRAM: no verdict)."""
+    if machine is None:
+        machine = probe_machine(nvidia_smi="auto" if offload else None)
+    capacity = machine.ram_total
+    if capacity is None:
+        return
+    if offload:
+        if machine.vram_total is None:
+            return
+        capacity += machine.vram_total
+    need = estimate(card, n_ctx, type_k, type_v)
+    if need.total_bytes > capacity:
+        tokens = n_ctx or card.n_ctx_train
+        raise InvalidSettingsError(
+            f"a context of {tokens:,} tokens needs about {format_bytes(need.total_bytes)} (KV cache "
+            f"{format_bytes(need.kv_bytes)}, weights {format_bytes(need.weights_bytes)}, compute "
+            f"{format_bytes(need.compute_bytes)}), more than the {format_bytes(capacity)} of memory this "
+            "machine has: choose a smaller context or a quantized KV cache")

@@ -1,0 +1,96 @@
+"""Failures of the machine rather than of the input: no memory, a full disk, an output that is gone.
+
+The command line turns them into one `error:` line instead of a traceback. Kept light (no third-party
+imports): it must work when memory is too short to import the rest of the app.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+
+# SQLite's primary result codes (sqlite3.SQLITE_FULL, ...), without importing sqlite3 here
+_SQLITE_MESSAGES = {13: "the disk is full", 10: "a disk read or write failed",
+                    8: "the database is read-only", 14: "the database file cannot be opened"}
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def describe(exc: BaseException) -> str | None:
+    """One line for a failure of the environment; None for anything else (a bug: let it show)."""
+    if isinstance(exc, MemoryError):
+        return "out of memory" + (f" ({exc})" if str(exc) else "") + f"; {_memory_hint()}"
+    if isinstance(exc, ImportError):
+        if _mentions_memory(exc) or _address_space_limit() is not None:
+            what = f"the module {exc.name}" if exc.name else f"a library ({exc})"
+            return f"not enough memory to load {what}; {_memory_hint()}"
+        return f"a part of Logitscope could not be loaded: {exc}"
+    if isinstance(exc, SystemError) and _address_space_limit() is not None:
+        return f"out of memory while starting (Python: {exc}); {_memory_hint()}"  # imports break oddly then
+    if isinstance(exc, OSError) and exc.errno == errno.ENOMEM:
+        return f"out of memory ({exc.strerror}); {_memory_hint()}"
+    if isinstance(exc, OSError):
+        if exc.errno in _DISK_FULL:  # no file name: standard output (a file name is given for files)
+            where = exc.filename or "the output"
+            return f"could not write {where}: {exc.strerror} (the disk is full or a size limit was reached)"
+        return f"{exc.strerror or exc}: {exc.filename}" if exc.filename else f"{exc.strerror or exc}"
+    code = getattr(exc, "sqlite_errorcode", None)  # extended codes keep the primary one in the low byte
+    if type(exc).__module__ == "sqlite3" and isinstance(code, int) and code & 0xFF in _SQLITE_MESSAGES:
+        return f"{_SQLITE_MESSAGES[code & 0xFF]} (SQLite: {exc}); what was being saved was not saved"
+    return None
+
+
+def _mentions_memory(exc: BaseException) -> bool:
+    """Whether the error or one it came from says the loader ran out of memory (dlopen's wording)."""
+    seen: BaseException | None = exc
+    for _ in range(10):  # the chain of causes is short; bounded anyway
+        if seen is None:
+            return False
+        text = str(seen).lower()
+        if "failed to map segment" in text or "cannot allocate memory" in text:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _memory_hint() -> str:
+    limit = _address_space_limit()
+    if limit is not None:
+        return f"the address-space limit ('ulimit -v') is {limit >> 20} MiB"
+    return "close other programs or raise the memory limit"
+
+
+def _address_space_limit() -> int | None:
+    """The soft RLIMIT_AS in bytes ('ulimit -v'), None when unlimited or unknown. Read from /proc where
+    it can be: the `resource` module is a shared library, which may be what failed to load."""
+    try:
+        with open("/proc/self/limits", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Max address space"):
+                    soft = line.split()[3]
+                    return int(soft) if soft.isdigit() else None
+    except OSError:
+        pass
+    try:
+        import resource
+
+        limit, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError, AttributeError):
+        return None
+    return None if limit == resource.RLIM_INFINITY else limit
+
+
+def release_stdout() -> None:
+    """Flush what is still buffered for stdout; if stdout cannot take it (a full disk, a closed pipe),
+    point it at /dev/null, so that Python's own flush at exit does not add 'Exception ignored ...'."""
+    try:
+        sys.stdout.flush()
+        return
+    except (OSError, ValueError):
+        pass
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass

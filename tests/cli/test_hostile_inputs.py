@@ -1,0 +1,228 @@
+"""Hostile values and a hostile environment, run as a user runs the command (a subprocess): absurd
+counts, bytes that are not UTF-8, a data folder that cannot be used, a full or closed output, a full
+disk, a memory limit. Each ends with one `error:` line and exit code 2 (or a quiet exit), never a
+traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from logitscope.engine.threads import max_threads
+from tests.cli.test_cli import CLI, assert_clean_error, run
+
+GENERATE = ("generate", "--prompt", "hi", "--max-tokens", "2")
+
+
+def run_bytes(*args: str | bytes, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess[str]:
+    """Like `run`, but arguments may be raw bytes (what a shell passes for $'\\xff')."""
+    argv = [os.fsencode(a) for a in (*CLI, *args)]
+    return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout, **kwargs)
+
+
+# -- item 9: absurd counts, contexts and text -------------------------------------------------------
+
+@pytest.mark.parametrize("command", [GENERATE, ("chat",), ("bench", "--tokens", "1", "--reps", "1")])
+def test_absurd_thread_count_is_refused(command):
+    start = time.monotonic()
+    proc = run(*command, "--threads", str(max_threads() + 1), input="")
+    assert_clean_error(proc, f"n_threads must be between 0 (automatic) and {max_threads()}")
+    assert time.monotonic() - start < 30
+
+
+def test_threads_at_the_bound_are_accepted(demo_model):
+    proc = run(*GENERATE, "--threads", str(max_threads()))
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_small_context_is_rounded_up_with_a_warning(demo_model):
+    proc = run(*GENERATE, "--n-ctx", "64", "--json")
+    assert proc.returncode == 0, proc.stderr
+    warnings = [line for line in proc.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and "256" in warnings[0] and "64" in warnings[0], proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1])["kv"]["n_ctx"] == 256
+
+
+def test_absurd_context_is_refused_from_the_estimate_before_allocating(demo_model):
+    from logitscope.engine.gguf_info import read_model_card
+    from logitscope.engine.memory import estimate
+    from logitscope.library.machine import probe_machine
+
+    n_ctx = 1 << 21
+    ram = probe_machine(nvidia_smi=None).ram_total
+    if ram is None or ram >= estimate(read_model_card(demo_model), n_ctx).total_bytes:
+        pytest.skip("this machine could hold a 2M-token context of the demo model")
+    start = time.monotonic()
+    proc = run(*GENERATE, "--n-ctx", str(n_ctx))
+    assert_clean_error(proc, "tokens needs about")
+    assert time.monotonic() - start < 20
+
+
+@pytest.mark.parametrize("args,what", [
+    (("--prompt", b"\xff\xfe"), "the prompt"),
+    (("--chat", b"caf\xe9"), "the user message"),
+    (("--chat", "hi", "--system", b"\xff"), "the system prompt"),
+    (("--prompt", "hi", "--stop", b"\xff"), "a stop sequence"),
+], ids=["prompt", "chat", "system", "stop"])
+def test_text_that_is_not_utf8_is_an_input_error(args, what):
+    proc = run_bytes("generate", *args, "--max-tokens", "2")
+    assert_clean_error(proc, f"{what} is not valid UTF-8 (byte 0x")
+    assert "internal engine error" not in proc.stderr
+
+
+# -- item 10: the data folder, the output, the disk, memory --------------------------------------
+
+def _bad_homes(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a folder")
+    return {
+        "a file": (a_file, "it is a file, not a folder"),
+        "under a file": (a_file / "home", "a part of its path is a file"),
+        "under /proc": (Path("/proc/logitscope-home"), "cannot be created"),
+        "/proc itself": (Path("/proc"), "cannot be written to"),
+    }
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file", "under /proc", "/proc itself"])
+@pytest.mark.parametrize("command", [("history", "list"), ("models", "list"), GENERATE,
+                                     ("chat",), ("window",)])
+def test_a_data_folder_that_cannot_be_used(tmp_path, where, command):
+    home, phrase = _bad_homes(tmp_path)[where]
+    env = dict(os.environ, LOGITSCOPE_HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    proc = run(*command, env=env, input="", timeout=60)
+    assert_clean_error(proc, phrase)
+    assert "the data folder" in proc.stderr or "the models folder" in proc.stderr
+
+
+def test_the_window_entry_with_a_bad_data_folder(tmp_path):
+    """`logitscope` with no arguments opens the window: a bad data folder is said, not a traceback."""
+    home, phrase = _bad_homes(tmp_path)["a file"]
+    env = dict(os.environ, LOGITSCOPE_HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run(CLI, capture_output=True, text=True, timeout=60, env=env)
+    assert_clean_error(proc, phrase)
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_a_full_output(demo_model, as_json):
+    args = ["generate", "--prompt", "1, 2, 3,", "--temperature", "0", "--max-tokens", "300"]
+    start = time.monotonic()
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([*CLI, *args, *(["--json"] if as_json else [])], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert_clean_error(proc, "could not write the output: No space left on device")
+    assert time.monotonic() - start < 30  # the engine was stopped, not left to write 300 tokens
+
+
+@pytest.mark.parametrize("command", [("history", "list", "--json"), ("info",)])
+def test_a_full_output_for_short_commands(demo_model, command):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([*CLI, *command], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert_clean_error(proc, "could not write the output")
+
+
+def test_a_closed_pipe_ends_quietly(demo_model):
+    """`logitscope generate --json | head -1`: the reader goes away; no BrokenPipeError, no hang."""
+    proc = subprocess.Popen([*CLI, "generate", "--prompt", "1, 2, 3,", "--temperature", "0", "--max-tokens", "300",
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert json.loads(proc.stdout.readline())["type"] == "step"
+    proc.stdout.close()
+    start = time.monotonic()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(30) == 0, stderr
+    assert time.monotonic() - start < 15
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr and "error:" not in stderr, stderr
+
+
+@pytest.fixture
+def big_export(tmp_path_factory) -> Path:
+    """A JSON export of 20 conversations, about 1.4 MB."""
+    home = tmp_path_factory.mktemp("source-home")
+    script = ("from logitscope.store.history import HistoryStore\n"
+              "s = HistoryStore()\n"
+              "for i in range(20):\n"
+              "    s.add_message(s.create_conversation(f'c{i}'), 'user', ('hello world %d ' % i) * 5000)\n")
+    env = dict(os.environ, LOGITSCOPE_HOME=str(home))
+    subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=60)
+    out = home / "export.json"
+    subprocess.run([*CLI, "history", "export", "-o", str(out)], env=env, check=True, timeout=60)
+    assert out.stat().st_size > 1_000_000
+    return out
+
+
+def _mount_small_tmpfs(where: Path, size: str) -> bool:
+    where.mkdir()
+    if os.geteuid() != 0:
+        return False
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+                          capture_output=True).returncode == 0
+
+
+def _file_size_limit(limit: int):  # -> a preexec_fn
+    def apply() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an ignored signal stays ignored across exec: writes fail with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return apply
+
+
+@pytest.mark.parametrize("how,phrase", [("tmpfs", "the disk is full"), ("file-size-limit", "disk I/O error")])
+def test_disk_full_during_import(tmp_path, big_export, how, phrase):
+    """A full disk in the middle of `history import`: one error line, and the history as it was before.
+    On a full tmpfs SQLite says SQLITE_FULL; past RLIMIT_FSIZE a write fails with EFBIG, which SQLite
+    reports as a disk I/O error."""
+    disk = tmp_path / "disk"
+    kwargs = {}
+    if how == "tmpfs":
+        if not _mount_small_tmpfs(disk, "2m"):
+            pytest.skip("cannot mount a tmpfs here (needs root)")
+    else:
+        disk.mkdir()
+        kwargs["preexec_fn"] = _file_size_limit(600_000)
+    try:
+        env = dict(os.environ, LOGITSCOPE_HOME=str(disk / "home"), PYTHONDONTWRITEBYTECODE="1")
+        first = run("history", "import", str(big_export), env=env, timeout=60, **kwargs)
+        assert_clean_error(first, phrase)
+        after = run("history", "list", "--json", env=env, timeout=60)
+        assert after.returncode == 0, after.stderr
+        assert json.loads(after.stdout) == []  # the import was all or nothing: nothing half-imported
+    finally:
+        if how == "tmpfs":
+            subprocess.run(["umount", str(disk)], check=False)
+
+
+@pytest.mark.parametrize("command", [("history", "list"), ("models", "list"), GENERATE, ("chat",), ("info",),
+                                     ("window",)])
+def test_a_memory_limit_too_small_to_start(tmp_path, command):
+    """`ulimit -v 150000`: what cannot be imported is said in one line (what can run, runs)."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (150_000 * 1024, 150_000 * 1024))
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run([*CLI, *command], capture_output=True, text=True, timeout=60, env=env, input="",
+                          preexec_fn=limit, cwd=tmp_path)
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    if proc.returncode != 0:
+        assert_clean_error(proc, "memory")
+
+
+# -- item 13: the steps add up to the answer --------------------------------------------------------
+
+def test_steps_add_up_when_max_tokens_cuts_inside_an_emoji(demo_model):
+    """The demo model answers this with emoji, each of three tokens: two tokens end inside the first one."""
+    proc = run("generate", "--chat", "Reply with only an emoji of a happy face.", "--temperature", "0",
+               "--max-tokens", "2", "--json")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    steps, done = lines[:-1], lines[-1]
+    assert done["finish_reason"] == "length"
+    assert bytes.fromhex("".join(s["bytes"] for s in steps)).decode("utf-8", "replace") == "\ufffd", \
+        "the model's answer changed: pick another prompt that cuts inside a character"
+    assert done["text"] == "".join(s["text"] for s in steps) == ""
+    assert any("multi-byte" in n for n in done["notices"])

@@ -1,0 +1,77 @@
+"""`logitscope chat`, driven through its stdin as a user types: a turn that cannot be answered is
+reported and the session goes on; the chat is saved to the history (as the window saves its own) unless
+--no-save. Real subprocess, real engine, real demo model, a throw-away data folder."""
+
+from __future__ import annotations
+
+import subprocess
+
+from logitscope.store.history import HistoryStore
+from logitscope.ui.conversation import Conversation
+from logitscope.ui.persistence import ChatHistory
+from tests.cli.test_cli import CLI, assert_clean_error
+
+CHAT = [*CLI, "chat", "--n-ctx", "256", "--max-tokens", "6", "--temperature", "0"]
+TOO_LONG = "word " * 400  # about 400 tokens: more than a 256-token context
+
+
+def chat(stdin: bytes, *extra: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([*CHAT, *extra], input=stdin, capture_output=True, timeout=timeout)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                                       proc.stderr.decode("utf-8", "replace"))
+
+
+def test_a_turn_that_cannot_be_answered_is_reported_and_the_chat_goes_on(isolated_home):
+    stdin = b"Hi, who are you?\n" + TOO_LONG.encode() + b"\n\xff\xfe\nWhat is 2+2?\n"
+    proc = chat(stdin)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 2, proc.stderr
+    assert "the context holds 256" in errors[0]
+    assert "the user message is not valid UTF-8 (byte 0xff" in errors[1]
+    assert proc.stdout.count("bot> ") == 2, proc.stdout  # the first and the last question were answered
+
+    with HistoryStore() as store:  # saved, as the window saves: only the turns that were answered
+        (conversation,) = store.list_conversations()
+        assert conversation.title == "Hi, who are you?"
+        path = store.active_path(conversation.id)
+        assert [m.role for m in path] == ["user", "assistant", "user", "assistant"]
+        assert [path[0].content, path[2].content] == ["Hi, who are you?", "What is 2+2?"]
+        for answer in (path[1], path[3]):
+            assert answer.status == "done" and answer.finish_reason == "length"
+            steps, _ = store.load_trace(answer.id)
+            assert len(steps) == 6
+            assert answer.content and answer.content == "".join(s.text for s in steps)
+            assert answer.content in proc.stdout
+
+
+def test_the_saved_chat_opens_in_the_window(isolated_home):
+    proc = chat(b"Name a colour.\nAnd another one?\n", "--system", "You answer in one word.")
+    assert proc.returncode == 0, proc.stderr
+    with HistoryStore() as store:
+        history = ChatHistory(store)
+        (conversation,) = history.conversations()
+        history.fill(conversation)
+        assert isinstance(conversation, Conversation)
+        assert conversation.system == "You answer in one word."
+        assert [t.user for t in conversation.turns] == ["Name a colour.", "And another one?"]
+        for turn in conversation.turns:
+            answer = turn.answer
+            assert answer is not None and answer.status == "done" and len(answer.steps) == 6
+            assert answer.text == "".join(s.text for s in answer.steps)
+            assert answer.model_name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def test_no_save_leaves_the_history_alone(isolated_home):
+    proc = chat(b"Hi\n", "--no-save")
+    assert proc.returncode == 0, proc.stderr
+    assert "bot> " in proc.stdout and "not saved" in proc.stderr
+    with HistoryStore() as store:
+        assert store.list_conversations() == []
+
+
+def test_bad_chat_options_are_refused_before_the_model_loads(isolated_home):
+    assert_clean_error(chat(b"Hi\n", "--temperature", "-1"), "temperature")
+    with HistoryStore() as store:
+        assert store.list_conversations() == []
