@@ -19,7 +19,7 @@ from typing import NoReturn
 from logitscope import __version__
 from logitscope.errors import InvalidSettingsError, LogitscopeError
 from logitscope.fatal import describe as describe_environment_failure
-from logitscope.fatal import release_stdout
+from logitscope.fatal import quiet_on_failure, release_stdout
 
 EXIT_USAGE = 2
 
@@ -329,7 +329,8 @@ def cmd_window(args: argparse.Namespace) -> int:
             and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))):
         raise LogitscopeError("no display to open the window on: run Logitscope in a desktop session "
                               "(or use 'logitscope chat' for a chat in the terminal)")
-    from logitscope.ui.app import run_window
+    with quiet_on_failure():  # too little memory: one line, not shiboken's own traceback
+        from logitscope.ui.app import run_window
 
     return run_window(str(resolve_model(args.model)))
 

@@ -6,9 +6,12 @@ imports): it must work when memory is too short to import the rest of the app.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 import os
 import sys
+from collections.abc import Iterator
 
 # SQLite's primary result codes (sqlite3.SQLITE_FULL, ...), without importing sqlite3 here
 _SQLITE_MESSAGES = {13: "the disk is full", 10: "a disk read or write failed",
@@ -94,3 +97,20 @@ def release_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+@contextlib.contextmanager
+def quiet_on_failure() -> Iterator[None]:
+    """Hold what is printed to stderr while importing a big native library (Qt): shiboken prints its own
+    traceback when memory runs out during its bootstrap, before the ImportError/MemoryError reaches us.
+    On success the held text is printed after all; on failure it is dropped (our one line replaces it)."""
+    held, real = io.StringIO(), sys.stderr
+    sys.stderr = held
+    try:
+        yield
+    except BaseException:
+        sys.stderr = real
+        raise
+    sys.stderr = real
+    if held.getvalue():
+        real.write(held.getvalue())

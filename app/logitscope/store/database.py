@@ -240,7 +240,8 @@ class ChunkedTransaction:
         if self._joined:
             return
         if exc_type is not None:
-            self._conn.execute("ROLLBACK")
+            if self._conn.in_transaction:  # not after a full disk: SQLite has rolled back already
+                self._conn.execute("ROLLBACK")
         else:
             self._conn.execute("COMMIT")
             self.commits += 1
