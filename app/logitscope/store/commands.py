@@ -13,10 +13,10 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from logitscope.errors import StoreError
 from logitscope.store.exchange import export_json, export_markdown, import_json
-from logitscope.store.files import atomic_write_text
+from logitscope.store.files import write_export
 from logitscope.store.history import HistoryStore
+from logitscope.store.import_check import load_export
 
 
 def add_history_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -70,21 +70,15 @@ def _export(store: HistoryStore, conversation_id: int | None, fmt: str, output: 
     if output is None:
         sys.stdout.write(text)
         return 0
-    try:
-        atomic_write_text(Path(output), text)
-    except OSError as exc:
-        raise StoreError(f"cannot write {output}: {exc.strerror or exc}") from exc
+    write_export(Path(output), text.encode("utf-8"))  # never replaces a pipe, a device or a link
     return 0
 
 
 def _import(store: HistoryStore, path: Path) -> int:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except ValueError as exc:  # not UTF-8, not JSON
-        raise StoreError(f"{path} is not a JSON file: {exc}") from exc
-    ids = import_json(store, document)
+    checked = load_export(path)  # bounded reading, everything checked before anything is written
+    ids = import_json(store, checked)
+    for notice in checked.notices:  # what was incomplete (imported as it is)
+        print(f"note: {notice}", file=sys.stderr)
     print(f"imported {len(ids)} conversation{'s' if len(ids) != 1 else ''}"
           + (f" (ids {', '.join(map(str, ids))})" if ids else ""))
     return 0

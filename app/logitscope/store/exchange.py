@@ -32,6 +32,7 @@ from logitscope.engine.trace import (
 from logitscope.errors import StoreError
 from logitscope.store.database import transaction
 from logitscope.store.history import HistoryStore, active_path_of, insert_conversation, insert_message
+from logitscope.store.import_check import EXPORT_FORMAT, EXPORT_VERSION, STATUSES, CheckedExport, check_export
 from logitscope.store.records import ROLES, Conversation, Message, ModelIdentity
 from logitscope.store.traces import (
     PieceVocab,
@@ -41,11 +42,6 @@ from logitscope.store.traces import (
     save_pieces,
     save_steps,
 )
-
-EXPORT_FORMAT = "logitscope-history"
-EXPORT_VERSION = 1
-STATUSES = ("streaming", "done", "interrupted", "error")
-
 
 # -- JSON export -----------------------------------------------------------------------------------
 
@@ -112,15 +108,13 @@ def _b64(data: bytes) -> str:
 
 # -- JSON import -----------------------------------------------------------------------------------
 
-def import_json(store: HistoryStore, document: Any) -> list[int]:
+def import_json(store: HistoryStore, document: Any | CheckedExport) -> list[int]:
     """Add the conversations of an `export_json` document (as new conversations); returns their ids.
 
-    All or nothing: a document with any invalid part raises StoreError and adds nothing."""
-    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
-        raise StoreError("this is not a Logitscope history export (no \"format\": \"logitscope-history\")")
-    version = document.get("version")
-    if version != EXPORT_VERSION:
-        raise StoreError(f"this history export has version {version!r}; this Logitscope reads version {EXPORT_VERSION}")
+    All or nothing: a document with any invalid part raises StoreError and adds nothing. `document`:
+    parsed JSON, checked here, or what `import_check.load_export` / `check_export` already checked
+    (whose notices say what was incomplete)."""
+    document = (document if isinstance(document, CheckedExport) else check_export(document)).document
     conversations = _get(document, "conversations", list, "the export")
     conn = store.connection
     try:
