@@ -66,6 +66,7 @@ class MainWindow(QMainWindow):
         self.qsettings = settings or QSettings("Logitscope", "Logitscope")
         self.history = history or ChatHistory(HistoryStore())
         self.app_settings = app_settings or SettingsStore()
+        self.app_settings.repair()  # ignored parts: the file is backed up and rewritten, its notices shown once
         self.dark = dark
         self.capabilities: dict[str, object] = {"backend": "…", "gpu_offload": False}
         self.conversations: list[Conversation] = self.history.conversations() or [Conversation()]
