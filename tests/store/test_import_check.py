@@ -3,9 +3,11 @@ written, one clear error (exit 2) instead of a traceback, and incomplete traces 
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import os
+import struct
 import subprocess
 import sys
 import time
@@ -65,6 +67,14 @@ def answer(doc: dict) -> dict:
     return doc["conversations"][0]["messages"][1]
 
 
+def set_in_first_step(doc: dict, offset: int, fmt: str, value: float) -> None:
+    """Overwrite one number in the header of the answer's first step record (engine.trace._HEAD)."""
+    steps = answer(doc)["trace"]["steps"]
+    blob = bytearray(base64.b64decode(steps[0]))
+    struct.pack_into(fmt, blob, offset, value)
+    steps[0] = base64.b64encode(bytes(blob)).decode("ascii")
+
+
 @pytest.mark.parametrize("damage, phrase", [
     (lambda d: answer(d).update(seed=2**63), '"seed" must be between'),
     (lambda d: answer(d).update(selected_seq=-(2**64)), '"selected_seq" must be between'),
@@ -87,10 +97,13 @@ def answer(doc: dict) -> dict:
     (lambda d: answer(d)["trace"]["pieces"].update({"9" * 30: "AA=="}), "is not a token id"),
     (lambda d: answer(d)["trace"]["steps"].append(answer(d)["trace"]["steps"][0]), "repeats step 0"),
     (lambda d: d.update(version="1"), "version '1'"),
+    (lambda d: set_in_first_step(d, 28, "<f", 5.0), "a p probability out of range (5)"),
+    (lambda d: set_in_first_step(d, 12, "<f", -1e30), "a raw probability out of range"),
+    (lambda d: set_in_first_step(d, 20, "<f", float("inf")), "its entropy is inf"),
 ], ids=["seed", "selected_seq", "model-size", "huge-time", "inf-time", "nan-time", "negative-time", "n_gen",
         "gen_s", "kv-field", "deep-sampler", "big-in-sampler", "surrogate-title", "surrogate-content",
         "surrogate-notice", "surrogate-key", "piece-key", "piece-key-superscript", "piece-key-huge",
-        "duplicate-step", "version-string"])
+        "duplicate-step", "version-string", "step-p", "step-lse", "step-entropy"])
 def test_bad_values_are_clear_errors_and_add_nothing(document, home, tmp_path, capsys, damage, phrase):
     damage(document)
     path = tmp_path / "bad.json"

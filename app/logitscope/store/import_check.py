@@ -29,6 +29,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from logitscope.engine.trace import KvInfo, StepRecord, Timings, unpack_step
 from logitscope.errors import StoreError
 from logitscope.store.files import file_kind
@@ -42,6 +44,7 @@ MAX_EXPORT_BYTES = 512 * 1024 * 1024   # about 250,000 answer tokens with their 
 INT64 = (-(2**63), 2**63 - 1)          # SQLite's INTEGER
 TOKEN_IDS = (0, 2**31 - 1)             # a step record stores token ids as int32
 TIMES = (0.0, 32_503_680_000.0)        # seconds since 1970, up to the year 3000 (the limit on Windows)
+PROBABILITY_SLACK = 1.001             # float32 rounding; anything beyond is a damaged record
 MAX_PLAIN_DEPTH = 8                    # free-form values: a sampler's settings are 2 levels deep
 
 _SURROGATE = re.compile("[\ud800-\udfff]")  # json.loads joins valid pairs: any left is unpaired
@@ -206,7 +209,27 @@ def _step(text: Any, where: str) -> StepRecord:
     for pieces, ids, name in ((step.raw_pieces, step.raw_ids, "raw"), (step.final_pieces, step.final_ids, "final")):
         if pieces and len(pieces) != len(ids):  # the trace export pairs them one to one
             raise StoreError(f"{where} is not a valid step record: {len(pieces)} {name} pieces for {len(ids)} tokens")
+    absurd = _absurd_number(step)
+    if absurd:
+        raise StoreError(f"{where} is not a valid step record: {absurd}")
     return step
+
+
+def _absurd_number(step: StepRecord) -> str | None:
+    """What no engine writes: a probability outside [0, 1], an infinite entropy or latency. NaN is
+    allowed everywhere (a remote engine's "unknown")."""
+    with np.errstate(all="ignore"):
+        probabilities = {"p": np.float64(step.p), "p_raw": np.float64(step.p_raw), "raw": step.raw_probs,
+                         "final": step.final_probs, **{s.name: s.top_probs for s in step.stages},
+                         **{f"{s.name} mass": np.float64(s.mass_kept) for s in step.stages}}
+        for name, values in probabilities.items():
+            if np.any((values < 0) | (values > PROBABILITY_SLACK)):
+                return f"a {name} probability out of range ({np.nanmax(np.abs(values)):.3g})"
+        for name, value in (("entropy", step.entropy_raw), ("final entropy", step.entropy),
+                            ("latency", step.latency_s)):
+            if math.isinf(value) or value < -1e-3:  # (float rounding may give -0.0000001)
+                return f"its {name} is {value}"
+    return None
 
 
 @dataclass(frozen=True)
