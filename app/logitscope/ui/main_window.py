@@ -830,7 +830,7 @@ class MainWindow(QMainWindow):
             self.show_error(self.tr("Import failed"), str(exc))
             return 0
         if checked.notices:  # what was incomplete, imported as it is
-            self.show_error(self.tr("Imported with gaps"), "\n".join(checked.notices))
+            self.show_error(self.tr("Notice"), "\n".join(checked.notices))
         known = {c.store_id for c in self.conversations}
         fresh = [c for c in self.history.conversations() if c.store_id in ids and c.store_id not in known]
         self.conversations[0:0] = fresh
