@@ -108,13 +108,17 @@ def _b64(data: bytes) -> str:
 
 # -- JSON import -----------------------------------------------------------------------------------
 
-def import_json(store: HistoryStore, document: Any | CheckedExport) -> list[int]:
+def import_json(store: HistoryStore, document: Any) -> list[int]:
     """Add the conversations of an `export_json` document (as new conversations); returns their ids.
 
-    All or nothing: a document with any invalid part raises StoreError and adds nothing. `document`:
-    parsed JSON, checked here, or what `import_check.load_export` / `check_export` already checked
-    (whose notices say what was incomplete)."""
-    document = (document if isinstance(document, CheckedExport) else check_export(document)).document
+    All or nothing: a document with any invalid part raises StoreError and adds nothing."""
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        raise StoreError("this is not a Logitscope history export (no \"format\": \"logitscope-history\")")
+    version = document.get("version")
+    if version != EXPORT_VERSION:
+        raise StoreError(f"this history export has version {version!r}; this Logitscope reads version {EXPORT_VERSION}")
+    # Every value is checked before a row is written (import_check), unless load_export already did.
+    document = document if isinstance(document, CheckedExport) else check_export(document)
     conversations = _get(document, "conversations", list, "the export")
     conn = store.connection
     try:

@@ -51,13 +51,13 @@ _SURROGATE = re.compile("[\ud800-\udfff]")  # json.loads joins valid pairs: any 
 _TOKEN_KEY = re.compile(r"(?:0|[1-9][0-9]{0,9})")
 
 
-@dataclass
-class CheckedExport:
-    """A document that passed `check_export`, as `import_json` will write it, and what to tell the user
-    about it (incomplete traces)."""
+class CheckedExport(dict[str, Any]):
+    """A document that passed `check_export`, as `import_json` will write it (which then does not check
+    it again), and `notices`: what to tell the user about it (incomplete traces)."""
 
-    document: dict[str, Any]
-    notices: list[str]
+    def __init__(self, document: dict[str, Any], notices: list[str]) -> None:
+        super().__init__(document)
+        self.notices = notices
 
 
 def load_export(path: str | Path) -> CheckedExport:
