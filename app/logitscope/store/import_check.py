@@ -218,17 +218,14 @@ def _step(text: Any, where: str) -> StepRecord:
 def _absurd_number(step: StepRecord) -> str | None:
     """What no engine writes: a probability outside [0, 1], an infinite entropy or latency. NaN is
     allowed everywhere (a remote engine's "unknown")."""
-    with np.errstate(all="ignore"):
-        probabilities = {"p": np.float64(step.p), "p_raw": np.float64(step.p_raw), "raw": step.raw_probs,
-                         "final": step.final_probs, **{s.name: s.top_probs for s in step.stages},
-                         **{f"{s.name} mass": np.float64(s.mass_kept) for s in step.stages}}
-        for name, values in probabilities.items():
-            if np.any((values < 0) | (values > PROBABILITY_SLACK)):
-                return f"a {name} probability out of range ({np.nanmax(np.abs(values)):.3g})"
-        for name, value in (("entropy", step.entropy_raw), ("final entropy", step.entropy),
-                            ("latency", step.latency_s)):
-            if math.isinf(value) or value < -1e-3:  # (float rounding may give -0.0000001)
-                return f"its {name} is {value}"
+    with np.errstate(all="ignore"):  # NaN compares false: allowed
+        scalars = np.array([step.p, step.p_raw, *(s.mass_kept for s in step.stages)], np.float64)
+        probabilities = np.concatenate([scalars, step.raw_probs, step.final_probs, *(s.top_probs for s in step.stages)])
+        if np.any((probabilities < 0) | (probabilities > PROBABILITY_SLACK)):  # one test for the usual case
+            return f"a probability out of range ({np.nanmax(np.abs(probabilities)):.3g})"
+    for name, value in (("entropy", step.entropy_raw), ("final entropy", step.entropy), ("latency", step.latency_s)):
+        if math.isinf(value) or value < -1e-3:  # (float rounding may give -0.0000001)
+            return f"its {name} is {value}"
     return None
 
 
