@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from logitscope.errors import StoreError
-from logitscope.store.files import write_export
+from logitscope.store import import_check
+from logitscope.store.files import atomic_write_bytes, write_export
 from logitscope.store.history import HistoryStore
 from tests.store.test_commands import run
 
@@ -147,3 +148,29 @@ def test_a_disk_is_refused(home: Path, tmp_path: Path):
     with pytest.raises(StoreError, match="block device"):
         export_to(disk)
     assert stat.S_ISBLK(disk.lstat().st_mode)
+
+
+def test_an_export_too_big_to_import_says_so(home: Path, tmp_path: Path, monkeypatch, capsys):
+    monkeypatch.setattr(import_check, "MAX_EXPORT_BYTES", 100)
+    assert run("history", "export", "-o", str(tmp_path / "all.json")) == 0
+    assert "note: this export is 0 MiB; 'history import' reads at most 0 MiB" in capsys.readouterr().err
+    with pytest.raises(StoreError, match="larger than 0 MiB, the most a history import reads"):
+        run("history", "import", str(tmp_path / "all.json"))
+
+
+def test_the_app_files_atomic_writes_follow_links_and_refuse_pipes(tmp_path: Path):
+    """settings.json written by the app: a link (a dotfiles folder) stays a link, its mode stays."""
+    real = tmp_path / "dotfiles" / "settings.json"
+    real.parent.mkdir()
+    real.write_text("{}")
+    real.chmod(0o640)
+    link = tmp_path / "settings.json"
+    link.symlink_to(real)
+    atomic_write_bytes(link, b'{"schema": 1}')
+    assert link.is_symlink() and real.read_bytes() == b'{"schema": 1}'
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="it is a named pipe, not a file"):
+        atomic_write_bytes(fifo, b"{}")
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)

@@ -13,10 +13,10 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from logitscope.store import import_check
 from logitscope.store.exchange import export_json, export_markdown, import_json
 from logitscope.store.files import write_export
 from logitscope.store.history import HistoryStore
-from logitscope.store.import_check import load_export
 
 
 def add_history_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -70,12 +70,17 @@ def _export(store: HistoryStore, conversation_id: int | None, fmt: str, output: 
     if output is None:
         sys.stdout.write(text)
         return 0
-    write_export(Path(output), text.encode("utf-8"))  # never replaces a pipe, a device or a link
+    data = text.encode("utf-8")
+    write_export(Path(output), data)  # never replaces a pipe, a device or a link
+    if fmt == "json" and len(data) > import_check.MAX_EXPORT_BYTES:
+        print(f"note: this export is {len(data) / 2**20:.0f} MiB; 'history import' reads at most "
+              f"{import_check.MAX_EXPORT_BYTES // 2**20} MiB: to move them, export conversations a few at a time",
+              file=sys.stderr)
     return 0
 
 
 def _import(store: HistoryStore, path: Path) -> int:
-    checked = load_export(path)  # bounded reading, everything checked before anything is written
+    checked = import_check.load_export(path)  # bounded reading, everything checked before anything is written
     ids = import_json(store, checked)
     for notice in checked.notices:  # what was incomplete (imported as it is)
         print(f"note: {notice}", file=sys.stderr)

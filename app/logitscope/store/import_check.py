@@ -68,9 +68,10 @@ def load_export(path: str | Path) -> CheckedExport:
 
 # -- reading, bounded ------------------------------------------------------------------------------
 
-def read_export_bytes(path: Path, limit: int = MAX_EXPORT_BYTES) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes. A pipe, a device or a folder is refused
-    without reading from it (opening does not wait for a pipe's writer)."""
+def read_export_bytes(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (default MAX_EXPORT_BYTES). A pipe, a device
+    or a folder is refused without reading from it (opening does not wait for a pipe's writer)."""
+    limit = MAX_EXPORT_BYTES if limit is None else limit
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
