@@ -136,3 +136,29 @@ def test_a_fresh_process_reads_hf_endpoint_at_import(hub, sealed):
     assert proc.returncode == 2 and proc.stderr.strip().splitlines()[-1].startswith(
         "error: test-org/Gated-GGUF is gated: accept its licence on")
     assert "Traceback" not in proc.stderr
+
+
+def test_list_and_rm_use_the_folders_added_in_the_settings(models, capsys):
+    """The window's Settings ▸ models folders are searched by the CLI too (no --folder needed)."""
+    from logitscope.store.settings import SettingsStore
+
+    SettingsStore().update_app(models_folders=[str(models)])
+    assert run("list", "--json") == 0
+    entries = {m["name"]: m for m in json.loads(capsys.readouterr().out)["models"]}
+    assert entries["tiny-Q8_0.gguf"]["source"] == "folder"
+    with pytest.raises(LibraryError, match="never deletes other tools' files"):  # found, and not deleted
+        run("rm", "tiny-Q8_0.gguf")
+    assert (models / "tiny-Q8_0.gguf").exists()
+
+
+def test_list_prints_problems_in_the_settings_as_warnings(models, capsys):
+    from logitscope.paths import data_dir
+
+    (data_dir() / "settings.json").write_text(json.dumps(
+        {"schema": 1, "app": {"theme": "purple", "models_folders": [str(models)]}}))
+    assert run("list") == 0
+    captured = capsys.readouterr()
+    assert "tiny-Q8_0.gguf  [folder]" in captured.out
+    assert captured.err.splitlines() == ["warning: settings: theme = 'purple' is invalid "
+                                         "(not one of system, light, dark); using 'system'"]
+    assert not list(data_dir().glob("settings.json.bak-*"))   # listing models does not rewrite the settings

@@ -137,8 +137,11 @@ def test_invalid_load_settings_in_the_file(path: Path):
     s = SettingsStore(path)
     assert s.load_settings_for("/m/good.gguf") == LoadSettings(n_ctx=1024)
     assert s.load_settings_for("/m/typo.gguf") == LoadSettings()
-    assert s.load_settings_for("/m/invalid.gguf") is None and s.load_settings_for("/m/junk.gguf") is None
-    assert len(s.notices) == 4
+    # only the field at fault goes back to its default: n_ctx stays
+    assert s.load_settings_for("/m/invalid.gguf") == LoadSettings(n_ctx=1024)
+    assert s.load_settings_for("/m/junk.gguf") is None
+    assert len(s.notices) == 4 and "type_v = 'q8_0' is invalid (a quantized V cache needs flash attention on)" \
+        in "\n".join(s.notices)
 
 
 def test_sampler_presets(path: Path):
@@ -175,7 +178,7 @@ def test_invalid_presets_in_the_file(path: Path):
     s = SettingsStore(path)
     assert s.preset("Ok") == SamplerSettings(temperature=1.0, top_k=10)
     assert s.preset("Greedy") == PRESETS["Greedy"]
-    assert "Broken" not in s.presets() and s.preset("Weird") == SamplerSettings()
+    assert s.preset("Broken") == SamplerSettings() and s.preset("Weird") == SamplerSettings()
     assert s.app.sampler_preset == "Ok" and len(s.notices) == 4
 
 
@@ -192,3 +195,62 @@ def test_no_qt_and_no_llama_cpp_in_the_history_modules():
             "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'llama_cpp')]; sys.exit(1 if bad else 0)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
     assert settings_module.LoadSettings is LoadSettings  # settings does use the engine's own dataclass
+
+
+def backups(path: Path) -> list[Path]:
+    return sorted(path.parent.glob("settings.json.bak-*"))
+
+
+def test_a_preset_with_one_bad_value_keeps_the_others(path: Path):
+    write(path, {"schema": 1, "sampler_presets": {"Mine": {"temperature": -3, "top_k": 10, "seed": 7,
+                                                           "order": "backwards"}}})
+    s = SettingsStore(path)
+    assert s.preset("Mine") == SamplerSettings(top_k=10, seed=7)
+    text = "\n".join(s.notices)
+    assert "sampler preset 'Mine': temperature = -3.0 is invalid (temperature must be >= 0 (0 = greedy)); using 0.8" \
+        in text and "order = 'backwards' is invalid" in text and len(s.notices) == 2
+
+
+def test_a_file_with_ignored_parts_is_backed_up_before_a_change_rewrites_it(path: Path):
+    original = {"schema": 1, "app": {"theme": "purple", "language": "en", "font": "Comic"},
+                "sampler_presets": {"Mine": {"temperature": -3, "top_k": 10}}, "plugins": {"x": 1}}
+    write(path, original)
+    before = path.read_bytes()
+    s = SettingsStore(path)
+    assert not backups(path)                       # reading alone writes nothing
+    s.update_app(theme="dark")
+    (backup,) = backups(path)
+    assert backup.read_bytes() == before           # what was ignored (the font, the bad value) is not lost
+    assert f"kept as {backup.name}" in s.notices[-1]
+    saved = json.loads(path.read_text())
+    assert saved["app"]["language"] == "en" and saved["sampler_presets"]["Mine"]["top_k"] == 10
+    s.update_app(theme="light")                    # later saves: the file is clean, no more backups
+    assert backups(path) == [backup]
+
+
+def test_repair_shows_the_notices_once_and_never_overwrites_an_earlier_backup(path: Path):
+    write(path, {"schema": 1, "app": {"theme": "purple"}})
+    first = SettingsStore(path)
+    first.repair()
+    assert len(backups(path)) == 1 and "kept as settings.json.bak-" in first.notices[-1]
+    clean = SettingsStore(path)
+    assert clean.notices == [] and clean.app == AppSettings()
+    clean.repair()
+    assert len(backups(path)) == 1                 # nothing to repair, nothing copied
+    write(path, {"schema": 1, "app": {"theme": "orange"}})   # a second bad file within the same second
+    SettingsStore(path).repair()
+    olds = backups(path)
+    assert len(olds) == 2 and [json.loads(p.read_text())["app"]["theme"] for p in olds] == ["purple", "orange"]
+
+
+def test_repair_that_cannot_write_is_a_notice(path: Path, monkeypatch: pytest.MonkeyPatch):
+    write(path, {"schema": 1, "app": {"theme": "purple"}})
+    s = SettingsStore(path)
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(settings_module, "copy_aside", refuse)
+    s.repair()
+    assert "could not be repaired (Permission denied)" in s.notices[-1]
+    assert json.loads(path.read_text())["app"]["theme"] == "purple"   # not rewritten without its backup

@@ -10,10 +10,14 @@ import argparse
 import getpass
 import json
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from logitscope.engine.memory import format_bytes
 from logitscope.library.fit import DEFAULT_N_CTX
+
+if TYPE_CHECKING:
+    from logitscope.library.discovery import ModelRoots
 
 SORT_CHOICES = ("downloads", "likes", "recent")
 
@@ -21,7 +25,7 @@ SORT_CHOICES = ("downloads", "likes", "recent")
 def add_models_subcommands(models_subparsers: Any) -> None:
     """Add list, search, files, pull, rm, recommended and token to a `models` subparsers object."""
     add = models_subparsers.add_parser
-    p = add("list", help="models on this machine (models folder, added folders, LM Studio, HF cache, Ollama)")
+    p = add("list", help="models on this machine (models folder, folders added in the settings, LM Studio, HF cache, Ollama)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--n-ctx", type=int, default=DEFAULT_N_CTX, help="context size for the fit verdict")
     p.add_argument("--folder", action="append", default=[], metavar="DIR", help="also look in DIR (repeatable)")
@@ -61,13 +65,24 @@ def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2))
 
 
+def _roots(folders: Sequence[str] = ()) -> ModelRoots:
+    """Where models are looked for: the usual places, the folders added in the settings (as the window
+    does) and `folders`. Problems in the settings file are printed as warnings."""
+    from logitscope.library.discovery import default_roots
+    from logitscope.store.settings import SettingsStore
+
+    settings = SettingsStore()
+    for notice in settings.notices:
+        print(f"warning: {notice}", file=sys.stderr)
+    return default_roots([*settings.app.models_folders, *folders])
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     from logitscope.library.catalog import list_local_models
-    from logitscope.library.discovery import default_roots
     from logitscope.library.machine import probe_machine
 
     machine = probe_machine()
-    models = list_local_models(default_roots(args.folder), n_ctx=args.n_ctx, machine=machine)
+    models = list_local_models(_roots(args.folder), n_ctx=args.n_ctx, machine=machine)
     if args.json:
         _print_json({"n_ctx": args.n_ctx, "machine": machine.to_dict(), "models": [m.to_dict() for m in models]})
         return 0
@@ -143,7 +158,7 @@ def _cmd_pull(args: argparse.Namespace) -> int:
 def _cmd_rm(args: argparse.Namespace) -> int:
     from logitscope.library.catalog import remove_model
 
-    for path in remove_model(args.name):
+    for path in remove_model(args.name, _roots()):
         print(f"removed {path}")
     return 0
 

@@ -13,9 +13,9 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from logitscope.errors import StoreError
+from logitscope.store import import_check
 from logitscope.store.exchange import export_json, export_markdown, import_json
-from logitscope.store.files import atomic_write_text
+from logitscope.store.files import write_export
 from logitscope.store.history import HistoryStore
 
 
@@ -71,21 +71,20 @@ def _export(store: HistoryStore, conversation_id: int | None, fmt: str, output: 
     if output is None:
         sys.stdout.write(text)
         return 0
-    try:
-        atomic_write_text(Path(output), text)
-    except OSError as exc:
-        raise StoreError(f"cannot write {output}: {exc.strerror or exc}") from exc
+    data = text.encode("utf-8")
+    write_export(Path(output), data)  # never replaces a pipe, a device or a link
+    if fmt == "json" and len(data) > import_check.MAX_EXPORT_BYTES:
+        print(f"note: this export is {len(data) / 2**20:.0f} MiB; 'history import' reads at most "
+              f"{import_check.MAX_EXPORT_BYTES // 2**20} MiB: to move them, export conversations a few at a time",
+              file=sys.stderr)
     return 0
 
 
 def _import(store: HistoryStore, path: Path) -> int:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except ValueError as exc:  # not UTF-8, not JSON
-        raise StoreError(f"{path} is not a JSON file: {exc}") from exc
-    ids = import_json(store, document)
+    checked = import_check.load_export(path)  # bounded reading, everything checked before anything is written
+    ids = import_json(store, checked)
+    for notice in checked.notices:  # what was incomplete (imported as it is)
+        print(f"note: {notice}", file=sys.stderr)
     print(f"imported {len(ids)} conversation{'s' if len(ids) != 1 else ''}"
           + (f" (ids {', '.join(map(str, ids))})" if ids else ""))
     return 0

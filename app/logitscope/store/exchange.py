@@ -32,6 +32,7 @@ from logitscope.engine.trace import (
 from logitscope.errors import StoreError
 from logitscope.store.database import ChunkedTransaction, transaction
 from logitscope.store.history import HistoryStore, active_path_of, insert_conversation, insert_message
+from logitscope.store.import_check import EXPORT_FORMAT, EXPORT_VERSION, STATUSES, CheckedExport, check_export
 from logitscope.store.records import ROLES, Conversation, Message, ModelIdentity
 from logitscope.store.traces import (
     PieceVocab,
@@ -41,11 +42,6 @@ from logitscope.store.traces import (
     save_pieces,
     save_steps,
 )
-
-EXPORT_FORMAT = "logitscope-history"
-EXPORT_VERSION = 1
-STATUSES = ("streaming", "done", "interrupted", "error")
-
 
 # -- JSON export -----------------------------------------------------------------------------------
 
@@ -123,6 +119,8 @@ def import_json(store: HistoryStore, document: Any) -> list[int]:
     version = document.get("version")
     if version != EXPORT_VERSION:
         raise StoreError(f"this history export has version {version!r}; this Logitscope reads version {EXPORT_VERSION}")
+    # Every value is checked before a row is written (import_check), unless load_export already did.
+    document = document if isinstance(document, CheckedExport) else check_export(document)
     conversations = _get(document, "conversations", list, "the export")
     conn = store.connection
     ids: list[int] = []

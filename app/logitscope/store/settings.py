@@ -5,12 +5,16 @@ settings.json holds three sections:
 - "load_settings": per model file (absolute path), the engine's LoadSettings as a dict;
 - "sampler_presets": the user's own sampler presets by name (the built-ins are engine.sampler.PRESETS).
 
-Reading never fails: an unknown key or an invalid value falls back to its default with a notice, and a
-file that cannot be read at all (not JSON, a newer schema) is moved aside (settings.json.broken-<time>),
-so saving defaults never overwrites what the user had. Every change is saved at once.
-
-Note: this module imports logitscope.engine.runtime (for LoadSettings), which loads llama.cpp's library;
-logitscope.store itself does not import this module.
+Reading never fails and never loses what the user had:
+- an invalid value falls back to its default with a notice; only that field: a saved preset or a
+  model's load settings with one bad value keep their other values;
+- an unknown key is ignored with a notice;
+- a file that cannot be read at all (not JSON, a newer schema) is moved aside (settings.json.broken-<time>);
+- before a file with ignored parts is rewritten (by `repair()`, which the window calls at start-up, or
+  by the first change saved), it is copied to settings.json.bak-<time>, never over an earlier backup, and
+  a notice names the copy.
+`notices` holds one line for the user per problem: the CLI prints them as warnings, the window shows them
+once (after its repair the file is clean). Every change is saved at once.
 """
 
 from __future__ import annotations
@@ -27,9 +31,10 @@ from logitscope.engine.api import LoadSettings
 from logitscope.engine.sampler import PRESETS, SamplerSettings
 from logitscope.errors import InvalidSettingsError
 from logitscope.paths import data_dir
-from logitscope.store.files import atomic_write_text, move_aside
+from logitscope.store.files import atomic_write_text, copy_aside, move_aside
 
 SETTINGS_FILE = "settings.json"
+BACKUP_TAG = "bak"       # settings.json.bak-<YYYYmmdd-HHMMSS>: the file as it was before a lossy rewrite
 SETTINGS_SCHEMA = 1
 
 T = TypeVar("T")
@@ -83,6 +88,8 @@ class SettingsStore:
         if self.app.sampler_preset not in self.presets():
             self.notices.append(f"settings: there is no sampler preset {self.app.sampler_preset!r}; using 'Balanced'")
             self.app = replace(self.app, sampler_preset="Balanced")
+        # Something in the file was ignored: keep a copy before the first rewrite drops it.
+        self._backup_due = bool(self.notices) and self.path.exists()
 
     def _read_file(self) -> dict[str, Any]:
         if not self.path.exists():
@@ -110,7 +117,24 @@ class SettingsStore:
                                 "the defaults are used")
         return {}
 
+    def repair(self) -> None:
+        """Rewrite a file that had ignored parts without them, after a backup (see the module's
+        docstring), so that its notices are shown once. Nothing to do for a clean file. A failure is a
+        notice, never an error: the settings in memory are usable anyway."""
+        if not self._backup_due:
+            return
+        try:
+            self.save()
+        except OSError as exc:
+            self.notices.append(f"settings: {self.path.name} could not be repaired ({exc.strerror or exc}); "
+                                "it is used as it is")
+
     def save(self) -> None:
+        if self._backup_due:  # never rewrite a file with ignored parts without a copy of it
+            backup = copy_aside(self.path, BACKUP_TAG)
+            self._backup_due = False
+            self.notices.append(f"settings: {self.path.name} was rewritten without what was ignored; "
+                                f"the file as it was is kept as {backup.name}")
         data = {
             "schema": SETTINGS_SCHEMA,
             "app": {f.name: _plain(getattr(self.app, f.name)) for f in fields(AppSettings)},
@@ -229,17 +253,38 @@ def _field_value(f: Field[Any], hint: Any, value: Any) -> Any:
 
 
 def _checked(cls: type[T], values: Any, where: str, notices: list[str]) -> T | None:
-    """Like `_typed`, then the class's own validate(); None (with a notice) if that refuses it."""
+    """Like `_typed`, then the class's own validate(). A field that validate() refuses on its own (with
+    every other field at its default) goes back to its default, with a notice; the others are kept.
+    None (with a notice) only if the values are valid one by one but not together."""
     if not isinstance(values, dict):
         notices.append(f"settings: {where} is not an object; ignored")
         return None
     obj = _typed(cls, values, f"settings: {where}", notices)
-    try:
-        obj.validate()  # type: ignore[attr-defined]
-    except InvalidSettingsError as exc:
-        notices.append(f"settings: {where} ignored: {exc}")
+    if _refusal(obj) is None:
+        return obj
+    default = cls()
+    fixes = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        value, fallback = getattr(obj, f.name), getattr(default, f.name)
+        refused = _refusal(replace(default, **{f.name: value})) if value != fallback else None  # type: ignore[type-var]
+        if refused is not None:
+            fixes[f.name] = fallback
+            notices.append(f"settings: {where}: {f.name} = {value!r} is invalid ({refused}); using {fallback!r}")
+    obj = replace(obj, **fixes)  # type: ignore[type-var]
+    refused = _refusal(obj)
+    if refused is not None:
+        notices.append(f"settings: {where} ignored: {refused}")
         return None
     return obj
+
+
+def _refusal(obj: Any) -> str | None:
+    """Why obj.validate() refuses `obj`, or None if it accepts it."""
+    try:
+        obj.validate()
+    except InvalidSettingsError as exc:
+        return str(exc)
+    return None
 
 
 def _coerce(value: Any, hint: Any) -> Any:

@@ -33,6 +33,7 @@ from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord, dumps, result_to_json, step_to_json
 from logitscope.errors import LogitscopeError
 from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.store.files import write_export
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity
 from logitscope.store.settings import SettingsStore
@@ -65,6 +66,7 @@ class MainWindow(QMainWindow):
         self.qsettings = settings or QSettings("Logitscope", "Logitscope")
         self.history = history or ChatHistory(HistoryStore())
         self.app_settings = app_settings or SettingsStore()
+        self.app_settings.repair()  # ignored parts: the file is backed up and rewritten, its notices shown once
         self.dark = dark
         self.capabilities: dict[str, object] = {"backend": "…", "gpu_offload": False}
         self.conversations: list[Conversation] = self.history.conversations() or [Conversation()]
@@ -795,9 +797,9 @@ class MainWindow(QMainWindow):
         lines = [dumps(step_to_json(s, self.bridge.vocab)) for s in answer.steps]
         if answer.result is not None:
             lines.append(dumps(result_to_json(answer.result)))
-        try:
-            Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
-        except OSError as exc:
+        try:  # never replaces a pipe, a device or a link; a pipe nobody reads is an error, not a hang
+            write_export(Path(path), ("\n".join(lines) + "\n").encode("utf-8"), wait_for_reader=False)
+        except LogitscopeError as exc:
             self.show_error(self.tr("Export failed"), str(exc))
             return False
         self.statusMessage.emit(self.tr("Trace saved to {0}").format(path))
@@ -820,8 +822,8 @@ class MainWindow(QMainWindow):
                 text = json.dumps(export_json(self.history.store, ids), ensure_ascii=False, indent=1)
             else:
                 text = export_markdown(self.history.store, ids)
-            Path(path).write_text(text, encoding="utf-8")
-        except (OSError, LogitscopeError) as exc:
+            write_export(Path(path), text.encode("utf-8"), wait_for_reader=False)
+        except LogitscopeError as exc:
             self.show_error(self.tr("Export failed"), str(exc))
             return False
         self.statusMessage.emit(self.tr("Conversation saved to {0}").format(path))
@@ -829,16 +831,20 @@ class MainWindow(QMainWindow):
 
     def import_conversations(self, path: str | None = None) -> int:
         from logitscope.store.exchange import import_json
+        from logitscope.store.import_check import load_export
 
         if path is None:
             path, _ = QFileDialog.getOpenFileName(self, self.tr("Import conversations"), "", self.tr("JSON (*.json)"))
             if not path:
                 return 0
-        try:
-            ids = import_json(self.history.store, json.loads(Path(path).read_text(encoding="utf-8")))
-        except (OSError, ValueError, LogitscopeError) as exc:
+        try:  # the same bounded reading and checks as `history import`
+            checked = load_export(path)
+            ids = import_json(self.history.store, checked)
+        except LogitscopeError as exc:
             self.show_error(self.tr("Import failed"), str(exc))
             return 0
+        if checked.notices:  # what was incomplete, imported as it is
+            self.show_error(self.tr("Notice"), "\n".join(checked.notices))
         known = {c.store_id for c in self.conversations}
         fresh = [c for c in self.history.conversations() if c.store_id in ids and c.store_id not in known]
         self.conversations[0:0] = fresh

@@ -1,0 +1,358 @@
+"""A history export from outside, read with bounds and checked in full before anything is written.
+
+An export file may come from another machine, a hand edit or someone hostile. Before
+`exchange.import_json` writes a single row, this module makes sure that:
+- reading is bounded: only a regular file (never a pipe or a device such as /dev/zero, which would be
+  read forever), at most MAX_EXPORT_BYTES, parsed without crashing on deep nesting;
+- every value can be stored and shown again: integers fit SQLite's 64 bits, times are finite and
+  within 1970..3000 (a Markdown export formats them as dates), text holds no unpaired UTF-16
+  surrogate (SQLite stores UTF-8, which cannot encode one), free-form values (sampler settings) are
+  plain JSON, not nested without end, each trace step is a valid record;
+- what is incomplete is said: a trace with missing steps is imported as it is, and the import reports it
+  (and so does the answer itself, in its notices), since refusing would lose the rest of the file.
+
+Every problem is a StoreError with one line that says where it is ("conversation 2, message 5: ...").
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import os
+import re
+import stat
+import struct
+import typing
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from logitscope.engine.trace import KvInfo, StepRecord, Timings, unpack_step
+from logitscope.errors import StoreError
+from logitscope.store.files import file_kind
+from logitscope.store.records import ROLES
+
+EXPORT_FORMAT = "logitscope-history"
+EXPORT_VERSION = 1
+STATUSES = ("streaming", "done", "interrupted", "error")
+
+# About 200,000 answer tokens with their traces (2.4 kB each); reading and checking one takes about four
+# times its size in memory (measured: 409 MiB for 100 MB).
+MAX_EXPORT_BYTES = 512 * 1024 * 1024
+INT64 = (-(2**63), 2**63 - 1)          # SQLite's INTEGER
+TOKEN_IDS = (0, 2**31 - 1)             # a step record stores token ids as int32
+TIMES = (0.0, 32_503_680_000.0)        # seconds since 1970, up to the year 3000 (the limit on Windows)
+PROBABILITY_SLACK = 1.001              # float32 rounding; anything beyond is a damaged record
+MAX_PLAIN_DEPTH = 8                    # free-form values: a sampler's settings are 2 levels deep
+
+_SURROGATE = re.compile("[\ud800-\udfff]")  # json.loads joins valid pairs: any left is unpaired
+_TOKEN_KEY = re.compile(r"(?:0|[1-9][0-9]{0,9})")
+
+
+class CheckedExport(dict[str, Any]):
+    """A document that passed `check_export`, as `import_json` will write it (which then does not check
+    it again), and `notices`: what to tell the user about it (incomplete traces)."""
+
+    def __init__(self, document: dict[str, Any], notices: list[str]) -> None:
+        super().__init__(document)
+        self.notices = notices
+
+
+def load_export(path: str | Path) -> CheckedExport:
+    """Read, parse and check the export at `path` (StoreError on any problem)."""
+    path = Path(path)
+    return check_export(parse_export(read_export_bytes(path), str(path)))
+
+
+# -- reading, bounded ------------------------------------------------------------------------------
+
+def read_export_bytes(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (default MAX_EXPORT_BYTES). A pipe, a device
+    or a folder is refused without reading from it (opening does not wait for a pipe's writer)."""
+    limit = MAX_EXPORT_BYTES if limit is None else limit
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise StoreError(f"cannot import {path}: it is {file_kind(info.st_mode)}, not a file")
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            data = fh.read(limit + 1) if info.st_size <= limit else b""
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if info.st_size > limit or len(data) > limit:
+        raise StoreError(f"{path} is larger than {limit // 2**20} MiB, the most a history import reads: "
+                         "export and import fewer conversations at a time ('history export ID')")
+    return data
+
+
+def parse_export(data: bytes, source: str) -> Any:
+    """JSON from bytes; StoreError (never RecursionError or a decoder's traceback) when it is not."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise StoreError(f"{source} is not a JSON file: it is not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise StoreError(f"{source} is nested too deeply to be a Logitscope history export") from None
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):  # Python's guard against quadratic int parsing
+            raise StoreError(f"{source} holds a number with thousands of digits; "
+                             "it is not a Logitscope history export") from None
+        raise StoreError(f"{source} is not a JSON file: {exc}") from None
+
+
+# -- checking ----------------------------------------------------------------------------------------
+
+def check_export(document: Any) -> CheckedExport:
+    """Check a whole parsed export (see the module's docstring); StoreError names the first problem.
+
+    Returns the document to write: the same, except that each answer whose trace misses steps carries a
+    notice saying so."""
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        raise StoreError("this is not a Logitscope history export (no \"format\": \"logitscope-history\")")
+    version = document.get("version")
+    if version != EXPORT_VERSION or isinstance(version, bool):
+        raise StoreError(f"this history export has version {_short(version)}; "
+                         f"this Logitscope reads version {EXPORT_VERSION}")
+    notices: list[str] = []
+    conversations = [_conversation(conv, f"conversation {n}", notices)
+                     for n, conv in enumerate(_value(document, "conversations", list, "the export"), 1)]
+    return CheckedExport({**document, "conversations": conversations}, notices)
+
+
+def _conversation(conv: Any, where: str, notices: list[str]) -> dict[str, Any]:
+    if not isinstance(conv, dict):
+        raise StoreError(f"{where} is not an object")
+    _text(conv, "title", where)
+    for key in ("created_at", "updated_at", "deleted_at"):
+        _time(conv, key, where, optional=key == "deleted_at")
+    messages = _value(conv, "messages", list, where)
+    return {**conv, "messages": [_message(msg, k, f"{where}, message {k + 1}", notices)
+                                 for k, msg in enumerate(messages)]}
+
+
+def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[str, Any]:
+    if not isinstance(msg, dict):
+        raise StoreError(f"{where} is not an object")
+    parent = _int(msg, "parent", where, INT64, optional=True)
+    if parent is not None and not 0 <= parent < position:
+        raise StoreError(f"{where}: \"parent\" must be the position of an earlier message")
+    role, status = _text(msg, "role", where), _text(msg, "status", where)
+    if role not in ROLES or status not in STATUSES:
+        raise StoreError(f"{where}: unknown role {_short(role)} or status {_short(status)}")
+    _text(msg, "content", where)
+    _time(msg, "created_at", where)
+    _int(msg, "selected_seq", where, INT64)
+    _int(msg, "seed", where, INT64, optional=True)
+    for key in ("finish_reason", "error"):
+        _text(msg, key, where, optional=True)
+    for k, notice in enumerate(_value(msg, "notices", list, where, optional=True) or [], 1):
+        if not isinstance(notice, str):
+            raise StoreError(f"{where}: notice {k} must be str")
+        _no_surrogate(notice, f"{where}, notice {k}")
+    model = _value(msg, "model", dict, where, optional=True)
+    if model is not None:
+        _text(model, "file_name", f"{where}, model")
+        _int(model, "size", f"{where}, model", (0, INT64[1]))
+        _text(model, "head_sha256", f"{where}, model")
+    sampler = _value(msg, "sampler", dict, where, optional=True)
+    if sampler is not None:
+        _plain(sampler, f"{where}, sampler", 0)
+    for key, cls in (("timings", Timings), ("kv", KvInfo)):
+        _record(_value(msg, key, dict, where, optional=True), cls, f"{where}, {key}")
+    trace = _value(msg, "trace", dict, where, optional=True)
+    if trace is None:
+        return msg
+    if model is None:
+        raise StoreError(f"{where}: a trace needs the model that produced it")
+    missing = _missing_steps(msg, _trace(trace, where))
+    if missing is None:
+        return msg
+    notices.append(f"{where}: the trace has only {missing}; it was imported as it is")
+    note = f"imported with only {missing}"
+    old = msg.get("notices") or []
+    return msg if note in old else {**msg, "notices": [*old, note]}
+
+
+# -- traces ------------------------------------------------------------------------------------------
+
+def _trace(trace: dict[str, Any], where: str) -> list[StepRecord]:
+    steps = [_step(text, f"{where}, trace step {k}")
+             for k, text in enumerate(_value(trace, "steps", list, where), 1)]
+    seen: set[int] = set()
+    for k, step in enumerate(steps, 1):
+        if step.i in seen:
+            raise StoreError(f"{where}, trace step {k} repeats step {step.i}")
+        seen.add(step.i)
+    for token, text in _value(trace, "pieces", dict, where).items():
+        if not _TOKEN_KEY.fullmatch(token) or int(token) > TOKEN_IDS[1]:
+            raise StoreError(f"{where}: piece key {_short(token)} is not a token id")
+        _base64(text, f"{where}, piece {token}")
+    return steps
+
+
+def _step(text: Any, where: str) -> StepRecord:
+    blob = _base64(text, where)
+    try:
+        step = unpack_step(blob)
+    except (struct.error, ValueError, IndexError) as exc:  # short, garbled or not UTF-8
+        raise StoreError(f"{where} is not a valid step record: {exc}") from None
+    if not 0 <= step.i <= TOKEN_IDS[1]:
+        raise StoreError(f"{where} is not a valid step record: its index is {step.i}")
+    for pieces, ids, name in ((step.raw_pieces, step.raw_ids, "raw"), (step.final_pieces, step.final_ids, "final")):
+        if pieces and len(pieces) != len(ids):  # the trace export pairs them one to one
+            raise StoreError(f"{where} is not a valid step record: {len(pieces)} {name} pieces for {len(ids)} tokens")
+    absurd = _absurd_number(step)
+    if absurd:
+        raise StoreError(f"{where} is not a valid step record: {absurd}")
+    return step
+
+
+def _absurd_number(step: StepRecord) -> str | None:
+    """What no engine writes: a probability outside [0, 1], an infinite entropy or latency. NaN is
+    allowed everywhere (a remote engine's "unknown")."""
+    with np.errstate(all="ignore"):  # NaN compares false: allowed
+        scalars = np.array([step.p, step.p_raw, *(s.mass_kept for s in step.stages)], np.float64)
+        probabilities = np.concatenate([scalars, step.raw_probs, step.final_probs, *(s.top_probs for s in step.stages)])
+        if np.any((probabilities < 0) | (probabilities > PROBABILITY_SLACK)):  # one test for the usual case
+            return f"a probability out of range ({np.nanmax(np.abs(probabilities)):.3g})"
+    for name, value in (("entropy", step.entropy_raw), ("final entropy", step.entropy), ("latency", step.latency_s)):
+        if math.isinf(value) or value < -1e-3:  # (float rounding may give -0.0000001)
+            return f"its {name} is {value}"
+    return None
+
+
+@dataclass(frozen=True)
+class _MissingSteps:
+    present: int
+    expected: int
+    gaps: list[tuple[int, int]]  # first and last index of each run of missing steps
+
+    def __str__(self) -> str:
+        runs = [f"{a}" if a == b else f"{a}-{b}" for a, b in self.gaps[:3]] + (["..."] if len(self.gaps) > 3 else [])
+        return f"{self.present} of {self.expected} steps (missing: {', '.join(runs)})"
+
+
+def _missing_steps(msg: dict[str, Any], steps: list[StepRecord]) -> _MissingSteps | None:
+    """Steps are numbered from 0 without gaps; a finished answer has one per generated token (n_gen),
+    except the tokens of a stop sequence, which are held back: there the steps' texts make the answer."""
+    indexes = sorted(step.i for step in steps)
+    expected = indexes[-1] + 1 if indexes else 0
+    timings = msg.get("timings")
+    if (msg["status"] == "done" and timings is not None and timings["n_gen"] > max(expected, len(steps))
+            and not _texts_add_up(msg["content"], steps)):
+        expected = timings["n_gen"]
+    if expected == len(steps):
+        return None
+    gaps, previous = [], -1
+    for i in [*indexes, expected]:
+        if i > previous + 1:
+            gaps.append((previous + 1, i - 1))
+        previous = i
+    return _MissingSteps(len(steps), expected, gaps)
+
+
+def _texts_add_up(content: str, steps: list[StepRecord]) -> bool:
+    """The steps' texts make the answer, but for replacement characters the final flush of an
+    incomplete UTF-8 sequence may add."""
+    joined = "".join(step.text for step in sorted(steps, key=lambda s: s.i))
+    return content.startswith(joined) and not content[len(joined):].strip("\ufffd")
+
+
+# -- values ------------------------------------------------------------------------------------------
+
+def _value(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, optional: bool = False) -> Any:
+    value = obj.get(key)
+    if value is None and optional:
+        return None
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):  # JSON true is no number
+        names = " or ".join(k.__name__ for k in kinds)
+        raise StoreError(f"{where}: \"{key}\" must be {names}" + (" or null" if optional else ""))
+    return value
+
+
+def _text(obj: dict[str, Any], key: str, where: str, optional: bool = False) -> str | None:
+    value = _value(obj, key, str, where, optional)
+    if value is not None:
+        _no_surrogate(value, f"{where}: \"{key}\"")
+    return value
+
+
+def _no_surrogate(text: str, where: str) -> None:
+    found = _SURROGATE.search(text)
+    if found:
+        raise StoreError(f"{where} holds an unpaired UTF-16 surrogate (\\u{ord(found.group()):04x}), which is not text")
+
+
+def _int(obj: dict[str, Any], key: str, where: str, bounds: tuple[int, int], optional: bool = False) -> int | None:
+    value = _value(obj, key, int, where, optional)
+    if value is not None and not bounds[0] <= value <= bounds[1]:
+        raise StoreError(f"{where}: \"{key}\" must be between {bounds[0]} and {bounds[1]}, not {_short(value)}")
+    return value
+
+
+def _time(obj: dict[str, Any], key: str, where: str, optional: bool = False) -> float | None:
+    value = _value(obj, key, (int, float), where, optional)
+    if value is not None and not (math.isfinite(value) and TIMES[0] <= value <= TIMES[1]):
+        raise StoreError(f"{where}: \"{key}\" must be a time in seconds since 1970 (up to the year 3000), "
+                         f"not {_short(value)}")
+    return value
+
+
+def _record(values: dict[str, Any] | None, cls: type, where: str) -> None:
+    """A dataclass's fields as stored (Timings, KvInfo): every field there with its type (NaN allowed:
+    a remote engine's unknown), plus any other plain values (written by another version)."""
+    if values is None:
+        return
+    hints = typing.get_type_hints(cls)
+    for f in fields(cls):
+        if f.name not in values:
+            raise StoreError(f"{where}: \"{f.name}\" is missing")
+        if hints[f.name] is int:
+            _int(values, f.name, where, INT64)
+        else:
+            _value(values, f.name, (int, float), where)
+    _plain(values, where, 0)
+
+
+def _plain(value: Any, where: str, depth: int) -> None:
+    """Plain JSON that can be stored and exported again: bounded depth, 64-bit integers, real text."""
+    if depth > MAX_PLAIN_DEPTH:
+        raise StoreError(f"{where} is nested more than {MAX_PLAIN_DEPTH} levels deep")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _no_surrogate(key, f"{where}: a key")
+            _plain(item, f"{where}, {_short(key)}", depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _plain(item, where, depth + 1)
+    elif isinstance(value, str):
+        _no_surrogate(value, where)
+    elif isinstance(value, int) and not isinstance(value, bool) and not INT64[0] <= value <= INT64[1]:
+        raise StoreError(f"{where} holds {_short(value)}, larger than a 64-bit integer")
+
+
+def _base64(text: Any, where: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, TypeError, ValueError) as exc:
+        raise StoreError(f"{where} is not valid base64") from exc
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    """A value for a message: its repr, cut short (a hostile file may hold a megabyte in one string)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
+        return f"a {len(str(abs(value)))}-digit number"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
