@@ -108,6 +108,12 @@ def quiet_on_failure() -> Iterator[None]:
     sys.stderr = held
     try:
         yield
+    except SystemExit as exc:  # shiboken's bootstrap calls sys.exit(-1) after printing its traceback
+        sys.stderr = real
+        cause = next((line for line in reversed(held.getvalue().splitlines()) if "Error" in line), "")
+        if "MemoryError" in cause:
+            raise MemoryError() from exc
+        raise ImportError(cause or f"the library exited while loading ({exc.code})") from exc
     except BaseException:
         sys.stderr = real
         raise

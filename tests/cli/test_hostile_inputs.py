@@ -226,3 +226,18 @@ def test_steps_add_up_when_max_tokens_cuts_inside_an_emoji(demo_model):
         "the model's answer changed: pick another prompt that cuts inside a character"
     assert done["text"] == "".join(s["text"] for s in steps) == ""
     assert any("multi-byte" in n for n in done["notices"])
+
+
+def test_a_library_that_exits_while_loading_becomes_an_error_not_an_exit(capsys):
+    """shiboken's bootstrap prints a traceback and calls sys.exit(-1) when memory runs out: that must reach
+    main() as an error it can put in one line, with shiboken's text held back."""
+    from logitscope.fatal import quiet_on_failure
+
+    with pytest.raises(MemoryError), quiet_on_failure():
+        print("Problem importing shibokensupport:\nMemoryError: ", file=sys.stderr)
+        sys.exit(-1)
+    with pytest.raises(ImportError, match="the library exited"), quiet_on_failure():
+        sys.exit(-1)
+    with quiet_on_failure():
+        print("a warning that is not lost", file=sys.stderr)
+    assert capsys.readouterr().err == "a warning that is not lost\n"
