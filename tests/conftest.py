@@ -6,8 +6,15 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from logitscope.library.demo import demo_model_path, fetch_demo
+
+# Property-based tests are derandomized by default, so the test command gives the same answer on every run;
+# HYPOTHESIS_PROFILE=explore draws new examples on every run, to look for new failures.
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 @pytest.fixture(scope="session")

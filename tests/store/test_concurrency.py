@@ -18,7 +18,7 @@ import pytest
 
 from logitscope.engine.trace import pack_step
 from logitscope.errors import StoreError
-from logitscope.store import database
+from logitscope.store import database, exchange
 from logitscope.store.exchange import export_json, import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.owners import owners_folder
@@ -165,8 +165,15 @@ def test_a_long_import_commits_in_chunks_and_a_failure_removes_the_committed_one
     assert commits == [2, 3, 4, 5]                       # whole conversations, one commit each
 
     commits.clear()
-    document["conversations"][-1]["messages"][0]["role"] = "robot"
-    with pytest.raises(StoreError, match="unknown role"):
+    real_import = exchange._import_conversation
+
+    def fourth_fails(conn: sqlite3.Connection, conv: object, n: int) -> int:  # a write that fails late
+        if n == 4:
+            raise StoreError("the disk said no")
+        return real_import(conn, conv, n)
+
+    monkeypatch.setattr(exchange, "_import_conversation", fourth_fails)
+    with pytest.raises(StoreError, match="the disk said no"):
         import_json(store, document)
     assert commits == [6, 7, 8]                          # three were committed before the bad one...
     assert store.connection.execute("SELECT count(*) FROM conversations").fetchone()[0] == 5   # ...and removed

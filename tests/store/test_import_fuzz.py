@@ -193,7 +193,7 @@ def import_or_refuse(text: bytes, note: Callable[[str], None] = event) -> bool:
                 export_markdown(first, [cid])
                 for message in first.messages(cid):
                     if message.n_steps:
-                        for line in export_trace_jsonl(first, message.id).splitlines():
+                        for line in export_trace_jsonl(first, message.id).rstrip("\n").split("\n"):
                             json.loads(line)
         again_text = json.dumps(exported, ensure_ascii=False).encode("utf-8")
         with HistoryStore(Path(folder) / "second.sqlite3", full_text=False) as second:

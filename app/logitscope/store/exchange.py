@@ -114,11 +114,6 @@ def import_json(store: HistoryStore, document: Any) -> list[int]:
     All or nothing: a document with any invalid part raises StoreError and adds nothing. A long import
     commits between conversations (database.ChunkedTransaction), so that the window can save the answer
     it streams meanwhile; an error removes the conversations it had committed."""
-    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
-        raise StoreError("this is not a Logitscope history export (no \"format\": \"logitscope-history\")")
-    version = document.get("version")
-    if version != EXPORT_VERSION:
-        raise StoreError(f"this history export has version {version!r}; this Logitscope reads version {EXPORT_VERSION}")
     # Every value is checked before a row is written (import_check), unless load_export already did.
     document = document if isinstance(document, CheckedExport) else check_export(document)
     conversations = _get(document, "conversations", list, "the export")
