@@ -142,6 +142,9 @@ class Runtime:
         mparams = llama_cpp.llama_model_default_params()
         mparams.n_gpu_layers = s.n_gpu_layers if s.n_gpu_layers >= 0 else 0x7FFFFFFF
         mparams.progress_callback = self._progress_cb
+        # No extra (AMX, repacked) weight buffers: on a VM that shows AMX in its CPU flags but does not enable
+        # it (Firecracker here), llama.cpp's AMX matmul faults (SIGSEGV) on every multi-token batch.
+        mparams.use_extra_bufts = False
         mark = self.log.mark()
         self._model = llama_cpp.llama_model_load_from_file(str(self.path).encode(), mparams)
         if not self._model:
