@@ -14,7 +14,7 @@ import pytest
 
 from logitscope.host.client import TIMEOUT_ENV
 
-ARGS = ["generate", "--prompt", "1, 2, 3, 4, 5,", "--max-tokens", "3000", "--temperature", "0", "--n-ctx", "4096"]
+ARGS = ["generate", "--prompt", "1, 2, 3, 4, 5,", "--max-tokens", "3000", "--temperature", "0", "--n-ctx", "4096", "--threads", "1"]
 
 
 def _children(pid: int) -> list[int]:
