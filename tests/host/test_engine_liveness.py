@@ -36,7 +36,7 @@ class Stopwatch:
         self.at = time.monotonic()
 
 
-def _within(seconds: float, after: Stopwatch, fn: Callable[[], Any], pid: Callable[[], int | None]) -> Any:
+def _within(seconds: float, after: Stopwatch, fn: Callable[[], Any], pid: Callable[[], int | None]) -> tuple[Any, float]:
     """fn() on a helper thread; it must finish within `seconds` of the engine being stopped (without the fix it
     waits forever: then the engine is killed to free the test, and the test fails). Returns (value or error,
     seconds from the stop to the end)."""
