@@ -185,7 +185,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from logitscope.engine.gguf_info import read_model_card
     from logitscope.engine.sampler import SamplerSettings
     from logitscope.engine.trace import GenerationResult, dumps, piece_text, result_to_json, step_to_json
-    from logitscope.errors import RemoteEngineError
+    from logitscope.errors import EngineUnresponsiveError, RemoteEngineError
     from logitscope.host.client import CancelledError, EngineClient
     from logitscope.host.engine_api import EngineLike
 
@@ -237,10 +237,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
                 client.cancel()
                 raise
 
-        previous = signal.signal(signal.SIGINT, lambda *_: client.cancel())
+        ctrl_c = _CtrlC(client)
+        previous = signal.signal(signal.SIGINT, ctrl_c)
         try:
             result = client.generate(request, on_step=on_step)
         except CancelledError:
+            return 130
+        except EngineUnresponsiveError as exc:
+            if not ctrl_c.pressed:
+                raise
+            print(f"error: interrupted; {exc}", file=sys.stderr)
             return 130
         except RemoteEngineError as exc:  # the answer broke off: the trace still ends with its 'done' line
             if args.json and isinstance(exc.partial, GenerationResult):
@@ -272,7 +278,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
               f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, first token after {t.ttft_s * 1000:.0f} ms, "
               f"seed {result.settings['seed']}", file=sys.stderr)
     out.flush()
-    return 0
+    return 130 if result.finish_reason == "cancelled" else 0  # stopped by Ctrl+C: what came is printed
 
 
 def _remote_engine(args: argparse.Namespace):  # -> RemoteEngine, connected
@@ -290,6 +296,20 @@ def _remote_engine(args: argparse.Namespace):  # -> RemoteEngine, connected
         engine.close()
         raise
     return engine
+
+
+class _CtrlC:
+    """SIGINT during an answer: the first asks the engine to stop (what was generated is kept; an engine that
+    does not answer is ended, see host/client.py); a second one interrupts at once."""
+
+    def __init__(self, engine) -> None:  # an EngineLike
+        self.engine, self.pressed = engine, 0
+
+    def __call__(self, *_signal: object) -> None:
+        self.pressed += 1
+        if self.pressed > 1:
+            raise KeyboardInterrupt
+        self.engine.cancel()
 
 
 def _prob(p: float) -> str:

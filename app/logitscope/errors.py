@@ -49,6 +49,15 @@ class EngineCrashedError(LogitscopeError):
     """The engine process died (native abort, segfault, killed). The caller can start a new one."""
 
 
+class EngineUnresponsiveError(EngineCrashedError):
+    """The engine process gave no sign of life for too long (stopped, frozen) and was ended. A kind of crash:
+    the caller can start a new one. `silent_s`: how long it was quiet."""
+
+    def __init__(self, message: str, silent_s: float = 0.0) -> None:
+        super().__init__(message)
+        self.silent_s = silent_s
+
+
 class DownloadError(LogitscopeError):
     """A model download failed (network, hash mismatch, ...)."""
 

@@ -588,6 +588,16 @@
         <translation>引擎进程已崩溃</translation>
     </message>
     <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="439"/>
+        <source>The engine stopped responding</source>
+        <translation>引擎已停止响应</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="440"/>
+        <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
+        <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
+    </message>
+    <message>
         <location filename="../../app/logitscope/ui/main_window.py" line="441"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>

@@ -5,6 +5,15 @@
   engine's log. The next call starts a fresh engine.
 - `cancel()` may be called from any thread: a generation stops within one token, a load within one
   progress tick.
+- An engine that makes no progress (stopped with SIGSTOP, frozen) is ended: whenever the engine has been
+  quiet for a moment during a call, the caller asks for a sign of life, which the engine's reader thread
+  gives at once however busy llama.cpp is. No sign of life for `timeout_s` (DEFAULT_TIMEOUT_S, or
+  $LOGITSCOPE_ENGINE_TIMEOUT seconds, 0 = never) ends it with EngineUnresponsiveError; after a cancel,
+  CANCEL_TIMEOUT_S is enough. A slow but alive engine (a big model on a slow machine, a long prompt) keeps
+  answering, so it is never ended for being slow; the timeout only needs to cover a machine too overloaded
+  to schedule a small thread.
+- A call broken off on the caller's side (Ctrl+C, a failing callback) ends the engine: it is still busy with
+  that call, and its late answers would be taken for the next call's.
 - Loading a model ends the previous engine process first: the only sure way to give all native memory
   back.
 """
@@ -12,6 +21,7 @@
 from __future__ import annotations
 
 import collections
+import logging
 import os
 import signal
 import socket
@@ -30,6 +40,28 @@ from logitscope.host.engine_api import LOCAL_CAPABILITIES
 
 POLL_S = 0.05
 SHUTDOWN_WAIT_S = 3.0
+TIMEOUT_ENV = "LOGITSCOPE_ENGINE_TIMEOUT"
+DEFAULT_TIMEOUT_S = 20.0   # of silence: the engine answers in milliseconds whatever it is doing
+CANCEL_TIMEOUT_S = 2.0     # of silence after a cancel (Ctrl+C, Stop): a live engine answers at once
+HEARTBEAT_S = 1.0          # quiet this long: ask for a sign of life (never while steps are flowing)
+OWN_PAUSE_S = 1.0          # the caller itself did not run this long (suspended, Ctrl+Z): not the engine's silence
+
+log = logging.getLogger(__name__)
+
+
+def timeout_from_env() -> float | None:
+    """Seconds of silence before an engine is taken for stopped ($LOGITSCOPE_ENGINE_TIMEOUT; 0 = never)."""
+    raw = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_TIMEOUT_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        log.warning("%s=%r is not a number of seconds >= 0; using %g", TIMEOUT_ENV, raw, DEFAULT_TIMEOUT_S)
+        return DEFAULT_TIMEOUT_S
+    return value or None
 
 
 def engine_command(fd: int) -> list[str]:
@@ -58,6 +90,8 @@ class EngineClient:
 
     def __init__(self, env: dict[str, str] | None = None) -> None:
         self._env = env
+        self.timeout_s: float | None = timeout_from_env()  # of silence before the engine is ended; None: never
+        self._cancel = threading.Event()  # sent by the calling thread (a signal handler must not block)
         self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         self._call_lock = threading.Lock()   # one request at a time
@@ -127,6 +161,15 @@ class EngineClient:
         if self._proc is not None and self._proc.poll() is None:
             self._proc.kill()
 
+    def _end(self) -> None:
+        """End the engine at once (it is mid-call or not answering) and forget it."""
+        proc = self._proc
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        self._discard()
+
     def __enter__(self) -> EngineClient:
         return self
 
@@ -142,17 +185,55 @@ class EngineClient:
         except OSError:
             raise self._crashed() from None
 
-    def _recv(self) -> tuple[Any, ...]:
+    def _wait_for_reply(self, on_progress: Callable[[float], None] | None,
+                        on_step: Callable[[StepRecord], None] | None) -> tuple[Any, ...]:
+        """Hand progress and steps to the callbacks until the call's answer ("ok" or "err") arrives. Sends a
+        pending cancel, asks a quiet engine for a sign of life, and ends one that gives none."""
         conn, proc = self._conn, self._proc
         assert conn is not None and proc is not None
+        limit, stopping = self.timeout_s, False
+        heard = asked = checked = time.monotonic()
         while True:
+            if self._cancel.is_set():  # sent from here: cancel() may run in a signal handler, which must not block
+                self._cancel.clear()
+                self._send(("cancel",))
+                limit, stopping = min(limit or CANCEL_TIMEOUT_S, CANCEL_TIMEOUT_S), True
+                heard, asked = time.monotonic(), float("-inf")  # ask at once
             try:
-                if conn.poll(POLL_S):
-                    return conn.recv()
+                msg = conn.recv() if conn.poll(POLL_S) else None
             except (EOFError, OSError):
                 raise self._crashed() from None
-            if proc.poll() is not None:
-                raise self._crashed()
+            now = time.monotonic()
+            if msg is not None or now - checked > OWN_PAUSE_S:
+                heard = now  # a message; or this process did not run for a while: that silence is not the engine's
+            checked = now
+            if msg is None:
+                if proc.poll() is not None:
+                    raise self._crashed()
+                if limit is not None:
+                    if now - heard >= limit:
+                        raise self._unresponsive(limit, stopping)
+                    interval = min(HEARTBEAT_S, limit / 4)
+                    if now - heard >= interval and now - asked >= interval:
+                        self._send(("heartbeat",))
+                        asked = now
+                continue
+            if msg[0] in ("ok", "err"):
+                return msg
+            if msg[0] == "progress" and on_progress:
+                on_progress(msg[1])
+            elif msg[0] == "steps" and on_step:
+                for step in msg[1]:
+                    on_step(step)
+
+    def _unresponsive(self, silent_s: float, stopping: bool) -> errors.EngineUnresponsiveError:
+        self._end()
+        if stopping:
+            message = f"the engine did not answer the request to stop (no sign of life for {silent_s:g} s), so it was ended"
+        else:
+            message = (f"the engine stopped responding (no sign of life for {silent_s:g} s), so it was ended "
+                       f"(a very slow machine can allow longer with {TIMEOUT_ENV}=SECONDS)")
+        return errors.EngineUnresponsiveError(message, silent_s)
 
     def _crashed(self) -> errors.EngineCrashedError:
         proc = self._proc
@@ -181,27 +262,23 @@ class EngineClient:
              on_step: Callable[[StepRecord], None] | None = None, **kwargs: Any) -> Any:
         with self._call_lock:
             self.start()
+            self._cancel.clear()  # a cancel meant for an earlier call
             self._send(("call", method, kwargs))
-            while True:
-                msg = self._recv()
-                kind = msg[0]
-                if kind == "ok":
-                    return msg[1]
-                if kind == "err":
-                    raise _rebuild_error(msg[1], msg[2])
-                if kind == "progress" and on_progress:
-                    on_progress(msg[1])
-                elif kind == "steps" and on_step:
-                    for step in msg[1]:
-                        on_step(step)
+            try:
+                reply = self._wait_for_reply(on_progress, on_step)
+            except errors.EngineCrashedError:
+                raise
+            except BaseException:
+                self._end()  # broken off here (Ctrl+C, a failing callback) while the engine is mid-call
+                raise
+        if reply[0] == "ok":
+            return reply[1]
+        raise _rebuild_error(reply[1], reply[2])
 
     def cancel(self) -> None:
-        """Stop the current generation or load (any thread)."""
-        if self.alive:
-            try:
-                self._send(("cancel",))
-            except errors.EngineCrashedError:
-                pass
+        """Stop the current generation or load (any thread, a signal handler too: it only sets a flag,
+        which the waiting call sends). An engine that does not answer it is ended (CANCEL_TIMEOUT_S)."""
+        self._cancel.set()
 
     # -- the Engine API --------------------------------------------------------------------------
     def load(self, path: str, settings: LoadSettings | None = None,

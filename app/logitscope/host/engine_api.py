@@ -65,7 +65,9 @@ class EngineLike(Protocol):
         ...
 
     def cancel(self) -> None:
-        """Stop the current generation (from any thread): it returns finish_reason "cancelled"."""
+        """Stop the current generation (from any thread): it returns finish_reason "cancelled". Must not
+        block or wait for a lock the generating thread may hold: the CLI calls it from its SIGINT handler,
+        which runs on that thread."""
         ...
 
     def close(self) -> None: ...

@@ -2,12 +2,18 @@
 
 Started by logitscope.host.client with one end of a socketpair (`--fd N`). Messages are pickled tuples:
 
-  caller -> engine   ("call", method, kwargs) | ("cancel",) | ("shutdown",)
+  caller -> engine   ("call", method, kwargs) | ("cancel",) | ("heartbeat",) | ("shutdown",)
   engine -> caller   ("progress", fraction) | ("steps", [StepRecord, ...]) | ("ok", value) | ("err", kind, message)
+                     | ("alive",)
 
 A reader thread takes every incoming message, so "cancel" is seen while the main thread is busy
-(between tokens, and through llama.cpp's abort callback during a long prompt evaluation).
-If the caller goes away, the engine exits: no orphaned processes holding GBs of weights.
+(between tokens, and through llama.cpp's abort callback during a long prompt evaluation), and answers
+"heartbeat" at once with "alive": a caller that hears nothing for a while asks, and an engine that does not
+answer (stopped, frozen) is ended by the caller (logitscope.host.client). It runs from the engine's first
+moment, before llama.cpp is even imported. The answer costs the token path nothing: the caller only asks
+when no steps arrive.
+If the caller goes away, the engine exits: no orphaned processes holding GBs of weights. Ctrl+C in a
+terminal reaches the engine too (same process group): it is ignored here; the caller decides.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import argparse
 import logging
 import os
 import queue
+import signal
 import sys
 import threading
 import time
@@ -38,23 +45,32 @@ def _no_core_dumps() -> None:
 
 class EngineServer:
     def __init__(self, conn: Connection) -> None:
-        from logitscope.engine.core import Engine  # imported here: the client imports this module's name only
-
         self.conn = conn
-        self.engine = Engine()
+        self._send_lock = threading.Lock()  # the reader thread answers heartbeats while the main thread sends
+        self.engine: Any = None
         self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
         self.cancel = threading.Event()
         threading.Thread(target=self._read, name="engine-reader", daemon=True).start()
+        from logitscope.engine.core import Engine  # slow (llama.cpp): the reader already answers
+
+        self.engine = Engine()
+
+    def send(self, msg: tuple[Any, ...]) -> None:
+        with self._send_lock:
+            self.conn.send(msg)
 
     def _read(self) -> None:
         while True:
             try:
                 msg = self.conn.recv()
+                if msg[0] == "heartbeat":
+                    self.send(("alive",))
+                    continue
             except (EOFError, OSError):
                 os._exit(0)  # the caller is gone
             if msg[0] == "cancel":
                 self.cancel.set()
-                if self.engine.runtime is not None:
+                if self.engine is not None and self.engine.runtime is not None:
                     self.engine.runtime.abort()
             else:
                 self.inbox.put(msg)
@@ -69,16 +85,16 @@ class EngineServer:
             self.cancel.clear()
             try:
                 value = getattr(self, f"do_{method}")(**kwargs)
-                self.conn.send(("ok", value))
+                self.send(("ok", value))
             except Exception as exc:  # every failure goes back to the caller as a message
-                self.conn.send(_error_reply(exc))
+                self.send(_error_reply(exc))
 
     # -- methods (each `do_X` is callable as client.call("X", ...)) ------------------------------
     def do_ping(self) -> int:
         return os.getpid()
 
     def do_load(self, path: str, settings: Any) -> Any:
-        return self.engine.load(path, settings, lambda f: self.conn.send(("progress", f)), self.cancel.is_set)
+        return self.engine.load(path, settings, lambda f: self.send(("progress", f)), self.cancel.is_set)
 
     def do_capabilities(self) -> dict[str, object]:
         return self.engine.capabilities()
@@ -102,10 +118,10 @@ class EngineServer:
             batch.append(event)
             now = time.perf_counter()
             if now - last_send >= STEP_BATCH_S:
-                self.conn.send(("steps", batch))
+                self.send(("steps", batch))
                 batch, last_send = [], now
         if batch:
-            self.conn.send(("steps", batch))
+            self.send(("steps", batch))
         return result
 
     def do_tokenize(self, text: str, add_special: bool, parse_special: bool) -> list[int]:
@@ -133,6 +149,13 @@ class EngineServer:
             threading.Event().wait()
         raise ValueError(f"unknown crash kind {how!r}")
 
+    def do_stall(self, seconds: float) -> str:
+        """Busy without a word for `seconds` (tests: an engine that is slow but alive)."""
+        if os.environ.get(CRASH_HOOKS_ENV) != "1":
+            raise PermissionError("test hooks are only enabled in tests")
+        time.sleep(seconds)
+        return "done"
+
 
 def _error_reply(exc: Exception) -> tuple[str, str, str]:
     from logitscope.errors import LogitscopeError
@@ -149,6 +172,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="logitscope-engine")
     parser.add_argument("--fd", type=int, required=True)
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the caller's to handle (it ends this process)
     _no_core_dumps()
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(name)s: %(message)s")
     logging.getLogger("logitscope.llama").setLevel(logging.INFO)

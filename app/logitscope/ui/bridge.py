@@ -18,7 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
-from logitscope.errors import EngineCrashedError, LogitscopeError, RemoteEngineError
+from logitscope.errors import EngineCrashedError, EngineUnresponsiveError, LogitscopeError, RemoteEngineError
 from logitscope.host.client import CancelledError, EngineClient
 from logitscope.host.engine_api import EngineLike
 from logitscope.host.remote import RemoteEngine
@@ -36,6 +36,7 @@ class EngineBridge(QObject):
     generationFinished = Signal(object)       # GenerationResult
     generationFailed = Signal(str)            # message (the steps received so far were already delivered)
     engineCrashed = Signal(str)               # message; a model can be reloaded
+    engineUnresponsive = Signal(float)        # seconds without a sign of life; it was ended, a model can be reloaded
     capabilities = Signal(dict)               # {"backend", "gpu_offload", ...}: see host/engine_api.py
     remoteConnected = Signal(object, dict)    # RemoteModelInfo, capabilities
     busyChanged = Signal(bool)
@@ -167,9 +168,8 @@ class EngineBridge(QObject):
                 failure = str(exc)
                 self._flush_then(lambda: self.generationFailed.emit(failure))
             except EngineCrashedError as exc:
-                self.info = None
-                crash = str(exc)
-                self._flush_then(lambda: (self.generationFailed.emit(crash), self.engineCrashed.emit(crash)))
+                crash, ended = str(exc), self._engine_ended(exc)
+                self._flush_then(lambda: (self.generationFailed.emit(crash), ended()))
             except LogitscopeError as exc:
                 failure = str(exc)
                 self._flush_then(lambda: self.generationFailed.emit(failure))
@@ -202,10 +202,17 @@ class EngineBridge(QObject):
                     message = str(exc)
                     QTimer.singleShot(0, self, lambda: failed(message))
                 if isinstance(exc, EngineCrashedError):
-                    self.info = None
-                    self.engineCrashed.emit(str(exc))
+                    self._engine_ended(exc)()
 
         return self._submit(job)
+
+    def _engine_ended(self, exc: EngineCrashedError) -> Callable[[], None]:
+        """Forget the model of an engine that crashed or was ended; returns the emit that says which."""
+        self.info = None
+        if isinstance(exc, EngineUnresponsiveError):
+            return lambda: self.engineUnresponsive.emit(exc.silent_s)
+        message = str(exc)
+        return lambda: self.engineCrashed.emit(message)
 
     def cancel(self) -> None:
         """Stop the running generation or load (any thread, returns at once)."""

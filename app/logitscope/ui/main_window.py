@@ -316,6 +316,7 @@ class MainWindow(QMainWindow):
         b.generationFinished.connect(self._on_finished)
         b.generationFailed.connect(self._on_failed)
         b.engineCrashed.connect(self._on_crashed)
+        b.engineUnresponsive.connect(self._on_unresponsive)
         b.capabilities.connect(self._on_capabilities)
         b.remoteConnected.connect(self._on_remote_connected)
         b.busyChanged.connect(lambda _busy: self._update_actions())
@@ -441,13 +442,19 @@ class MainWindow(QMainWindow):
         self._update_status_bar()
 
     def _on_crashed(self, message: str) -> None:
+        self._engine_gone(self.tr("The engine process crashed"), message)
+
+    def _on_unresponsive(self, silent_s: float) -> None:
+        self._engine_gone(self.tr("The engine stopped responding"), self.tr(
+            "The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.").format(silent_s))
+
+    def _engine_gone(self, title: str, message: str) -> None:
         self.memory.set_model(None)
         self.model_label.setText(self.tr("The engine stopped. Use Model ▸ Reload model."))
         self._update_title()
         self._update_status_bar()
         self._update_actions()
-        self.show_error(self.tr("The engine process crashed"),
-                        message + "\n\n" + self.tr("Your conversation is safe. Reload the model to continue."),
+        self.show_error(title, message + "\n\n" + self.tr("Your conversation is safe. Reload the model to continue."),
                         offer_reload=True)
 
     # -- chat -----------------------------------------------------------------------------------------
