@@ -18,8 +18,8 @@ from typing import NoReturn
 
 from logitscope import __version__
 from logitscope.errors import InvalidSettingsError, LogitscopeError
+from logitscope.fatal import WINDOW_ADDRESS_SPACE, quiet_on_failure, release_stdout, require_address_space
 from logitscope.fatal import describe as describe_environment_failure
-from logitscope.fatal import quiet_on_failure, release_stdout
 
 EXIT_USAGE = 2
 
@@ -349,6 +349,7 @@ def cmd_window(args: argparse.Namespace) -> int:
             and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))):
         raise LogitscopeError("no display to open the window on: run Logitscope in a desktop session "
                               "(or use 'logitscope chat' for a chat in the terminal)")
+    require_address_space(WINDOW_ADDRESS_SPACE, "the window")
     with quiet_on_failure():  # too little memory: one line, not shiboken's own traceback
         from logitscope.ui.app import run_window
 

@@ -43,6 +43,18 @@ def describe(exc: BaseException) -> str | None:
     return None
 
 
+# Address space the window needs to start (Qt, pyqtgraph, numpy: VmPeak 287 MiB measured on Linux x86-64).
+# Under a tighter `ulimit -v` Qt's bootstrap may abort natively rather than raise, so check before.
+WINDOW_ADDRESS_SPACE = 512 << 20
+
+
+def require_address_space(needed: int, what: str) -> None:
+    """Raise MemoryError (which main() turns into one line) when `ulimit -v` is below what `what` needs."""
+    limit = _address_space_limit()
+    if limit is not None and limit < needed:
+        raise MemoryError(f"{what} needs about {needed >> 20} MiB of address space")
+
+
 def _mentions_memory(exc: BaseException) -> bool:
     """Whether the error or one it came from says the loader ran out of memory (dlopen's wording)."""
     seen: BaseException | None = exc
