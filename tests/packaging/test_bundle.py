@@ -96,7 +96,9 @@ def test_the_app_reports_a_missing_model_in_one_line(app: Path, tmp_path: Path):
 
 
 def test_the_apps_engine_process_reports_a_llama_cpp_abort(app: Path, tmp_path: Path, demo_model: Path):
-    bad = with_metadata_patched(demo_model, tmp_path / "too-many-layers.gguf", "llama.block_count", 4000)
+    # a BOS token id past the vocabulary: the header check lets it through, llama.cpp's loader throws
+    # std::out_of_range, which nothing catches (abort)
+    bad = with_metadata_patched(demo_model, tmp_path / "bad-bos.gguf", "tokenizer.ggml.bos_token_id", 4_000_000_000)
     proc = run([app, "--selftest", "--model", bad], user_env(tmp_path / "home"), cwd=tmp_path)
     assert_one_clear_error(proc, "the engine process crashed")
 

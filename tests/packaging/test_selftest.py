@@ -66,7 +66,9 @@ def test_a_bad_model_file_is_one_error_line(tmp_path: Path, name: str, content: 
 
 def test_a_model_that_crashes_llama_cpp_is_one_error_line(tmp_path: Path, demo_model: Path):
     """A header the reader accepts but llama.cpp aborts on: the engine process dies, the self-test says so."""
-    bad = with_metadata_patched(demo_model, tmp_path / "too-many-layers.gguf", "llama.block_count", 4000)
+    # a BOS token id past the vocabulary: the header check lets it through, llama.cpp's loader throws
+    # std::out_of_range, which nothing catches (abort)
+    bad = with_metadata_patched(demo_model, tmp_path / "bad-bos.gguf", "tokenizer.ggml.bos_token_id", 4_000_000_000)
     proc = run([*SELFTEST, "--model", bad], user_env(tmp_path / "home"), cwd=tmp_path)
     assert_one_clear_error(proc, "the engine process crashed")
 

@@ -27,7 +27,7 @@ def test_load_dialog_bounds_threads_and_says_how_the_context_is_rounded(qtbot, d
     assert "llama.cpp rounds the context up to 512 tokens" in dialog.estimate.text()
 
 
-def test_stored_load_settings_with_absurd_threads_are_refused_with_a_notice(tmp_path, demo_model):
+def test_stored_load_settings_with_absurd_threads_fall_back_to_the_default_with_a_notice(tmp_path, demo_model):
     path = tmp_path / "settings.json"
     store = SettingsStore(path)
     for model in (demo_model, "/models/other.gguf"):
@@ -36,7 +36,7 @@ def test_stored_load_settings_with_absurd_threads_are_refused_with_a_notice(tmp_
     raw["load_settings"][str(demo_model.resolve())]["n_threads"] = 999  # edited by hand, or from a bigger machine
     path.write_text(json.dumps(raw))
     store = SettingsStore(path)
-    assert store.load_settings_for(demo_model) is None
+    assert store.load_settings_for(demo_model) == LoadSettings(n_ctx=1024, n_threads=0)  # only that field dropped
     assert store.load_settings_for("/models/other.gguf") == LoadSettings(n_ctx=1024)
     assert any("n_threads must be between 0" in n for n in store.notices), store.notices
 
