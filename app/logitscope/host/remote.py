@@ -190,8 +190,9 @@ class RemoteEngine:
             return self._wanted_model
         if models:
             return models[0]
-        if props and isinstance(props.get("model_path"), str):
-            return props["model_path"]  # llama-server serves one model, whatever the name sent
+        model_path = props.get("model_path") if props else None
+        if isinstance(model_path, str):
+            return model_path  # llama-server serves one model, whatever the name sent
         raise RemoteEngineError(f"{self.base_url} lists no models: name one with --remote-model")
 
     def list_models(self) -> list[str]:
