@@ -308,6 +308,10 @@ class RemoteEngine:
             raise RemoteEngineError(f"{self.base_url}{path} did not answer with a list of token ids")
         return tokens
 
+    def prompt_tokens(self, request: GenerateRequest) -> list[int]:
+        raise UnsupportedByServerError(f"{self.base_url} applies its own chat template: the prompt's tokens "
+                                       "are not known here")
+
     def vocab(self) -> list[bytes]:
         raise UnsupportedByServerError(f"{self.base_url} does not publish its vocabulary: alternatives are "
                                        "shown by their text")
