@@ -284,9 +284,3 @@ def sample(c: Candidates, s: SamplerSettings, recent: Sequence[int] | np.ndarray
     final, stages = run_stages(c, s, recent, record)
     index, probs = draw(final, rng, s.greedy)
     return SampleOutcome(int(final.ids[index]), final, probs, stages)
-
-
-def full_candidates(logits: np.ndarray, all_ids: np.ndarray) -> Candidates:
-    """The whole vocabulary as candidates. `logits` may be a view into llama.cpp's buffer: stages copy
-    before they write."""
-    return Candidates(all_ids, logits, False, True)
