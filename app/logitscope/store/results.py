@@ -10,19 +10,21 @@ import dataclasses
 import math
 import typing
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
 from logitscope.store.records import Message
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 _UNKNOWN: dict[object, object] = {int: -1, float: math.nan}
 
 
 def from_stored(cls: type[T], values: Mapping[str, Any]) -> T:
     """A dataclass of numbers (Timings, KvInfo) from its stored dict."""
-    assert dataclasses.is_dataclass(cls)
     hints = typing.get_type_hints(cls)
     known = {f.name: values[f.name] if f.name in values else _UNKNOWN[hints[f.name]]
              for f in dataclasses.fields(cls)}
