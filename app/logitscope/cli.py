@@ -149,9 +149,10 @@ def resolve_model(arg: str | None) -> Path:
 
 def load_settings(args: argparse.Namespace) -> LoadSettings:
     from logitscope.engine.api import LoadSettings
+    from logitscope.engine.memory import value_cache_type
 
     settings = LoadSettings(n_ctx=args.n_ctx, n_gpu_layers=args.n_gpu_layers, n_threads=args.threads,
-                            type_k=args.kv_type, type_v=args.kv_type if args.flash_attn else "f16",
+                            type_k=args.kv_type, type_v=value_cache_type(args.kv_type, args.flash_attn),
                             flash_attn=args.flash_attn)
     settings.validate()
     return settings
