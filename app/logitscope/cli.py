@@ -14,12 +14,17 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from logitscope import __version__
 from logitscope.errors import InvalidSettingsError, LogitscopeError
 from logitscope.fatal import WINDOW_ADDRESS_SPACE, quiet_on_failure, release_stdout, require_address_space
 from logitscope.fatal import describe as describe_environment_failure
+
+if TYPE_CHECKING:
+    from logitscope.engine.api import LoadSettings
+    from logitscope.host.engine_api import EngineLike
+    from logitscope.host.remote import RemoteEngine
 
 EXIT_USAGE = 2
 
@@ -35,14 +40,42 @@ def _add_model(p: argparse.ArgumentParser) -> None:
 
 
 def _add_load(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--n-ctx", type=int, default=4096, help="context window in tokens (0 = the model's own)")
-    p.add_argument("--n-gpu-layers", type=int, default=0, help="layers to offload to the GPU (-1 = all)")
-    p.add_argument("--threads", type=int, default=0, help="CPU threads (0 = all cores)")
-    p.add_argument("--kv-type", choices=["f16", "q8_0", "q4_0"], default="f16", help="KV cache element type")
+    from logitscope.engine import memory
+    from logitscope.engine.api import LoadSettings
+
+    default = LoadSettings()
+    p.add_argument("--n-ctx", type=int, default=default.n_ctx, help="context window in tokens (0 = the model's own)")
+    p.add_argument("--n-gpu-layers", type=int, default=default.n_gpu_layers,
+                   help="layers to offload to the GPU (-1 = all)")
+    p.add_argument("--threads", type=int, default=default.n_threads, help="CPU threads (0 = all cores)")
+    p.add_argument("--kv-type", choices=list(memory.KV_CACHE_TYPES), default=default.type_k,
+                   help="KV cache element type")
     p.add_argument("--flash-attn", action="store_true", help="use flash attention (needed for a quantized V cache)")
 
 
+def _add_sampler(p: argparse.ArgumentParser) -> None:
+    """One option per SamplerSettings field, with its default."""
+    from logitscope.engine import sampler
+
+    default = sampler.SamplerSettings()
+    d = p.add_argument_group("sampler")
+    shown = "default: %(default)s"
+    d.add_argument("--temperature", type=float, default=default.temperature, help=shown + " (0 = greedy)")
+    d.add_argument("--top-k", type=int, default=default.top_k, help=shown + " (0 = off)")
+    d.add_argument("--top-p", type=float, default=default.top_p, help=shown + " (1 = off)")
+    d.add_argument("--min-p", type=float, default=default.min_p, help=shown + " (0 = off)")
+    d.add_argument("--repeat-penalty", type=float, default=default.repeat_penalty, help=shown + " (1 = off)")
+    d.add_argument("--repeat-last-n", type=int, default=default.repeat_last_n, help=shown)
+    d.add_argument("--frequency-penalty", type=float, default=default.frequency_penalty, help=shown)
+    d.add_argument("--presence-penalty", type=float, default=default.presence_penalty, help=shown)
+    d.add_argument("--order", choices=list(sampler.ORDERS), default=default.order, help=shown)
+    d.add_argument("--seed", type=int, default=default.seed, help="fixed seed (default: random, printed in --json)")
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from logitscope.engine.api import DecodeOptions
+    from logitscope.engine.sampler import SamplerSettings
+
     parser = _Parser(prog="logitscope", description="Chat with a local LLM and see inside it.")
     parser.add_argument("--version", action="version", version=f"logitscope {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
@@ -57,18 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--prompt", help="raw text, tokenized as llama.cpp does for this model")
     src.add_argument("--chat", help="one user turn, wrapped in the model's chat template")
     p.add_argument("--system", help="system prompt (with --chat)")
-    d = p.add_argument_group("sampler")
-    d.add_argument("--temperature", type=float, default=0.8)
-    d.add_argument("--top-k", type=int, default=40)
-    d.add_argument("--top-p", type=float, default=0.95)
-    d.add_argument("--min-p", type=float, default=0.05)
-    d.add_argument("--repeat-penalty", type=float, default=1.0)
-    d.add_argument("--repeat-last-n", type=int, default=64)
-    d.add_argument("--frequency-penalty", type=float, default=0.0)
-    d.add_argument("--presence-penalty", type=float, default=0.0)
-    d.add_argument("--order", choices=["temperature_last", "temperature_first"], default="temperature_last")
-    d.add_argument("--seed", type=int, default=None, help="fixed seed (default: random, printed in --json)")
-    p.add_argument("--max-tokens", type=int, default=256)
+    _add_sampler(p)
+    p.add_argument("--max-tokens", type=int, default=DecodeOptions().max_tokens)
     p.add_argument("--stop", action="append", default=[], metavar="S", help="stop sequence (repeatable)")
     p.add_argument("--top", type=int, default=0, metavar="N", help="print each step's top N candidates")
     p.add_argument("--json", action="store_true", help="JSON Lines on stdout: one object per step, then 'done'")
@@ -91,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("chat", help="an interactive chat in the terminal")
     _add_model(p)
     p.add_argument("--system")
-    p.add_argument("--temperature", type=float, default=0.7)
+    p.add_argument("--temperature", type=float, default=SamplerSettings().temperature)
     p.add_argument("--max-tokens", type=int, default=512)
     p.add_argument("--no-save", action="store_true", help="do not save this chat to the history")
     _add_load(p)
@@ -124,11 +147,12 @@ def resolve_model(arg: str | None) -> Path:
     return fetch_demo(log=lambda msg: print(msg, file=sys.stderr))
 
 
-def load_settings(args: argparse.Namespace):  # -> LoadSettings
+def load_settings(args: argparse.Namespace) -> LoadSettings:
     from logitscope.engine.api import LoadSettings
+    from logitscope.engine.memory import value_cache_type
 
     settings = LoadSettings(n_ctx=args.n_ctx, n_gpu_layers=args.n_gpu_layers, n_threads=args.threads,
-                            type_k=args.kv_type, type_v=args.kv_type if args.flash_attn else "f16",
+                            type_k=args.kv_type, type_v=value_cache_type(args.kv_type, args.flash_attn),
                             flash_attn=args.flash_attn)
     settings.validate()
     return settings
@@ -184,10 +208,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
     from logitscope.engine.gguf_info import read_model_card
     from logitscope.engine.sampler import SamplerSettings
-    from logitscope.engine.trace import GenerationResult, dumps, piece_text, result_to_json, step_to_json
+    from logitscope.engine.trace import (
+        GenerationResult,
+        StepRecord,
+        dumps,
+        piece_text,
+        result_to_json,
+        step_to_json,
+    )
     from logitscope.errors import EngineUnresponsiveError, RemoteEngineError
     from logitscope.host.client import CancelledError, EngineClient
-    from logitscope.host.engine_api import EngineLike
 
     settings = SamplerSettings(
         temperature=args.temperature, top_k=args.top_k, top_p=args.top_p, min_p=args.min_p,
@@ -225,7 +255,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                 print(f"warning: {notice}", file=sys.stderr)
         vocab = client.vocab() if (args.json or args.top) and args.engine is None else []
 
-        def on_step(step) -> None:
+        def on_step(step: StepRecord) -> None:
             try:
                 if args.json:
                     out.write(dumps(step_to_json(step, vocab, top=max(args.top, 10))) + "\n")
@@ -281,7 +311,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 130 if result.finish_reason == "cancelled" else 0  # stopped by Ctrl+C: what came is printed
 
 
-def _remote_engine(args: argparse.Namespace):  # -> RemoteEngine, connected
+def _remote_engine(args: argparse.Namespace) -> RemoteEngine:
+    """A RemoteEngine, connected."""
     from logitscope.host.remote import DEFAULT_TIMEOUT_S, RemoteEngine
 
     if args.model:
@@ -302,7 +333,7 @@ class _CtrlC:
     """SIGINT during an answer: the first asks the engine to stop (what was generated is kept; an engine that
     does not answer is ended, see host/client.py); a second one interrupts at once."""
 
-    def __init__(self, engine) -> None:  # an EngineLike
+    def __init__(self, engine: EngineLike) -> None:
         self.engine, self.pressed = engine, 0
 
     def __call__(self, *_signal: object) -> None:

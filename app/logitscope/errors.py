@@ -46,7 +46,12 @@ class ChatTemplateError(LogitscopeError):
 
 
 class EngineCrashedError(LogitscopeError):
-    """The engine process died (native abort, segfault, killed). The caller can start a new one."""
+    """The engine process died (native abort, segfault, killed). The caller can start a new one.
+    `log_tail`: the last non-blank lines of the engine's log, when known."""
+
+    def __init__(self, message: str, log_tail: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.log_tail = log_tail or []
 
 
 class EngineUnresponsiveError(EngineCrashedError):

@@ -31,11 +31,6 @@ def models_dir() -> Path:
     return _usable_folder(path, f"the models folder {path}")
 
 
-def logs_dir() -> Path:
-    path = data_dir() / "logs"
-    return _usable_folder(path, f"the logs folder {path}")
-
-
 def _usable_folder(path: Path, what: str) -> Path:
     """`path`, created if missing and (once per process) checked to take a file: else one clear error.
 

@@ -188,7 +188,11 @@ def run_window_check(client: EngineClient, model: Path, n_tokens: int, screensho
                    bridge.loaded, [bridge.loadFailed, bridge.engineCrashed], LOAD_TIMEOUT_S, "load the model")
         window.sampler.set_settings(PRESETS["Greedy"])
         window.sampler.max_tokens.setValue(n_tokens)
-        _run_until(lambda: window.send(PROMPT) or True, bridge.generationFinished,
+        def ask() -> bool:
+            window.send(PROMPT)  # a refusal shows no signal: the wait's timeout reports it
+            return True
+
+        _run_until(ask, bridge.generationFinished,
                    [bridge.generationFailed, bridge.engineCrashed], ANSWER_TIMEOUT_S, "answer a question")
         app.processEvents()
         screenshot.parent.mkdir(parents=True, exist_ok=True)

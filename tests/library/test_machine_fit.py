@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from logitscope.engine.gguf_info import read_model_card
-from logitscope.engine.memory import format_bytes
+from logitscope.engine.memory import estimate, format_bytes, value_cache_type
 from logitscope.library import machine as machine_mod
 from logitscope.library.fit import (
     FITS_SHARE,
@@ -89,6 +89,16 @@ def test_fits_with_the_numbers(card):
 
 def test_more_context_needs_more_kv_cache(card):
     assert need_for_card(card, 8192).kv_bytes == 2 * need_for_card(card, 4096).kv_bytes
+
+
+def test_the_verdict_counts_the_kv_cache_the_load_dialog_estimates(card):
+    """A quantized K cache without flash attention keeps V at f16: the fit verdict counts that V cache, as the
+    dialog's estimate does (it counted both at the quantized size)."""
+    type_v = value_cache_type("q4_0", flash_attn=False)
+    assert type_v == "f16"
+    need = need_for_card(card, 4096, "q4_0", type_v)
+    assert need.kv_bytes == estimate(card, 4096, "q4_0", "f16").kv_bytes
+    assert need_for_card(card, 4096, "q4_0", "q4_0").kv_bytes < need.kv_bytes < need_for_card(card, 4096).kv_bytes
 
 
 def test_tight_and_does_not_fit(card):

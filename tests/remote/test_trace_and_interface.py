@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from logitscope.engine.api import DecodeOptions, GenerateRequest
+from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import StageRecord, StepRecord, pack_step, step_to_json, unpack_step
-from logitscope.errors import InvalidSettingsError, RemoteEngineError
+from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.host.engine_api import CAPABILITY_KEYS, LOCAL_CAPABILITIES, EngineLike
 from logitscope.host.remote import RemoteEngine, iter_sse, normalize_base_url, server_message
 from logitscope.host.remote_wire import Chunk, TokenReport, chunk_steps
@@ -66,6 +66,16 @@ def test_both_engines_satisfy_the_interface(client, demo_model):
     result = client.generate(GenerateRequest(prompt="Hello", settings=SamplerSettings(temperature=0),
                                              options=DecodeOptions(max_tokens=2)))
     assert result.settings["engine"] == {"local": demo_model.name}
+
+
+def test_a_remote_engine_says_it_cannot_show_the_chat_prompts_tokens():
+    """The window's "show the chat prompt" asks any engine for the prompt's tokens: a server applies its own
+    template, so it says so (an error the window shows) instead of failing with an AttributeError."""
+    remote = RemoteEngine("127.0.0.1:9")
+    request = GenerateRequest(messages=[ChatMessage("user", "Hi")])
+    with pytest.raises(UnsupportedByServerError, match="template"):
+        remote.prompt_tokens(request)
+    remote.close()
 
 
 def test_addresses_and_options_are_checked():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from logitscope.engine.gguf_info import ModelCard
-from logitscope.engine.memory import KV_CACHE_TYPES
+from logitscope.engine.memory import KV_CACHE_TYPES, UNQUANTIZED_KV
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.text import require_utf8
 from logitscope.engine.threads import MAX_THREADS_PER_CPU, available_cpus, max_threads
@@ -21,8 +21,8 @@ class LoadSettings:
     n_ctx: int = 4096
     n_gpu_layers: int = 0
     n_threads: int = 0           # 0: all physical cores we can see
-    type_k: str = "f16"
-    type_v: str = "f16"
+    type_k: str = UNQUANTIZED_KV
+    type_v: str = UNQUANTIZED_KV
     flash_attn: bool = False
     n_batch: int = 512
 
@@ -38,7 +38,7 @@ class LoadSettings:
         for name in (self.type_k, self.type_v):
             if name not in KV_CACHE_TYPES:
                 raise InvalidSettingsError(f"KV cache type must be one of {', '.join(KV_CACHE_TYPES)}, not {name!r}")
-        if self.type_v != "f16" and not self.flash_attn:
+        if self.type_v != UNQUANTIZED_KV and not self.flash_attn:
             raise InvalidSettingsError("a quantized V cache needs flash attention on")
         if self.n_batch < 1:
             raise InvalidSettingsError("n_batch must be >= 1")

@@ -7,11 +7,15 @@ import signal
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+from llama_cpp.llama_types import ChatCompletionRequestMessage
 
 from logitscope.engine.api import ChatMessage
 from logitscope.errors import ChatTemplateError, ContextOverflowError
+
+T = TypeVar("T")
 
 RENDER_TIMEOUT_S = 2.0
 FALLBACK_NOTICE = "this model has no chat template: using a plain 'User:' / 'Assistant:' format"
@@ -25,7 +29,7 @@ class ChatTemplate:
         self.source = template
         self.fallback = not template
         self.stop: tuple[str, ...] = ("\nUser:",) if self.fallback else ()
-        self._formatter = None
+        self._formatter: Jinja2ChatFormatter | None = None
         if template:
             try:
                 self._formatter = Jinja2ChatFormatter(template, eos_token=eos_token, bos_token=bos_token)
@@ -33,11 +37,14 @@ class ChatTemplate:
                 raise ChatTemplateError(f"the model's chat template is invalid: {exc}") from None
 
     def render(self, messages: Sequence[ChatMessage]) -> str:
-        if self._formatter is None:
+        formatter = self._formatter
+        if formatter is None:
             return _render_plain(messages)
-        payload = [{"role": m.role, "content": m.content} for m in messages]
+        # the template sees plain role/content dicts; ChatMessage's role is a str, not the TypedDicts' literals
+        payload = cast(list[ChatCompletionRequestMessage],
+                       [{"role": m.role, "content": m.content} for m in messages])
         try:
-            result = _with_timeout(lambda: self._formatter(messages=payload), RENDER_TIMEOUT_S)
+            result = _with_timeout(lambda: formatter(messages=payload), RENDER_TIMEOUT_S)
         except TimeoutError:
             raise ChatTemplateError(f"the model's chat template took longer than {RENDER_TIMEOUT_S:.0f} s to render") from None
         except ChatTemplateError:
@@ -58,7 +65,7 @@ def _render_plain(messages: Sequence[ChatMessage]) -> str:
     return "".join(parts)
 
 
-def _with_timeout(fn: Callable[[], object], seconds: float) -> object:
+def _with_timeout(fn: Callable[[], T], seconds: float) -> T:
     """Run fn with a time limit. In the main thread SIGALRM interrupts pure-Python rendering; elsewhere a
     worker thread is abandoned after the limit (the engine process can be restarted)."""
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
@@ -72,22 +79,23 @@ def _with_timeout(fn: Callable[[], object], seconds: float) -> object:
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
-    box: dict[str, object] = {}
+    values: list[T] = []
+    errors: list[BaseException] = []
 
     def run() -> None:
         try:
-            box["value"] = fn()
+            values.append(fn())
         except BaseException as exc:  # handed back to the caller
-            box["error"] = exc
+            errors.append(exc)
 
     worker = threading.Thread(target=run, daemon=True)
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
         raise TimeoutError
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box["value"]
+    if errors:
+        raise errors[0]
+    return values[0]
 
 
 @dataclass

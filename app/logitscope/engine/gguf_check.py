@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -83,7 +83,8 @@ class _Hparams:
             if value is None or len(value) != n_layer:
                 return None
             ints = [as_int(v) for v in value]
-            return None if any(v is None for v in ints) else ints  # type: ignore[misc]
+            known = [v for v in ints if v is not None]
+            return known if len(known) == len(ints) else None
         v = as_int(value)
         return None if v is None else [v] * n_layer
 
@@ -174,7 +175,7 @@ def _standard_attention(hp: _Hparams, n_layer: int, layers: dict[int, dict[str, 
     if hp.arch in ROPE_MUST_MATCH_HEAD and rope is not None and rope != head_k:
         problems.append(f"rope.dimension_count is {rope} but the head dimension is {head_k} "
                         f"(embedding_length {n_embd} / {n_head[0]} heads)")
-    expected = {
+    expected: dict[str, Callable[[int], tuple[int, ...]]] = {
         "attn_q.weight": lambda i: (n_embd, head_k * n_head[i]),
         "attn_k.weight": lambda i: (n_embd, head_k * n_head_kv[i]),
         "attn_v.weight": lambda i: (n_embd, head_v * n_head_kv[i]),

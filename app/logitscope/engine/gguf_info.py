@@ -215,7 +215,7 @@ def _alignment(cur: _Cursor, metadata: dict[str, Any], value_types: dict[str, GG
     value = metadata["general.alignment"]
     if value_types["general.alignment"] != GGUFValueType.UINT32 or value <= 0 or value & (value - 1):
         raise cur.fail(f"general.alignment {value!r} is not a power of 2 stored as uint32")
-    return value
+    return int(value)
 
 
 def _read_array(cur: _Cursor, item_type: GGUFValueType, count: int) -> list[Any] | None:

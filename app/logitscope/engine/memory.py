@@ -18,14 +18,27 @@ KV_CACHE_TYPES: dict[str, tuple[int, float]] = {
     "q8_0": (8, 34 / 32),
     "q4_0": (2, 18 / 32),
 }
+UNQUANTIZED_KV = "f16"  # llama.cpp's default KV cache type; a V cache of another type needs flash attention
 KV_CELL_PADDING = 256  # llama.cpp rounds the number of KV cells up to a multiple of this
+QUANT_BLOCK = 32       # values per block of the q*_0 / q*_1 types
 
 
 def kv_type_id(name: str) -> int:
     return KV_CACHE_TYPES[name][0]
 
 
-def kv_bytes_per_token(card: ModelCard, type_k: str = "f16", type_v: str = "f16") -> float:
+def kv_bytes_per_element_text(name: str) -> str:
+    """Bytes per element, as the formula shows it: "2" for f16, "34/32" (bytes per block of 32) for q8_0."""
+    size = KV_CACHE_TYPES[name][1]
+    return f"{size:g}" if size == int(size) else f"{size * QUANT_BLOCK:g}/{QUANT_BLOCK}"
+
+
+def value_cache_type(kv_type: str, flash_attn: bool) -> str:
+    """The V cache's type when the user picks `kv_type`: quantized only with flash attention."""
+    return kv_type if flash_attn else UNQUANTIZED_KV
+
+
+def kv_bytes_per_token(card: ModelCard, type_k: str = UNQUANTIZED_KV, type_v: str = UNQUANTIZED_KV) -> float:
     k = card.head_dim_k * KV_CACHE_TYPES[type_k][1]
     v = card.head_dim_v * KV_CACHE_TYPES[type_v][1]
     return card.n_layer * card.n_head_kv * (k + v)
@@ -35,7 +48,7 @@ def kv_cells(n_ctx: int) -> int:
     return -(-n_ctx // KV_CELL_PADDING) * KV_CELL_PADDING
 
 
-def kv_cache_bytes(card: ModelCard, n_ctx: int, type_k: str = "f16", type_v: str = "f16") -> int:
+def kv_cache_bytes(card: ModelCard, n_ctx: int, type_k: str = UNQUANTIZED_KV, type_v: str = UNQUANTIZED_KV) -> int:
     return round(kv_bytes_per_token(card, type_k, type_v) * kv_cells(n_ctx))
 
 
@@ -60,7 +73,7 @@ class MemoryEstimate:
         return self.weights_bytes + self.kv_bytes + self.compute_bytes
 
 
-def estimate(card: ModelCard, n_ctx: int, type_k: str = "f16", type_v: str = "f16") -> MemoryEstimate:
+def estimate(card: ModelCard, n_ctx: int, type_k: str = UNQUANTIZED_KV, type_v: str = UNQUANTIZED_KV) -> MemoryEstimate:
     n_ctx = n_ctx or card.n_ctx_train
     return MemoryEstimate(
         weights_bytes=card.weights_bytes,

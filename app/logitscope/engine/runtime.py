@@ -129,7 +129,7 @@ def apply_amx_workaround() -> None:
     defaults = bindings.llama_model_default_params
 
     def without_extra_buffers() -> llama_cpp.llama_model_params:
-        params = defaults()
+        params: llama_cpp.llama_model_params = defaults()
         params.use_extra_bufts = False
         return params
 
@@ -151,8 +151,8 @@ class Runtime:
         self.settings = settings
         self.log = llama_log()
         self._cancelled = False
-        self._model = None
-        self._ctx = None
+        self._model: llama_cpp.llama_model_p | None = None
+        self._ctx: llama_cpp.llama_context_p | None = None
         t0 = time.perf_counter()
         self._load(on_progress, should_cancel or (lambda: False))
         self.load_s = time.perf_counter() - t0
@@ -183,8 +183,8 @@ class Runtime:
         if should_cancel():  # cancelled after the last progress tick: do not go on to the context
             self.close()
             raise LoadCancelledError("model load cancelled")
-        self.vocab = llama_cpp.llama_model_get_vocab(self._model)
-        self.n_vocab = llama_cpp.llama_vocab_n_tokens(self.vocab)
+        self.vocab: llama_cpp.llama_vocab_p = llama_cpp.llama_model_get_vocab(self._model)
+        self.n_vocab: int = llama_cpp.llama_vocab_n_tokens(self.vocab)
 
         threads = s.n_threads or default_threads()
         cparams = llama_cpp.llama_context_default_params()
@@ -198,7 +198,7 @@ class Runtime:
         cparams.flash_attn_type = (llama_cpp.LLAMA_FLASH_ATTN_TYPE_ENABLED if s.flash_attn
                                    else llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED)
         cparams.no_perf = True
-        self._abort_flag = False
+        self._abort_flag: bool = False
         self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: self._abort_flag)
         mark = self.log.mark()
         self._ctx = llama_cpp.llama_init_from_model(self._model, cparams)
@@ -206,23 +206,23 @@ class Runtime:
             reason = self._reason(mark)
             self.close()
             raise ModelLoadError(f"llama.cpp could not create a context for {self.path.name}: {reason}")
-        self.n_ctx = llama_cpp.llama_n_ctx(self._ctx)
+        self.n_ctx: int = llama_cpp.llama_n_ctx(self._ctx)
         self.notices: list[str] = []
         if s.n_ctx and self.n_ctx != s.n_ctx:
             self.notices.append(f"the context holds {self.n_ctx} tokens, not the {s.n_ctx} asked for: llama.cpp "
                                 f"uses at least {KV_CELL_PADDING} and rounds up to a multiple of {KV_CELL_PADDING}")
-        self.n_batch = llama_cpp.llama_n_batch(self._ctx)
-        self._mem = llama_cpp.llama_get_memory(self._ctx)
-        self.n_layer = llama_cpp.llama_model_n_layer(self._model)
-        self.add_bos = bool(llama_cpp.llama_vocab_get_add_bos(self.vocab))
-        self.bos = llama_cpp.llama_vocab_bos(self.vocab)
+        self.n_batch: int = llama_cpp.llama_n_batch(self._ctx)
+        self._mem: llama_cpp.llama_memory_t = llama_cpp.llama_get_memory(self._ctx)
+        self.n_layer: int = llama_cpp.llama_model_n_layer(self._model)
+        self.add_bos: bool = bool(llama_cpp.llama_vocab_get_add_bos(self.vocab))
+        self.bos: int = llama_cpp.llama_vocab_bos(self.vocab)
         self._logits_ptr_type = ctypes.POINTER(ctypes.c_float)
         self._logits_address: int | None = None
-        self._logits_view = np.empty(0, dtype=np.float32)
+        self._logits_view: np.ndarray = np.empty(0, dtype=np.float32)
         self._piece_cache: dict[int, bytes] = {}
-        self._piece_buf = ctypes.create_string_buffer(256)
+        self._piece_buf: ctypes.Array[ctypes.c_char] = ctypes.create_string_buffer(256)
         self.tokens: list[int] = []  # what the KV cache holds, position by position
-        self._token_array = np.zeros(self.n_ctx, dtype=np.int32)  # the same, for cheap numpy slices
+        self._token_array: np.ndarray = np.zeros(self.n_ctx, dtype=np.int32)  # the same, for cheap numpy slices
 
     def _reason(self, mark: int) -> str:
         """The most specific line llama.cpp logged since `mark`: its first error (later ones only say
@@ -244,7 +244,7 @@ class Runtime:
 
     @property
     def kv_used(self) -> int:
-        return llama_cpp.llama_memory_seq_pos_max(self._mem, 0) + 1
+        return int(llama_cpp.llama_memory_seq_pos_max(self._mem, 0)) + 1
 
     def is_eog(self, token: int) -> bool:
         return bool(llama_cpp.llama_vocab_is_eog(self.vocab, token))
@@ -336,7 +336,7 @@ class Runtime:
                 self.tokens.extend(chunk)
         finally:
             if cancellable:
-                llama_cpp.llama_set_abort_callback(self._ctx, ctypes.cast(None, llama_cpp.ggml_abort_callback), None)
+                llama_cpp.llama_set_abort_callback(self._ctx, llama_cpp.ggml_abort_callback(), None)  # NULL
 
     def abort(self) -> None:
         """Ask a running eval to stop (safe from another thread; CPU backend honours it)."""

@@ -24,11 +24,12 @@ from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
-from logitscope.engine.trace import STAGE_TOP_K, StageRecord
+from logitscope.engine.trace import STAGE_NAMES, STAGE_TOP_K, StageRecord
 from logitscope.errors import InvalidSettingsError
 
+# Each order applies every stage of STAGE_NAMES once.
 ORDERS: dict[str, tuple[str, ...]] = {
-    "temperature_last": ("penalties", "top_k", "top_p", "min_p", "temperature"),   # llama.cpp's default
+    "temperature_last": STAGE_NAMES,   # llama.cpp's default
     "temperature_first": ("penalties", "temperature", "top_k", "top_p", "min_p"),
 }
 
@@ -283,9 +284,3 @@ def sample(c: Candidates, s: SamplerSettings, recent: Sequence[int] | np.ndarray
     final, stages = run_stages(c, s, recent, record)
     index, probs = draw(final, rng, s.greedy)
     return SampleOutcome(int(final.ids[index]), final, probs, stages)
-
-
-def full_candidates(logits: np.ndarray, all_ids: np.ndarray) -> Candidates:
-    """The whole vocabulary as candidates. `logits` may be a view into llama.cpp's buffer: stages copy
-    before they write."""
-    return Candidates(all_ids, logits, False, True)

@@ -21,11 +21,24 @@ import math
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from logitscope import TRACE_SCHEMA_VERSION
+
+
+class Vocab(Protocol):
+    """Every token's bytes by id: the engine's list, or the store's PieceVocab."""
+
+    def __getitem__(self, token: int, /) -> bytes: ...
+
+    def __len__(self) -> int: ...
+
+
+# The sampler's stages, llama.cpp's names (llama-server takes them too). The stored form of a step keeps
+# each stage as its index here: append new stages, never reorder.
+STAGE_NAMES = ("penalties", "top_k", "top_p", "min_p", "temperature")
 
 RAW_TOP_N = 128     # raw logits kept per step (the head of the distribution)
 STAGE_TOP_K = 8     # candidates kept per sampler stage
@@ -138,7 +151,7 @@ def _number(x: float, digits: int) -> float | None:
 
 
 def _entries(ids: np.ndarray, probs: np.ndarray, pieces: Sequence[bytes] | None,
-             vocab: Sequence[bytes]) -> list[dict[str, Any]] | None:
+             vocab: Vocab) -> list[dict[str, Any]] | None:
     if len(ids) == 0:  # no distribution reported (a remote server without these probabilities)
         return None
     if pieces is None:
@@ -147,7 +160,7 @@ def _entries(ids: np.ndarray, probs: np.ndarray, pieces: Sequence[bytes] | None,
             for t, p, piece in zip(ids, probs, pieces, strict=True)]
 
 
-def step_to_json(step: StepRecord, vocab: Sequence[bytes], top: int = 10) -> dict[str, Any]:
+def step_to_json(step: StepRecord, vocab: Vocab, top: int = 10) -> dict[str, Any]:
     """`vocab`: every token's bytes, by id (from the engine once per model; unused for a step that
     carries its candidates' bytes). What the engine could not tell is null, never a made-up value."""
     raw_pieces = step.raw_pieces[:top] if step.raw_pieces is not None else None
@@ -206,7 +219,6 @@ def dumps(obj: dict[str, Any]) -> str:
 # -- compact binary form -------------------------------------------------------------------------
 
 _HEAD = struct.Struct("<iiIfffifiiffffi")
-_STAGE_NAMES = ("penalties", "top_k", "top_p", "min_p", "temperature")
 _PIECES_TAIL = b"P"
 
 
@@ -219,7 +231,7 @@ def pack_step(step: StepRecord) -> bytes:
              step.text.encode(), step.raw_ids.astype("<i4").tobytes(), step.raw_logits.astype("<f4").tobytes(),
              struct.pack("<B", len(step.stages))]
     for s in step.stages:
-        parts.append(struct.pack("<BIIfB", _STAGE_NAMES.index(s.name), s.n_in, s.n_out, s.mass_kept, len(s.top_ids)))
+        parts.append(struct.pack("<BIIfB", STAGE_NAMES.index(s.name), s.n_in, s.n_out, s.mass_kept, len(s.top_ids)))
         parts += [s.top_ids.astype("<i4").tobytes(), s.top_probs.astype("<f4").tobytes()]
     parts += [struct.pack("<B", len(step.final_ids)), step.final_ids.astype("<i4").tobytes(),
               step.final_probs.astype("<f4").tobytes()]
@@ -259,7 +271,7 @@ def unpack_step(data: bytes) -> StepRecord:
     stages = []
     for _ in range(take("<B")[0]):
         name_i, n_in, n_out, mass, k = take("<BIIfB")
-        stages.append(StageRecord(_STAGE_NAMES[name_i], n_in, n_out, mass, arr("<i4", k), arr("<f4", k)))
+        stages.append(StageRecord(STAGE_NAMES[name_i], n_in, n_out, mass, arr("<i4", k), arr("<f4", k)))
     (k,) = take("<B")
     final_ids, final_probs = arr("<i4", k), arr("<f4", k)
 

@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import httpx2
 
@@ -61,7 +62,7 @@ def remote_run(engine: RemoteEngine, request: GenerateRequest) -> Run:
     return Run(len(stamps), total, stamps[0] - t0, stamps[-1] - stamps[0], cpu)
 
 
-def bare_run(http: httpx2.Client, path: str, body: dict, tokens: int) -> Run:
+def bare_run(http: httpx2.Client, path: str, body: dict[str, Any], tokens: int) -> Run:
     """`tokens`: how many the same (greedy, seeded) request gave RemoteEngine: nothing is parsed here."""
     stamps: list[float] = []
     t0, c0 = time.perf_counter(), time.process_time()

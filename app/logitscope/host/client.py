@@ -29,7 +29,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -200,7 +200,7 @@ class EngineClient:
                 limit, stopping = min(limit or CANCEL_TIMEOUT_S, CANCEL_TIMEOUT_S), True
                 heard, asked = time.monotonic(), float("-inf")  # ask at once
             try:
-                msg = conn.recv() if conn.poll(POLL_S) else None
+                msg: tuple[Any, ...] | None = conn.recv() if conn.poll(POLL_S) else None
             except (EOFError, OSError):
                 raise self._crashed() from None
             now = time.monotonic()
@@ -254,9 +254,7 @@ class EngineClient:
             message += f"; llama.cpp gave up on a check: {hint[hint.index('GGML_ASSERT'):].strip()[:300]}"
         elif hint:
             message += f"; its log ends with: {hint.strip()[:300]}"
-        err = errors.EngineCrashedError(message)
-        err.log_tail = tail  # type: ignore[attr-defined]
-        return err
+        return errors.EngineCrashedError(message, log_tail=tail)
 
     def call(self, method: str, on_progress: Callable[[float], None] | None = None,
              on_step: Callable[[StepRecord], None] | None = None, **kwargs: Any) -> Any:
@@ -304,28 +302,9 @@ class EngineClient:
             result.settings["engine"] = {"local": os.path.basename(self.last_load[0])}
         return result
 
-    def stream(self, request: GenerateRequest) -> Iterator[StepRecord | GenerationResult]:
-        """Steps as they arrive, then the result. Runs the call on a helper thread."""
-        import queue
-
-        box: queue.Queue[Any] = queue.Queue()
-        done = object()
-
-        def run() -> None:
-            try:
-                box.put(self.generate(request, on_step=box.put))
-            except BaseException as exc:  # handed to the consumer
-                box.put(exc)
-            box.put(done)
-
-        threading.Thread(target=run, daemon=True, name="engine-stream").start()
-        while (item := box.get()) is not done:
-            if isinstance(item, BaseException):
-                raise item
-            yield item
-
     def tokenize(self, text: str, add_special: bool = False, parse_special: bool = True) -> list[int]:
-        return self.call("tokenize", text=text, add_special=add_special, parse_special=parse_special)
+        tokens: list[int] = self.call("tokenize", text=text, add_special=add_special, parse_special=parse_special)
+        return tokens
 
     def vocab(self) -> list[bytes]:
         if self._vocab is None:
@@ -333,10 +312,12 @@ class EngineClient:
         return self._vocab
 
     def render_chat(self, messages: list[ChatMessage], system: str | None = None) -> str:
-        return self.call("render_chat", messages=messages, system=system)
+        prompt: str = self.call("render_chat", messages=messages, system=system)
+        return prompt
 
     def prompt_tokens(self, request: GenerateRequest) -> list[int]:
-        return self.call("prompt_tokens", request=request)
+        tokens: list[int] = self.call("prompt_tokens", request=request)
+        return tokens
 
     def capabilities(self) -> dict[str, object]:
         """{"backend": "CPU" | "CUDA" | ..., "gpu_offload": bool} of the engine's llama.cpp build, and
@@ -348,7 +329,8 @@ class EngineClient:
         self.call("reset")
 
     def ping(self) -> int:
-        return self.call("ping")
+        pid: int = self.call("ping")
+        return pid
 
 
 class CancelledError(errors.LogitscopeError):

@@ -76,6 +76,11 @@ class EngineLike(Protocol):
         """May raise UnsupportedByServerError (a remote server without a tokenize endpoint)."""
         ...
 
+    def prompt_tokens(self, request: GenerateRequest) -> list[int]:
+        """The tokens the model reads for `request` (its chat template applied). May raise
+        UnsupportedByServerError (remote servers apply their own template)."""
+        ...
+
     def vocab(self) -> list[bytes]:
         """Every token's bytes, by id. May raise UnsupportedByServerError (remote servers)."""
         ...

@@ -190,8 +190,9 @@ class RemoteEngine:
             return self._wanted_model
         if models:
             return models[0]
-        if props and isinstance(props.get("model_path"), str):
-            return props["model_path"]  # llama-server serves one model, whatever the name sent
+        model_path = props.get("model_path") if props else None
+        if isinstance(model_path, str):
+            return model_path  # llama-server serves one model, whatever the name sent
         raise RemoteEngineError(f"{self.base_url} lists no models: name one with --remote-model")
 
     def list_models(self) -> list[str]:
@@ -306,6 +307,10 @@ class RemoteEngine:
         if not isinstance(tokens, list) or not all(isinstance(t, int) for t in tokens):
             raise RemoteEngineError(f"{self.base_url}{path} did not answer with a list of token ids")
         return tokens
+
+    def prompt_tokens(self, request: GenerateRequest) -> list[int]:
+        raise UnsupportedByServerError(f"{self.base_url} applies its own chat template: the prompt's tokens "
+                                       "are not known here")
 
     def vocab(self) -> list[bytes]:
         raise UnsupportedByServerError(f"{self.base_url} does not publish its vocabulary: alternatives are "

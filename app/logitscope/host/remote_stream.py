@@ -68,7 +68,8 @@ def iter_lines(chunks: Iterable[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iter
 def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
     """Server-sent events as (event name, data). llama-server writes errors as an `error:` field,
     which the SSE standard would drop: it comes out as an "error" event."""
-    event, data, size = "message", [], 0
+    event, size = "message", 0
+    data: list[str] = []
     for line in lines:
         if not line:
             if data:

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from logitscope.engine.api import GenerateRequest
-from logitscope.engine.sampler import SamplerSettings
+from logitscope.engine.sampler import ORDERS, SamplerSettings
 from logitscope.engine.text import Utf8Stream
 from logitscope.engine.trace import RAW_TOP_N, StepRecord
 
@@ -45,9 +45,6 @@ PATHS = {CHAT: "/v1/chat/completions", COMPLETIONS: "/v1/completions", NATIVE: "
 # OpenAI's own sampling parameters: every compatible server takes these.
 _OPENAI_PARAMS = {"temperature": "temperature", "top_p": "top_p", "frequency_penalty": "frequency_penalty",
                   "presence_penalty": "presence_penalty", "seed": "seed"}
-# llama.cpp's sampler names for the `samplers` list of llama-server, in each of our orders.
-_LLAMA_SERVER_SAMPLERS = {"temperature_last": ["penalties", "top_k", "top_p", "min_p", "temperature"],
-                          "temperature_first": ["penalties", "temperature", "top_k", "top_p", "min_p"]}
 
 
 @dataclass(frozen=True)
@@ -127,7 +124,7 @@ def build_request(kind: ServerKind, model: str, request: GenerateRequest, settin
     if "top_k" in kind.params and settings.top_k == 0:
         params[kind.params["top_k"]] = kind.top_k_off
     if kind.name == "llama-server":
-        params["samplers"] = _LLAMA_SERVER_SAMPLERS[settings.order]
+        params["samplers"] = list(ORDERS[settings.order])  # llama-server's sampler names are ours
         params["post_sampling_probs"] = post_sampling
     options = request.options
     stop = list(options.stop)
@@ -218,14 +215,15 @@ def _text(x: Any, what: str) -> str:
         return ""
     if not isinstance(x, str):
         raise MalformedChunk(f"{what} is not text")
+    text: str = x
     try:
-        size = len(x.encode("utf-8"))
+        size = len(text.encode("utf-8"))
     except UnicodeEncodeError:
-        x = x.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-        size = len(x.encode("utf-8"))
+        text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        size = len(text.encode("utf-8"))
     if size > MAX_PIECE_BYTES:
         raise MalformedChunk(f"{what} is longer than {MAX_PIECE_BYTES} bytes")
-    return x
+    return text
 
 
 def _bounded(piece: bytes) -> bytes:

@@ -28,7 +28,12 @@ import threading
 import time
 import traceback
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
+    from logitscope.engine.core import Engine
+    from logitscope.engine.trace import GenerationResult, StepRecord
 
 CRASH_HOOKS_ENV = "LOGITSCOPE_ENGINE_CRASH_HOOKS"  # tests set it to simulate native crashes
 STEP_BATCH_S = 1 / 60
@@ -47,13 +52,18 @@ class EngineServer:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._send_lock = threading.Lock()  # the reader thread answers heartbeats while the main thread sends
-        self.engine: Any = None
+        self._engine: Engine | None = None  # the reader thread runs before it exists
         self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
         self.cancel = threading.Event()
         threading.Thread(target=self._read, name="engine-reader", daemon=True).start()
         from logitscope.engine.core import Engine  # slow (llama.cpp): the reader already answers
 
-        self.engine = Engine()
+        self._engine = Engine()
+
+    @property
+    def engine(self) -> Engine:
+        assert self._engine is not None, "the engine is created in __init__"
+        return self._engine
 
     def send(self, msg: tuple[Any, ...]) -> None:
         with self._send_lock:
@@ -70,8 +80,9 @@ class EngineServer:
                 os._exit(0)  # the caller is gone
             if msg[0] == "cancel":
                 self.cancel.set()
-                if self.engine is not None and self.engine.runtime is not None:
-                    self.engine.runtime.abort()
+                engine = self._engine
+                if engine is not None and engine.runtime is not None:
+                    engine.runtime.abort()
             else:
                 self.inbox.put(msg)
 
@@ -93,7 +104,7 @@ class EngineServer:
     def do_ping(self) -> int:
         return os.getpid()
 
-    def do_load(self, path: str, settings: Any) -> Any:
+    def do_load(self, path: str, settings: LoadSettings) -> ModelInfo:
         return self.engine.load(path, settings, lambda f: self.send(("progress", f)), self.cancel.is_set)
 
     def do_capabilities(self) -> dict[str, object]:
@@ -105,14 +116,16 @@ class EngineServer:
     def do_unload(self) -> None:
         self.engine.unload()
 
-    def do_generate(self, request: Any) -> Any:
+    def do_generate(self, request: GenerateRequest) -> GenerationResult | None:
         """Steps go out in small batches, at most ~60 per second: each message wakes the caller, which
         then competes with llama.cpp's threads for the cores. The first step goes out at once."""
-        result = None
-        batch: list[Any] = []
+        from logitscope.engine.trace import StepRecord  # not at the top: the reader starts before numpy loads
+
+        result: GenerationResult | None = None
+        batch: list[StepRecord] = []
         last_send = 0.0
         for event in self.engine.generate(request, self.cancel.is_set):
-            if hasattr(event, "finish_reason"):
+            if not isinstance(event, StepRecord):
                 result = event
                 continue
             batch.append(event)
@@ -130,10 +143,10 @@ class EngineServer:
     def do_vocab(self) -> list[bytes]:
         return self.engine.vocab()
 
-    def do_render_chat(self, messages: list[Any], system: str | None) -> str:
+    def do_render_chat(self, messages: list[ChatMessage], system: str | None) -> str:
         return self.engine.render_chat(messages, system)
 
-    def do_prompt_tokens(self, request: Any) -> list[int]:
+    def do_prompt_tokens(self, request: GenerateRequest) -> list[int]:
         return self.engine.prepare(request)[0]
 
     def do_crash(self, how: str) -> None:

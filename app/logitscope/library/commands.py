@@ -11,7 +11,7 @@ import getpass
 import json
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from logitscope.engine.memory import format_bytes
 from logitscope.library.fit import DEFAULT_N_CTX
@@ -22,7 +22,10 @@ if TYPE_CHECKING:
 SORT_CHOICES = ("downloads", "likes", "recent")
 
 
-def add_models_subcommands(models_subparsers: Any) -> None:
+Parser = TypeVar("Parser", bound=argparse.ArgumentParser)  # the CLI's own parser class
+
+
+def add_models_subcommands(models_subparsers: argparse._SubParsersAction[Parser]) -> None:
     """Add list, search, files, pull, rm, recommended and token to a `models` subparsers object."""
     add = models_subparsers.add_parser
     p = add("list", help="models on this machine (models folder, folders added in the settings, LM Studio, HF cache, Ollama)")

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2
@@ -138,11 +139,12 @@ def _fmt(n: int | None) -> str:
     return "?" if n is None else format_bytes(n)
 
 
-def _read_state(state_path: Path) -> dict:
+def _read_state(state_path: Path) -> dict[str, Any]:
     try:
-        return json.loads(state_path.read_text())
+        state = json.loads(state_path.read_text())
     except (OSError, ValueError):
         return {}
+    return state if isinstance(state, dict) else {}  # a damaged state file starts the download afresh
 
 
 class _PartFile:

@@ -76,7 +76,7 @@ class FileGroup:
 
     @property
     def missing(self) -> list[int]:
-        have = {split_name(p).index for p in self.parts if split_name(p)}  # type: ignore[union-attr]
+        have = {split.index for split in map(split_name, self.parts) if split is not None}
         return [i for i in range(1, self.expected_parts + 1) if i not in have] if self.is_split else []
 
 

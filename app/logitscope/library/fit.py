@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from logitscope.engine.gguf_info import ModelCard
-from logitscope.engine.memory import estimate, format_bytes
+from logitscope.engine.memory import UNQUANTIZED_KV, estimate, format_bytes
 from logitscope.library.machine import MachineMemory
 
 DEFAULT_N_CTX = 4096
@@ -41,9 +41,10 @@ class MemoryNeed:
         return self.weights_bytes + self.kv_bytes + self.compute_bytes
 
 
-def need_for_card(card: ModelCard, n_ctx: int = DEFAULT_N_CTX, kv_type: str = "f16") -> MemoryNeed:
+def need_for_card(card: ModelCard, n_ctx: int = DEFAULT_N_CTX, type_k: str = UNQUANTIZED_KV,
+                  type_v: str = UNQUANTIZED_KV) -> MemoryNeed:
     n_ctx = n_ctx or card.n_ctx_train
-    est = estimate(card, n_ctx, kv_type, kv_type)
+    est = estimate(card, n_ctx, type_k, type_v)
     return MemoryNeed(est.weights_bytes, est.kv_bytes, est.compute_bytes, n_ctx, card.n_layer or None, True)
 
 

@@ -82,7 +82,7 @@ def search_models(query: str, sort: str = "downloads", limit: int = 20, *, endpo
 
 def _hub_repo(entry: dict[str, Any]) -> HubRepo:
     """One model of the search answer, as huggingface_hub reads it; TypeError/ValueError when it is not one."""
-    m = ModelInfo(**({"siblings": None} | entry))
+    m = ModelInfo(**({"siblings": None} | entry))  # type: ignore[no-untyped-call]  # its __init__(**kwargs) is unannotated
     if not isinstance(m.id, str):
         raise TypeError("a model without an id")
     return HubRepo(m.id, int(m.downloads or 0), int(m.likes or 0),

@@ -29,7 +29,8 @@ def _keyring() -> ModuleType | None:
         import keyring
     except ImportError:
         return None
-    return keyring
+    module: ModuleType = keyring
+    return module
 
 
 def token_file() -> Path:
@@ -63,7 +64,7 @@ def get_token() -> str | None:
     keyring = _keyring()
     if keyring is not None:
         try:
-            token = keyring.get_password(KEYRING_SERVICE, KEYRING_USER)
+            token: str | None = keyring.get_password(KEYRING_SERVICE, KEYRING_USER)
             if token:
                 return token
         except Exception:

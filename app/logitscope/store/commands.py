@@ -12,14 +12,17 @@ import json
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import TypeVar
 
 from logitscope.store import import_check
 from logitscope.store.exchange import export_json, export_markdown, import_json
 from logitscope.store.files import write_export
 from logitscope.store.history import HistoryStore
 
+Parser = TypeVar("Parser", bound=argparse.ArgumentParser)  # the CLI's own parser class
 
-def add_history_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+
+def add_history_parser(subparsers: argparse._SubParsersAction[Parser]) -> Parser:
     """Add the `history` command and its actions to the CLI's subparsers; returns its parser."""
     parser = subparsers.add_parser("history", help="saved conversations: list, export, import")
     actions = parser.add_subparsers(dest="history_command", metavar="ACTION", required=True,

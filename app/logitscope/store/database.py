@@ -139,7 +139,7 @@ def _check(path: Path) -> int:
         problems = [row[0] for row in conn.execute("PRAGMA quick_check")]  # ~0.25 s for 400 MB
         if problems != ["ok"]:
             raise _Unusable(f"it is damaged: {problems[0]}")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        version: int = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > LATEST_VERSION:
             raise _Unusable(f"it was written by a newer Logitscope: schema {version}, this version reads up to "
                             f"{LATEST_VERSION}", tag="newer")

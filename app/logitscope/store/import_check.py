@@ -283,7 +283,7 @@ def _value(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: 
 
 
 def _text(obj: dict[str, Any], key: str, where: str, optional: bool = False) -> str | None:
-    value = _value(obj, key, str, where, optional)
+    value: str | None = _value(obj, key, str, where, optional)
     if value is not None:
         _no_surrogate(value, f"{where}: \"{key}\"")
     return value
@@ -296,14 +296,14 @@ def _no_surrogate(text: str, where: str) -> None:
 
 
 def _int(obj: dict[str, Any], key: str, where: str, bounds: tuple[int, int], optional: bool = False) -> int | None:
-    value = _value(obj, key, int, where, optional)
+    value: int | None = _value(obj, key, int, where, optional)
     if value is not None and not bounds[0] <= value <= bounds[1]:
         raise StoreError(f"{where}: \"{key}\" must be between {bounds[0]} and {bounds[1]}, not {_short(value)}")
     return value
 
 
 def _time(obj: dict[str, Any], key: str, where: str, optional: bool = False) -> float | None:
-    value = _value(obj, key, (int, float), where, optional)
+    value: float | None = _value(obj, key, (int, float), where, optional)
     if value is not None and not (math.isfinite(value) and TIMES[0] <= value <= TIMES[1]):
         raise StoreError(f"{where}: \"{key}\" must be a time in seconds since 1970 (up to the year 3000), "
                          f"not {_short(value)}")

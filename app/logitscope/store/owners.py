@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import re
+import sys
 import uuid
 from pathlib import Path
 
@@ -22,7 +23,7 @@ OWNERS_SUFFIX = "-owners"        # <database>-owners/, next to the -wal and -shm
 LOCK_EXT = ".lock"
 _OWNER_ID = re.compile(r"[0-9a-f]{32}")
 
-if os.name == "nt":  # pragma: no cover  (byte-range locks; the lock file is created under its final name)
+if sys.platform == "win32":  # pragma: no cover  (byte-range locks; the lock file is created under its final name)
     import msvcrt
 
     def _try_lock(fd: int) -> bool:

@@ -25,7 +25,7 @@ import types
 import typing
 from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from logitscope.engine.api import LoadSettings
 from logitscope.engine.sampler import PRESETS, SamplerSettings
@@ -33,11 +33,14 @@ from logitscope.errors import InvalidSettingsError
 from logitscope.paths import data_dir
 from logitscope.store.files import atomic_write_text, copy_aside, move_aside
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 SETTINGS_FILE = "settings.json"
 BACKUP_TAG = "bak"       # settings.json.bak-<YYYYmmdd-HHMMSS>: the file as it was before a lossy rewrite
 SETTINGS_SCHEMA = 1
 
-T = TypeVar("T")
+T = TypeVar("T", bound="DataclassInstance")
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,7 @@ def _typed(cls: type[T], values: Any, where: str, notices: list[str]) -> T:
         notices.append(f"{where}: not an object; the defaults are used")
         return cls()
     hints = typing.get_type_hints(cls)
-    known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
+    known = {f.name: f for f in fields(cls)}
     accepted: dict[str, Any] = {}
     for name, value in values.items():
         if name not in known:
@@ -264,13 +267,13 @@ def _checked(cls: type[T], values: Any, where: str, notices: list[str]) -> T | N
         return obj
     default = cls()
     fixes = {}
-    for f in fields(cls):  # type: ignore[arg-type]
+    for f in fields(cls):
         value, fallback = getattr(obj, f.name), getattr(default, f.name)
-        refused = _refusal(replace(default, **{f.name: value})) if value != fallback else None  # type: ignore[type-var]
+        refused = _refusal(replace(default, **{f.name: value})) if value != fallback else None
         if refused is not None:
             fixes[f.name] = fallback
             notices.append(f"settings: {where}: {f.name} = {value!r} is invalid ({refused}); using {fallback!r}")
-    obj = replace(obj, **fixes)  # type: ignore[type-var]
+    obj = replace(obj, **fixes)
     refused = _refusal(obj)
     if refused is not None:
         notices.append(f"settings: {where} ignored: {refused}")

@@ -46,8 +46,9 @@ class PieceVocab:
 def model_row_id(conn: sqlite3.Connection, model: ModelIdentity) -> int:
     key = (model.file_name, model.size, model.head_sha256)
     conn.execute("INSERT OR IGNORE INTO models (file_name, size, head_sha256) VALUES (?, ?, ?)", key)
-    return conn.execute("SELECT id FROM models WHERE file_name = ? AND size = ? AND head_sha256 = ?",
-                        key).fetchone()[0]
+    row_id: int = conn.execute("SELECT id FROM models WHERE file_name = ? AND size = ? AND head_sha256 = ?",
+                               key).fetchone()[0]
+    return row_id
 
 
 def save_pieces(conn: sqlite3.Connection, model_id: int, pieces: Mapping[int, bytes]) -> None:

@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
 from logitscope.errors import EngineCrashedError, EngineUnresponsiveError, LogitscopeError, RemoteEngineError
 from logitscope.host.client import CancelledError, EngineClient
-from logitscope.host.engine_api import EngineLike
+from logitscope.host.engine_api import EngineLike, RemoteModelInfo
 from logitscope.host.remote import RemoteEngine
 
 REPAINT_INTERVAL_MS = 16
@@ -31,7 +31,6 @@ class EngineBridge(QObject):
     loadProgress = Signal(float)              # 0..1
     loaded = Signal(object)                   # ModelInfo
     loadFailed = Signal(str)                  # message
-    generationStarted = Signal(object)        # GenerateRequest
     steps = Signal(list)                      # [StepRecord], coalesced
     generationFinished = Signal(object)       # GenerationResult
     generationFailed = Signal(str)            # message (the steps received so far were already delivered)
@@ -50,7 +49,7 @@ class EngineBridge(QObject):
         self._pending: list[Any] = []
         self._lock = threading.Lock()
         self._busy = 0
-        self.info: ModelInfo | None = None
+        self.info: ModelInfo | RemoteModelInfo | None = None
         self.vocab: list[bytes] = []
         self._timer = QTimer(self)
         self._timer.setInterval(REPAINT_INTERVAL_MS)
@@ -157,7 +156,6 @@ class EngineBridge(QObject):
 
     def generate(self, request: GenerateRequest) -> Future[Any]:
         def job() -> None:
-            self.generationStarted.emit(request)
             self._timer_start()
             try:
                 result = self.client.generate(request, on_step=self._on_step)
@@ -169,7 +167,12 @@ class EngineBridge(QObject):
                 self._flush_then(lambda: self.generationFailed.emit(failure))
             except EngineCrashedError as exc:
                 crash, ended = str(exc), self._engine_ended(exc)
-                self._flush_then(lambda: (self.generationFailed.emit(crash), ended()))
+
+                def fail_then_end() -> None:
+                    self.generationFailed.emit(crash)
+                    ended()
+
+                self._flush_then(fail_then_end)
             except LogitscopeError as exc:
                 failure = str(exc)
                 self._flush_then(lambda: self.generationFailed.emit(failure))
@@ -189,7 +192,7 @@ class EngineBridge(QObject):
 
         QTimer.singleShot(0, self, finish)
 
-    def call(self, fn: Callable[[EngineClient], Any], done: Callable[[Any], None] | None = None,
+    def call(self, fn: Callable[[EngineLike], Any], done: Callable[[Any], None] | None = None,
              failed: Callable[[str], None] | None = None) -> Future[Any]:
         """Run any client call on the worker; `done`/`failed` are called in the GUI thread."""
         def job() -> None:

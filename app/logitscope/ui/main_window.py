@@ -232,7 +232,8 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["timeline"]], [260], Qt.Orientation.Vertical)
         self._default_state = self.saveState(LAYOUT_VERSION)
 
-    def _action(self, text: str, slot, shortcut: QKeySequence | str | None = None, tip: str = "") -> QAction:  # noqa: ANN001
+    def _action(self, text: str, slot, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,  # noqa: ANN001
+                tip: str = "") -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
@@ -715,7 +716,11 @@ class MainWindow(QMainWindow):
                 self.statusBar().removeWidget(w)
                 w.deleteLater()
 
-        button.clicked.connect(lambda: (self.undo_delete(), remove()))
+        def undo() -> None:
+            self.undo_delete()
+            remove()
+
+        button.clicked.connect(undo)
         QTimer.singleShot(15_000, label, remove)  # bound to the label: dropped if the window goes first
 
     def undo_delete(self) -> None:

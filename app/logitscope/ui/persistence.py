@@ -14,10 +14,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
+from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.store.database import BUSY_TIMEOUT_S
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import Message, ModelIdentity
+from logitscope.store.results import stored_result
 from logitscope.store.streaming import StreamingWriter
 from logitscope.ui.conversation import Answer, Conversation, Turn
 
@@ -75,13 +76,7 @@ class ChatHistory:
         status = {"done": "done", "interrupted": "interrupted", "error": "error"}.get(m.status, "interrupted")
         if m.finish_reason == "cancelled":
             status = "stopped"
-        result = None
-        if m.timings is not None:
-            result = GenerationResult(text=m.content, tokens=[s.token for s in steps],
-                                      finish_reason=m.finish_reason or "stop", timings=Timings(**m.timings),
-                                      kv=KvInfo(**m.kv) if m.kv else KvInfo(0, 0, 0.0, 0),
-                                      settings=dict(m.sampler or {}), prompt_tokens=[], notices=list(m.notices))
-        return Answer(steps=steps, result=result, status=status, error=m.error or "", settings=dict(m.sampler or {}),
+        return Answer(steps=steps, result=stored_result(m, steps), status=status, error=m.error or "", settings=dict(m.sampler or {}),
                       model_name=m.model.file_name if m.model else "", store_id=m.id)
 
     # -- writing ---------------------------------------------------------------------------------------

@@ -213,8 +213,9 @@ class ChatView(QScrollArea):
         self.conversation = conversation
         while self._layout.count() > 2:
             item = self._layout.takeAt(1)
-            if item.widget():
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self.answers = []
         for index, turn in enumerate(conversation.turns):
             self._add_turn_widgets(index, turn)

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.engine.api import LoadSettings
 from logitscope.engine.gguf_info import ModelCard
-from logitscope.engine.memory import KV_CACHE_TYPES, estimate, format_bytes, kv_cells
+from logitscope.engine.memory import KV_CACHE_TYPES, estimate, format_bytes, kv_cells, value_cache_type
 from logitscope.engine.threads import max_threads
 from logitscope.library.fit import assess_fit, need_for_card
 from logitscope.library.machine import probe_machine
@@ -112,13 +112,13 @@ class LoadModelDialog(QDialog):
         kv = self.kv_type.currentText()
         flash = self.flash.isChecked()
         return LoadSettings(n_ctx=self.n_ctx.value(), n_gpu_layers=self.gpu_layers.value(),
-                            n_threads=self.threads.value(), type_k=kv, type_v=kv if flash else "f16", flash_attn=flash)
+                            n_threads=self.threads.value(), type_k=kv, type_v=value_cache_type(kv, flash), flash_attn=flash)
 
     def _update(self) -> None:
         s = self.settings()
         self.gpu_value.setText(self.tr("{0} of {1}").format(self.gpu_layers.value(), self.card.n_layer + 1))
         est = estimate(self.card, s.n_ctx, s.type_k, s.type_v)
-        fit = assess_fit(need_for_card(self.card, s.n_ctx, s.type_k), self.machine, use_gpu=self.gpu_offload)
+        fit = assess_fit(need_for_card(self.card, s.n_ctx, s.type_k, s.type_v), self.machine, use_gpu=self.gpu_offload)
         self.verdict = fit.verdict
         text = self.tr("Needs about {0}: weights {1} + KV cache {2} + compute {3}.").format(
             format_bytes(est.total_bytes), format_bytes(est.weights_bytes), format_bytes(est.kv_bytes),

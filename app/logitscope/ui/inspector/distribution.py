@@ -83,14 +83,14 @@ class DistributionPanel(QWidget):
 
     def _draw_cuts(self, view: StepView, ids: np.ndarray) -> None:
         names = [s.name for s in view.stages]
-        top_p = float(view.setting("top_p") or 1.0)
+        top_p = view.number("top_p", 1.0)
         if "top_p" in names and top_p < 1.0:
             kept = view.stages[names.index("top_p")].n_out
             self.top_p_line.setPos(min(kept, len(ids)) - 0.5)
             self.top_p_line.setVisible(kept < len(ids))
         else:
             self.top_p_line.setVisible(False)
-        min_p = float(view.setting("min_p") or 0.0)
+        min_p = view.number("min_p", 0.0)
         self.min_p_line.setVisible(min_p > 0)
         if min_p > 0:
             # min-p keeps tokens with p >= min_p x p_max, measured on the distribution it receives;

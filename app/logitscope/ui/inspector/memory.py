@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFormLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from logitscope.engine.api import ModelInfo
-from logitscope.engine.memory import KV_CACHE_TYPES, format_bytes, kv_cache_bytes
+from logitscope.engine.memory import KV_CACHE_TYPES, format_bytes, kv_bytes_per_element_text, kv_cache_bytes
 
 
 class MemoryPanel(QWidget):
@@ -51,7 +51,7 @@ class MemoryPanel(QWidget):
         self.kv_alloc.setText(self.tr("{0} for {1} tokens").format(format_bytes(info.kv_allocated_bytes), info.n_ctx))
         self.compute.setText(format_bytes(info.compute_buffer_bytes) if info.compute_buffer_bytes else "–")
         self.gauge.setRange(0, info.n_ctx)
-        bpe = {"f16": "2", "q8_0": "34/32", "q4_0": "18/32"}[info.load.type_k]
+        bpe = kv_bytes_per_element_text(info.load.type_k)
         self.formula.setText(self.tr(
             "<b>KV cache per token</b> = 2 (K and V) × {0} layers × {1} KV heads × {2} head dim × {3} bytes "
             "= <b>{4:,.0f} bytes</b>. Each token of context costs that much, for every token kept.").format(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.sampler import PRESETS, SamplerSettings
+from logitscope.engine.sampler import ORDERS, PRESETS, SamplerSettings
 
 # name -> (minimum, maximum, step, decimals); decimals 0 = an integer setting (labels: SamplerPanel)
 FIELDS: dict[str, tuple[float, float, float, int]] = {
@@ -129,8 +130,10 @@ class SamplerPanel(QWidget):
             self.rows[name] = row
             form.addRow(labels[name], row)
         self.order = QComboBox()
-        self.order.addItem(self.tr("temperature last (llama.cpp)"), "temperature_last")
-        self.order.addItem(self.tr("temperature first"), "temperature_first")
+        order_labels = {"temperature_last": self.tr("temperature last (llama.cpp)"),
+                        "temperature_first": self.tr("temperature first")}
+        for order in ORDERS:
+            self.order.addItem(order_labels.get(order, order), order)
         self.order.currentIndexChanged.connect(self._emit)
         form.addRow(self.tr("Order"), self.order)
         seed_row = QHBoxLayout()
@@ -202,7 +205,8 @@ class SamplerPanel(QWidget):
         self._emit()
 
     def settings(self) -> SamplerSettings:
-        values = {name: (row.value() if FIELDS[name][3] else int(row.value())) for name, row in self.rows.items()}
+        values: dict[str, Any] = {name: (row.value() if FIELDS[name][3] else int(row.value()))
+                                  for name, row in self.rows.items()}
         return replace(SamplerSettings(), **values, order=self.order.currentData(),
                        seed=self.seed.value() if self.fixed_seed.isChecked() else None)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -44,15 +44,19 @@ class StepView:
 
     @property
     def order(self) -> str:
-        return self.preview.order if self.preview is not None else str(self.recorded.get("order", "temperature_last"))
+        return self.preview.order if self.preview is not None else str(self.recorded.get("order", SamplerSettings().order))
 
     def setting(self, name: str) -> object:
         if self.preview is not None:
             return getattr(self.preview, name)
         return self.recorded.get(name)
 
+    def number(self, name: str, default: float) -> float:
+        """A numeric setting; `default` when it is not recorded (or not a number)."""
+        value = self.setting(name)
+        return float(value) if isinstance(value, int | float) else default
+
 
 def differs(settings: SamplerSettings, recorded: dict[str, object]) -> bool:
-    keys = ("temperature", "top_k", "top_p", "min_p", "repeat_penalty", "repeat_last_n", "frequency_penalty",
-            "presence_penalty", "order")
+    keys = [f.name for f in fields(SamplerSettings) if f.name != "seed"]  # a seed alone changes no distribution
     return any(getattr(settings, k) != recorded.get(k) for k in keys)
