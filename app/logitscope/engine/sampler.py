@@ -76,11 +76,12 @@ class SamplerSettings:
         return asdict(self)
 
 
+# keys are Messages (equal to and stored as the English name) so the window can show them translated
 PRESETS: dict[str, SamplerSettings] = {
-    "Greedy": SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0),
-    "Precise": SamplerSettings(temperature=0.3, top_k=40, top_p=0.9, min_p=0.05, repeat_penalty=1.1),
-    "Balanced": SamplerSettings(),
-    "Creative": SamplerSettings(temperature=1.1, top_k=100, top_p=0.98, min_p=0.02, repeat_penalty=1.05),
+    Message("Greedy"): SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0),
+    Message("Precise"): SamplerSettings(temperature=0.3, top_k=40, top_p=0.9, min_p=0.05, repeat_penalty=1.1),
+    Message("Balanced"): SamplerSettings(),
+    Message("Creative"): SamplerSettings(temperature=1.1, top_k=100, top_p=0.98, min_p=0.02, repeat_penalty=1.05),
 }
 
 

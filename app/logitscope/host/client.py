@@ -232,10 +232,10 @@ class EngineClient:
         self._end()
         if stopping:
             return errors.EngineUnresponsiveError("the engine did not answer the request to stop (no sign of life "
-                                                  "for {silent_s:g} s), so it was ended", silent_s, silent_s=silent_s)
-        return errors.EngineUnresponsiveError("the engine stopped responding (no sign of life for {silent_s:g} s), "
+                                                  "for {seconds:g} s), so it was ended", silent_s, seconds=silent_s)
+        return errors.EngineUnresponsiveError("the engine stopped responding (no sign of life for {seconds:g} s), "
                                               "so it was ended (a very slow machine can allow longer with "
-                                              "{variable}=SECONDS)", silent_s, silent_s=silent_s, variable=TIMEOUT_ENV)
+                                              "{variable}=SECONDS)", silent_s, seconds=silent_s, variable=TIMEOUT_ENV)
 
     def _crashed(self) -> errors.EngineCrashedError:
         proc = self._proc

@@ -112,7 +112,7 @@ def _entry(found: FoundModel, also_at: list[Location], roots: ModelRoots, machin
     try:
         model.card = read_model_card(found.path)  # a split model: all its parts, found beside the first
     except ModelFileError as exc:
-        model.error = str(exc)
+        model.error = exc.message  # a Message (a str): the window translates it
         model.damaged = isinstance(exc, DamagedModelError)
         return model
     model.fit = assess_fit(need_for_card(model.card, n_ctx), machine, use_gpu)
