@@ -61,7 +61,7 @@ def iter_lines(chunks: Iterable[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iter
         else:
             buffer += chunk[start:]
         if len(buffer) > max_bytes or end >= 0:
-            raise OversizedStream(f"a line longer than {max_bytes >> 20} MiB")
+            raise OversizedStream("a line longer than {mib} MiB", mib=max_bytes >> 20)
     if buffer:
         yield buffer.decode("utf-8", "replace")
 
@@ -82,7 +82,7 @@ def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
         value = value[1:] if value.startswith(" ") else value
         size += len(value)
         if size > MAX_EVENT_BYTES:
-            raise OversizedStream(f"an event larger than {MAX_EVENT_BYTES >> 20} MiB")
+            raise OversizedStream("an event larger than {mib} MiB", mib=MAX_EVENT_BYTES >> 20)
         if name == "data":
             data.append(value)
         elif name == "event":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import string
-from functools import cache
+from functools import cache, lru_cache
 
 from PySide6.QtCore import QCoreApplication
 
@@ -19,7 +19,7 @@ from logitscope.messages import Message, fields, render
 from logitscope.ui.message_catalog import TEMPLATES
 
 CONTEXT = "messages"  # the translation context of every lower-layer template (scripts/i18n.py)
-MIN_LETTERS_TO_MATCH = 6  # a template with fewer letters of its own is not looked for in plain text
+MIN_LETTERS_TO_MATCH = 6  # a template with fewer letters of its own is looked for only inside a message
 
 
 def translate_template(template: str) -> str:
@@ -46,22 +46,37 @@ def _translate(message: Message) -> str:
 
 
 def _translate_part(text: str) -> str:
-    """A parameter that arrived as plain text: translated when it is itself one of the messages."""
-    found = _parse(text)
+    """A parameter that arrived as plain text: translated when it is itself one of the messages (any of
+    them: inside a message, "SIGKILL: killed" is the "{signal}: {meaning}" of a crash)."""
+    found = _parse(text, every_template=True)
     return _translate(found) if found is not None else text
 
 
-def _parse(text: str) -> Message | None:
-    """The Message whose English rendering `text` is, found in the catalogue; None if none matches."""
+def _parse(text: str, every_template: bool = False) -> Message | None:
+    """The Message whose English rendering `text` is, found in the catalogue; None if none matches.
+    Templates with few words of their own ("{signal}: {meaning}") only with `every_template`."""
+    return _best_parse(text, every_template)[0]
+
+
+@lru_cache(maxsize=4096)
+def _best_parse(text: str, every_template: bool) -> tuple[Message | None, int]:
+    """The reading of `text` that leaves the least of it untranslated (its parameters that are no message
+    themselves), and that amount. Two templates can both match: "{file} is damaged and cannot load:
+    {problem}" and "{key} is {n_head_kv}: a {arch} model ..." read the same text; the first explains more."""
+    best: tuple[Message | None, int] = (None, len(text))
     if not text.strip():
-        return None
-    for template, pattern, anchor in _patterns():
-        if anchor in text:
-            match = pattern.fullmatch(text)
-            if match is not None:
-                names = [name for name, _spec, _conversion in fields(template)]
-                return Message.rendered(template, {name: match.group(_group(name)) for name in names})
-    return None
+        return best
+    for template, pattern, anchor, wordy in _patterns():
+        if not (wordy or every_template) or anchor not in text:
+            continue
+        match = pattern.fullmatch(text)
+        if match is None:
+            continue
+        params = {name: match.group(_group(name)) for name, _spec, _conversion in fields(template)}
+        left = sum(_best_parse(value, True)[1] for value in params.values())
+        if best[0] is None or left < best[1]:
+            best = (Message.rendered(template, params), left)
+    return best
 
 
 def _group(name: str) -> str:
@@ -69,9 +84,10 @@ def _group(name: str) -> str:
 
 
 @cache
-def _patterns() -> list[tuple[str, re.Pattern[str], str]]:
-    """(template, a regex matching its renderings, its longest literal part), most specific first."""
-    out: list[tuple[str, re.Pattern[str], str, int]] = []
+def _patterns() -> list[tuple[str, re.Pattern[str], str, bool]]:
+    """(template, a regex matching its renderings, its longest literal part, whether it has words enough to
+    be looked for in any text), most specific first."""
+    out: list[tuple[str, re.Pattern[str], str, bool, int]] = []
     for template in TEMPLATES:
         seen: set[str] = set()
         regex: list[str] = []
@@ -83,9 +99,8 @@ def _patterns() -> list[tuple[str, re.Pattern[str], str]]:
                 group = _group(name)
                 regex.append(f"(?P={group})" if name in seen else f"(?P<{group}>.*?)")
                 seen.add(name)
-        literal_length = sum(map(len, literals))
-        if len(re.findall(r"[A-Za-z]", "".join(literals))) < MIN_LETTERS_TO_MATCH:
-            continue  # "{signal}: {meaning}" would match any "a: b"; such a template is only used as a Message
-        out.append((template, re.compile("".join(regex), re.DOTALL), max(literals, key=len), literal_length))
-    out.sort(key=lambda entry: -entry[3])
-    return [(template, pattern, anchor) for template, pattern, anchor, _length in out]
+        wordy = len(re.findall(r"[A-Za-z]", "".join(literals))) >= MIN_LETTERS_TO_MATCH
+        out.append((template, re.compile("".join(regex), re.DOTALL), max(literals, key=len), wordy,
+                    sum(map(len, literals))))
+    out.sort(key=lambda entry: -entry[4])
+    return [(template, pattern, anchor, wordy) for template, pattern, anchor, wordy, _length in out]
