@@ -255,13 +255,16 @@ def test_english_messages_stay_exactly_the_same(qapp):
 
 
 def test_qt_own_dialogs_are_in_chinese(chinese):
-    from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+    from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox, QPushButton
 
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
     assert buttons.button(QDialogButtonBox.StandardButton.Ok).text() == "确定"
     assert buttons.button(QDialogButtonBox.StandardButton.Cancel).text() == "取消"
     box = QMessageBox(QMessageBox.Icon.Question, "t", "m", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
     assert box.button(QMessageBox.StandardButton.Yes).text().startswith("是")
+    files = QFileDialog(None, "t")
+    files.setOption(QFileDialog.Option.DontUseNativeDialog)  # Qt's own widgets, as on a desktop without a portal
+    assert {"打开(&O)", "取消"} <= {b.text() for b in files.findChildren(QPushButton)}
 
 
 def test_preset_names_are_shown_in_chinese_and_stored_in_english(chinese, qtbot, isolated_home):

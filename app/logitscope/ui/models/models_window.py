@@ -321,8 +321,8 @@ class ModelsWindow(QDialog):
 
     def _download_failed(self, message: str) -> None:
         self._download_done()
-        self._failed(message + ("" if "cancel" not in message.lower()
-                                else " " + self.tr("Download again to resume where it stopped.")))
+        self._failed(translate_message(message) + ("" if "cancel" not in message.lower()
+                                                   else " " + self.tr("Download again to resume where it stopped.")))
 
     def _ask_token(self) -> None:
         current = get_token()
