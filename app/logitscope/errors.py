@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from logitscope.messages import Message
+
 
 class LogitscopeError(Exception):
-    """Base class. `str(err)` is shown to the user."""
+    """Base class. `str(err)` is shown to the user (in English; the CLI and logs print it).
+
+    `LogitscopeError("cannot read {path}: {reason}", path=p, reason=r)`: the message is a template (a stable
+    English sentence, collected into the translation catalogue) with named parameters; `err.message` is
+    the Message the window translates. A plain sentence without parameters works the same way."""
+
+    def __init__(self, message: str = "", /, **params: Any) -> None:
+        self.message = message if isinstance(message, Message) and not params else Message(message, **params)
+        super().__init__(str(self.message))
 
 
 class InvalidSettingsError(LogitscopeError, ValueError):
@@ -20,8 +32,8 @@ class DamagedModelError(ModelFileError):
     shapes that do not match). `card`: the ModelCard as read, its `problems` listing each; None when the
     error was rebuilt from its message (across the engine process boundary)."""
 
-    def __init__(self, message: str, card: object | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, /, card: object | None = None, **params: Any) -> None:
+        super().__init__(message, **params)
         self.card = card
 
 
@@ -49,8 +61,8 @@ class EngineCrashedError(LogitscopeError):
     """The engine process died (native abort, segfault, killed). The caller can start a new one.
     `log_tail`: the last non-blank lines of the engine's log, when known."""
 
-    def __init__(self, message: str, log_tail: list[str] | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, /, log_tail: list[str] | None = None, **params: Any) -> None:
+        super().__init__(message, **params)
         self.log_tail = log_tail or []
 
 
@@ -58,8 +70,8 @@ class EngineUnresponsiveError(EngineCrashedError):
     """The engine process gave no sign of life for too long (stopped, frozen) and was ended. A kind of crash:
     the caller can start a new one. `silent_s`: how long it was quiet."""
 
-    def __init__(self, message: str, silent_s: float = 0.0) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, /, silent_s: float = 0.0, **params: Any) -> None:
+        super().__init__(message, **params)
         self.silent_s = silent_s
 
 
@@ -91,8 +103,8 @@ class RemoteEngineError(LogitscopeError):
     "error", the reason in its notices); its steps were already handed to `on_step`. None otherwise.
     """
 
-    def __init__(self, message: str, partial: object | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, /, partial: object | None = None, **params: Any) -> None:
+        super().__init__(message, **params)
         self.partial = partial
 
 

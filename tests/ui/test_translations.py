@@ -23,7 +23,8 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 ENGLISH = re.compile(r"[A-Za-z]{3,}")
 # contexts that are not classes: a module-level `window.tr(...)` is looked up under the object's class
 # ("MainWindow") at run time, so lupdate's context for it never matches and the string stays English
-KNOWN_NON_CLASS_CONTEXTS: set[str] = set()
+# ("messages" is the lower layers' templates, looked up by that name in ui/messages.py)
+KNOWN_NON_CLASS_CONTEXTS: set[str] = {"messages"}
 
 
 def _load_i18n():
@@ -178,3 +179,156 @@ def test_chinese_screenshot(chinese_window, tmp_path):
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
     image = QImage(str(path))
     assert not image.isNull() and image.width() >= 1000 and image.height() >= 600
+
+
+# --- the lower layers' messages (engine, host, library, store: no Qt there) ---------------------------
+
+def test_lower_layer_messages_are_literal_templates():
+    """A message built with an f-string cannot be collected into the catalogue, so it would stay English:
+    write `SomeError("... {name} ...", name=value)` or `Message(...)` (logitscope/messages.py) instead."""
+    import ast
+
+    files = i18n.lower_layer_sources()
+    makers = i18n._error_classes(files) | {"Message"}
+    built: list[str] = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and i18n._callee(node) in makers and node.args and isinstance(
+                    node.args[0], ast.JoinedStr | ast.BinOp):
+                built.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if (isinstance(node, ast.Call) and i18n._callee(node) == "append" and node.args
+                    and isinstance(node.args[0], ast.JoinedStr)
+                    and ast.unparse(node.func).endswith(("notices.append", "problems.append"))):
+                built.append(f"{path.relative_to(ROOT)}:{node.lineno} (a notice)")
+    assert not built, f"user-facing messages built as f-strings (not translatable): {built}"
+
+
+def test_the_message_catalogue_is_current():
+    templates = i18n.message_templates()
+    assert len(templates) > 200 and "model load cancelled" in templates and "Balanced" in templates
+    assert i18n.CATALOG.read_text(encoding="utf-8") == i18n.catalog_source(templates), \
+        "run `.venv/bin/python scripts/i18n.py update` and translate the new entries"
+
+
+def test_every_lower_layer_template_is_translated():
+    zh = _translations(i18n.TS)
+    untranslated = [t for t in i18n.message_templates()
+                    if not CJK.search(zh.get((i18n.MESSAGE_CONTEXT, t), ""))
+                    and re.search(r"[a-z]{3}", re.sub(r"\{[^}]*\}", "", t))]  # words of its own to translate
+    assert not untranslated, (f"{len(untranslated)} engine/library/store message(s) without a Chinese translation "
+                              f"(`scripts/i18n.py update`, then translate them): {untranslated}")
+
+
+def _sample(template: str):
+    """`template` rendered with made-up parameters, as the lower layer would (numbers where a spec needs one)."""
+    from logitscope.messages import Message, fields
+
+    params = {name: (7 + k if spec else f"value{k}") for k, (name, spec, _c) in enumerate(fields(template))}
+    return Message(template, **params)
+
+
+def test_messages_are_translated_with_or_without_their_template(chinese):
+    """Through a Qt signal, the history or the engine pipe a message may arrive as plain English: it is
+    found by its wording. Every template with words of its own is translated both ways."""
+    from logitscope.ui.messages import MIN_LETTERS_TO_MATCH, translate_message
+
+    english = []
+    for template in i18n.message_templates():
+        if len(re.findall(r"[A-Za-z]", re.sub(r"\{[^}]*\}", "", template))) < MIN_LETTERS_TO_MATCH:
+            continue
+        message = _sample(template)
+        for given in (message, str(message)):
+            if not CJK.search(translate_message(given)):
+                english.append((template, type(given).__name__))
+    assert not english, f"not translated: {english}"
+    crash = "the engine process crashed (SIGKILL: killed); its log ends with: llama_decode: failed"
+    assert translate_message(crash) == "引擎进程崩溃了（SIGKILL: 被杀死）；其日志最后一行：llama_decode: failed"
+    assert translate_message("Some text of the user: not a message") == "Some text of the user: not a message"
+
+
+def test_english_messages_stay_exactly_the_same(qapp):
+    from logitscope.ui.messages import translate_message
+
+    for template in i18n.message_templates():
+        message = _sample(template)
+        assert translate_message(message) == message and translate_message(str(message)) == message
+
+
+def test_qt_own_dialogs_are_in_chinese(chinese):
+    from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox, QPushButton
+
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    assert buttons.button(QDialogButtonBox.StandardButton.Ok).text() == "确定"
+    assert buttons.button(QDialogButtonBox.StandardButton.Cancel).text() == "取消"
+    box = QMessageBox(QMessageBox.Icon.Question, "t", "m", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    assert box.button(QMessageBox.StandardButton.Yes).text().startswith("是")
+    files = QFileDialog(None, "t")
+    files.setOption(QFileDialog.Option.DontUseNativeDialog)  # Qt's own widgets, as on a desktop without a portal
+    assert {"打开(&O)", "取消"} <= {b.text() for b in files.findChildren(QPushButton)}
+
+
+def test_preset_names_are_shown_in_chinese_and_stored_in_english(chinese, qtbot, isolated_home):
+    from logitscope.store.settings import SettingsStore
+    from logitscope.ui.dialogs.settings import SettingsDialog
+    from logitscope.ui.inspector.sampler_controls import SamplerPanel
+
+    panel = SamplerPanel()
+    qtbot.addWidget(panel)
+    shown = [panel.presets.itemText(i) for i in range(panel.presets.count())]
+    assert shown[:4] == ["贪心", "精确", "均衡", "创意"] and panel.presets.currentText() == "均衡"
+    panel.select_preset("Greedy")
+    assert panel.settings().temperature == 0 and panel.presets.currentData() == "Greedy"
+    store = SettingsStore()
+    dialog = SettingsDialog(store)
+    qtbot.addWidget(dialog)
+    dialog.preset.setCurrentIndex(dialog.preset.findText("创意"))
+    assert dialog.values()["sampler_preset"] == "Creative"
+
+
+@pytest.fixture
+def chinese_loaded_window(chinese, window):
+    """The window over the demo model, built after the Chinese translation was installed."""
+    return window
+
+
+def test_a_damaged_or_invalid_file_is_reported_in_chinese(chinese_loaded_window, tmp_path, demo_model):
+    from tests.cli import corpus
+
+    w = chinese_loaded_window
+    damaged = corpus.with_metadata_patched(demo_model, tmp_path / "no-kv-heads.gguf", "llama.attention.head_count_kv", 0)
+    assert not w.open_model(str(damaged), ask=False)
+    assert w.last_error[1] == ("no-kv-heads.gguf 已损坏，无法加载：llama.attention.head_count_kv 为 0："
+                               "llama 模型至少需要一个 KV 头")
+    bad = tmp_path / "bad.gguf"
+    bad.write_text("not a model")
+    assert not w.open_model(str(bad), ask=False)
+    assert w.last_error[1] == "bad.gguf 不是 GGUF 文件（它不以 'GGUF' 开头）"
+
+
+def test_the_fit_verdict_is_in_chinese(chinese_loaded_window, qtbot, demo_model):
+    from logitscope.engine.gguf_info import read_model_card
+    from logitscope.ui.dialogs.load_model import LoadModelDialog
+
+    dialog = LoadModelDialog(read_model_card(demo_model), gpu_offload=False, backend="CPU")
+    qtbot.addWidget(dialog)
+    verdict = dialog.estimate.text().splitlines()[1]
+    assert re.match(r"(放得下|勉强|放不下|未知)：需要 .+（权重 .+ KV 缓存 .+）", verdict), verdict
+    assert "needs" not in verdict and "RAM" not in verdict
+
+
+def test_an_engine_crash_is_reported_in_chinese_in_the_dialog_and_the_answer(chinese_loaded_window, qtbot):
+    import os
+    import signal
+
+    from tests.ui.conftest import GEN_TIMEOUT_MS
+
+    w = chinese_loaded_window
+    w.sampler.max_tokens.setValue(3000)
+    w.send("Write a very long story.")
+    qtbot.waitUntil(lambda: len(w.current.turns[-1].answer.steps) >= 3, timeout=GEN_TIMEOUT_MS)
+    with qtbot.waitSignal(w.bridge.engineCrashed, timeout=10_000):
+        os.kill(w.bridge.client.pid, signal.SIGKILL)
+    qtbot.waitUntil(lambda: w.streaming is None, timeout=5_000)
+    assert w.last_error[1].startswith("引擎进程崩溃了（SIGKILL: 被杀死）")
+    footer = w.chat.answers[-1].status.text()
+    assert "引擎进程崩溃了（SIGKILL: 被杀死）" in footer and "crashed" not in footer, footer

@@ -28,16 +28,19 @@ class LoadSettings:
 
     def validate(self) -> None:
         if self.n_ctx < 0 or self.n_ctx > 1 << 21:
-            raise InvalidSettingsError(f"n_ctx must be between 0 (the model's training context) and {1 << 21}")
+            raise InvalidSettingsError("n_ctx must be between 0 (the model's training context) "
+                                       "and {value}", value=1 << 21)
         if self.n_gpu_layers < -1:
             raise InvalidSettingsError("n_gpu_layers must be -1 (all) or a number of layers >= 0")
         if not 0 <= self.n_threads <= max_threads():
             raise InvalidSettingsError(
-                f"n_threads must be between 0 (automatic) and {max_threads()} ({MAX_THREADS_PER_CPU} per CPU; "
-                f"this machine has {available_cpus()}), not {self.n_threads}")
+                "n_threads must be between 0 (automatic) and {max_threads} "
+                "({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not "
+                "{n_threads}", max_threads=max_threads(), MAX_THREADS_PER_CPU=MAX_THREADS_PER_CPU, available_cpus=available_cpus(), n_threads=self.n_threads)
         for name in (self.type_k, self.type_v):
             if name not in KV_CACHE_TYPES:
-                raise InvalidSettingsError(f"KV cache type must be one of {', '.join(KV_CACHE_TYPES)}, not {name!r}")
+                raise InvalidSettingsError("KV cache type must be one of {KV_CACHE_TYPES}, not "
+                                           "{name!r}", KV_CACHE_TYPES=', '.join(KV_CACHE_TYPES), name=name)
         if self.type_v != UNQUANTIZED_KV and not self.flash_attn:
             raise InvalidSettingsError("a quantized V cache needs flash attention on")
         if self.n_batch < 1:

@@ -30,7 +30,6 @@ def ensure_it_can_fit(card: ModelCard, n_ctx: int, type_k: str, type_v: str, off
     if need.total_bytes > capacity:
         tokens = n_ctx or card.n_ctx_train
         raise InvalidSettingsError(
-            f"a context of {tokens:,} tokens needs about {format_bytes(need.total_bytes)} (KV cache "
-            f"{format_bytes(need.kv_bytes)}, weights {format_bytes(need.weights_bytes)}, compute "
-            f"{format_bytes(need.compute_bytes)}), more than the {format_bytes(capacity)} of memory this "
-            "machine has: choose a smaller context or a quantized KV cache")
+            "a context of {tokens:,} tokens needs about {total_bytes} (KV cache {kv_bytes}, "
+            "weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of "
+            "memory this machine has: choose a smaller context or a quantized KV cache", tokens=tokens, total_bytes=format_bytes(need.total_bytes), kv_bytes=format_bytes(need.kv_bytes), weights_bytes=format_bytes(need.weights_bytes), compute_bytes=format_bytes(need.compute_bytes), capacity=format_bytes(capacity))

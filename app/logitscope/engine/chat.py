@@ -14,6 +14,7 @@ from llama_cpp.llama_types import ChatCompletionRequestMessage
 
 from logitscope.engine.api import ChatMessage
 from logitscope.errors import ChatTemplateError, ContextOverflowError
+from logitscope.messages import Message
 
 T = TypeVar("T")
 
@@ -34,7 +35,7 @@ class ChatTemplate:
             try:
                 self._formatter = Jinja2ChatFormatter(template, eos_token=eos_token, bos_token=bos_token)
             except Exception as exc:  # a template that does not even parse
-                raise ChatTemplateError(f"the model's chat template is invalid: {exc}") from None
+                raise ChatTemplateError("the model's chat template is invalid: {exc}", exc=exc) from None
 
     def render(self, messages: Sequence[ChatMessage]) -> str:
         formatter = self._formatter
@@ -46,11 +47,12 @@ class ChatTemplate:
         try:
             result = _with_timeout(lambda: formatter(messages=payload), RENDER_TIMEOUT_S)
         except TimeoutError:
-            raise ChatTemplateError(f"the model's chat template took longer than {RENDER_TIMEOUT_S:.0f} s to render") from None
+            raise ChatTemplateError("the model's chat template took longer than "
+                                    "{RENDER_TIMEOUT_S:.0f} s to render", RENDER_TIMEOUT_S=RENDER_TIMEOUT_S) from None
         except ChatTemplateError:
             raise
         except Exception as exc:
-            raise ChatTemplateError(f"the model's chat template failed: {exc}") from None
+            raise ChatTemplateError("the model's chat template failed: {exc}", exc=exc) from None
         return result.prompt
 
 
@@ -122,12 +124,13 @@ def build_chat_prompt(template: ChatTemplate, messages: Sequence[ChatMessage], s
             break
         if len(body) <= 1:
             raise ContextOverflowError(
-                f"the message is too long: the prompt needs {len(tokens)} tokens but the context holds {n_ctx} "
-                f"and {reserve} are kept for the answer; shorten it or load the model with a larger context")
+                "the message is too long: the prompt needs {n_tokens} tokens but the context "
+                "holds {n_ctx} and {reserve} are kept for the answer; shorten it or load the "
+                "model with a larger context", n_tokens=len(tokens), n_ctx=n_ctx, reserve=reserve)
         drop = 2 if len(body) > 2 and body[0].role == "user" and body[1].role == "assistant" else 1
         body = body[drop:]
         trimmed += drop
     if trimmed:
-        notices.append(f"the conversation was longer than the context ({n_ctx} tokens): "
-                       f"the {trimmed} oldest message(s) were left out of the prompt")
+        notices.append(Message("the conversation was longer than the context ({n_ctx} tokens): "
+                               "the {trimmed} oldest message(s) were left out of the prompt", n_ctx=n_ctx, trimmed=trimmed))
     return ChatPrompt(text, tokens, trimmed, notices)

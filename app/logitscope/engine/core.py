@@ -111,8 +111,8 @@ class Engine:
         tokens = rt.tokenize(req.prompt or "", True, True)
         if len(tokens) >= rt.n_ctx:
             raise ContextOverflowError(
-                f"the prompt is {len(tokens)} tokens but the context holds {rt.n_ctx}; "
-                "shorten it or load the model with a larger context")
+                "the prompt is {n_tokens} tokens but the context holds {n_ctx}; shorten it or "
+                "load the model with a larger context", n_tokens=len(tokens), n_ctx=rt.n_ctx)
         return tokens, [], options
 
     def generate(self, req: GenerateRequest,

@@ -20,6 +20,7 @@ from logitscope.engine.runtime import Runtime
 from logitscope.engine.sampler import Candidates, SamplerSettings, sample, top_indices
 from logitscope.engine.text import Utf8Stream
 from logitscope.engine.trace import FINAL_TOP_K, RAW_TOP_N, GenerationResult, KvInfo, StepRecord, Timings
+from logitscope.messages import Message
 
 
 @dataclass
@@ -164,7 +165,8 @@ class Decoder:
                 finish = "stop"
                 break
             if len(rt.tokens) >= rt.n_ctx:
-                notices.append(f"the context window is full ({rt.n_ctx} tokens): generation stopped")
+                notices.append(Message("the context window is full ({n_ctx} tokens): generation "
+                                       "stopped", n_ctx=rt.n_ctx))
                 break
             try:
                 rt.eval([token])
@@ -174,8 +176,8 @@ class Decoder:
             emitted.append(step)
             yield step
         if utf8.pending and not stopped_by_sequence:  # cut inside a character: its bytes stay in the pieces
-            notices.append("the answer ended inside a multi-byte character; its incomplete bytes are not "
-                           "part of the text")
+            notices.append(Message("the answer ended inside a multi-byte character; its incomplete bytes are "
+                                   "not part of the text"))
         timings.n_gen = i
         timings.gen_s = time.perf_counter() - t_prompt
         yield GenerationResult(

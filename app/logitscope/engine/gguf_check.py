@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from gguf import GGUFValueType
 
+from logitscope.messages import Message
+
 if TYPE_CHECKING:
     from logitscope.engine.gguf_info import GGUFHeader, TensorInfo
 
@@ -43,18 +45,18 @@ def layout_problems(header: GGUFHeader, prefix: str = "") -> list[str]:
     expected = 0
     for t in header.tensors:
         if t.offset != expected:
-            problems.append(f"{prefix}tensor {t.name}'s data is at offset {t.offset} of the data section, but "
-                            f"gguf's layout puts it at {expected} (one tensor after another, each padded to "
-                            f"{header.alignment} bytes)")
+            problems.append(Message("{prefix}tensor {t_name}'s data is at offset {offset} of the "
+                                    "data section, but gguf's layout puts it at {expected} (one "
+                                    "tensor after another, each padded to {alignment} bytes)", prefix=prefix, t_name=t.name, offset=t.offset, expected=expected, alignment=header.alignment))
             break
         expected += -(-t.n_bytes // header.alignment) * header.alignment
     outside = [t for t in header.tensors if header.data_start + t.offset + t.n_bytes > header.file_size]
     if outside:
         last = max(outside, key=lambda t: t.offset + t.n_bytes)
         end = header.data_start + last.offset + last.n_bytes
-        problems.append(f"{prefix}the data of {len(outside)} of {len(header.tensors)} tensors lies past the "
-                        f"end of the file (it needs {end:,} bytes, the file has {header.file_size:,}): the file "
-                        f"is truncated or its download incomplete")
+        problems.append(Message("{prefix}the data of {n_outside} of {n_tensors} tensors lies "
+                                "past the end of the file (it needs {end:,} bytes, the file has "
+                                "{file_size:,}): the file is truncated or its download incomplete", prefix=prefix, n_outside=len(outside), n_tensors=len(header.tensors), end=end, file_size=header.file_size))
     return problems
 
 
@@ -107,7 +109,8 @@ def model_problems(arch: str, header: GGUFHeader, tensors: Sequence[TensorInfo])
     if n_layer is None:
         return problems
     if not 1 <= n_layer <= LLAMA_MAX_LAYERS:
-        problems.append(f"block_count is {n_layer}, outside llama.cpp's limit of 1 to {LLAMA_MAX_LAYERS} layers")
+        problems.append(Message("block_count is {n_layer}, outside llama.cpp's limit of 1 to "
+                                "{LLAMA_MAX_LAYERS} layers", n_layer=n_layer, LLAMA_MAX_LAYERS=LLAMA_MAX_LAYERS))
     layers: dict[int, dict[str, TensorInfo]] = {}
     for t in tensors:
         m = LAYER_TENSOR.match(t.name)
@@ -115,8 +118,10 @@ def model_problems(arch: str, header: GGUFHeader, tensors: Sequence[TensorInfo])
             layers.setdefault(int(m.group(1)), {})[m.group(2)] = t
     beyond = sorted(i for i in layers if i >= n_layer)
     if beyond:
-        problems.append(f"block_count is {n_layer} but the file holds tensors of layer {beyond[0]}"
-                        + (f" to {beyond[-1]}" if len(beyond) > 1 else ""))
+        problems.append(Message("block_count is {n_layer} but the file holds tensors of layer {first} to {last}",
+                                n_layer=n_layer, first=beyond[0], last=beyond[-1]) if len(beyond) > 1 else
+                        Message("block_count is {n_layer} but the file holds tensors of layer {first}",
+                                n_layer=n_layer, first=beyond[0]))
     if arch in STANDARD_ATTENTION:
         problems += _missing_layers(n_layer, layers)
     if not 1 <= n_layer <= LLAMA_MAX_LAYERS:
@@ -124,25 +129,27 @@ def model_problems(arch: str, header: GGUFHeader, tensors: Sequence[TensorInfo])
     for name in PER_LAYER:
         key = hp.key(name)
         if hp.value_types.get(key) == GGUFValueType.ARRAY and hp.array_lengths.get(key) != n_layer:
-            problems.append(f"{key} has {hp.array_lengths.get(key)} values for {n_layer} layers")
+            problems.append(Message("{key} has {n_values} values for {n_layer} layers", key=key, n_values=hp.array_lengths.get(key), n_layer=n_layer))
     if arch in STANDARD_ATTENTION:
         problems += _standard_attention(hp, n_layer, layers, {t.name: t for t in tensors})
     return problems
 
 
 def _required_keys(hp: _Hparams) -> list[str]:
-    problems = []
+    problems: list[str] = []
     for name in REQUIRED_UINT32:
         key = hp.key(name)
         vtype = hp.value_types.get(key)
         if vtype is None:
-            problems.append(f"{key} is missing")
+            problems.append(Message("{key} is missing", key=key))
         elif vtype != GGUFValueType.UINT32:
-            problems.append(f"{key} is stored as {vtype.name}, llama.cpp reads it only as UINT32")
+            problems.append(Message("{key} is stored as {vtype_name}, llama.cpp reads it only as "
+                                    "UINT32", key=key, vtype_name=vtype.name))
     for name in PER_LAYER:
         vtype = hp.value_types.get(hp.key(name))
         if vtype not in (None, GGUFValueType.UINT32, GGUFValueType.ARRAY):
-            problems.append(f"{hp.key(name)} is stored as {vtype.name}, llama.cpp reads it only as UINT32")
+            problems.append(Message("{name} is stored as {vtype_name}, llama.cpp reads it only "
+                                    "as UINT32", name=hp.key(name), vtype_name=vtype.name))
     return problems
 
 
@@ -154,17 +161,16 @@ def _standard_attention(hp: _Hparams, n_layer: int, layers: dict[int, dict[str, 
     n_head_kv = hp.per_layer("attention.head_count_kv", n_layer, n_head)
     n_ff = hp.per_layer("feed_forward_length", n_layer, [0] * n_layer)
     if n_head is not None and any(h <= 0 for h in n_head):
-        problems.append(f"{hp.key('attention.head_count')} is {min(n_head)}: a {hp.arch} model needs attention heads")
+        problems.append(Message("{key} is {n_head}: a {arch} model needs attention heads", key=hp.key('attention.head_count'), n_head=min(n_head), arch=hp.arch))
         return problems
     if n_head_kv is not None and any(h <= 0 for h in n_head_kv):
-        problems.append(f"{hp.key('attention.head_count_kv')} is {min(n_head_kv)}: a {hp.arch} model needs at "
-                        f"least one KV head")
+        problems.append(Message("{key} is {n_head_kv}: a {arch} model needs at least one KV head", key=hp.key('attention.head_count_kv'), n_head_kv=min(n_head_kv), arch=hp.arch))
         return problems
     if n_head is not None and n_head_kv is not None:
         bad = next((i for i in range(n_layer) if n_head[i] % n_head_kv[i]), None)
         if bad is not None:
-            problems.append(f"{n_head[bad]} attention heads cannot share {n_head_kv[bad]} KV heads "
-                            f"(head_count must be a multiple of head_count_kv)")
+            problems.append(Message("{n_head} attention heads cannot share {n_head_kv} KV heads "
+                                    "(head_count must be a multiple of head_count_kv)", n_head=n_head[bad], n_head_kv=n_head_kv[bad]))
             return problems
     problems += _embedding(hp, n_embd, by_name)
     if n_head is None or n_head_kv is None:
@@ -173,8 +179,8 @@ def _standard_attention(hp: _Hparams, n_layer: int, layers: dict[int, dict[str, 
     head_v = hp.scalar("attention.value_length") or (n_embd // n_head[0] if n_head[0] else 0)
     rope = hp.scalar("rope.dimension_count")
     if hp.arch in ROPE_MUST_MATCH_HEAD and rope is not None and rope != head_k:
-        problems.append(f"rope.dimension_count is {rope} but the head dimension is {head_k} "
-                        f"(embedding_length {n_embd} / {n_head[0]} heads)")
+        problems.append(Message("rope.dimension_count is {rope} but the head dimension is "
+                                "{head_k} (embedding_length {n_embd} / {n_head} heads)", rope=rope, head_k=head_k, n_embd=n_embd, n_head=n_head[0]))
     expected: dict[str, Callable[[int], tuple[int, ...]]] = {
         "attn_q.weight": lambda i: (n_embd, head_k * n_head[i]),
         "attn_k.weight": lambda i: (n_embd, head_k * n_head_kv[i]),
@@ -191,9 +197,9 @@ def _standard_attention(hp: _Hparams, n_layer: int, layers: dict[int, dict[str, 
                  if i < n_layer and suffix in layers[i] and layers[i][suffix].shape != shape_of(i)]
         if wrong:
             i, t = wrong[0]
-            more = f" (and in {len(wrong) - 1} more layers)" if len(wrong) > 1 else ""
-            problems.append(f"tensor {t.name} is {_dims(t.shape)} but the hyperparameters make it "
-                            f"{_dims(shape_of(i))}{more}")
+            more = Message(" (and in {n} more layers)", n=len(wrong) - 1) if len(wrong) > 1 else ""
+            problems.append(Message("tensor {tensor} is {shape} but the hyperparameters make it {expected}{more}",
+                                    tensor=t.name, shape=_dims(t.shape), expected=_dims(shape_of(i)), more=more))
     return problems
 
 
@@ -203,8 +209,9 @@ def _missing_layers(n_layer: int, layers: dict[int, dict[str, TensorInfo]]) -> l
     if have >= n_layer:
         return []
     first = next(i for i in range(have + 1) if i not in layers)
-    return [f"block_count is {n_layer} but the file holds tensors for {have} layers "
-            f"({n_layer - have:,} missing, the first is layer {first})"]
+    return [Message("block_count is {n_layer} but the file holds tensors for {have} layers "
+                    "({missing:,} missing, the first is layer {first})",
+                    n_layer=n_layer, have=have, missing=n_layer - have, first=first)]
 
 
 def _embedding(hp: _Hparams, n_embd: int, by_name: dict[str, TensorInfo]) -> list[str]:
@@ -212,12 +219,14 @@ def _embedding(hp: _Hparams, n_embd: int, by_name: dict[str, TensorInfo]) -> lis
     if embd is None:
         return ["the token embedding (token_embd.weight) is missing"]
     n_vocab = hp.array_lengths.get("tokenizer.ggml.tokens")
-    problems = []
+    problems: list[str] = []
     if embd.shape[0] != n_embd:
-        problems.append(f"embedding_length is {n_embd} but the token embedding is {embd.shape[0]} wide")
+        problems.append(Message("embedding_length is {n_embd} but the token embedding is {shape} "
+                                "wide", n_embd=n_embd, shape=embd.shape[0]))
     if n_vocab is not None and (len(embd.shape) < 2 or embd.shape[1] != n_vocab):
         rows = embd.shape[1] if len(embd.shape) > 1 else 1
-        problems.append(f"the vocabulary has {n_vocab:,} tokens but the token embedding has {rows:,} rows")
+        problems.append(Message("the vocabulary has {n_vocab:,} tokens but the token embedding "
+                                "has {rows:,} rows", n_vocab=n_vocab, rows=rows))
     return problems
 
 

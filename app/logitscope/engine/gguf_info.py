@@ -18,6 +18,7 @@ from gguf import GGML_QUANT_SIZES, GGMLQuantizationType, GGUFValueType, LlamaFil
 
 from logitscope.engine.gguf_check import as_int, layout_problems, model_problems
 from logitscope.errors import DamagedModelError, ModelFileError
+from logitscope.messages import Message
 
 GGUF_MAGIC = b"GGUF"
 MAX_KV = 1 << 16          # real models have < 100 metadata keys
@@ -108,7 +109,7 @@ class _Cursor:
         self.buf, self.pos, self.size, self.path = buf, 0, len(buf), path
 
     def fail(self, what: str) -> ModelFileError:
-        return ModelFileError(f"{self.path.name} is not a valid GGUF file: {what} (at byte {self.pos})")
+        return ModelFileError("{path_name} is not a valid GGUF file: {what} (at byte {pos})", path_name=self.path.name, what=what, pos=self.pos)
 
     def take(self, fmt: str) -> Any:
         n = struct.calcsize(fmt)
@@ -154,24 +155,24 @@ def read_header(path: str | Path) -> GGUFHeader:
     """Parse the GGUF header: metadata and tensor descriptions. Raises ModelFileError."""
     path = Path(path)
     if not path.exists():
-        raise ModelFileError(f"model file not found: {path}")
+        raise ModelFileError("model file not found: {path}", path=path)
     if path.is_dir():
-        raise ModelFileError(f"{path} is a folder, not a GGUF model file")
+        raise ModelFileError("{path} is a folder, not a GGUF model file", path=path)
     try:
         size = path.stat().st_size
         if size == 0:
-            raise ModelFileError(f"{path.name} is empty (0 bytes), not a GGUF model file")
+            raise ModelFileError("{path_name} is empty (0 bytes), not a GGUF model file", path_name=path.name)
         with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as buf:
             return _parse(_Cursor(buf, path), size)
     except PermissionError:
-        raise ModelFileError(f"no permission to read {path}") from None
+        raise ModelFileError("no permission to read {path}", path=path) from None
     except OSError as exc:
-        raise ModelFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ModelFileError("cannot read {path}: {exc}", path=path, exc=exc.strerror or exc) from None
 
 
 def _parse(cur: _Cursor, size: int) -> GGUFHeader:
     if size < 24 or bytes(cur.buf[:4]) != GGUF_MAGIC:
-        raise ModelFileError(f"{cur.path.name} is not a GGUF file (it does not start with 'GGUF')")
+        raise ModelFileError("{path_name} is not a GGUF file (it does not start with 'GGUF')", path_name=cur.path.name)
     cur.pos = 4
     version = cur.take("<I")
     if version not in (2, 3):
@@ -281,8 +282,13 @@ def read_model_card(path: str | Path) -> ModelCard:
 
 def damaged_error(card: ModelCard) -> DamagedModelError:
     more = len(card.problems) - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''}: 'logitscope info' lists them)" if more else ""
-    return DamagedModelError(f"{Path(card.path).name} is damaged and cannot load: {card.problems[0]}{tail}", card)
+    if not more:
+        return DamagedModelError("{file} is damaged and cannot load: {problem}", card,
+                                 file=Path(card.path).name, problem=card.problems[0])
+    more_problems = (Message("and 1 more problem: 'logitscope info' lists them") if more == 1 else
+                     Message("and {more} more problems: 'logitscope info' lists them", more=more))
+    return DamagedModelError("{file} is damaged and cannot load: {problem} ({more_problems})", card,
+                             file=Path(card.path).name, problem=card.problems[0], more_problems=more_problems)
 
 
 def inspect_model(path: str | Path) -> ModelCard:
@@ -294,15 +300,15 @@ def inspect_model(path: str | Path) -> ModelCard:
     meta = header.metadata
     split_index = as_int(meta.get("split.no")) or 0
     if split_index > 0:  # llama.cpp loads a split model from its first part only
-        raise ModelFileError(f"{path.name} is part {split_index + 1} of a split model: open its first part "
-                             f"(the file named ...-00001-of-...)")
+        raise ModelFileError("{path_name} is part {part} of a split model: open its first part "
+                             "(the file named ...-00001-of-...)", path_name=path.name, part=split_index + 1)
     arch = meta.get("general.architecture")
     if not isinstance(arch, str) or not arch:
-        raise ModelFileError(f"{path.name} has no general.architecture: not a model file")
+        raise ModelFileError("{path_name} has no general.architecture: not a model file", path_name=path.name)
     parts, problems = _split_parts(path, header)
     tensors = [t for _, part in parts for t in part.tensors]
     if not tensors:
-        raise ModelFileError(f"{path.name} holds no tensors (a vocabulary-only file?)")
+        raise ModelFileError("{path_name} holds no tensors (a vocabulary-only file?)", path_name=path.name)
     for part_path, part in parts:
         problems += layout_problems(part, f"{part_path.name}: " if len(parts) > 1 else "")
     problems += model_problems(arch, header, tensors)

@@ -25,6 +25,7 @@ from logitscope.engine.memory import KV_CELL_PADDING, kv_type_id
 from logitscope.engine.text import require_utf8
 from logitscope.engine.threads import available_cpus
 from logitscope.errors import LoadCancelledError, ModelLoadError
+from logitscope.messages import Message
 
 log = logging.getLogger("logitscope.llama")
 
@@ -179,7 +180,8 @@ class Runtime:
         if not self._model:
             if self._cancelled:
                 raise LoadCancelledError("model load cancelled")
-            raise ModelLoadError(f"llama.cpp could not load {self.path.name}: {self._reason(mark)}")
+            raise ModelLoadError("llama.cpp could not load {path_name}: {reason}", path_name=self.path.name,
+                                 reason=self._reason(mark))
         if should_cancel():  # cancelled after the last progress tick: do not go on to the context
             self.close()
             raise LoadCancelledError("model load cancelled")
@@ -205,12 +207,13 @@ class Runtime:
         if not self._ctx:
             reason = self._reason(mark)
             self.close()
-            raise ModelLoadError(f"llama.cpp could not create a context for {self.path.name}: {reason}")
+            raise ModelLoadError("llama.cpp could not create a context for {path_name}: {reason}", path_name=self.path.name, reason=reason)
         self.n_ctx: int = llama_cpp.llama_n_ctx(self._ctx)
         self.notices: list[str] = []
         if s.n_ctx and self.n_ctx != s.n_ctx:
-            self.notices.append(f"the context holds {self.n_ctx} tokens, not the {s.n_ctx} asked for: llama.cpp "
-                                f"uses at least {KV_CELL_PADDING} and rounds up to a multiple of {KV_CELL_PADDING}")
+            self.notices.append(Message("the context holds {n_ctx} tokens, not the {n_ctx2} "
+                                        "asked for: llama.cpp uses at least {KV_CELL_PADDING} "
+                                        "and rounds up to a multiple of {KV_CELL_PADDING}", n_ctx=self.n_ctx, n_ctx2=s.n_ctx, KV_CELL_PADDING=KV_CELL_PADDING))
         self.n_batch: int = llama_cpp.llama_n_batch(self._ctx)
         self._mem: llama_cpp.llama_memory_t = llama_cpp.llama_get_memory(self._ctx)
         self.n_layer: int = llama_cpp.llama_model_n_layer(self._model)
@@ -229,7 +232,7 @@ class Runtime:
         "failed to load model"), without the function-name prefixes."""
         errors = self.log.errors_since(mark) or [line for line in self.log.since(mark) if "error" in line.lower()]
         if not errors:
-            return "no reason given in its log"
+            return Message("no reason given in its log")
         return re.sub(r"^(\S+: )+(error loading model: )?", "", errors[0].strip())
 
     # -- introspection ----------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import numpy as np
 
 from logitscope.engine.trace import STAGE_NAMES, STAGE_TOP_K, StageRecord
 from logitscope.errors import InvalidSettingsError
+from logitscope.messages import Message
 
 # Each order applies every stage of STAGE_NAMES once.
 ORDERS: dict[str, tuple[str, ...]] = {
@@ -49,16 +50,16 @@ class SamplerSettings:
 
     def validate(self) -> None:
         checks = [
-            (math.isfinite(self.temperature) and self.temperature >= 0, "temperature must be >= 0 (0 = greedy)"),
-            (self.top_k >= 0, "top-k must be >= 0 (0 = off)"),
-            (math.isfinite(self.top_p) and 0 < self.top_p <= 1, "top-p must be in (0, 1] (1 = off)"),
-            (math.isfinite(self.min_p) and 0 <= self.min_p <= 1, "min-p must be in [0, 1] (0 = off)"),
-            (math.isfinite(self.repeat_penalty) and self.repeat_penalty > 0, "repeat penalty must be > 0 (1 = off)"),
-            (self.repeat_last_n >= 0, "repeat-last-n must be >= 0 (0 = off)"),
-            (math.isfinite(self.frequency_penalty), "frequency penalty must be a finite number"),
-            (math.isfinite(self.presence_penalty), "presence penalty must be a finite number"),
-            (self.seed is None or 0 <= self.seed < 2**63, "seed must be between 0 and 2^63 - 1"),
-            (self.order in ORDERS, f"order must be one of {', '.join(ORDERS)}"),
+            (math.isfinite(self.temperature) and self.temperature >= 0, Message("temperature must be >= 0 (0 = greedy)")),
+            (self.top_k >= 0, Message("top-k must be >= 0 (0 = off)")),
+            (math.isfinite(self.top_p) and 0 < self.top_p <= 1, Message("top-p must be in (0, 1] (1 = off)")),
+            (math.isfinite(self.min_p) and 0 <= self.min_p <= 1, Message("min-p must be in [0, 1] (0 = off)")),
+            (math.isfinite(self.repeat_penalty) and self.repeat_penalty > 0, Message("repeat penalty must be > 0 (1 = off)")),
+            (self.repeat_last_n >= 0, Message("repeat-last-n must be >= 0 (0 = off)")),
+            (math.isfinite(self.frequency_penalty), Message("frequency penalty must be a finite number")),
+            (math.isfinite(self.presence_penalty), Message("presence penalty must be a finite number")),
+            (self.seed is None or 0 <= self.seed < 2**63, Message("seed must be between 0 and 2^63 - 1")),
+            (self.order in ORDERS, Message("order must be one of {orders}", orders=", ".join(ORDERS))),
         ]
         for ok, message in checks:
             if not ok:
@@ -76,11 +77,12 @@ class SamplerSettings:
         return asdict(self)
 
 
+# keys are Messages (equal to and stored as the English name) so the window can show them translated
 PRESETS: dict[str, SamplerSettings] = {
-    "Greedy": SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0),
-    "Precise": SamplerSettings(temperature=0.3, top_k=40, top_p=0.9, min_p=0.05, repeat_penalty=1.1),
-    "Balanced": SamplerSettings(),
-    "Creative": SamplerSettings(temperature=1.1, top_k=100, top_p=0.98, min_p=0.02, repeat_penalty=1.05),
+    Message("Greedy"): SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0),
+    Message("Precise"): SamplerSettings(temperature=0.3, top_k=40, top_p=0.9, min_p=0.05, repeat_penalty=1.1),
+    Message("Balanced"): SamplerSettings(),
+    Message("Creative"): SamplerSettings(temperature=1.1, top_k=100, top_p=0.98, min_p=0.02, repeat_penalty=1.05),
 }
 
 

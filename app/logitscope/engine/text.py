@@ -40,5 +40,5 @@ def require_utf8(text: str, what: str) -> None:
         code = ord(text[exc.start])
         what_is_bad = (f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF  # an undecodable input byte
                        else f"a lone surrogate U+{code:04X}")
-        raise InvalidSettingsError(f"{what} is not valid UTF-8 ({what_is_bad} at character {exc.start + 1}); "
-                                   "give the text in UTF-8") from None
+        raise InvalidSettingsError("{what} is not valid UTF-8 ({what_is_bad} at character "
+                                   "{value}); give the text in UTF-8", what=what, what_is_bad=what_is_bad, value=exc.start + 1) from None

@@ -37,6 +37,7 @@ from logitscope import errors
 from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.host.engine_api import LOCAL_CAPABILITIES
+from logitscope.messages import Message
 
 POLL_S = 0.05
 SHUTDOWN_WAIT_S = 3.0
@@ -73,16 +74,17 @@ def engine_command(fd: int) -> list[str]:
 
 def _signal_name(returncode: int | None) -> str:
     if returncode is None:
-        return "stopped answering"
+        return Message("stopped answering")
     if returncode < 0:
         try:
             name = signal.Signals(-returncode).name
         except ValueError:
             name = f"signal {-returncode}"
-        meaning = {"SIGABRT": "native abort", "SIGSEGV": "segmentation fault", "SIGKILL": "killed",
-                   "SIGBUS": "bus error", "SIGFPE": "arithmetic error"}.get(name)
-        return f"{name}: {meaning}" if meaning else name
-    return f"exit code {returncode}"
+        meaning = {"SIGABRT": Message("native abort"), "SIGSEGV": Message("segmentation fault"),
+                   "SIGKILL": Message("killed"), "SIGBUS": Message("bus error"),
+                   "SIGFPE": Message("arithmetic error")}.get(name)
+        return Message("{signal}: {meaning}", signal=name, meaning=meaning) if meaning else name
+    return Message("exit code {code}", code=returncode)
 
 
 class EngineClient:
@@ -229,11 +231,11 @@ class EngineClient:
     def _unresponsive(self, silent_s: float, stopping: bool) -> errors.EngineUnresponsiveError:
         self._end()
         if stopping:
-            message = f"the engine did not answer the request to stop (no sign of life for {silent_s:g} s), so it was ended"
-        else:
-            message = (f"the engine stopped responding (no sign of life for {silent_s:g} s), so it was ended "
-                       f"(a very slow machine can allow longer with {TIMEOUT_ENV}=SECONDS)")
-        return errors.EngineUnresponsiveError(message, silent_s)
+            return errors.EngineUnresponsiveError("the engine did not answer the request to stop (no sign of life "
+                                                  "for {seconds:g} s), so it was ended", silent_s, seconds=silent_s)
+        return errors.EngineUnresponsiveError("the engine stopped responding (no sign of life for {seconds:g} s), "
+                                              "so it was ended (a very slow machine can allow longer with "
+                                              "{variable}=SECONDS)", silent_s, seconds=silent_s, variable=TIMEOUT_ENV)
 
     def _crashed(self) -> errors.EngineCrashedError:
         proc = self._proc
@@ -249,12 +251,17 @@ class EngineClient:
         hint = next((line for line in reversed(tail) if "GGML_ASSERT" in line or "error" in line.lower()),
                     tail[-1] if tail else "")
         self._discard()
-        message = f"the engine process crashed ({_signal_name(code)})"
+        crashed = Message("the engine process crashed ({how})", how=_signal_name(code))
         if "GGML_ASSERT" in hint:
-            message += f"; llama.cpp gave up on a check: {hint[hint.index('GGML_ASSERT'):].strip()[:300]}"
+            err = errors.EngineCrashedError("{crashed}; llama.cpp gave up on a check: {check}", crashed=crashed,
+                                            check=hint[hint.index("GGML_ASSERT"):].strip()[:300])
         elif hint:
-            message += f"; its log ends with: {hint.strip()[:300]}"
-        return errors.EngineCrashedError(message, log_tail=tail)
+            err = errors.EngineCrashedError("{crashed}; its log ends with: {line}", crashed=crashed,
+                                            line=hint.strip()[:300])
+        else:
+            err = errors.EngineCrashedError(crashed)
+        err.log_tail = tail
+        return err
 
     def call(self, method: str, on_progress: Callable[[float], None] | None = None,
              on_step: Callable[[StepRecord], None] | None = None, **kwargs: Any) -> Any:

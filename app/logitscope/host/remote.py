@@ -51,6 +51,7 @@ from logitscope.host.remote_wire import (
     build_request,
     count,
 )
+from logitscope.messages import Message
 
 __all__ = ["RemoteEngine", "ServerAddress", "iter_sse", "normalize_base_url", "server_address", "server_message"]
 
@@ -92,20 +93,20 @@ def server_address(url: str) -> ServerAddress:
     hidden = f"{user}:{PASSWORD_SHOWN}" if colon else PASSWORD_SHOWN  # a lone user name is often a token
     shown = urlunsplit(parts._replace(netloc=f"{hidden}@{hostport}" if at else hostport))
     if parts.scheme not in ("http", "https"):
-        raise InvalidSettingsError(f"{shown} is not an http:// or https:// address")
+        raise InvalidSettingsError("{shown} is not an http:// or https:// address", shown=shown)
     try:
         port = parts.port
     except ValueError:
         port = 0
     if not parts.hostname:
-        raise InvalidSettingsError(f"{shown} has no host name (e.g. http://127.0.0.1:8080)")
+        raise InvalidSettingsError("{shown} has no host name (e.g. http://127.0.0.1:8080)", shown=shown)
     if port is not None and not 1 <= port <= 65535:
-        raise InvalidSettingsError(f"the port of {shown} must be between 1 and 65535")
+        raise InvalidSettingsError("the port of {shown} must be between 1 and 65535", shown=shown)
     plain = urlunsplit(parts._replace(netloc=hostport))
     try:
         httpx2.URL(plain)
     except (httpx2.InvalidURL, ValueError) as exc:
-        raise InvalidSettingsError(f"{shown} is not a valid address ({exc})") from None
+        raise InvalidSettingsError("{shown} is not a valid address ({exc})", shown=shown, exc=exc) from None
     return ServerAddress(plain, shown, (unquote(user), unquote(password)) if at else None)
 
 
@@ -124,14 +125,15 @@ class RemoteEngine:
         self.address = server_address(base_url)
         self.base_url = self.address.shown  # the only form of the address ever shown or recorded
         if server is not None and server not in SERVER_KINDS:
-            raise InvalidSettingsError(f"the server kind must be one of {', '.join(SERVER_KINDS)}")
+            raise InvalidSettingsError("the server kind must be one of {SERVER_KINDS}", SERVER_KINDS=', '.join(SERVER_KINDS))
         if not 1 <= top_n <= MAX_TOP_N:
-            raise InvalidSettingsError(f"alternatives per token must be between 1 and {MAX_TOP_N}")
+            raise InvalidSettingsError("alternatives per token must be between 1 and {MAX_TOP_N}", MAX_TOP_N=MAX_TOP_N)
         if not (0 < timeout <= MAX_TIMEOUT_S and 0 < connect_timeout <= MAX_TIMEOUT_S):
-            raise InvalidSettingsError(f"timeouts must be > 0 and at most {MAX_TIMEOUT_S:g} seconds")
+            raise InvalidSettingsError("timeouts must be > 0 and at most {MAX_TIMEOUT_S:g} seconds", MAX_TIMEOUT_S=MAX_TIMEOUT_S)
         if api_key and self.address.auth:
-            raise InvalidSettingsError(f"{self.base_url} carries a user name and password and an API key was given "
-                                       "too: both would be sent as the Authorization header; give one of them")
+            raise InvalidSettingsError("{base_url} carries a user name and password and an API "
+                                       "key was given too: both would be sent as the "
+                                       "Authorization header; give one of them", base_url=self.base_url)
         self.timeout_s, self.connect_timeout_s = timeout, connect_timeout
         self._api_key_given = bool(api_key)
         self._wanted_model, self._wanted_kind = model, server
@@ -168,7 +170,8 @@ class RemoteEngine:
         # llama-server builds without /v1/models still serve their one model
         listing = self._get_json("/v1/models", optional=is_llama_server or self._wanted_kind == "llama-server")
         if listing is not None and not isinstance(listing, dict):
-            raise RemoteEngineError(f"{self.base_url}/v1/models is not a model list: is this an OpenAI-compatible server?")
+            raise RemoteEngineError("{base_url}/v1/models is not a model list: is this an "
+                                    "OpenAI-compatible server?", base_url=self.base_url)
         data = (listing or {}).get("data")
         entries = [e for e in data if isinstance(e, dict) and isinstance(e.get("id"), str)] if isinstance(data, list) else []
         owner = str(entries[0].get("owned_by")) if entries else ""
@@ -178,22 +181,23 @@ class RemoteEngine:
         entry = next((e for e in entries if e["id"] == model), {})
         self._kind = SERVER_KINDS[kind]
         if self._post_sampling and not self._kind.post_sampling:
-            raise InvalidSettingsError(f"post-sampling probabilities need llama-server; {self.base_url} is {kind}")
+            raise InvalidSettingsError("post-sampling probabilities need llama-server; "
+                                       "{base_url} is {kind}", base_url=self.base_url, kind=kind)
         self._info = RemoteModelInfo(self.base_url, model, kind, models, _n_ctx(props, entry))
         return self._info
 
     def _choose_model(self, models: list[str], props: Mapping[str, Any] | None) -> str:
         if self._wanted_model:
             if models and self._wanted_model not in models:
-                raise RemoteEngineError(f"{self.base_url} has no model {self._wanted_model!r}; it serves: "
-                                        + ", ".join(models[:20]))
+                raise RemoteEngineError("{base_url} has no model {model!r}; it serves: {models}",
+                                        base_url=self.base_url, model=self._wanted_model, models=", ".join(models[:20]))
             return self._wanted_model
         if models:
             return models[0]
         model_path = props.get("model_path") if props else None
         if isinstance(model_path, str):
             return model_path  # llama-server serves one model, whatever the name sent
-        raise RemoteEngineError(f"{self.base_url} lists no models: name one with --remote-model")
+        raise RemoteEngineError("{base_url} lists no models: name one with --remote-model", base_url=self.base_url)
 
     def list_models(self) -> list[str]:
         return list(self.connect().models)
@@ -224,7 +228,8 @@ class RemoteEngine:
         with self._generate_lock:
             self._cancelled.clear()
             answer = Answer(time.perf_counter(), request.options.max_tokens, notices=[
-                f"{name} = {getattr(settings, name)} was not applied: {why}" for name, why in wire.not_applied.items()])
+                Message("{name} = {value} was not applied: {why}", name=name, value=getattr(settings, name), why=why)
+                for name, why in wire.not_applied.items()])
             try:
                 self._stream(wire, answer, on_step)
             except RemoteEngineError as exc:
@@ -238,15 +243,15 @@ class RemoteEngine:
             return answer.result("cancelled", recorded, info.n_ctx)
         if not answer.complete:
             raise self._broken_off(RemoteEngineError(
-                f"the stream from {self.base_url} ended before the answer was complete "
-                f"(after {len(answer.steps)} tokens)"), answer, recorded)
+                "the stream from {base_url} ended before the answer was complete (after "
+                "{n_steps} tokens)", base_url=self.base_url, n_steps=len(answer.steps)), answer, recorded)
         return answer.result(answer.finish or "stop", recorded, info.n_ctx)
 
     def _broken_off(self, exc: RemoteEngineError, answer: Answer, recorded: dict[str, Any]) -> RemoteEngineError:
         """`exc`, carrying the answer so far when some of it arrived (finish_reason "error")."""
         if answer.steps:
             partial = answer.result("error", recorded, self._info.n_ctx if self._info else None)
-            partial.notices.append(str(exc))
+            partial.notices.append(exc.message)
             exc.partial = partial
         return exc
 
@@ -259,8 +264,8 @@ class RemoteEngine:
                 content_type = response.headers.get("content-type", "")
                 if not content_type.startswith("text/event-stream"):
                     raise RemoteEngineError(
-                        f"{self.base_url}{wire.path} answered with {content_type or 'no content type'}, not a "
-                        f"stream of events: {server_message(_read_some(response)) or 'empty'}")
+                        "{base_url}{wire_path} answered with {value}, not a stream of events: "
+                        "{value2}", base_url=self.base_url, wire_path=wire.path, value=content_type or 'no content type', value2=server_message(_read_some(response)) or 'empty')
                 # leaving the block closes the connection: a server past max_tokens sees it and stops
                 read_answer(response.iter_bytes(), wire.format, answer, self.timeout_s, on_step,
                             stop=self._cancelled, source=self.base_url)
@@ -295,26 +300,26 @@ class RemoteEngine:
         adds BOS when the model wants one)."""
         kind, info = self.kind, self.connect()
         if kind.tokenize is None:
-            raise UnsupportedByServerError(f"{self.base_url} ({kind.name}) cannot tokenize text")
+            raise UnsupportedByServerError("{base_url} ({kind_name}) cannot tokenize text", base_url=self.base_url, kind_name=kind.name)
         path, text_field = kind.tokenize
         flags = {"add_special": add_special, "parse_special": parse_special}
         body = {"model": info.model, text_field: text} | {kind.tokenize_flags[k]: v for k, v in flags.items()
                                                           if k in kind.tokenize_flags}
         data = self._request_json("POST", path, body, optional=True)
         if data is None:
-            raise UnsupportedByServerError(f"{self.base_url} has no {path}: it cannot tokenize text")
+            raise UnsupportedByServerError("{base_url} has no {path}: it cannot tokenize text", base_url=self.base_url, path=path)
         tokens = data.get("tokens") if isinstance(data, dict) else None
         if not isinstance(tokens, list) or not all(isinstance(t, int) for t in tokens):
-            raise RemoteEngineError(f"{self.base_url}{path} did not answer with a list of token ids")
+            raise RemoteEngineError("{base_url}{path} did not answer with a list of token ids", base_url=self.base_url, path=path)
         return tokens
 
     def prompt_tokens(self, request: GenerateRequest) -> list[int]:
-        raise UnsupportedByServerError(f"{self.base_url} applies its own chat template: the prompt's tokens "
-                                       "are not known here")
+        raise UnsupportedByServerError("{base_url} applies its own chat template: the prompt's tokens "
+                                       "are not known here", base_url=self.base_url)
 
     def vocab(self) -> list[bytes]:
-        raise UnsupportedByServerError(f"{self.base_url} does not publish its vocabulary: alternatives are "
-                                       "shown by their text")
+        raise UnsupportedByServerError("{base_url} does not publish its vocabulary: alternatives "
+                                       "are shown by their text", base_url=self.base_url)
 
     # -- life --------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -349,17 +354,18 @@ class RemoteEngine:
         except (ValueError, RecursionError):
             if optional:
                 return None
-            raise RemoteEngineError(f"{self.base_url}{path} did not answer with JSON: is this an "
-                                    "OpenAI-compatible server?") from None
+            raise RemoteEngineError("{base_url}{path} did not answer with JSON: is this an "
+                                    "OpenAI-compatible server?", base_url=self.base_url, path=path) from None
 
     def _read_bounded(self, response: httpx2.Response, path: str) -> bytearray:
         body, stopped = _read_capped(response, MAX_JSON_BYTES, self.timeout_s)
         if stopped == "size":
-            raise RemoteEngineError(f"{self.base_url}{path} sent more than {MAX_JSON_BYTES >> 20} MiB: that is "
-                                    "not the answer of an OpenAI-compatible server (is this the right address?)")
+            raise RemoteEngineError("{base_url}{path} sent more than {value} MiB: that is not "
+                                    "the answer of an OpenAI-compatible server (is this the "
+                                    "right address?)", base_url=self.base_url, path=path, value=MAX_JSON_BYTES >> 20)
         if stopped == "time":
-            raise RemoteEngineError(f"{self.base_url}{path} did not finish its answer within "
-                                    f"{self.timeout_s:g} s: the request was given up")
+            raise RemoteEngineError("{base_url}{path} did not finish its answer within "
+                                    "{timeout_s:g} s: the request was given up", base_url=self.base_url, path=path, timeout_s=self.timeout_s)
         return body
 
     def _http_error(self, response: httpx2.Response, path: str) -> RemoteEngineError:
@@ -369,29 +375,32 @@ class RemoteEngine:
         if response.status_code in (401, 403):
             hint = ("check the API key given with --api-key" if self._api_key_given else
                     "it wants an API key: give it with --api-key (or LOGITSCOPE_API_KEY)")
-            return RemoteEngineError(f"{self.base_url} refused the request ({said}); {hint}")
+            return RemoteEngineError("{base_url} refused the request ({said}); {hint}", base_url=self.base_url, said=said, hint=hint)
         if response.status_code == 404:
-            return RemoteEngineError(f"{self.base_url} has no {path} ({said}): is this the right address of "
-                                     "an OpenAI-compatible server?")
-        return RemoteEngineError(f"{self.base_url} answered {path} with {said}")
+            return RemoteEngineError("{base_url} has no {path} ({said}): is this the right "
+                                     "address of an OpenAI-compatible server?", base_url=self.base_url, path=path, said=said)
+        return RemoteEngineError("{base_url} answered {path} with {said}", base_url=self.base_url, path=path, said=said)
 
     def _transport_error(self, exc: httpx2.HTTPError, answer: Answer | None) -> RemoteEngineError:
-        cut = f" after {len(answer.steps)} tokens" if answer is not None else ""
+        cut = Message(" after {n} tokens", n=len(answer.steps)) if answer is not None else ""
         reason = str(exc) or type(exc).__name__
+        url = self.base_url
         if isinstance(exc, httpx2.ConnectTimeout):
-            message = f"{self.base_url} did not accept a connection within {self.connect_timeout_s:g} s"
-        elif isinstance(exc, httpx2.ConnectError) and "CERTIFICATE" in reason.upper():
-            message = (f"the TLS certificate of {self.base_url} could not be verified ({reason}); "
-                       "--insecure skips the check, only for a server you trust")
-        elif isinstance(exc, httpx2.ConnectError):
-            message = f"cannot connect to {self.base_url} ({reason}): is the server running?"
-        elif isinstance(exc, httpx2.ReadTimeout):
-            message = f"{self.base_url} sent nothing for {self.timeout_s:g} s{cut}: the answer was given up"
-        elif isinstance(exc, httpx2.RemoteProtocolError | httpx2.ReadError):
-            message = f"the connection to {self.base_url} broke{cut} ({reason}): did the server stop?"
-        else:
-            message = f"the request to {self.base_url} failed{cut} ({type(exc).__name__}: {reason})"
-        return RemoteEngineError(message)
+            return RemoteEngineError("{url} did not accept a connection within {timeout_s:g} s",
+                                     url=url, timeout_s=self.connect_timeout_s)
+        if isinstance(exc, httpx2.ConnectError) and "CERTIFICATE" in reason.upper():
+            return RemoteEngineError("the TLS certificate of {url} could not be verified ({reason}); "
+                                     "--insecure skips the check, only for a server you trust", url=url, reason=reason)
+        if isinstance(exc, httpx2.ConnectError):
+            return RemoteEngineError("cannot connect to {url} ({reason}): is the server running?", url=url, reason=reason)
+        if isinstance(exc, httpx2.ReadTimeout):
+            return RemoteEngineError("{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up",
+                                     url=url, timeout_s=self.timeout_s, cut=cut)
+        if isinstance(exc, httpx2.RemoteProtocolError | httpx2.ReadError):
+            return RemoteEngineError("the connection to {url} broke{cut} ({reason}): did the server stop?",
+                                     url=url, cut=cut, reason=reason)
+        return RemoteEngineError("the request to {url} failed{cut} ({kind}: {reason})",
+                                 url=url, cut=cut, kind=type(exc).__name__, reason=reason)
 
 
 def _read_capped(response: httpx2.Response, limit: int, timeout_s: float) -> tuple[bytearray, str | None]:

@@ -22,6 +22,7 @@ from typing import Any
 from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
 from logitscope.errors import RemoteEngineError
 from logitscope.host.remote_wire import NATIVE, PARSERS, Chunk, MalformedChunk, chunk_steps, count
+from logitscope.messages import Message
 
 MAX_LINE_BYTES = 4 << 20     # one line of the stream; a token's chunk is a few kB
 MAX_EVENT_BYTES = MAX_LINE_BYTES  # one event, however many `data:` lines it has
@@ -60,7 +61,7 @@ def iter_lines(chunks: Iterable[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iter
         else:
             buffer += chunk[start:]
         if len(buffer) > max_bytes or end >= 0:
-            raise OversizedStream(f"a line longer than {max_bytes >> 20} MiB")
+            raise OversizedStream("a line longer than {mib} MiB", mib=max_bytes >> 20)
     if buffer:
         yield buffer.decode("utf-8", "replace")
 
@@ -82,7 +83,7 @@ def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
         value = value[1:] if value.startswith(" ") else value
         size += len(value)
         if size > MAX_EVENT_BYTES:
-            raise OversizedStream(f"an event larger than {MAX_EVENT_BYTES >> 20} MiB")
+            raise OversizedStream("an event larger than {mib} MiB", mib=MAX_EVENT_BYTES >> 20)
         if name == "data":
             data.append(value)
         elif name == "event":
@@ -144,8 +145,8 @@ class Answer:
             steps = steps[:room]
             text = "".join(s.text for s in steps)
             self.cut, self.finish = True, "length"
-            self.notices.append(f"the server sent more than max_tokens = {self.max_tokens} tokens: "
-                                "the answer was cut there")
+            self.notices.append(Message("the server sent more than max_tokens = {max_tokens} "
+                                        "tokens: the answer was cut there", max_tokens=self.max_tokens))
         if steps:
             self.t_first = now if not self.steps else self.t_first
             self.t_last = now
@@ -185,13 +186,13 @@ class Answer:
     def result(self, finish: str, settings: dict[str, Any], n_ctx: int | None) -> GenerationResult:
         notices = list(self.notices)
         if self.malformed:
-            notices.append(f"{self.malformed} malformed chunk(s) from the server were skipped")
+            notices.append(Message("{malformed} malformed chunk(s) from the server were skipped", malformed=self.malformed))
         if self.absurd:
-            notices.append(f"{self.absurd} out-of-range probabilities from the server were left out "
-                           "(shown as unknown)")
+            notices.append(Message("{absurd} out-of-range probabilities from the server were "
+                                   "left out (shown as unknown)", absurd=self.absurd))
         blind = sum(1 for s in self.steps if math.isnan(s.p_raw) and math.isnan(s.p))
         if blind:
-            notices.append(f"the server sent no probabilities for {blind} of {len(self.steps)} tokens")
+            notices.append(Message("the server sent no probabilities for {blind} of {n_steps} tokens", blind=blind, n_steps=len(self.steps)))
         return GenerationResult(
             text="".join(self.text), tokens=[s.token for s in self.steps], finish_reason=finish,
             timings=self.timing(), kv=KvInfo(n_ctx if n_ctx else -1, -1, NAN, -1), settings=settings,
@@ -208,7 +209,7 @@ def _finish_reason(reason: str, notices: list[str]) -> str:
     if reason == "length":
         return "length"
     if reason not in ("stop", "eos"):
-        notices.append(f"the server ended the answer with finish_reason {reason[:40]!r}")
+        notices.append(Message("the server ended the answer with finish_reason {reason!r}", reason=reason[:40]))
     return "stop"
 
 
@@ -221,7 +222,7 @@ def read_answer(chunks: Iterable[bytes], fmt: str, answer: Answer, no_token_time
     try:
         _read_events(chunks, PARSERS[fmt], fmt == NATIVE, answer, no_token_timeout_s, on_step, stop, source)
     except OversizedStream as exc:
-        raise RemoteEngineError(f"{source} sent {exc}: the answer was given up") from None
+        raise RemoteEngineError("{source} sent {exc}: the answer was given up", source=source, exc=exc) from None
 
 
 def _read_events(chunks: Iterable[bytes], parse: Callable[[Mapping[str, Any]], Chunk], native: bool,
@@ -235,14 +236,15 @@ def _read_events(chunks: Iterable[bytes], parse: Callable[[Mapping[str, Any]], C
                 if answer.finish is not None:
                     return  # complete: only the stream's end is missing
                 raise RemoteEngineError(
-                    f"{source} sent no token for {no_token_timeout_s:g} s after {len(answer.steps)} tokens "
-                    "(keep-alives and empty or malformed chunks are no progress): the answer was given up")
+                    "{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens "
+                    "(keep-alives and empty or malformed chunks are no progress): the answer was "
+                    "given up", source=source, no_token_timeout_s=no_token_timeout_s, n_steps=len(answer.steps))
 
     for event, data in iter_sse(iter_lines(watched())):
         if stop is not None and stop.is_set():
             return
         if event == "error":
-            raise RemoteEngineError(f"the server reported an error: {server_message(data)}")
+            raise RemoteEngineError("the server reported an error: {data}", data=server_message(data))
         if data.strip() == "[DONE]":
             answer.done = True
             return
@@ -260,7 +262,7 @@ def _parse(parse: Callable[[Mapping[str, Any]], Chunk], data: str, answer: Answe
         answer.malformed += 1
         return None
     if isinstance(payload, dict) and ("error" in payload or payload.get("object") == "error"):
-        raise RemoteEngineError(f"the server reported an error: {server_message(data)}")
+        raise RemoteEngineError("the server reported an error: {data}", data=server_message(data))
     try:
         if not isinstance(payload, dict):
             raise MalformedChunk("not an object")

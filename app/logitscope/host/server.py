@@ -172,13 +172,14 @@ class EngineServer:
 
 def _error_reply(exc: Exception) -> tuple[str, str, str]:
     from logitscope.errors import LogitscopeError
+    from logitscope.messages import Message
 
     if isinstance(exc, LogitscopeError):
-        return ("err", type(exc).__name__, str(exc))
+        return ("err", type(exc).__name__, exc.message)  # a Message: pickled with its template
     if isinstance(exc, InterruptedError):
         return ("err", "CancelledError", "cancelled")
     logging.getLogger("logitscope.engine").error("internal error:\n%s", traceback.format_exc())
-    return ("err", "EngineError", f"internal engine error: {type(exc).__name__}: {exc}")
+    return ("err", "EngineError", Message("internal engine error: {kind}: {exc}", kind=type(exc).__name__, exc=exc))
 
 
 def main(argv: list[str] | None = None) -> None:

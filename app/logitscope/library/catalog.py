@@ -112,7 +112,7 @@ def _entry(found: FoundModel, also_at: list[Location], roots: ModelRoots, machin
     try:
         model.card = read_model_card(found.path)  # a split model: all its parts, found beside the first
     except ModelFileError as exc:
-        model.error = str(exc)
+        model.error = exc.message  # a Message (a str): the window translates it
         model.damaged = isinstance(exc, DamagedModelError)
         return model
     model.fit = assess_fit(need_for_card(model.card, n_ctx), machine, use_gpu)
@@ -137,9 +137,9 @@ def _match(query: str, entries: list[tuple[FoundModel, list[Location]]]) -> tupl
     if len(exact) == 1:
         return exact[0]
     if not exact:
-        raise LibraryError(f"no model named {query!r}: 'logitscope models list' shows the names")
-    raise LibraryError(f"{query!r} names {len(exact)} models: use the full name or path shown by "
-                       f"'logitscope models list'")
+        raise LibraryError("no model named {query!r}: 'logitscope models list' shows the names", query=query)
+    raise LibraryError("{query!r} names {n_exact} models: use the full name or path shown by "
+                       "'logitscope models list'", query=query, n_exact=len(exact))
 
 
 def remove_model(query: str, roots: ModelRoots | None = None) -> list[Path]:
@@ -150,9 +150,9 @@ def remove_model(query: str, roots: ModelRoots | None = None) -> list[Path]:
     roots = roots or default_roots()
     found, _ = _match(query, collect(roots))
     if found.source != "app" or not all(_is_inside(p, roots.app_dir) for p in found.parts):
-        raise LibraryError(f"{found.name} is not in Logitscope's models folder ({roots.app_dir}) but in "
-                           f"{found.source} ({found.path}); Logitscope never deletes other tools' files: "
-                           f"remove it with the tool that owns it")
+        raise LibraryError("{found_name} is not in Logitscope's models folder ({app_dir}) but in "
+                           "{source} ({found_path}); Logitscope never deletes other tools' "
+                           "files: remove it with the tool that owns it", found_name=found.name, app_dir=roots.app_dir, source=found.source, found_path=found.path)
     removed = []
     for part in found.parts:
         for leftover in (part, *partial_paths(part)):

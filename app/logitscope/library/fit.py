@@ -13,6 +13,7 @@ from typing import Any, Literal
 from logitscope.engine.gguf_info import ModelCard
 from logitscope.engine.memory import UNQUANTIZED_KV, estimate, format_bytes
 from logitscope.library.machine import MachineMemory
+from logitscope.messages import Message, join_messages
 
 DEFAULT_N_CTX = 4096
 FITS_SHARE = 0.8          # "fits" leaves a fifth of the available RAM to everything else
@@ -25,6 +26,8 @@ HUB_COMPUTE_ALLOWANCE = 320 << 20
 HUB_KV_SHARE_PER_1K = 0.035
 
 Verdict = Literal["fits", "tight", "does not fit", "unknown"]
+VERDICT_WORDS: dict[str, Message] = {"fits": Message("fits"), "tight": Message("tight"),
+                                     "does not fit": Message("does not fit"), "unknown": Message("unknown")}
 
 
 @dataclass(frozen=True)
@@ -109,28 +112,33 @@ def assess_fit(need: MemoryNeed, machine: MachineMemory, use_gpu: bool = True) -
 def _summary(verdict: Verdict, need: MemoryNeed, ram_needed: int, machine: MachineMemory,
              gpu_layers: int | None, all_on_gpu: bool) -> str:
     about = "" if need.exact else "~"
-    parts = (f"weights {format_bytes(need.weights_bytes)} + KV cache {about}{format_bytes(need.kv_bytes)} at "
-             f"{need.n_ctx} tokens + compute {about}{format_bytes(need.compute_bytes)}")
-    text = f"{verdict}: needs {format_bytes(need.total_bytes)} ({parts})"
+    parts = Message("weights {weights} + KV cache {about}{kv} at {n_ctx} tokens + compute {about}{compute}",
+                    weights=format_bytes(need.weights_bytes), about=about, kv=format_bytes(need.kv_bytes),
+                    n_ctx=need.n_ctx, compute=format_bytes(need.compute_bytes))
+    clauses = [Message("{verdict}: needs {total} ({parts})", verdict=VERDICT_WORDS[verdict],
+                       total=format_bytes(need.total_bytes), parts=parts)]
     if not need.exact:
-        text += " (estimated from the file size)"
+        clauses[0] = Message("{summary} (estimated from the file size)", summary=clauses[0])
     avail, total = machine.ram_available, machine.ram_total
     if ram_needed < need.total_bytes:
-        text += f"; {format_bytes(ram_needed)} of it in RAM"
+        clauses.append(Message("{ram} of it in RAM", ram=format_bytes(ram_needed)))
     if avail is not None or total is not None:
-        text += f"; RAM: {_fmt(avail)} free of {_fmt(total)}"
+        ram = Message("RAM: {free} free of {total}", free=_fmt(avail), total=_fmt(total))
         if verdict == "tight" and avail is not None and ram_needed > avail:
-            text += " (close other programs first)"
+            ram = Message("{ram} (close other programs first)", ram=ram)
+        clauses.append(ram)
     if machine.vram_free is None:
-        text += "; VRAM: unknown"
+        clauses.append(Message("VRAM: unknown"))
     elif all_on_gpu:
-        layers = f"all {need.n_layer} layers" if need.n_layer else "the whole model"
-        text += f"; GPU: {layers} fit in {format_bytes(machine.vram_free)} free VRAM"
+        vram = format_bytes(machine.vram_free)
+        clauses.append(Message("GPU: all {n_layer} layers fit in {vram} free VRAM", n_layer=need.n_layer, vram=vram)
+                       if need.n_layer else Message("GPU: the whole model fit in {vram} free VRAM", vram=vram))
     elif gpu_layers is not None:
-        text += f"; GPU: {gpu_layers} of {need.n_layer} layers fit in {format_bytes(machine.vram_free)} free VRAM"
+        clauses.append(Message("GPU: {gpu_layers} of {n_layer} layers fit in {vram} free VRAM", gpu_layers=gpu_layers,
+                               n_layer=need.n_layer, vram=format_bytes(machine.vram_free)))
     else:
-        text += f"; GPU: does not fit whole in {format_bytes(machine.vram_free)} free VRAM"
-    return text
+        clauses.append(Message("GPU: does not fit whole in {vram} free VRAM", vram=format_bytes(machine.vram_free)))
+    return join_messages("; ", clauses)
 
 
 def _fmt(n: int | None) -> str:

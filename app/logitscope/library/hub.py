@@ -63,7 +63,7 @@ def search_models(query: str, sort: str = "downloads", limit: int = 20, *, endpo
                   token: str | None = None) -> list[HubRepo]:
     """GGUF repositories whose id contains `query`, best first by downloads, likes or recency."""
     if sort not in SORTS:
-        raise HubError(f"unknown sort {sort!r}: use one of {', '.join(SORTS)}")
+        raise HubError("unknown sort {sort!r}: use one of {SORTS}", sort=sort, SORTS=', '.join(SORTS))
     endpoint = hub_endpoint(endpoint)
     params: dict[str, Any] = {"filter": "gguf", "sort": SORTS[sort], "limit": limit, "expand": SEARCH_EXPAND}
     if query:
@@ -77,7 +77,8 @@ def search_models(query: str, sort: str = "downloads", limit: int = 20, *, endpo
     try:
         return [_hub_repo(entry) for entry in found[:limit]]
     except (TypeError, ValueError, KeyError, AttributeError):  # not a list of models
-        raise HubError(f"the Hugging Face Hub at {endpoint} sent an unreadable model list; try again later") from None
+        raise HubError("the Hugging Face Hub at {endpoint} sent an unreadable model list; try "
+                       "again later", endpoint=endpoint) from None
 
 
 def _hub_repo(entry: dict[str, Any]) -> HubRepo:
@@ -115,7 +116,7 @@ def repo_snapshot(repo_id: str, revision: str | None = None, *, endpoint: str | 
     files = {s.rfilename: RemoteFile(s.rfilename, s.lfs.size if s.lfs else s.size, s.lfs.sha256 if s.lfs else None)
              for s in info.siblings or []}
     if not info.sha:
-        raise HubError(f"the Hub did not say which commit {repo_id} is at; try again later")
+        raise HubError("the Hub did not say which commit {repo_id} is at; try again later", repo_id=repo_id)
     return RepoSnapshot(info.id, info.sha, bool(info.gated), files)
 
 
@@ -174,7 +175,7 @@ def find_remote_model(snapshot: RepoSnapshot, filename: str) -> RemoteModel:
     if len(hits) == 1:
         return hits[0]
     if not hits:
-        raise HubError(f"{snapshot.repo_id} has no GGUF file named {filename}; "
-                       f"'logitscope models files {snapshot.repo_id}' lists them")
+        raise HubError("{repo_id} has no GGUF file named {filename}; 'logitscope models files "
+                       "{repo_id}' lists them", repo_id=snapshot.repo_id, filename=filename)
     names = ", ".join(m.name for m in hits)
-    raise HubError(f"{filename} is ambiguous in {snapshot.repo_id}: give its full path ({names})")
+    raise HubError("{filename} is ambiguous in {repo_id}: give its full path ({names})", filename=filename, repo_id=snapshot.repo_id, names=names)

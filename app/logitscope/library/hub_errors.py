@@ -24,8 +24,9 @@ from huggingface_hub.errors import (
 )
 
 from logitscope.errors import HubError, LogitscopeError
+from logitscope.messages import Message
 
-SET_TOKEN_HINT = "set a token with 'logitscope models token set'"
+SET_TOKEN_HINT = Message("set a token with 'logitscope models token set'")
 
 
 def hub_error(exc: BaseException, endpoint: str, repo_id: str | None = None, filename: str | None = None,
@@ -38,16 +39,19 @@ def hub_error(exc: BaseException, endpoint: str, repo_id: str | None = None, fil
     if isinstance(exc, HfHubHTTPError):
         return _http_error(exc, endpoint, repo, filename, token_sent)
     if isinstance(exc, httpx2.TimeoutException):
-        return HubError(f"the Hugging Face Hub at {endpoint} did not answer in time: check the internet connection")
+        return HubError("the Hugging Face Hub at {endpoint} did not answer in time: check the "
+                        "internet connection", endpoint=endpoint)
     if isinstance(exc, httpx2.HTTPError | LocalEntryNotFoundError):
-        return HubError(f"cannot reach the Hugging Face Hub at {endpoint}: check the internet connection (offline?)")
+        return HubError("cannot reach the Hugging Face Hub at {endpoint}: check the internet "
+                        "connection (offline?)", endpoint=endpoint)
     if isinstance(exc, FileMetadataError):
-        return HubError(f"{endpoint} does not answer like the Hugging Face Hub (no commit or ETag header): "
-                        f"check HF_ENDPOINT and any proxy")
+        return HubError("{endpoint} does not answer like the Hugging Face Hub (no commit or ETag "
+                        "header): check HF_ENDPOINT and any proxy", endpoint=endpoint)
     if isinstance(exc, HFValidationError):
-        return HubError(f"{repo_id!r} is not a valid repository id (expected owner/name)")
+        return HubError("{repo_id!r} is not a valid repository id (expected owner/name)", repo_id=repo_id)
     if isinstance(exc, json.JSONDecodeError):
-        return HubError(f"the Hugging Face Hub at {endpoint} sent an unreadable answer (not JSON); try again later")
+        return HubError("the Hugging Face Hub at {endpoint} sent an unreadable answer (not "
+                        "JSON); try again later", endpoint=endpoint)
     return None
 
 
@@ -56,27 +60,32 @@ def _http_error(exc: HfHubHTTPError, endpoint: str, repo: str, filename: str | N
     page = f"{endpoint}/{repo}"
     if isinstance(exc, GatedRepoError) or exc.response.headers.get("X-Error-Code") == "GatedRepo":
         if status == 403 or token_sent:
-            return HubError(f"{repo} is gated and your token has no access to it yet: accept its licence on "
-                            f"{page} with the account that owns the token")
-        return HubError(f"{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}")
+            return HubError("{repo} is gated and your token has no access to it yet: accept its "
+                            "licence on {page} with the account that owns the token", repo=repo, page=page)
+        return HubError("{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}", repo=repo, page=page, SET_TOKEN_HINT=SET_TOKEN_HINT)
     if isinstance(exc, RepositoryNotFoundError):
-        return HubError(f"repository {repo} was not found on the Hub; if it is private, {SET_TOKEN_HINT}")
+        return HubError("repository {repo} was not found on the Hub; if it is private, "
+                        "{SET_TOKEN_HINT}", repo=repo, SET_TOKEN_HINT=SET_TOKEN_HINT)
     if isinstance(exc, RevisionNotFoundError):
-        return HubError(f"{repo} has no such revision")
+        return HubError("{repo} has no such revision", repo=repo)
     if isinstance(exc, RemoteEntryNotFoundError):
-        return HubError(f"{repo} has no file {filename or ''}".rstrip())
+        if filename:
+            return HubError("{repo} has no file {filename}", repo=repo, filename=filename)
+        return HubError("{repo} has no file", repo=repo)
     if status == 401:
-        return HubError(f"the Hub rejected the request for {repo} (401 Unauthorized): the repository is gated or "
-                        f"private, or the token is invalid; accept its licence on {page} and {SET_TOKEN_HINT}")
+        return HubError("the Hub rejected the request for {repo} (401 Unauthorized): the "
+                        "repository is gated or private, or the token is invalid; accept its "
+                        "licence on {page} and {SET_TOKEN_HINT}", repo=repo, page=page, SET_TOKEN_HINT=SET_TOKEN_HINT)
     if status == 403:
-        return HubError(f"the Hub refused access to {repo} (403 Forbidden): if the repository is gated, accept its "
-                        f"licence on {page} and {SET_TOKEN_HINT} (with read access)")
+        return HubError("the Hub refused access to {repo} (403 Forbidden): if the repository is "
+                        "gated, accept its licence on {page} and {SET_TOKEN_HINT} (with read "
+                        "access)", repo=repo, page=page, SET_TOKEN_HINT=SET_TOKEN_HINT)
     if status == 429:
         return HubError("the Hugging Face Hub is rate-limiting requests (429 Too Many Requests): "
                         "wait a minute and retry")
     if status >= 500:
-        return HubError(f"the Hugging Face Hub had a server error ({status}); try again later")
-    return HubError(f"the Hugging Face Hub answered {status} for {repo}")
+        return HubError("the Hugging Face Hub had a server error ({status}); try again later", status=status)
+    return HubError("the Hugging Face Hub answered {status} for {repo}", status=status, repo=repo)
 
 
 @contextmanager

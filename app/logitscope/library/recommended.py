@@ -42,8 +42,8 @@ def load_recommended(path: Path = RECOMMENDED_FILE) -> list[RecommendedModel]:
             raise ValueError(f"schema {data.get('schema')!r}, expected {SCHEMA}")
         models = [RecommendedModel(**entry) for entry in data["models"]]
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise LibraryError(f"the recommended models list {path} is unreadable: {exc}") from exc
+        raise LibraryError("the recommended models list {path} is unreadable: {exc}", path=path, exc=exc) from exc
     for m in models:
         if m.repo_id.count("/") != 1 or not m.filename.endswith(".gguf") or m.approx_size_bytes <= 0:
-            raise LibraryError(f"the recommended models list {path} has a bad entry: {m.id}")
+            raise LibraryError("the recommended models list {path} has a bad entry: {m_id}", path=path, m_id=m.id)
     return models

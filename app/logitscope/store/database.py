@@ -56,14 +56,14 @@ def open_database(path: Path, *, read_only: bool = False) -> tuple[sqlite3.Conne
         try:
             aside = move_aside(path, bad.tag, SQLITE_SIBLINGS)
         except OSError as exc:
-            raise StoreError(f"the history database {path} cannot be used ({bad.reason}) "
-                             f"and could not be moved aside: {exc}") from exc
+            raise StoreError("the history database {path} cannot be used ({reason}) and could "
+                             "not be moved aside: {exc}", path=path, reason=bad.reason, exc=exc) from exc
         notice = (f"The history database could not be used ({bad.reason}); it was kept as {aside.name} "
                   f"and a new, empty history was started.")
         try:
             return _open(path), notice
         except _Unusable as again:  # a fresh file failing our checks: nothing sensible left to try
-            raise StoreError(f"could not create a new history database at {path}: {again.reason}") from again
+            raise StoreError("could not create a new history database at {path}: {reason}", path=path, reason=again.reason) from again
 
 
 def open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
@@ -84,14 +84,14 @@ def open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
         return _empty(), (f"The history database could not be used ({bad.reason}); it was left as it is "
                           f"(Logitscope sets it aside the next time it saves a conversation).")
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open the history database {path}: {exc}") from exc
+        raise StoreError("cannot open the history database {path}: {exc}", path=path, exc=exc) from exc
     try:
         conn.execute("PRAGMA query_only = ON")
         conn.execute("BEGIN")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the snapshot starts here
     except sqlite3.Error as exc:
         conn.close()
-        raise StoreError(f"cannot read the history database {path}: {exc}") from exc
+        raise StoreError("cannot read the history database {path}: {exc}", path=path, exc=exc) from exc
     return conn, None
 
 
@@ -113,13 +113,13 @@ def _open(path: Path) -> sqlite3.Connection:
         # check_same_thread (the default, True): the connection belongs to the thread that opened it.
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open the history database {path}: {exc}") from exc
+        raise StoreError("cannot open the history database {path}: {exc}", path=path, exc=exc) from exc
     try:
         _prepare(conn, path)
     except sqlite3.DatabaseError as exc:
         conn.close()
         if _is_environment(exc):
-            raise StoreError(f"cannot use the history database {path}: {exc}") from exc
+            raise StoreError("cannot use the history database {path}: {exc}", path=path, exc=exc) from exc
         raise _Unusable(str(exc)) from exc
     except BaseException:
         conn.close()
@@ -134,7 +134,7 @@ def _check(path: Path) -> int:
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open the history database {path}: {exc}") from exc
+        raise StoreError("cannot open the history database {path}: {exc}", path=path, exc=exc) from exc
     try:
         problems = [row[0] for row in conn.execute("PRAGMA quick_check")]  # ~0.25 s for 400 MB
         if problems != ["ok"]:
@@ -148,7 +148,7 @@ def _check(path: Path) -> int:
         return version
     except sqlite3.DatabaseError as exc:
         if _is_environment(exc):
-            raise StoreError(f"cannot use the history database {path}: {exc}") from exc
+            raise StoreError("cannot use the history database {path}: {exc}", path=path, exc=exc) from exc
         raise _Unusable(f"it is damaged: {exc}") from exc
     finally:
         conn.close()

@@ -120,7 +120,7 @@ def import_json(store: HistoryStore, document: Any) -> list[int]:
         if ids:
             _remove_imported(conn, ids, exc)
         if isinstance(exc, sqlite3.IntegrityError):
-            raise StoreError(f"the history export holds inconsistent data: {exc}") from exc
+            raise StoreError("the history export holds inconsistent data: {exc}", exc=exc) from exc
         raise
     return ids
 
@@ -131,14 +131,14 @@ def _remove_imported(conn: sqlite3.Connection, ids: list[int], cause: BaseExcept
         with transaction(conn):
             conn.executemany("DELETE FROM conversations WHERE id = ?", ((cid,) for cid in ids))
     except sqlite3.Error as exc:
-        raise StoreError(f"the import failed ({cause}) and the conversations it had already added "
-                         f"(ids {ids[0]}-{ids[-1]}) could not be removed: {exc}") from cause
+        raise StoreError("the import failed ({cause}) and the conversations it had already added "
+                         "(ids {ids}-{ids2}) could not be removed: {exc}", cause=cause, ids=ids[0], ids2=ids[-1], exc=exc) from cause
 
 
 def _import_conversation(conn: sqlite3.Connection, conv: Any, n: int) -> int:
     where = f"conversation {n}"
     if not isinstance(conv, dict):
-        raise StoreError(f"{where} is not an object")
+        raise StoreError("{where} is not an object", where=where)
     title = _get(conv, "title", str, where).strip() or "Imported conversation"
     created = _get(conv, "created_at", (int, float), where)
     cid = insert_conversation(conn, title, created, _get(conv, "updated_at", (int, float), where),
@@ -151,14 +151,14 @@ def _import_conversation(conn: sqlite3.Connection, conv: Any, n: int) -> int:
 
 def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[int], where: str) -> int:
     if not isinstance(msg, dict):
-        raise StoreError(f"{where} is not an object")
+        raise StoreError("{where} is not an object", where=where)
     parent = _get(msg, "parent", int, where, optional=True)
     if parent is not None and not 0 <= parent < len(new_ids):
-        raise StoreError(f"{where}: \"parent\" must be the position of an earlier message")
+        raise StoreError('{where}: "parent" must be the position of an earlier message', where=where)
     role = _get(msg, "role", str, where)
     status = _get(msg, "status", str, where)
     if role not in ROLES or status not in STATUSES:
-        raise StoreError(f"{where}: unknown role {role!r} or status {status!r}")
+        raise StoreError("{where}: unknown role {role!r} or status {status!r}", where=where, role=role, status=status)
     model = _get(msg, "model", dict, where, optional=True)
     trace = _get(msg, "trace", dict, where, optional=True)
     model_id = None
@@ -167,7 +167,7 @@ def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[
                                  _get(model, "head_sha256", str, where))
         model_id = model_row_id(conn, identity)
     if trace is not None and model_id is None:
-        raise StoreError(f"{where}: a trace needs the model that produced it")
+        raise StoreError("{where}: a trace needs the model that produced it", where=where)
     notices = _get(msg, "notices", list, where, optional=True)
     message_id = insert_message(
         conn, cid, new_ids[parent] if parent is not None else None, role, _get(msg, "content", str, where),
@@ -192,12 +192,12 @@ def _import_trace(conn: sqlite3.Connection, message_id: int, model_id: int, trac
         try:
             step = unpack_step(blob)
         except (struct.error, ValueError, IndexError) as exc:  # short, garbled or not UTF-8
-            raise StoreError(f"{where}, trace step {k} is not a valid step record: {exc}") from exc
+            raise StoreError("{where}, trace step {k} is not a valid step record: {exc}", where=where, k=k, exc=exc) from exc
         packed.append((step.i, blob))
     pieces: dict[int, bytes] = {}
     for token, text in _get(trace, "pieces", dict, where).items():
         if not token.isdigit():
-            raise StoreError(f"{where}: piece key {token!r} is not a token id")
+            raise StoreError("{where}: piece key {token!r} is not a token id", where=where, token=token)
         pieces[int(token)] = _unb64(text, f"{where}, piece {token}")
     save_pieces(conn, model_id, pieces)
     save_steps(conn, message_id, packed)
@@ -210,7 +210,9 @@ def _get(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: st
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):  # JSON true is no number
         names = " or ".join(k.__name__ for k in kinds)
-        raise StoreError(f"{where}: \"{key}\" must be {names}" + (" or null" if optional else ""))
+        if optional:
+            raise StoreError('{where}: "{key}" must be {names} or null', where=where, key=key, names=names)
+        raise StoreError('{where}: "{key}" must be {names}', where=where, key=key, names=names)
     return value
 
 
@@ -218,7 +220,7 @@ def _unb64(text: Any, where: str) -> bytes:
     try:
         return base64.b64decode(text, validate=True)
     except (binascii.Error, TypeError, ValueError) as exc:
-        raise StoreError(f"{where} is not valid base64") from exc
+        raise StoreError("{where} is not valid base64", where=where) from exc
 
 
 # -- Markdown --------------------------------------------------------------------------------------
@@ -277,7 +279,8 @@ def export_trace_jsonl(store: HistoryStore, message_id: int, top: int = 10) -> s
     message = store.message(message_id)
     steps, pieces = store.load_trace(message_id)
     if not steps:
-        raise StoreError(f"message {message_id} has no trace (only answers generated by Logitscope have one)")
+        raise StoreError("message {message_id} has no trace (only answers generated by "
+                         "Logitscope have one)", message_id=message_id)
     vocab = PieceVocab(pieces)
     lines = [dumps(step_to_json(step, vocab, top=top)) for step in steps]
     result = stored_result(message, steps) if message.status == "done" else None

@@ -64,18 +64,19 @@ def write_export(path: Path, data: bytes, wait_for_reader: bool = True) -> None:
     except FileNotFoundError:
         info = None  # a new file (or a link to one not there yet)
     except OSError as exc:
-        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        raise StoreError("cannot write {path}: {exc}", path=path, exc=exc.strerror or exc) from exc
     try:
         if info is None or stat.S_ISREG(info.st_mode):
             atomic_write_bytes(path, data, PUBLIC_MODE)
         elif stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode):
             _write_through(path, data, wait_for_reader)
         else:
-            raise StoreError(f"cannot write {path}: it is {file_kind(info.st_mode)}, not a file")
+            raise StoreError("cannot write {path}: it is {st_mode}, not a file", path=path, st_mode=file_kind(info.st_mode))
     except OSError as exc:
         if exc.errno == errno.ENXIO:
-            raise StoreError(f"cannot write {path}: it is a named pipe and no program is reading from it") from exc
-        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from exc
+            raise StoreError("cannot write {path}: it is a named pipe and no program is reading "
+                             "from it", path=path) from exc
+        raise StoreError("cannot write {path}: {exc}", path=path, exc=exc.strerror or exc) from exc
 
 
 def file_kind(mode: int) -> str:

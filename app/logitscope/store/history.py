@@ -101,7 +101,7 @@ class HistoryStore:
         row = self.connection.execute(f"SELECT {CONVERSATION_COLUMNS} FROM conversations c WHERE c.id = ?",
                                       (conversation_id,)).fetchone()
         if row is None:
-            raise StoreError(f"there is no conversation with id {conversation_id}")
+            raise StoreError("there is no conversation with id {conversation_id}", conversation_id=conversation_id)
         return conversation_from_row(row)
 
     def list_conversations(self, *, deleted: bool = False) -> list[Conversation]:
@@ -125,7 +125,7 @@ class HistoryStore:
         """Delete for good: the conversation, its messages and their traces."""
         with transaction(self.connection):
             if not self.connection.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,)).rowcount:
-                raise StoreError(f"there is no conversation with id {conversation_id}")
+                raise StoreError("there is no conversation with id {conversation_id}", conversation_id=conversation_id)
 
     def purge_deleted(self) -> int:
         """Empty the trash; returns how many conversations were deleted for good."""
@@ -137,7 +137,7 @@ class HistoryStore:
             cursor = self.connection.execute(f"UPDATE conversations SET {assignment} WHERE id = ?",
                                              (value, conversation_id))
             if not cursor.rowcount:
-                raise StoreError(f"there is no conversation with id {conversation_id}")
+                raise StoreError("there is no conversation with id {conversation_id}", conversation_id=conversation_id)
 
     # -- search ------------------------------------------------------------------------------------
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
@@ -203,7 +203,7 @@ class HistoryStore:
         row = self.connection.execute(f"SELECT {MESSAGE_COLUMNS} FROM {MESSAGE_FROM} WHERE m.id = ?",
                                       (message_id,)).fetchone()
         if row is None:
-            raise StoreError(f"there is no message with id {message_id}")
+            raise StoreError("there is no message with id {message_id}", message_id=message_id)
         return message_from_row(row)
 
     def messages(self, conversation_id: int) -> list[Message]:
@@ -274,13 +274,13 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
                    notices: Sequence[str] | None = None, owner: str | None = None) -> int:
     """Insert one message row. Without `selected_seq` the new message becomes the active branch."""
     if role not in ROLES:
-        raise StoreError(f"a message's role must be one of {', '.join(ROLES)}, not {role!r}")
+        raise StoreError("a message's role must be one of {ROLES}, not {role!r}", ROLES=', '.join(ROLES), role=role)
     if conn.execute("SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)).fetchone() is None:
-        raise StoreError(f"there is no conversation with id {conversation_id}")
+        raise StoreError("there is no conversation with id {conversation_id}", conversation_id=conversation_id)
     if parent_id is not None:
         parent = conn.execute("SELECT conversation_id FROM messages WHERE id = ?", (parent_id,)).fetchone()
         if parent is None or parent[0] != conversation_id:
-            raise StoreError(f"message {parent_id} is not in conversation {conversation_id}")
+            raise StoreError("message {parent_id} is not in conversation {conversation_id}", parent_id=parent_id, conversation_id=conversation_id)
     if selected_seq is None:
         selected_seq = conn.execute("SELECT coalesce(max(selected_seq), 0) + 1 FROM messages "
                                     "WHERE conversation_id = ?", (conversation_id,)).fetchone()[0]

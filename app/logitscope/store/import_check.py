@@ -33,6 +33,7 @@ import numpy as np
 
 from logitscope.engine.trace import KvInfo, StepRecord, Timings, unpack_step
 from logitscope.errors import StoreError
+from logitscope.messages import Message
 from logitscope.store.files import file_kind
 from logitscope.store.records import ROLES
 
@@ -78,19 +79,19 @@ def read_export_bytes(path: Path, limit: int | None = None) -> bytes:
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise StoreError("cannot read {path}: {exc}", path=path, exc=exc.strerror or exc) from exc
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        raise StoreError(f"cannot import {path}: it is {file_kind(info.st_mode)}, not a file")
+        raise StoreError("cannot import {path}: it is {st_mode}, not a file", path=path, st_mode=file_kind(info.st_mode))
     with os.fdopen(fd, "rb") as fh:
         try:
             data = fh.read(limit + 1) if info.st_size <= limit else b""
         except OSError as exc:
-            raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+            raise StoreError("cannot read {path}: {exc}", path=path, exc=exc.strerror or exc) from exc
     if info.st_size > limit or len(data) > limit:
-        raise StoreError(f"{path} is larger than {limit // 2**20} MiB, the most a history import reads: "
-                         "export and import fewer conversations at a time ('history export ID')")
+        raise StoreError("{path} is larger than {value} MiB, the most a history import reads: "
+                         "export and import fewer conversations at a time ('history export ID')", path=path, value=limit // 2 ** 20)
     return data
 
 
@@ -99,16 +100,16 @@ def parse_export(data: bytes, source: str) -> Any:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise StoreError(f"{source} is not a JSON file: it is not UTF-8 text (byte {exc.start})") from None
+        raise StoreError("{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})", source=source, exc_start=exc.start) from None
     try:
         return json.loads(text)
     except RecursionError:
-        raise StoreError(f"{source} is nested too deeply to be a Logitscope history export") from None
+        raise StoreError("{source} is nested too deeply to be a Logitscope history export", source=source) from None
     except ValueError as exc:
         if "integer string conversion" in str(exc):  # Python's guard against quadratic int parsing
-            raise StoreError(f"{source} holds a number with thousands of digits; "
-                             "it is not a Logitscope history export") from None
-        raise StoreError(f"{source} is not a JSON file: {exc}") from None
+            raise StoreError("{source} holds a number with thousands of digits; it is not a "
+                             "Logitscope history export", source=source) from None
+        raise StoreError("{source} is not a JSON file: {exc}", source=source, exc=exc) from None
 
 
 # -- checking ----------------------------------------------------------------------------------------
@@ -122,8 +123,8 @@ def check_export(document: Any) -> CheckedExport:
         raise StoreError("this is not a Logitscope history export (no \"format\": \"logitscope-history\")")
     version = document.get("version")
     if version != EXPORT_VERSION or isinstance(version, bool):
-        raise StoreError(f"this history export has version {_short(version)}; "
-                         f"this Logitscope reads version {EXPORT_VERSION}")
+        raise StoreError("this history export has version {version}; this Logitscope reads "
+                         "version {EXPORT_VERSION}", version=_short(version), EXPORT_VERSION=EXPORT_VERSION)
     notices: list[str] = []
     conversations = [_conversation(conv, f"conversation {n}", notices)
                      for n, conv in enumerate(_value(document, "conversations", list, "the export"), 1)]
@@ -132,7 +133,7 @@ def check_export(document: Any) -> CheckedExport:
 
 def _conversation(conv: Any, where: str, notices: list[str]) -> dict[str, Any]:
     if not isinstance(conv, dict):
-        raise StoreError(f"{where} is not an object")
+        raise StoreError("{where} is not an object", where=where)
     _text(conv, "title", where)
     for key in ("created_at", "updated_at", "deleted_at"):
         _time(conv, key, where, optional=key == "deleted_at")
@@ -143,13 +144,13 @@ def _conversation(conv: Any, where: str, notices: list[str]) -> dict[str, Any]:
 
 def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[str, Any]:
     if not isinstance(msg, dict):
-        raise StoreError(f"{where} is not an object")
+        raise StoreError("{where} is not an object", where=where)
     parent = _int(msg, "parent", where, INT64, optional=True)
     if parent is not None and not 0 <= parent < position:
-        raise StoreError(f"{where}: \"parent\" must be the position of an earlier message")
+        raise StoreError('{where}: "parent" must be the position of an earlier message', where=where)
     role, status = _text(msg, "role", where), _text(msg, "status", where)
     if role not in ROLES or status not in STATUSES:
-        raise StoreError(f"{where}: unknown role {_short(role)} or status {_short(status)}")
+        raise StoreError("{where}: unknown role {role} or status {status}", where=where, role=_short(role), status=_short(status))
     _text(msg, "content", where)
     _time(msg, "created_at", where)
     _int(msg, "selected_seq", where, INT64)
@@ -158,7 +159,7 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
         _text(msg, key, where, optional=True)
     for k, notice in enumerate(_value(msg, "notices", list, where, optional=True) or [], 1):
         if not isinstance(notice, str):
-            raise StoreError(f"{where}: notice {k} must be str")
+            raise StoreError("{where}: notice {k} must be str", where=where, k=k)
         _no_surrogate(notice, f"{where}, notice {k}")
     model = _value(msg, "model", dict, where, optional=True)
     if model is not None:
@@ -174,11 +175,11 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
     if trace is None:
         return msg
     if model is None:
-        raise StoreError(f"{where}: a trace needs the model that produced it")
+        raise StoreError("{where}: a trace needs the model that produced it", where=where)
     missing = _missing_steps(msg, _trace(trace, where))
     if missing is None:
         return msg
-    notices.append(f"{where}: the trace has only {missing}; it was imported as it is")
+    notices.append(Message("{where}: the trace has only {missing}; it was imported as it is", where=where, missing=missing))
     note = f"imported with only {missing}"
     old = msg.get("notices") or []
     return msg if note in old else {**msg, "notices": [*old, note]}
@@ -192,11 +193,11 @@ def _trace(trace: dict[str, Any], where: str) -> list[StepRecord]:
     seen: set[int] = set()
     for k, step in enumerate(steps, 1):
         if step.i in seen:
-            raise StoreError(f"{where}, trace step {k} repeats step {step.i}")
+            raise StoreError("{where}, trace step {k} repeats step {step_i}", where=where, k=k, step_i=step.i)
         seen.add(step.i)
     for token, text in _value(trace, "pieces", dict, where).items():
         if not _TOKEN_KEY.fullmatch(token) or int(token) > TOKEN_IDS[1]:
-            raise StoreError(f"{where}: piece key {_short(token)} is not a token id")
+            raise StoreError("{where}: piece key {token} is not a token id", where=where, token=_short(token))
         _base64(text, f"{where}, piece {token}")
     return steps
 
@@ -206,15 +207,16 @@ def _step(text: Any, where: str) -> StepRecord:
     try:
         step = unpack_step(blob)
     except (struct.error, ValueError, IndexError) as exc:  # short, garbled or not UTF-8
-        raise StoreError(f"{where} is not a valid step record: {exc}") from None
+        raise StoreError("{where} is not a valid step record: {exc}", where=where, exc=exc) from None
     if not 0 <= step.i <= TOKEN_IDS[1]:
-        raise StoreError(f"{where} is not a valid step record: its index is {step.i}")
+        raise StoreError("{where} is not a valid step record: its index is {step_i}", where=where, step_i=step.i)
     for pieces, ids, name in ((step.raw_pieces, step.raw_ids, "raw"), (step.final_pieces, step.final_ids, "final")):
         if pieces and len(pieces) != len(ids):  # the trace export pairs them one to one
-            raise StoreError(f"{where} is not a valid step record: {len(pieces)} {name} pieces for {len(ids)} tokens")
+            raise StoreError("{where} is not a valid step record: {n_pieces} {name} pieces for "
+                             "{n_ids} tokens", where=where, n_pieces=len(pieces), name=name, n_ids=len(ids))
     absurd = _absurd_number(step)
     if absurd:
-        raise StoreError(f"{where} is not a valid step record: {absurd}")
+        raise StoreError("{where} is not a valid step record: {absurd}", where=where, absurd=absurd)
     return step
 
 
@@ -278,7 +280,9 @@ def _value(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: 
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):  # JSON true is no number
         names = " or ".join(k.__name__ for k in kinds)
-        raise StoreError(f"{where}: \"{key}\" must be {names}" + (" or null" if optional else ""))
+        if optional:
+            raise StoreError('{where}: "{key}" must be {names} or null', where=where, key=key, names=names)
+        raise StoreError('{where}: "{key}" must be {names}', where=where, key=key, names=names)
     return value
 
 
@@ -292,21 +296,22 @@ def _text(obj: dict[str, Any], key: str, where: str, optional: bool = False) -> 
 def _no_surrogate(text: str, where: str) -> None:
     found = _SURROGATE.search(text)
     if found:
-        raise StoreError(f"{where} holds an unpaired UTF-16 surrogate (\\u{ord(found.group()):04x}), which is not text")
+        raise StoreError("{where} holds an unpaired UTF-16 surrogate (\\u{group:04x}), which is "
+                         "not text", where=where, group=ord(found.group()))
 
 
 def _int(obj: dict[str, Any], key: str, where: str, bounds: tuple[int, int], optional: bool = False) -> int | None:
     value: int | None = _value(obj, key, int, where, optional)
     if value is not None and not bounds[0] <= value <= bounds[1]:
-        raise StoreError(f"{where}: \"{key}\" must be between {bounds[0]} and {bounds[1]}, not {_short(value)}")
+        raise StoreError('{where}: "{key}" must be between {bounds} and {bounds2}, not {value}', where=where, key=key, bounds=bounds[0], bounds2=bounds[1], value=_short(value))
     return value
 
 
 def _time(obj: dict[str, Any], key: str, where: str, optional: bool = False) -> float | None:
     value: float | None = _value(obj, key, (int, float), where, optional)
     if value is not None and not (math.isfinite(value) and TIMES[0] <= value <= TIMES[1]):
-        raise StoreError(f"{where}: \"{key}\" must be a time in seconds since 1970 (up to the year 3000), "
-                         f"not {_short(value)}")
+        raise StoreError('{where}: "{key}" must be a time in seconds since 1970 (up to the year '
+                         "3000), not {value}", where=where, key=key, value=_short(value))
     return value
 
 
@@ -318,7 +323,7 @@ def _record(values: dict[str, Any] | None, cls: type, where: str) -> None:
     hints = typing.get_type_hints(cls)
     for f in fields(cls):
         if f.name not in values:
-            raise StoreError(f"{where}: \"{f.name}\" is missing")
+            raise StoreError('{where}: "{f_name}" is missing', where=where, f_name=f.name)
         if hints[f.name] is int:
             _int(values, f.name, where, INT64)
         else:
@@ -329,7 +334,7 @@ def _record(values: dict[str, Any] | None, cls: type, where: str) -> None:
 def _plain(value: Any, where: str, depth: int) -> None:
     """Plain JSON that can be stored and exported again: bounded depth, 64-bit integers, real text."""
     if depth > MAX_PLAIN_DEPTH:
-        raise StoreError(f"{where} is nested more than {MAX_PLAIN_DEPTH} levels deep")
+        raise StoreError("{where} is nested more than {MAX_PLAIN_DEPTH} levels deep", where=where, MAX_PLAIN_DEPTH=MAX_PLAIN_DEPTH)
     if isinstance(value, dict):
         for key, item in value.items():
             _no_surrogate(key, f"{where}: a key")
@@ -340,14 +345,14 @@ def _plain(value: Any, where: str, depth: int) -> None:
     elif isinstance(value, str):
         _no_surrogate(value, where)
     elif isinstance(value, int) and not isinstance(value, bool) and not INT64[0] <= value <= INT64[1]:
-        raise StoreError(f"{where} holds {_short(value)}, larger than a 64-bit integer")
+        raise StoreError("{where} holds {value}, larger than a 64-bit integer", where=where, value=_short(value))
 
 
 def _base64(text: Any, where: str) -> bytes:
     try:
         return base64.b64decode(text, validate=True)
     except (binascii.Error, TypeError, ValueError) as exc:
-        raise StoreError(f"{where} is not valid base64") from exc
+        raise StoreError("{where} is not valid base64", where=where) from exc
 
 
 def _short(value: Any, limit: int = 40) -> str:

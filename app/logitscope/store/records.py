@@ -37,7 +37,7 @@ class ModelIdentity:
                 head = fh.read(IDENTITY_HEAD_BYTES)
             size = path.stat().st_size
         except OSError as exc:
-            raise StoreError(f"cannot read the model file {path}: {exc.strerror or exc}") from exc
+            raise StoreError("cannot read the model file {path}: {exc}", path=path, exc=exc.strerror or exc) from exc
         return cls(path.name, size, hashlib.sha256(head).hexdigest())
 
     def to_dict(self) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from logitscope.engine.api import LoadSettings
 from logitscope.engine.sampler import PRESETS, SamplerSettings
 from logitscope.errors import InvalidSettingsError
+from logitscope.messages import Message
 from logitscope.paths import data_dir
 from logitscope.store.files import atomic_write_text, copy_aside, move_aside
 
@@ -83,13 +84,15 @@ class SettingsStore:
         self._presets: dict[str, SamplerSettings] = {}
         for name, value in _section(raw, "sampler_presets", self.notices).items():
             if name in PRESETS:
-                self.notices.append(f"settings: a saved preset named {name!r} hides a built-in one; ignored")
+                self.notices.append(Message("settings: a saved preset named {name!r} hides a "
+                                            "built-in one; ignored", name=name))
                 continue
             preset = _checked(SamplerSettings, value, f"sampler preset {name!r}", self.notices)
             if preset is not None:
                 self._presets[name] = preset
         if self.app.sampler_preset not in self.presets():
-            self.notices.append(f"settings: there is no sampler preset {self.app.sampler_preset!r}; using 'Balanced'")
+            self.notices.append(Message("settings: there is no sampler preset "
+                                        "{sampler_preset!r}; using 'Balanced'", sampler_preset=self.app.sampler_preset))
             self.app = replace(self.app, sampler_preset="Balanced")
         # Something in the file was ignored: keep a copy before the first rewrite drops it.
         self._backup_due = bool(self.notices) and self.path.exists()
@@ -113,11 +116,11 @@ class SettingsStore:
     def _set_aside(self, tag: str, reason: str) -> dict[str, Any]:
         try:
             aside = move_aside(self.path, tag)
-            self.notices.append(f"settings: {self.path.name} was not used because {reason}; "
-                                f"it was kept as {aside.name} and the defaults are used")
+            self.notices.append(Message("settings: {path_name} was not used because {reason}; it "
+                                        "was kept as {aside_name} and the defaults are used", path_name=self.path.name, reason=reason, aside_name=aside.name))
         except OSError as exc:
-            self.notices.append(f"settings: {self.path.name} was not used because {reason} ({exc}); "
-                                "the defaults are used")
+            self.notices.append(Message("settings: {path_name} was not used because {reason} "
+                                        "({exc}); the defaults are used", path_name=self.path.name, reason=reason, exc=exc))
         return {}
 
     def repair(self) -> None:
@@ -129,15 +132,15 @@ class SettingsStore:
         try:
             self.save()
         except OSError as exc:
-            self.notices.append(f"settings: {self.path.name} could not be repaired ({exc.strerror or exc}); "
-                                "it is used as it is")
+            self.notices.append(Message("settings: {path_name} could not be repaired ({exc}); it "
+                                        "is used as it is", path_name=self.path.name, exc=exc.strerror or exc))
 
     def save(self) -> None:
         if self._backup_due:  # never rewrite a file with ignored parts without a copy of it
             backup = copy_aside(self.path, BACKUP_TAG)
             self._backup_due = False
-            self.notices.append(f"settings: {self.path.name} was rewritten without what was ignored; "
-                                f"the file as it was is kept as {backup.name}")
+            self.notices.append(Message("settings: {path_name} was rewritten without what was "
+                                        "ignored; the file as it was is kept as {backup_name}", path_name=self.path.name, backup_name=backup.name))
         data = {
             "schema": SETTINGS_SCHEMA,
             "app": {f.name: _plain(getattr(self.app, f.name)) for f in fields(AppSettings)},
@@ -154,14 +157,14 @@ class SettingsStore:
         checked = {}
         for name, value in changes.items():
             if name not in known:
-                raise InvalidSettingsError(f"there is no setting {name!r}")
+                raise InvalidSettingsError("there is no setting {name!r}", name=name)
             try:
                 checked[name] = _field_value(known[name], hints[name], value)
             except ValueError as exc:
-                raise InvalidSettingsError(f"{name} cannot be {value!r}: {exc}") from None
+                raise InvalidSettingsError("{name} cannot be {value!r}: {exc}", name=name, value=value, exc=exc) from None
         new = replace(self.app, **checked)
         if new.sampler_preset not in self.presets():
-            raise InvalidSettingsError(f"there is no sampler preset {new.sampler_preset!r}")
+            raise InvalidSettingsError("there is no sampler preset {sampler_preset!r}", sampler_preset=new.sampler_preset)
         self.app = new
         self.save()
         return new
@@ -188,7 +191,7 @@ class SettingsStore:
         try:
             return self.presets()[name]
         except KeyError:
-            raise InvalidSettingsError(f"there is no sampler preset {name!r}") from None
+            raise InvalidSettingsError("there is no sampler preset {name!r}", name=name) from None
 
     def save_preset(self, name: str, settings: SamplerSettings) -> None:
         """Save (or replace) a user preset. Built-in names are taken."""
@@ -196,16 +199,16 @@ class SettingsStore:
         if not name:
             raise InvalidSettingsError("a preset needs a name")
         if name in PRESETS:
-            raise InvalidSettingsError(f"{name!r} is a built-in preset; choose another name")
+            raise InvalidSettingsError("{name!r} is a built-in preset; choose another name", name=name)
         settings.validate()
         self._presets[name] = settings
         self.save()
 
     def delete_preset(self, name: str) -> None:
         if name in PRESETS:
-            raise InvalidSettingsError(f"{name!r} is a built-in preset and cannot be deleted")
+            raise InvalidSettingsError("{name!r} is a built-in preset and cannot be deleted", name=name)
         if name not in self._presets:
-            raise InvalidSettingsError(f"there is no saved preset {name!r}")
+            raise InvalidSettingsError("there is no saved preset {name!r}", name=name)
         del self._presets[name]
         if self.app.sampler_preset == name:
             self.app = replace(self.app, sampler_preset="Balanced")
@@ -221,7 +224,7 @@ def _model_key(model_path: str | Path) -> str:
 def _section(raw: dict[str, Any], name: str, notices: list[str]) -> dict[str, Any]:
     value = raw.get(name, {})
     if not isinstance(value, dict):
-        notices.append(f"settings: the {name!r} section is not an object; ignored")
+        notices.append(Message("settings: the {name!r} section is not an object; ignored", name=name))
         return {}
     return value
 
@@ -230,20 +233,21 @@ def _typed(cls: type[T], values: Any, where: str, notices: list[str]) -> T:
     """An instance of dataclass `cls` from `values`: each field that is missing, unknown or of the wrong
     type (or not among its "choices") keeps its default, with a notice."""
     if not isinstance(values, dict):
-        notices.append(f"{where}: not an object; the defaults are used")
+        notices.append(Message("{where}: not an object; the defaults are used", where=where))
         return cls()
     hints = typing.get_type_hints(cls)
     known = {f.name: f for f in fields(cls)}
     accepted: dict[str, Any] = {}
     for name, value in values.items():
         if name not in known:
-            notices.append(f"{where}: unknown setting {name!r} ignored")
+            notices.append(Message("{where}: unknown setting {name!r} ignored", where=where, name=name))
             continue
         try:
             accepted[name] = _field_value(known[name], hints[name], value)
         except ValueError as exc:
             default = known[name].default if known[name].default is not MISSING else None
-            notices.append(f"{where}: {name} = {value!r} is invalid ({exc}); using {default!r}")
+            notices.append(Message("{where}: {name} = {value!r} is invalid ({exc}); using "
+                                   "{default!r}", where=where, name=name, value=value, exc=exc, default=default))
     return cls(**accepted)
 
 
@@ -260,7 +264,7 @@ def _checked(cls: type[T], values: Any, where: str, notices: list[str]) -> T | N
     every other field at its default) goes back to its default, with a notice; the others are kept.
     None (with a notice) only if the values are valid one by one but not together."""
     if not isinstance(values, dict):
-        notices.append(f"settings: {where} is not an object; ignored")
+        notices.append(Message("settings: {where} is not an object; ignored", where=where))
         return None
     obj = _typed(cls, values, f"settings: {where}", notices)
     if _refusal(obj) is None:
@@ -272,11 +276,12 @@ def _checked(cls: type[T], values: Any, where: str, notices: list[str]) -> T | N
         refused = _refusal(replace(default, **{f.name: value})) if value != fallback else None
         if refused is not None:
             fixes[f.name] = fallback
-            notices.append(f"settings: {where}: {f.name} = {value!r} is invalid ({refused}); using {fallback!r}")
+            notices.append(Message("settings: {where}: {f_name} = {value!r} is invalid "
+                                   "({refused}); using {fallback!r}", where=where, f_name=f.name, value=value, refused=refused, fallback=fallback))
     obj = replace(obj, **fixes)
     refused = _refusal(obj)
     if refused is not None:
-        notices.append(f"settings: {where} ignored: {refused}")
+        notices.append(Message("settings: {where} ignored: {refused}", where=where, refused=refused))
         return None
     return obj
 

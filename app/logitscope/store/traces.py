@@ -81,7 +81,7 @@ def load_pieces(conn: sqlite3.Connection, model_id: int | None, tokens: Iterable
 def load_trace(conn: sqlite3.Connection, message_id: int) -> tuple[list[StepRecord], dict[int, bytes]]:
     row = conn.execute("SELECT model_id FROM messages WHERE id = ?", (message_id,)).fetchone()
     if row is None:
-        raise StoreError(f"there is no message with id {message_id}")
+        raise StoreError("there is no message with id {message_id}", message_id=message_id)
     steps = [unpack_step(data) for data in packed_steps(conn, message_id)]
     wanted: set[int] = set()
     for step in steps:

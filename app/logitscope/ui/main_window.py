@@ -50,6 +50,7 @@ from logitscope.ui.inspector.state import StepView, differs
 from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
+from logitscope.ui.messages import translate_message
 from logitscope.ui.persistence import ChatHistory
 
 LAYOUT_VERSION = 1
@@ -194,7 +195,7 @@ class MainWindow(QMainWindow):
         self.distribution = DistributionPanel()
         self.waterfall = WaterfallPanel()
         self.sampler = SamplerPanel(self.app_settings.user_presets())
-        self.sampler.presets.setCurrentText(self.app_settings.app.sampler_preset)
+        self.sampler.select_preset(self.app_settings.app.sampler_preset)
         self.sampler.presetSaved.connect(self._save_preset)
         self.timeline = TimelinePanel()
         self.memory = MemoryPanel()
@@ -920,6 +921,7 @@ class MainWindow(QMainWindow):
             else self.tr("no")))
 
     def show_error(self, title: str, message: str, offer_reload: bool = False) -> None:
+        message = translate_message(message)  # the engine's, library's and store's English, translated
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
         box.setObjectName("errorBox")
         if offer_reload:

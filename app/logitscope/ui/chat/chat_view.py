@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from logitscope.engine.trace import StepRecord
 from logitscope.ui.chat.message_view import TokenTextView
 from logitscope.ui.conversation import Answer, Conversation, Turn
+from logitscope.ui.messages import translate_message
 
 
 class UserBubble(QFrame):
@@ -141,13 +142,13 @@ class AnswerBubble(QFrame):
         elif answer.status == "interrupted":
             parts.append(self.tr("interrupted"))
         elif answer.status == "error":
-            parts.append(self.tr("failed: {0}").format(answer.error))
+            parts.append(self.tr("failed: {0}").format(translate_message(answer.error or "")))
         if answer.forked_at is not None:
             parts.append(self.tr("forked at token {0}").format(answer.forked_at))
         if answer.result is not None:
             t = answer.result.timings
             parts.append(self.tr("{0} tokens, {1:.1f} tok/s").format(t.n_gen, t.gen_tps))
-            parts.extend(answer.result.notices)
+            parts.extend(map(translate_message, answer.result.notices))
         self.status.setText(" · ".join(parts))
         self.status.setVisible(bool(parts))
 

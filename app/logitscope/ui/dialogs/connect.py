@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from logitscope.errors import LogitscopeError
 from logitscope.host.remote import RemoteEngine
 from logitscope.ui.background import Background
+from logitscope.ui.messages import translate_message
 
 
 class ConnectDialog(QDialog):
@@ -78,7 +79,7 @@ class ConnectDialog(QDialog):
         super().accept()
 
     def show_failure(self, message: str) -> None:
-        self.status.setText(f"<span style='color:#c62828'>{html.escape(message)}</span>")
+        self.status.setText(f"<span style='color:#c62828'>{html.escape(translate_message(message))}</span>")
 
     def list_models(self) -> None:
         try:

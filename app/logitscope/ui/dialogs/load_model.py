@@ -25,6 +25,7 @@ from logitscope.engine.memory import KV_CACHE_TYPES, estimate, format_bytes, kv_
 from logitscope.engine.threads import max_threads
 from logitscope.library.fit import assess_fit, need_for_card
 from logitscope.library.machine import probe_machine
+from logitscope.ui.messages import translate_message
 
 
 class LoadModelDialog(QDialog):
@@ -123,7 +124,7 @@ class LoadModelDialog(QDialog):
         text = self.tr("Needs about {0}: weights {1} + KV cache {2} + compute {3}.").format(
             format_bytes(est.total_bytes), format_bytes(est.weights_bytes), format_bytes(est.kv_bytes),
             format_bytes(est.compute_bytes))
-        text += "\n" + fit.summary
+        text += "\n" + translate_message(fit.summary)
         if kv_cells(s.n_ctx) != s.n_ctx:
             text += "\n" + self.tr("llama.cpp rounds the context up to {0} tokens.").format(kv_cells(s.n_ctx))
         if s.type_v != "f16" and not s.flash_attn:

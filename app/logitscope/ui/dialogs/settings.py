@@ -18,8 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from logitscope.engine.sampler import PRESETS
 from logitscope.paths import data_dir
 from logitscope.store.settings import AppSettings, SettingsStore
+from logitscope.ui.messages import translate_template
 
 
 class SettingsDialog(QDialog):
@@ -45,8 +47,9 @@ class SettingsDialog(QDialog):
         self.language_note.setWordWrap(True)
         form.addRow("", self.language_note)
         self.preset = QComboBox()
-        self.preset.addItems(list(store.presets()))
-        self.preset.setCurrentText(app.sampler_preset)
+        for name in store.presets():  # shown translated (built-in ones), stored by name
+            self.preset.addItem(translate_template(name) if name in PRESETS else name, name)
+        self.preset.setCurrentIndex(max(0, self.preset.findData(app.sampler_preset)))
         form.addRow(self.tr("Default sampler preset"), self.preset)
         folder_row = QHBoxLayout()
         self.data_folder = QLabel(str(data_dir()))
@@ -82,7 +85,7 @@ class SettingsDialog(QDialog):
 
     def values(self) -> dict[str, object]:
         return {"theme": self.theme.currentData(), "language": self.language.currentData(),
-                "sampler_preset": self.preset.currentText(),
+                "sampler_preset": self.preset.currentData(),
                 "models_folders": tuple(self.folders.item(i).text() for i in range(self.folders.count()))}
 
     def apply(self) -> AppSettings:

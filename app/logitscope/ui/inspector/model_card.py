@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from logitscope.engine.api import ModelInfo
 from logitscope.engine.memory import format_bytes
+from logitscope.ui.messages import translate_message
 
 
 class ModelCardPanel(QWidget):
@@ -41,7 +42,7 @@ class ModelCardPanel(QWidget):
             (self.tr("Load time"), f"{info.load_s * 1000:.0f} ms"),
         ]
         if info.notices:  # what the engine changed from what was asked (e.g. the context rounded up)
-            rows.append((self.tr("Notes"), "<br>".join(escape(n) for n in info.notices)))
+            rows.append((self.tr("Notes"), "<br>".join(escape(translate_message(n)) for n in info.notices)))
         table = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows)
         template = (f"<pre>{escape(c.chat_template)}</pre>" if c.chat_template
                     else f"<p>{escape(self.tr('None: a plain User:/Assistant: format is used.'))}</p>")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.engine.sampler import ORDERS, PRESETS, SamplerSettings
+from logitscope.ui.messages import translate_template
 
 # name -> (minimum, maximum, step, decimals); decimals 0 = an integer setting (labels: SamplerPanel)
 FIELDS: dict[str, tuple[float, float, float, int]] = {
@@ -40,6 +41,7 @@ FIELDS: dict[str, tuple[float, float, float, int]] = {
     "presence_penalty": (-2.0, 2.0, 0.05, 2),
 }
 SLIDER_STEPS = 1000
+CUSTOM = ""  # the preset box's data for "Custom" (sliders that match no preset); a preset name is never empty
 
 
 class _Row(QWidget):
@@ -160,22 +162,25 @@ class SamplerPanel(QWidget):
         self.presets.currentIndexChanged.connect(self._apply_preset)
         self._quiet = False
         self.set_settings(PRESETS["Balanced"])
-        self.presets.setCurrentText("Balanced")
+        self.select_preset("Balanced")
 
-    # -- presets -------------------------------------------------------------------------------------
+    # -- presets (each item's data is its key, as stored; built-in names are shown translated) -----------
+    def select_preset(self, name: str) -> None:
+        self.presets.setCurrentIndex(max(0, self.presets.findData(name)))
+
     def _refill_presets(self) -> None:
-        current = self.presets.currentText()
+        current = self.presets.currentData()
         self.presets.blockSignals(True)
         self.presets.clear()
         for name in PRESETS:
-            self.presets.addItem(name)
+            self.presets.addItem(translate_template(name), name)
         for name in sorted(self.user_presets):
-            self.presets.addItem(name)
-        self.presets.setCurrentText(current)
+            self.presets.addItem(name, name)
+        self.presets.setCurrentIndex(max(0, self.presets.findData(current)))
         self.presets.blockSignals(False)
 
     def _apply_preset(self) -> None:
-        name = self.presets.currentText()
+        name = self.presets.currentData() or ""
         preset = PRESETS.get(name) or self.user_presets.get(name)
         if preset is not None:
             self.set_settings(preset)
@@ -189,7 +194,7 @@ class SamplerPanel(QWidget):
     def save_preset_as(self, name: str) -> None:
         self.user_presets[name] = self.settings()
         self._refill_presets()
-        self.presets.setCurrentText(name)
+        self.select_preset(name)
         self.presetSaved.emit(name, self.user_presets[name])
 
     # -- values --------------------------------------------------------------------------------------
@@ -225,15 +230,15 @@ class SamplerPanel(QWidget):
         bare = replace(settings, seed=None)
         name = next((n for n, p in {**PRESETS, **self.user_presets}.items() if replace(p, seed=None) == bare), None)
         self.presets.blockSignals(True)
-        custom = self.presets.findText(self.tr("Custom"))
+        custom = self.presets.findData(CUSTOM)
         if name is None:
             if custom < 0:
-                self.presets.addItem(self.tr("Custom"))
-            self.presets.setCurrentText(self.tr("Custom"))
+                self.presets.addItem(self.tr("Custom"), CUSTOM)
+            self.presets.setCurrentIndex(self.presets.findData(CUSTOM))
         else:
             if custom >= 0:
                 self.presets.removeItem(custom)
-            self.presets.setCurrentText(name)
+            self.select_preset(name)
         self.presets.blockSignals(False)
 
 

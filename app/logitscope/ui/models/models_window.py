@@ -36,6 +36,7 @@ from logitscope.library.hub import HubRepo, RemoteModel, list_repo_ggufs, search
 from logitscope.library.hub_token import clear_token, get_token, set_token
 from logitscope.library.recommended import RecommendedModel, load_recommended
 from logitscope.ui.background import Background
+from logitscope.ui.messages import translate_message
 
 VERDICT_COLORS = {"fits": "#2e7d32", "tight": "#b26a00", "does not fit": "#c62828", "unknown": "#666666"}
 
@@ -125,8 +126,9 @@ class ModelsWindow(QDialog):
             table.setItem(row, 0, _cell(m.name, m.path))
             if m.card is None:
                 label = self.tr("damaged") if m.damaged else self.tr("not usable")
-                table.setItem(row, 1, _cell(label, m.error or "", VERDICT_COLORS["does not fit"]))
-                table.setItem(row, 6, _cell(m.error or "", m.error or ""))
+                error = translate_message(m.error or "")
+                table.setItem(row, 1, _cell(label, error, VERDICT_COLORS["does not fit"]))
+                table.setItem(row, 6, _cell(error, error))
                 for col in (2, 3, 4, 5):
                     table.setItem(row, col, _cell("–"))
             else:
@@ -137,7 +139,7 @@ class ModelsWindow(QDialog):
                 table.setItem(row, 4, _cell(f"{c.n_ctx_train:,}"))
                 table.setItem(row, 5, _cell(self.tr("yes") if c.has_chat_template else self.tr("no")))
                 fit = m.fit
-                table.setItem(row, 6, _cell(self.verdict_label(fit.verdict) if fit else "?", fit.summary if fit else "",
+                table.setItem(row, 6, _cell(self.verdict_label(fit.verdict) if fit else "?", translate_message(fit.summary) if fit else "",
                                             VERDICT_COLORS.get(fit.verdict if fit else "unknown")))
             table.setItem(row, 7, _cell(m.source, where))
         usable = sum(m.card is not None for m in models)
@@ -156,7 +158,7 @@ class ModelsWindow(QDialog):
         if model is None:
             return
         if model.card is None:
-            self._failed(self.tr("{0} cannot be loaded: {1}").format(model.name, model.error))
+            self._failed(self.tr("{0} cannot be loaded: {1}").format(model.name, translate_message(model.error or "")))
             return
         self.loadRequested.emit(model.path)
 
@@ -278,7 +280,7 @@ class ModelsWindow(QDialog):
             table.setItem(row, 0, _cell(name, "\n".join(m.parts)))
             table.setItem(row, 1, _cell(m.quant))
             table.setItem(row, 2, _cell(format_bytes(m.size_bytes)))
-            table.setItem(row, 3, _cell(self.verdict_label(m.fit.verdict), m.fit.summary, VERDICT_COLORS.get(m.fit.verdict)))
+            table.setItem(row, 3, _cell(self.verdict_label(m.fit.verdict), translate_message(m.fit.summary), VERDICT_COLORS.get(m.fit.verdict)))
         self.status.setText(self.tr("{0}: {1} GGUF model(s).").format(listing.repo_id, len(self.remote)))  # type: ignore[attr-defined]
 
     def download_selected(self, row: int | None = None) -> None:
@@ -319,8 +321,8 @@ class ModelsWindow(QDialog):
 
     def _download_failed(self, message: str) -> None:
         self._download_done()
-        self._failed(message + ("" if "cancel" not in message.lower()
-                                else " " + self.tr("Download again to resume where it stopped.")))
+        self._failed(translate_message(message) + ("" if "cancel" not in message.lower()
+                                                   else " " + self.tr("Download again to resume where it stopped.")))
 
     def _ask_token(self) -> None:
         current = get_token()
@@ -337,6 +339,7 @@ class ModelsWindow(QDialog):
             self.status.setText(self.tr("Token removed."))
 
     def _failed(self, message: str) -> None:
+        message = translate_message(message)
         self.last_error = message
         self.status.setText(f"<span style='color:#c62828'>{message}</span>")
 
