@@ -11,7 +11,7 @@ import pytest
 
 APP = Path(__file__).resolve().parents[1] / "app" / "logitscope"
 QT = ("PySide6", "pyqtgraph", "shiboken6")
-QT_FREE = ("engine", "host", "library", "store")
+QT_FREE = ("engine", "host", "library", "store", "session")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -43,7 +43,7 @@ def test_ui_never_imports_llama_cpp():
 
 
 def test_engine_import_pulls_in_no_qt():
-    code = ("import sys, logitscope.engine.core, logitscope.host.client, logitscope.cli; "
+    code = ("import sys, logitscope.engine.core, logitscope.host.client, logitscope.cli, logitscope.session.history; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')]; "
             "print(bad); sys.exit(1 if bad else 0)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

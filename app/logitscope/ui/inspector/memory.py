@@ -61,6 +61,12 @@ class MemoryPanel(QWidget):
                                    "(a quantized V cache needs flash attention).").format(rows))
         self.set_used(0)
 
+    def set_capabilities(self, caps: dict[str, object]) -> None:
+        """An engine that reports no KV cache numbers (a remote server): say so instead of the figures."""
+        if not caps.get("kv", True):
+            self.set_model(None)
+            self.formula.setText(self.tr("A remote server does not report its KV cache."))
+
     def set_used(self, cells: int) -> None:
         if self.info is None:
             return
