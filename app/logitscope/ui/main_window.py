@@ -315,6 +315,10 @@ class MainWindow(QMainWindow):
         return self.sidebar.search_box
 
     @property
+    def model_label(self) -> QLabel:
+        return self.model_box.model_label
+
+    @property
     def capabilities(self) -> dict[str, object]:
         return self.models.capabilities
 

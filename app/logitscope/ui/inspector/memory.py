@@ -36,7 +36,9 @@ class MemoryPanel(QWidget):
         layout.addStretch(1)
         self.info: ModelInfo | None = None
 
-    def set_model(self, info: ModelInfo | None) -> None:
+    def set_model(self, info: object) -> None:
+        """A local model's numbers; anything else (None, a remote model) shows none."""
+        info = info if isinstance(info, ModelInfo) else None
         self.info = info
         if info is None:
             for label in (self.weights, self.kv_alloc, self.kv_used, self.compute):
