@@ -9,6 +9,12 @@ from tests.ui.conftest import ask
 
 pytestmark = pytest.mark.gui
 
+
+@pytest.fixture
+def window(scripted_window):
+    """The window over the scripted engine (recorded demo-model steps): no model run per test."""
+    return scripted_window
+
 EMPTY = "No step selected"
 
 

@@ -13,6 +13,12 @@ from tests.ui.conftest import GEN_TIMEOUT_MS, ask
 pytestmark = pytest.mark.gui
 
 
+@pytest.fixture
+def window(scripted_window):
+    """The window over the scripted engine (recorded demo-model steps): no model run per test."""
+    return scripted_window
+
+
 def finish(qtbot, window, action):
     with qtbot.waitSignal(window.bridge.generationFinished, timeout=GEN_TIMEOUT_MS):
         action()

@@ -14,14 +14,9 @@ from logitscope.errors import ContextOverflowError
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity
-from tests.ui.scripted_engine import Recording, ScriptedEngine, record
+from tests.ui.scripted_engine import ScriptedEngine
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture(scope="session")
-def recording(engine) -> Recording:
-    return record(engine, ["Say hi.", "Name a colour.", "Count to three."])
 
 
 @pytest.fixture
