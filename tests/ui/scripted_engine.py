@@ -40,11 +40,12 @@ def record(engine, questions: Sequence[str], max_tokens: int = 6) -> Recording: 
 @dataclass
 class ScriptedEngine:
     """Answers each generate() with the next recorded answer (round robin); `fail_with` makes the next
-    generate() raise that error instead; `gate` (when set) is waited for before each step."""
+    generate() raise that error instead (`load_error`: the next load); `gate` (when set) is waited for before each step."""
 
     recording: Recording
     requests: list[GenerateRequest] = field(default_factory=list)
     fail_with: LogitscopeError | None = None
+    load_error: LogitscopeError | None = None
     gate: threading.Event | None = None
     last_load: tuple[str, LoadSettings] | None = None
     _info: ModelInfo | None = None
@@ -57,6 +58,9 @@ class ScriptedEngine:
 
     def load(self, path: str, settings: LoadSettings | None = None,
              on_progress: Callable[[float], None] | None = None) -> ModelInfo:
+        if self.load_error is not None:
+            error, self.load_error = self.load_error, None
+            raise error
         if on_progress is not None:
             on_progress(1.0)
         self.last_load = (str(path), settings or LoadSettings())

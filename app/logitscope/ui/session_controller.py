@@ -75,7 +75,7 @@ class SessionController(QObject):
         if self.bridge.info is None:
             self.notice.emit(self.tr("Load a model first (File ▸ Open model…)"))
             return False
-        turn = self.current.append_turn(text)
+        self.current.append_turn(text)
         if self.current.title == NEW_CHAT_TITLE:
             self.current.title = text[:TITLE_LENGTH]
             self.titleChanged.emit()
@@ -83,7 +83,6 @@ class SessionController(QObject):
         self.history.save_question(self.current, index)
         self.turnAdded.emit(index)
         self._start_answer(index, Answer())
-        assert turn is self.current.turns[index]
         return True
 
     def regenerate(self, turn_index: int) -> bool:
