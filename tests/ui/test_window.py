@@ -17,9 +17,7 @@ pytestmark = pytest.mark.gui
 
 def test_title_focus_and_status(window):
     assert "Logitscope" in window.windowTitle() and "Smollm2" in window.windowTitle()
-    assert window.focusWidget() is window.prompt or window.prompt.hasFocus() or True  # offscreen focus is lazy
-    window.activateWindow()
-    window.prompt.setFocus()
+    assert window.focusWidget() is window.prompt  # the window opens ready to type
     assert "CPU" in window.status_backend.text() or "…" in window.status_backend.text()
     assert window.status_model.text().startswith("Smollm2")
 
@@ -269,8 +267,7 @@ def test_markdown_answers_can_switch_to_tokens(qtbot, window):
     bubble = window.chat.answers[-1]
     from logitscope.ui.chat.chat_view import has_markdown
 
-    if not has_markdown(answer.text):
-        pytest.skip(f"the model answered without Markdown this time: {answer.text!r}")
+    assert has_markdown(answer.text), answer.text  # greedy: the demo model always answers with a numbered list
     assert bubble.view.markdown_text is not None and bubble.format_button.isVisible()
     bubble.format_button.setChecked(True)
     assert bubble.view.markdown_text is None and bubble.view.steps
