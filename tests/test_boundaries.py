@@ -11,7 +11,7 @@ import pytest
 
 APP = Path(__file__).resolve().parents[1] / "app" / "logitscope"
 QT = ("PySide6", "pyqtgraph", "shiboken6")
-QT_FREE = ("engine", "host", "library", "store")
+QT_FREE = ("engine", "host", "library", "store", "session")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -43,7 +43,7 @@ def test_ui_never_imports_llama_cpp():
 
 
 def test_engine_import_pulls_in_no_qt():
-    code = ("import sys, logitscope.engine.core, logitscope.host.client, logitscope.cli; "
+    code = ("import sys, logitscope.engine.core, logitscope.host.client, logitscope.cli, logitscope.session.history; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')]; "
             "print(bad); sys.exit(1 if bad else 0)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -65,3 +65,30 @@ def test_gui_and_cli_processes_never_load_llama_cpp():
             "bad = [m for m in sys.modules if m.split('.')[0] == 'llama_cpp']; print(bad); sys.exit(1 if bad else 0)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(APP.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@pytest.mark.parametrize("package", ["ui", "session"])
+def test_no_import_cycles_in_the_window(package):
+    """Counting imports inside functions too: a cycle hidden in a function (ui/app.py <-> ui/main_window.py
+    once) still ties two rooms together."""
+    graph = {module_name(p): {m for m in imported_modules(p) if m.startswith("logitscope.")}
+             for p in python_files(package)}
+    modules = set(graph)
+    edges = {m: {d for d in deps if d in modules and d != m} for m, deps in graph.items()}
+    cycles = []
+    for start in edges:
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, path = stack.pop()
+            for nxt in edges[node]:
+                if nxt == start:
+                    cycles.append(" -> ".join([*path, start]))
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, [*path, nxt]))
+    assert not cycles, "\n".join(sorted(set(cycles))[:10])

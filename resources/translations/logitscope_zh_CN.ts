@@ -4,77 +4,77 @@
 <context>
     <name>AnswerBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="69"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="81"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="72"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="84"/>
         <source>Previous version</source>
         <translation>上一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="74"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="86"/>
         <source>Next version</source>
         <translation>下一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="80"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="92"/>
         <source>Tokens</source>
         <translation>显示 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="80"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="92"/>
         <source>Switch between formatted Markdown and the raw tokens (hover a token for its alternatives, click to inspect it)</source>
         <translation>在排版后的 Markdown 与原始 token 之间切换（悬停 token 可查看候选，点击可查看详情）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="85"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="97"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="85"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="97"/>
         <source>Generate this answer again (a new version)</source>
         <translation>重新生成此回答（作为新版本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="87"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="99"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="87"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="99"/>
         <source>Copy this answer</source>
         <translation>复制此回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="139"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="151"/>
         <source>generating…</source>
         <translation>正在生成…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="141"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="153"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="143"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="155"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="145"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="157"/>
         <source>failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="147"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="159"/>
         <source>forked at token {0}</source>
         <translation>在第 {0} 个 token 处分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="150"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="162"/>
         <source>{0} tokens, {1:.1f} tok/s</source>
         <translation>{0} 个 token，{1:.1f} tok/s</translation>
     </message>
@@ -82,7 +82,7 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="199"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="213"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个 token 都可以在右侧查看。</translation>
     </message>
@@ -151,6 +151,61 @@
     </message>
 </context>
 <context>
+    <name>ConversationSidebar</name>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="40"/>
+        <source>&lt;b&gt;Conversations&lt;/b&gt;</source>
+        <translation>&lt;b&gt;对话&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="42"/>
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="51"/>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="52"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="108"/>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="53"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="85"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="98"/>
+        <source>Wait for the answer to finish (or press Esc)</source>
+        <translation>请等待回答完成（或按 Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="108"/>
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="121"/>
+        <source>Delete conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="122"/>
+        <source>Delete “{0}”?</source>
+        <translation>删除“{0}”？</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="132"/>
+        <source>Conversation deleted.</source>
+        <translation>对话已删除。</translation>
+    </message>
+</context>
+<context>
     <name>DistributionPanel</name>
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="25"/>
@@ -196,6 +251,88 @@
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="109"/>
         <source>Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), entropy {6} nats</source>
         <translation>第 {0} 步：选择了 {1} — 原始 p {2}（排名 {3}），最终 p {4}（排名 {5}），熵 {6} nats</translation>
+    </message>
+</context>
+<context>
+    <name>FileActions</name>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="33"/>
+        <source>No answer to export yet</source>
+        <translation>还没有可导出的回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="36"/>
+        <source>Export trace</source>
+        <translation>导出轨迹</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="37"/>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="47"/>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="73"/>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="49"/>
+        <source>Trace saved to {0}</source>
+        <translation>轨迹已保存到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="57"/>
+        <source>Nothing to export yet</source>
+        <translation>还没有可导出的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="60"/>
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="62"/>
+        <source>Markdown (*.md);;JSON, lossless with traces (*.json)</source>
+        <translation>Markdown (*.md);;JSON，无损并含轨迹 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="75"/>
+        <source>Conversation saved to {0}</source>
+        <translation>对话已保存到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="83"/>
+        <source>Import conversations</source>
+        <translation>导入对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="84"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="91"/>
+        <source>Import failed</source>
+        <translation>导入失败</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="94"/>
+        <source>Notice</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="96"/>
+        <source>{0} conversation(s) imported</source>
+        <translation>已导入 {0} 个对话</translation>
+    </message>
+</context>
+<context>
+    <name>InspectorCoordinator</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector_coordinator.py" line="61"/>
+        <source>No step selected — click a token in an answer</source>
+        <translation>未选择步骤 — 点击回答中的某个 token</translation>
     </message>
 </context>
 <context>
@@ -279,558 +416,299 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="106"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="860"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="97"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="114"/>
-        <source>&lt;b&gt;Conversations&lt;/b&gt;</source>
-        <translation>&lt;b&gt;对话&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="116"/>
-        <source>Search conversations</source>
-        <translation>搜索对话</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="125"/>
-        <source>New</source>
-        <translation>新建</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="126"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="678"/>
-        <source>Rename</source>
-        <translation>重命名</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="127"/>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="134"/>
-        <source>&lt;b&gt;Model&lt;/b&gt;</source>
-        <translation>&lt;b&gt;模型&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="135"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="434"/>
-        <source>No model loaded</source>
-        <translation>未加载模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="141"/>
-        <source>Cancel loading</source>
-        <translation>取消加载</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="149"/>
-        <source>Open model…</source>
-        <translation>打开模型…</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="151"/>
-        <source>Reload</source>
-        <translation>重新加载</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="153"/>
-        <source>Models…</source>
-        <translation>模型库…</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="171"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="144"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="173"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="145"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="162"/>
         <source>Next-token distribution</source>
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="211"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="163"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="164"/>
         <source>Sampler controls</source>
         <translation>采样器参数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="165"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="166"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="167"/>
         <source>Model card</source>
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="627"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="795"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="168"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="416"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="514"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="248"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="249"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="201"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="202"/>
         <source>&amp;Export trace…</source>
         <translation>导出轨迹(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="251"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
         <source>Save the selected answer&apos;s trace as JSON Lines</source>
         <translation>将所选回答的轨迹保存为 JSON Lines</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="252"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="204"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="253"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="205"/>
         <source>&amp;Stop generating</source>
         <translation>停止生成(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="254"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="206"/>
         <source>&amp;Regenerate</source>
         <translation>重新生成(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="256"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
         <source>&amp;Edit last message</source>
         <translation>编辑最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="258"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="259"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="211"/>
         <source>Probability &amp;heatmap</source>
         <translation>概率热力图(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="261"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
         <source>Colour by &amp;rank instead</source>
         <translation>改为按排名着色(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="263"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
         <source>Reset &amp;layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="264"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
         <source>&amp;Reload model</source>
         <translation>重新加载模型(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="265"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="217"/>
         <source>&amp;Models…</source>
         <translation>模型库(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="266"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
         <source>Models on this computer and on Hugging Face</source>
         <translation>本机和 Hugging Face 上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="267"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
         <source>&amp;Connect to a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="268"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="220"/>
         <source>llama-server, vLLM or any OpenAI-compatible server</source>
         <translation>llama-server、vLLM 或任何兼容 OpenAI 的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="269"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
         <source>&amp;About Logitscope</source>
         <translation>关于 Logitscope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="270"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="222"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="271"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="223"/>
         <source>Export conversation…</source>
         <translation>导出对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="272"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="224"/>
         <source>Import conversations…</source>
         <translation>导入对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="274"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="226"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="281"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="284"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="236"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="292"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="244"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="297"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="249"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="330"/>
-        <source>Open a GGUF model</source>
-        <translation>打开 GGUF 模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="330"/>
-        <source>GGUF models (*.gguf)</source>
-        <translation>GGUF 模型 (*.gguf)</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="338"/>
-        <source>This file cannot be loaded</source>
-        <translation>无法加载此文件</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="369"/>
-        <source>Connecting…</source>
-        <translation>正在连接…</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="374"/>
-        <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
-        <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="380"/>
-        <source>A remote server does not report its KV cache.</source>
-        <translation>远程服务器不报告其 KV 缓存。</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="381"/>
-        <source>&lt;p&gt;Remote model &lt;b&gt;{0}&lt;/b&gt; on {1} ({2}). No GGUF header to read: the server does not share it.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;远程模型 &lt;b&gt;{0}&lt;/b&gt;，位于 {1}（{2}）。没有可读取的 GGUF 头：服务器不提供。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="393"/>
-        <source>Connected to {0}</source>
-        <translation>已连接到 {0}</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="400"/>
-        <source>Loading {0}…</source>
-        <translation>正在加载 {0}…</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="416"/>
-        <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
-        <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="427"/>
-        <source>Model loaded in {0:.2f} s</source>
-        <translation>模型已加载，用时 {0:.2f} 秒</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="438"/>
-        <source>The model could not be loaded</source>
-        <translation>无法加载模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="455"/>
-        <source>The engine stopped. Use Model ▸ Reload model.</source>
-        <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="447"/>
-        <source>The engine process crashed</source>
-        <translation>引擎进程已崩溃</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="450"/>
-        <source>The engine stopped responding</source>
-        <translation>引擎已停止响应</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="451"/>
-        <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
-        <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="459"/>
-        <source>Your conversation is safe. Reload the model to continue.</source>
-        <translation>对话不会丢失。重新加载模型即可继续。</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="466"/>
-        <source>Load a model first (File ▸ Open model…)</source>
-        <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="528"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="363"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="543"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="280"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="547"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="429"/>
         <source>The answer is not saved yet</source>
         <translation>回答尚未保存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="548"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="430"/>
         <source>The history database refused to save this answer ({0}). It stays in this window, and Logitscope keeps trying to save it: another program may be writing to the history.</source>
         <translation>历史数据库拒绝保存此回答（{0}）。回答仍保留在此窗口中，Logitscope 会继续尝试保存：可能有其他程序正在写入历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="567"/>
-        <source>Only the last answer can be regenerated</source>
-        <translation>只能重新生成最后一个回答</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="575"/>
-        <source>Only the last message can be edited</source>
-        <translation>只能编辑最后一条消息</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="578"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="390"/>
         <source>Edit message</source>
         <translation>编辑消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="578"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="390"/>
         <source>Your message:</source>
         <translation>你的消息：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="604"/>
-        <source>Forking needs token ids: use a local model</source>
-        <translation>分叉需要 token id：请使用本地模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="607"/>
-        <source>Forking works on the last answer, when nothing is generating</source>
-        <translation>只能在没有生成任务时对最后一个回答分叉</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="618"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="407"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="619"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="408"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="667"/>
-        <source>Wait for the answer to finish (or press Esc)</source>
-        <translation>请等待回答完成（或按 Esc）</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="678"/>
-        <source>Title:</source>
-        <translation>标题：</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="690"/>
-        <source>Delete conversation</source>
-        <translation>删除对话</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="691"/>
-        <source>Delete “{0}”?</source>
-        <translation>删除“{0}”？</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="702"/>
-        <source>Conversation deleted.</source>
-        <translation>对话已删除。</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="709"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="448"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="787"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="506"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="793"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="512"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="801"/>
-        <source>No answer to export yet</source>
-        <translation>还没有可导出的回答</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="806"/>
-        <source>Export trace</source>
-        <translation>导出轨迹</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="807"/>
-        <source>JSON Lines (*.jsonl)</source>
-        <translation>JSON Lines (*.jsonl)</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="816"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="840"/>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="818"/>
-        <source>Trace saved to {0}</source>
-        <translation>轨迹已保存到 {0}</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="825"/>
-        <source>Nothing to export yet</source>
-        <translation>还没有可导出的内容</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="828"/>
-        <source>Export conversation</source>
-        <translation>导出对话</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="829"/>
-        <source>Markdown (*.md);;JSON, lossless with traces (*.json)</source>
-        <translation>Markdown (*.md);;JSON，无损并含轨迹 (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="842"/>
-        <source>Conversation saved to {0}</source>
-        <translation>对话已保存到 {0}</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="850"/>
-        <source>Import conversations</source>
-        <translation>导入对话</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="850"/>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="857"/>
-        <source>Import failed</source>
-        <translation>导入失败</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="865"/>
-        <source>{0} conversation(s) imported</source>
-        <translation>已导入 {0} 个对话</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="878"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="536"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="892"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="546"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="917"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="571"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="918"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="572"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="920"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="574"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="921"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="575"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="928"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="582"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="958"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="598"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="962"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="602"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="965"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="605"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="967"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="607"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/app.py" line="104"/>
+        <location filename="../../app/logitscope/ui/app.py" line="60"/>
         <source>No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)</source>
         <translation>尚无模型：文件 ▸ 打开模型…（或运行 `logitscope models fetch-demo`）</translation>
     </message>
@@ -863,122 +741,248 @@
         <translation>上下文：%v / %m 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="44"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="46"/>
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="51"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="53"/>
         <source>{0} for {1} tokens</source>
         <translation>{0}，可容纳 {1} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="56"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="58"/>
         <source>&lt;b&gt;KV cache per token&lt;/b&gt; = 2 (K and V) × {0} layers × {1} KV heads × {2} head dim × {3} bytes = &lt;b&gt;{4:,.0f} bytes&lt;/b&gt;. Each token of context costs that much, for every token kept.</source>
         <translation>&lt;b&gt;每个 token 的 KV 缓存&lt;/b&gt; = 2（K 和 V）× {0} 层 × {1} 个 KV 头 × {2} 维（每头）× {3} 字节 = &lt;b&gt;{4:,.0f} 字节&lt;/b&gt;。上下文中保留的每个 token 都占用这么多。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="60"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="62"/>
         <source>The same context with another KV cache type: {0} (a quantized V cache needs flash attention).</source>
         <translation>同样的上下文换用其他 KV 缓存类型：{0}（量化 V 缓存需要 Flash attention）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="68"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="70"/>
+        <source>A remote server does not report its KV cache.</source>
+        <translation>远程服务器不报告其 KV 缓存。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="76"/>
         <source>{0} ({1} tokens)</source>
         <translation>{0}（{1} 个 token）</translation>
     </message>
 </context>
 <context>
+    <name>ModelBox</name>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="47"/>
+        <source>&lt;b&gt;Model&lt;/b&gt;</source>
+        <translation>&lt;b&gt;模型&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="48"/>
+        <source>No model loaded</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="54"/>
+        <source>Cancel loading</source>
+        <translation>取消加载</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="61"/>
+        <source>Models…</source>
+        <translation>模型库…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="62"/>
+        <source>Open model…</source>
+        <translation>打开模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="63"/>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+</context>
+<context>
     <name>ModelCardPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="31"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="29"/>
+        <source>&lt;p&gt;Remote model &lt;b&gt;{0}&lt;/b&gt; on {1} ({2}). No GGUF header to read: the server does not share it.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;远程模型 &lt;b&gt;{0}&lt;/b&gt;，位于 {1}（{2}）。没有可读取的 GGUF 头：服务器不提供。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="37"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="31"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="37"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="32"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38"/>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="32"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38"/>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="33"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="39"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="34"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40"/>
         <source>Tensor types</source>
         <translation>张量类型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="34"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="35"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="41"/>
         <source>Attention heads</source>
         <translation>注意力头数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="35"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="41"/>
         <source>{0} (KV heads {1}, head dim {2})</source>
         <translation>{0}（KV 头 {1}，头维度 {2}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="36"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42"/>
         <source>Embedding / FFN</source>
         <translation>嵌入 / FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="37"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="43"/>
         <source>Vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="44"/>
         <source>Training context</source>
         <translation>训练上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="44"/>
         <source>Context now</source>
         <translation>当前上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="39"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="45"/>
         <source>BOS / EOS</source>
         <translation>BOS / EOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="46"/>
         <source>Backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="46"/>
         <source>{0}, {1} of {2} layers on the GPU</source>
         <translation>{0}，{1}/{2} 层在 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="48"/>
         <source>Load time</source>
         <translation>加载耗时</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="45"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="51"/>
         <source>Notes</source>
         <translation>说明</translation>
+    </message>
+</context>
+<context>
+    <name>ModelController</name>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="97"/>
+        <source>The engine process crashed</source>
+        <translation>引擎进程已崩溃</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="136"/>
+        <source>Open a GGUF model</source>
+        <translation>打开 GGUF 模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="137"/>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF 模型 (*.gguf)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="145"/>
+        <source>This file cannot be loaded</source>
+        <translation>无法加载此文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="166"/>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="175"/>
+        <source>Loading {0}…</source>
+        <translation>正在加载 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="180"/>
+        <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
+        <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="184"/>
+        <source>Model loaded in {0:.2f} s</source>
+        <translation>模型已加载，用时 {0:.2f} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="190"/>
+        <source>No model loaded</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="193"/>
+        <source>The model could not be loaded</source>
+        <translation>无法加载模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="197"/>
+        <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
+        <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="201"/>
+        <source>Connected to {0}</source>
+        <translation>已连接到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="210"/>
+        <source>The engine stopped responding</source>
+        <translation>引擎已停止响应</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="211"/>
+        <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
+        <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="214"/>
+        <source>The engine stopped. Use Model ▸ Reload model.</source>
+        <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="218"/>
+        <source>Your conversation is safe. Reload the model to continue.</source>
+        <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>
 </context>
 <context>
@@ -1378,9 +1382,27 @@
         <translation>预设名称：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="236"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="245"/>
         <source>Custom</source>
         <translation>自定义</translation>
+    </message>
+</context>
+<context>
+    <name>SessionController</name>
+    <message>
+        <location filename="../../app/logitscope/ui/session_controller.py" line="76"/>
+        <source>Load a model first (File ▸ Open model…)</source>
+        <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/session_controller.py" line="107"/>
+        <source>Forking needs token ids: use a local model</source>
+        <translation>分叉需要 token id：请使用本地模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/session_controller.py" line="110"/>
+        <source>Forking works when nothing is generating</source>
+        <translation>分叉只能在没有生成进行时使用</translation>
     </message>
 </context>
 <context>
@@ -1521,7 +1543,7 @@
         <translation>模型实际收到的完整文本，包括聊天模板和特殊 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="63"/>
+        <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="67"/>
         <source>{0} tokens{1}</source>
         <translation>{0} 个 token{1}</translation>
     </message>
@@ -1529,27 +1551,37 @@
 <context>
     <name>UserBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="36"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="37"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="40"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="41"/>
+        <source>Previous version of this message</source>
+        <translation>此消息的上一个版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="43"/>
+        <source>Next version of this message</source>
+        <translation>此消息的下一个版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="52"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="40"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="52"/>
         <source>Edit and resend this message</source>
         <translation>编辑并重新发送此消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="42"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="54"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="42"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="54"/>
         <source>Copy this message</source>
         <translation>复制此消息</translation>
     </message>

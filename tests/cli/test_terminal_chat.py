@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import subprocess
 
+from logitscope.session.conversation import Conversation
+from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
-from logitscope.ui.conversation import Conversation
-from logitscope.ui.persistence import ChatHistory
 from tests.cli.test_cli import CLI, assert_clean_error
 
 CHAT = [*CLI, "chat", "--n-ctx", "256", "--max-tokens", "6", "--temperature", "0"]

@@ -11,11 +11,11 @@ from dataclasses import asdict
 from pathlib import Path
 
 from logitscope.engine.trace import KvInfo, Timings
+from logitscope.session.conversation import Conversation
+from logitscope.session.history import ChatHistory
 from logitscope.store.exchange import export_trace_jsonl
 from logitscope.store.history import HistoryStore
 from logitscope.store.results import from_stored, stored_result
-from logitscope.ui.conversation import Conversation
-from logitscope.ui.persistence import ChatHistory
 from tests.store.conftest import save_answer
 
 

@@ -34,6 +34,38 @@ def window(qtbot, tmp_path, demo_model, isolated_home):
     w.close()
 
 
+@pytest.fixture(scope="session")
+def recording(engine):
+    """Answers of the real demo model, recorded once per session for the scripted engine (fast tier)."""
+    from tests.ui.scripted_engine import record
+
+    return record(engine, ["Say hi.", "Name a colour.", "Count to three."])
+
+
+@pytest.fixture
+def scripted_window(qtbot, tmp_path, recording, isolated_home):
+    """The real window over a scripted engine that replays the recorded steps: window state tests
+    without running the model (the real-engine window is the `window` fixture)."""
+    from PySide6.QtCore import QSettings
+
+    from logitscope.ui.app import apply_theme, create_app
+    from logitscope.ui.bridge import EngineBridge
+    from logitscope.ui.main_window import MainWindow
+    from tests.ui.scripted_engine import ScriptedEngine
+
+    app = create_app([])
+    dark = apply_theme(app, "light")
+    settings = QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(bridge=EngineBridge(client=ScriptedEngine(recording)), settings=settings, dark=dark)
+    qtbot.addWidget(w)
+    w.show()
+    with qtbot.waitSignal(w.bridge.loaded, timeout=10_000):
+        w.bridge.load(recording.info.card.path, LoadSettings(n_ctx=2048))
+    w.sampler.set_settings(PRESETS["Greedy"])
+    yield w
+    w.close()
+
+
 def ask(qtbot, window, text: str, max_tokens: int = 24):
     """Send a message and wait for the whole answer."""
     window.sampler.max_tokens.setValue(max_tokens)

@@ -21,9 +21,9 @@ def main() -> int:
     from logitscope.engine.core import Engine
     from logitscope.engine.sampler import SamplerSettings
     from logitscope.library.demo import fetch_demo
+    from logitscope.session.conversation import Answer, Conversation, Turn
     from logitscope.ui.app import apply_theme, create_app
     from logitscope.ui.chat.chat_view import ChatView
-    from logitscope.ui.conversation import Answer, Conversation, Turn
 
     engine = Engine()
     engine.load(fetch_demo(log=lambda _m: None), LoadSettings(n_ctx=1024))
@@ -41,7 +41,7 @@ def main() -> int:
         chat.resize(800, 700)
         chat.set_vocab(vocab)
         chat.set_heatmap(heatmap)
-        conversation = Conversation(turns=[Turn("Tell me a long story", answers=[Answer()])])
+        conversation = Conversation.of([Turn("Tell me a long story", answers=[Answer()])])
         chat.show_conversation(conversation)
         chat.show()
         view = chat.answers[0].view

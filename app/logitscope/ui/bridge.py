@@ -4,8 +4,10 @@
   GUI thread, so the window never freezes during a load or a generation.
 - Steps arrive from the engine in bursts; they are collected and handed to the GUI at most ~60 times a
   second (`steps` signal), so painting cost does not grow with the token rate.
-- Signals are emitted from the worker thread and delivered to GUI objects through Qt's queued
-  connections.
+- Outcomes cross as typed objects (the ModelInfo, the GenerationResult, or the LogitscopeError itself:
+  CancelledError / LoadCancelledError when the user stopped it), never strings to compare.
+- Shared state (`info`, `vocab`, `client`) is set on the GUI thread only, in the same hop that emits the
+  signal announcing it, so a slot never sees a half-changed bridge.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
-from logitscope.errors import EngineCrashedError, EngineUnresponsiveError, LogitscopeError, RemoteEngineError
-from logitscope.host.client import CancelledError, EngineClient
+from logitscope.errors import EngineCrashedError, EngineUnresponsiveError, LogitscopeError
+from logitscope.host.client import EngineClient
 from logitscope.host.engine_api import EngineLike, RemoteModelInfo
 from logitscope.host.remote import RemoteEngine
 
@@ -30,10 +33,11 @@ class EngineBridge(QObject):
     loadStarted = Signal(str)                 # model path
     loadProgress = Signal(float)              # 0..1
     loaded = Signal(object)                   # ModelInfo
-    loadFailed = Signal(str)                  # message
+    loadFailed = Signal(object)               # the LogitscopeError (LoadCancelledError: the user cancelled)
     steps = Signal(list)                      # [StepRecord], coalesced
     generationFinished = Signal(object)       # GenerationResult
-    generationFailed = Signal(str)            # message (the steps received so far were already delivered)
+    generationFailed = Signal(object)         # the LogitscopeError (CancelledError: stopped by the user);
+                                              # the steps received so far were already delivered
     engineCrashed = Signal(str)               # message; a model can be reloaded
     engineUnresponsive = Signal(float)        # seconds without a sign of life; it was ended, a model can be reloaded
     capabilities = Signal(dict)               # {"backend", "gpu_offload", ...}: see host/engine_api.py
@@ -85,6 +89,10 @@ class EngineBridge(QObject):
         if batch:
             self.steps.emit(batch)
 
+    def _in_gui(self, fn: Callable[[], Any]) -> None:
+        """Run `fn` on the GUI thread (after what the worker posted before it)."""
+        QTimer.singleShot(0, self, fn)
+
     def _on_step(self, step: Any) -> None:  # worker thread
         with self._lock:
             self._pending.append(step)
@@ -106,46 +114,61 @@ class EngineBridge(QObject):
                 info = engine.connect()
                 caps = engine.capabilities()
             except LogitscopeError as exc:
-                self.loadFailed.emit(str(exc))
+                self._in_gui(partial(self.loadFailed.emit, exc))
                 return
             self.local.close()
-            if self.remote is not None:
-                self.remote.close()
-            self.remote, self.client = engine, engine
-            self.info, self.vocab = info, []
-            self.remoteConnected.emit(info, caps)
+            previous = self.remote
+            if previous is not None and previous is not engine:
+                previous.close()
+
+            def use_it() -> None:
+                self.remote, self.client = engine, engine
+                self.info, self.vocab = info, []
+                self.remoteConnected.emit(info, caps)
+
+            self._in_gui(use_it)
 
         return self._submit(job)
 
     def load(self, path: str, settings: LoadSettings) -> Future[Any]:
         """Load a model in a fresh engine process. If it fails and another model was loaded before, that
         one is loaded again, so a bad file never leaves the user without a working model."""
+        remote = self.remote
+        if remote is not None:  # back to the local engine (the worker only uses `client` after this hop)
+            self.remote, self.client = None, self.local
+
         def job() -> None:
-            if self.remote is not None:  # back to the local engine
-                self.remote.close()
-                self.remote, self.client = None, self.local
+            if remote is not None:
+                remote.close()
             previous = self.local.last_load
             self.loadStarted.emit(path)
             try:
                 self._load(path, settings)
                 return
             except LogitscopeError as exc:
-                self.info = None
-                self.loadFailed.emit(str(exc))
+                self._in_gui(partial(self._load_failed, exc))
             if previous is not None and previous[0] != path:
                 try:
                     self.loadStarted.emit(previous[0])
                     self._load(*previous)
                 except LogitscopeError as exc:
-                    self.loadFailed.emit(str(exc))
+                    self._in_gui(partial(self._load_failed, exc))
 
         return self._submit(job)
 
-    def _load(self, path: str, settings: LoadSettings) -> None:
+    def _load(self, path: str, settings: LoadSettings) -> None:  # worker thread
         info = self.local.load(path, settings, on_progress=self.loadProgress.emit)
-        self.vocab = self.local.vocab()
-        self.info = info
-        self.loaded.emit(info)
+        vocab = self.local.vocab()
+
+        def use_it() -> None:
+            self.info, self.vocab = info, vocab
+            self.loaded.emit(info)
+
+        self._in_gui(use_it)
+
+    def _load_failed(self, exc: LogitscopeError) -> None:
+        self.info = None
+        self.loadFailed.emit(exc)
 
     def reload(self) -> Future[Any] | None:
         if self.remote is not None:
@@ -160,22 +183,17 @@ class EngineBridge(QObject):
             try:
                 result = self.client.generate(request, on_step=self._on_step)
                 self._flush_then(lambda: self.generationFinished.emit(result))
-            except CancelledError:
-                self._flush_then(lambda: self.generationFailed.emit("stopped"))
-            except RemoteEngineError as exc:  # the steps that arrived are kept by the window
-                failure = str(exc)
-                self._flush_then(lambda: self.generationFailed.emit(failure))
-            except EngineCrashedError as exc:
-                crash, ended = str(exc), self._engine_ended(exc)
+            except EngineCrashedError as exc:  # the steps that arrived are kept by the window
+                ended = self._engine_ended(exc)
 
-                def fail_then_end() -> None:
-                    self.generationFailed.emit(crash)
+                def crashed(error: EngineCrashedError = exc) -> None:
+                    self.info = None  # no model while the failure is handled
+                    self.generationFailed.emit(error)
                     ended()
 
-                self._flush_then(fail_then_end)
-            except LogitscopeError as exc:
-                failure = str(exc)
-                self._flush_then(lambda: self.generationFailed.emit(failure))
+                self._flush_then(crashed)
+            except LogitscopeError as exc:  # CancelledError included: the user stopped it
+                self._flush_then(partial(self.generationFailed.emit, exc))
 
         return self._submit(job)
 
@@ -205,17 +223,20 @@ class EngineBridge(QObject):
                     message = str(exc)
                     QTimer.singleShot(0, self, lambda: failed(message))
                 if isinstance(exc, EngineCrashedError):
-                    self._engine_ended(exc)()
+                    self._in_gui(self._engine_ended(exc))
 
         return self._submit(job)
 
     def _engine_ended(self, exc: EngineCrashedError) -> Callable[[], None]:
-        """Forget the model of an engine that crashed or was ended; returns the emit that says which."""
-        self.info = None
-        if isinstance(exc, EngineUnresponsiveError):
-            return lambda: self.engineUnresponsive.emit(exc.silent_s)
-        message = str(exc)
-        return lambda: self.engineCrashed.emit(message)
+        """What to run on the GUI thread when an engine crashed or was ended: forget its model, say which."""
+        def ended() -> None:
+            self.info = None
+            if isinstance(exc, EngineUnresponsiveError):
+                self.engineUnresponsive.emit(exc.silent_s)
+            else:
+                self.engineCrashed.emit(str(exc))
+
+        return ended
 
     def cancel(self) -> None:
         """Stop the running generation or load (any thread, returns at once)."""

@@ -19,15 +19,16 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.engine.trace import StepRecord
+from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.ui.chat.message_view import TokenTextView
-from logitscope.ui.conversation import Answer, Conversation, Turn
 from logitscope.ui.messages import translate_message
 
 
 class UserBubble(QFrame):
     editRequested = Signal()
+    branchRequested = Signal(int)           # version index of this question
 
-    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+    def __init__(self, text: str, version: int = 0, versions: int = 1, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("userBubble")
         layout = QVBoxLayout(self)
@@ -36,6 +37,17 @@ class UserBubble(QFrame):
         who = QLabel(self.tr("You"))
         who.setObjectName("speaker")
         header.addWidget(who)
+        # the versions of this question (edits), like an answer's: each keeps its answers and later turns
+        self.prev_button = _tool("‹", self.tr("Previous version of this message"))
+        self.branch_label = QLabel(f"{version + 1} / {versions}" if versions > 1 else "")
+        self.next_button = _tool("›", self.tr("Next version of this message"))
+        self.prev_button.clicked.connect(lambda: self.branchRequested.emit(version - 1))
+        self.next_button.clicked.connect(lambda: self.branchRequested.emit(version + 1))
+        for w in (self.prev_button, self.branch_label, self.next_button):
+            w.setVisible(versions > 1)
+            header.addWidget(w)
+        self.prev_button.setEnabled(version > 0)
+        self.next_button.setEnabled(version < versions - 1)
         header.addStretch(1)
         self.edit_button = _tool(self.tr("Edit"), self.tr("Edit and resend this message"))
         self.edit_button.clicked.connect(self.editRequested)
@@ -175,7 +187,8 @@ class ChatView(QScrollArea):
     forkOtherRequested = Signal(int, int)    # turn, step
     regenerateRequested = Signal(int)        # turn
     editRequested = Signal(int)              # turn
-    branchRequested = Signal(int, int)       # turn, version
+    branchRequested = Signal(int, int)       # turn, answer version
+    questionBranchRequested = Signal(int, int)   # turn, question version
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -193,6 +206,7 @@ class ChatView(QScrollArea):
         self.color_by = "probability"
         self.dark = False
         self.answers: list[AnswerBubble] = []
+        self.questions: list[UserBubble] = []
         self._follow = True
         self.verticalScrollBar().rangeChanged.connect(self._scroll_to_end_if_following)
         self.verticalScrollBar().valueChanged.connect(self._track_follow)
@@ -217,15 +231,17 @@ class ChatView(QScrollArea):
             widget = item.widget() if item is not None else None
             if widget is not None:
                 widget.deleteLater()
-        self.answers = []
+        self.answers, self.questions = [], []
         for index, turn in enumerate(conversation.turns):
             self._add_turn_widgets(index, turn)
         self.placeholder.setVisible(not conversation.turns)
         self._follow = True
 
     def _add_turn_widgets(self, index: int, turn: Turn) -> None:
-        user = UserBubble(turn.user)
+        assert self.conversation is not None
+        user = UserBubble(turn.user, *self.conversation.question_versions(index))
         user.editRequested.connect(lambda i=index: self.editRequested.emit(i))
+        user.branchRequested.connect(lambda v, i=index: self.questionBranchRequested.emit(i, v))
         answer = AnswerBubble(turn, self.vocab, self.heatmap, self.color_by, self.dark)
         answer.stepClicked.connect(lambda step, i=index: self.stepSelected.emit(i, step))
         answer.forkRequested.connect(lambda step, tok, i=index: self.forkRequested.emit(i, step, tok))
@@ -236,6 +252,7 @@ class ChatView(QScrollArea):
         self._layout.insertWidget(at, user)
         self._layout.insertWidget(at + 1, answer)
         self.answers.append(answer)
+        self.questions.append(user)
         self.placeholder.hide()
 
     def add_turn(self, turn: Turn) -> None:

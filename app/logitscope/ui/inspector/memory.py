@@ -36,7 +36,9 @@ class MemoryPanel(QWidget):
         layout.addStretch(1)
         self.info: ModelInfo | None = None
 
-    def set_model(self, info: ModelInfo | None) -> None:
+    def set_model(self, info: object) -> None:
+        """A local model's numbers; anything else (None, a remote model) shows none."""
+        info = info if isinstance(info, ModelInfo) else None
         self.info = info
         if info is None:
             for label in (self.weights, self.kv_alloc, self.kv_used, self.compute):
@@ -60,6 +62,12 @@ class MemoryPanel(QWidget):
         self.types.setText(self.tr("The same context with another KV cache type: {0} "
                                    "(a quantized V cache needs flash attention).").format(rows))
         self.set_used(0)
+
+    def set_capabilities(self, caps: dict[str, object]) -> None:
+        """An engine that reports no KV cache numbers (a remote server): say so instead of the figures."""
+        if not caps.get("kv", True):
+            self.set_model(None)
+            self.formula.setText(self.tr("A remote server does not report its KV cache."))
 
     def set_used(self, cells: int) -> None:
         if self.info is None:

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from logitscope.engine.api import ModelInfo
 from logitscope.engine.memory import format_bytes
+from logitscope.host.engine_api import RemoteModelInfo
 from logitscope.ui.messages import translate_message
 
 
@@ -20,9 +21,14 @@ class ModelCardPanel(QWidget):
         layout.addWidget(self.text)
         self.set_model(None)
 
-    def set_model(self, info: ModelInfo | None) -> None:
+    def set_model(self, info: ModelInfo | RemoteModelInfo | None) -> None:
         if info is None:
             self.text.setHtml(f"<p>{escape(self.tr('No model loaded.'))}</p>")
+            return
+        if isinstance(info, RemoteModelInfo):
+            self.text.setHtml(self.tr("<p>Remote model <b>{0}</b> on {1} ({2}). No GGUF header to read: "
+                                      "the server does not share it.</p>").format(
+                escape(info.model), escape(info.base_url), escape(info.server)))
             return
         c = info.card
         mix = "<br>".join(f"{escape(q.type_name)}: {q.n_tensors} tensors, {q.bits_per_weight:.2f} bits/weight, "

@@ -197,6 +197,15 @@ class SamplerPanel(QWidget):
         self.select_preset(name)
         self.presetSaved.emit(name, self.user_presets[name])
 
+    # -- what the engine supports ----------------------------------------------------------------------
+    def set_capabilities(self, caps: dict[str, object]) -> None:
+        """Disable (with the reason as tooltip) each setting the engine cannot apply."""
+        unsupported = dict(caps.get("unsupported_settings") or {})  # type: ignore[call-overload]
+        for name, row in self.rows.items():
+            row.setEnabled(name not in unsupported)
+            row.setToolTip(str(unsupported.get(name, "")))
+        self.order.setEnabled("order" not in unsupported)
+
     # -- values --------------------------------------------------------------------------------------
     def set_settings(self, settings: SamplerSettings) -> None:
         self._quiet = True

@@ -51,6 +51,10 @@ class TokenizerPanel(QWidget):
         self.vocab: Sequence[bytes] = ()
         self.is_special: Callable[[int], bool] = lambda _t: False
 
+    def set_capabilities(self, caps: dict[str, object]) -> None:
+        """Usable only where the engine can tokenize."""
+        self.setEnabled(bool(caps.get("tokenize", True)))
+
     def show_tokens(self, tokens: Sequence[int], title: str = "") -> None:
         chips = []
         for n, tok in enumerate(tokens):

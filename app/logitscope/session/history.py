@@ -15,12 +15,12 @@ import logging
 from collections.abc import Sequence
 
 from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.store.database import BUSY_TIMEOUT_S
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import Message, ModelIdentity
 from logitscope.store.results import stored_result
 from logitscope.store.streaming import StreamingWriter
-from logitscope.ui.conversation import Answer, Conversation, Turn
 
 log = logging.getLogger(__name__)
 
@@ -47,28 +47,39 @@ class ChatHistory:
         return [hit.conversation.id for hit in self.store.search(text)]
 
     def fill(self, conversation: Conversation) -> None:
-        """Load a saved conversation's active path, every answer version of each question, and traces."""
+        """Load a saved conversation's whole tree (every version of each question and answer, with
+        traces), each fork showing the branch selected last, as the store's active path does."""
         if conversation.loaded or conversation.store_id is None:
             return
         messages = self.store.messages(conversation.store_id)
-        active = {m.id for m in self.store.active_path(conversation.store_id)}
         children: dict[int | None, list[Message]] = {}
         for m in messages:
             children.setdefault(m.parent_id, []).append(m)
-        turns: list[Turn] = []
-        for m in (m for m in messages if m.id in active):
-            if m.role == "system":
-                conversation.system = m.content
-            elif m.role == "user":
+
+        def last_selected(group: list[Message]) -> int:
+            return max(range(len(group)), key=lambda i: (group[i].selected_seq, group[i].id))
+
+        def questions(parent_id: int | None) -> tuple[list[Turn], int]:
+            group = [m for m in children.get(parent_id, []) if m.role == "user"]
+            turns = []
+            for m in group:
                 turn = Turn(user=m.content, store_id=m.id)
-                turn.earlier = [Turn(user=s.content, store_id=s.id) for s in children.get(m.parent_id, [])
-                                if s.role == "user" and s.id != m.id]
-                for version in (c for c in children.get(m.id, []) if c.role == "assistant"):
-                    turn.answers.append(self._answer(version))
-                    if version.id in active:
-                        turn.active = len(turn.answers) - 1
+                answers = [c for c in children.get(m.id, []) if c.role == "assistant"]
+                for version in answers:
+                    answer = self._answer(version)
+                    answer.replies, answer.active_reply = questions(version.id)
+                    turn.answers.append(answer)
+                turn.active = last_selected(answers) if answers else 0
                 turns.append(turn)
-        conversation.turns = turns
+            return turns, last_selected(group) if group else 0
+
+        roots = children.get(None, [])
+        systems = [m for m in roots if m.role == "system"]
+        top: int | None = None
+        if systems:
+            system = systems[last_selected(systems)]
+            conversation.system, top = system.content, system.id
+        conversation.first, conversation.active_first = questions(top)
         conversation.loaded = True
 
     def _answer(self, m: Message) -> Answer:
@@ -81,21 +92,13 @@ class ChatHistory:
 
     # -- writing ---------------------------------------------------------------------------------------
     def save_question(self, conversation: Conversation, turn_index: int) -> None:
+        """A new question, or an edited version beside an earlier one: under the previous turn's answer."""
         if conversation.store_id is None:
             conversation.store_id = self.store.create_conversation(conversation.title)
         turn = conversation.turns[turn_index]
         previous = conversation.turns[turn_index - 1].answer if turn_index > 0 else None
         parent = previous.store_id if previous is not None else None
         turn.store_id = self.store.add_message(conversation.store_id, "user", turn.user, parent)
-
-    def save_edit(self, conversation: Conversation, turn_index: int) -> None:
-        """The edited question as a sibling of the one it replaces (which stays in the tree)."""
-        turn = conversation.turns[turn_index]
-        old = turn.earlier[-1] if turn.earlier else None
-        if old is None or old.store_id is None:
-            self.save_question(conversation, turn_index)
-        else:
-            turn.store_id = self.store.edit(old.store_id, turn.user)
 
     def start_answer(self, conversation: Conversation, turn: Turn, answer: Answer, identity: ModelIdentity,
                      vocab: Sequence[bytes]) -> None:
@@ -136,9 +139,10 @@ class ChatHistory:
                 problems.append(writer.problem or "")
         return problems
 
-    def switch_branch(self, answer: Answer) -> None:
-        if answer.store_id is not None:
-            self.store.switch_branch(answer.store_id)
+    def switch_branch(self, message: Answer | Turn) -> None:
+        """Make the store's active path run through this answer or question version (as the chat shows)."""
+        if message.store_id is not None:
+            self.store.switch_branch(message.store_id)
 
     def rename(self, conversation: Conversation) -> None:
         if conversation.store_id is not None:

@@ -1,0 +1,97 @@
+"""Files from the window: export an answer's trace or a conversation, import conversations."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from logitscope.engine.trace import dumps, result_to_json, step_to_json
+from logitscope.errors import LogitscopeError
+from logitscope.session.conversation import Answer, Conversation
+from logitscope.session.history import ChatHistory
+from logitscope.store.files import write_export
+
+
+class FileActions(QObject):
+    error = Signal(str, str)      # title, message
+    notice = Signal(str)
+
+    def __init__(self, parent_widget: QWidget, history: ChatHistory, current: Callable[[], Conversation],
+                 inspected_answer: Callable[[], Answer | None], vocab: Callable[[], Sequence[bytes]],
+                 add_imported: Callable[[], int]) -> None:
+        super().__init__(parent_widget)
+        self.parent_widget, self.history = parent_widget, history
+        self.current, self.inspected_answer, self.vocab, self.add_imported = current, inspected_answer, vocab, add_imported
+
+    def export_trace(self, path: str | None = None) -> bool:
+        answer = self.inspected_answer()
+        if answer is None:
+            self.notice.emit(self.tr("No answer to export yet"))
+            return False
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self.parent_widget, self.tr("Export trace"), "trace.jsonl",
+                                                  self.tr("JSON Lines (*.jsonl)"))
+            if not path:
+                return False
+        vocab = self.vocab()
+        lines = [dumps(step_to_json(s, vocab)) for s in answer.steps]
+        if answer.result is not None:
+            lines.append(dumps(result_to_json(answer.result)))
+        try:  # never replaces a pipe, a device or a link; a pipe nobody reads is an error, not a hang
+            write_export(Path(path), ("\n".join(lines) + "\n").encode("utf-8"), wait_for_reader=False)
+        except LogitscopeError as exc:
+            self.error.emit(self.tr("Export failed"), str(exc))
+            return False
+        self.notice.emit(self.tr("Trace saved to {0}").format(path))
+        return True
+
+    def export_conversation(self, path: str | None = None) -> bool:
+        from logitscope.store.exchange import export_json, export_markdown
+
+        conversation = self.current()
+        if conversation.store_id is None:
+            self.notice.emit(self.tr("Nothing to export yet"))
+            return False
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self.parent_widget, self.tr("Export conversation"),
+                                                  f"{conversation.title}.md",
+                                                  self.tr("Markdown (*.md);;JSON, lossless with traces (*.json)"))
+            if not path:
+                return False
+        ids = [conversation.store_id]
+        try:
+            if path.endswith(".json"):
+                text = json.dumps(export_json(self.history.store, ids), ensure_ascii=False, indent=1)
+            else:
+                text = export_markdown(self.history.store, ids)
+            write_export(Path(path), text.encode("utf-8"), wait_for_reader=False)
+        except LogitscopeError as exc:
+            self.error.emit(self.tr("Export failed"), str(exc))
+            return False
+        self.notice.emit(self.tr("Conversation saved to {0}").format(path))
+        return True
+
+    def import_conversations(self, path: str | None = None) -> int:
+        from logitscope.store.exchange import import_json
+        from logitscope.store.import_check import load_export
+
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self.parent_widget, self.tr("Import conversations"), "",
+                                                  self.tr("JSON (*.json)"))
+            if not path:
+                return 0
+        try:  # the same bounded reading and checks as `history import`
+            checked = load_export(path)
+            import_json(self.history.store, checked)
+        except LogitscopeError as exc:
+            self.error.emit(self.tr("Import failed"), str(exc))
+            return 0
+        if checked.notices:  # what was incomplete, imported as it is
+            self.error.emit(self.tr("Notice"), "\n".join(checked.notices))
+        added = self.add_imported()
+        self.notice.emit(self.tr("{0} conversation(s) imported").format(added))
+        return added

@@ -1,0 +1,129 @@
+"""The inspector coordinator: which step is selected, and what every step panel shows because of it.
+
+One place decides what the distribution, the waterfall and the timeline show: a step of the conversation
+on screen, or, with nothing selected (a new chat, another conversation, a deleted one), a line that says
+so in place of the panel, never the plots of a step from elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtWidgets import QLabel, QStackedWidget, QWidget
+
+from logitscope.engine.sampler import SamplerSettings
+from logitscope.session.conversation import Answer, Conversation
+from logitscope.ui.inspector.distribution import DistributionPanel
+from logitscope.ui.inspector.state import StepView, differs
+from logitscope.ui.inspector.timeline import TimelinePanel
+from logitscope.ui.inspector.waterfall import WaterfallPanel
+
+# While tokens stream, plots repaint at most ~8 times a second: on a small machine the GUI shares the
+# cores with llama.cpp, and every millisecond painting is a millisecond not decoding.
+STREAMING_REPAINT_MS = 120
+
+
+class EmptyStatePage(QStackedWidget):
+    """A panel, or in its place a short line that says why there is nothing to show."""
+
+    def __init__(self, panel: QWidget, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.panel = panel
+        self.empty = QLabel(text)
+        self.empty.setObjectName("placeholder")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.addWidget(self.empty)
+        self.addWidget(panel)
+
+    def show_empty(self, empty: bool) -> None:
+        self.setCurrentWidget(self.empty if empty else self.panel)
+
+    def showing_empty(self) -> bool:
+        return self.currentWidget() is self.empty
+
+    def empty_text(self) -> str:
+        return self.empty.text()
+
+
+class InspectorCoordinator(QObject):
+    """Owns the selection (turn, step; step None = follow the newest step of that turn) of the
+    conversation on screen, and pushes it to every step panel."""
+
+    def __init__(self, distribution: DistributionPanel, waterfall: WaterfallPanel, timeline: TimelinePanel,
+                 sampler_settings: Callable[[], SamplerSettings], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.distribution, self.waterfall, self.timeline = distribution, waterfall, timeline
+        self.sampler_settings = sampler_settings
+        self.conversation = Conversation()
+        self.selected: tuple[int, int | None] | None = None
+        text = self.tr("No step selected — click a token in an answer")
+        self.pages = {key: EmptyStatePage(panel, text) for key, panel in
+                      (("distribution", distribution), ("waterfall", waterfall), ("timeline", timeline))}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(STREAMING_REPAINT_MS)
+        self._timer.timeout.connect(self.refresh)
+        timeline.stepClicked.connect(lambda i: self.select_step(self.inspected_turn(), i))
+        self.refresh()
+
+    # -- what is selected ------------------------------------------------------------------------------
+    def show_conversation(self, conversation: Conversation) -> None:
+        """Another conversation (or the same after its path changed): nothing of the old one stays shown."""
+        self.conversation = conversation
+        self.clear()
+
+    def clear(self) -> None:
+        self._timer.stop()
+        self.selected = None
+        self.refresh()
+
+    def select_step(self, turn_index: int, step_index: int) -> None:
+        self.selected = (turn_index, step_index)
+        self.refresh()
+
+    def follow(self, turn_index: int) -> None:
+        """Show the newest step of this turn's answer as it streams."""
+        self.selected = (turn_index, None)
+        self.refresh()
+
+    def steps_arrived(self, turn_index: int) -> None:
+        """New steps of a streaming answer: repaint soon (throttled) when following that turn."""
+        if self.selected == (turn_index, None) and not self._timer.isActive():
+            self._timer.start()
+
+    def inspected_turn(self) -> int:
+        if self.selected is not None:
+            return self.selected[0]
+        return len(self.conversation.turns) - 1
+
+    def selected_answer(self) -> Answer | None:
+        turns = self.conversation.turns
+        if self.selected is None or not 0 <= self.selected[0] < len(turns):
+            return None
+        return turns[self.selected[0]].answer
+
+    def current_step_view(self) -> StepView | None:
+        answer = self.selected_answer()
+        if answer is None or not answer.steps or self.selected is None:
+            return None
+        step_index = self.selected[1]
+        index = len(answer.steps) - 1 if step_index is None else min(step_index, len(answer.steps) - 1)
+        settings = self.sampler_settings()
+        preview = settings if differs(settings, answer.settings) else None
+        recent = [s.token for s in answer.steps[max(0, index - settings.repeat_last_n):index]]
+        return StepView(answer.steps[index], answer.settings, preview, recent)
+
+    # -- what every panel shows ------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self._timer.stop()
+        view = self.current_step_view()
+        for page in self.pages.values():
+            page.show_empty(view is None)
+        self.distribution.show_step(view)
+        self.waterfall.show_step(view)
+        answer = self.selected_answer() if view is not None else None
+        self.timeline.set_steps(answer.steps if answer is not None else [])
+        if view is not None:
+            self.timeline.mark(view.step.i)

@@ -1,0 +1,203 @@
+"""The chat session: send, regenerate, edit, fork and switch versions of the conversation on screen,
+take the engine's stream into the answer, and write it all to the history as it happens.
+
+No widgets: the window connects the signals below to the chat view and the inspector, so the state
+machine can be driven and tested without a window (tests/ui/test_session_controller.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import QObject, Signal
+
+from logitscope.engine.api import DecodeOptions, GenerateRequest
+from logitscope.engine.sampler import SamplerSettings
+from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.errors import EngineCrashedError, LogitscopeError
+from logitscope.host.client import CancelledError
+from logitscope.session.conversation import NEW_CHAT_TITLE, Answer, Conversation, Turn
+from logitscope.session.history import ChatHistory
+from logitscope.store.records import ModelIdentity
+from logitscope.ui.bridge import EngineBridge
+
+TITLE_LENGTH = 40   # a new conversation is named after the start of its first question
+
+
+@dataclass(frozen=True)
+class SessionServices:
+    """What the session asks the rest of the window for when it starts an answer."""
+
+    sampler_settings: Callable[[], SamplerSettings]
+    decode_options: Callable[[tuple[int, ...]], DecodeOptions]   # forced tokens -> options
+    model_name: Callable[[], str]
+    model_identity: Callable[[], ModelIdentity | None]
+    can_fork: Callable[[], bool]
+
+
+class SessionController(QObject):
+    pathChanged = Signal()                  # the turns on screen changed: show the conversation again
+    turnAdded = Signal(int)                 # a new question at the end of the path
+    answerStarted = Signal(int)             # turn index whose active answer now streams
+    stepsArrived = Signal(int, list)        # turn index on screen, the new steps
+    answerEnded = Signal(int, object)       # turn index (-1: not on screen), the GenerationResult or None
+    failed = Signal(str)                    # an answer failed (not stopped by the user): the message
+    notice = Signal(str)                    # a short line for the status bar
+    titleChanged = Signal()
+
+    def __init__(self, bridge: EngineBridge, history: ChatHistory, services: SessionServices,
+                 conversation: Conversation | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bridge, self.history, self.services = bridge, history, services
+        self.current = conversation or Conversation()
+        self.streaming: tuple[Turn, Answer] | None = None
+        bridge.steps.connect(self._on_steps)
+        bridge.generationFinished.connect(self._on_finished)
+        bridge.generationFailed.connect(self._on_failed)
+
+    @property
+    def busy(self) -> bool:
+        return self.streaming is not None
+
+    def open(self, conversation: Conversation) -> bool:
+        """Show another conversation; refused (False) while an answer streams."""
+        if self.busy:
+            return False
+        self.history.fill(conversation)
+        self.current = conversation
+        return True
+
+    # -- asking ---------------------------------------------------------------------------------------
+    def send(self, text: str) -> bool:
+        if not text or self.busy:
+            return False
+        if self.bridge.info is None:
+            self.notice.emit(self.tr("Load a model first (File ▸ Open model…)"))
+            return False
+        self.current.append_turn(text)
+        if self.current.title == NEW_CHAT_TITLE:
+            self.current.title = text[:TITLE_LENGTH]
+            self.titleChanged.emit()
+        index = len(self.current.turns) - 1
+        self.history.save_question(self.current, index)
+        self.turnAdded.emit(index)
+        self._start_answer(index, Answer())
+        return True
+
+    def regenerate(self, turn_index: int) -> bool:
+        """A new version of this turn's answer; the turns after the old version stay in its branch."""
+        if self.busy or not 0 <= turn_index < len(self.current.turns) or self.bridge.info is None:
+            return False
+        self._start_answer(turn_index, Answer(), path_changes=turn_index < len(self.current.turns) - 1)
+        return True
+
+    def edit(self, turn_index: int, text: str) -> bool:
+        """A new version of this question, answered afresh; the old one keeps its answers and later turns."""
+        if self.busy or not 0 <= turn_index < len(self.current.turns) or self.bridge.info is None:
+            return False
+        self.current.add_question_version(turn_index, text)
+        self.history.save_question(self.current, turn_index)
+        self._start_answer(turn_index, Answer(), path_changes=True)
+        return True
+
+    def fork(self, turn_index: int, step_index: int, token: int) -> bool:
+        """Regenerate the answer from `step_index`, with `token` forced there; the old one stays a version."""
+        if not self.services.can_fork():
+            self.notice.emit(self.tr("Forking needs token ids: use a local model"))
+            return False
+        if self.busy or not 0 <= turn_index < len(self.current.turns):
+            self.notice.emit(self.tr("Forking works when nothing is generating"))
+            return False
+        source = self.current.turns[turn_index].answer
+        if source is None or step_index > len(source.steps):
+            return False
+        prefix_steps = [replace(s) for s in source.steps[:step_index]]
+        answer = Answer(steps=prefix_steps, forked_at=step_index, prefix_steps=step_index)
+        self._start_answer(turn_index, answer, prefix=tuple(s.token for s in prefix_steps), forced=(token,),
+                           path_changes=turn_index < len(self.current.turns) - 1)
+        return True
+
+    def stop(self) -> None:
+        if self.busy or self.bridge.busy:
+            self.bridge.cancel()
+
+    # -- versions ---------------------------------------------------------------------------------------
+    def switch_answer(self, turn_index: int, version: int) -> bool:
+        if self.busy or not 0 <= turn_index < len(self.current.turns):
+            return False
+        if not 0 <= version < len(self.current.turns[turn_index].answers):
+            return False
+        self.history.switch_branch(self.current.switch_answer(turn_index, version))
+        self.pathChanged.emit()
+        return True
+
+    def switch_question(self, turn_index: int, version: int) -> bool:
+        if self.busy or not 0 <= turn_index < len(self.current.turns):
+            return False
+        if not 0 <= version < self.current.question_versions(turn_index)[1]:
+            return False
+        turn = self.current.switch_question(turn_index, version)
+        self.history.switch_branch(turn.answer or turn)   # the answer shown under it, or the question
+        self.pathChanged.emit()
+        return True
+
+    # -- streaming --------------------------------------------------------------------------------------
+    def _start_answer(self, turn_index: int, answer: Answer, prefix: tuple[int, ...] = (),
+                      forced: tuple[int, ...] = (), path_changes: bool = False) -> None:
+        turn = self.current.turns[turn_index]
+        settings = self.services.sampler_settings()
+        answer.settings = settings.to_dict()
+        answer.model_name = self.services.model_name()
+        turn.answers.append(answer)
+        turn.active = len(turn.answers) - 1
+        identity = self.services.model_identity()
+        if identity is not None:
+            self.history.start_answer(self.current, turn, answer, identity, self.bridge.vocab)
+        self.streaming = (turn, answer)
+        if path_changes:  # the later turns went with the old version: the chat shows the new branch
+            self.pathChanged.emit()
+        self.answerStarted.emit(turn_index)
+        request = GenerateRequest(messages=self.current.messages_for(turn_index), system=self.current.system,
+                                  settings=settings, options=self.services.decode_options(forced),
+                                  assistant_prefix=prefix)
+        self.bridge.generate(request)
+
+    def _index_on_screen(self, turn: Turn, answer: Answer) -> int:
+        turns = self.current.turns
+        return turns.index(turn) if turn in turns and turn.answer is answer else -1
+
+    def _on_steps(self, steps: list[StepRecord]) -> None:
+        if self.streaming is None or not steps:
+            return
+        turn, answer = self.streaming
+        for step in steps:  # a fork's steps count on from the prefix it copied
+            step.i += answer.prefix_steps
+        answer.steps.extend(steps)
+        self.history.append(answer, steps)
+        index = self._index_on_screen(turn, answer)
+        if index >= 0:
+            self.stepsArrived.emit(index, steps)
+
+    def _on_finished(self, result: GenerationResult) -> None:
+        if self.streaming is None:
+            return
+        turn, answer = self.streaming
+        self.streaming = None
+        answer.result = result
+        answer.status = "stopped" if result.finish_reason == "cancelled" else "done"
+        self.history.finish(answer, result)
+        self.answerEnded.emit(self._index_on_screen(turn, answer), result)
+
+    def _on_failed(self, error: LogitscopeError) -> None:
+        if self.streaming is None:
+            return
+        turn, answer = self.streaming
+        self.streaming = None
+        stopped = isinstance(error, CancelledError)
+        answer.status = "stopped" if stopped else "error"
+        answer.error = "" if stopped else str(error)
+        self.history.finish(answer, None, "stopped" if stopped else str(error))
+        self.answerEnded.emit(self._index_on_screen(turn, answer), None)
+        if not stopped and not isinstance(error, EngineCrashedError):  # a crash has its own message
+            self.failed.emit(str(error))

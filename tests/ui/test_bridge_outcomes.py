@@ -1,0 +1,36 @@
+"""Across the bridge, outcomes are typed (the error object itself), never strings the window compares:
+a user's cancel is told apart from a failure by its type. Fast tier (scripted engine)."""
+
+from __future__ import annotations
+
+import pytest
+
+from logitscope.engine.api import LoadSettings
+from logitscope.errors import LoadCancelledError, ModelLoadError
+from logitscope.host.client import CancelledError
+
+pytestmark = pytest.mark.gui
+
+
+def test_a_cancelled_load_is_a_typed_outcome_and_no_error_box(qtbot, scripted_window):
+    window = scripted_window
+    engine = window.bridge.local
+    engine.load_error = LoadCancelledError("whatever the text says")
+    with qtbot.waitSignal(window.bridge.loadFailed, timeout=5_000) as blocker:
+        window.bridge.load("demo.gguf", LoadSettings())
+    assert isinstance(blocker.args[0], LoadCancelledError)
+    assert not hasattr(window, "last_error")
+    engine.load_error = ModelLoadError("unknown model architecture: 'frobnicator'")
+    with qtbot.waitSignal(window.bridge.loadFailed, timeout=5_000):
+        window.bridge.load("bad.gguf", LoadSettings())
+    assert window.last_error[0] == "The model could not be loaded" and "frobnicator" in window.last_error[1]
+
+
+def test_a_stop_reported_as_cancelled_error_marks_the_answer_stopped_without_a_message(qtbot, scripted_window):
+    window = scripted_window
+    window.bridge.local.fail_with = CancelledError("stopped")
+    with qtbot.waitSignal(window.bridge.generationFailed, timeout=5_000) as blocker:
+        window.send("Say hi.")
+    assert isinstance(blocker.args[0], CancelledError)
+    qtbot.waitUntil(lambda: window.streaming is None)
+    assert window.current.turns[0].answer.status == "stopped" and not hasattr(window, "last_error")

@@ -1,0 +1,54 @@
+"""Issue 11, item 1: after New chat, switching conversation or deleting the current one, no inspector
+panel keeps showing a step of another conversation; with nothing selected each says so."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.conftest import ask
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def window(scripted_window):
+    """The window over the scripted engine (recorded demo-model steps): no model run per test."""
+    return scripted_window
+
+EMPTY = "No step selected"
+
+
+def assert_inspector_empty(window):
+    assert window.distribution.view is None
+    assert window.timeline.n_steps == 0
+    for key in ("distribution", "waterfall", "timeline"):
+        page = window.docks[key].widget()
+        assert EMPTY in page.empty_text(), key
+        assert page.showing_empty(), key
+
+
+def select_a_step(qtbot, window, question: str):
+    ask(qtbot, window, question, max_tokens=4)
+    window.select_step(0, 1)
+    assert window.distribution.view is not None and window.distribution.view.step.i == 1
+
+
+def test_new_chat_empties_the_inspector(qtbot, window):
+    select_a_step(qtbot, window, "Hi!")
+    window.new_chat()
+    assert_inspector_empty(window)
+
+
+def test_switching_conversation_empties_the_inspector(qtbot, window):
+    select_a_step(qtbot, window, "Hi!")
+    window.new_chat()
+    select_a_step(qtbot, window, "Hello!")
+    window.conversation_list.setCurrentRow(1)   # the first chat
+    assert window.current.turns[0].user == "Hi!"
+    assert_inspector_empty(window)
+
+
+def test_deleting_the_current_conversation_empties_the_inspector(qtbot, window):
+    select_a_step(qtbot, window, "Hi!")
+    window.delete_conversation(confirm=False)
+    assert_inspector_empty(window)
