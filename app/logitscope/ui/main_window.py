@@ -50,9 +50,10 @@ from logitscope.ui.inspector.state import StepView, differs
 from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
+from logitscope.ui.layout import arrange_docks
 from logitscope.ui.persistence import ChatHistory
 
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2  # 2: the right column spans the height, scrolled sampler controls
 
 
 class MainWindow(QMainWindow):
@@ -163,6 +164,7 @@ class MainWindow(QMainWindow):
         self.chat = ChatView()
         self.chat.dark = self.dark
         centre_layout.addWidget(self.chat, 1)
+        centre_layout.addWidget(self.chat.legend)
         input_row = QHBoxLayout()
         input_row.setContentsMargins(8, 0, 8, 0)
         self.prompt = PromptBox()
@@ -220,17 +222,7 @@ class MainWindow(QMainWindow):
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
             self.docks[key] = dock
-        # right: the distribution above the sliders that change it; bottom: timeline | waterfall, with the
-        # tokenizer, memory and model card as tabs behind them
-        self.splitDockWidget(self.docks["timeline"], self.docks["waterfall"], Qt.Orientation.Horizontal)
-        self.tabifyDockWidget(self.docks["timeline"], self.docks["tokenizer"])
-        self.tabifyDockWidget(self.docks["waterfall"], self.docks["memory"])
-        self.tabifyDockWidget(self.docks["memory"], self.docks["model_card"])
-        self.docks["waterfall"].raise_()
-        self.docks["timeline"].raise_()
-        self.resizeDocks([self.docks["distribution"], self.docks["sampler"]], [420, 380], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["timeline"]], [260], Qt.Orientation.Vertical)
-        self._default_state = self.saveState(LAYOUT_VERSION)
+        arrange_docks(self, self.docks)
 
     def _action(self, text: str, slot, shortcut: QKeySequence | str | None = None, tip: str = "") -> QAction:  # noqa: ANN001
         action = QAction(text, self)
@@ -890,9 +882,7 @@ class MainWindow(QMainWindow):
         self.chat.set_heatmap(self.heatmap_action.isChecked(), "rank" if self.rank_action.isChecked() else "probability")
 
     def reset_layout(self) -> None:
-        self.restoreState(self._default_state, LAYOUT_VERSION)
-        for dock in self.docks.values():
-            dock.show()
+        arrange_docks(self, self.docks)
 
     def restore_layout(self) -> None:
         geometry = self.qsettings.value("window/geometry")

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.engine.trace import StepRecord
+from logitscope.ui.chat.heatmap_legend import HeatmapLegend
 from logitscope.ui.chat.message_view import TokenTextView
 from logitscope.ui.conversation import Answer, Conversation, Turn
 
@@ -192,6 +193,7 @@ class ChatView(QScrollArea):
         self.color_by = "probability"
         self.dark = False
         self.answers: list[AnswerBubble] = []
+        self.legend = HeatmapLegend()  # placed by the window under the chat, shown with the heatmap
         self._follow = True
         self.verticalScrollBar().rangeChanged.connect(self._scroll_to_end_if_following)
         self.verticalScrollBar().valueChanged.connect(self._track_follow)
@@ -243,6 +245,7 @@ class ChatView(QScrollArea):
 
     def set_heatmap(self, on: bool, color_by: str = "probability") -> None:
         self.heatmap, self.color_by = on, color_by
+        self.legend.show_mode(on, color_by, self.dark)
         for bubble in self.answers:
             bubble.view.heatmap, bubble.view.color_by = on, color_by
             bubble.refresh()

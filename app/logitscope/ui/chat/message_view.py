@@ -17,7 +17,14 @@ from PySide6.QtGui import QFont, QMouseEvent, QTextCharFormat, QTextCursor, QTex
 from PySide6.QtWidgets import QMenu, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
 from logitscope.engine.trace import StepRecord
-from logitscope.ui.tokens import candidate_piece, percent, probability_color, rank_color, token_label
+from logitscope.ui.tokens import (
+    candidate_piece,
+    percent,
+    probability_color,
+    rank_color,
+    rank_text,
+    token_label,
+)
 
 ALTERNATIVES_SHOWN = 8
 COLOR_BUCKETS = 20
@@ -200,7 +207,7 @@ class TokenTextView(QTextBrowser):
             rows.append(f"<tr><td>{mark}{_html(token_label(piece))}</td><td align='right'>{percent(p)}</td></tr>")
         entropy = "—" if step.entropy_raw != step.entropy_raw else f"{step.entropy_raw:.2f}"
         head = self.tr("step {0}: p = {1} (rank {2}), entropy {3} nats").format(
-            step.i, percent(step.p_raw), step.rank_raw if step.rank_raw >= 0 else "—", entropy)
+            step.i, percent(step.p_raw), rank_text(step.rank_raw), entropy)
         return f"<p>{head}</p><table>{''.join(rows)}</table>"
 
 

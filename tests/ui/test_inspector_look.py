@@ -1,0 +1,48 @@
+"""The inspector as people read it: a ranked list (1-based) with bars and cut markers, a heatmap legend."""
+
+from __future__ import annotations
+
+import pytest
+
+from logitscope.engine.sampler import SamplerSettings
+from logitscope.ui.inspector.distribution import FINAL, RANK, RAW, TOKEN
+from tests.ui.conftest import ask
+
+pytestmark = pytest.mark.gui
+
+
+def test_distribution_is_a_ranked_list_with_markers(qtbot, window):
+    answer = ask(qtbot, window, "Name three colours.", max_tokens=8)
+    window.select_step(0, 1)
+    step = answer.steps[1]
+    model = window.distribution.model
+    assert model.rowCount() >= 8
+    assert [model.index(r, RANK).data() for r in range(3)] == ["1", "2", "3"]   # ranks count from 1
+    chosen = [r for r in range(model.rowCount()) if model.index(r, TOKEN).data().startswith("▶")]
+    assert chosen == [step.rank_raw]   # greedy: the chosen token is the most likely one, marked
+    assert model.index(0, RAW).data().endswith("%") and model.index(0, FINAL).data() == "100.0%"
+    assert "(rank 1)" in window.distribution.caption.text()
+    assert "rank 1)" in window.chat.answers[0].view.tooltip_html(step)
+    # a preview with top-p and min-p: both cuts fall among the shown rows
+    window.sampler.set_settings(SamplerSettings(temperature=1.5, top_k=0, top_p=0.5, min_p=0.05))
+    assert model.preview
+    kept = [s for s in window.current_step_view().stages if s.name == "top_p"][0].n_out
+    assert model.top_p_kept == kept and 0 < kept < model.rowCount()
+    assert model.min_p_at == pytest.approx(0.05 * float(step.raw_probs[0]))
+    finals = [model.rows[r].final for r in range(model.rowCount())]
+    assert all(p == 0.0 for p in finals[kept:]) and finals[0] > 0
+
+
+def test_heatmap_has_a_legend(qtbot, window):
+    ask(qtbot, window, "Say hi.", max_tokens=4)
+    legend = window.chat.legend
+    assert not legend.isVisible()
+    window.heatmap_action.setChecked(True)
+    window.toggle_heatmap()
+    assert legend.isVisible() and "p" in legend.title.text() and legend.high.text() == "100%"
+    window.rank_action.setChecked(True)
+    window.toggle_heatmap()
+    assert legend.isVisible() and "rank" in legend.title.text()
+    window.heatmap_action.setChecked(False)
+    window.toggle_heatmap()
+    assert not legend.isVisible()
