@@ -11,23 +11,6 @@ pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("does not support")]  #
 MIN_DOCK = (160, 110)  # the smallest a dock's content may be and still be read
 
 
-@pytest.fixture
-def bare_window(qtbot, tmp_path, isolated_home):
-    """The window without a model: the layout does not depend on one."""
-    from PySide6.QtCore import QSettings
-
-    from logitscope.ui.app import apply_theme, create_app
-    from logitscope.ui.main_window import MainWindow
-
-    app = create_app([])
-    dark = apply_theme(app, "light")
-    w = MainWindow(settings=QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat), dark=dark)
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.close()
-
-
 def _in_window(window, widget) -> QRect:
     return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
 

@@ -865,10 +865,10 @@ class MainWindow(QMainWindow):
                 return
             from PySide6.QtWidgets import QApplication
 
-            from logitscope.ui.app import apply_theme
+            from logitscope.ui.theme import apply_theme
 
             self.dark = apply_theme(QApplication.instance(), app.theme)  # type: ignore[arg-type]
-            self.chat.dark = self.dark
+            self.chat.set_dark(self.dark)
         self.settings_dialog = dialog
 
     def _save_preset(self, name: str, settings: SamplerSettings) -> None:

@@ -250,6 +250,14 @@ class ChatView(QScrollArea):
             bubble.view.heatmap, bubble.view.color_by = on, color_by
             bubble.refresh()
 
+    def set_dark(self, dark: bool) -> None:
+        """Heatmap colours for the new theme, at once."""
+        self.dark = dark
+        self.legend.show_mode(self.heatmap, self.color_by, dark)
+        for bubble in self.answers:
+            bubble.view.dark = dark
+            bubble.refresh()
+
     def set_vocab(self, vocab: Sequence[bytes]) -> None:
         self.vocab = vocab
         for bubble in self.answers:
