@@ -36,6 +36,7 @@ from typing import Any
 from logitscope import errors
 from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.host.crash_log import crash_hint
 from logitscope.host.engine_api import LOCAL_CAPABILITIES
 
 POLL_S = 0.05
@@ -246,14 +247,13 @@ class EngineClient:
                 code = proc.wait()
         time.sleep(0.05)  # let the log pump read the last lines
         tail = [line for line in self.log_tail(40) if line.strip()]
-        hint = next((line for line in reversed(tail) if "GGML_ASSERT" in line or "error" in line.lower()),
-                    tail[-1] if tail else "")
+        hint = crash_hint(tail)  # never a routine line that happened to come last
         self._discard()
         message = f"the engine process crashed ({_signal_name(code)})"
         if "GGML_ASSERT" in hint:
             message += f"; llama.cpp gave up on a check: {hint[hint.index('GGML_ASSERT'):].strip()[:300]}"
         elif hint:
-            message += f"; its log ends with: {hint.strip()[:300]}"
+            message += f"; its log says: {hint[:300]}"
         err = errors.EngineCrashedError(message)
         err.log_tail = tail  # type: ignore[attr-defined]
         return err
