@@ -51,6 +51,7 @@ from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
 from logitscope.ui.layout import arrange_docks
+from logitscope.ui.list_notice import notice_item
 from logitscope.ui.persistence import ChatHistory
 
 LAYOUT_VERSION = 2  # 2: the right column spans the height, scrolled sampler controls
@@ -638,13 +639,14 @@ class MainWindow(QMainWindow):
         matches = set(self.history.search(query)) if query else None
         self.conversation_list.blockSignals(True)
         self.conversation_list.clear()
-        self._listed = [c for c in self.conversations
-                        if matches is None or c is self.current or c.store_id in matches]
+        self._listed = [c for c in self.conversations if matches is None or c.store_id in matches]
         for conv in self._listed:
             item = QListWidgetItem(conv.title)
             item.setData(Qt.ItemDataRole.UserRole, conv.id)
             self.conversation_list.addItem(item)
-        self.conversation_list.setCurrentRow(self._listed.index(self.current))
+        if not self._listed:
+            self.conversation_list.addItem(notice_item(self.tr("No conversations match")))
+        self.conversation_list.setCurrentRow(self._listed.index(self.current) if self.current in self._listed else -1)
         self.conversation_list.blockSignals(False)
 
     def _filter_conversations(self, _text: str) -> None:
