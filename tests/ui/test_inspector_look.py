@@ -46,3 +46,15 @@ def test_heatmap_has_a_legend(qtbot, window):
     window.heatmap_action.setChecked(False)
     window.toggle_heatmap()
     assert not legend.isVisible()
+
+
+def test_model_named_after_its_file_and_layers_counted_alike(window):
+    card = window.bridge.info.card
+    assert card.name != "SmolLM2-135M-Instruct"   # the metadata's name is a training-run name
+    assert "SmolLM2-135M-Instruct" in window.windowTitle() and "SmolLM2-135M-Instruct" in window.model_label.text()
+    shown = window.status_backend.text()
+    total = card.n_layer + 1
+    assert f"of {total} layers" in shown, shown
+    html = window.model_card.text.toPlainText()
+    assert f"{card.n_layer} (+ the output layer: {total}" in html
+    assert f"of {total} layers on the GPU" in html

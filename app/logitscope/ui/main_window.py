@@ -33,6 +33,7 @@ from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord, dumps, result_to_json, step_to_json
 from logitscope.errors import LogitscopeError
 from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.library.display_name import model_display_name
 from logitscope.store.files import write_export
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity
@@ -405,7 +406,7 @@ class MainWindow(QMainWindow):
         self.sampler.order.setEnabled(True)
         self.tokenizer.setEnabled(True)
         self.model_label.setText(self.tr("{0}<br><small>{1}, {2:,} tokens of context</small>").format(
-            info.card.name, info.card.file_type, info.n_ctx))
+            model_display_name(info.card.path), info.card.file_type, info.n_ctx))
         vocab = self.bridge.vocab
         self.chat.set_vocab(vocab)
         self.distribution.vocab = vocab
@@ -922,7 +923,7 @@ class MainWindow(QMainWindow):
         info = self.bridge.info
         if info is None:
             return ""
-        return info.card.name if isinstance(info, ModelInfo) else f"{info.name} @ {info.base_url}"
+        return model_display_name(info.card.path) if isinstance(info, ModelInfo) else f"{info.name} @ {info.base_url}"
 
     def _model_identity(self) -> ModelIdentity | None:
         """What the history records as the producer of an answer: the model file, or the server and model."""
@@ -950,7 +951,7 @@ class MainWindow(QMainWindow):
             self.status_backend.setText(self.tr("remote: {0}").format(info.server))
         elif info:
             self.status_backend.setText(self.tr("{0} · {1} of {2} layers offloaded").format(
-                backend, info.n_gpu_layers, info.card.n_layer + 1))
+                backend, info.n_gpu_layers, info.card.n_offloadable))
         else:
             self.status_backend.setText(backend)
         self.status_context.setText(self._context_text(0))
