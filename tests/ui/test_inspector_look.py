@@ -58,3 +58,43 @@ def test_model_named_after_its_file_and_layers_counted_alike(window):
     html = window.model_card.text.toPlainText()
     assert f"{card.n_layer} (+ the output layer: {total}" in html
     assert f"of {total} layers on the GPU" in html
+
+
+def _token_point(view, answer, target: int):
+    from PySide6.QtGui import QTextCursor
+
+    start = sum(len(s.text) for s in answer.steps[:target])
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(start + 1)
+    rect = view.cursorRect(cursor)
+    point = rect.center()
+    point.setX(rect.left() - 2)
+    return point
+
+
+@pytest.mark.qt_log_ignore("does not support")  # offscreen popups
+def test_token_menu_is_ours(qtbot, window):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication
+
+    answer = ask(qtbot, window, "List three animals.", max_tokens=12)
+    window.heatmap_action.setChecked(True)
+    window.toggle_heatmap()
+    view = window.chat.answers[-1].view
+    qtbot.waitUntil(lambda: view.isVisible(), timeout=5_000)
+    target = next(i for i, s in enumerate(answer.steps) if i >= 3 and s.text.strip())
+    point = _token_point(view, answer, target)
+    assert view.step_at(point) == target
+    seen: list[str] = []
+
+    def look_and_close() -> None:
+        menu = QApplication.activePopupWidget()
+        seen.extend(a.text() for a in menu.actions())
+        menu.close()
+
+    QTimer.singleShot(200, look_and_close)
+    view.contextMenuEvent(QContextMenuEvent(QContextMenuEvent.Reason.Mouse, point, view.viewport().mapToGlobal(point)))
+    assert seen, "no menu"
+    assert not any("Link" in text for text in seen), seen
+    assert "Copy" in seen and "Fork here with…" in seen and "Inspect this token" in seen

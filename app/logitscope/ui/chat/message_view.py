@@ -181,12 +181,22 @@ class TokenTextView(QTextBrowser):
                 self.stepClicked.emit(index)
 
     def contextMenuEvent(self, event) -> None:  # noqa: ANN001 - Qt signature
-        index = self.step_at(event.pos())
-        menu = self.createStandardContextMenu(event.pos())
+        self.context_menu(event.pos()).exec(event.globalPos())
+
+    def context_menu(self, pos: QPoint) -> QMenu:
+        """Our own menu: Qt's standard one offers link actions ("Copy Link Location") for the tokens'
+        internal anchors, which mean nothing to people."""
+        menu = QMenu(self)
+        copy = menu.addAction(self.tr("Copy"))
+        copy.setEnabled(self.textCursor().hasSelection())
+        copy.triggered.connect(self.copy)
+        menu.addAction(self.tr("Select all")).triggered.connect(self.selectAll)
+        index = self.step_at(pos)
         if 0 <= index < len(self.steps):
             menu.addSeparator()
+            menu.addAction(self.tr("Inspect this token")).triggered.connect(lambda: self.stepClicked.emit(index))
             self.add_fork_actions(menu, index)
-        menu.exec(event.globalPos())
+        return menu
 
     def add_fork_actions(self, menu: QMenu, index: int) -> None:
         step = self.steps[index]
