@@ -98,3 +98,28 @@ def test_token_menu_is_ours(qtbot, window):
     assert seen, "no menu"
     assert not any("Link" in text for text in seen), seen
     assert "Copy" in seen and "Fork here with…" in seen and "Inspect this token" in seen
+
+
+def test_edit_dialog_is_roomy_and_wraps(qtbot, window):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QDialog, QPlainTextEdit, QTextEdit
+
+    question = "Explain, in a few sentences, why the sky looks blue on a clear day and red at sunset, please."
+    ask(qtbot, window, question, max_tokens=2)
+    seen: dict[str, object] = {}
+
+    def look_and_cancel() -> None:
+        dialog = QApplication.activeModalWidget()
+        editor = dialog.findChild(QPlainTextEdit) or dialog.findChild(QTextEdit)
+        seen.update(size=(dialog.width(), dialog.height()), text=editor.toPlainText(),
+                    wraps=editor.lineWrapMode() == editor.LineWrapMode.WidgetWidth,
+                    grip=isinstance(dialog, QDialog) and dialog.isSizeGripEnabled(),
+                    resizable=dialog.maximumWidth() > dialog.width())
+        dialog.reject()
+
+    QTimer.singleShot(200, look_and_cancel)
+    window.edit_turn(0)
+    assert seen["text"] == question
+    assert seen["size"][0] >= 560 and seen["size"][1] >= 300, seen
+    assert seen["wraps"] and seen["grip"] and seen["resizable"], seen
+    assert len(window.current.turns) == 1  # cancelled: nothing sent

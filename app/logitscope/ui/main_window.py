@@ -42,6 +42,7 @@ from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
 from logitscope.ui.conversation import Answer, Conversation, Turn
+from logitscope.ui.dialogs.edit_message import EditMessageDialog
 from logitscope.ui.dialogs.load_model import LoadModelDialog
 from logitscope.ui.inspector.distribution import DistributionPanel
 from logitscope.ui.inspector.memory import MemoryPanel
@@ -567,7 +568,7 @@ class MainWindow(QMainWindow):
                 self.statusMessage.emit(self.tr("Only the last message can be edited"))
             return
         old = self.current.turns[turn_index]
-        text, ok = QInputDialog.getMultiLineText(self, self.tr("Edit message"), self.tr("Your message:"), old.user)
+        text, ok = EditMessageDialog.ask(self, old.user)
         if ok and text.strip() and text.strip() != old.user:
             self.resend_edited(turn_index, text.strip())
 
