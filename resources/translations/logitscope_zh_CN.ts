@@ -1519,11 +1519,6 @@
         <translation>所选 token 的 p（原始）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="31"/>
-        <source>p / entropy</source>
-        <translation>p / 熵</translation>
-    </message>
-    <message>
         <location filename="../../app/logitscope/ui/inspector/timeline.py" line="32"/>
         <source>latency (ms)</source>
         <translation>延迟（ms）</translation>

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWi
 RIGHT_SHARE = 0.30        # of the window's width, for the distribution and the sampler controls
 RIGHT_MIN_WIDTH = 340
 DISTRIBUTION_SHARE = 0.55  # of the right column's height
-BOTTOM_SHARE = 0.30        # of the window's height, for the timeline and the waterfall
-BOTTOM_MIN_HEIGHT = 170
+BOTTOM_SHARE = 0.32        # of the window's height, for the timeline and the waterfall
+BOTTOM_MIN_HEIGHT = 250  # the timeline's two plots and the waterfall's caption and two plots
 SCROLLED = ("sampler", "model_card", "memory")  # docks whose content may be taller than their share
 
 

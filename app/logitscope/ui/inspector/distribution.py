@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from logitscope.ui.inspector.state import StepView
 from logitscope.ui.tokens import candidate_key, candidate_piece, percent, rank_text, token_label
 
-SHOWN = 20
+SHOWN = 30  # rows of candidates; a tall dock shows them all, a short one scrolls
 RANK, TOKEN, RAW, FINAL = range(4)
 RAW_COLOR = QColor(150, 150, 160, 150)
 FINAL_COLOR = QColor(60, 130, 220, 190)
