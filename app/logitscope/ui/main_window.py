@@ -54,6 +54,7 @@ from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
 from logitscope.ui.layout import arrange_docks
 from logitscope.ui.list_notice import notice_item
+from logitscope.ui.menu_focus import MenuFocusKeeper
 from logitscope.ui.persistence import ChatHistory
 
 LAYOUT_VERSION = 2  # 2: the right column spans the height, scrolled sampler controls
@@ -96,6 +97,7 @@ class MainWindow(QMainWindow):
         self._build_central()
         self._build_docks()
         self._build_actions()
+        self._menu_focus = MenuFocusKeeper(self)
         self._build_status_bar()
         self._connect_bridge()
         self._refresh_conversation_list()
