@@ -4,77 +4,77 @@
 <context>
     <name>AnswerBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="81"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="82"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="84"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="85"/>
         <source>Previous version</source>
         <translation>上一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="86"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="87"/>
         <source>Next version</source>
         <translation>下一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="92"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="93"/>
         <source>Tokens</source>
         <translation>显示 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="92"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="93"/>
         <source>Switch between formatted Markdown and the raw tokens (hover a token for its alternatives, click to inspect it)</source>
         <translation>在排版后的 Markdown 与原始 token 之间切换（悬停 token 可查看候选，点击可查看详情）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="97"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="98"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="97"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="98"/>
         <source>Generate this answer again (a new version)</source>
         <translation>重新生成此回答（作为新版本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="99"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="100"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="99"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="100"/>
         <source>Copy this answer</source>
         <translation>复制此回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="151"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="152"/>
         <source>generating…</source>
         <translation>正在生成…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="153"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="154"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="155"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="156"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="157"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="158"/>
         <source>failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="159"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="160"/>
         <source>forked at token {0}</source>
         <translation>在第 {0} 个 token 处分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="162"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="163"/>
         <source>{0} tokens, {1:.1f} tok/s</source>
         <translation>{0} 个 token，{1:.1f} tok/s</translation>
     </message>
@@ -82,7 +82,7 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="213"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="215"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个 token 都可以在右侧查看。</translation>
     </message>
@@ -153,104 +153,135 @@
 <context>
     <name>ConversationSidebar</name>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="40"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="41"/>
         <source>&lt;b&gt;Conversations&lt;/b&gt;</source>
         <translation>&lt;b&gt;对话&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="42"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="43"/>
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="51"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="52"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="52"/>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="108"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="53"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="111"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="53"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="54"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="85"/>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="98"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="81"/>
+        <source>No conversations match</source>
+        <translation>没有匹配的对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="88"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="101"/>
         <source>Wait for the answer to finish (or press Esc)</source>
         <translation>请等待回答完成（或按 Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="108"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="111"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="121"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="124"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="122"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="125"/>
         <source>Delete “{0}”?</source>
         <translation>删除“{0}”？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="132"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="135"/>
         <source>Conversation deleted.</source>
         <translation>对话已删除。</translation>
     </message>
 </context>
 <context>
+    <name>DistributionModel</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="56"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="56"/>
+        <source>token</source>
+        <translation>token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="56"/>
+        <source>raw p</source>
+        <translation>原始 p</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="56"/>
+        <source>final p</source>
+        <translation>最终 p</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="92"/>
+        <source>raw p {0} — after the sampler {1}</source>
+        <translation>原始 p {0} — 采样后 {1}</translation>
+    </message>
+</context>
+<context>
     <name>DistributionPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="25"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="134"/>
         <source>No step selected yet: send a message.</source>
         <translation>尚未选中任何步骤：请先发送一条消息。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="32"/>
-        <source>probability</source>
-        <translation>概率</translation>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="156"/>
+        <source>▶ chosen token · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p cut · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p threshold (on raw p)</source>
+        <translation>▶ 选中的 token · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p 截断 · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p 阈值（按原始 p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="38"/>
-        <source>raw</source>
-        <translation>原始</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="40"/>
-        <source>after sampler</source>
-        <translation>采样后</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="44"/>
-        <source>top-p cut</source>
-        <translation>top-p 截断</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="46"/>
-        <source>min-p</source>
-        <translation>min-p</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="104"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="210"/>
         <source>Step {0} — preview with the current sliders (the model is not run). Recorded choice: {1}</source>
         <translation>第 {0} 步 — 按当前滑块预览（不运行模型）。记录的选择：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="107"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="213"/>
         <source> — {0:.1%} of the raw mass lies outside the stored head</source>
         <translation> — 原始概率质量中有 {0:.1%} 不在已存储的头部候选中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="109"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="215"/>
         <source>Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), entropy {6} nats</source>
         <translation>第 {0} 步：选择了 {1} — 原始 p {2}（排名 {3}），最终 p {4}（排名 {5}），熵 {6} nats</translation>
+    </message>
+</context>
+<context>
+    <name>EditMessageDialog</name>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="15"/>
+        <source>Edit message</source>
+        <translation>编辑消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="18"/>
+        <source>Your message (Ctrl+Enter sends it again):</source>
+        <translation>你的消息（Ctrl+Enter 重新发送）：</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="23"/>
+        <source>Send again</source>
+        <translation>重新发送</translation>
     </message>
 </context>
 <context>
@@ -328,6 +359,19 @@
     </message>
 </context>
 <context>
+    <name>HeatmapLegend</name>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/heatmap_legend.py" line="63"/>
+        <source>Heatmap: raw p of each chosen token</source>
+        <translation>热图：每个选中 token 的原始 p</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/heatmap_legend.py" line="67"/>
+        <source>Heatmap: rank of each chosen token (1 = the most likely)</source>
+        <translation>热图：每个选中 token 的排名（1 = 最可能）</translation>
+    </message>
+</context>
+<context>
     <name>InspectorCoordinator</name>
     <message>
         <location filename="../../app/logitscope/ui/inspector_coordinator.py" line="61"/>
@@ -338,77 +382,77 @@
 <context>
     <name>LoadModelDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="38"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="39"/>
         <source>Load {0}</source>
         <translation>加载 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="51"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="52"/>
         <source>Tokens of context. Trained for {0}.</source>
         <translation>上下文的 token 数。训练时为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="52"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="53"/>
         <source>Context (tokens)</source>
         <translation>上下文（token）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="60"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="61"/>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="66"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="67"/>
         <source>This build of llama.cpp has no GPU backend ({0}): everything runs on the CPU. See the README for CUDA, Vulkan and Metal builds.</source>
         <translation>此 llama.cpp 构建没有 GPU 后端（{0}）：全部在 CPU 上运行。CUDA、Vulkan 和 Metal 构建请参阅 README。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="73"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="74"/>
         <source>KV cache type</source>
         <translation>KV 缓存类型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="74"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="75"/>
         <source>Flash attention (needed for a quantized V cache)</source>
         <translation>Flash attention（量化 V 缓存需要）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="80"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="81"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="81"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="82"/>
         <source>CPU threads</source>
         <translation>CPU 线程数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="87"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="88"/>
         <source>Load</source>
         <translation>加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="120"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="121"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="124"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="125"/>
         <source>Needs about {0}: weights {1} + KV cache {2} + compute {3}.</source>
         <translation>约需 {0}：权重 {1} + KV 缓存 {2} + 计算 {3}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="131"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="132"/>
         <source>A quantized V cache needs flash attention.</source>
         <translation>量化 V 缓存需要开启 Flash attention。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="98"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="99"/>
         <source>This file is damaged: llama.cpp cannot load it.</source>
         <translation>此文件已损坏：llama.cpp 无法加载它。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="129"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="130"/>
         <source>llama.cpp rounds the context up to {0} tokens.</source>
         <translation>llama.cpp 会把上下文向上取整为 {0} 个 token。</translation>
     </message>
@@ -416,294 +460,284 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="97"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="101"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="144"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="149"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="145"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="150"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="162"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="167"/>
         <source>Next-token distribution</source>
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="163"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="168"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="164"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="169"/>
         <source>Sampler controls</source>
         <translation>采样器参数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="165"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="170"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="166"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="171"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="167"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="172"/>
         <source>Model card</source>
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="168"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="416"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="514"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="173"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="411"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="509"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="195"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="201"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="196"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="202"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
         <source>&amp;Export trace…</source>
         <translation>导出轨迹(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="198"/>
         <source>Save the selected answer&apos;s trace as JSON Lines</source>
         <translation>将所选回答的轨迹保存为 JSON Lines</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="204"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="199"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="205"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
         <source>&amp;Stop generating</source>
         <translation>停止生成(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="206"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="201"/>
         <source>&amp;Regenerate</source>
         <translation>重新生成(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
         <source>&amp;Edit last message</source>
         <translation>编辑最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="205"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="211"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="206"/>
         <source>Probability &amp;heatmap</source>
         <translation>概率热力图(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
         <source>Colour by &amp;rank instead</source>
         <translation>改为按排名着色(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
         <source>Reset &amp;layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="211"/>
         <source>&amp;Reload model</source>
         <translation>重新加载模型(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="217"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
         <source>&amp;Models…</source>
         <translation>模型库(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
         <source>Models on this computer and on Hugging Face</source>
         <translation>本机和 Hugging Face 上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
         <source>&amp;Connect to a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="220"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
         <source>llama-server, vLLM or any OpenAI-compatible server</source>
         <translation>llama-server、vLLM 或任何兼容 OpenAI 的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
         <source>&amp;About Logitscope</source>
         <translation>关于 Logitscope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="222"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="217"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="223"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
         <source>Export conversation…</source>
         <translation>导出对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="224"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
         <source>Import conversations…</source>
         <translation>导入对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="226"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="228"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="236"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="231"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="244"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="239"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="249"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="244"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="363"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="358"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="280"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="275"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="429"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="424"/>
         <source>The answer is not saved yet</source>
         <translation>回答尚未保存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="430"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="425"/>
         <source>The history database refused to save this answer ({0}). It stays in this window, and Logitscope keeps trying to save it: another program may be writing to the history.</source>
         <translation>历史数据库拒绝保存此回答（{0}）。回答仍保留在此窗口中，Logitscope 会继续尝试保存：可能有其他程序正在写入历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="390"/>
-        <source>Edit message</source>
-        <translation>编辑消息</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="390"/>
-        <source>Your message:</source>
-        <translation>你的消息：</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="407"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="402"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="408"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="403"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="448"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="443"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="506"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="501"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="512"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="507"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="536"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="531"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="546"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="541"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="571"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="564"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="572"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="565"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="574"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="567"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="575"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="568"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="582"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="575"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="598"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="591"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="602"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="595"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="605"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="598"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="607"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="600"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
@@ -774,32 +808,32 @@
 <context>
     <name>ModelBox</name>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="47"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="48"/>
         <source>&lt;b&gt;Model&lt;/b&gt;</source>
         <translation>&lt;b&gt;模型&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="48"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="49"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="54"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="55"/>
         <source>Cancel loading</source>
         <translation>取消加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="61"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="62"/>
         <source>Models…</source>
         <translation>模型库…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="62"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="63"/>
         <source>Open model…</source>
         <translation>打开模型…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="63"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="64"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
@@ -807,97 +841,107 @@
 <context>
     <name>ModelCardPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="29"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="30"/>
         <source>&lt;p&gt;Remote model &lt;b&gt;{0}&lt;/b&gt; on {1} ({2}). No GGUF header to read: the server does not share it.&lt;/p&gt;</source>
         <translation>&lt;p&gt;远程模型 &lt;b&gt;{0}&lt;/b&gt;，位于 {1}（{2}）。没有可读取的 GGUF 头：服务器不提供。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="37"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="37"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38"/>
+        <source>Name in the metadata</source>
+        <translation>元数据中的名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="39"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40"/>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40"/>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="39"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="41"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42"/>
         <source>Tensor types</source>
         <translation>张量类型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="41"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="43"/>
+        <source>{0} (+ the output layer: {1} that can be offloaded to a GPU)</source>
+        <translation>{0}（另加输出层：共 {1} 层可卸载到 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="44"/>
         <source>Attention heads</source>
         <translation>注意力头数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="41"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="44"/>
         <source>{0} (KV heads {1}, head dim {2})</source>
         <translation>{0}（KV 头 {1}，头维度 {2}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="45"/>
         <source>Embedding / FFN</source>
         <translation>嵌入 / FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="43"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="46"/>
         <source>Vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="44"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="47"/>
         <source>Training context</source>
         <translation>训练上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="44"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="47"/>
         <source>Context now</source>
         <translation>当前上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="45"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="48"/>
         <source>BOS / EOS</source>
         <translation>BOS / EOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="46"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="49"/>
         <source>Backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="46"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="49"/>
         <source>{0}, {1} of {2} layers on the GPU</source>
         <translation>{0}，{1}/{2} 层在 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="48"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="51"/>
         <source>Load time</source>
         <translation>加载耗时</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="51"/>
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="54"/>
         <source>Notes</source>
         <translation>说明</translation>
     </message>
@@ -905,82 +949,82 @@
 <context>
     <name>ModelController</name>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="97"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="98"/>
         <source>The engine process crashed</source>
         <translation>引擎进程已崩溃</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="136"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="137"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="137"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="138"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="145"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="146"/>
         <source>This file cannot be loaded</source>
         <translation>无法加载此文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="166"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="167"/>
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="175"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="176"/>
         <source>Loading {0}…</source>
         <translation>正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="180"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="181"/>
         <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="184"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="185"/>
         <source>Model loaded in {0:.2f} s</source>
         <translation>模型已加载，用时 {0:.2f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="190"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="191"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="193"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="194"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="197"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="198"/>
         <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="201"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="202"/>
         <source>Connected to {0}</source>
         <translation>已连接到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="210"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="211"/>
         <source>The engine stopped responding</source>
         <translation>引擎已停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="211"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="212"/>
         <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
         <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="214"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="215"/>
         <source>The engine stopped. Use Model ▸ Reload model.</source>
         <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="218"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="219"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>
@@ -1010,17 +1054,20 @@
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="205"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="232"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="205"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
@@ -1161,22 +1208,27 @@
         <translation>访问令牌…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="203"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
+        <source>Recommended</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="203"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
         <source>Downloads</source>
         <translation>下载量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="203"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
         <source>Likes</source>
         <translation>点赞数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="203"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
@@ -1196,77 +1248,77 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="234"/>
-        <source>recommended</source>
-        <translation>推荐</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="244"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="249"/>
         <source>Searching the Hub for “{0}”…</source>
         <translation>正在 Hugging Face 上搜索“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="256"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="262"/>
         <source>{0} repositories.</source>
         <translation>{0} 个仓库。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="264"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="270"/>
         <source>Listing {0}…</source>
         <translation>正在列出 {0} 中的文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="279"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="286"/>
+        <source>Listing files…</source>
+        <translation>正在列出文件…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="303"/>
         <source> ({0} parts)</source>
         <translation>（{0} 个分片）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="284"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="308"/>
         <source>{0}: {1} GGUF model(s).</source>
         <translation>{0}：{1} 个 GGUF 模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="297"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="321"/>
         <source>Downloading {0}…</source>
         <translation>正在下载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="305"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="329"/>
         <source>, {0:.0f} s left</source>
         <translation>，剩余 {0:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="306"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="330"/>
         <source>{0} of {1}, {2}/s{3}</source>
         <translation>{0} / {1}，{2}/s{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="317"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="341"/>
         <source>{0} is ready ({1}, SHA-256 verified).</source>
         <translation>{0} 已就绪（{1}，SHA-256 已校验）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="325"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="349"/>
         <source>Download again to resume where it stopped.</source>
         <translation>再次下载即可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="329"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="353"/>
         <source>Hugging Face access token</source>
         <translation>Hugging Face 访问令牌</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="330"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="354"/>
         <source>For gated or private repositories (empty to remove):</source>
         <translation>用于受限或私有仓库（留空则移除）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="336"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="360"/>
         <source>Token saved.</source>
         <translation>令牌已保存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="339"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="363"/>
         <source>Token removed.</source>
         <translation>令牌已移除。</translation>
     </message>
@@ -1487,11 +1539,6 @@
         <translation>所选 token 的 p（原始）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="31"/>
-        <source>p / entropy</source>
-        <translation>p / 熵</translation>
-    </message>
-    <message>
         <location filename="../../app/logitscope/ui/inspector/timeline.py" line="32"/>
         <source>latency (ms)</source>
         <translation>延迟（ms）</translation>
@@ -1510,17 +1557,32 @@
 <context>
     <name>TokenTextView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="186"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="190"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="193"/>
+        <source>Select all</source>
+        <translation>全选</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="197"/>
+        <source>Inspect this token</source>
+        <translation>检查此 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="203"/>
         <source>Fork here with…</source>
         <translation>在此分叉，改用…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="193"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="210"/>
         <source>Type a token…</source>
         <translation>输入一个 token…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="202"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="219"/>
         <source>step {0}: p = {1} (rank {2}), entropy {3} nats</source>
         <translation>第 {0} 步：p = {1}（排名 {2}），熵 {3} nats</translation>
     </message>
@@ -1551,37 +1613,37 @@
 <context>
     <name>UserBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="37"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="38"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="41"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="42"/>
         <source>Previous version of this message</source>
         <translation>此消息的上一个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="43"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="44"/>
         <source>Next version of this message</source>
         <translation>此消息的下一个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="52"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="53"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="52"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="53"/>
         <source>Edit and resend this message</source>
         <translation>编辑并重新发送此消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="54"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="55"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="54"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="55"/>
         <source>Copy this message</source>
         <translation>复制此消息</translation>
     </message>

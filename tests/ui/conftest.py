@@ -66,6 +66,23 @@ def scripted_window(qtbot, tmp_path, recording, isolated_home):
     w.close()
 
 
+@pytest.fixture
+def bare_window(qtbot, tmp_path, isolated_home):
+    """The window without a model: the layout does not depend on one."""
+    from PySide6.QtCore import QSettings
+
+    from logitscope.ui.app import apply_theme, create_app
+    from logitscope.ui.main_window import MainWindow
+
+    app = create_app([])
+    dark = apply_theme(app, "light")
+    w = MainWindow(settings=QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat), dark=dark)
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.close()
+
+
 def ask(qtbot, window, text: str, max_tokens: int = 24):
     """Send a message and wait for the whole answer."""
     window.sampler.max_tokens.setValue(max_tokens)

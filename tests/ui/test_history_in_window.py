@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 
 from logitscope.engine.api import LoadSettings
 from tests.ui.conftest import ask
@@ -122,9 +122,16 @@ def test_delete_with_undo_search_and_rename(qtbot, window):
     window.new_chat()
     ask(qtbot, window, "Tell me about pears", max_tokens=3)
     window.search_box.setText("apples")
-    assert [window.conversation_list.item(i).text() for i in range(window.conversation_list.count())] == [
-        "Tell me about pears", "Tell me about apples"]  # the open one stays listed
+    listed = window.conversation_list
+    assert [listed.item(i).text() for i in range(listed.count())] == ["Tell me about apples"]  # only matches
+    assert listed.currentRow() == -1 and window.current.title == "Tell me about pears"  # still open, not listed
+    window.search_box.setText("no such words")
+    assert [listed.item(i).text() for i in range(listed.count())] == ["No conversations match"]
+    assert listed.item(0).flags() == Qt.ItemFlag.NoItemFlags  # a notice, not a conversation to open
+    listed.setCurrentRow(0)
+    assert window.current.title == "Tell me about pears"
     window.search_box.setText("")
+    assert listed.count() == 2 and listed.currentItem().text() == "Tell me about pears"
     window.rename_conversation("Pears!")
     assert window.history.store.conversation(window.current.store_id).title == "Pears!"
     deleted_id = window.current.store_id

@@ -49,8 +49,14 @@ def test_load_and_remove_from_the_page(qtbot, models_window):
 
 def test_recommended_list_is_shown_before_any_search(models_window):
     w = models_window
-    assert w.repo_table.rowCount() == len(w.recommended) > 0
-    assert w.repo_table.item(0, 1).text() == "recommended"
+    table = w.repo_table
+    assert table.rowCount() == len(w.recommended) > 0
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers == ["Recommended", "Parameters", "Size", "Quantization"]  # what the columns hold
+    first = w.recommended[0]
+    assert [table.item(0, c).text() for c in range(4)] == [first.repo_id, first.params,
+                                                           table.item(0, 2).text(), first.quant]
+    assert table.item(0, 2).text().startswith("~") and table.item(0, 2).text().endswith("B")
 
 
 def test_search_list_and_download_from_the_hub(qtbot, hub):
@@ -64,9 +70,17 @@ def test_search_list_and_download_from_the_hub(qtbot, hub):
     w.query.setText("GGUF")
     w.search()
     qtbot.waitUntil(lambda: any(r.repo_id == "test-org/Tiny-GGUF" for r in w.repos), timeout=20_000)
+    headers = [w.repo_table.horizontalHeaderItem(c).text() for c in range(w.repo_table.columnCount())]
+    assert headers == ["Repository", "Downloads", "Likes", "Updated"]
+    row = next(i for i, r in enumerate(w.repos) if r.repo_id == "test-org/Tiny-GGUF")
+    assert w.repo_table.item(row, 1).text() == f"{w.repos[row].downloads:,}"
     done = []
     w.show_files("test-org/Tiny-GGUF", lambda: done.append(True))
+    # at once, before the listing arrives: the file list says it is coming
+    assert w.file_table.rowCount() == 1 and w.file_table.item(0, 0).text() == "Listing files…"
+    assert not w.download_button.isEnabled()
     qtbot.waitUntil(lambda: bool(done), timeout=20_000)
+    assert w.file_table.columnSpan(0, 0) == 1 and w.download_button.isEnabled()
     assert {m.quant for m in w.remote} == {"Q4_K_M", "Q8_0"}
     assert w.file_table.item(0, 3).text() in ("fits", "tight", "does not fit", "unknown")  # English UI
     progress = []

@@ -37,7 +37,7 @@ def test_chat_with_a_remote_server_and_inspect_what_it_reports(qtbot, window, re
     assert step.raw_pieces and not math.isnan(step.p_raw)  # alternatives come with their text
     window.select_step(0, 0)
     assert "Step 0" in window.distribution.caption.text()
-    labels = [text for _, text in window.distribution.plot.getAxis("left")._tickLevels[0]]
+    labels = [row.label for row in window.distribution.model.rows]
     assert any(label.strip("▶ ") for label in labels)
     assert "does not report" in window.waterfall.caption.text()
     assert token_text(step) in window.chat.answers[0].view.tooltip_html(step)

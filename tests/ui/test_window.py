@@ -16,10 +16,10 @@ pytestmark = pytest.mark.gui
 
 
 def test_title_focus_and_status(window):
-    assert "Logitscope" in window.windowTitle() and "Smollm2" in window.windowTitle()
+    assert "Logitscope" in window.windowTitle() and "SmolLM2-135M-Instruct" in window.windowTitle()
     assert window.focusWidget() is window.prompt  # the window opens ready to type
     assert "CPU" in window.status_backend.text() or "…" in window.status_backend.text()
-    assert window.status_model.text().startswith("Smollm2")
+    assert window.status_model.text().startswith("SmolLM2-135M-Instruct")
 
 
 def test_send_streams_the_answer_into_the_chat(qtbot, window):

@@ -50,8 +50,8 @@ class Engine:
         self.info = ModelInfo(
             card=card, load=settings, n_ctx=runtime.n_ctx, load_s=runtime.load_s,
             backend=backend_name(), gpu_offload_supported=supports_gpu_offload(),
-            n_gpu_layers=min(max(settings.n_gpu_layers, 0) if settings.n_gpu_layers >= 0 else card.n_layer + 1,
-                             card.n_layer + 1) if supports_gpu_offload() else 0,
+            n_gpu_layers=min(max(settings.n_gpu_layers, 0) if settings.n_gpu_layers >= 0 else card.n_offloadable,
+                             card.n_offloadable) if supports_gpu_offload() else 0,
             kv_bytes_per_token=bpt, kv_allocated_bytes=round(bpt * runtime.n_ctx),
             compute_buffer_bytes=_compute_buffer_from_log(runtime.log.tail(60)),
             log_tail=runtime.log.tail(40), notices=list(runtime.notices),

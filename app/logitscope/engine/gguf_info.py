@@ -86,6 +86,11 @@ class ModelCard:
     weights_bytes: int = 0
     problems: list[str] = field(default_factory=list)  # why llama.cpp cannot load it (gguf_check); [] if it can
 
+    @property
+    def n_offloadable(self) -> int:
+        """Layers llama.cpp can put on a GPU: the repeating layers and the output layer."""
+        return self.n_layer + 1
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

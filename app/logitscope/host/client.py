@@ -36,6 +36,7 @@ from typing import Any
 from logitscope import errors
 from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.host.crash_log import crash_hint
 from logitscope.host.engine_api import LOCAL_CAPABILITIES
 from logitscope.messages import Message
 
@@ -248,8 +249,7 @@ class EngineClient:
                 code = proc.wait()
         time.sleep(0.05)  # let the log pump read the last lines
         tail = [line for line in self.log_tail(40) if line.strip()]
-        hint = next((line for line in reversed(tail) if "GGML_ASSERT" in line or "error" in line.lower()),
-                    tail[-1] if tail else "")
+        hint = crash_hint(tail)  # never a routine line that happened to come last
         self._discard()
         crashed = Message("the engine process crashed ({how})", how=_signal_name(code))
         if "GGML_ASSERT" in hint:

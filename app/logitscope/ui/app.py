@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from logitscope.engine.api import LoadSettings
 from logitscope.paths import resources_dir
-from logitscope.ui.palette import STYLE, apply_theme, dark_palette, system_is_dark  # noqa: F401  (their old home)
+from logitscope.ui.theme import apply_theme  # noqa: F401  (also imported from here by the entry points)
 
 
 def create_app(argv: list[str] | None = None) -> QApplication:

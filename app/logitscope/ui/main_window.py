@@ -42,6 +42,7 @@ from logitscope.store.settings import SettingsStore
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
+from logitscope.ui.dialogs.edit_message import EditMessageDialog
 from logitscope.ui.file_actions import FileActions
 from logitscope.ui.inspector.distribution import DistributionPanel
 from logitscope.ui.inspector.memory import MemoryPanel
@@ -52,13 +53,15 @@ from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
 from logitscope.ui.inspector_coordinator import InspectorCoordinator
+from logitscope.ui.layout import arrange_docks
+from logitscope.ui.menu_focus import MenuFocusKeeper
 from logitscope.ui.messages import translate_message
 from logitscope.ui.model_controller import ModelBox, ModelController
-from logitscope.ui.palette import apply_theme
 from logitscope.ui.session_controller import SessionController, SessionServices
 from logitscope.ui.sidebar import ConversationSidebar
+from logitscope.ui.theme import apply_theme
 
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2  # 2: the right column spans the height, scrolled sampler controls
 
 
 class MainWindow(QMainWindow):
@@ -86,6 +89,7 @@ class MainWindow(QMainWindow):
         self._build_central()
         self._build_docks()
         self._build_actions()
+        self._menu_focus = MenuFocusKeeper(self)
         self._build_status_bar()
         self._connect_controllers()
         self._show_conversation()
@@ -139,6 +143,7 @@ class MainWindow(QMainWindow):
         centre_layout = QVBoxLayout(centre)
         centre_layout.setContentsMargins(0, 0, 0, 6)
         centre_layout.addWidget(self.chat, 1)
+        centre_layout.addWidget(self.chat.legend)
         input_row = QHBoxLayout()
         input_row.setContentsMargins(8, 0, 8, 0)
         self.send_button = QPushButton(self.tr("Send"))
@@ -173,17 +178,7 @@ class MainWindow(QMainWindow):
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
             self.docks[key] = dock
-        # right: the distribution above the sliders that change it; bottom: timeline | waterfall, with the
-        # tokenizer, memory and model card as tabs behind them
-        self.splitDockWidget(self.docks["timeline"], self.docks["waterfall"], Qt.Orientation.Horizontal)
-        self.tabifyDockWidget(self.docks["timeline"], self.docks["tokenizer"])
-        self.tabifyDockWidget(self.docks["waterfall"], self.docks["memory"])
-        self.tabifyDockWidget(self.docks["memory"], self.docks["model_card"])
-        self.docks["waterfall"].raise_()
-        self.docks["timeline"].raise_()
-        self.resizeDocks([self.docks["distribution"], self.docks["sampler"]], [420, 380], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["timeline"]], [260], Qt.Orientation.Vertical)
-        self._default_state = self.saveState(LAYOUT_VERSION)
+        arrange_docks(self, self.docks)
 
     def _action(self, text: str, slot, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,  # noqa: ANN001
                 tip: str = "") -> QAction:
@@ -387,7 +382,7 @@ class MainWindow(QMainWindow):
         if self.session.busy or not 0 <= turn_index < len(self.current.turns):
             return
         old = self.current.turns[turn_index]
-        text, ok = QInputDialog.getMultiLineText(self, self.tr("Edit message"), self.tr("Your message:"), old.user)
+        text, ok = EditMessageDialog.ask(self, old.user)
         if ok and text.strip() and text.strip() != old.user:
             self.resend_edited(turn_index, text.strip())
 
@@ -536,7 +531,7 @@ class MainWindow(QMainWindow):
                 self.show_error(self.tr("Settings"), str(exc))
                 return
             self.dark = apply_theme(QApplication.instance(), app.theme)  # type: ignore[arg-type]
-            self.chat.dark = self.dark
+            self.chat.set_dark(self.dark)
         self.settings_dialog = dialog
 
     def _save_preset(self, name: str, settings: SamplerSettings) -> None:
@@ -550,9 +545,7 @@ class MainWindow(QMainWindow):
         self.chat.set_heatmap(self.heatmap_action.isChecked(), "rank" if self.rank_action.isChecked() else "probability")
 
     def reset_layout(self) -> None:
-        self.restoreState(self._default_state, LAYOUT_VERSION)
-        for dock in self.docks.values():
-            dock.show()
+        arrange_docks(self, self.docks)
 
     def restore_layout(self) -> None:
         geometry = self.qsettings.value("window/geometry")
@@ -605,7 +598,7 @@ class MainWindow(QMainWindow):
             self.status_backend.setText(self.tr("remote: {0}").format(info.server))
         elif isinstance(info, ModelInfo):
             self.status_backend.setText(self.tr("{0} · {1} of {2} layers offloaded").format(
-                backend, info.n_gpu_layers, info.card.n_layer + 1))
+                backend, info.n_gpu_layers, info.card.n_offloadable))
         else:
             self.status_backend.setText(backend)
         self.status_context.setText(self._context_text(0))

@@ -23,6 +23,7 @@ from logitscope.engine.gguf_info import damaged_error, inspect_model
 from logitscope.errors import LoadCancelledError, LogitscopeError
 from logitscope.host.engine_api import LOCAL_CAPABILITIES, RemoteModelInfo
 from logitscope.host.remote import RemoteEngine
+from logitscope.library.display_name import model_display_name
 from logitscope.store.records import ModelIdentity
 from logitscope.store.settings import SettingsStore
 from logitscope.ui.bridge import EngineBridge
@@ -109,7 +110,7 @@ class ModelController(QObject):
         info = self.info
         if info is None:
             return ""
-        return info.card.name if isinstance(info, ModelInfo) else f"{info.name} @ {info.base_url}"
+        return model_display_name(info.card.path) if isinstance(info, ModelInfo) else f"{info.name} @ {info.base_url}"
 
     def identity(self) -> ModelIdentity | None:
         """What the history records as the producer of an answer: the model file, or the server and model."""
@@ -178,7 +179,7 @@ class ModelController(QObject):
     def _on_loaded(self, info: ModelInfo) -> None:
         self.box.show_loading(False)
         self.box.model_label.setText(self.tr("{0}<br><small>{1}, {2:,} tokens of context</small>").format(
-            info.card.name, info.card.file_type, info.n_ctx))
+            model_display_name(info.card.path), info.card.file_type, info.n_ctx))
         self._push(info, {**self.capabilities, **LOCAL_CAPABILITIES})  # a local engine supports it all
         self.changed.emit()
         self.notice.emit(self.tr("Model loaded in {0:.2f} s").format(info.load_s))

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.session.conversation import Conversation
 from logitscope.session.history import ChatHistory
+from logitscope.ui.list_notice import notice_item
 from logitscope.ui.session_controller import SessionController
 
 
@@ -65,17 +66,19 @@ class ConversationSidebar(QWidget):
         return self.session.current
 
     def refresh(self) -> None:
-        """List the conversations (those matching the search, and the one on screen), the current selected."""
+        """List the conversations matching the search (or all), the current one selected when listed; say so
+        when nothing matches."""
         query = self.search_box.text().strip()
         matches = set(self.history.search(query)) if query else None
         self.conversation_list.blockSignals(True)
         self.conversation_list.clear()
-        self._listed = [c for c in self.conversations
-                        if matches is None or c is self.current or c.store_id in matches]
+        self._listed = [c for c in self.conversations if matches is None or c.store_id in matches]
         for conversation in self._listed:
             item = QListWidgetItem(conversation.title)
             item.setData(Qt.ItemDataRole.UserRole, conversation.id)
             self.conversation_list.addItem(item)
+        if not self._listed:
+            self.conversation_list.addItem(notice_item(self.tr("No conversations match")))
         if self.current in self._listed:
             self.conversation_list.setCurrentRow(self._listed.index(self.current))
         self.conversation_list.blockSignals(False)

@@ -50,3 +50,8 @@ def candidate_key(step: StepRecord, which: str, index: int) -> int | bytes:
 def percent(p: float) -> str:
     """A probability for people; "—" when the engine could not tell (a remote server)."""
     return "—" if p != p else f"{p:.1%}"  # NaN != NaN
+
+
+def rank_text(rank: int) -> str:
+    """A 0-based rank as people count it (1 = most likely); "—" when unknown (negative)."""
+    return "—" if rank < 0 else str(rank + 1)

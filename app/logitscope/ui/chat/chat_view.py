@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.engine.trace import StepRecord
 from logitscope.session.conversation import Answer, Conversation, Turn
+from logitscope.ui.chat.heatmap_legend import HeatmapLegend
 from logitscope.ui.chat.message_view import TokenTextView
 from logitscope.ui.messages import translate_message
 
@@ -207,6 +208,7 @@ class ChatView(QScrollArea):
         self.dark = False
         self.answers: list[AnswerBubble] = []
         self.questions: list[UserBubble] = []
+        self.legend = HeatmapLegend()  # placed by the window under the chat, shown with the heatmap
         self._follow = True
         self.verticalScrollBar().rangeChanged.connect(self._scroll_to_end_if_following)
         self.verticalScrollBar().valueChanged.connect(self._track_follow)
@@ -262,8 +264,17 @@ class ChatView(QScrollArea):
 
     def set_heatmap(self, on: bool, color_by: str = "probability") -> None:
         self.heatmap, self.color_by = on, color_by
+        self.legend.show_mode(on, color_by, self.dark)
         for bubble in self.answers:
             bubble.view.heatmap, bubble.view.color_by = on, color_by
+            bubble.refresh()
+
+    def set_dark(self, dark: bool) -> None:
+        """Heatmap colours for the new theme, at once."""
+        self.dark = dark
+        self.legend.show_mode(self.heatmap, self.color_by, dark)
+        for bubble in self.answers:
+            bubble.view.dark = dark
             bubble.refresh()
 
     def set_vocab(self, vocab: Sequence[bytes]) -> None:

@@ -17,7 +17,14 @@ from PySide6.QtGui import QFont, QMouseEvent, QTextCharFormat, QTextCursor, QTex
 from PySide6.QtWidgets import QMenu, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
 from logitscope.engine.trace import StepRecord
-from logitscope.ui.tokens import candidate_piece, percent, probability_color, rank_color, token_label
+from logitscope.ui.tokens import (
+    candidate_piece,
+    percent,
+    probability_color,
+    rank_color,
+    rank_text,
+    token_label,
+)
 
 ALTERNATIVES_SHOWN = 8
 COLOR_BUCKETS = 20
@@ -174,12 +181,22 @@ class TokenTextView(QTextBrowser):
                 self.stepClicked.emit(index)
 
     def contextMenuEvent(self, event) -> None:  # noqa: ANN001 - Qt signature
-        index = self.step_at(event.pos())
-        menu = self.createStandardContextMenu(event.pos())
+        self.context_menu(event.pos()).exec(event.globalPos())
+
+    def context_menu(self, pos: QPoint) -> QMenu:
+        """Our own menu: Qt's standard one offers link actions ("Copy Link Location") for the tokens'
+        internal anchors, which mean nothing to people."""
+        menu = QMenu(self)
+        copy = menu.addAction(self.tr("Copy"))
+        copy.setEnabled(self.textCursor().hasSelection())
+        copy.triggered.connect(self.copy)
+        menu.addAction(self.tr("Select all")).triggered.connect(self.selectAll)
+        index = self.step_at(pos)
         if 0 <= index < len(self.steps):
             menu.addSeparator()
+            menu.addAction(self.tr("Inspect this token")).triggered.connect(lambda: self.stepClicked.emit(index))
             self.add_fork_actions(menu, index)
-        menu.exec(event.globalPos())
+        return menu
 
     def add_fork_actions(self, menu: QMenu, index: int) -> None:
         step = self.steps[index]
@@ -200,7 +217,7 @@ class TokenTextView(QTextBrowser):
             rows.append(f"<tr><td>{mark}{_html(token_label(piece))}</td><td align='right'>{percent(p)}</td></tr>")
         entropy = "—" if step.entropy_raw != step.entropy_raw else f"{step.entropy_raw:.2f}"
         head = self.tr("step {0}: p = {1} (rank {2}), entropy {3} nats").format(
-            step.i, percent(step.p_raw), step.rank_raw if step.rank_raw >= 0 else "—", entropy)
+            step.i, percent(step.p_raw), rank_text(step.rank_raw), entropy)
         return f"<p>{head}</p><table>{''.join(rows)}</table>"
 
 

@@ -14,7 +14,8 @@ class PromptBox(QPlainTextEdit):
         super().__init__(parent)
         self.setPlaceholderText(self.tr("Message the model… (Enter to send, Shift+Enter for a new line)"))
         self.setTabChangesFocus(True)
-        self.setMaximumHeight(120)
+        # four lines, then it scrolls: at 1280x720 every line here is a line less of the chat
+        self.setMaximumHeight(self.fontMetrics().lineSpacing() * 4 + 2 * round(self.document().documentMargin()) + 4)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):

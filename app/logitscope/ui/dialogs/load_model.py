@@ -23,6 +23,7 @@ from logitscope.engine.api import LoadSettings
 from logitscope.engine.gguf_info import ModelCard
 from logitscope.engine.memory import KV_CACHE_TYPES, estimate, format_bytes, kv_cells, value_cache_type
 from logitscope.engine.threads import max_threads
+from logitscope.library.display_name import model_display_name
 from logitscope.library.fit import assess_fit, need_for_card
 from logitscope.library.machine import probe_machine
 from logitscope.ui.messages import translate_message
@@ -35,10 +36,10 @@ class LoadModelDialog(QDialog):
         self.card = card
         self.gpu_offload = gpu_offload
         self.machine = probe_machine()  # RAM and, where nvidia-smi answers, VRAM
-        self.setWindowTitle(self.tr("Load {0}").format(card.name))
+        self.setWindowTitle(self.tr("Load {0}").format(model_display_name(card.path)))
         settings = settings or LoadSettings(n_ctx=min(4096, card.n_ctx_train or 4096))
         layout = QVBoxLayout(self)
-        title = QLabel(f"<b>{card.name}</b> — {card.architecture}, {card.n_params / 1e6:,.0f} M, {card.file_type}")
+        title = QLabel(f"<b>{model_display_name(card.path)}</b> — {card.architecture}, {card.n_params / 1e6:,.0f} M, {card.file_type}")
         layout.addWidget(title)
         if card.problems:
             self._refuse(layout)

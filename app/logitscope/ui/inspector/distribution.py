@@ -1,20 +1,129 @@
-"""Next-token distribution: the best candidates' raw probability beside their final one."""
+"""Next-token distribution: a ranked list of the best candidates, raw and final probability as inline bars.
+
+A table rather than a bar chart: token labels never overlap, rows stay legible in a short dock, and an
+update only resets one small model (cheap while tokens stream).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-import numpy as np
-import pyqtgraph as pg
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from logitscope.ui.inspector.state import StepView
-from logitscope.ui.tokens import candidate_key, candidate_piece, percent, token_label
+from logitscope.ui.tokens import candidate_key, candidate_piece, percent, rank_text, token_label
 
-SHOWN = 12
-RAW_BRUSH = pg.mkBrush(150, 150, 160, 160)
-FINAL_BRUSH = pg.mkBrush(60, 130, 220, 220)
-CHOSEN_BRUSH = pg.mkBrush(235, 140, 30, 240)
+SHOWN = 30  # rows of candidates; a tall dock shows them all, a short one scrolls
+RANK, TOKEN, RAW, FINAL = range(4)
+RAW_COLOR = QColor(150, 150, 160, 150)
+FINAL_COLOR = QColor(60, 130, 220, 190)
+CHOSEN_COLOR = QColor(235, 140, 30, 220)
+TOP_P_COLOR = QColor(200, 60, 60)
+MIN_P_COLOR = QColor(140, 80, 220)
+BarIndex = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class Candidate:
+    label: str
+    raw: float
+    final: float
+    chosen: bool
+
+
+class DistributionModel(QAbstractTableModel):
+    """The shown candidates, best raw first, and where the top-p and min-p cuts fall among them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[Candidate] = []
+        self.top_p_kept: int | None = None     # rows above the top-p cut; None: no cut among the rows
+        self.min_p_at: float | None = None     # the raw probability min-p keeps from; None: min-p off
+        self.preview = False
+        self.headers = (self.tr("#"), self.tr("token"), self.tr("raw p"), self.tr("final p"))
+
+    def set_rows(self, rows: list[Candidate], top_p_kept: int | None, min_p_at: float | None, preview: bool) -> None:
+        self.beginResetModel()
+        self.rows, self.top_p_kept, self.min_p_at, self.preview = rows, top_p_kept, min_p_at, preview
+        self.endResetModel()
+
+    def rowCount(self, parent: BarIndex = QModelIndex()) -> int:  # noqa: B008 - Qt signature
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: BarIndex = QModelIndex()) -> int:  # noqa: B008 - Qt signature
+        return 0 if parent.isValid() else len(self.headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.headers[section]
+        return None
+
+    def data(self, index: BarIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        row = self.rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == RANK:
+                return rank_text(index.row())
+            if column == TOKEN:
+                return f"▶ {row.label}" if row.chosen and not self.preview else row.label
+            return percent(row.raw if column == RAW else row.final)
+        if role == Qt.ItemDataRole.UserRole:  # the bar's length
+            return row.raw if column == RAW else row.final if column == FINAL else None
+        if role == Qt.ItemDataRole.FontRole and row.chosen and not self.preview:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (RANK, RAW, FINAL):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tr("raw p {0} — after the sampler {1}").format(percent(row.raw), percent(row.final))
+        return None
+
+
+class BarDelegate(QStyledItemDelegate):
+    """Paints a probability cell as a bar behind its number, with the top-p cut and min-p threshold."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: BarIndex) -> None:
+        model = index.model()
+        assert isinstance(model, DistributionModel)
+        value = index.data(Qt.ItemDataRole.UserRole)
+        rect = QRect(option.rect)
+        painter.save()
+        if isinstance(value, float) and value == value:
+            row = model.rows[index.row()]
+            color = CHOSEN_COLOR if (row.chosen and not model.preview and index.column() == FINAL) else (
+                FINAL_COLOR if index.column() == FINAL else RAW_COLOR)
+            bar = rect.adjusted(1, 3, -1, -3)
+            bar.setWidth(max(1, round(bar.width() * min(max(value, 0.0), 1.0))))
+            painter.fillRect(bar, color)
+            if index.column() == RAW and model.min_p_at is not None:
+                x = rect.left() + 1 + round((rect.width() - 2) * min(model.min_p_at, 1.0))
+                painter.setPen(QPen(MIN_P_COLOR, 2, Qt.PenStyle.DotLine))
+                painter.drawLine(x, rect.top(), x, rect.bottom())
+        painter.restore()
+        super().paint(painter, option, index)
+        if model.top_p_kept is not None and index.row() == model.top_p_kept - 1:
+            painter.save()
+            painter.setPen(QPen(TOP_P_COLOR, 2, Qt.PenStyle.DashLine))
+            painter.drawLine(rect.left(), rect.bottom(), rect.right(), rect.bottom())
+            painter.restore()
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: BarIndex) -> None:
+        super().initStyleOption(option, index)
+        option.state &= ~QStyle.StateFlag.State_HasFocus
 
 
 class DistributionPanel(QWidget):
@@ -25,77 +134,74 @@ class DistributionPanel(QWidget):
         self.caption = QLabel(self.tr("No step selected yet: send a message."))
         self.caption.setWordWrap(True)
         layout.addWidget(self.caption)
-        self.plot = pg.PlotWidget()
-        self.plot.setMenuEnabled(False)
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.hideButtons()
-        self.plot.setLabel("bottom", self.tr("probability"))
-        self.plot.getAxis("bottom").enableAutoSIPrefix(False)
-        self.plot.invertY(True)
-        self.plot.showGrid(x=True, y=False, alpha=0.2)
-        self.plot.addLegend(offset=(-10, -10))
-        # created once, updated with setOpts: never rebuilt per token
-        self.raw_bars = pg.BarGraphItem(x0=[], y=[], height=0.38, width=[], brush=RAW_BRUSH, name=self.tr("raw"))
-        self.final_bars = pg.BarGraphItem(x0=[], y=[], height=0.38, width=[], brush=FINAL_BRUSH,
-                                          name=self.tr("after sampler"))
-        self.plot.addItem(self.raw_bars)
-        self.plot.addItem(self.final_bars)
-        self.top_p_line = pg.InfiniteLine(angle=0, pen=pg.mkPen((200, 60, 60), width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
-                                          label=self.tr("top-p cut"), labelOpts={"position": 0.85, "color": (200, 60, 60)})
-        self.min_p_line = pg.InfiniteLine(angle=90, pen=pg.mkPen((120, 60, 200), width=2, style=pg.QtCore.Qt.PenStyle.DotLine),
-                                          label=self.tr("min-p"), labelOpts={"position": 0.95, "color": (120, 60, 200)})
-        self.plot.addItem(self.top_p_line)
-        self.plot.addItem(self.min_p_line)
-        layout.addWidget(self.plot, 1)
+        self.model = DistributionModel()
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(BarDelegate(self.table))
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        rows = self.table.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
+        columns = self.table.horizontalHeader()
+        columns.setSectionResizeMode(RANK, QHeaderView.ResizeMode.ResizeToContents)
+        columns.setSectionResizeMode(TOKEN, QHeaderView.ResizeMode.Stretch)
+        for column in (RAW, FINAL):
+            columns.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            columns.resizeSection(column, self.fontMetrics().horizontalAdvance("100.0%") + 48)
+        layout.addWidget(self.table, 1)
+        self.legend = QLabel(self.tr("▶ chosen token · <span style='color:{0}'>‒ ‒</span> top-p cut · "
+                                     "<span style='color:{1}'>┆</span> min-p threshold (on raw p)").format(
+            TOP_P_COLOR.name(), MIN_P_COLOR.name()))
+        self.legend.setObjectName("distributionLegend")
+        self.legend.setWordWrap(True)
+        layout.addWidget(self.legend)
         self.vocab: Sequence[bytes] = ()
         self.view: StepView | None = None
+
+    def visible_rows(self) -> int:
+        """How many candidate rows fit in the list as it is laid out now."""
+        return self.table.viewport().height() // self.table.verticalHeader().defaultSectionSize()
 
     def show_step(self, view: StepView | None) -> None:
         self.view = view
         if view is None:
             return
         step = view.step
-        ids = step.raw_ids[:SHOWN]
-        raw = np.nan_to_num(step.raw_probs[:SHOWN])
+        n = min(SHOWN, len(step.raw_ids))
+        raw = step.raw_probs[:n]  # NaN where a server did not say: shown as "—", no bar
         final_ids, final_probs = view.final
         if view.is_preview:
             final_of = dict(zip(final_ids.tolist(), final_probs.tolist(), strict=True))
         else:
             final_of = {candidate_key(step, "final", i): float(p) for i, p in enumerate(final_probs)}
-        keys = [candidate_key(step, "raw", i) for i in range(len(ids))]
-        final = np.nan_to_num(np.array([final_of.get(k, 0.0) for k in keys]))
-        chosen = [k == step.token or k == step.piece for k in keys]
-        y = np.arange(len(ids), dtype=float)
-        self.raw_bars.setOpts(x0=np.zeros(len(ids)), y=y - 0.2, width=raw, height=0.38)
-        brushes = [CHOSEN_BRUSH if (c and not view.is_preview) else FINAL_BRUSH for c in chosen]
-        self.final_bars.setOpts(x0=np.zeros(len(ids)), y=y + 0.2, width=final, height=0.38, brushes=brushes)
-        labels = [(i, self._label(candidate_piece(step, "raw", i, self.vocab), chosen[i])) for i in range(len(ids))]
-        self.plot.getAxis("left").setTicks([labels, []])
-        self.plot.setYRange(-0.7, len(ids) - 0.3, padding=0)
-        self.plot.setXRange(0, max(float(raw.max(initial=0)), float(final.max(initial=0)), 0.05) * 1.08, padding=0)
-        self._draw_cuts(view, ids)
+        rows = []
+        for i in range(n):
+            key = candidate_key(step, "raw", i)
+            rows.append(Candidate(token_label(candidate_piece(step, "raw", i, self.vocab)), float(raw[i]),
+                                  float(final_of.get(key, 0.0)), key == step.token or key == step.piece))
+        self.model.set_rows(rows, self._top_p_kept(view, n), self._min_p_at(view), view.is_preview)
         self._caption(view)
 
-    def _label(self, piece: bytes, chosen: bool) -> str:
-        text = token_label(piece)
-        text = text if len(text) <= 14 else text[:13] + "…"
-        return f"▶ {text}" if chosen else text
-
-    def _draw_cuts(self, view: StepView, ids: np.ndarray) -> None:
+    @staticmethod
+    def _top_p_kept(view: StepView, shown: int) -> int | None:
         names = [s.name for s in view.stages]
         top_p = view.number("top_p", 1.0)
-        if "top_p" in names and top_p < 1.0:
-            kept = view.stages[names.index("top_p")].n_out
-            self.top_p_line.setPos(min(kept, len(ids)) - 0.5)
-            self.top_p_line.setVisible(kept < len(ids))
-        else:
-            self.top_p_line.setVisible(False)
+        if "top_p" not in names or top_p >= 1.0:
+            return None
+        kept = view.stages[names.index("top_p")].n_out
+        return kept if 0 < kept < shown else None
+
+    @staticmethod
+    def _min_p_at(view: StepView) -> float | None:
+        # min-p keeps tokens with p >= min_p x p_max, measured on the distribution it receives; drawn on
+        # the raw bars for reference
         min_p = view.number("min_p", 0.0)
-        self.min_p_line.setVisible(min_p > 0)
-        if min_p > 0:
-            # min-p keeps tokens with p >= min_p x p_max, measured on the distribution it receives;
-            # drawn on the raw axis for reference
-            self.min_p_line.setPos(min_p * float(view.step.raw_probs[0]))
+        p_max = float(view.step.raw_probs[0]) if len(view.step.raw_probs) else float("nan")
+        return min_p * p_max if min_p > 0 and p_max == p_max else None
 
     def _caption(self, view: StepView) -> None:
         step = view.step
@@ -107,13 +213,9 @@ class DistributionPanel(QWidget):
                 text += self.tr(" — {0:.1%} of the raw mass lies outside the stored head").format(view.replay.tail_mass)
         else:
             text = self.tr("Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), "
-                           "entropy {6} nats").format(step.i, chosen, percent(step.p_raw), _rank(step.rank_raw),
-                                                      percent(step.p), _rank(step.rank), _nats(step.entropy_raw))
+                           "entropy {6} nats").format(step.i, chosen, percent(step.p_raw), rank_text(step.rank_raw),
+                                                      percent(step.p), rank_text(step.rank), _nats(step.entropy_raw))
         self.caption.setText(text)
-
-
-def _rank(rank: int) -> str:
-    return "—" if rank < 0 else str(rank)
 
 
 def _nats(value: float) -> str:

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from logitscope.engine.api import ModelInfo
 from logitscope.engine.memory import format_bytes
 from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.library.display_name import model_display_name
 from logitscope.ui.messages import translate_message
 
 
@@ -34,17 +35,19 @@ class ModelCardPanel(QWidget):
         mix = "<br>".join(f"{escape(q.type_name)}: {q.n_tensors} tensors, {q.bits_per_weight:.2f} bits/weight, "
                           f"{format_bytes(q.n_bytes)}" for q in c.quant_mix)
         rows = [
-            (self.tr("Name"), escape(c.name)), (self.tr("File"), escape(c.path)),
+            (self.tr("Name"), escape(model_display_name(c.path))), (self.tr("Name in the metadata"), escape(c.name)),
+            (self.tr("File"), escape(c.path)),
             (self.tr("Architecture"), escape(c.architecture)), (self.tr("Parameters"), f"{c.n_params:,}"),
             (self.tr("Quantization"), f"{escape(c.file_type)} ({c.bits_per_weight:.2f} bits/weight on average)"),
-            (self.tr("Tensor types"), mix), (self.tr("Layers"), str(c.n_layer)),
+            (self.tr("Tensor types"), mix), (self.tr("Layers"), self.tr(
+                "{0} (+ the output layer: {1} that can be offloaded to a GPU)").format(c.n_layer, c.n_offloadable)),
             (self.tr("Attention heads"), self.tr("{0} (KV heads {1}, head dim {2})").format(c.n_head, c.n_head_kv, c.head_dim_k)),
             (self.tr("Embedding / FFN"), f"{c.n_embd} / {c.n_ff}"),
             (self.tr("Vocabulary"), f"{c.n_vocab:,} ({escape(c.tokenizer_model)})"),
             (self.tr("Training context"), f"{c.n_ctx_train:,}"), (self.tr("Context now"), f"{info.n_ctx:,}"),
             (self.tr("BOS / EOS"), f"{c.bos_id} / {c.eos_id}"),
             (self.tr("Backend"), self.tr("{0}, {1} of {2} layers on the GPU").format(
-                escape(info.backend), info.n_gpu_layers, c.n_layer)),
+                escape(info.backend), info.n_gpu_layers, c.n_offloadable)),
             (self.tr("Load time"), f"{info.load_s * 1000:.0f} ms"),
         ]
         if info.notices:  # what the engine changed from what was asked (e.g. the context rounded up)

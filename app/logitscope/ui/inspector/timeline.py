@@ -28,7 +28,7 @@ class TimelinePanel(QWidget):
         p_label, h_label = self.tr("p of the chosen token (raw)"), self.tr("entropy (nats)")
         self.top.setTitle(f"<span style='color:#3c82dc'>{p_label}</span> &nbsp; "
                           f"<span style='color:#dc7828'>{h_label}</span>", size="9pt")
-        self.top.setLabel("left", self.tr("p / entropy"))
+        # no left label on the top plot: its title names both curves, and two vertical labels overlap in a short dock
         self.bottom.setLabel("left", self.tr("latency (ms)"))
         self.bottom.setLabel("bottom", self.tr("step"))
         for plot in (self.top, self.bottom):

@@ -200,7 +200,7 @@ class ModelsWindow(QDialog):
         row.addWidget(self.token_button)
         layout.addLayout(row)
         split = QSplitter(Qt.Orientation.Horizontal)
-        self.repo_table = _table([self.tr("Repository"), self.tr("Downloads"), self.tr("Likes"), self.tr("Updated")])
+        self.repo_table = _table(self._search_headers())
         self.repo_table.itemSelectionChanged.connect(self._repo_selected)
         self.file_table = _table([self.tr("File"), self.tr("Quantization"), self.tr("Size"), self.tr("Fits this machine?")])
         split.addWidget(self.repo_table)
@@ -228,12 +228,17 @@ class ModelsWindow(QDialog):
         """Before any search: a short list of small instruct models for a first try."""
         self.repos = [HubRepo(r.repo_id, 0, 0, None, r.gated) for r in self.recommended]
         table = self.repo_table
+        table.setHorizontalHeaderLabels([self.tr("Recommended"), self.tr("Parameters"), self.tr("Size"),
+                                         self.tr("Quantization")])
         table.setRowCount(len(self.recommended))
         for row, r in enumerate(self.recommended):
             table.setItem(row, 0, _cell(r.repo_id, r.why))
-            table.setItem(row, 1, _cell(self.tr("recommended")))
-            table.setItem(row, 2, _cell(r.params))
-            table.setItem(row, 3, _cell(f"~{format_bytes(r.approx_size_bytes)} {r.quant}"))
+            table.setItem(row, 1, _cell(r.params, r.why))
+            table.setItem(row, 2, _cell(f"~{format_bytes(r.approx_size_bytes)}"))
+            table.setItem(row, 3, _cell(r.quant))
+
+    def _search_headers(self) -> list[str]:
+        return [self.tr("Repository"), self.tr("Downloads"), self.tr("Likes"), self.tr("Updated")]
 
     def search(self, query: str | None = None) -> None:
         query = (query if query is not None else self.query.text()).strip()
@@ -247,6 +252,7 @@ class ModelsWindow(QDialog):
     def _show_repos(self, repos: list[HubRepo]) -> None:
         self.repos = repos
         table = self.repo_table
+        table.setHorizontalHeaderLabels(self._search_headers())
         table.setRowCount(len(repos))
         for row, r in enumerate(repos):
             table.setItem(row, 0, _cell(r.repo_id + (" 🔒" if r.gated else "")))
@@ -262,6 +268,7 @@ class ModelsWindow(QDialog):
 
     def show_files(self, repo_id: str, done: Callable[[], None] | None = None) -> None:
         self.status.setText(self.tr("Listing {0}…").format(repo_id))
+        self._show_listing_busy()
 
         def shown(listing: object) -> None:
             self._show_files(listing)
@@ -270,7 +277,24 @@ class ModelsWindow(QDialog):
 
         self.background.run(lambda: list_repo_ggufs(repo_id), shown, self._failed)
 
+    def _show_listing_busy(self) -> None:
+        """Where the files will appear: say they are coming (a listing can take seconds)."""
+        self.remote = []
+        table = self.file_table
+        table.clearContents()
+        table.setRowCount(1)
+        table.setItem(0, 0, _cell(self.tr("Listing files…")))
+        table.setSpan(0, 0, 1, table.columnCount())
+        table.setCursor(Qt.CursorShape.BusyCursor)
+        self.download_button.setEnabled(False)
+
+    def _listing_done(self) -> None:
+        self.file_table.clearSpans()
+        self.file_table.unsetCursor()
+        self.download_button.setEnabled(not self.downloading)
+
     def _show_files(self, listing: object) -> None:
+        self._listing_done()
         self.current_repo = listing.repo_id  # type: ignore[attr-defined]
         self.remote = list(listing.models)  # type: ignore[attr-defined]
         table = self.file_table
@@ -341,6 +365,9 @@ class ModelsWindow(QDialog):
     def _failed(self, message: str) -> None:
         message = translate_message(message)
         self.last_error = message
+        if self.file_table.rowSpan(0, 0) > 1 or self.file_table.columnSpan(0, 0) > 1:  # the listing failed
+            self._listing_done()
+            self.file_table.setRowCount(0)
         self.status.setText(f"<span style='color:#c62828'>{message}</span>")
 
     def closeEvent(self, event) -> None:  # noqa: ANN001 - Qt signature

@@ -1,0 +1,74 @@
+"""The default dock layout, sized from the window it is applied to (1280x720 up to full HD and beyond).
+
+Right: the next-token distribution above the sampler controls that change it, the whole height of the
+window. Bottom (under the chat only): the timeline beside the waterfall, with the tokenizer, memory and
+model card as tabs behind them. Sizes are shares of the window, so Reset layout fits whatever size the
+window has now instead of replaying the pixel sizes it had when it was built.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
+
+RIGHT_SHARE = 0.30        # of the window's width, for the distribution and the sampler controls
+RIGHT_MIN_WIDTH = 340
+DISTRIBUTION_SHARE = 0.55  # of the right column's height
+BOTTOM_SHARE = 0.32        # of the window's height, for the timeline and the waterfall
+BOTTOM_MIN_HEIGHT = 250  # the timeline's two plots and the waterfall's caption and two plots
+SCROLLED = ("sampler", "model_card", "memory")  # docks whose content may be taller than their share
+
+
+def scrollable(dock: QDockWidget) -> None:
+    """Put the dock's content in a scroll area: at 720 px it scrolls instead of pushing other docks away."""
+    content = dock.widget()
+    if isinstance(content, QScrollArea):
+        return
+    area = QScrollArea()
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidgetResizable(True)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(content)
+    dock.setWidget(area)
+
+
+def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+    """Place, show and size every dock for the window's current size."""
+    window.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+    window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+    for key in SCROLLED:
+        scrollable(docks[key])
+    right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
+    for key, area in (("distribution", right), ("sampler", right), ("timeline", bottom), ("waterfall", bottom),
+                      ("tokenizer", bottom), ("memory", bottom), ("model_card", bottom)):
+        docks[key].setFloating(False)
+        window.addDockWidget(area, docks[key])
+        docks[key].show()
+    window.splitDockWidget(docks["distribution"], docks["sampler"], Qt.Orientation.Vertical)
+    window.splitDockWidget(docks["timeline"], docks["waterfall"], Qt.Orientation.Horizontal)
+    window.tabifyDockWidget(docks["timeline"], docks["tokenizer"])
+    window.tabifyDockWidget(docks["waterfall"], docks["memory"])
+    window.tabifyDockWidget(docks["memory"], docks["model_card"])
+    docks["waterfall"].raise_()
+    docks["timeline"].raise_()
+    size_docks(window, docks)
+
+
+def size_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+    """Share the window between the chat and the docks."""
+    width, height = window.width(), window.height()
+    right_width = max(RIGHT_MIN_WIDTH, round(width * RIGHT_SHARE))
+    window.resizeDocks([docks["distribution"]], [right_width], Qt.Orientation.Horizontal)
+    column = height - window.menuBar().sizeHint().height() - _status_height(window)
+    share = round(column * DISTRIBUTION_SHARE)
+    window.resizeDocks([docks["distribution"], docks["sampler"]], [share, column - share], Qt.Orientation.Vertical)
+    window.resizeDocks([docks["timeline"]], [max(BOTTOM_MIN_HEIGHT, round(height * BOTTOM_SHARE))],
+                       Qt.Orientation.Vertical)
+    chat_width = width - right_width
+    window.resizeDocks([docks["timeline"], docks["waterfall"]], [chat_width // 2, chat_width - chat_width // 2],
+                       Qt.Orientation.Horizontal)
+
+
+def _status_height(window: QMainWindow) -> int:
+    bar: QWidget | None = window.statusBar() if window.statusBar().isVisible() else None
+    return bar.sizeHint().height() if bar is not None else 0

@@ -1,0 +1,80 @@
+"""Light and dark themes, applied at once to every open window: the Qt palette (disabled roles
+included), the style sheet and every pyqtgraph plot already on screen."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+ColorRole, ColorGroup = QPalette.ColorRole, QPalette.ColorGroup
+
+# (background, foreground) of the plots
+PLOT_COLORS = {False: ((255, 255, 255), (40, 40, 40)), True: ((30, 31, 34), (220, 220, 220))}
+
+STYLE = """
+#userBubble { background: palette(alternate-base); border-radius: 8px; }
+#answerBubble { border: 1px solid palette(mid); border-radius: 8px; }
+#speaker { font-weight: bold; }
+#answerStatus, #placeholder { color: palette(placeholder-text); }
+"""
+
+
+def system_is_dark() -> bool:
+    scheme = QGuiApplication.styleHints().colorScheme()
+    if scheme == Qt.ColorScheme.Dark:
+        return True
+    if scheme == Qt.ColorScheme.Light:
+        return False
+    window = QGuiApplication.palette().color(ColorRole.Window)
+    return window.lightness() < 128
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    base, alt, text = QColor(30, 31, 34), QColor(43, 45, 48), QColor(225, 225, 228)
+    for role, color in ((ColorRole.Window, alt), (ColorRole.WindowText, text),
+                        (ColorRole.Base, base), (ColorRole.AlternateBase, alt),
+                        (ColorRole.Text, text), (ColorRole.Button, alt),
+                        (ColorRole.ButtonText, text), (ColorRole.ToolTipBase, base),
+                        (ColorRole.ToolTipText, text), (ColorRole.Highlight, QColor(60, 110, 200)),
+                        (ColorRole.HighlightedText, QColor(255, 255, 255)),
+                        (ColorRole.PlaceholderText, QColor(140, 140, 145)),
+                        (ColorRole.Link, QColor(110, 160, 250)),
+                        (ColorRole.Light, QColor(70, 72, 76)), (ColorRole.Midlight, QColor(58, 60, 64)),
+                        (ColorRole.Mid, QColor(80, 82, 86)), (ColorRole.Dark, QColor(20, 20, 22)),
+                        (ColorRole.Shadow, QColor(10, 10, 10))):
+        p.setColor(role, color)
+    # disabled widgets must look disabled: dimmed text, flat buttons and fields
+    dimmed = QColor(115, 116, 120)
+    for role, color in ((ColorRole.WindowText, dimmed), (ColorRole.Text, dimmed), (ColorRole.ButtonText, dimmed),
+                        (ColorRole.Button, QColor(38, 39, 42)), (ColorRole.Base, QColor(38, 39, 42)),
+                        (ColorRole.Highlight, QColor(70, 72, 76)), (ColorRole.HighlightedText, dimmed),
+                        (ColorRole.PlaceholderText, QColor(90, 91, 95))):
+        p.setColor(ColorGroup.Disabled, role, color)
+    return p
+
+
+def apply_theme(app: QApplication, theme: str = "system") -> bool:
+    """Fusion style with a light or dark palette, for new and already open widgets; returns whether dark."""
+    app.setStyle("Fusion")
+    dark = system_is_dark() if theme == "system" else theme == "dark"
+    app.setPalette(dark_palette() if dark else app.style().standardPalette())
+    app.setStyleSheet(STYLE)
+    background, foreground = PLOT_COLORS[dark]
+    pg.setConfigOptions(antialias=True, background=background, foreground=foreground)  # plots made later
+    restyle_plots(app, dark)
+    return dark
+
+
+def restyle_plots(app: QApplication, dark: bool) -> None:
+    """pyqtgraph reads its colours when a plot is made: repaint those already made in the new colours."""
+    background, foreground = PLOT_COLORS[dark]
+    for top in app.topLevelWidgets():
+        for view in top.findChildren(pg.GraphicsView):
+            view.setBackground(background)
+            for item in view.scene().items():
+                if isinstance(item, pg.AxisItem):
+                    item.setPen(foreground)
+                    item.setTextPen(foreground)

@@ -1,0 +1,125 @@
+"""The inspector as people read it: a ranked list (1-based) with bars and cut markers, a heatmap legend."""
+
+from __future__ import annotations
+
+import pytest
+
+from logitscope.engine.sampler import SamplerSettings
+from logitscope.ui.inspector.distribution import FINAL, RANK, RAW, TOKEN
+from tests.ui.conftest import ask
+
+pytestmark = pytest.mark.gui
+
+
+def test_distribution_is_a_ranked_list_with_markers(qtbot, window):
+    answer = ask(qtbot, window, "Name three colours.", max_tokens=8)
+    window.select_step(0, 1)
+    step = answer.steps[1]
+    model = window.distribution.model
+    assert model.rowCount() >= 8
+    assert [model.index(r, RANK).data() for r in range(3)] == ["1", "2", "3"]   # ranks count from 1
+    chosen = [r for r in range(model.rowCount()) if model.index(r, TOKEN).data().startswith("▶")]
+    assert chosen == [step.rank_raw]   # greedy: the chosen token is the most likely one, marked
+    assert model.index(0, RAW).data().endswith("%") and model.index(0, FINAL).data() == "100.0%"
+    assert "(rank 1)" in window.distribution.caption.text()
+    assert "rank 1)" in window.chat.answers[0].view.tooltip_html(step)
+    # a preview with top-p and min-p: both cuts fall among the shown rows
+    window.sampler.set_settings(SamplerSettings(temperature=1.5, top_k=0, top_p=0.5, min_p=0.05))
+    assert model.preview
+    kept = [s for s in window.current_step_view().stages if s.name == "top_p"][0].n_out
+    assert model.top_p_kept == kept and 0 < kept < model.rowCount()
+    assert model.min_p_at == pytest.approx(0.05 * float(step.raw_probs[0]))
+    finals = [model.rows[r].final for r in range(model.rowCount())]
+    assert all(p == 0.0 for p in finals[kept:]) and finals[0] > 0
+
+
+def test_heatmap_has_a_legend(qtbot, window):
+    ask(qtbot, window, "Say hi.", max_tokens=4)
+    legend = window.chat.legend
+    assert not legend.isVisible()
+    window.heatmap_action.setChecked(True)
+    window.toggle_heatmap()
+    assert legend.isVisible() and "p" in legend.title.text() and legend.high.text() == "100%"
+    window.rank_action.setChecked(True)
+    window.toggle_heatmap()
+    assert legend.isVisible() and "rank" in legend.title.text()
+    window.heatmap_action.setChecked(False)
+    window.toggle_heatmap()
+    assert not legend.isVisible()
+
+
+def test_model_named_after_its_file_and_layers_counted_alike(window):
+    card = window.bridge.info.card
+    assert card.name != "SmolLM2-135M-Instruct"   # the metadata's name is a training-run name
+    assert "SmolLM2-135M-Instruct" in window.windowTitle() and "SmolLM2-135M-Instruct" in window.model_label.text()
+    shown = window.status_backend.text()
+    total = card.n_layer + 1
+    assert f"of {total} layers" in shown, shown
+    html = window.model_card.text.toPlainText()
+    assert f"{card.n_layer} (+ the output layer: {total}" in html
+    assert f"of {total} layers on the GPU" in html
+
+
+def _token_point(view, answer, target: int):
+    from PySide6.QtGui import QTextCursor
+
+    start = sum(len(s.text) for s in answer.steps[:target])
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(start + 1)
+    rect = view.cursorRect(cursor)
+    point = rect.center()
+    point.setX(rect.left() - 2)
+    return point
+
+
+@pytest.mark.qt_log_ignore("does not support")  # offscreen popups
+def test_token_menu_is_ours(qtbot, window):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication
+
+    answer = ask(qtbot, window, "List three animals.", max_tokens=12)
+    window.heatmap_action.setChecked(True)
+    window.toggle_heatmap()
+    view = window.chat.answers[-1].view
+    qtbot.waitUntil(lambda: view.isVisible(), timeout=5_000)
+    target = next(i for i, s in enumerate(answer.steps) if i >= 3 and s.text.strip())
+    point = _token_point(view, answer, target)
+    assert view.step_at(point) == target
+    seen: list[str] = []
+
+    def look_and_close() -> None:
+        menu = QApplication.activePopupWidget()
+        seen.extend(a.text() for a in menu.actions())
+        menu.close()
+
+    QTimer.singleShot(200, look_and_close)
+    view.contextMenuEvent(QContextMenuEvent(QContextMenuEvent.Reason.Mouse, point, view.viewport().mapToGlobal(point)))
+    assert seen, "no menu"
+    assert not any("Link" in text for text in seen), seen
+    assert "Copy" in seen and "Fork here with…" in seen and "Inspect this token" in seen
+
+
+def test_edit_dialog_is_roomy_and_wraps(qtbot, window):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QDialog, QPlainTextEdit, QTextEdit
+
+    question = "Explain, in a few sentences, why the sky looks blue on a clear day and red at sunset, please."
+    ask(qtbot, window, question, max_tokens=2)
+    seen: dict[str, object] = {}
+
+    def look_and_cancel() -> None:
+        dialog = QApplication.activeModalWidget()
+        editor = dialog.findChild(QPlainTextEdit) or dialog.findChild(QTextEdit)
+        seen.update(size=(dialog.width(), dialog.height()), text=editor.toPlainText(),
+                    wraps=editor.lineWrapMode() == editor.LineWrapMode.WidgetWidth,
+                    grip=isinstance(dialog, QDialog) and dialog.isSizeGripEnabled(),
+                    resizable=dialog.maximumWidth() > dialog.width())
+        dialog.reject()
+
+    QTimer.singleShot(200, look_and_cancel)
+    window.edit_turn(0)
+    assert seen["text"] == question
+    assert seen["size"][0] >= 560 and seen["size"][1] >= 300, seen
+    assert seen["wraps"] and seen["grip"] and seen["resizable"], seen
+    assert len(window.current.turns) == 1  # cancelled: nothing sent
