@@ -3,6 +3,7 @@ type a question, press Enter, see the answer saved, quit with Ctrl+Q."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -53,7 +54,7 @@ def test_type_a_question_in_the_real_window(xvfb, isolated_home, demo_model, tmp
         deadline = time.monotonic() + 60
         while not window and time.monotonic() < deadline:
             time.sleep(0.3)
-            window = xdo(xvfb, "search", "--name", "Logitscope — Smollm2").split("\n")[0]
+            window = xdo(xvfb, "search", "--name", "Logitscope — SmolLM2-135M-Instruct").split("\n")[0]
         assert window, (tmp_path / "app.log").read_text()[-2000:]
         db = isolated_home / "history.sqlite3"
 
@@ -87,6 +88,94 @@ def test_type_a_question_in_the_real_window(xvfb, isolated_home, demo_model, tmp
         shot = tmp_path / "real-window.xwd"
         subprocess.run(["xwd", "-root", "-silent", "-out", str(shot)], env=dict(os.environ, DISPLAY=xvfb), timeout=20)
         assert shot.stat().st_size > 100_000
+        xdo(xvfb, "key", "ctrl+q")
+        assert app.wait(20) == 0
+    finally:
+        if app.poll() is None:
+            app.send_signal(signal.SIGKILL)
+            app.wait()
+
+
+def test_the_panels_follow_new_chat_switch_and_delete(xvfb, isolated_home, demo_model, tmp_path):
+    """With a step on the panels, New chat, switching conversation and deleting the open one each leave the
+    distribution, waterfall and timeline empty (or showing the conversation on screen), never another
+    chat's step. The window reports what it shows through its e2e state file (ui/state_probe.py)."""
+    from logitscope.ui.state_probe import STATE_FILE_ENV
+
+    state_file = tmp_path / "ui-state.json"
+    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+    env.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb", **{STATE_FILE_ENV: str(state_file)})
+    log = tmp_path / "app.log"
+    app = subprocess.Popen([sys.executable, "-m", "logitscope", "window", "--model", str(demo_model)], env=env,
+                           stdout=subprocess.DEVNULL, stderr=open(log, "wb"))
+
+    def state() -> dict:
+        try:
+            return json.loads(state_file.read_text())
+        except (OSError, ValueError):
+            return {}
+
+    def wait_for(what: str, check, timeout: float) -> dict:  # noqa: ANN001
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            now = state()
+            if now and check(now):
+                return now
+            time.sleep(0.2)
+        raise AssertionError(f"{what}: {state()}\n{log.read_text()[-2000:]}")
+
+    def empty(now: dict) -> bool:
+        return all(now["panels_empty"].values())
+
+    def ask(text: str, turns: int) -> None:
+        for _attempt in range(3):  # on a loaded machine the first keystrokes can arrive before the focus
+            xdo(xvfb, "windowfocus", "--sync", window)
+            time.sleep(1.0)
+            xdo(xvfb, "type", "--delay", "20", text)
+            xdo(xvfb, "key", "Return")
+            try:
+                wait_for("the question was sent", lambda s: s["turns"] == turns, 20)
+                break
+            except AssertionError:
+                xdo(xvfb, "key", "ctrl+a", "BackSpace")
+        # the inspector follows the streaming answer: a step on every panel, the latest one
+        wait_for("the answer's last step on every panel", lambda s: s["turns"] == turns and not s["answering"]
+                 and not any(s["panels_empty"].values()), 240)
+
+    def click(at: list[int]) -> None:
+        xdo(xvfb, "mousemove", "--sync", str(at[0]), str(at[1]))
+        xdo(xvfb, "click", "1")
+
+    try:
+        window = ""
+        deadline = time.monotonic() + 60
+        while not window and time.monotonic() < deadline:
+            time.sleep(0.3)
+            window = xdo(xvfb, "search", "--name", "Logitscope — SmolLM2-135M-Instruct").split("\n")[0]
+        assert window, log.read_text()[-2000:]
+        wait_for("the state file", lambda s: "panels_empty" in s, 30)
+
+        ask("Hello there", 1)
+        xdo(xvfb, "key", "ctrl+n")
+        wait_for("New chat empties the panels", lambda s: s["turns"] == 0 and empty(s), 20)
+
+        first = next(row for row in state()["rows"] if "Hello" in row["title"])
+        click(first["at"])
+        wait_for("switching shows that chat with no stale step", lambda s: s["turns"] == 1 and empty(s), 20)
+
+        ask("Thanks", 2)
+        click(state()["delete_button"])
+        dialog = ""
+        deadline = time.monotonic() + 20
+        while not dialog and time.monotonic() < deadline:
+            time.sleep(0.3)
+            dialog = xdo(xvfb, "search", "--name", "Delete conversation").split("\n")[0]
+        assert dialog, log.read_text()[-2000:]
+        xdo(xvfb, "windowfocus", "--sync", dialog)
+        xdo(xvfb, "key", "Return")  # Yes
+        wait_for("deleting the open chat empties the panels",
+                 lambda s: empty(s) and not any("Hello" in row["title"] for row in s["rows"]), 20)
+        xdo(xvfb, "windowfocus", "--sync", window)
         xdo(xvfb, "key", "ctrl+q")
         assert app.wait(20) == 0
     finally:

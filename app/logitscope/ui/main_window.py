@@ -39,6 +39,7 @@ from logitscope.session.conversation import Conversation, Turn
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
 from logitscope.store.settings import SettingsStore
+from logitscope.ui import state_probe
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
         self._show_conversation()
         self._model_changed()
         self.restore_layout()
+        state_probe.install(self)  # only with LOGITSCOPE_UI_STATE_FILE set: the e2e tests
         self.prompt.setFocus()
         notices = self.history.notices + self.app_settings.notices
         if notices:

@@ -1,0 +1,58 @@
+"""What the window shows, as a small JSON file, for end-to-end tests of the real window under X11.
+
+With LOGITSCOPE_UI_STATE_FILE set (only the e2e tests set it) the window rewrites that file five times a
+second: whether an answer is streaming, whether each step panel shows its empty state, the selected step, and where the conversation rows
+and the Delete button are on screen (so xdotool can click them). Unset, nothing is created.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QWidget
+
+if TYPE_CHECKING:
+    from logitscope.ui.main_window import MainWindow
+
+STATE_FILE_ENV = "LOGITSCOPE_UI_STATE_FILE"
+INTERVAL_MS = 200
+
+
+def _centre(widget: QWidget) -> list[int]:
+    point = widget.mapToGlobal(widget.rect().center())
+    return [point.x(), point.y()]
+
+
+def install(window: MainWindow) -> None:
+    target = os.environ.get(STATE_FILE_ENV)
+    if not target:
+        return
+    path = Path(target)
+
+    def write() -> None:
+        rows = window.sidebar.conversation_list
+        listed = []
+        for row in range(rows.count()):
+            item = rows.item(row)
+            centre = rows.viewport().mapToGlobal(rows.visualItemRect(item).center())
+            listed.append({"title": item.text(), "at": [centre.x(), centre.y()]})
+        state = {
+            "turns": len(window.current.turns),
+            "answering": window.session.busy,
+            "selected": window.inspector.selected,
+            "panels_empty": {key: page.showing_empty() for key, page in window.inspector.pages.items()},
+            "rows": listed,
+            "delete_button": _centre(window.sidebar.delete_button),
+        }
+        partial = path.with_suffix(".tmp")
+        partial.write_text(json.dumps(state))
+        partial.replace(path)  # readers never see half a file
+
+    timer = QTimer(window)
+    timer.setInterval(INTERVAL_MS)
+    timer.timeout.connect(write)
+    timer.start()
