@@ -460,286 +460,256 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="101"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="103"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="149"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="151"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="150"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="152"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="167"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="169"/>
         <source>Next-token distribution</source>
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="168"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="170"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="169"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="171"/>
         <source>Sampler controls</source>
         <translation>采样器参数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="170"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="172"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="171"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="173"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="172"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="174"/>
         <source>Model card</source>
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="173"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="411"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="509"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="175"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="408"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="490"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="195"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="196"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="198"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="199"/>
         <source>&amp;Export trace…</source>
         <translation>导出轨迹(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="198"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
         <source>Save the selected answer&apos;s trace as JSON Lines</source>
         <translation>将所选回答的轨迹保存为 JSON Lines</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="199"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="201"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="202"/>
         <source>&amp;Stop generating</source>
         <translation>停止生成(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="201"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
         <source>&amp;Regenerate</source>
         <translation>重新生成(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="205"/>
         <source>&amp;Edit last message</source>
         <translation>编辑最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="205"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="207"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="206"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
         <source>Probability &amp;heatmap</source>
         <translation>概率热力图(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
         <source>Colour by &amp;rank instead</source>
         <translation>改为按排名着色(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
         <source>Reset &amp;layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="211"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
         <source>&amp;Reload model</source>
         <translation>重新加载模型(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
         <source>&amp;Models…</source>
         <translation>模型库(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
         <source>Models on this computer and on Hugging Face</source>
         <translation>本机和 Hugging Face 上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
         <source>&amp;Connect to a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="217"/>
         <source>llama-server, vLLM or any OpenAI-compatible server</source>
         <translation>llama-server、vLLM 或任何兼容 OpenAI 的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
         <source>&amp;About Logitscope</source>
         <translation>关于 Logitscope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="217"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="220"/>
         <source>Export conversation…</source>
         <translation>导出对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
         <source>Import conversations…</source>
         <translation>导入对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="223"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="228"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="230"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="231"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="239"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="241"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="244"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="246"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="358"/>
-        <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
-        <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="275"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="274"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="424"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="421"/>
         <source>The answer is not saved yet</source>
         <translation>回答尚未保存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="425"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="422"/>
         <source>The history database refused to save this answer ({0}). It stays in this window, and Logitscope keeps trying to save it: another program may be writing to the history.</source>
         <translation>历史数据库拒绝保存此回答（{0}）。回答仍保留在此窗口中，Logitscope 会继续尝试保存：可能有其他程序正在写入历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="402"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="399"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="403"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="400"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="443"/>
-        <source>Undo</source>
-        <translation>撤销</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="501"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="482"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="507"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="488"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="531"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="512"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="541"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="522"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="564"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="545"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="565"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="546"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="567"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="548"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="568"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="549"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="575"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="556"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="591"/>
-        <source>context {0} / {1}</source>
-        <translation>上下文 {0} / {1}</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="595"/>
-        <source>no model</source>
-        <translation>无模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="598"/>
-        <source>remote: {0}</source>
-        <translation>远程：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="600"/>
-        <source>{0} · {1} of {2} layers offloaded</source>
-        <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/app.py" line="60"/>
@@ -1529,6 +1499,39 @@
         <location filename="../../app/logitscope/ui/dialogs/settings.py" line="82"/>
         <source>Models folder</source>
         <translation>模型文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>StatusLine</name>
+    <message>
+        <location filename="../../app/logitscope/ui/status_line.py" line="26"/>
+        <source>no model</source>
+        <translation>无模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/status_line.py" line="29"/>
+        <source>remote: {0}</source>
+        <translation>远程：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/status_line.py" line="31"/>
+        <source>{0} · {1} of {2} layers offloaded</source>
+        <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/status_line.py" line="42"/>
+        <source>context {0} / {1}</source>
+        <translation>上下文 {0} / {1}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/status_line.py" line="45"/>
+        <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
+        <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/status_line.py" line="50"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
     </message>
 </context>
 <context>

@@ -23,7 +23,14 @@ from logitscope.engine.trace import dumps, result_to_json, step_to_json, unpack_
 from logitscope.errors import StoreError
 from logitscope.store.database import ChunkedTransaction, transaction
 from logitscope.store.history import HistoryStore, active_path_of, insert_conversation, insert_message
-from logitscope.store.import_check import EXPORT_FORMAT, EXPORT_VERSION, STATUSES, CheckedExport, check_export
+from logitscope.store.import_check import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    STATUSES,
+    CheckedExport,
+    check_export,
+    checked_field,
+)
 from logitscope.store.records import ROLES, Conversation, Message, ModelIdentity
 from logitscope.store.results import stored_result
 from logitscope.store.traces import (
@@ -108,7 +115,7 @@ def import_json(store: HistoryStore, document: Any) -> list[int]:
     it streams meanwhile; an error removes the conversations it had committed."""
     # Every value is checked before a row is written (import_check), unless load_export already did.
     document = document if isinstance(document, CheckedExport) else check_export(document)
-    conversations = _get(document, "conversations", list, "the export")
+    conversations = checked_field(document, "conversations", list, "the export")
     conn = store.connection
     ids: list[int] = []
     try:
@@ -139,12 +146,12 @@ def _import_conversation(conn: sqlite3.Connection, conv: Any, n: int) -> int:
     where = f"conversation {n}"
     if not isinstance(conv, dict):
         raise StoreError("{where} is not an object", where=where)
-    title = _get(conv, "title", str, where).strip() or "Imported conversation"
-    created = _get(conv, "created_at", (int, float), where)
-    cid = insert_conversation(conn, title, created, _get(conv, "updated_at", (int, float), where),
-                              _get(conv, "deleted_at", (int, float), where, optional=True))
+    title = checked_field(conv, "title", str, where).strip() or "Imported conversation"
+    created = checked_field(conv, "created_at", (int, float), where)
+    cid = insert_conversation(conn, title, created, checked_field(conv, "updated_at", (int, float), where),
+                              checked_field(conv, "deleted_at", (int, float), where, optional=True))
     new_ids: list[int] = []
-    for k, msg in enumerate(_get(conv, "messages", list, where), 1):
+    for k, msg in enumerate(checked_field(conv, "messages", list, where), 1):
         new_ids.append(_import_message(conn, cid, msg, new_ids, f"{where}, message {k}"))
     return cid
 
@@ -152,33 +159,33 @@ def _import_conversation(conn: sqlite3.Connection, conv: Any, n: int) -> int:
 def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[int], where: str) -> int:
     if not isinstance(msg, dict):
         raise StoreError("{where} is not an object", where=where)
-    parent = _get(msg, "parent", int, where, optional=True)
+    parent = checked_field(msg, "parent", int, where, optional=True)
     if parent is not None and not 0 <= parent < len(new_ids):
         raise StoreError('{where}: "parent" must be the position of an earlier message', where=where)
-    role = _get(msg, "role", str, where)
-    status = _get(msg, "status", str, where)
+    role = checked_field(msg, "role", str, where)
+    status = checked_field(msg, "status", str, where)
     if role not in ROLES or status not in STATUSES:
         raise StoreError("{where}: unknown role {role!r} or status {status!r}", where=where, role=role, status=status)
-    model = _get(msg, "model", dict, where, optional=True)
-    trace = _get(msg, "trace", dict, where, optional=True)
+    model = checked_field(msg, "model", dict, where, optional=True)
+    trace = checked_field(msg, "trace", dict, where, optional=True)
     model_id = None
     if model is not None:
-        identity = ModelIdentity(_get(model, "file_name", str, where), _get(model, "size", int, where),
-                                 _get(model, "head_sha256", str, where))
+        identity = ModelIdentity(checked_field(model, "file_name", str, where), checked_field(model, "size", int, where),
+                                 checked_field(model, "head_sha256", str, where))
         model_id = model_row_id(conn, identity)
     if trace is not None and model_id is None:
         raise StoreError("{where}: a trace needs the model that produced it", where=where)
-    notices = _get(msg, "notices", list, where, optional=True)
+    notices = checked_field(msg, "notices", list, where, optional=True)
     message_id = insert_message(
-        conn, cid, new_ids[parent] if parent is not None else None, role, _get(msg, "content", str, where),
+        conn, cid, new_ids[parent] if parent is not None else None, role, checked_field(msg, "content", str, where),
         status="interrupted" if status == "streaming" else status,  # nothing is writing it any more
-        created_at=_get(msg, "created_at", (int, float), where),
-        selected_seq=_get(msg, "selected_seq", int, where),
-        model_id=model_id, sampler=_get(msg, "sampler", dict, where, optional=True),
-        seed=_get(msg, "seed", int, where, optional=True), timings=_get(msg, "timings", dict, where, optional=True),
-        kv=_get(msg, "kv", dict, where, optional=True),
-        finish_reason=_get(msg, "finish_reason", str, where, optional=True),
-        error=_get(msg, "error", str, where, optional=True), notices=notices)
+        created_at=checked_field(msg, "created_at", (int, float), where),
+        selected_seq=checked_field(msg, "selected_seq", int, where),
+        model_id=model_id, sampler=checked_field(msg, "sampler", dict, where, optional=True),
+        seed=checked_field(msg, "seed", int, where, optional=True), timings=checked_field(msg, "timings", dict, where, optional=True),
+        kv=checked_field(msg, "kv", dict, where, optional=True),
+        finish_reason=checked_field(msg, "finish_reason", str, where, optional=True),
+        error=checked_field(msg, "error", str, where, optional=True), notices=notices)
     if trace is not None:
         assert model_id is not None
         _import_trace(conn, message_id, model_id, trace, where)
@@ -187,7 +194,7 @@ def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[
 
 def _import_trace(conn: sqlite3.Connection, message_id: int, model_id: int, trace: dict[str, Any], where: str) -> None:
     packed = []
-    for k, text in enumerate(_get(trace, "steps", list, where), 1):
+    for k, text in enumerate(checked_field(trace, "steps", list, where), 1):
         blob = _unb64(text, f"{where}, trace step {k}")
         try:
             step = unpack_step(blob)
@@ -195,7 +202,7 @@ def _import_trace(conn: sqlite3.Connection, message_id: int, model_id: int, trac
             raise StoreError("{where}, trace step {k} is not a valid step record: {exc}", where=where, k=k, exc=exc) from exc
         packed.append((step.i, blob))
     pieces: dict[int, bytes] = {}
-    for token, text in _get(trace, "pieces", dict, where).items():
+    for token, text in checked_field(trace, "pieces", dict, where).items():
         if not token.isdigit():
             raise StoreError("{where}: piece key {token!r} is not a token id", where=where, token=token)
         pieces[int(token)] = _unb64(text, f"{where}, piece {token}")
@@ -203,17 +210,6 @@ def _import_trace(conn: sqlite3.Connection, message_id: int, model_id: int, trac
     save_steps(conn, message_id, packed)
 
 
-def _get(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, optional: bool = False) -> Any:
-    value = obj.get(key)
-    if value is None and optional:
-        return None
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):  # JSON true is no number
-        names = " or ".join(k.__name__ for k in kinds)
-        if optional:
-            raise StoreError('{where}: "{key}" must be {names} or null', where=where, key=key, names=names)
-        raise StoreError('{where}: "{key}" must be {names}', where=where, key=key, names=names)
-    return value
 
 
 def _unb64(text: Any, where: str) -> bytes:

@@ -127,7 +127,7 @@ def check_export(document: Any) -> CheckedExport:
                          "version {EXPORT_VERSION}", version=_short(version), EXPORT_VERSION=EXPORT_VERSION)
     notices: list[str] = []
     conversations = [_conversation(conv, f"conversation {n}", notices)
-                     for n, conv in enumerate(_value(document, "conversations", list, "the export"), 1)]
+                     for n, conv in enumerate(checked_field(document, "conversations", list, "the export"), 1)]
     return CheckedExport({**document, "conversations": conversations}, notices)
 
 
@@ -137,7 +137,7 @@ def _conversation(conv: Any, where: str, notices: list[str]) -> dict[str, Any]:
     _text(conv, "title", where)
     for key in ("created_at", "updated_at", "deleted_at"):
         _time(conv, key, where, optional=key == "deleted_at")
-    messages = _value(conv, "messages", list, where)
+    messages = checked_field(conv, "messages", list, where)
     return {**conv, "messages": [_message(msg, k, f"{where}, message {k + 1}", notices)
                                  for k, msg in enumerate(messages)]}
 
@@ -157,21 +157,21 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
     _int(msg, "seed", where, INT64, optional=True)
     for key in ("finish_reason", "error"):
         _text(msg, key, where, optional=True)
-    for k, notice in enumerate(_value(msg, "notices", list, where, optional=True) or [], 1):
+    for k, notice in enumerate(checked_field(msg, "notices", list, where, optional=True) or [], 1):
         if not isinstance(notice, str):
             raise StoreError("{where}: notice {k} must be str", where=where, k=k)
         _no_surrogate(notice, f"{where}, notice {k}")
-    model = _value(msg, "model", dict, where, optional=True)
+    model = checked_field(msg, "model", dict, where, optional=True)
     if model is not None:
         _text(model, "file_name", f"{where}, model")
         _int(model, "size", f"{where}, model", (0, INT64[1]))
         _text(model, "head_sha256", f"{where}, model")
-    sampler = _value(msg, "sampler", dict, where, optional=True)
+    sampler = checked_field(msg, "sampler", dict, where, optional=True)
     if sampler is not None:
         _plain(sampler, f"{where}, sampler", 0)
     for key, cls in (("timings", Timings), ("kv", KvInfo)):
-        _record(_value(msg, key, dict, where, optional=True), cls, f"{where}, {key}")
-    trace = _value(msg, "trace", dict, where, optional=True)
+        _record(checked_field(msg, key, dict, where, optional=True), cls, f"{where}, {key}")
+    trace = checked_field(msg, "trace", dict, where, optional=True)
     if trace is None:
         return msg
     if model is None:
@@ -189,13 +189,13 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
 
 def _trace(trace: dict[str, Any], where: str) -> list[StepRecord]:
     steps = [_step(text, f"{where}, trace step {k}")
-             for k, text in enumerate(_value(trace, "steps", list, where), 1)]
+             for k, text in enumerate(checked_field(trace, "steps", list, where), 1)]
     seen: set[int] = set()
     for k, step in enumerate(steps, 1):
         if step.i in seen:
             raise StoreError("{where}, trace step {k} repeats step {step_i}", where=where, k=k, step_i=step.i)
         seen.add(step.i)
-    for token, text in _value(trace, "pieces", dict, where).items():
+    for token, text in checked_field(trace, "pieces", dict, where).items():
         if not _TOKEN_KEY.fullmatch(token) or int(token) > TOKEN_IDS[1]:
             raise StoreError("{where}: piece key {token} is not a token id", where=where, token=_short(token))
         _base64(text, f"{where}, piece {token}")
@@ -273,7 +273,9 @@ def _texts_add_up(content: str, steps: list[StepRecord]) -> bool:
 
 # -- values ------------------------------------------------------------------------------------------
 
-def _value(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, optional: bool = False) -> Any:
+def checked_field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str,
+                  optional: bool = False) -> Any:
+    """obj[key] if it has one of the JSON types `kind` (None too when optional), else a StoreError saying where."""
     value = obj.get(key)
     if value is None and optional:
         return None
@@ -287,7 +289,7 @@ def _value(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: 
 
 
 def _text(obj: dict[str, Any], key: str, where: str, optional: bool = False) -> str | None:
-    value: str | None = _value(obj, key, str, where, optional)
+    value: str | None = checked_field(obj, key, str, where, optional)
     if value is not None:
         _no_surrogate(value, f"{where}: \"{key}\"")
     return value
@@ -301,14 +303,14 @@ def _no_surrogate(text: str, where: str) -> None:
 
 
 def _int(obj: dict[str, Any], key: str, where: str, bounds: tuple[int, int], optional: bool = False) -> int | None:
-    value: int | None = _value(obj, key, int, where, optional)
+    value: int | None = checked_field(obj, key, int, where, optional)
     if value is not None and not bounds[0] <= value <= bounds[1]:
         raise StoreError('{where}: "{key}" must be between {bounds} and {bounds2}, not {value}', where=where, key=key, bounds=bounds[0], bounds2=bounds[1], value=_short(value))
     return value
 
 
 def _time(obj: dict[str, Any], key: str, where: str, optional: bool = False) -> float | None:
-    value: float | None = _value(obj, key, (int, float), where, optional)
+    value: float | None = checked_field(obj, key, (int, float), where, optional)
     if value is not None and not (math.isfinite(value) and TIMES[0] <= value <= TIMES[1]):
         raise StoreError('{where}: "{key}" must be a time in seconds since 1970 (up to the year '
                          "3000), not {value}", where=where, key=key, value=_short(value))
@@ -327,7 +329,7 @@ def _record(values: dict[str, Any] | None, cls: type, where: str) -> None:
         if hints[f.name] is int:
             _int(values, f.name, where, INT64)
         else:
-            _value(values, f.name, (int, float), where)
+            checked_field(values, f.name, (int, float), where)
     _plain(values, where, 0)
 
 

@@ -30,11 +30,10 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope import __version__
-from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings, ModelInfo
+from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import LogitscopeError
-from logitscope.host.engine_api import RemoteModelInfo
 from logitscope.session.conversation import Conversation, Turn
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
@@ -60,6 +59,7 @@ from logitscope.ui.messages import translate_message
 from logitscope.ui.model_controller import ModelBox, ModelController
 from logitscope.ui.session_controller import SessionController, SessionServices
 from logitscope.ui.sidebar import ConversationSidebar
+from logitscope.ui.status_line import StatusLine
 from logitscope.ui.theme import apply_theme
 
 LAYOUT_VERSION = 2  # 2: the right column spans the height, scrolled sampler controls
@@ -248,12 +248,9 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        self.status_model = QLabel()
-        self.status_backend = QLabel()
-        self.status_context = QLabel()
-        self.status_speed = QLabel()
-        for label in (self.status_model, self.status_backend, self.status_context, self.status_speed):
-            bar.addPermanentWidget(label)
+        self.status = StatusLine(bar)
+        self.status_model, self.status_backend = self.status.model, self.status.backend
+        self.status_context, self.status_speed = self.status.context, self.status.speed
         self.statusMessage.connect(lambda text: bar.showMessage(text, 8000))
 
 
@@ -347,7 +344,7 @@ class MainWindow(QMainWindow):
         used = steps[-1].kv_used + 1 if steps[-1].kv_used >= 0 else -1
         if used >= 0:
             self.memory.set_used(used)
-        self.status_context.setText(self._context_text(used))
+        self.status.show_context(used)
         self.inspector.steps_arrived(turn_index)
 
     def _on_answer_ended(self, turn_index: int, result: GenerationResult | None) -> None:
@@ -356,10 +353,8 @@ class MainWindow(QMainWindow):
         self.inspector.refresh()
         self._update_actions()
         if result is not None:
-            t = result.timings
-            self.status_speed.setText(self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(t.ttft_s * 1000,
-                                                                                                 t.gen_tps))
-            self.status_context.setText(self._context_text(result.kv.used_cells))
+            self.status.show_speed(result.timings)
+            self.status.show_context(result.kv.used_cells)
             if result.kv.used_cells >= 0:
                 self.memory.set_used(result.kv.used_cells)
 
@@ -442,23 +437,7 @@ class MainWindow(QMainWindow):
         self.sidebar.undo_delete()
 
     def _offer_undo(self, text: str) -> None:
-        button = QPushButton(self.tr("Undo"))
-        button.setObjectName("undoDelete")
-        label = QLabel(text)
-        self.statusBar().addWidget(label)
-        self.statusBar().addWidget(button)
-
-        def remove() -> None:
-            for w in (label, button):
-                self.statusBar().removeWidget(w)
-                w.deleteLater()
-
-        def undo() -> None:
-            self.undo_delete()
-            remove()
-
-        button.clicked.connect(undo)
-        QTimer.singleShot(15_000, label, remove)  # bound to the label: dropped if the window goes first
+        self.status.offer_undo(text, self.undo_delete)
 
     # -- models (the model controller's) ----------------------------------------------------------------
     def open_model(self, path: str | None = None, settings: LoadSettings | None = None, ask: bool = True) -> bool:
@@ -586,24 +565,8 @@ class MainWindow(QMainWindow):
         name = self.models.name()
         self.setWindowTitle(f"Logitscope — {name}" if name else "Logitscope")
 
-    def _context_text(self, used: int) -> str:
-        info = self.bridge.info
-        if info is None or used < 0:
-            return ""
-        return self.tr("context {0} / {1}").format(used, info.n_ctx or "?")
-
     def _update_status_bar(self) -> None:
-        info = self.bridge.info
-        self.status_model.setText(self.models.name() or self.tr("no model"))
-        backend = str(self.capabilities.get("backend", "…"))
-        if isinstance(info, RemoteModelInfo):
-            self.status_backend.setText(self.tr("remote: {0}").format(info.server))
-        elif isinstance(info, ModelInfo):
-            self.status_backend.setText(self.tr("{0} · {1} of {2} layers offloaded").format(
-                backend, info.n_gpu_layers, info.card.n_offloadable))
-        else:
-            self.status_backend.setText(backend)
-        self.status_context.setText(self._context_text(0))
+        self.status.show_model(self.models.name(), self.bridge.info, self.capabilities)
 
     def _update_actions(self) -> None:
         busy = self.session.busy

@@ -1,0 +1,66 @@
+"""The status bar's permanent fields: the model, the backend and layers offloaded, the context used and
+the speed of the last answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar
+
+from logitscope.engine.api import ModelInfo
+from logitscope.engine.trace import Timings
+from logitscope.host.engine_api import RemoteModelInfo
+
+
+class StatusLine(QObject):
+    def __init__(self, bar: QStatusBar) -> None:
+        super().__init__(bar)
+        self.bar = bar
+        self.model, self.backend, self.context, self.speed = QLabel(), QLabel(), QLabel(), QLabel()
+        for label in (self.model, self.backend, self.context, self.speed):
+            bar.addPermanentWidget(label)
+        self._n_ctx: int | None = None
+
+    def show_model(self, name: str, info: ModelInfo | RemoteModelInfo | None, caps: dict[str, object]) -> None:
+        self.model.setText(name or self.tr("no model"))
+        backend = str(caps.get("backend", "…"))
+        if isinstance(info, RemoteModelInfo):
+            self.backend.setText(self.tr("remote: {0}").format(info.server))
+        elif isinstance(info, ModelInfo):
+            self.backend.setText(self.tr("{0} · {1} of {2} layers offloaded").format(
+                backend, info.n_gpu_layers, info.card.n_offloadable))
+        else:
+            self.backend.setText(backend)
+        self._n_ctx = None if info is None else (info.n_ctx or 0)
+        self.show_context(0)
+
+    def show_context(self, used: int) -> None:
+        if self._n_ctx is None or used < 0:
+            self.context.setText("")
+            return
+        self.context.setText(self.tr("context {0} / {1}").format(used, self._n_ctx or "?"))
+
+    def show_speed(self, timings: Timings) -> None:
+        self.speed.setText(self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(timings.ttft_s * 1000,
+                                                                                    timings.gen_tps))
+
+    def offer_undo(self, text: str, undo: Callable[[], None]) -> None:
+        """`text` and an Undo button for 15 s (e.g. after deleting a conversation)."""
+        button = QPushButton(self.tr("Undo"))
+        button.setObjectName("undoDelete")
+        label = QLabel(text)
+        self.bar.addWidget(label)
+        self.bar.addWidget(button)
+
+        def remove() -> None:
+            for widget in (label, button):
+                self.bar.removeWidget(widget)
+                widget.deleteLater()
+
+        def undo_then_remove() -> None:
+            undo()
+            remove()
+
+        button.clicked.connect(undo_then_remove)
+        QTimer.singleShot(15_000, label, remove)  # bound to the label: dropped if the window goes first
