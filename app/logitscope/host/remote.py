@@ -277,8 +277,9 @@ class RemoteEngine:
     def cancel(self) -> None:
         """Stop the current generation (any thread): it returns finish_reason "cancelled"."""
         self._cancelled.set()
-        with self._socket_lock:
-            sock = self._socket
+        # No lock here: the CLI calls this from its SIGINT handler, which runs on the main thread and would
+        # deadlock if that thread held the lock when the signal came. Reading one attribute is atomic.
+        sock = self._socket
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked read at once; close() would not
