@@ -10,7 +10,7 @@ from logitscope.fatal import describe, release_stdout
 def main(argv: list[str] | None = None) -> int:
     try:
         return _dispatch(sys.argv[1:] if argv is None else argv)
-    except (MemoryError, ImportError, OSError, SystemError) as exc:  # e.g. too little memory to import the app
+    except Exception as exc:  # e.g. too little memory to import the app; a bug (no description) still shows
         message = describe(exc)
         if message is None:
             raise

@@ -28,8 +28,11 @@ def describe(exc: BaseException) -> str | None:
             what = f"the module {exc.name}" if exc.name else f"a library ({exc})"
             return f"not enough memory to load {what}; {_memory_hint()}"
         return f"a part of Logitscope could not be loaded: {exc}"
-    if isinstance(exc, SystemError) and _address_space_limit() is not None:
-        return f"out of memory while starting (Python: {exc}); {_memory_hint()}"  # imports break oddly then
+    limit = _address_space_limit()
+    if not isinstance(exc, OSError) and limit is not None and limit < TIGHT_ADDRESS_SPACE:
+        # Under a tight `ulimit -v`, Python's own machinery fails in odd ways when an allocation does
+        # (SystemError, or a ValueError from the compiler while importing a module): say what it most likely is.
+        return f"out of memory while starting (Python: {type(exc).__name__}: {exc}); {_memory_hint()}"
     if isinstance(exc, OSError) and exc.errno == errno.ENOMEM:
         return f"out of memory ({exc.strerror}); {_memory_hint()}"
     if isinstance(exc, OSError):
@@ -42,6 +45,9 @@ def describe(exc: BaseException) -> str | None:
         return f"{_SQLITE_MESSAGES[code & 0xFF]} (SQLite: {exc}); what was being saved was not saved"
     return None
 
+
+# Below this address-space limit an unexpected error while starting is reported as running out of memory.
+TIGHT_ADDRESS_SPACE = 1 << 30
 
 # Address space the window needs to start (Qt, pyqtgraph, numpy: VmPeak 287 MiB measured on Linux x86-64).
 # Under a tighter `ulimit -v` Qt's bootstrap may abort natively rather than raise, so check before.

@@ -241,3 +241,17 @@ def test_a_library_that_exits_while_loading_becomes_an_error_not_an_exit(capsys)
     with quiet_on_failure():
         print("a warning that is not lost", file=sys.stderr)
     assert capsys.readouterr().err == "a warning that is not lost\n"
+
+
+def test_odd_errors_under_a_tight_memory_limit_are_called_out_of_memory(monkeypatch):
+    """Under `ulimit -v 150000` Python's compiler itself fails oddly while importing (seen here: "ValueError:
+    field 'target' is required for AnnAssign"): one line about memory. Without a tight limit, a bug stays a bug."""
+    from logitscope import fatal
+
+    odd = ValueError("field 'target' is required for AnnAssign")
+    monkeypatch.setattr(fatal, "_address_space_limit", lambda: 146 << 20)
+    assert (fatal.describe(odd) or "").startswith("out of memory while starting (Python: ValueError")
+    monkeypatch.setattr(fatal, "_address_space_limit", lambda: None)
+    assert fatal.describe(odd) is None
+    monkeypatch.setattr(fatal, "_address_space_limit", lambda: 8 << 30)
+    assert fatal.describe(odd) is None

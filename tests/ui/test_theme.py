@@ -34,8 +34,8 @@ def test_switching_theme_repaints_plots_and_dims_disabled_widgets(qtbot, bare_wi
                 assert abs(item.textPen().color().lightness() - lightness) > 100
     assert window.chat.dark == (theme == "dark")
     # a disabled button's text differs from an enabled one's (no model: Send is disabled, New is not)
-    assert not window.send_button.isEnabled() and window.new_button.isEnabled()
-    enabled = window.new_button.palette().color(QPalette.ColorGroup.Active, QPalette.ColorRole.ButtonText)
+    assert not window.send_button.isEnabled() and window.sidebar.new_button.isEnabled()
+    enabled = window.sidebar.new_button.palette().color(QPalette.ColorGroup.Active, QPalette.ColorRole.ButtonText)
     disabled = window.send_button.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText)
     assert abs(enabled.lightness() - disabled.lightness()) > 40, (enabled.name(), disabled.name())
     field = window.search_box.palette()
