@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -44,18 +45,33 @@ def xdo(display: str, *args: str) -> str:
     return proc.stdout.strip()
 
 
-def test_type_a_question_in_the_real_window(xvfb, isolated_home, demo_model, tmp_path):
+WINDOW_TITLE = "Logitscope — SmolLM2-135M-Instruct"   # the window names the model after its file
+
+
+def launch(display: str, demo_model, tmp_path, **env_extra: str) -> tuple[subprocess.Popen, Path]:  # noqa: ANN001
+    """The real app on `display` (Qt's xcb platform), its stderr in tmp_path/app.log."""
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    env.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb")
+    env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb", **env_extra)
+    log = tmp_path / "app.log"
     app = subprocess.Popen([sys.executable, "-m", "logitscope", "window", "--model", str(demo_model)], env=env,
-                           stdout=subprocess.DEVNULL, stderr=open(tmp_path / "app.log", "wb"))
+                           stdout=subprocess.DEVNULL, stderr=open(log, "wb"))
+    return app, log
+
+
+def find_window(display: str, log: Path, title: str = WINDOW_TITLE, timeout: float = 60) -> str:
+    window = ""
+    deadline = time.monotonic() + timeout
+    while not window and time.monotonic() < deadline:
+        time.sleep(0.3)
+        window = xdo(display, "search", "--name", title).split("\n")[0]
+    assert window, log.read_text()[-2000:]
+    return window
+
+
+def test_type_a_question_in_the_real_window(xvfb, isolated_home, demo_model, tmp_path):
+    app, log = launch(xvfb, demo_model, tmp_path)
     try:
-        window = ""
-        deadline = time.monotonic() + 60
-        while not window and time.monotonic() < deadline:
-            time.sleep(0.3)
-            window = xdo(xvfb, "search", "--name", "Logitscope — SmolLM2-135M-Instruct").split("\n")[0]
-        assert window, (tmp_path / "app.log").read_text()[-2000:]
+        window = find_window(xvfb, log)
         db = isolated_home / "history.sqlite3"
 
         def query(sql: str) -> list[tuple]:
@@ -78,13 +94,13 @@ def test_type_a_question_in_the_real_window(xvfb, isolated_home, demo_model, tmp
                 asked = query("SELECT content FROM messages WHERE role='user'")
             if asked:
                 break
-        assert asked == [("Hello there",)], (tmp_path / "app.log").read_text()[-2000:]
+        assert asked == [("Hello there",)], log.read_text()[-2000:]
         done: list[tuple] = []
         deadline = time.monotonic() + 240
         while not done and time.monotonic() < deadline:
             time.sleep(0.5)
             done = query("SELECT status FROM messages WHERE role='assistant' AND status != 'streaming'")
-        assert done == [("done",)], (done, (tmp_path / "app.log").read_text()[-2000:])
+        assert done == [("done",)], (done, log.read_text()[-2000:])
         shot = tmp_path / "real-window.xwd"
         subprocess.run(["xwd", "-root", "-silent", "-out", str(shot)], env=dict(os.environ, DISPLAY=xvfb), timeout=20)
         assert shot.stat().st_size > 100_000
@@ -103,11 +119,7 @@ def test_the_panels_follow_new_chat_switch_and_delete(xvfb, isolated_home, demo_
     from logitscope.ui.state_probe import STATE_FILE_ENV
 
     state_file = tmp_path / "ui-state.json"
-    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    env.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb", **{STATE_FILE_ENV: str(state_file)})
-    log = tmp_path / "app.log"
-    app = subprocess.Popen([sys.executable, "-m", "logitscope", "window", "--model", str(demo_model)], env=env,
-                           stdout=subprocess.DEVNULL, stderr=open(log, "wb"))
+    app, log = launch(xvfb, demo_model, tmp_path, **{STATE_FILE_ENV: str(state_file)})
 
     def state() -> dict:
         try:
@@ -147,12 +159,7 @@ def test_the_panels_follow_new_chat_switch_and_delete(xvfb, isolated_home, demo_
         xdo(xvfb, "click", "1")
 
     try:
-        window = ""
-        deadline = time.monotonic() + 60
-        while not window and time.monotonic() < deadline:
-            time.sleep(0.3)
-            window = xdo(xvfb, "search", "--name", "Logitscope — SmolLM2-135M-Instruct").split("\n")[0]
-        assert window, log.read_text()[-2000:]
+        window = find_window(xvfb, log)
         wait_for("the state file", lambda s: "panels_empty" in s, 30)
 
         ask("Hello there", 1)
@@ -165,12 +172,7 @@ def test_the_panels_follow_new_chat_switch_and_delete(xvfb, isolated_home, demo_
 
         ask("Thanks", 2)
         click(state()["delete_button"])
-        dialog = ""
-        deadline = time.monotonic() + 20
-        while not dialog and time.monotonic() < deadline:
-            time.sleep(0.3)
-            dialog = xdo(xvfb, "search", "--name", "Delete conversation").split("\n")[0]
-        assert dialog, log.read_text()[-2000:]
+        dialog = find_window(xvfb, log, "Delete conversation", timeout=20)
         xdo(xvfb, "windowfocus", "--sync", dialog)
         xdo(xvfb, "key", "Return")  # Yes
         wait_for("deleting the open chat empties the panels",
