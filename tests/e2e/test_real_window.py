@@ -58,6 +58,13 @@ def launch(display: str, demo_model, tmp_path, **env_extra: str) -> tuple[subpro
     return app, log
 
 
+def end(app: subprocess.Popen) -> None:
+    """Kill the app if a test left it running (a failed assertion before Ctrl+Q)."""
+    if app.poll() is None:
+        app.send_signal(signal.SIGKILL)
+        app.wait()
+
+
 def find_window(display: str, log: Path, title: str = WINDOW_TITLE, timeout: float = 60) -> str:
     window = ""
     deadline = time.monotonic() + timeout
@@ -107,9 +114,7 @@ def test_type_a_question_in_the_real_window(xvfb, isolated_home, demo_model, tmp
         xdo(xvfb, "key", "ctrl+q")
         assert app.wait(20) == 0
     finally:
-        if app.poll() is None:
-            app.send_signal(signal.SIGKILL)
-            app.wait()
+        end(app)
 
 
 def test_the_panels_follow_new_chat_switch_and_delete(xvfb, isolated_home, demo_model, tmp_path):
@@ -181,6 +186,4 @@ def test_the_panels_follow_new_chat_switch_and_delete(xvfb, isolated_home, demo_
         xdo(xvfb, "key", "ctrl+q")
         assert app.wait(20) == 0
     finally:
-        if app.poll() is None:
-            app.send_signal(signal.SIGKILL)
-            app.wait()
+        end(app)

@@ -90,3 +90,27 @@ def ask(qtbot, window, text: str, max_tokens: int = 24):
         window.send(text)
     qtbot.waitUntil(lambda: window.streaming is None, timeout=5_000)
     return window.current.turns[-1].answer
+
+
+def heatmap_answer(qtbot, window):
+    """A real answer shown as heatmap tokens: (answer, its token view, the step of its 4th visible token)."""
+    answer = ask(qtbot, window, "List three animals.", max_tokens=12)
+    window.heatmap_action.setChecked(True)
+    window.toggle_heatmap()
+    view = window.chat.answers[-1].view
+    qtbot.waitUntil(lambda: view.isVisible(), timeout=5_000)
+    target = next(i for i, s in enumerate(answer.steps) if i >= 3 and s.text.strip())
+    return answer, view, target
+
+
+def token_point(view, answer, target: int):
+    """A point inside the first character of step `target`'s text in the token view."""
+    from PySide6.QtGui import QTextCursor
+
+    start = sum(len(s.text) for s in answer.steps[:target])
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(start + 1)
+    rect = view.cursorRect(cursor)
+    point = rect.center()
+    point.setX(rect.left() - 2)
+    return point

@@ -6,7 +6,7 @@ import pytest
 
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.ui.inspector.distribution import FINAL, RANK, RAW, TOKEN
-from tests.ui.conftest import ask
+from tests.ui.conftest import ask, heatmap_answer, token_point
 
 pytestmark = pytest.mark.gui
 
@@ -60,17 +60,6 @@ def test_model_named_after_its_file_and_layers_counted_alike(window):
     assert f"of {total} layers on the GPU" in html
 
 
-def _token_point(view, answer, target: int):
-    from PySide6.QtGui import QTextCursor
-
-    start = sum(len(s.text) for s in answer.steps[:target])
-    cursor = QTextCursor(view.document())
-    cursor.setPosition(start + 1)
-    rect = view.cursorRect(cursor)
-    point = rect.center()
-    point.setX(rect.left() - 2)
-    return point
-
 
 @pytest.mark.qt_log_ignore("does not support")  # offscreen popups
 def test_token_menu_is_ours(qtbot, window):
@@ -78,13 +67,8 @@ def test_token_menu_is_ours(qtbot, window):
     from PySide6.QtGui import QContextMenuEvent
     from PySide6.QtWidgets import QApplication
 
-    answer = ask(qtbot, window, "List three animals.", max_tokens=12)
-    window.heatmap_action.setChecked(True)
-    window.toggle_heatmap()
-    view = window.chat.answers[-1].view
-    qtbot.waitUntil(lambda: view.isVisible(), timeout=5_000)
-    target = next(i for i, s in enumerate(answer.steps) if i >= 3 and s.text.strip())
-    point = _token_point(view, answer, target)
+    answer, view, target = heatmap_answer(qtbot, window)
+    point = token_point(view, answer, target)
     assert view.step_at(point) == target
     seen: list[str] = []
 

@@ -10,7 +10,7 @@ import time
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
-from tests.ui.conftest import GEN_TIMEOUT_MS, ask
+from tests.ui.conftest import GEN_TIMEOUT_MS, ask, heatmap_answer, token_point
 
 pytestmark = pytest.mark.gui
 
@@ -207,21 +207,8 @@ def test_tokenizer_panel(qtbot, window):
 
 
 def test_clicking_a_token_selects_its_step(qtbot, window):
-    from PySide6.QtGui import QTextCursor
-
-    answer = ask(qtbot, window, "List three animals.", max_tokens=12)
-    window.heatmap_action.setChecked(True)
-    window.toggle_heatmap()
-    view = window.chat.answers[-1].view
-    qtbot.waitUntil(lambda: view.isVisible(), timeout=5_000)
-    # the middle of the 4th visible token's first character
-    target = next(i for i, s in enumerate(answer.steps) if i >= 3 and s.text.strip())
-    start = sum(len(s.text) for s in answer.steps[:target])
-    cursor = QTextCursor(view.document())
-    cursor.setPosition(start + 1)
-    rect = view.cursorRect(cursor)
-    point = rect.center()
-    point.setX(rect.left() - 2)
+    answer, view, target = heatmap_answer(qtbot, window)
+    point = token_point(view, answer, target)
     assert view.step_at(point) == target
     with qtbot.waitSignal(window.chat.stepSelected, timeout=5_000) as blocker:
         qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
