@@ -18,6 +18,13 @@ _SQLITE_MESSAGES = {13: "the disk is full", 10: "a disk read or write failed",
                     8: "the database is read-only", 14: "the database file cannot be opened"}
 _DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
+# Below this address-space limit an unexpected error while starting is reported as running out of memory.
+TIGHT_ADDRESS_SPACE = 1 << 30
+
+# Address space the window needs to start (Qt, pyqtgraph, numpy: VmPeak 287 MiB measured on Linux x86-64).
+# Under a tighter `ulimit -v` Qt's bootstrap may abort natively rather than raise, so check before.
+WINDOW_ADDRESS_SPACE = 512 << 20
+
 
 def describe(exc: BaseException) -> str | None:
     """One line for a failure of the environment; None for anything else (a bug: let it show)."""
@@ -44,14 +51,6 @@ def describe(exc: BaseException) -> str | None:
     if type(exc).__module__ == "sqlite3" and isinstance(code, int) and code & 0xFF in _SQLITE_MESSAGES:
         return f"{_SQLITE_MESSAGES[code & 0xFF]} (SQLite: {exc}); what was being saved was not saved"
     return None
-
-
-# Below this address-space limit an unexpected error while starting is reported as running out of memory.
-TIGHT_ADDRESS_SPACE = 1 << 30
-
-# Address space the window needs to start (Qt, pyqtgraph, numpy: VmPeak 287 MiB measured on Linux x86-64).
-# Under a tighter `ulimit -v` Qt's bootstrap may abort natively rather than raise, so check before.
-WINDOW_ADDRESS_SPACE = 512 << 20
 
 
 def require_address_space(needed: int, what: str) -> None:
