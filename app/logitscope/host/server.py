@@ -6,6 +6,9 @@ Started by logitscope.host.client with one end of a socketpair (`--fd N`). Messa
   engine -> caller   ("progress", fraction) | ("steps", [StepRecord, ...]) | ("ok", value) | ("err", kind, message)
                      | ("alive",)
 
+Everything the engine says goes out through a sender thread with a queue of its own, so decoding never
+waits for the socket: a caller that stops reading for a while (a busy or frozen GUI) delays no step; the
+steps wait in memory (a few KB each) until it reads again.
 A reader thread takes every incoming message, so "cancel" is seen while the main thread is busy
 (between tokens, and through llama.cpp's abort callback during a long prompt evaluation), and answers
 "heartbeat" at once with "alive": a caller that hears nothing for a while asks, and an engine that does not
@@ -51,10 +54,11 @@ def _no_core_dumps() -> None:
 class EngineServer:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
-        self._send_lock = threading.Lock()  # the reader thread answers heartbeats while the main thread sends
+        self.outbox: queue.Queue[tuple[Any, ...]] = queue.Queue()  # unbounded: putting never blocks
         self._engine: Engine | None = None  # the reader thread runs before it exists
         self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
         self.cancel = threading.Event()
+        threading.Thread(target=self._write, name="engine-sender", daemon=True).start()
         threading.Thread(target=self._read, name="engine-reader", daemon=True).start()
         from logitscope.engine.core import Engine  # slow (llama.cpp): the reader already answers
 
@@ -66,8 +70,22 @@ class EngineServer:
         return self._engine
 
     def send(self, msg: tuple[Any, ...]) -> None:
-        with self._send_lock:
-            self.conn.send(msg)
+        """Queue a message for the caller (any thread; never blocks)."""
+        self.outbox.put(msg)
+
+    def _write(self) -> None:
+        while True:
+            msg = self.outbox.get()
+            try:
+                self.conn.send(msg)
+            except OSError:
+                os._exit(0)  # the caller is gone
+            finally:
+                self.outbox.task_done()
+
+    def flush(self) -> None:
+        """Wait until everything queued went out (before the process ends on purpose)."""
+        self.outbox.join()
 
     def _read(self) -> None:
         while True:
@@ -91,6 +109,7 @@ class EngineServer:
             msg = self.inbox.get()
             if msg[0] == "shutdown":
                 self.engine.unload()
+                self.flush()
                 return
             _, method, kwargs = msg
             self.cancel.clear()

@@ -1,0 +1,48 @@
+"""The engine never waits for its caller: decoding goes on while nobody reads the socket (issue 12)."""
+
+from __future__ import annotations
+
+import pickle
+import socket
+import threading
+from multiprocessing.connection import Connection
+
+import pytest
+
+from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.engine.sampler import PRESETS
+from logitscope.engine.trace import StepRecord
+from logitscope.host.server import EngineServer
+
+N_TOKENS = 400
+_kept_open: list[Connection] = []  # closing the peer would make the server end this process (its caller is gone)
+
+
+@pytest.fixture
+def server_and_peer(demo_model):
+    ours, theirs = socket.socketpair()
+    server = EngineServer(Connection(ours.detach()))
+    server.engine.load(demo_model, LoadSettings(n_ctx=1024, n_threads=1))
+    peer = Connection(theirs.detach())
+    yield server, peer
+    server.engine.unload()
+    _kept_open.append(peer)
+
+
+def test_a_whole_answer_is_generated_while_the_caller_reads_nothing(server_and_peer):
+    server, peer = server_and_peer
+    request = GenerateRequest(prompt="1, 2, 3, 4, 5,", settings=PRESETS["Greedy"],
+                              options=DecodeOptions(max_tokens=N_TOKENS))
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (server.do_generate(request), done.set()), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert done.is_set(), "the engine waited for a caller that did not read"
+    steps: list[StepRecord] = []
+    while len(steps) < N_TOKENS and peer.poll(10):
+        kind, batch = peer.recv()
+        assert kind == "steps"
+        steps.extend(batch)
+    assert [s.i for s in steps] == list(range(N_TOKENS))  # all of them, in order, once read
+    sent = sum(len(pickle.dumps(("steps", [s]))) for s in steps)
+    assert sent > 2 * 212_992, "the answer must overflow the socket's buffers for this test to mean anything"
