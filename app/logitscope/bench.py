@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,6 +28,7 @@ from logitscope.engine.trace import pack_step
 from logitscope.host.client import EngineClient
 
 TARGETS = {"c/a prompt": 0.95, "c/a gen": 0.95, "c/b prompt": 1.0, "c/b gen": 1.0}
+PIPE_TARGET = 0.95
 
 
 def make_prompt(rt: Runtime, n_tokens: int) -> list[int]:
@@ -186,3 +188,54 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+
+
+def pipe_run(model: Path, prompt_text: str, n_gen: int, threads: int) -> tuple[float, float, int]:
+    """`logitscope generate --json` piped to this process, which parses every line as a trace consumer
+    would: (seconds to the first step, seconds from the first step to the last, steps)."""
+    cmd = [sys.executable, "-m", "logitscope", "generate", "--model", str(model), "--prompt", prompt_text,
+           "--temperature", "0", "--max-tokens", str(n_gen), "--n-ctx", "2048", "--threads", str(threads), "--json"]
+    t0 = time.perf_counter()
+    arrivals: list[float] = []
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            record = json.loads(line)
+            if record["type"] == "step":
+                arrivals.append(time.perf_counter())
+    if proc.returncode != 0 or len(arrivals) < 2:
+        raise RuntimeError(f"logitscope generate --json failed (exit {proc.returncode})")
+    return arrivals[0] - t0, arrivals[-1] - arrivals[0], len(arrivals)
+
+
+def run_pipe_bench(model: Path, args: argparse.Namespace) -> int:
+    """Generation tok/s of `generate --json | reader` against the bare llama.cpp loop, alternated."""
+    threads = args.threads or default_threads()
+    rt = Runtime(model, LoadSettings(n_ctx=2048, n_threads=threads))
+    try:
+        prompt = make_prompt(rt, args.prompt_tokens)
+        prompt_text = b"".join(rt.piece(t) for t in prompt).decode("utf-8", "replace")
+        bench_bare(rt, prompt, 8)  # warm-up
+        bare, piped = [], []
+        for rep in range(args.reps):
+            bare.append(bench_bare(rt, prompt, args.tokens))
+            piped.append(pipe_run(model, prompt_text, args.tokens, threads))
+            if not args.json:
+                print(f"repetition {rep + 1}/{args.reps} done", file=sys.stderr)
+    finally:
+        rt.close()
+    gen_bare = statistics.median((r[2] - 1) / r[1] for r in bare)
+    gen_piped = statistics.median((r[2] - 1) / r[1] for r in piped)
+    report = {"model": model.name, "threads": threads, "prompt_tokens": len(prompt), "gen_tokens": args.tokens,
+              "reps": args.reps, "bare_gen_tok_s": gen_bare, "piped_gen_tok_s": gen_piped,
+              "ratio": gen_piped / gen_bare, "target": PIPE_TARGET}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"\n{model.name}, {threads} threads, prompt {len(prompt)} tokens, {args.tokens} generated, greedy, "
+          f"median of {args.reps} alternated runs")
+    print(f"(a) bare llama.cpp loop                 {gen_bare:8.1f} tok/s")
+    print(f"(p) generate --json | a JSON reader     {gen_piped:8.1f} tok/s   (as the reader receives the steps)")
+    verdict = "ok" if report["ratio"] >= PIPE_TARGET else "below target"
+    print(f"p/a: {report['ratio']:.3f}  (target >= {PIPE_TARGET:.2f}, {verdict})")
+    return 0

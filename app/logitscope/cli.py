@@ -126,6 +126,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--json", action="store_true")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--window", action="store_true",
+                      help="the real window against `logitscope generate`: tok/s, GUI CPU per token, worst step")
+    what.add_argument("--pipe", action="store_true",
+                      help="`generate --json` piped to a reader against the bare llama.cpp loop")
+    p.add_argument("--long", type=int, default=0, metavar="N",
+                   help="with --window: one more run of N tokens, GUI CPU per token at its start and end")
 
     from logitscope.library.commands import add_models_subcommands
     from logitscope.store.commands import add_history_parser
@@ -356,6 +363,16 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.tokens < 2 or args.reps < 1 or args.long < 0:
+        raise InvalidSettingsError("--tokens must be >= 2, --reps >= 1 and --long >= 0")
+    if args.window:
+        from logitscope.ui.bench_window import run_window_bench  # the only bench that needs Qt
+
+        return run_window_bench(resolve_model(args.model), args)
+    if args.pipe:
+        from logitscope.bench import run_pipe_bench
+
+        return run_pipe_bench(resolve_model(args.model), args)
     from logitscope.bench import run_bench
 
     return run_bench(resolve_model(args.model), args)
