@@ -177,7 +177,7 @@ def test_runs_tile_any_layout(segments, n_cells, n_reused):
         assert run.start >= n_reused or run.start + run.count <= n_reused  # never straddles the reuse boundary
         position += run.count
     assert position == n_cells
-    for a, b in zip(runs, runs[1:]):
+    for a, b in zip(runs, runs[1:], strict=False):
         assert (a.segment, a.reused) != (b.segment, b.reused)  # neighbours that differ in nothing are one run
     # every cell keeps its segment: the prompt's layout, then the answer
     expected = [seg for seg, count in segments for _ in range(count)][:n_cells]
