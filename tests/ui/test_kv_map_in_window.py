@@ -16,7 +16,7 @@ def test_kv_map_shows_reuse_on_turn_two(qtbot, window):
     window.bridge.local.kv_map = _counting(window.bridge.local.kv_map, calls)
 
     # hidden (its dock is a tab behind the waterfall): an answer does not ask the engine for the map
-    assert not panel.isVisible()
+    assert not panel.on_screen()
     first_answer = ask(qtbot, window, "What is the capital of France?", max_tokens=12)
     qtbot.waitUntil(lambda: not window.bridge.busy, timeout=5_000)
     assert calls == [] and panel.kv is None
