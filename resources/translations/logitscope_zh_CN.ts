@@ -382,77 +382,77 @@
 <context>
     <name>KvMapPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="123"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="124"/>
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="124"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="125"/>
         <source>user turns</source>
         <translation>用户轮次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="125"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="126"/>
         <source>assistant turns</source>
         <translation>助手轮次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="126"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="127"/>
         <source>template tokens</source>
         <translation>模板 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="127"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="128"/>
         <source>current answer</source>
         <translation>当前回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="148"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="161"/>
         <source>&lt;b&gt;KV cache map&lt;/b&gt; (after the last answer)</source>
         <translation>&lt;b&gt;KV 缓存图&lt;/b&gt;（上一次回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="156"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="168"/>
         <source>reused (not evaluated again)</source>
         <translation>复用（未重新计算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="176"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="183"/>
         <source>Shown after the next answer.</source>
         <translation>下一次回答后显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="176"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="183"/>
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="183"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="190"/>
         <source>This engine cannot show its KV cache map (a remote server does not report its cells).</source>
         <translation>此引擎无法显示 KV 缓存图（远程服务器不报告其缓存单元）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="193"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="200"/>
         <source>{0} in each of {1} layers</source>
         <translation>{1} 层中每层 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="195"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="202"/>
         <source>by layer: {0}</source>
         <translation>按层：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="197"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="204"/>
         <source>{0} tokens reused, {1} evaluated, {2} freed on the last request.</source>
         <translation>上一次请求：复用 {0} 个 token，计算 {1} 个，释放 {2} 个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="199"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="206"/>
         <source>{0} per cell ({1}); {2} cells in use = {3} of {4} allocated.</source>
         <translation>每个单元 {0}（{1}）；已用 {2} 个单元 = {3}，共分配 {4}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="204"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="211"/>
         <source>The KV cache map could not be read: {0}</source>
         <translation>无法读取 KV 缓存图：{0}</translation>
     </message>
@@ -460,22 +460,22 @@
 <context>
     <name>KvStrip</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="107"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="108"/>
         <source>cell {0}: free</source>
         <translation>单元 {0}：空闲</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="108"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="109"/>
         <source>cells {0}–{1}: {2}</source>
         <translation>单元 {0}–{1}：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="109"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="110"/>
         <source>, reused from the previous request</source>
         <translation>，复用自上一次请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="109"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="110"/>
         <source>, evaluated</source>
         <translation>，已计算</translation>
     </message>

@@ -12,7 +12,7 @@ from math import ceil
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QHelpEvent, QPainter, QPaintEvent, QPixmap
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolTip, QVBoxLayout, QWidget
 
 from logitscope.engine.forward_api import KvCell, KvMap
 from logitscope.engine.memory import format_bytes
@@ -21,9 +21,10 @@ from logitscope.ui.bridge import EngineBridge
 SEGMENT_COLORS = {"system": "#8e6cc8", "user": "#3d7fc4", "assistant": "#2e9a6a", "template": "#9a9fa8",
                   "answer": "#e0892b"}
 MIN_CELL_PX = 4      # the narrowest a cell is drawn; a context too long for that shares a pixel column
-ROW_PX, GAP_PX = 7, 2
-MAX_ROWS = 24        # past this, rows hold more cells instead of growing the dock
+ROW_PX, GAP_PX = 6, 2
+MAX_ROWS = 16        # past this, rows hold more cells instead of growing the dock
 SWATCH_PX = 12
+LEGEND_COLUMNS = 2
 
 
 class KvStrip(QWidget):
@@ -138,6 +139,18 @@ def _swatch(color: str, hatched: bool = False) -> QPixmap:
     return pixmap
 
 
+def _legend_entry(color: str, text: str, hatched: bool) -> QWidget:
+    entry = QWidget()
+    row = QHBoxLayout(entry)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(4)
+    swatch = QLabel()
+    swatch.setPixmap(_swatch(color, hatched))
+    row.addWidget(swatch)
+    row.addWidget(QLabel(text), 1)
+    return entry
+
+
 class KvMapPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -149,24 +162,18 @@ class KvMapPanel(QWidget):
         layout.addWidget(self.title)
         self.strip = KvStrip()
         layout.addWidget(self.strip)
-        legend = QHBoxLayout()
-        legend.setSpacing(4)
-        for segment, color in SEGMENT_COLORS.items():
-            self._legend_entry(legend, color, segment_name(segment), False)
-        self._legend_entry(legend, SEGMENT_COLORS["template"], self.tr("reused (not evaluated again)"), True)
-        legend.addStretch(1)
+        legend = QGridLayout()  # two columns: a legend in one row would widen the dock past the window
+        legend.setHorizontalSpacing(12)
+        entries = [(color, segment_name(segment), False) for segment, color in SEGMENT_COLORS.items()]
+        entries.append((SEGMENT_COLORS["template"], self.tr("reused (not evaluated again)"), True))
+        for i, (color, text, hatched) in enumerate(entries):
+            legend.addWidget(_legend_entry(color, text, hatched), i // LEGEND_COLUMNS, i % LEGEND_COLUMNS)
+        legend.setColumnStretch(LEGEND_COLUMNS, 1)
         layout.addLayout(legend)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         self.clear(0)
-
-    def _legend_entry(self, legend: QHBoxLayout, color: str, text: str, hatched: bool) -> None:
-        swatch = QLabel()
-        swatch.setPixmap(_swatch(color, hatched))
-        legend.addWidget(swatch)
-        legend.addWidget(QLabel(text))
-        legend.addSpacing(8)
 
     def clear(self, n_ctx: int) -> None:
         """A fresh context (a model was loaded): every cell free, nothing to tell yet."""

@@ -28,6 +28,8 @@ class MemoryPanel(QWidget):
         self.gauge = QProgressBar()
         self.gauge.setFormat(self.tr("context: %v of %m tokens"))
         layout.addWidget(self.gauge)
+        self.kv_map = KvMapPanel()
+        layout.addWidget(self.kv_map)
         self.formula = QLabel()
         self.formula.setWordWrap(True)
         self.formula.setTextFormat(self.formula.textFormat().RichText)
@@ -35,8 +37,6 @@ class MemoryPanel(QWidget):
         self.types = QLabel()
         self.types.setWordWrap(True)
         layout.addWidget(self.types)
-        self.kv_map = KvMapPanel()
-        layout.addWidget(self.kv_map)
         layout.addStretch(1)
         self.info: ModelInfo | None = None
 
