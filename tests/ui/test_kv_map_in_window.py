@@ -49,13 +49,17 @@ def test_kv_map_shows_reuse_on_turn_two(qtbot, window):
 
 
 def test_kv_map_says_a_remote_engine_cannot_show_it(qtbot):
-    from logitscope.ui.inspector.kv_map import KvMapPanel
+    from logitscope.host.engine_api import LOCAL_CAPABILITIES, RemoteModelInfo
+    from logitscope.ui.inspector.memory import MemoryPanel
 
-    panel = KvMapPanel()
-    qtbot.addWidget(panel)
-    panel.set_capabilities({"remote": True, "kv_map": False})
+    memory = MemoryPanel()  # what the model controller pushes a remote server's model and capabilities to
+    qtbot.addWidget(memory)
+    panel = memory.kv_map
+    memory.set_model(RemoteModelInfo("http://127.0.0.1:1", "m", "llama-server"))
+    memory.set_capabilities({**LOCAL_CAPABILITIES, "remote": True, "kv": False, "kv_map": False})
     assert not panel.available and "cannot show" in panel.summary.text()
-    panel.set_capabilities({"remote": False, "kv_map": True})
+    assert panel.strip.n_ctx == 0 and panel.kv is None
+    memory.set_capabilities(LOCAL_CAPABILITIES)  # back to a local engine
     assert panel.available and "cannot show" not in panel.summary.text()
 
 
