@@ -380,6 +380,107 @@
     </message>
 </context>
 <context>
+    <name>KvMapPanel</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="124"/>
+        <source>system prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="125"/>
+        <source>user turns</source>
+        <translation>用户轮次</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="126"/>
+        <source>assistant turns</source>
+        <translation>助手轮次</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="127"/>
+        <source>template tokens</source>
+        <translation>模板 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="128"/>
+        <source>current answer</source>
+        <translation>当前回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="161"/>
+        <source>&lt;b&gt;KV cache map&lt;/b&gt; (after the last answer)</source>
+        <translation>&lt;b&gt;KV 缓存图&lt;/b&gt;（上一次回答之后）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="168"/>
+        <source>reused (not evaluated again)</source>
+        <translation>复用（未重新计算）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="183"/>
+        <source>Shown after the next answer.</source>
+        <translation>下一次回答后显示。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="183"/>
+        <source>No model loaded.</source>
+        <translation>未加载模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="190"/>
+        <source>This engine cannot show its KV cache map (a remote server does not report its cells).</source>
+        <translation>此引擎无法显示 KV 缓存图（远程服务器不报告其缓存单元）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="200"/>
+        <source>{0} in each of {1} layers</source>
+        <translation>{1} 层中每层 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="202"/>
+        <source>by layer: {0}</source>
+        <translation>按层：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="204"/>
+        <source>{0} tokens reused, {1} evaluated, {2} freed on the last request.</source>
+        <translation>上一次请求：复用 {0} 个 token，计算 {1} 个，释放 {2} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="206"/>
+        <source>{0} per cell ({1}); {2} cells in use = {3} of {4} allocated.</source>
+        <translation>每个单元 {0}（{1}）；已用 {2} 个单元 = {3}，共分配 {4}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="211"/>
+        <source>The KV cache map could not be read: {0}</source>
+        <translation>无法读取 KV 缓存图：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>KvStrip</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="108"/>
+        <source>cell {0}: free</source>
+        <translation>单元 {0}：空闲</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="109"/>
+        <source>cells {0}–{1}: {2}</source>
+        <translation>单元 {0}–{1}：{2}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="110"/>
+        <source>, reused from the previous request</source>
+        <translation>，复用自上一次请求</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="110"/>
+        <source>, evaluated</source>
+        <translation>，已计算</translation>
+    </message>
+</context>
+<context>
     <name>LoadModelDialog</name>
     <message>
         <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="39"/>
@@ -460,254 +561,254 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="103"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="104"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="151"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="153"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="152"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="154"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="169"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="171"/>
         <source>Next-token distribution</source>
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="170"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="172"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="171"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="173"/>
         <source>Sampler controls</source>
         <translation>采样器参数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="172"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="174"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="173"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="175"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="174"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="176"/>
         <source>Model card</source>
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="175"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="408"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="490"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="177"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="410"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="492"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="199"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="198"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="199"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="201"/>
         <source>&amp;Export trace…</source>
         <translation>导出轨迹(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="202"/>
         <source>Save the selected answer&apos;s trace as JSON Lines</source>
         <translation>将所选回答的轨迹保存为 JSON Lines</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="201"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="202"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="204"/>
         <source>&amp;Stop generating</source>
         <translation>停止生成(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="205"/>
         <source>&amp;Regenerate</source>
         <translation>重新生成(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="205"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="207"/>
         <source>&amp;Edit last message</source>
         <translation>编辑最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="207"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="209"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
         <source>Probability &amp;heatmap</source>
         <translation>概率热力图(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
         <source>Colour by &amp;rank instead</source>
         <translation>改为按排名着色(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
         <source>Reset &amp;layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
         <source>&amp;Reload model</source>
         <translation>重新加载模型(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
         <source>&amp;Models…</source>
         <translation>模型库(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="217"/>
         <source>Models on this computer and on Hugging Face</source>
         <translation>本机和 Hugging Face 上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
         <source>&amp;Connect to a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="217"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
         <source>llama-server, vLLM or any OpenAI-compatible server</source>
         <translation>llama-server、vLLM 或任何兼容 OpenAI 的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="220"/>
         <source>&amp;About Logitscope</source>
         <translation>关于 Logitscope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="220"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="222"/>
         <source>Export conversation…</source>
         <translation>导出对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="223"/>
         <source>Import conversations…</source>
         <translation>导入对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="223"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="225"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="230"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="232"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="235"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="241"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="243"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="246"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="248"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="274"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="276"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="421"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="423"/>
         <source>The answer is not saved yet</source>
         <translation>回答尚未保存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="422"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="424"/>
         <source>The history database refused to save this answer ({0}). It stays in this window, and Logitscope keeps trying to save it: another program may be writing to the history.</source>
         <translation>历史数据库拒绝保存此回答（{0}）。回答仍保留在此窗口中，Logitscope 会继续尝试保存：可能有其他程序正在写入历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="399"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="401"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="400"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="402"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="482"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="484"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="488"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="490"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="512"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="514"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="522"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="524"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="545"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="547"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="546"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="548"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="548"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="550"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="549"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="551"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="556"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="558"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
@@ -720,57 +821,57 @@
 <context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="21"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="23"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="22"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="24"/>
         <source>KV cache allocated</source>
         <translation>KV 缓存（已分配）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="23"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="25"/>
         <source>KV cache in use</source>
         <translation>KV 缓存（已使用）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="24"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="26"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="27"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="29"/>
         <source>context: %v of %m tokens</source>
         <translation>上下文：%v / %m 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="46"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="51"/>
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="53"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="58"/>
         <source>{0} for {1} tokens</source>
         <translation>{0}，可容纳 {1} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="58"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="63"/>
         <source>&lt;b&gt;KV cache per token&lt;/b&gt; = 2 (K and V) × {0} layers × {1} KV heads × {2} head dim × {3} bytes = &lt;b&gt;{4:,.0f} bytes&lt;/b&gt;. Each token of context costs that much, for every token kept.</source>
         <translation>&lt;b&gt;每个 token 的 KV 缓存&lt;/b&gt; = 2（K 和 V）× {0} 层 × {1} 个 KV 头 × {2} 维（每头）× {3} 字节 = &lt;b&gt;{4:,.0f} 字节&lt;/b&gt;。上下文中保留的每个 token 都占用这么多。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="62"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="67"/>
         <source>The same context with another KV cache type: {0} (a quantized V cache needs flash attention).</source>
         <translation>同样的上下文换用其他 KV 缓存类型：{0}（量化 V 缓存需要 Flash attention）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="70"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="75"/>
         <source>A remote server does not report its KV cache.</source>
         <translation>远程服务器不报告其 KV 缓存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="76"/>
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="82"/>
         <source>{0} ({1} tokens)</source>
         <translation>{0}（{1} 个 token）</translation>
     </message>

@@ -102,4 +102,4 @@ class ScriptedEngine:
         return list(self.recording.vocab)
 
     def capabilities(self) -> dict[str, object]:
-        return {**LOCAL_CAPABILITIES, "backend": "scripted", "gpu_offload": False}
+        return {**LOCAL_CAPABILITIES, "backend": "scripted", "gpu_offload": False, "kv_map": False}  # no KV cache

@@ -106,6 +106,7 @@ class ChatPrompt:
     tokens: list[int]
     trimmed_messages: int
     notices: list[str]
+    messages: list[ChatMessage]     # what was rendered: the system prompt and the messages kept
 
 
 def build_chat_prompt(template: ChatTemplate, messages: Sequence[ChatMessage], system: str | None,
@@ -133,4 +134,4 @@ def build_chat_prompt(template: ChatTemplate, messages: Sequence[ChatMessage], s
     if trimmed:
         notices.append(Message("the conversation was longer than the context ({n_ctx} tokens): "
                                "the {trimmed} oldest message(s) were left out of the prompt", n_ctx=n_ctx, trimmed=trimmed))
-    return ChatPrompt(text, tokens, trimmed, notices)
+    return ChatPrompt(text, tokens, trimmed, notices, head + body)

@@ -13,8 +13,10 @@ from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, L
 from logitscope.engine.capacity import ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
+from logitscope.engine.forward_api import KvMap
 from logitscope.engine.gguf_info import ModelCard, read_model_card
-from logitscope.engine.memory import kv_bytes_per_token
+from logitscope.engine.kv_map import PromptLayout, build_runs
+from logitscope.engine.memory import kv_bytes_per_token, kv_bytes_per_token_by_layer
 from logitscope.engine.runtime import Runtime, backend_name, supports_gpu_offload
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import ContextOverflowError, LoadCancelledError, NoModelLoadedError
@@ -27,6 +29,7 @@ class Engine:
         self.template: ChatTemplate | None = None
         self.decoder: Decoder | None = None
         self.info: ModelInfo | None = None
+        self.layout: PromptLayout | None = None  # what the last request's prompt was made of (the KV map)
 
     # -- model ---------------------------------------------------------------------------------------
     def load(self, path: str | Path, settings: LoadSettings,
@@ -62,10 +65,12 @@ class Engine:
         if self.runtime is not None:
             self.runtime.close()
         self.runtime = self.card = self.template = self.decoder = self.info = None
+        self.layout = None
 
     def reset(self) -> None:
         """Forget the KV cache: the next prompt is evaluated from scratch."""
         self._require().truncate(0)
+        self.layout = None
 
     def _require(self) -> Runtime:
         if self.runtime is None:
@@ -95,6 +100,10 @@ class Engine:
 
     # -- generation ----------------------------------------------------------------------------------
     def prepare(self, req: GenerateRequest) -> tuple[list[int], list[str], DecodeOptions]:
+        tokens, notices, options, _layout = self._prepare(req)
+        return tokens, notices, options
+
+    def _prepare(self, req: GenerateRequest) -> tuple[list[int], list[str], DecodeOptions, PromptLayout]:
         rt = self._require()
         req.validate()
         options = req.options
@@ -107,20 +116,37 @@ class Engine:
             tokens = prompt.tokens + list(req.assistant_prefix)
             if len(tokens) >= rt.n_ctx:
                 raise ContextOverflowError("the answer so far fills the context window: nothing more can be generated")
-            return tokens, prompt.notices, options
+            layout = PromptLayout(len(prompt.tokens), len(req.assistant_prefix), prompt.text, tuple(prompt.messages))
+            return tokens, prompt.notices, options, layout
         tokens = rt.tokenize(req.prompt or "", True, True)
         if len(tokens) >= rt.n_ctx:
             raise ContextOverflowError(
                 "the prompt is {n_tokens} tokens but the context holds {n_ctx}; shorten it or "
                 "load the model with a larger context", n_tokens=len(tokens), n_ctx=rt.n_ctx)
-        return tokens, [], options
+        return tokens, [], options, PromptLayout(len(tokens))
 
     def generate(self, req: GenerateRequest,
                  should_cancel: Callable[[], bool] = lambda: False) -> Iterator[StepRecord | GenerationResult]:
-        tokens, notices, options = self.prepare(req)
+        tokens, notices, options, self.layout = self._prepare(req)
         assert self.decoder is not None
         return self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
                                      n_prefix=len(req.assistant_prefix))
+
+    def kv_map(self) -> KvMap:
+        """The generation context's cells after the last request: what each run holds, whether that request
+        reused it, and what a cell costs."""
+        rt = self._require()
+        assert self.info is not None
+        load = self.info.load
+        by_layer = [round(b) for b in kv_bytes_per_token_by_layer(self.info.card, load.type_k, load.type_v)]
+        n_cells = len(rt.tokens)
+        layout = self.layout
+        n_reused = min(rt.last_sync.n_kept, n_cells) if layout is not None else 0
+        n_prompt = layout.n_tokens + layout.n_prefix if layout is not None else 0
+        segments = layout.segments(self.chat_tokens) if layout is not None else []
+        return KvMap(n_ctx=rt.n_ctx, runs=build_runs(segments, n_cells, n_reused), n_reused=n_reused,
+                     n_evaluated=max(0, min(n_prompt, n_cells) - n_reused), bytes_per_cell=sum(by_layer),
+                     bytes_per_cell_by_layer=by_layer, n_freed=rt.last_sync.n_freed if layout is not None else 0)
 
     def capabilities(self) -> dict[str, object]:
         """What this llama.cpp build can do (asked before any model is loaded)."""

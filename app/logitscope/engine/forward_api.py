@@ -91,3 +91,4 @@ class KvMap:
     n_evaluated: int                # prompt cells evaluated for this request
     bytes_per_cell: int             # K + V over all layers
     bytes_per_cell_by_layer: list[int]
+    n_freed: int = 0                # cells the previous request left past the shared prefix, freed for this one

@@ -38,10 +38,17 @@ def value_cache_type(kv_type: str, flash_attn: bool) -> str:
     return kv_type if flash_attn else UNQUANTIZED_KV
 
 
-def kv_bytes_per_token(card: ModelCard, type_k: str = UNQUANTIZED_KV, type_v: str = UNQUANTIZED_KV) -> float:
+def kv_bytes_per_token_by_layer(card: ModelCard, type_k: str = UNQUANTIZED_KV,
+                                type_v: str = UNQUANTIZED_KV) -> list[float]:
+    """K + V bytes one token takes in each layer's cache. Every layer alike: the model card knows no
+    per-layer head counts or sliding windows (Gemma 3's window layers are counted at full size)."""
     k = card.head_dim_k * KV_CACHE_TYPES[type_k][1]
     v = card.head_dim_v * KV_CACHE_TYPES[type_v][1]
-    return card.n_layer * card.n_head_kv * (k + v)
+    return [card.n_head_kv * (k + v)] * card.n_layer
+
+
+def kv_bytes_per_token(card: ModelCard, type_k: str = UNQUANTIZED_KV, type_v: str = UNQUANTIZED_KV) -> float:
+    return sum(kv_bytes_per_token_by_layer(card, type_k, type_v))
 
 
 def kv_cells(n_ctx: int) -> int:

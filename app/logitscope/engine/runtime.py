@@ -15,6 +15,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import llama_cpp
@@ -141,6 +142,13 @@ def default_threads() -> int:
     return available_cpus()
 
 
+@dataclass(frozen=True)
+class SyncReport:
+    """What the last `sync` did to the cache: cells kept from before, cells dropped past them."""
+    n_kept: int = 0
+    n_freed: int = 0
+
+
 class Runtime:
     """One loaded model and its context."""
 
@@ -225,6 +233,7 @@ class Runtime:
         self._piece_cache: dict[int, bytes] = {}
         self._piece_buf: ctypes.Array[ctypes.c_char] = ctypes.create_string_buffer(256)
         self.tokens: list[int] = []  # what the KV cache holds, position by position
+        self.last_sync = SyncReport()
         self._token_array: np.ndarray = np.zeros(self.n_ctx, dtype=np.int32)  # the same, for cheap numpy slices
 
     def _reason(self, mark: int) -> str:
@@ -297,6 +306,7 @@ class Runtime:
         limit = min(len(tokens) - 1, len(self.tokens))
         while common < limit and self.tokens[common] == tokens[common]:
             common += 1
+        self.last_sync = SyncReport(n_kept=common, n_freed=len(self.tokens) - common)
         self.truncate(common)
         self.eval(tokens[common:])
         return len(tokens) - common

@@ -35,6 +35,7 @@ from typing import Any
 
 from logitscope import errors
 from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
+from logitscope.engine.forward_api import KvMap
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.host.crash_log import crash_hint
 from logitscope.host.engine_api import LOCAL_CAPABILITIES
@@ -325,6 +326,11 @@ class EngineClient:
     def prompt_tokens(self, request: GenerateRequest) -> list[int]:
         tokens: list[int] = self.call("prompt_tokens", request=request)
         return tokens
+
+    def kv_map(self) -> KvMap:
+        """The generation context's KV cells after the last request (engine/forward_api.py)."""
+        kv: KvMap = self.call("kv_map")
+        return kv
 
     def capabilities(self) -> dict[str, object]:
         """{"backend": "CPU" | "CUDA" | ..., "gpu_offload": bool} of the engine's llama.cpp build, and

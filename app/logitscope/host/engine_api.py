@@ -28,11 +28,13 @@ CAPABILITY_KEYS: dict[str, str] = {
     "vocab": "vocab() gives every token's bytes",
     "fork": "generation can continue after forced tokens (forking at a token)",
     "unsupported_settings": "{setting name: why this engine cannot apply it}; the UI disables those",
+    "kv_map": "kv_map() shows which KV cells hold which part of the conversation and which were reused",
 }
 
 LOCAL_CAPABILITIES: dict[str, object] = {
     "remote": False, "raw_probs": True, "final_probs": True, "stages": True, "entropy": True, "kv": True,
     "token_ids": True, "tokenize": True, "vocab": True, "fork": True, "unsupported_settings": {},
+    "kv_map": True,
 }
 
 

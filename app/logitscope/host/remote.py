@@ -207,7 +207,8 @@ class RemoteEngine:
         return {"backend": f"remote ({kind.name})", "gpu_offload": False, "remote": True,
                 "raw_probs": not self._post_sampling, "final_probs": self._post_sampling, "stages": False,
                 "entropy": False, "kv": False, "token_ids": kind.token_ids, "tokenize": kind.tokenize is not None,
-                "vocab": False, "fork": False, "unsupported_settings": dict(kind.unsupported)}
+                "vocab": False, "fork": False, "unsupported_settings": dict(kind.unsupported),
+                "kv_map": False}
 
     # -- generation --------------------------------------------------------------------------------
     def generate(self, request: GenerateRequest,

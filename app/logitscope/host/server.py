@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
     from logitscope.engine.core import Engine
+    from logitscope.engine.forward_api import KvMap
     from logitscope.engine.trace import GenerationResult, StepRecord
 
 CRASH_HOOKS_ENV = "LOGITSCOPE_ENGINE_CRASH_HOOKS"  # tests set it to simulate native crashes
@@ -167,6 +168,9 @@ class EngineServer:
 
     def do_prompt_tokens(self, request: GenerateRequest) -> list[int]:
         return self.engine.prepare(request)[0]
+
+    def do_kv_map(self) -> KvMap:
+        return self.engine.kv_map()
 
     def do_crash(self, how: str) -> None:
         if os.environ.get(CRASH_HOOKS_ENV) != "1":

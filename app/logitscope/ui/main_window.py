@@ -45,6 +45,7 @@ from logitscope.ui.chat.prompt_box import PromptBox
 from logitscope.ui.dialogs.edit_message import EditMessageDialog
 from logitscope.ui.file_actions import FileActions
 from logitscope.ui.inspector.distribution import DistributionPanel
+from logitscope.ui.inspector.kv_map import KvMapFeed
 from logitscope.ui.inspector.memory import MemoryPanel
 from logitscope.ui.inspector.model_card import ModelCardPanel
 from logitscope.ui.inspector.sampler_controls import SamplerPanel
@@ -128,6 +129,7 @@ class MainWindow(QMainWindow):
                                    can_fork=self.models.can_fork)
         self.session = SessionController(self.bridge, self.history, services, parent=self)
         self.sidebar = ConversationSidebar(self.history, self.session)
+        self.kv_map_feed = KvMapFeed(self.bridge, self.memory.kv_map, parent=self)
         self.inspector = InspectorCoordinator(self.distribution, self.waterfall, self.timeline, self.sampler.settings,
                                               parent=self)
         self.files = FileActions(self, self.history, lambda: self.current, self._inspected_answer,

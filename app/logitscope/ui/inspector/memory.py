@@ -1,4 +1,5 @@
-"""Memory & context: weights, KV cache (allocated and used, live), compute buffer, the KV formula."""
+"""Memory & context: weights, KV cache (allocated and used, live), compute buffer, the KV formula, and the
+KV cache map (ui/inspector/kv_map.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QProgressBar, QVBoxLayout, QW
 
 from logitscope.engine.api import ModelInfo
 from logitscope.engine.memory import KV_CACHE_TYPES, format_bytes, kv_bytes_per_element_text, kv_cache_bytes
+from logitscope.ui.inspector.kv_map import KvMapPanel
 
 
 class MemoryPanel(QWidget):
@@ -26,6 +28,8 @@ class MemoryPanel(QWidget):
         self.gauge = QProgressBar()
         self.gauge.setFormat(self.tr("context: %v of %m tokens"))
         layout.addWidget(self.gauge)
+        self.kv_map = KvMapPanel()
+        layout.addWidget(self.kv_map)
         self.formula = QLabel()
         self.formula.setWordWrap(True)
         self.formula.setTextFormat(self.formula.textFormat().RichText)
@@ -40,6 +44,7 @@ class MemoryPanel(QWidget):
         """A local model's numbers; anything else (None, a remote model) shows none."""
         info = info if isinstance(info, ModelInfo) else None
         self.info = info
+        self.kv_map.clear(info.n_ctx if info is not None else 0)
         if info is None:
             for label in (self.weights, self.kv_alloc, self.kv_used, self.compute):
                 label.setText("–")
@@ -68,6 +73,7 @@ class MemoryPanel(QWidget):
         if not caps.get("kv", True):
             self.set_model(None)
             self.formula.setText(self.tr("A remote server does not report its KV cache."))
+        self.kv_map.set_capabilities(caps)
 
     def set_used(self, cells: int) -> None:
         if self.info is None:

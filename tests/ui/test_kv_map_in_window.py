@@ -1,0 +1,71 @@
+"""The KV cache map inside "Memory and context": fetched after each answer only while it is on screen, and
+turn 2 shows the cells it reused from turn 1. Real window, real engine process, demo model."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.conftest import ask
+
+pytestmark = pytest.mark.gui
+
+
+def test_kv_map_shows_reuse_on_turn_two(qtbot, window):
+    panel = window.memory.kv_map
+    calls: list[object] = []
+    window.bridge.local.kv_map = _counting(window.bridge.local.kv_map, calls)
+
+    # hidden (its dock is a tab behind the waterfall): an answer does not ask the engine for the map
+    assert not panel.on_screen()
+    first_answer = ask(qtbot, window, "What is the capital of France?", max_tokens=12)
+    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=5_000)
+    assert calls == [] and panel.kv is None
+
+    # shown: it asks once and draws turn 1, nothing reused yet
+    window.docks["memory"].raise_()
+    qtbot.waitUntil(lambda: panel.kv is not None, timeout=10_000)
+    first = panel.kv
+    assert len(calls) == 1
+    assert first.n_reused == 0 and first.n_evaluated > 0 and not any(run.reused for run in first.runs)
+    assert sum(run.count for run in first.runs) == window.bridge.info.n_ctx - panel.strip.free_cells()
+    assert {"template", "user", "answer"} <= {run.segment for run in first.runs}
+    assert panel.summary.text().startswith(f"0 tokens reused, {first.n_evaluated} evaluated")
+    assert first_answer.text
+
+    # turn 2, shown: one more call after the answer; the cells of turn 1 are marked reused
+    ask(qtbot, window, "And the capital of Italy?", max_tokens=12)
+    qtbot.waitUntil(lambda: panel.kv is not first, timeout=10_000)
+    second = panel.kv
+    assert len(calls) == 2
+    assert second.n_reused > first.n_evaluated  # turn 1's prompt and its answer
+    reused = [run for run in second.runs if run.reused]
+    assert reused and reused[0].start == 0 and sum(run.count for run in reused) == second.n_reused
+    assert "assistant" in {run.segment for run in reused}
+    assert panel.summary.text().startswith(
+        f"{second.n_reused} tokens reused, {second.n_evaluated} evaluated, {second.n_freed} freed")
+    assert panel.strip.reused_cells() == second.n_reused
+    tip = panel.strip.tooltip_at(0)
+    assert "reused" in tip
+
+
+def test_kv_map_says_a_remote_engine_cannot_show_it(qtbot):
+    from logitscope.host.engine_api import LOCAL_CAPABILITIES, RemoteModelInfo
+    from logitscope.ui.inspector.memory import MemoryPanel
+
+    memory = MemoryPanel()  # what the model controller pushes a remote server's model and capabilities to
+    qtbot.addWidget(memory)
+    panel = memory.kv_map
+    memory.set_model(RemoteModelInfo("http://127.0.0.1:1", "m", "llama-server"))
+    memory.set_capabilities({**LOCAL_CAPABILITIES, "remote": True, "kv": False, "kv_map": False})
+    assert not panel.available and "cannot show" in panel.summary.text()
+    assert panel.strip.n_ctx == 0 and panel.kv is None
+    memory.set_capabilities(LOCAL_CAPABILITIES)  # back to a local engine
+    assert panel.available and "cannot show" not in panel.summary.text()
+
+
+def _counting(method, calls: list[object]):  # noqa: ANN001, ANN202
+    def counted():  # noqa: ANN202
+        calls.append(None)
+        return method()
+
+    return counted
