@@ -1,8 +1,13 @@
 """Timeline: per step, the chosen token's probability, the entropy and the latency. A repetition loop
-shows up as a run of probabilities near 1 with entropy near 0."""
+shows up as a run of probabilities near 1 with entropy near 0.
+
+Cheap while an answer streams (issue 12): only the new steps are read (into arrays that grow by doubling),
+the axes' ranges grow in whole chunks (an axis is redrawn when its range changes, which is the costly
+part of painting a plot), and long answers are drawn at most two points per pixel."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -11,6 +16,17 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from logitscope.engine.trace import StepRecord
+
+X_CHUNK = 64  # steps: the x axis grows by this much at a time
+LATENCY_SCALE_MS = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000)
+
+
+def step_ceiling(value: float, chunk: float) -> float:
+    return max(chunk, math.ceil(value / chunk) * chunk)
+
+
+def latency_ceiling(ms: float) -> float:
+    return next((top for top in LATENCY_SCALE_MS if ms <= top * 0.95), step_ceiling(ms * 1.05, 60_000))
 
 
 class TimelinePanel(QWidget):
@@ -35,20 +51,58 @@ class TimelinePanel(QWidget):
             plot.setMenuEnabled(False)
             plot.showGrid(x=True, y=True, alpha=0.15)
             plot.getAxis("left").setWidth(52)  # both plots' x axes line up
+            plot.disableAutoRange()  # ranges are set in chunks here (see _fit)
+            plot.vb.sigRangeChangedManually.connect(self._user_moved)
         self.p_curve = self.top.plot([], [], pen=pg.mkPen((60, 130, 220), width=2))
         self.h_curve = self.top.plot([], [], pen=pg.mkPen((220, 120, 40), width=2))
         self.latency_curve = self.bottom.plot([], [], pen=pg.mkPen((120, 120, 120), width=1.5))
+        for curve in (self.p_curve, self.h_curve, self.latency_curve):
+            curve.setDownsampling(auto=True, method="peak")
+            curve.setClipToView(True)
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen((200, 60, 60), width=1))
         self.top.addItem(self.marker)
         self.graphs.scene().sigMouseClicked.connect(self._clicked)
         self.n_steps = 0
+        self._source: Sequence[StepRecord] | None = None  # the steps shown (the same list grows while streaming)
+        self._last: StepRecord | None = None
+        self._columns = np.zeros((4, 0))  # x, p, entropy, latency ms; capacity doubles
+        self._ranges: tuple[float, float, float] | None = None
+        self._following = True  # False once the user zoomed or panned: ranges are then left alone
 
     def set_steps(self, steps: Sequence[StepRecord]) -> None:
-        self.n_steps = len(steps)
-        x = np.arange(len(steps))
-        self.p_curve.setData(x, [s.p_raw for s in steps])
-        self.h_curve.setData(x, [s.entropy_raw for s in steps])
-        self.latency_curve.setData(x, [s.latency_s * 1000 for s in steps])
+        """Show these steps; when they are the steps shown before plus new ones, only the new ones are read."""
+        n, old = len(steps), self.n_steps
+        if steps is not self._source or n < old or (old and steps[old - 1] is not self._last):
+            self._source, self._following, self._ranges, old = steps, True, None, 0
+        if n > self._columns.shape[1]:
+            grown = np.zeros((4, max(n, 2 * self._columns.shape[1], 256)))
+            grown[:, :old] = self._columns[:, :old]
+            self._columns = grown
+        new = steps[old:n]
+        if new:
+            self._columns[:, old:n] = np.array([(s.i, s.p_raw, s.entropy_raw, s.latency_s * 1000) for s in new]).T
+            self._columns[0, old:n] = np.arange(old, n)
+        self.n_steps, self._last = n, steps[n - 1] if n else None
+        x, p, h, ms = self._columns[:, :n]
+        self.p_curve.setData(x, p)
+        self.h_curve.setData(x, h)
+        self.latency_curve.setData(x, ms)
+        self._fit(h, ms)
+
+    def _fit(self, entropy: np.ndarray, latency_ms: np.ndarray) -> None:
+        if not self._following:
+            return
+        ranges = (step_ceiling(self.n_steps, X_CHUNK), step_ceiling(float(entropy.max(initial=1.0)), 1.0),
+                  latency_ceiling(float(latency_ms.max(initial=0.0))))
+        if ranges == self._ranges:
+            return  # nothing moves: the axes keep their cached pictures
+        self._ranges = ranges
+        self.top.setXRange(0, ranges[0], padding=0)
+        self.top.setYRange(0, ranges[1], padding=0.02)
+        self.bottom.setYRange(0, ranges[2], padding=0.02)
+
+    def _user_moved(self, *_args: object) -> None:
+        self._following = False
 
     def mark(self, index: int) -> None:
         self.marker.setPos(index)
