@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QStackedWidget, QWidget
 
 from logitscope.engine.sampler import SamplerSettings
@@ -50,6 +50,8 @@ class EmptyStatePage(QStackedWidget):
 class InspectorCoordinator(QObject):
     """Owns the selection (turn, step; step None = follow the newest step of that turn) of the
     conversation on screen, and pushes it to every step panel."""
+
+    shown = Signal()  # the panels were refreshed (another step, or new steps of the followed answer)
 
     def __init__(self, distribution: DistributionPanel, waterfall: WaterfallPanel, timeline: TimelinePanel,
                  sampler_settings: Callable[[], SamplerSettings], parent: QObject | None = None) -> None:
@@ -127,3 +129,4 @@ class InspectorCoordinator(QObject):
         self.timeline.set_steps(answer.steps if answer is not None else [])
         if view is not None:
             self.timeline.mark(view.step.i)
+        self.shown.emit()
