@@ -80,6 +80,107 @@
     </message>
 </context>
 <context>
+    <name>AttentionMatrixDialog</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="108"/>
+        <source>Attention over the whole prompt</source>
+        <translation>整个提示词上的注意力</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="113"/>
+        <source>layer {0}</source>
+        <translation>第 {0} 层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="116"/>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="118"/>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="120"/>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="124"/>
+        <source>Row t: where position t looks ({0} tokens). Hatched: the causal mask — a token never sees the ones after it.</source>
+        <translation>第 t 行：位置 t 关注哪里（共 {0} 个 token）。斜线区域：因果掩码 — 一个 token 永远看不到它之后的 token。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="143"/>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionPanel</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="47"/>
+        <source>Whole prompt…</source>
+        <translation>整个提示词…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="48"/>
+        <source>Every position&apos;s attention for this layer and head: the tokens x tokens matrix, with the causal mask</source>
+        <translation>此层此头上每个位置的注意力：token × token 矩阵，含因果掩码</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="50"/>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="52"/>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="65"/>
+        <source>Colour: the weight, relative to the largest shown · outlined: the token that looks · underlined: the answer&apos;s tokens · click a token to find it in the chat</source>
+        <translation>颜色：权重（相对于所示最大值）· 加框：发出关注的 token · 下划线：回答中的 token · 点击 token 可在对话中找到它</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="97"/>
+        <source>layer {0}</source>
+        <translation>第 {0} 层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="98"/>
+        <source>mean of heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="98"/>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="101"/>
+        <source>Step {0}: where {1} (position {2}) looks when it predicts {3}</source>
+        <translation>第 {0} 步：{1}（位置 {2}）在预测 {3} 时关注哪里</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="134"/>
+        <source>{0} query heads over {1} KV heads</source>
+        <translation>{0} 个查询头共用 {1} 个 KV 头</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="136"/>
+        <source>head {0} reads KV head {1} of {2}</source>
+        <translation>头 {0} 读取 KV 头 {1}（共 {2} 个）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="139"/>
+        <source> · sliding window of {0} tokens</source>
+        <translation> · 滑动窗口 {0} 个 token</translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="215"/>
@@ -359,6 +460,39 @@
     </message>
 </context>
 <context>
+    <name>ForwardInspector</name>
+    <message>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="135"/>
+        <source>The forward pass cannot be shown for this engine: a remote server does not expose the layers and attention of its model. Load a local GGUF model to see them.</source>
+        <translation>此引擎无法显示前向传播：远程服务器不提供其模型的各层与注意力。请加载本地 GGUF 模型以查看。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="211"/>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="250"/>
+        <source>The engine could not inspect this step: {0}</source>
+        <translation>引擎无法检查这一步：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="265"/>
+        <source>Not available for this model: {0}</source>
+        <translation>此模型不可用：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="289"/>
+        <source>The engine could not compute this matrix: {0}</source>
+        <translation>引擎无法计算此矩阵：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="309"/>
+        <source>Position {0} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
+        <translation>位置 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
+    </message>
+</context>
+<context>
     <name>HeatmapLegend</name>
     <message>
         <location filename="../../app/logitscope/ui/chat/heatmap_legend.py" line="63"/>
@@ -374,9 +508,88 @@
 <context>
     <name>InspectorCoordinator</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector_coordinator.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector_coordinator.py" line="63"/>
         <source>No step selected — click a token in an answer</source>
         <translation>未选择步骤 — 点击回答中的某个 token</translation>
+    </message>
+</context>
+<context>
+    <name>LayerDistributionModel</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="158"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="158"/>
+        <source>token</source>
+        <translation>token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="158"/>
+        <source>p here</source>
+        <translation>此层 p</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="158"/>
+        <source>p at the end</source>
+        <translation>最终 p</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="163"/>
+        <source>p {0} at this layer — {1} after the last layer</source>
+        <translation>此层 p {0} — 最后一层之后 {1}</translation>
+    </message>
+</context>
+<context>
+    <name>LayersPanel</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="259"/>
+        <source>Step {0}: chose {1}. Each row is the residual stream after that layer, read through the final norm and the output head; the chosen token is outlined.</source>
+        <translation>第 {0} 步：选择了 {1}。每一行是该层之后的残差流，经最终归一化和输出头读出；所选 token 加框显示。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="277"/>
+        <source>{0}: entropy {1:.2f} nats, residual norm {2:.1f}</source>
+        <translation>{0}：熵 {1:.2f} nats，残差范数 {2:.1f}</translation>
+    </message>
+</context>
+<context>
+    <name>LensModel</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="61"/>
+        <source>chosen</source>
+        <translation>所选</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="61"/>
+        <source>entropy</source>
+        <translation>熵</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="86"/>
+        <source>embd</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="86"/>
+        <source>layer {0}</source>
+        <translation>第 {0} 层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="115"/>
+        <source>{0}: the chosen token {1} has rank {2}, p {3}</source>
+        <translation>{0}：所选 token {1} 排名 {2}，p {3}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="119"/>
+        <source>{0}: entropy {1:.2f} nats</source>
+        <translation>{0}：熵 {1:.2f} nats</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="120"/>
+        <source>{0}: {1} — p {2}</source>
+        <translation>{0}：{1} — p {2}</translation>
     </message>
 </context>
 <context>
@@ -460,254 +673,264 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="103"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="108"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="151"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="159"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="152"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="160"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="169"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="177"/>
         <source>Next-token distribution</source>
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="170"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="178"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="171"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="179"/>
         <source>Sampler controls</source>
         <translation>采样器参数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="172"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="180"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="173"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="181"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="174"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="182"/>
         <source>Model card</source>
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="175"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="408"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="490"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="183"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="423"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="505"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="184"/>
+        <source>Layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="185"/>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="198"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="211"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="199"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
         <source>&amp;Export trace…</source>
         <translation>导出轨迹(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="200"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
         <source>Save the selected answer&apos;s trace as JSON Lines</source>
         <translation>将所选回答的轨迹保存为 JSON Lines</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="201"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="202"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
         <source>&amp;Stop generating</source>
         <translation>停止生成(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
         <source>&amp;Regenerate</source>
         <translation>重新生成(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="205"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
         <source>&amp;Edit last message</source>
         <translation>编辑最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="207"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="220"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
         <source>Probability &amp;heatmap</source>
         <translation>概率热力图(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="223"/>
         <source>Colour by &amp;rank instead</source>
         <translation>改为按排名着色(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="225"/>
         <source>Reset &amp;layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="226"/>
         <source>&amp;Reload model</source>
         <translation>重新加载模型(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="227"/>
         <source>&amp;Models…</source>
         <translation>模型库(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="228"/>
         <source>Models on this computer and on Hugging Face</source>
         <translation>本机和 Hugging Face 上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="229"/>
         <source>&amp;Connect to a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="217"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="230"/>
         <source>llama-server, vLLM or any OpenAI-compatible server</source>
         <translation>llama-server、vLLM 或任何兼容 OpenAI 的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="231"/>
         <source>&amp;About Logitscope</source>
         <translation>关于 Logitscope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="232"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="220"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
         <source>Export conversation…</source>
         <translation>导出对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="234"/>
         <source>Import conversations…</source>
         <translation>导入对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="223"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="236"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="230"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="243"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="246"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="241"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="254"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="246"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="259"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="274"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="287"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="421"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="436"/>
         <source>The answer is not saved yet</source>
         <translation>回答尚未保存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="422"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="437"/>
         <source>The history database refused to save this answer ({0}). It stays in this window, and Logitscope keeps trying to save it: another program may be writing to the history.</source>
         <translation>历史数据库拒绝保存此回答（{0}）。回答仍保留在此窗口中，Logitscope 会继续尝试保存：可能有其他程序正在写入历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="399"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="414"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="400"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="415"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="482"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="497"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="488"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="503"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="512"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="527"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="522"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="537"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="545"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="560"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="546"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="561"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="548"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="563"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="549"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="564"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="556"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="571"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
@@ -715,6 +938,19 @@
         <location filename="../../app/logitscope/ui/app.py" line="60"/>
         <source>No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)</source>
         <translation>尚无模型：文件 ▸ 打开模型…（或运行 `logitscope models fetch-demo`）</translation>
+    </message>
+</context>
+<context>
+    <name>MatrixView</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="94"/>
+        <source>{0} (position {1}) cannot see {2} (position {3}): the causal mask</source>
+        <translation>{0}（位置 {1}）看不到 {2}（位置 {3}）：因果掩码</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="96"/>
+        <source>{0} (position {1}) looks at {2} (position {3}): weight {4:.3f}</source>
+        <translation>{0}（位置 {1}）关注 {2}（位置 {3}）：权重 {4:.3f}</translation>
     </message>
 </context>
 <context>
@@ -1294,6 +1530,29 @@
     </message>
 </context>
 <context>
+    <name>NormChart</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="175"/>
+        <source>residual</source>
+        <translation>残差</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="175"/>
+        <source>attention added</source>
+        <translation>注意力增量</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="175"/>
+        <source>FFN added</source>
+        <translation>FFN 增量</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="179"/>
+        <source>layer row (0 = embd)</source>
+        <translation>层行（0 = 嵌入）</translation>
+    </message>
+</context>
+<context>
     <name>PromptBox</name>
     <message>
         <location filename="../../app/logitscope/ui/chat/prompt_box.py" line="15"/>
@@ -1558,34 +1817,42 @@
     </message>
 </context>
 <context>
+    <name>TokenHeatStrip</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/token_strip.py" line="107"/>
+        <source>{0} (position {1}): weight {2:.3f}</source>
+        <translation>{0}（位置 {1}）：权重 {2:.3f}</translation>
+    </message>
+</context>
+<context>
     <name>TokenTextView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="190"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="209"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="193"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="212"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="197"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="216"/>
         <source>Inspect this token</source>
         <translation>检查此 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="203"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="222"/>
         <source>Fork here with…</source>
         <translation>在此分叉，改用…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="210"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="229"/>
         <source>Type a token…</source>
         <translation>输入一个 token…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="219"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="238"/>
         <source>step {0}: p = {1} (rank {2}), entropy {3} nats</source>
         <translation>第 {0} 步：p = {1}（排名 {2}），熵 {3} nats</translation>
     </message>
