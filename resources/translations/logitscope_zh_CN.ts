@@ -342,27 +342,27 @@
 <context>
     <name>DistributionPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="134"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="156"/>
         <source>No step selected yet: send a message.</source>
         <translation>尚未选中任何步骤：请先发送一条消息。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="156"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="162"/>
         <source>▶ chosen token · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p cut · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p threshold (on raw p)</source>
         <translation>▶ 选中的 token · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p 截断 · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p 阈值（按原始 p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="210"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="216"/>
         <source>Step {0} — preview with the current sliders (the model is not run). Recorded choice: {1}</source>
         <translation>第 {0} 步 — 按当前滑块预览（不运行模型）。记录的选择：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="213"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="219"/>
         <source> — {0:.1%} of the raw mass lies outside the stored head</source>
         <translation> — 原始概率质量中有 {0:.1%} 不在已存储的头部候选中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="215"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="221"/>
         <source>Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), entropy {6} nats</source>
         <translation>第 {0} 步：选择了 {1} — 原始 p {2}（排名 {3}），最终 p {4}（排名 {5}），熵 {6} nats</translation>
     </message>
@@ -516,27 +516,27 @@
 <context>
     <name>LayerDistributionModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="158"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="159"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="158"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="159"/>
         <source>token</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="158"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="159"/>
         <source>p here</source>
         <translation>此层 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="158"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="159"/>
         <source>p at the end</source>
         <translation>最终 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="163"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="164"/>
         <source>p {0} at this layer — {1} after the last layer</source>
         <translation>此层 p {0} — 最后一层之后 {1}</translation>
     </message>
@@ -544,12 +544,27 @@
 <context>
     <name>LayersPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="259"/>
-        <source>Step {0}: chose {1}. Each row is the residual stream after that layer, read through the final norm and the output head; the chosen token is outlined.</source>
-        <translation>第 {0} 步：选择了 {1}。每一行是该层之后的残差流，经最终归一化和输出头读出；所选 token 加框显示。</translation>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="233"/>
+        <source>Selected layer</source>
+        <translation>所选层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="277"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="234"/>
+        <source>Norms</source>
+        <translation>范数</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="258"/>
+        <source>Step {0}: chose {1} (outlined) — top tokens after each layer</source>
+        <translation>第 {0} 步：选择了 {1}（加框）— 各层之后的前几名 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="260"/>
+        <source>The logit lens: the residual stream after each layer, read through the model&apos;s final norm and output head, as if the model stopped there.</source>
+        <translation>逻辑透镜（logit lens）：每层之后的残差流，经模型的最终归一化和输出头读出，仿佛模型在此处停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="280"/>
         <source>{0}: entropy {1:.2f} nats, residual norm {2:.1f}</source>
         <translation>{0}：熵 {1:.2f} nats，残差范数 {2:.1f}</translation>
     </message>
@@ -557,37 +572,38 @@
 <context>
     <name>LensModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="62"/>
         <source>chosen</source>
         <translation>所选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="62"/>
         <source>entropy</source>
         <translation>熵</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="86"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="81"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="87"/>
         <source>embd</source>
         <translation>嵌入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="86"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="87"/>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="115"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="116"/>
         <source>{0}: the chosen token {1} has rank {2}, p {3}</source>
         <translation>{0}：所选 token {1} 排名 {2}，p {3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="119"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="120"/>
         <source>{0}: entropy {1:.2f} nats</source>
         <translation>{0}：熵 {1:.2f} nats</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="120"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="121"/>
         <source>{0}: {1} — p {2}</source>
         <translation>{0}：{1} — p {2}</translation>
     </message>
@@ -1532,22 +1548,22 @@
 <context>
     <name>NormChart</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="175"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="176"/>
         <source>residual</source>
         <translation>残差</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="175"/>
-        <source>attention added</source>
-        <translation>注意力增量</translation>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="176"/>
+        <source>+attention</source>
+        <translation>+注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="175"/>
-        <source>FFN added</source>
-        <translation>FFN 增量</translation>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="176"/>
+        <source>+FFN</source>
+        <translation>+FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="179"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="180"/>
         <source>layer row (0 = embd)</source>
         <translation>层行（0 = 嵌入）</translation>
     </message>

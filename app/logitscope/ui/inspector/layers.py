@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -28,9 +29,9 @@ from logitscope.engine.forward_api import LayerLens
 from logitscope.ui.inspector.distribution import (
     CHOSEN_COLOR,
     FINAL_COLOR,
-    BarDelegate,
     Candidate,
     DistributionModel,
+    distribution_table,
 )
 from logitscope.ui.tokens import id_label, percent, rank_text
 
@@ -77,7 +78,7 @@ class LensModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.DisplayRole or self.lens is None:
             return None
         if orientation == Qt.Orientation.Vertical:
-            return self.layer_name(section)
+            return self.tr("embd") if section == 0 else self.lens.layer_names[section]
         return self.headers[section] if section < FIRST_TOKEN else str(section - FIRST_TOKEN + 1)
 
     def layer_name(self, row: int) -> str:
@@ -172,7 +173,7 @@ class NormChart(pg.PlotWidget):
         self.setMenuEnabled(False)
         self.setMouseEnabled(x=False, y=False)
         self.showGrid(y=True, alpha=0.15)
-        labels = (self.tr("residual"), self.tr("attention added"), self.tr("FFN added"))
+        labels = (self.tr("residual"), self.tr("+attention"), self.tr("+FFN"))
         self.setTitle(" &nbsp; ".join(f"<span style='color:{c.name()}'>{t}</span>"
                                       for c, t in zip((RESID_COLOR, ATTN_COLOR, FFN_COLOR), labels, strict=True)),
                       size="8pt")
@@ -213,32 +214,31 @@ class LayersPanel(QWidget):
         self.grid.setWordWrap(False)
         self.grid.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.grid.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.grid.horizontalHeader().setDefaultSectionSize(self.fontMetrics().horizontalAdvance("M") * 7)
+        self.grid.horizontalHeader().setDefaultSectionSize(self.fontMetrics().horizontalAdvance("0") * 9)
         self.grid.horizontalHeader().setMinimumSectionSize(24)
         self.grid.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.grid.setShowGrid(False)
         self.layer_model = LayerDistributionModel()
-        self.layer_table = QTableView()
-        self.layer_table.setModel(self.layer_model)
-        self.layer_table.setItemDelegate(BarDelegate(self.layer_table))
-        self.layer_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.layer_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.layer_table.setShowGrid(False)
-        self.layer_table.verticalHeader().hide()
-        self.layer_table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.layer_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.layer_table = distribution_table(self.layer_model)
         self.layer_caption = QLabel()
+        self.layer_caption.setWordWrap(True)
         self.chart = NormChart()
-        side = QWidget()
-        side_layout = QVBoxLayout(side)
-        side_layout.setContentsMargins(0, 0, 0, 0)
-        side_layout.addWidget(self.layer_caption)
-        side_layout.addWidget(self.layer_table, 3)
-        side_layout.addWidget(self.chart, 2)
+        layer_page = QWidget()
+        layer_layout = QVBoxLayout(layer_page)
+        layer_layout.setContentsMargins(0, 0, 0, 0)
+        layer_layout.addWidget(self.layer_caption)
+        layer_layout.addWidget(self.layer_table, 1)
+        self.side = QTabWidget()   # a short dock (720 px screens) cannot stack both legibly
+        self.side.setDocumentMode(True)
+        self.side.addTab(layer_page, self.tr("Selected layer"))
+        self.side.addTab(self.chart, self.tr("Norms"))
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.grid)
-        splitter.addWidget(side)
+        splitter.addWidget(self.side)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
+        splitter.setSizes([600, 400])  # the grid first: the side is a detail
+        self.side.setMinimumWidth(120)
         layout.addWidget(splitter, 1)
         self.vocab: Sequence[bytes] = ()
         self.shown_key: object = None
@@ -255,10 +255,13 @@ class LayersPanel(QWidget):
         self.model.set_lens(lens, self.vocab)
         if lens is None:
             return
-        self.caption.setText(self.tr(
-            "Step {0}: chose {1}. Each row is the residual stream after that layer, read through the final norm "
-            "and the output head; the chosen token is outlined.").format(found.step.step_index, self.model.chosen_label))
+        self.caption.setText(self.tr("Step {0}: chose {1} (outlined) — top tokens after each layer").format(
+            found.step.step_index, self.model.chosen_label))
+        self.caption.setToolTip(self.tr("The logit lens: the residual stream after each layer, read through the "
+                                        "model's final norm and output head, as if the model stopped there."))
         self.chart.set_lens(lens)
+        for column in (CHOSEN, ENTROPY):
+            self.grid.resizeColumnToContents(column)
         rows = len(lens.layer_names)
         keep = self.row if 0 <= self.row < rows else rows - 1
         self.row = -1
