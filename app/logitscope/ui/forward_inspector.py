@@ -24,7 +24,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget
 
 from logitscope.engine.api import GenerateRequest
-from logitscope.engine.forward_api import ForwardInspection, InspectRequest
+from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.errors import LogitscopeError
 from logitscope.host.engine_api import EngineLike
 from logitscope.session.conversation import Answer
@@ -213,7 +213,8 @@ class ForwardInspector(QObject):
         def job(client: EngineLike) -> Inspected | str | None:   # the worker thread
             if serial != self._serial:
                 return None  # a newer selection came while this one waited: spare the engine
-            inspect: Callable[[InspectRequest], ForwardInspection] | None = getattr(client, "inspect", None)
+            inspect: Callable[[InspectRequest], ForwardInspection] | None = getattr(
+                client, "inspect", None)   # by name: a remote engine has none
             if inspect is None:
                 return UNSUPPORTED
             prompt = step.prompt
@@ -289,8 +290,18 @@ class ForwardInspector(QObject):
                 dialog.show_message(self.tr("The engine could not compute this matrix: {0}").format(
                     translate_message(message)))
 
-            self.bridge.call(lambda c: c.attention_matrix(tokens, layer, head), dialog.show_matrix,  # type: ignore[attr-defined]
-                             failed)
+            def job(client: EngineLike) -> AttentionMatrix | None:   # the worker thread
+                compute: Callable[[list[int], int, int], AttentionMatrix] | None = getattr(
+                    client, "attention_matrix", None)   # by name: a remote engine has none
+                return compute(tokens, layer, head) if compute is not None else None
+
+            def done(matrix: AttentionMatrix | None) -> None:
+                if matrix is None:
+                    dialog.show_message(self.unsupported_text)
+                else:
+                    dialog.show_matrix(matrix)
+
+            self.bridge.call(job, done, failed)
 
         dialog = AttentionMatrixDialog(n_layer, n_head, layer, head, panel.labels, fetch, panel.window())
         self.matrix_dialog = dialog

@@ -172,6 +172,7 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         pages = self.inspector.pages  # the step panels, each with its "nothing selected" state
+        forward = {"layers": ForwardPage(self.layers), "attention": ForwardPage(self.attention)}
         self.docks: dict[str, QDockWidget] = {}
         specs = [
             ("distribution", self.tr("Next-token distribution"), pages["distribution"], Qt.DockWidgetArea.RightDockWidgetArea),
@@ -181,8 +182,8 @@ class MainWindow(QMainWindow):
             ("memory", self.tr("Memory and context"), self.memory, Qt.DockWidgetArea.BottomDockWidgetArea),
             ("model_card", self.tr("Model card"), self.model_card, Qt.DockWidgetArea.BottomDockWidgetArea),
             ("tokenizer", self.tr("Tokenizer"), self.tokenizer, Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("layers", self.tr("Layers"), ForwardPage(self.layers), Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("attention", self.tr("Attention"), ForwardPage(self.attention), Qt.DockWidgetArea.BottomDockWidgetArea),
+            ("layers", self.tr("Layers"), forward["layers"], Qt.DockWidgetArea.BottomDockWidgetArea),
+            ("attention", self.tr("Attention"), forward["attention"], Qt.DockWidgetArea.BottomDockWidgetArea),
         ]
         for key, title, widget, area in specs:
             dock = QDockWidget(title, self)
@@ -191,8 +192,8 @@ class MainWindow(QMainWindow):
             self.addDockWidget(area, dock)
             self.docks[key] = dock
         arrange_docks(self, self.docks)
-        pages = {key: (self.docks[key], self.docks[key].widget()) for key in ("layers", "attention")}
-        self.forward = ForwardInspector(self.bridge, self.inspector, pages, parent=self)  # type: ignore[arg-type]
+        self.forward = ForwardInspector(self.bridge, self.inspector,
+                                        {key: (self.docks[key], page) for key, page in forward.items()}, parent=self)
         self.models.capable.append(self.forward)
 
     def _action(self, text: str, slot, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,  # noqa: ANN001

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPaintEvent, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QHelpEvent, QImage, QPainter, QPaintEvent, QPolygonF
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -80,12 +80,12 @@ class MatrixView(QWidget):
         painter.end()
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
-            cell = self.cell_at(event.pos())  # type: ignore[attr-defined]
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            cell = self.cell_at(event.pos())
             if cell is None:
                 QToolTip.hideText()
             else:
-                QToolTip.showText(event.globalPos(), self.cell_text(*cell), self)  # type: ignore[attr-defined]
+                QToolTip.showText(event.globalPos(), self.cell_text(*cell), self)
             return True
         return super().event(event)
 

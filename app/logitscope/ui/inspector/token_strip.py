@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from logitscope.ui.inspector.distribution import CHOSEN_COLOR, FINAL_COLOR
@@ -108,12 +108,12 @@ class TokenHeatStrip(QWidget):
                                                                     float(self.weights[position]))
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
-            position = self.position_at(event.pos())  # type: ignore[attr-defined]
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            position = self.position_at(event.pos())
             if position is None:
                 QToolTip.hideText()
             else:
-                QToolTip.showText(event.globalPos(), self.tooltip_text(position), self)  # type: ignore[attr-defined]
+                QToolTip.showText(event.globalPos(), self.tooltip_text(position), self)
             return True
         return super().event(event)
 
