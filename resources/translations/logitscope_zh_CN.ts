@@ -120,62 +120,62 @@
 <context>
     <name>AttentionPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="47"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="48"/>
         <source>Whole prompt…</source>
         <translation>整个提示词…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="48"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="49"/>
         <source>Every position&apos;s attention for this layer and head: the tokens x tokens matrix, with the causal mask</source>
         <translation>此层此头上每个位置的注意力：token × token 矩阵，含因果掩码</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="50"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="51"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="52"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="53"/>
         <source>Head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="70"/>
         <source>Colour: the weight, relative to the largest shown · outlined: the token that looks · underlined: the answer&apos;s tokens · click a token to find it in the chat</source>
         <translation>颜色：权重（相对于所示最大值）· 加框：发出关注的 token · 下划线：回答中的 token · 点击 token 可在对话中找到它</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="97"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="102"/>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="98"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="103"/>
         <source>mean of heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="98"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="103"/>
         <source>head {0}</source>
         <translation>头 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="101"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="106"/>
         <source>Step {0}: where {1} (position {2}) looks when it predicts {3}</source>
         <translation>第 {0} 步：{1}（位置 {2}）在预测 {3} 时关注哪里</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="134"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="143"/>
         <source>{0} query heads over {1} KV heads</source>
         <translation>{0} 个查询头共用 {1} 个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="136"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="145"/>
         <source>head {0} reads KV head {1} of {2}</source>
         <translation>头 {0} 读取 KV 头 {1}（共 {2} 个）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="139"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="148"/>
         <source> · sliding window of {0} tokens</source>
         <translation> · 滑动窗口 {0} 个 token</translation>
     </message>
@@ -468,26 +468,31 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/forward_inspector.py" line="211"/>
+        <source>Computing… (after the engine finishes the answer it is writing)</source>
+        <translation>计算中…（等引擎写完当前回答之后）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="212"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="250"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="252"/>
         <source>The engine could not inspect this step: {0}</source>
         <translation>引擎无法检查这一步：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="265"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="267"/>
         <source>Not available for this model: {0}</source>
         <translation>此模型不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="289"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="291"/>
         <source>The engine could not compute this matrix: {0}</source>
         <translation>引擎无法计算此矩阵：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="309"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="321"/>
         <source>Position {0} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
         <translation>位置 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
     </message>
@@ -704,249 +709,249 @@
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="177"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="178"/>
         <source>Next-token distribution</source>
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="178"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="179"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="179"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="180"/>
         <source>Sampler controls</source>
         <translation>采样器参数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="180"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="181"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="181"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="182"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="182"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="183"/>
         <source>Model card</source>
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="183"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="423"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="505"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="184"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="424"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="506"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="184"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="185"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="185"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="186"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="211"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="211"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
         <source>&amp;Export trace…</source>
         <translation>导出轨迹(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
         <source>Save the selected answer&apos;s trace as JSON Lines</source>
         <translation>将所选回答的轨迹保存为 JSON Lines</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="215"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
         <source>&amp;Stop generating</source>
         <translation>停止生成(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="217"/>
         <source>&amp;Regenerate</source>
         <translation>重新生成(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
         <source>&amp;Edit last message</source>
         <translation>编辑最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="220"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="222"/>
         <source>Probability &amp;heatmap</source>
         <translation>概率热力图(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="223"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="224"/>
         <source>Colour by &amp;rank instead</source>
         <translation>改为按排名着色(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="225"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="226"/>
         <source>Reset &amp;layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="226"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="227"/>
         <source>&amp;Reload model</source>
         <translation>重新加载模型(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="227"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="228"/>
         <source>&amp;Models…</source>
         <translation>模型库(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="228"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="229"/>
         <source>Models on this computer and on Hugging Face</source>
         <translation>本机和 Hugging Face 上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="229"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="230"/>
         <source>&amp;Connect to a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="230"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="231"/>
         <source>llama-server, vLLM or any OpenAI-compatible server</source>
         <translation>llama-server、vLLM 或任何兼容 OpenAI 的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="231"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="232"/>
         <source>&amp;About Logitscope</source>
         <translation>关于 Logitscope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="232"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="233"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="234"/>
         <source>Export conversation…</source>
         <translation>导出对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="234"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="235"/>
         <source>Import conversations…</source>
         <translation>导入对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="236"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="237"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="243"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="244"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="246"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="247"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="254"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="255"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="259"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="260"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="287"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="288"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="436"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="437"/>
         <source>The answer is not saved yet</source>
         <translation>回答尚未保存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="437"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="438"/>
         <source>The history database refused to save this answer ({0}). It stays in this window, and Logitscope keeps trying to save it: another program may be writing to the history.</source>
         <translation>历史数据库拒绝保存此回答（{0}）。回答仍保留在此窗口中，Logitscope 会继续尝试保存：可能有其他程序正在写入历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="414"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="415"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="415"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="416"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="497"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="498"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="503"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="504"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="527"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="528"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="537"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="538"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="560"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="561"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="561"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="562"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="563"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="564"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="564"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="565"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="571"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="572"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>

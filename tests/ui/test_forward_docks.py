@@ -178,6 +178,10 @@ def test_unavailable_views_and_engine_errors_are_said_plainly(qtbot, window):
     page = window.docks["attention"].widget()
     qtbot.waitUntil(lambda: "no attention tensors" in page.empty_text(), timeout=5_000)
     assert page.showing_empty()
+    engine.inspect_unavailable = {"attention_window": "layers 0, 2 and 4 see only the last 512 tokens"}
+    window.select_step(0, 3)                            # a note about the weights: shown with them
+    panel = wait_shown(qtbot, window, "attention", 3)
+    assert panel.note.text() == "layers 0, 2 and 4 see only the last 512 tokens" and not panel.note.isHidden()
     engine.inspect_unavailable = {}
     engine.inspect_error = LogitscopeError("the inspection context could not be created")
     window.select_step(0, 2)
@@ -201,23 +205,32 @@ def test_nothing_selected_says_so(qtbot, window):
     assert page.showing_empty() and "No step selected" in page.empty_text()
 
 
+class StepGate:
+    """Lets the scripted engine's steps through a given number at a time (its `gate`)."""
+
+    def __init__(self) -> None:
+        self.steps = threading.Semaphore(0)
+
+    def wait(self, timeout: float) -> bool:
+        return self.steps.acquire(timeout=timeout)
+
+    def let_through(self, n: int) -> None:
+        self.steps.release(n)
+
+
 def test_streaming_follows_the_live_step_without_piling_up_requests(qtbot, window):
     engine = engine_of(window)
     show_dock(qtbot, window, "layers")
-    gate = threading.Event()
-    engine.gate = gate                                   # each step waits: the answer streams slowly
+    gate = StepGate()
+    engine.gate = gate                                   # the answer streams only as steps are let through
     window.sampler.max_tokens.setValue(6)
     window.send("Hi!")
-    qtbot.waitUntil(lambda: window.streaming is not None, timeout=2_000)
-
-    def release_steps():
-        for _ in range(6):
-            gate.set()
-            qtbot.wait(150)
-            gate.clear()
-        gate.set()
-
-    release_steps()
+    gate.let_through(2)                                  # two steps in, the engine is still generating
+    page = window.docks["layers"].widget()
+    qtbot.waitUntil(lambda: "after the engine finishes" in page.empty_text(), timeout=3_000)
+    for _ in range(4):
+        qtbot.wait(150)
+        gate.let_through(1)
     qtbot.waitUntil(lambda: window.streaming is None, timeout=10_000)
     answer = window.current.turns[0].answer
     last = len(answer.steps) - 1

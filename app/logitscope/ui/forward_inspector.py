@@ -207,8 +207,9 @@ class ForwardInspector(QObject):
         self._in_flight = (step.key, frozenset(views))
         self._last_sent = time.monotonic()
         self.requests_sent += 1
-        for key in visible:
-            self.docks[key][1].show_message(self.tr("Computing…"))
+        waiting = self.bridge.busy   # a generation holds the engine: this request runs after it
+        self._show_message(visible, self.tr("Computing… (after the engine finishes the answer it is writing)")
+                           if waiting else self.tr("Computing…"))
 
         def job(client: EngineLike) -> Inspected | str | None:   # the worker thread
             if serial != self._serial:

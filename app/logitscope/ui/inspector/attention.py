@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.engine.forward_api import AttentionRow
 from logitscope.ui.inspector.token_strip import TokenHeatStrip
+from logitscope.ui.messages import translate_message
 from logitscope.ui.tokens import id_label
 
 if TYPE_CHECKING:
@@ -54,6 +55,10 @@ class AttentionPanel(QWidget):
         controls.addWidget(self.kv_label, 1)
         controls.addWidget(self.whole_button)
         layout.addLayout(controls)
+        self.note = QLabel()   # what the engine says about these weights (e.g. sliding-window layers)
+        self.note.setWordWrap(True)
+        self.note.setObjectName("attentionNote")
+        layout.addWidget(self.note)
         self.strip = TokenHeatStrip()
         area = QScrollArea()
         area.setWidgetResizable(True)
@@ -100,6 +105,10 @@ class AttentionPanel(QWidget):
         chosen = id_label(found.step.chosen, self.vocab)
         self.caption.setText(self.tr("Step {0}: where {1} (position {2}) looks when it predicts {3}").format(
             found.step.step_index, looking, row.position, chosen))
+        notes = [translate_message(text) for view, text in found.inspection.unavailable.items()
+                 if view.startswith("attention_")]
+        self.note.setText("\n".join(notes))
+        self.note.setVisible(bool(notes))
         self.redraw()
 
     @staticmethod
