@@ -44,19 +44,20 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class InspectedStep:
-    """One step to inspect: where it is in the conversation, and how to build its context."""
+    """One step to inspect (cheap to make: its context is built only when it is asked for)."""
 
     turn_index: int
     step_index: int
     answer: Answer
     chosen: int
-    answer_tokens: tuple[int, ...]              # the answer's tokens before the step
-    prompt: tuple[int, ...] | None              # the chat prompt the model read, when known here
-    prompt_request: GenerateRequest | None      # how to ask the engine for it otherwise
 
     @property
     def key(self) -> tuple[int, int, int]:
         return id(self.answer), self.step_index, self.chosen
+
+    def answer_tokens(self) -> tuple[int, ...]:
+        """The answer's tokens before the step."""
+        return tuple(s.token for s in self.answer.steps[:self.step_index])
 
 
 @dataclass
@@ -70,7 +71,7 @@ class Inspected:
     def step_of_position(self, position: int) -> int | None:
         """The answer step whose token sits at `position` of the context; None for a prompt token."""
         index = position - len(self.prompt)
-        return index if 0 <= index < len(self.step.answer_tokens) else None
+        return index if 0 <= index < self.step.step_index else None
 
 
 def chat_prompt(answer: Answer) -> tuple[int, ...] | None:
@@ -191,14 +192,7 @@ class ForwardInspector(QObject):
             return None
         wanted = coordinator.selected[1]
         index = len(answer.steps) - 1 if wanted is None else min(wanted, len(answer.steps) - 1)
-        turn_index = coordinator.selected[0]
-        prompt = chat_prompt(answer) or self._prompts.get(answer)
-        request = None
-        if prompt is None:
-            conversation = coordinator.conversation
-            request = GenerateRequest(messages=conversation.messages_for(turn_index), system=conversation.system)
-        return InspectedStep(turn_index, index, answer, answer.steps[index].token,
-                             tuple(s.token for s in answer.steps[:index]), prompt, request)
+        return InspectedStep(coordinator.selected[0], index, answer, answer.steps[index].token)
 
     # -- asking --------------------------------------------------------------------------------------------
     def _send(self, step: InspectedStep, views: set[str], visible: set[str]) -> None:
@@ -207,6 +201,11 @@ class ForwardInspector(QObject):
         self._in_flight = (step.key, frozenset(views))
         self._last_sent = time.monotonic()
         self.requests_sent += 1
+        answer_tokens = step.answer_tokens()
+        known_prompt = chat_prompt(step.answer) or self._prompts.get(step.answer)
+        conversation = self.coordinator.conversation
+        prompt_request = None if known_prompt is not None else GenerateRequest(
+            messages=conversation.messages_for(step.turn_index), system=conversation.system)
         waiting = self.bridge.busy   # a generation holds the engine: this request runs after it
         self._show_message(visible, self.tr("Computing… (after the engine finishes the answer it is writing)")
                            if waiting else self.tr("Computing…"))
@@ -218,11 +217,11 @@ class ForwardInspector(QObject):
                 client, "inspect", None)   # by name: a remote engine has none
             if inspect is None:
                 return UNSUPPORTED
-            prompt = step.prompt
+            prompt = known_prompt
             if prompt is None:
-                assert step.prompt_request is not None
-                prompt = tuple(client.prompt_tokens(step.prompt_request))
-            request = InspectRequest(prompt + step.answer_tokens, step.chosen, lens="lens" in views,
+                assert prompt_request is not None
+                prompt = tuple(client.prompt_tokens(prompt_request))
+            request = InspectRequest(prompt + answer_tokens, step.chosen, lens="lens" in views,
                                      attention="attention" in views)
             try:
                 return Inspected(step, prompt, inspect(request))
