@@ -462,37 +462,37 @@
 <context>
     <name>ForwardInspector</name>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="135"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="99"/>
         <source>The forward pass cannot be shown for this engine: a remote server does not expose the layers and attention of its model. Load a local GGUF model to see them.</source>
         <translation>此引擎无法显示前向传播：远程服务器不提供其模型的各层与注意力。请加载本地 GGUF 模型以查看。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="211"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="207"/>
         <source>Computing… (after the engine finishes the answer it is writing)</source>
         <translation>计算中…（等引擎写完当前回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="212"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="208"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="252"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="248"/>
         <source>The engine could not inspect this step: {0}</source>
         <translation>引擎无法检查这一步：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="267"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="263"/>
         <source>Not available for this model: {0}</source>
         <translation>此模型不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="291"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="286"/>
         <source>The engine could not compute this matrix: {0}</source>
         <translation>引擎无法计算此矩阵：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="321"/>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="316"/>
         <source>Position {0} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
         <translation>位置 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
     </message>
@@ -521,27 +521,27 @@
 <context>
     <name>LayerDistributionModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="159"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="160"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="159"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="160"/>
         <source>token</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="159"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="160"/>
         <source>p here</source>
         <translation>此层 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="159"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="160"/>
         <source>p at the end</source>
         <translation>最终 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="164"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="165"/>
         <source>p {0} at this layer — {1} after the last layer</source>
         <translation>此层 p {0} — 最后一层之后 {1}</translation>
     </message>
@@ -549,27 +549,27 @@
 <context>
     <name>LayersPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="233"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="234"/>
         <source>Selected layer</source>
         <translation>所选层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="234"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="235"/>
         <source>Norms</source>
         <translation>范数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="258"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="259"/>
         <source>Step {0}: chose {1} (outlined) — top tokens after each layer</source>
         <translation>第 {0} 步：选择了 {1}（加框）— 各层之后的前几名 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="260"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="261"/>
         <source>The logit lens: the residual stream after each layer, read through the model&apos;s final norm and output head, as if the model stopped there.</source>
         <translation>逻辑透镜（logit lens）：每层之后的残差流，经模型的最终归一化和输出头读出，仿佛模型在此处停止。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="280"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="281"/>
         <source>{0}: entropy {1:.2f} nats, residual norm {2:.1f}</source>
         <translation>{0}：熵 {1:.2f} nats，残差范数 {2:.1f}</translation>
     </message>
@@ -587,28 +587,28 @@
         <translation>熵</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="81"/>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="87"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="82"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="88"/>
         <source>embd</source>
         <translation>嵌入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="87"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="88"/>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="116"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="117"/>
         <source>{0}: the chosen token {1} has rank {2}, p {3}</source>
         <translation>{0}：所选 token {1} 排名 {2}，p {3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="120"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="121"/>
         <source>{0}: entropy {1:.2f} nats</source>
         <translation>{0}：熵 {1:.2f} nats</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="121"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="122"/>
         <source>{0}: {1} — p {2}</source>
         <translation>{0}：{1} — p {2}</translation>
     </message>
@@ -1553,22 +1553,22 @@
 <context>
     <name>NormChart</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="176"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="177"/>
         <source>residual</source>
         <translation>残差</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="176"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="177"/>
         <source>+attention</source>
         <translation>+注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="176"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="177"/>
         <source>+FFN</source>
         <translation>+FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="180"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="181"/>
         <source>layer row (0 = embd)</source>
         <translation>层行（0 = 嵌入）</translation>
     </message>

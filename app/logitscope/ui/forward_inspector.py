@@ -85,7 +85,6 @@ def chat_prompt(answer: Answer) -> tuple[int, ...] | None:
 class ForwardInspector(QObject):
     """Feeds the Layers and Attention docks with the inspection of the selected step."""
 
-    inspected = Signal(object)          # Inspected: shown in the docks
     positionClicked = Signal(int, int)  # turn, step: a context token of the answer was clicked
     notice = Signal(str)
 
@@ -96,7 +95,9 @@ class ForwardInspector(QObject):
         self.bridge, self.coordinator, self.docks = bridge, coordinator, docks
         self.supported = True
         self.stopped = False                    # the window is closing: the bridge takes no more calls
-        self.unsupported_text = ""
+        self.unsupported_text = self.tr(
+            "The forward pass cannot be shown for this engine: a remote server does not expose the layers "
+            "and attention of its model. Load a local GGUF model to see them.")
         self.last: Inspected | None = None
         self.requests_sent = 0
         self._serial = 0                        # the newest wanted request; older ones are stale
@@ -132,10 +133,7 @@ class ForwardInspector(QObject):
         # "forward_pass" is the engine's key (host/engine_api.py); an engine that predates it is local unless remote
         supported = caps.get("forward_pass", not caps.get("remote", False))
         self.supported = bool(supported)
-        self.unsupported_text = self.tr(
-            "The forward pass cannot be shown for this engine: a remote server does not expose the layers "
-            "and attention of its model. Load a local GGUF model to see them.")
-        self.last = None
+        self.last = None   # another engine or model: nothing of the old one stays shown
         self.update()
 
     def stop(self) -> None:
@@ -190,8 +188,7 @@ class ForwardInspector(QObject):
         answer = coordinator.selected_answer()
         if answer is None or not answer.steps or coordinator.selected is None:
             return None
-        wanted = coordinator.selected[1]
-        index = len(answer.steps) - 1 if wanted is None else min(wanted, len(answer.steps) - 1)
+        index = coordinator.selected_step_index(answer)
         return InspectedStep(coordinator.selected[0], index, answer, answer.steps[index].token)
 
     # -- asking --------------------------------------------------------------------------------------------
@@ -268,7 +265,6 @@ class ForwardInspector(QObject):
             if panel.shown_key != found.step.key:
                 panel.show_inspection(found)
             page.show_panel()
-        self.inspected.emit(found)
 
     def _show_message(self, keys: set[str], text: str) -> None:
         for key in keys:

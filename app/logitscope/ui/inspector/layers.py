@@ -78,7 +78,8 @@ class LensModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.DisplayRole or self.lens is None:
             return None
         if orientation == Qt.Orientation.Vertical:
-            return self.tr("embd") if section == 0 else self.lens.layer_names[section]
+            name = self.lens.layer_names[section]
+            return self.tr("embd") if name == "embd" else name   # short: the grid needs the width
         return self.headers[section] if section < FIRST_TOKEN else str(section - FIRST_TOKEN + 1)
 
     def layer_name(self, row: int) -> str:
