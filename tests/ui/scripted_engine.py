@@ -8,7 +8,17 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
+from logitscope.engine.forward_api import (
+    LENS_TOP_K,
+    AttentionMatrix,
+    AttentionRow,
+    ForwardInspection,
+    InspectRequest,
+    LayerLens,
+)
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import LogitscopeError
@@ -47,6 +57,11 @@ class ScriptedEngine:
     fail_with: LogitscopeError | None = None
     load_error: LogitscopeError | None = None
     gate: threading.Event | None = None
+    inspect_requests: list[InspectRequest] = field(default_factory=list)
+    inspect_gate: threading.Event | None = None    # when set: each inspect() waits for it
+    inspect_unavailable: dict[str, str] = field(default_factory=dict)   # views the engine cannot show
+    inspect_error: LogitscopeError | None = None
+    matrix_requests: list[tuple[int, int, int]] = field(default_factory=list)   # (n tokens, layer, head)
     last_load: tuple[str, LoadSettings] | None = None
     _info: ModelInfo | None = None
     _next: int = 0
@@ -92,6 +107,28 @@ class ScriptedEngine:
     def cancel(self) -> None:
         self._cancel.set()
 
+    # -- the forward pass (issue 13): arrays of the contract's shapes, computed from the request alone --
+    def inspect(self, request: InspectRequest) -> ForwardInspection:
+        if self.inspect_gate is not None:
+            self.inspect_gate.wait(10)
+        self.inspect_requests.append(request)
+        if self.inspect_error is not None:
+            raise self.inspect_error
+        card = self.recording.info.card
+        tokens = list(request.tokens)
+        lens = None if "lens" in self.inspect_unavailable or not request.lens else scripted_lens(
+            tokens, request.chosen, card.n_layer, len(self.recording.vocab))
+        attention = None if "attention" in self.inspect_unavailable or not request.attention else AttentionRow(
+            position=len(tokens) - 1, weights=scripted_attention(tokens, card.n_layer, card.n_head),
+            kv_head_of=[h * card.n_head_kv // card.n_head for h in range(card.n_head)], window=[None] * card.n_layer)
+        return ForwardInspection(tokens, lens, attention, dict(self.inspect_unavailable), seconds=0.01)
+
+    def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
+        self.matrix_requests.append((len(tokens), layer, head))
+        n = len(tokens)
+        raw = np.tril(1.0 + (np.add.outer(np.arange(n), np.arange(n)) * (layer + 1) + head) % 5).astype(np.float32)
+        return AttentionMatrix(layer, head, raw / raw.sum(axis=1, keepdims=True))
+
     def close(self) -> None:
         self._info = None
 
@@ -103,3 +140,37 @@ class ScriptedEngine:
 
     def capabilities(self) -> dict[str, object]:
         return {**LOCAL_CAPABILITIES, "backend": "scripted", "gpu_offload": False, "kv_map": False}  # no KV cache
+
+
+def scripted_lens(tokens: list[int], chosen: int | None, n_layer: int, n_vocab: int) -> LayerLens:
+    """A lens where the chosen token climbs from outside the top tokens to rank 0 at the last layer."""
+    rows = n_layer + 1
+    base = sum(tokens) % n_vocab
+    target = chosen if chosen is not None else base
+    probs = np.array([0.5 ** (k + 1) for k in range(LENS_TOP_K)], dtype=np.float32)
+    top_ids = np.zeros((rows, LENS_TOP_K), dtype=np.int32)
+    top_probs = np.tile(probs, (rows, 1))
+    ranks = np.zeros(rows, dtype=np.int32)
+    for r in range(rows):
+        others = [(base + 7 * r + 13 * k + 1) % n_vocab for k in range(LENS_TOP_K + 1)]
+        others = [t for t in others if t != target][:LENS_TOP_K]
+        rank = max(0, (rows - 1 - r) // 3)          # rank 0 in the last few layers, beyond the top before
+        ranks[r] = rank
+        ids = others[:]
+        if rank < LENS_TOP_K:
+            ids.insert(rank, target)
+        top_ids[r] = ids[:LENS_TOP_K]
+    chosen_prob = np.where(ranks < LENS_TOP_K, probs[np.minimum(ranks, LENS_TOP_K - 1)], 0.0001).astype(np.float32)
+    entropy = np.linspace(6.0, 1.0, rows, dtype=np.float32)
+    norms = np.linspace(1.0, 40.0, rows, dtype=np.float32)
+    added = np.linspace(0.5, 5.0, n_layer, dtype=np.float32)
+    return LayerLens(["embd"] + [str(layer) for layer in range(n_layer)], top_ids, top_probs, target, ranks,
+                     chosen_prob, entropy, norms, added, added[::-1].copy())
+
+
+def scripted_attention(tokens: list[int], n_layer: int, n_head: int) -> np.ndarray:
+    """Causal rows over the context that sum to 1, different per layer and head."""
+    n = len(tokens)
+    layer, head, position = np.ogrid[0:n_layer, 0:n_head, 0:n]
+    raw = (1.0 + (position * 31 + layer * 7 + head * 3 + sum(tokens)) % 10).astype(np.float32)
+    return raw / raw.sum(axis=2, keepdims=True)

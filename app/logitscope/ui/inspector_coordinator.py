@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QStackedWidget, QWidget
 
 from logitscope.engine.sampler import SamplerSettings
@@ -50,6 +50,8 @@ class EmptyStatePage(QStackedWidget):
 class InspectorCoordinator(QObject):
     """Owns the selection (turn, step; step None = follow the newest step of that turn) of the
     conversation on screen, and pushes it to every step panel."""
+
+    shown = Signal()  # the panels were refreshed (another step, or new steps of the followed answer)
 
     def __init__(self, distribution: DistributionPanel, waterfall: WaterfallPanel, timeline: TimelinePanel,
                  sampler_settings: Callable[[], SamplerSettings], parent: QObject | None = None) -> None:
@@ -104,12 +106,16 @@ class InspectorCoordinator(QObject):
             return None
         return turns[self.selected[0]].answer
 
+    def selected_step_index(self, answer: Answer) -> int:
+        """The selected step of `answer` (the selected turn's, with steps): the newest one when following."""
+        wanted = self.selected[1] if self.selected is not None else None
+        return len(answer.steps) - 1 if wanted is None else min(wanted, len(answer.steps) - 1)
+
     def current_step_view(self) -> StepView | None:
         answer = self.selected_answer()
         if answer is None or not answer.steps or self.selected is None:
             return None
-        step_index = self.selected[1]
-        index = len(answer.steps) - 1 if step_index is None else min(step_index, len(answer.steps) - 1)
+        index = self.selected_step_index(answer)
         settings = self.sampler_settings()
         preview = settings if differs(settings, answer.settings) else None
         recent = [s.token for s in answer.steps[max(0, index - settings.repeat_last_n):index]]
@@ -127,3 +133,4 @@ class InspectorCoordinator(QObject):
         self.timeline.set_steps(answer.steps if answer is not None else [])
         if view is not None:
             self.timeline.mark(view.step.i)
+        self.shown.emit()

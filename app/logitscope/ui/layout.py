@@ -1,8 +1,8 @@
 """The default dock layout, sized from the window it is applied to (1280x720 up to full HD and beyond).
 
 Right: the next-token distribution above the sampler controls that change it, the whole height of the
-window. Bottom (under the chat only): the timeline beside the waterfall, with the tokenizer, memory and
-model card as tabs behind them. Sizes are shares of the window, so Reset layout fits whatever size the
+window. Bottom (under the chat only): the timeline beside the waterfall, with the tokenizer and Layers,
+and memory, model card and Attention as tabs behind them (the forward-pass docks compute only when shown). Sizes are shares of the window, so Reset layout fits whatever size the
 window has now instead of replaying the pixel sizes it had when it was built.
 """
 
@@ -40,7 +40,8 @@ def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
         scrollable(docks[key])
     right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
     for key, area in (("distribution", right), ("sampler", right), ("timeline", bottom), ("waterfall", bottom),
-                      ("tokenizer", bottom), ("memory", bottom), ("model_card", bottom)):
+                      ("tokenizer", bottom), ("memory", bottom), ("model_card", bottom), ("layers", bottom),
+                      ("attention", bottom)):
         docks[key].setFloating(False)
         window.addDockWidget(area, docks[key])
         docks[key].show()
@@ -49,6 +50,8 @@ def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     window.tabifyDockWidget(docks["timeline"], docks["tokenizer"])
     window.tabifyDockWidget(docks["waterfall"], docks["memory"])
     window.tabifyDockWidget(docks["memory"], docks["model_card"])
+    window.tabifyDockWidget(docks["tokenizer"], docks["layers"])
+    window.tabifyDockWidget(docks["model_card"], docks["attention"])
     docks["waterfall"].raise_()
     docks["timeline"].raise_()
     size_docks(window, docks)

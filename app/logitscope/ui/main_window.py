@@ -5,6 +5,7 @@ menus, the status bar and the layout. Each job lives in its own room:
 - ui/model_controller.py      load, connect to a server, reload, capabilities pushed to the panels
 - ui/sidebar.py               the conversation list: search, new, rename, delete with undo
 - ui/inspector_coordinator.py the selected step and what every step panel shows (empty states too)
+- ui/forward_inspector.py     the Layers and Attention docks: what to ask the engine for the selected step
 - ui/file_actions.py          export a trace or a conversation, import conversations
 - session/                    the conversation tree and its history mapping, without Qt
 """
@@ -44,8 +45,12 @@ from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
 from logitscope.ui.dialogs.edit_message import EditMessageDialog
 from logitscope.ui.file_actions import FileActions
+from logitscope.ui.forward_inspector import ForwardInspector
+from logitscope.ui.inspector.attention import AttentionPanel
 from logitscope.ui.inspector.distribution import DistributionPanel
+from logitscope.ui.inspector.forward_page import ForwardPage
 from logitscope.ui.inspector.kv_map import KvMapFeed
+from logitscope.ui.inspector.layers import LayersPanel
 from logitscope.ui.inspector.memory import MemoryPanel
 from logitscope.ui.inspector.model_card import ModelCardPanel
 from logitscope.ui.inspector.sampler_controls import SamplerPanel
@@ -63,7 +68,7 @@ from logitscope.ui.sidebar import ConversationSidebar
 from logitscope.ui.status_line import StatusLine
 from logitscope.ui.theme import apply_theme
 
-LAYOUT_VERSION = 2  # 2: the right column spans the height, scrolled sampler controls
+LAYOUT_VERSION = 3  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention
 
 
 class MainWindow(QMainWindow):
@@ -116,6 +121,8 @@ class MainWindow(QMainWindow):
         self.memory = MemoryPanel()
         self.model_card = ModelCardPanel()
         self.tokenizer = TokenizerPanel()
+        self.layers = LayersPanel()
+        self.attention = AttentionPanel()
         self.model_box = ModelBox()
 
     def _build_controllers(self) -> None:
@@ -123,7 +130,8 @@ class MainWindow(QMainWindow):
             self.bridge, self.app_settings, self.model_box, self,
             capable=[self.sampler, self.tokenizer, self.memory], model_panels=[self.memory, self.model_card],
             vocab_users=[self.chat.set_vocab, partial(setattr, self.distribution, "vocab"),
-                         partial(setattr, self.tokenizer, "vocab")])
+                         partial(setattr, self.tokenizer, "vocab"), partial(setattr, self.layers, "vocab"),
+                         partial(setattr, self.attention, "vocab")])
         services = SessionServices(sampler_settings=self.sampler.settings, decode_options=self._decode_options,
                                    model_name=self.models.name, model_identity=self.models.identity,
                                    can_fork=self.models.can_fork)
@@ -166,6 +174,7 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         pages = self.inspector.pages  # the step panels, each with its "nothing selected" state
+        forward = {"layers": ForwardPage(self.layers), "attention": ForwardPage(self.attention)}
         self.docks: dict[str, QDockWidget] = {}
         specs = [
             ("distribution", self.tr("Next-token distribution"), pages["distribution"], Qt.DockWidgetArea.RightDockWidgetArea),
@@ -175,6 +184,8 @@ class MainWindow(QMainWindow):
             ("memory", self.tr("Memory and context"), self.memory, Qt.DockWidgetArea.BottomDockWidgetArea),
             ("model_card", self.tr("Model card"), self.model_card, Qt.DockWidgetArea.BottomDockWidgetArea),
             ("tokenizer", self.tr("Tokenizer"), self.tokenizer, Qt.DockWidgetArea.BottomDockWidgetArea),
+            ("layers", self.tr("Layers"), forward["layers"], Qt.DockWidgetArea.BottomDockWidgetArea),
+            ("attention", self.tr("Attention"), forward["attention"], Qt.DockWidgetArea.BottomDockWidgetArea),
         ]
         for key, title, widget, area in specs:
             dock = QDockWidget(title, self)
@@ -183,6 +194,9 @@ class MainWindow(QMainWindow):
             self.addDockWidget(area, dock)
             self.docks[key] = dock
         arrange_docks(self, self.docks)
+        self.forward = ForwardInspector(self.bridge, self.inspector,
+                                        {key: (self.docks[key], page) for key, page in forward.items()}, parent=self)
+        self.models.capable.append(self.forward)
 
     def _action(self, text: str, slot, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,  # noqa: ANN001
                 tip: str = "") -> QAction:
@@ -290,6 +304,8 @@ class MainWindow(QMainWindow):
         self.tokenizer.tokenizeRequested.connect(self._tokenize_for_panel)
         self.tokenizer.chatPromptRequested.connect(self.show_chat_prompt)
         self.bridge.busyChanged.connect(lambda _busy: self._update_actions())
+        self.forward.positionClicked.connect(chat.highlight_step)
+        self.forward.notice.connect(self.statusMessage)
 
     # -- what the window shows --------------------------------------------------------------------------
     @property
@@ -583,6 +599,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
+        self.forward.stop()
         self.bridge.shutdown()
         self._save_timer.stop()
         if self.session.streaming is not None:  # the answer so far is kept, marked as stopped

@@ -16,6 +16,11 @@ def token_label(piece: bytes) -> str:
     return text.replace(" ", "·").replace("\n", "↵").replace("\t", "⇥") or "∅"
 
 
+def id_label(token: int, vocab: Sequence[bytes]) -> str:
+    """A token id's label from the model's vocabulary; the id itself when the vocabulary does not have it."""
+    return token_label(vocab[token]) if 0 <= token < len(vocab) else str(token)
+
+
 def probability_color(p: float, dark: bool, alpha: int = 110) -> QColor:
     """Red for unlikely, through yellow, to green for near-certain choices."""
     p = min(max(p, 0.0), 1.0)

@@ -282,5 +282,21 @@ class ChatView(QScrollArea):
         for bubble in self.answers:
             bubble.view.vocab = vocab
 
+    def highlight_step(self, turn_index: int, step_index: int) -> bool:
+        """Mark one answer token and scroll to it (a Markdown answer shows its tokens first)."""
+        for bubble in self.answers:
+            bubble.view.highlight_step(-1)
+        if not 0 <= turn_index < len(self.answers):
+            return False
+        bubble = self.answers[turn_index]
+        if bubble.view.markdown_text is not None:
+            bubble.format_button.setChecked(True)   # the raw tokens: the only view where a token has a place
+        rect = bubble.view.highlight_step(step_index)
+        if rect is None:
+            return False
+        centre = bubble.view.viewport().mapTo(self._inner, rect.center())
+        self.ensureVisible(centre.x(), centre.y(), 20, 60)
+        return True
+
     def scroll_to_end(self) -> None:
         QTimer.singleShot(0, lambda: self.verticalScrollBar().setValue(self.verticalScrollBar().maximum()))

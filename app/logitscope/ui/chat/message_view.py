@@ -12,9 +12,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QFont, QMouseEvent, QTextCharFormat, QTextCursor, QTextOption
-from PySide6.QtWidgets import QMenu, QSizePolicy, QTextBrowser, QToolTip, QWidget
+from PySide6.QtWidgets import QMenu, QSizePolicy, QTextBrowser, QTextEdit, QToolTip, QWidget
 
 from logitscope.engine.trace import StepRecord
 from logitscope.ui.tokens import (
@@ -61,6 +61,7 @@ class TokenTextView(QTextBrowser):
         self._starts: list[int] = []     # document position where each shown token starts
         self._owners: list[int] = []     # and the index of its step
         self._formats: dict[int, QTextCharFormat] = {}
+        self.highlighted_step = -1   # the step marked by highlight_step()
 
     # -- content -----------------------------------------------------------------------------------
     def _format(self, step: StepRecord) -> QTextCharFormat:
@@ -143,6 +144,24 @@ class TokenTextView(QTextBrowser):
         if event.size().width() != event.oldSize().width():
             self.document().setTextWidth(self.viewport().width())
             self._fit_height()
+
+    def highlight_step(self, index: int) -> QRect | None:
+        """Mark one step's token (found from the Attention dock), or none with -1: an extra selection, so
+        the document and its shared formats stay as they are. Returns the token's rectangle in the viewport."""
+        self.highlighted_step = -1
+        self.setExtraSelections([])
+        at = bisect.bisect_left(self._owners, index) if self.markdown_text is None else len(self._owners)
+        if index < 0 or at >= len(self._owners) or self._owners[at] != index:
+            return None
+        selection = QTextEdit.ExtraSelection()
+        selection.cursor = QTextCursor(self.document())
+        selection.cursor.setPosition(self._starts[at])
+        selection.cursor.setPosition(self._starts[at] + len(self.steps[index].text), QTextCursor.MoveMode.KeepAnchor)
+        selection.format.setBackground(self.palette().highlight())
+        selection.format.setForeground(self.palette().highlightedText())
+        self.setExtraSelections([selection])
+        self.highlighted_step = index
+        return self.cursorRect(selection.cursor)
 
     # -- interaction -------------------------------------------------------------------------------
     def step_at(self, pos: QPoint) -> int:

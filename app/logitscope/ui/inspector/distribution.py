@@ -126,6 +126,28 @@ class BarDelegate(QStyledItemDelegate):
         option.state &= ~QStyle.StateFlag.State_HasFocus
 
 
+def distribution_table(model: DistributionModel) -> QTableView:
+    """A ranked list of candidates with probability bars (this panel's, and a lens layer's in Layers)."""
+    table = QTableView()
+    table.setModel(model)
+    table.setItemDelegate(BarDelegate(table))
+    table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setShowGrid(False)
+    table.setWordWrap(False)
+    rows = table.verticalHeader()
+    rows.hide()
+    rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    rows.setDefaultSectionSize(table.fontMetrics().height() + 6)
+    columns = table.horizontalHeader()
+    columns.setSectionResizeMode(RANK, QHeaderView.ResizeMode.ResizeToContents)
+    columns.setSectionResizeMode(TOKEN, QHeaderView.ResizeMode.Stretch)
+    for column in (RAW, FINAL):
+        columns.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+        columns.resizeSection(column, table.fontMetrics().horizontalAdvance("100.0%") + 48)
+    return table
+
+
 class DistributionPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -135,23 +157,7 @@ class DistributionPanel(QWidget):
         self.caption.setWordWrap(True)
         layout.addWidget(self.caption)
         self.model = DistributionModel()
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setItemDelegate(BarDelegate(self.table))
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        rows = self.table.verticalHeader()
-        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
-        columns = self.table.horizontalHeader()
-        columns.setSectionResizeMode(RANK, QHeaderView.ResizeMode.ResizeToContents)
-        columns.setSectionResizeMode(TOKEN, QHeaderView.ResizeMode.Stretch)
-        for column in (RAW, FINAL):
-            columns.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
-            columns.resizeSection(column, self.fontMetrics().horizontalAdvance("100.0%") + 48)
+        self.table = distribution_table(self.model)
         layout.addWidget(self.table, 1)
         self.legend = QLabel(self.tr("▶ chosen token · <span style='color:{0}'>‒ ‒</span> top-p cut · "
                                      "<span style='color:{1}'>┆</span> min-p threshold (on raw p)").format(

@@ -1,0 +1,318 @@
+"""The forward-pass docks (Layers, Attention) following the selected step: what to ask the engine, when,
+and which answer to keep.
+
+- Nothing is asked while neither dock can be seen (hidden, or a tab behind another one): the engine's
+  inspection costs a forward pass, and the docks are closed most of the time.
+- Requests go through the bridge's single worker, never the GUI thread. One is in flight at a time; a
+  newer selection makes the older request stale: a stale request not started yet skips the engine, a
+  stale answer is dropped, and the newest selection is asked for next.
+- While an answer streams, the engine is busy generating and a request waits behind the generation: the
+  live step is followed at most every FOLLOW_INTERVAL_MS, and what counts is the step shown when it ends.
+- The context of step i is the chat prompt the model read plus the answer's tokens before i: taken from
+  the answer's result, or asked of the engine (client.prompt_tokens) for an answer without one yet.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QDockWidget
+
+from logitscope.engine.api import GenerateRequest
+from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
+from logitscope.errors import LogitscopeError
+from logitscope.host.engine_api import EngineLike
+from logitscope.session.conversation import Answer
+from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.inspector.attention import AttentionPanel
+from logitscope.ui.inspector.attention_matrix import AttentionMatrixDialog
+from logitscope.ui.inspector.forward_page import ForwardPage
+from logitscope.ui.inspector.layers import LayersPanel
+from logitscope.ui.inspector_coordinator import InspectorCoordinator
+from logitscope.ui.messages import translate_message
+
+FOLLOW_INTERVAL_MS = 500  # while streaming: how often the docks may ask for the newest step
+UNSUPPORTED = "unsupported"  # what the worker answers for an engine without inspect() (a remote server)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class InspectedStep:
+    """One step to inspect (cheap to make: its context is built only when it is asked for)."""
+
+    turn_index: int
+    step_index: int
+    answer: Answer
+    chosen: int
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        return id(self.answer), self.step_index, self.chosen
+
+    def answer_tokens(self) -> tuple[int, ...]:
+        """The answer's tokens before the step."""
+        return tuple(s.token for s in self.answer.steps[:self.step_index])
+
+
+@dataclass
+class Inspected:
+    """An engine answer for one step: the context it read (prompt + answer so far) and the inspection."""
+
+    step: InspectedStep
+    prompt: tuple[int, ...]
+    inspection: ForwardInspection
+
+    def step_of_position(self, position: int) -> int | None:
+        """The answer step whose token sits at `position` of the context; None for a prompt token."""
+        index = position - len(self.prompt)
+        return index if 0 <= index < self.step.step_index else None
+
+
+def chat_prompt(answer: Answer) -> tuple[int, ...] | None:
+    """The chat prompt an answer was generated from, without a fork's forced prefix (the answer's own steps)."""
+    result = answer.result
+    if result is None or not result.prompt_tokens:
+        return None
+    return tuple(result.prompt_tokens[:len(result.prompt_tokens) - answer.prefix_steps])
+
+
+class ForwardInspector(QObject):
+    """Feeds the Layers and Attention docks with the inspection of the selected step."""
+
+    positionClicked = Signal(int, int)  # turn, step: a context token of the answer was clicked
+    notice = Signal(str)
+
+    def __init__(self, bridge: EngineBridge, coordinator: InspectorCoordinator,
+                 docks: dict[str, tuple[QDockWidget, ForwardPage]], parent: QObject | None = None) -> None:
+        """`docks`: "layers" and "attention", each its dock and the page inside it."""
+        super().__init__(parent)
+        self.bridge, self.coordinator, self.docks = bridge, coordinator, docks
+        self.supported = True
+        self.stopped = False                    # the window is closing: the bridge takes no more calls
+        self.unsupported_text = self.tr(
+            "The forward pass cannot be shown for this engine: a remote server does not expose the layers "
+            "and attention of its model. Load a local GGUF model to see them.")
+        self.last: Inspected | None = None
+        self.requests_sent = 0
+        self._serial = 0                        # the newest wanted request; older ones are stale
+        self._in_flight: tuple[tuple[int, int, int], frozenset[str]] | None = None  # what is being asked
+        self._last_sent = 0.0
+        self._prompts: weakref.WeakKeyDictionary[Answer, tuple[int, ...]] = weakref.WeakKeyDictionary()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.update)
+        coordinator.shown.connect(self.update)
+        for dock, _page in docks.values():
+            dock.visibilityChanged.connect(lambda _visible: self.update())
+        self.attention_panel.tokenClicked.connect(self._token_clicked)
+        self.attention_panel.wholePromptRequested.connect(self.open_whole_prompt)
+        self.matrix_dialog: AttentionMatrixDialog | None = None
+        self.update()
+
+    @property
+    def layers_panel(self) -> LayersPanel:
+        panel = self.docks["layers"][1].panel
+        assert isinstance(panel, LayersPanel)
+        return panel
+
+    @property
+    def attention_panel(self) -> AttentionPanel:
+        panel = self.docks["attention"][1].panel
+        assert isinstance(panel, AttentionPanel)
+        return panel
+
+    # -- what the engine can do --------------------------------------------------------------------------
+    def set_capabilities(self, caps: dict[str, object]) -> None:
+        """Remote servers cannot show the forward pass: the docks say so instead of asking."""
+        # "forward_pass" is the engine's key (host/engine_api.py); an engine that predates it is local unless remote
+        supported = caps.get("forward_pass", not caps.get("remote", False))
+        self.supported = bool(supported)
+        self.last = None   # another engine or model: nothing of the old one stays shown
+        self.update()
+
+    def stop(self) -> None:
+        """The window closes: ask nothing more (docks hidden while closing would ask again)."""
+        self.stopped = True
+        self._timer.stop()
+
+    # -- when to ask -------------------------------------------------------------------------------------
+    def visible_views(self) -> set[str]:
+        """The docks someone can see now: open, not behind another tab, not minimised."""
+        return {key for key, (dock, _page) in self.docks.items()
+                if dock.isVisible() and not dock.visibleRegion().isEmpty()}
+
+    def update(self) -> None:
+        """Show what the selection needs in the visible docks; ask the engine when something is missing."""
+        visible = self.visible_views()
+        if not visible or self.stopped:
+            return  # nothing computed or painted for docks no one sees
+        step = self.selected_step()
+        if step is None:
+            self._show_message(visible, self.coordinator.pages["distribution"].empty_text())
+            return
+        if not self.supported:
+            self._show_message(visible, self.unsupported_text)
+            return
+        wanted = {"layers": "lens", "attention": "attention"}
+        views = {wanted[key] for key in visible}
+        last = self.last
+        if last is not None and last.step.key == step.key and all(self._has(last, view) for view in views):
+            self._show(last, visible)
+            return
+        if self._in_flight is not None:
+            asked_key, asked_views = self._in_flight
+            if asked_key != step.key or not views <= asked_views:
+                self._serial += 1   # the request in flight is stale now; its end asks again
+            return
+        if step.answer.status == "streaming" and self.coordinator.selected == (step.turn_index, None):
+            wait_ms = FOLLOW_INTERVAL_MS - (time.monotonic() - self._last_sent) * 1000
+            if wait_ms > 0:
+                if not self._timer.isActive():
+                    self._timer.start(int(wait_ms) + 1)
+                return
+        self._send(step, views, visible)
+
+    @staticmethod
+    def _has(inspected: Inspected, view: str) -> bool:
+        found = inspected.inspection
+        return view in found.unavailable or (found.lens if view == "lens" else found.attention) is not None
+
+    def selected_step(self) -> InspectedStep | None:
+        coordinator = self.coordinator
+        answer = coordinator.selected_answer()
+        if answer is None or not answer.steps or coordinator.selected is None:
+            return None
+        index = coordinator.selected_step_index(answer)
+        return InspectedStep(coordinator.selected[0], index, answer, answer.steps[index].token)
+
+    # -- asking --------------------------------------------------------------------------------------------
+    def _send(self, step: InspectedStep, views: set[str], visible: set[str]) -> None:
+        self._serial += 1
+        serial = self._serial
+        self._in_flight = (step.key, frozenset(views))
+        self._last_sent = time.monotonic()
+        self.requests_sent += 1
+        answer_tokens = step.answer_tokens()
+        known_prompt = chat_prompt(step.answer) or self._prompts.get(step.answer)
+        conversation = self.coordinator.conversation
+        prompt_request = None if known_prompt is not None else GenerateRequest(
+            messages=conversation.messages_for(step.turn_index), system=conversation.system)
+        waiting = self.bridge.busy   # a generation holds the engine: this request runs after it
+        self._show_message(visible, self.tr("Computing… (after the engine finishes the answer it is writing)")
+                           if waiting else self.tr("Computing…"))
+
+        def job(client: EngineLike) -> Inspected | str | None:   # the worker thread
+            if serial != self._serial:
+                return None  # a newer selection came while this one waited: spare the engine
+            inspect: Callable[[InspectRequest], ForwardInspection] | None = getattr(
+                client, "inspect", None)   # by name: a remote engine has none
+            if inspect is None:
+                return UNSUPPORTED
+            prompt = known_prompt
+            if prompt is None:
+                assert prompt_request is not None
+                prompt = tuple(client.prompt_tokens(prompt_request))
+            request = InspectRequest(prompt + answer_tokens, step.chosen, lens="lens" in views,
+                                     attention="attention" in views)
+            try:
+                return Inspected(step, prompt, inspect(request))
+            except LogitscopeError:
+                raise       # the bridge hands it to `failed`
+            except Exception as exc:  # noqa: BLE001 - a bug must not leave the docks waiting forever
+                log.exception("inspecting a step failed")
+                return f"{type(exc).__name__}: {exc}"
+
+        def done(found: Inspected | str | None) -> None:
+            self._in_flight = None
+            if isinstance(found, str):
+                if found == UNSUPPORTED:
+                    self.supported = False
+                failed(self.unsupported_text if found == UNSUPPORTED else found)
+                return
+            if found is not None:
+                self._prompts[step.answer] = found.prompt   # right even for a stale answer: the same chat
+                if serial == self._serial:
+                    self.last = found
+            self.update()   # shows it, or asks for the newer selection
+
+        def failed(message: str) -> None:
+            self._in_flight = None
+            if serial == self._serial:
+                self._show_message(self.visible_views(), self.tr(
+                    "The engine could not inspect this step: {0}").format(translate_message(message)))
+                return
+            self.update()
+
+        self.bridge.call(job, done, failed)
+
+    # -- showing ---------------------------------------------------------------------------------------------
+    def _show(self, found: Inspected, visible: set[str]) -> None:
+        inspection = found.inspection
+        for key, view, panel in (("layers", "lens", self.layers_panel), ("attention", "attention", self.attention_panel)):
+            if key not in visible:
+                continue
+            page = self.docks[key][1]
+            reason = inspection.unavailable.get(view)
+            if reason is not None:
+                page.show_message(self.tr("Not available for this model: {0}").format(translate_message(reason)))
+                continue
+            if panel.shown_key != found.step.key:
+                panel.show_inspection(found)
+            page.show_panel()
+
+    def _show_message(self, keys: set[str], text: str) -> None:
+        for key in keys:
+            self.docks[key][1].show_message(text)
+
+    def open_whole_prompt(self, layer: int, head: int) -> AttentionMatrixDialog | None:
+        """The tokens x tokens view of the shown step's context, for one layer and head (asked on demand)."""
+        found, panel = self.last, self.attention_panel
+        row = found.inspection.attention if found is not None else None
+        if found is None or row is None:
+            return None
+        tokens = list(found.inspection.tokens[:row.position + 1])
+        n_layer, n_head = row.weights.shape[:2]
+        if self.matrix_dialog is not None:
+            self.matrix_dialog.close()
+
+        def fetch(dialog: AttentionMatrixDialog, layer: int, head: int) -> None:
+            def failed(message: str) -> None:
+                dialog.show_message(self.tr("The engine could not compute this matrix: {0}").format(
+                    translate_message(message)))
+
+            def job(client: EngineLike) -> AttentionMatrix | None:   # the worker thread
+                compute: Callable[[list[int], int, int], AttentionMatrix] | None = getattr(
+                    client, "attention_matrix", None)   # by name: a remote engine has none
+                return compute(tokens, layer, head) if compute is not None else None
+
+            def done(matrix: AttentionMatrix | None) -> None:
+                if matrix is None:
+                    dialog.show_message(self.unsupported_text)
+                else:
+                    dialog.show_matrix(matrix)
+
+            self.bridge.call(job, done, failed)
+
+        dialog = AttentionMatrixDialog(n_layer, n_head, layer, head, panel.labels, fetch, panel.window())
+        self.matrix_dialog = dialog
+        dialog.ask()
+        dialog.show()
+        return dialog
+
+    def _token_clicked(self, position: int) -> None:
+        found = self.last
+        if found is None:
+            return
+        step = found.step_of_position(position)
+        if step is not None:
+            self.positionClicked.emit(found.step.turn_index, step)
+        else:
+            self.notice.emit(self.tr("Position {0} is in the prompt (the chat template, the system prompt and "
+                                     "the earlier turns), not in this answer").format(position))
+
