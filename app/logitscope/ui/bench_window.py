@@ -131,13 +131,14 @@ class WindowDriver:
         window.send(PROMPT)
         self._wait(lambda: self._result is not None, 600, "generating")
         cpu1 = gui_cpu_s()
-        result, arrivals = self._result, self._arrivals
-        steps = window.current.turns[-1].answer.steps
+        arrivals = self._arrivals
+        answer = window.current.turns[-1].answer
+        assert answer is not None, "the window shows the answer it just finished"
+        steps = answer.steps
         n = len(steps)
         first, last = arrivals[0], arrivals[-1]
         tok_s = (last[1] - first[1]) / (last[0] - first[0]) if last[0] > first[0] else float("nan")
         worst = max((s.latency_s for s in steps[1:]), default=0.0)
-        del result
         return WindowRun(tok_s, (cpu1 - cpu0) * 1000 / max(1, n), worst * 1000, n,
                          [(a[1], a[2]) for a in arrivals])
 

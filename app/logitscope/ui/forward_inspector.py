@@ -18,7 +18,6 @@ import logging
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget
@@ -32,6 +31,7 @@ from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.inspector.attention import AttentionPanel
 from logitscope.ui.inspector.attention_matrix import AttentionMatrixDialog
 from logitscope.ui.inspector.forward_page import ForwardPage
+from logitscope.ui.inspector.inspected import Inspected, InspectedStep
 from logitscope.ui.inspector.layers import LayersPanel
 from logitscope.ui.inspector_coordinator import InspectorCoordinator
 from logitscope.ui.messages import translate_message
@@ -40,38 +40,6 @@ FOLLOW_INTERVAL_MS = 500  # while streaming: how often the docks may ask for the
 UNSUPPORTED = "unsupported"  # what the worker answers for an engine without inspect() (a remote server)
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class InspectedStep:
-    """One step to inspect (cheap to make: its context is built only when it is asked for)."""
-
-    turn_index: int
-    step_index: int
-    answer: Answer
-    chosen: int
-
-    @property
-    def key(self) -> tuple[int, int, int]:
-        return id(self.answer), self.step_index, self.chosen
-
-    def answer_tokens(self) -> tuple[int, ...]:
-        """The answer's tokens before the step."""
-        return tuple(s.token for s in self.answer.steps[:self.step_index])
-
-
-@dataclass
-class Inspected:
-    """An engine answer for one step: the context it read (prompt + answer so far) and the inspection."""
-
-    step: InspectedStep
-    prompt: tuple[int, ...]
-    inspection: ForwardInspection
-
-    def step_of_position(self, position: int) -> int | None:
-        """The answer step whose token sits at `position` of the context; None for a prompt token."""
-        index = position - len(self.prompt)
-        return index if 0 <= index < self.step.step_index else None
 
 
 def chat_prompt(answer: Answer) -> tuple[int, ...] | None:

@@ -25,7 +25,7 @@ from logitscope.ui.messages import translate_message
 from logitscope.ui.tokens import id_label
 
 if TYPE_CHECKING:
-    from logitscope.ui.forward_inspector import Inspected
+    from logitscope.ui.inspector.inspected import Inspected
 
 MEAN_OF_HEADS = -1  # the head selector's first entry
 

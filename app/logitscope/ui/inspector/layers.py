@@ -36,7 +36,7 @@ from logitscope.ui.inspector.distribution import (
 from logitscope.ui.tokens import id_label, percent, rank_text
 
 if TYPE_CHECKING:
-    from logitscope.ui.forward_inspector import Inspected
+    from logitscope.ui.inspector.inspected import Inspected
 
 CHOSEN, ENTROPY = 0, 1
 FIRST_TOKEN = 2           # columns from here: the layer's top tokens, best first
