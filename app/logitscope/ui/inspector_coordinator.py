@@ -18,6 +18,7 @@ from logitscope.ui.inspector.distribution import DistributionPanel
 from logitscope.ui.inspector.state import StepView, differs
 from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
+from logitscope.ui.visibility import on_screen
 
 # While tokens stream, plots repaint at most ~8 times a second: on a small machine the GUI shares the
 # cores with llama.cpp, and every millisecond painting is a millisecond not decoding.
@@ -66,7 +67,8 @@ class InspectorCoordinator(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(STREAMING_REPAINT_MS)
-        self._timer.timeout.connect(self.refresh)
+        self._timer.timeout.connect(lambda: self.refresh(on_screen_only=True))
+        self._stale: set[str] = set()  # panels skipped while off screen: brought up to date when shown
         timeline.stepClicked.connect(lambda i: self.select_step(self.inspected_turn(), i))
         self.refresh()
 
@@ -122,15 +124,29 @@ class InspectorCoordinator(QObject):
         return StepView(answer.steps[index], answer.settings, preview, recent)
 
     # -- what every panel shows ------------------------------------------------------------------------
-    def refresh(self) -> None:
+    def refresh(self, on_screen_only: bool = False) -> None:
+        """Push the selected step to the panels. While an answer streams (`on_screen_only`), a panel nobody
+        can see (a dock tabbed behind another, closed) is skipped and caught up when it is shown again."""
         self._timer.stop()
         view = self.current_step_view()
-        for page in self.pages.values():
-            page.show_empty(view is None)
-        self.distribution.show_step(view)
-        self.waterfall.show_step(view)
         answer = self.selected_answer() if view is not None else None
-        self.timeline.set_steps(answer.steps if answer is not None else [])
-        if view is not None:
-            self.timeline.mark(view.step.i)
+        for key, page in self.pages.items():
+            page.show_empty(view is None)
+            if on_screen_only and view is not None and not on_screen(page):
+                self._stale.add(key)
+                continue
+            self._stale.discard(key)
+            if key == "distribution":
+                self.distribution.show_step(view)
+            elif key == "waterfall":
+                self.waterfall.show_step(view)
+            else:
+                self.timeline.set_steps(answer.steps if answer is not None else [])
+                if view is not None:
+                    self.timeline.mark(view.step.i)
         self.shown.emit()
+
+    def catch_up(self) -> None:
+        """A dock came to the front: if it missed updates while hidden, show the current step now."""
+        if any(on_screen(self.pages[key]) for key in self._stale):
+            self.refresh(on_screen_only=True)

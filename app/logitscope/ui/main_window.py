@@ -193,6 +193,8 @@ class MainWindow(QMainWindow):
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
             self.docks[key] = dock
+            # panels skip updates while nobody sees them; one shown again catches up (after the layout settles)
+            dock.visibilityChanged.connect(self._dock_visibility)
         arrange_docks(self, self.docks)
         self.forward = ForwardInspector(self.bridge, self.inspector,
                                         {key: (self.docks[key], page) for key, page in forward.items()}, parent=self)
@@ -375,6 +377,14 @@ class MainWindow(QMainWindow):
             self.status.show_context(result.kv.used_cells)
             if result.kv.used_cells >= 0:
                 self.memory.set_used(result.kv.used_cells)
+
+    def _dock_visibility(self, visible: bool) -> None:
+        if visible:
+            QTimer.singleShot(0, self._catch_up)
+
+    def _catch_up(self) -> None:
+        self.inspector.catch_up()
+        self.memory.catch_up()
 
     def _model_changed(self) -> None:
         self._update_title()

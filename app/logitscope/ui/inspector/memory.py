@@ -8,6 +8,9 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QProgressBar, QVBoxLayout, QW
 from logitscope.engine.api import ModelInfo
 from logitscope.engine.memory import KV_CACHE_TYPES, format_bytes, kv_bytes_per_element_text, kv_cache_bytes
 from logitscope.ui.inspector.kv_map import KvMapPanel
+from logitscope.ui.visibility import Coalescer, on_screen
+
+USED_REFRESH_MS = 100  # the context gauge while tokens stream (a progress bar repaints itself at once)
 
 
 class MemoryPanel(QWidget):
@@ -39,6 +42,9 @@ class MemoryPanel(QWidget):
         layout.addWidget(self.types)
         layout.addStretch(1)
         self.info: ModelInfo | None = None
+        self._used = 0
+        self._used_stale = False
+        self._used_update = Coalescer(USED_REFRESH_MS, self._show_used, self)
 
     def set_model(self, info: object) -> None:
         """A local model's numbers; anything else (None, a remote model) shows none."""
@@ -52,6 +58,7 @@ class MemoryPanel(QWidget):
             self.types.clear()
             self.gauge.setRange(0, 1)
             self.gauge.setValue(0)
+            self._used_update.cancel()
             return
         card = info.card
         self.weights.setText(format_bytes(card.weights_bytes))
@@ -66,7 +73,8 @@ class MemoryPanel(QWidget):
         rows = ", ".join(f"{name}: {format_bytes(kv_cache_bytes(card, info.n_ctx, name, name))}" for name in KV_CACHE_TYPES)
         self.types.setText(self.tr("The same context with another KV cache type: {0} "
                                    "(a quantized V cache needs flash attention).").format(rows))
-        self.set_used(0)
+        self._used = 0
+        self._show_used()
 
     def set_capabilities(self, caps: dict[str, object]) -> None:
         """An engine that reports no KV cache numbers (a remote server): say so instead of the figures."""
@@ -76,7 +84,21 @@ class MemoryPanel(QWidget):
         self.kv_map.set_capabilities(caps)
 
     def set_used(self, cells: int) -> None:
+        """The cells in use now: shown within USED_REFRESH_MS while on screen, else when shown again."""
+        self._used = cells
+        if on_screen(self):
+            self._used_update.request()
+        else:
+            self._used_stale = True
+
+    def catch_up(self) -> None:
+        if self._used_stale and on_screen(self):
+            self._show_used()
+
+    def _show_used(self) -> None:
+        self._used_stale = False
         if self.info is None:
             return
+        cells = self._used
         self.gauge.setValue(min(cells, self.info.n_ctx))
         self.kv_used.setText(self.tr("{0} ({1} tokens)").format(format_bytes(cells * self.info.kv_bytes_per_token), cells))

@@ -35,6 +35,8 @@ class WaterfallPanel(QWidget):
         self.mass.addItem(self.mass_bars)
         self.mass.setYRange(0, 1.05, padding=0)
         self.count_labels: list[pg.TextItem] = []
+        self._names: list[str] = []   # the ticks shown: set again only when they change (an axis redraw is costly)
+        self._top = 0.0               # the count plot's y range, likewise
 
     def show_step(self, view: StepView | None) -> None:
         if view is None:
@@ -54,17 +56,22 @@ class WaterfallPanel(QWidget):
         x = np.arange(len(names), dtype=float)
         self.count_bars.setOpts(x=x, height=[math.log10(max(c, 1)) for c in counts], width=0.6)
         self.mass_bars.setOpts(x=x[1:], height=mass[1:], width=0.6)
-        ticks = [list(enumerate(names)), []]
-        self.counts.getAxis("bottom").setTicks(ticks)
-        self.mass.getAxis("bottom").setTicks(ticks)
-        self.counts.setYRange(0, math.log10(max(counts + [10])) * 1.3, padding=0)
+        if names != self._names:
+            self._names = names
+            ticks = [list(enumerate(names)), []]
+            self.counts.getAxis("bottom").setTicks(ticks)
+            self.mass.getAxis("bottom").setTicks(ticks)
+        top = math.ceil(math.log10(max(counts + [10])) * 1.3)  # whole decades: the axis rarely changes
+        if top != self._top:
+            self._top = top
+            self.counts.setYRange(0, top, padding=0)
         while len(self.count_labels) < len(counts):  # created once, then only moved and relabelled
             label = pg.TextItem("", anchor=(0.5, 1.0), color=(110, 110, 110))
             self.counts.addItem(label)
             self.count_labels.append(label)
         for i, label in enumerate(self.count_labels):
             label.setVisible(i < len(counts))
-            if i < len(counts):
+            if i < len(counts) and label.toPlainText() != f"{counts[i]:,}":
                 label.setText(f"{counts[i]:,}")
                 label.setPos(i, math.log10(max(counts[i], 1)))
         order = self.tr("temperature first") if view.order == "temperature_first" else self.tr("temperature last")
