@@ -1,0 +1,118 @@
+"""The logit lens: the residual stream of each layer through the model's final norm and output head.
+
+The final norm and the head are read from the GGUF file with the `gguf` package and dequantized once per
+model (float32: 113 MB for the demo model's tied 49,152 x 576 embeddings). The final norm is an RMS norm
+(`x / sqrt(mean(x^2) + eps) * output_norm.weight`), as in the llama family, Qwen and Gemma (whose GGUF
+files store the norm weight with Gemma's +1 already added).
+
+llama.cpp's CPU backend multiplies a Q4_0/Q4_1/Q5_0/Q5_1/Q8_0 matrix by activations quantized to 8 bits in
+blocks of 32 (Q8_0 / Q8_1: one fp16 scale per block). The head does the same here, so that the last layer
+of the lens reproduces the model's own probabilities (without it: 0.01 off on the demo model's Q8_0 head).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from logitscope.engine.forward_api import LENS_TOP_K, LayerLens
+from logitscope.errors import LogitscopeError
+
+# ggml types whose CPU dot product quantizes the activations to Q8_0 / Q8_1: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0
+Q8_ACTIVATION_TYPES = frozenset({2, 3, 6, 7, 8})
+
+
+@dataclass
+class OutputHead:
+    norm_weight: np.ndarray     # float32 [n_embd]
+    eps: float
+    weight: np.ndarray          # float32 [n_vocab, n_embd]: output.weight, or the tied token_embd.weight
+    tied: bool
+    load_s: float               # the one-off cost of reading and dequantizing it
+    act_block: int = 0          # quantize activations in blocks of this many values (0: not at all)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.weight.nbytes + self.norm_weight.nbytes)
+
+    def normed(self, rows: np.ndarray) -> np.ndarray:
+        rows = rows.astype(np.float32, copy=False)
+        scale = 1.0 / np.sqrt(np.mean(np.square(rows, dtype=np.float64), axis=-1, keepdims=True) + self.eps)
+        return (rows * scale.astype(np.float32)) * self.norm_weight
+
+    def logits(self, rows: np.ndarray) -> np.ndarray:
+        """[n_rows, n_embd] residuals -> [n_rows, n_vocab] logits."""
+        x = self.normed(rows)
+        if self.act_block:
+            x = quantize_q8(x, self.act_block)
+        return x @ self.weight.T
+
+
+def quantize_q8(x: np.ndarray, block: int) -> np.ndarray:
+    """`x` as ggml's Q8_0 holds it: per block, q = round(x * 127 / max|x|), times the fp16 scale max|x| / 127."""
+    if x.shape[-1] % block:
+        return x
+    blocks = x.reshape(*x.shape[:-1], -1, block)
+    amax = np.abs(blocks).max(axis=-1, keepdims=True)
+    safe = np.where(amax > 0, amax, 1.0)
+    q = np.round(blocks * np.where(amax > 0, 127.0 / safe, 0.0))
+    scale = (amax / 127.0).astype(np.float16).astype(np.float32)
+    return (q * scale).reshape(x.shape).astype(np.float32)
+
+
+def load_output_head(path: str | Path, architecture: str) -> OutputHead:
+    """Raises LogitscopeError (the lens cannot be computed for this file) when a piece is missing."""
+    from gguf import GGUFReader
+    from gguf.quants import dequantize
+
+    t0 = time.perf_counter()
+    reader = GGUFReader(str(path))
+    tensors = {t.name: t for t in reader.tensors}
+    field = reader.get_field(f"{architecture}.attention.layer_norm_rms_epsilon")
+    norm = tensors.get("output_norm.weight")
+    head = tensors.get("output.weight") or tensors.get("token_embd.weight")
+    if field is None or norm is None or head is None:
+        raise LogitscopeError("the logit lens needs the model's final RMS norm and output head, and this "
+                              "{architecture} model does not have them in the form it knows",
+                              architecture=architecture)
+    eps = float(field.contents())  # type: ignore[arg-type]
+    norm_weight = np.asarray(dequantize(norm.data, norm.tensor_type), dtype=np.float32).reshape(-1)
+    weight = np.ascontiguousarray(dequantize(head.data, head.tensor_type), dtype=np.float32)
+    weight = weight.reshape(-1, norm_weight.shape[0])
+    act_block = 32 if int(head.tensor_type) in Q8_ACTIVATION_TYPES else 0
+    return OutputHead(norm_weight, eps, weight, head.name == "token_embd.weight", time.perf_counter() - t0,
+                      act_block)
+
+
+def layer_lens(head: OutputHead, rows: np.ndarray, chosen: int | None, layer_names: list[str],
+               attn_norm: np.ndarray, ffn_norm: np.ndarray) -> LayerLens:
+    """The lens of `rows` (the residual after each layer row, [L + 1, n_embd]). `chosen`: the token to
+    follow, or None for the last row's top-1."""
+    logits = head.logits(rows).astype(np.float32, copy=False)
+    top = logits.max(axis=1, keepdims=True)
+    exp = np.exp(logits - top)
+    z = exp.sum(axis=1, keepdims=True, dtype=np.float64)
+    lse = top[:, 0].astype(np.float64) + np.log(z[:, 0])
+    probs = exp / z.astype(np.float32)
+    top_ids = np.argpartition(-logits, LENS_TOP_K, axis=1)[:, :LENS_TOP_K]
+    order = np.argsort(-np.take_along_axis(logits, top_ids, axis=1), axis=1, kind="stable")
+    top_ids = np.take_along_axis(top_ids, order, axis=1)
+    if chosen is None:
+        chosen = int(top_ids[-1, 0])
+    chosen_logit = logits[:, chosen:chosen + 1]
+    entropy = lse - np.einsum("ij,ij->i", probs.astype(np.float64), logits.astype(np.float64))
+    return LayerLens(
+        layer_names=layer_names,
+        top_ids=top_ids.astype(np.int32),
+        top_probs=np.take_along_axis(probs, top_ids, axis=1).astype(np.float32),
+        chosen=chosen,
+        chosen_rank=np.count_nonzero(logits > chosen_logit, axis=1).astype(np.int32),
+        chosen_prob=probs[:, chosen].astype(np.float32),
+        entropy=np.maximum(entropy, 0.0).astype(np.float32),
+        resid_norm=np.linalg.norm(rows, axis=1).astype(np.float32),
+        attn_norm=attn_norm.astype(np.float32),
+        ffn_norm=ffn_norm.astype(np.float32),
+    )
