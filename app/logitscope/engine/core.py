@@ -13,6 +13,8 @@ from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, L
 from logitscope.engine.capacity import ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
+from logitscope.engine.forward import Inspector
+from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.engine.gguf_info import ModelCard, read_model_card
 from logitscope.engine.memory import kv_bytes_per_token
 from logitscope.engine.runtime import Runtime, backend_name, supports_gpu_offload
@@ -27,6 +29,7 @@ class Engine:
         self.template: ChatTemplate | None = None
         self.decoder: Decoder | None = None
         self.info: ModelInfo | None = None
+        self.inspector: Inspector | None = None  # the forward-pass inspection context, made on first use
 
     # -- model ---------------------------------------------------------------------------------------
     def load(self, path: str | Path, settings: LoadSettings,
@@ -59,9 +62,11 @@ class Engine:
         return self.info
 
     def unload(self) -> None:
+        if self.inspector is not None:
+            self.inspector.close()  # its context before the model it was made on
         if self.runtime is not None:
             self.runtime.close()
-        self.runtime = self.card = self.template = self.decoder = self.info = None
+        self.runtime = self.card = self.template = self.decoder = self.info = self.inspector = None
 
     def reset(self) -> None:
         """Forget the KV cache: the next prompt is evaluated from scratch."""
@@ -121,6 +126,21 @@ class Engine:
         assert self.decoder is not None
         return self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
                                      n_prefix=len(req.assistant_prefix))
+
+    # -- inside the forward pass ---------------------------------------------------------------------
+    def _inspector(self) -> Inspector:
+        rt = self._require()
+        if self.inspector is None:
+            assert self.card is not None
+            self.inspector = Inspector(rt, self.card)
+        return self.inspector
+
+    def inspect(self, request: InspectRequest) -> ForwardInspection:
+        """The logit lens and attention of the step at the last of `request.tokens` (engine/forward.py)."""
+        return self._inspector().inspect(request)
+
+    def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
+        return self._inspector().attention_matrix(tokens, layer, head)
 
     def capabilities(self) -> dict[str, object]:
         """What this llama.cpp build can do (asked before any model is loaded)."""

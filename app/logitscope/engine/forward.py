@@ -16,6 +16,7 @@ import ctypes
 import logging
 import re
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Literal
 
@@ -36,6 +37,8 @@ log = logging.getLogger(__name__)
 INSPECT_BATCH = 256      # tokens per decode (and per ubatch): without flash attention the compute buffer
                          # holds n_ubatch x n_kv x n_head attention weights per layer
 MIN_INSPECT_CTX = 512    # the inspection context grows in powers of two up to the generation context's size
+SAVED_STATES_BYTES = 64 << 20  # states of the generation context kept for later inspections (about 2,800
+                               # tokens of the demo model); the latest is always kept
 LENS_CHECK_TOLERANCE = 0.05  # last-layer lens vs llama.cpp's own probabilities: beyond it, the recipe is wrong
 # Layers of sliding-window attention, for architectures whose GGUF files do not say (llama.cpp hard-codes
 # them: `hparams.set_swa_pattern(n)`: in every n layers, all but the last use the window).
@@ -100,6 +103,7 @@ class Inspector:
         self.context_bytes = 0         # its KV cache and compute buffer
         self.create_s = 0.0
         self.last_fill = ""            # "cached" | "copied" | "evaluated": how the last inspection was filled
+        self._states: OrderedDict[tuple[int, ...], bytes] = OrderedDict()  # oldest first
         self._head: OutputHead | None = None
         self._head_error: LogitscopeError | None = None
 
@@ -153,6 +157,7 @@ class Inspector:
         """Free the inspection context (before the model it was made on) and the dequantized head."""
         self._free_context()
         self._head = None
+        self._states.clear()
 
     @property
     def output_head(self) -> OutputHead:
@@ -169,46 +174,72 @@ class Inspector:
 
     # -- filling it ---------------------------------------------------------------------------------
     def _fill(self, prefix: Sequence[int], how: Fill) -> None:
-        """Make the inspection context hold exactly `prefix`."""
+        """Make the inspection context hold exactly `prefix`: what it holds already, else a copy of a state the
+        generation computed (the generation context's, or one saved when it was copied before), else by
+        evaluating. A copy gives the very numbers the generation saw; an evaluation can differ slightly for
+        generated tokens (llama.cpp computes a batch of tokens with other kernels than one token at a time)."""
         prefix = list(prefix)
         held = _common_prefix(self.tokens, prefix)
-        main = self.rt.tokens
-        main_holds = len(main) >= len(prefix) and main[:len(prefix)] == prefix
         if how == "auto" and held == len(prefix):
             self._truncate(held)
             self.last_fill = "cached"
             return
-        if how == "copy" and not main_holds:
-            raise LogitscopeError("the generation context does not hold these tokens: nothing to copy")
-        if how != "evaluate" and main_holds and prefix and self._copy_from_generation(len(prefix)):
-            self.last_fill = "copied"
-            return
-        if how != "auto":
-            held = 0
-        self._truncate(held)
-        self._decode(prefix[held:])
+        if how != "evaluate" and prefix:
+            state = self._saved_state(prefix, from_generation_only=how == "copy")
+            if state is not None and self._load_state(*state, n_keep=len(prefix)):
+                self.last_fill = "copied"
+                return
+            if how == "copy":
+                raise LogitscopeError("the generation context does not hold these tokens: nothing to copy")
+        self._truncate(held if how == "auto" else 0)
+        self._decode(prefix[len(self.tokens):])
         self.last_fill = "evaluated"
 
-    def _copy_from_generation(self, n_keep: int) -> bool:
-        """Copy the generation context's sequence into this one and keep its first n_keep cells. False when
-        llama.cpp refuses (a different cache layout, e.g. flash attention on there): then evaluate."""
-        size = llama_cpp.llama_state_seq_get_size(self.rt.context, 0)
-        buf = (ctypes.c_uint8 * size)()
-        written = llama_cpp.llama_state_seq_get_data(self.rt.context, buf, size, 0)
+    def _saved_state(self, prefix: list[int], from_generation_only: bool) -> tuple[tuple[int, ...], bytes] | None:
+        """(tokens, sequence state) of a state computed by the generation that starts with `prefix`: the
+        generation context's (saved for later: the next request replaces it), else an earlier one."""
+        main = self.rt.tokens
+        if len(main) >= len(prefix) and main[:len(prefix)] == prefix:
+            size = llama_cpp.llama_state_seq_get_size(self.rt.context, 0)
+            buf = (ctypes.c_uint8 * size)()
+            written = llama_cpp.llama_state_seq_get_data(self.rt.context, buf, size, 0)
+            if written:
+                state = (tuple(main), bytes(memoryview(buf)[:written]))
+                self._remember(*state)
+                return state
+        if from_generation_only:
+            return None
+        for tokens, data in reversed(self._states.items()):
+            if len(tokens) >= len(prefix) and list(tokens[:len(prefix)]) == prefix:
+                self._states.move_to_end(tokens)
+                return tokens, data
+        return None
+
+    def _remember(self, tokens: tuple[int, ...], data: bytes) -> None:
+        self._states.pop(tokens, None)
+        self._states[tokens] = data
+        while sum(len(d) for d in self._states.values()) > SAVED_STATES_BYTES and len(self._states) > 1:
+            self._states.popitem(last=False)
+
+    def _load_state(self, tokens: tuple[int, ...], data: bytes, n_keep: int) -> bool:
+        """Put a saved sequence state in the inspection context and keep its first n_keep cells. False when
+        llama.cpp refuses it (another cache layout, e.g. flash attention on in the generation context)."""
         self._truncate(0)
-        if not written or not llama_cpp.llama_state_seq_set_data(self._ctx, buf, written, 0):
+        buf = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+        if not llama_cpp.llama_state_seq_set_data(self._ctx, buf, len(data), 0):
             llama_cpp.llama_memory_clear(self._mem, True)
-            log.info("the generation context's state could not be copied: evaluating instead")
+            log.info("a saved state of the generation context could not be loaded: evaluating instead")
             return False
-        self.tokens = list(self.rt.tokens)
+        self.tokens = list(tokens)
         self._truncate(n_keep)
-        return True
+        return len(self.tokens) == n_keep
 
     def _truncate(self, n_keep: int) -> None:
-        if n_keep == 0:
+        """Keep the first n_keep cells; all of them go where llama.cpp cannot cut a sequence (recurrent state)."""
+        if n_keep == 0 or (n_keep < len(self.tokens)
+                           and not llama_cpp.llama_memory_seq_rm(self._mem, 0, n_keep, -1)):
             llama_cpp.llama_memory_clear(self._mem, True)
-        elif n_keep < len(self.tokens):
-            llama_cpp.llama_memory_seq_rm(self._mem, 0, n_keep, -1)
+            n_keep = 0
         del self.tokens[n_keep:]
 
     def _decode(self, tokens: Sequence[int]) -> None:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
     from logitscope.engine.core import Engine
+    from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
     from logitscope.engine.trace import GenerationResult, StepRecord
 
 CRASH_HOOKS_ENV = "LOGITSCOPE_ENGINE_CRASH_HOOKS"  # tests set it to simulate native crashes
@@ -148,6 +149,12 @@ class EngineServer:
 
     def do_prompt_tokens(self, request: GenerateRequest) -> list[int]:
         return self.engine.prepare(request)[0]
+
+    def do_inspect(self, request: InspectRequest) -> ForwardInspection:
+        return self.engine.inspect(request)
+
+    def do_attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
+        return self.engine.attention_matrix(tokens, layer, head)
 
     def do_crash(self, how: str) -> None:
         if os.environ.get(CRASH_HOOKS_ENV) != "1":
