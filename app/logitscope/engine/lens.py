@@ -1,6 +1,6 @@
 """The logit lens: the residual stream of each layer through the model's final norm and output head.
 
-The final norm and the head are read from the GGUF file with the `gguf` package and dequantized once per
+The final norm and the head are read from the GGUF file (dequantized with the `gguf` package) once per
 model (float32: 113 MB for the demo model's tied 49,152 x 576 embeddings). The final norm is an RMS norm
 (`x / sqrt(mean(x^2) + eps) * output_norm.weight`), as in the llama family, Qwen and Gemma (whose GGUF
 files store the norm weight with Gemma's +1 already added).
@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from logitscope.engine.forward_api import LENS_TOP_K, LayerLens
+from logitscope.engine.gguf_info import TensorInfo, read_header
 from logitscope.errors import LogitscopeError
 
 # ggml types whose CPU dot product quantizes the activations to Q8_0 / Q8_1: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0
@@ -65,26 +66,33 @@ def quantize_q8(x: np.ndarray, block: int) -> np.ndarray:
 
 def load_output_head(path: str | Path, architecture: str) -> OutputHead:
     """Raises LogitscopeError (the lens cannot be computed for this file) when a piece is missing."""
-    from gguf import GGUFReader
+    from gguf import GGMLQuantizationType
     from gguf.quants import dequantize
 
     t0 = time.perf_counter()
-    reader = GGUFReader(str(path))
-    tensors = {t.name: t for t in reader.tensors}
-    field = reader.get_field(f"{architecture}.attention.layer_norm_rms_epsilon")
+    header = read_header(path)
+    tensors = {t.name: t for t in header.tensors}
+    eps = header.metadata.get(f"{architecture}.attention.layer_norm_rms_epsilon")
     norm = tensors.get("output_norm.weight")
     head = tensors.get("output.weight") or tensors.get("token_embd.weight")
-    if field is None or norm is None or head is None:
+    if not isinstance(eps, float) or norm is None or head is None:
         raise LogitscopeError("the logit lens needs the model's final RMS norm and output head, and this "
                               "{architecture} model does not have them in the form it knows",
                               architecture=architecture)
-    eps = float(field.contents())  # type: ignore[arg-type]
-    norm_weight = np.asarray(dequantize(norm.data, norm.tensor_type), dtype=np.float32).reshape(-1)
-    weight = np.ascontiguousarray(dequantize(head.data, head.tensor_type), dtype=np.float32)
-    weight = weight.reshape(-1, norm_weight.shape[0])
-    act_block = 32 if int(head.tensor_type) in Q8_ACTIVATION_TYPES else 0
-    return OutputHead(norm_weight, eps, weight, head.name == "token_embd.weight", time.perf_counter() - t0,
-                      act_block)
+
+    def values(tensor: TensorInfo) -> np.ndarray:
+        """[rows, row length] float32, from the file's bytes (memory-mapped: nothing else is read)."""
+        raw = np.memmap(path, dtype=np.uint8, mode="r", offset=header.data_start + tensor.offset,
+                        shape=(tensor.n_bytes,))
+        n_rows = tensor.n_elements // tensor.shape[0]
+        qtype = GGMLQuantizationType[tensor.type_name]
+        return np.asarray(dequantize(raw.reshape(n_rows, -1), qtype), dtype=np.float32).reshape(n_rows, -1)
+
+    norm_weight = values(norm).reshape(-1)
+    weight = np.ascontiguousarray(values(head))
+    act_block = 32 if int(GGMLQuantizationType[head.type_name]) in Q8_ACTIVATION_TYPES else 0
+    return OutputHead(norm_weight, float(eps), weight, head.name == "token_embd.weight",
+                      time.perf_counter() - t0, act_block)
 
 
 def layer_lens(head: OutputHead, rows: np.ndarray, chosen: int | None, layer_names: list[str],
