@@ -23,7 +23,13 @@ from typing import Literal
 import llama_cpp
 import numpy as np
 
-from logitscope.engine.forward_api import AttentionMatrix, AttentionRow, ForwardInspection, InspectRequest
+from logitscope.engine.forward_api import (
+    AttentionMatrix,
+    AttentionRow,
+    ForwardInspection,
+    InspectRequest,
+    LayerLens,
+)
 from logitscope.engine.ggml_tensor import read_tensor, tensor_name
 from logitscope.engine.gguf_info import ModelCard, read_header
 from logitscope.engine.lens import OutputHead, layer_lens, load_output_head
@@ -317,7 +323,7 @@ class Inspector:
 
     # -- assembling ---------------------------------------------------------------------------------
     def _lens(self, tokens: list[int], chosen: int | None, last: dict[str, np.ndarray],
-              unavailable: dict[str, str]):  # -> LayerLens | None
+              unavailable: dict[str, str]) -> LayerLens | None:
         rows = [_last_row(last.get(name)) for name in (*EMBD_NAMES,)]
         embd = next((r for r in rows if r is not None), None)
         outs = [_last_row(last.get(f"l_out-{il}")) for il in range(self.n_layer)]
@@ -352,7 +358,7 @@ class Inspector:
             return None
         return lens
 
-    def _lens_matches_logits(self, lens, head: OutputHead) -> bool:  # lens: LayerLens
+    def _lens_matches_logits(self, lens: LayerLens, head: OutputHead) -> bool:
         """The last row of the lens against the inspection context's own logits: never show a lens whose
         recipe (final norm, head, no soft-capping) does not fit the architecture."""
         ptr = llama_cpp.llama_get_logits_ith(self._ctx, -1)

@@ -29,7 +29,7 @@ def _ggml_base() -> ctypes.CDLL:
     import llama_cpp
     from llama_cpp._ctypes_extensions import load_shared_library
 
-    lib = load_shared_library("ggml-base", pathlib.Path(llama_cpp.__file__).parent / "lib")
+    lib: ctypes.CDLL = load_shared_library("ggml-base", pathlib.Path(llama_cpp.__file__).parent / "lib")
     lib.ggml_backend_tensor_get.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
     lib.ggml_backend_tensor_get.restype = None
     lib.ggml_nbytes.argtypes = [ctypes.c_void_p]

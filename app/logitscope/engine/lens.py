@@ -42,14 +42,16 @@ class OutputHead:
     def normed(self, rows: np.ndarray) -> np.ndarray:
         rows = rows.astype(np.float32, copy=False)
         scale = 1.0 / np.sqrt(np.mean(np.square(rows, dtype=np.float64), axis=-1, keepdims=True) + self.eps)
-        return (rows * scale.astype(np.float32)) * self.norm_weight
+        normed: np.ndarray = (rows * scale.astype(np.float32)) * self.norm_weight
+        return normed
 
     def logits(self, rows: np.ndarray) -> np.ndarray:
         """[n_rows, n_embd] residuals -> [n_rows, n_vocab] logits."""
         x = self.normed(rows)
         if self.act_block:
             x = quantize_q8(x, self.act_block)
-        return x @ self.weight.T
+        logits: np.ndarray = x @ self.weight.T
+        return logits
 
 
 def quantize_q8(x: np.ndarray, block: int) -> np.ndarray:
@@ -61,7 +63,8 @@ def quantize_q8(x: np.ndarray, block: int) -> np.ndarray:
     safe = np.where(amax > 0, amax, 1.0)
     q = np.round(blocks * np.where(amax > 0, 127.0 / safe, 0.0))
     scale = (amax / 127.0).astype(np.float16).astype(np.float32)
-    return (q * scale).reshape(x.shape).astype(np.float32)
+    quantized: np.ndarray = (q * scale).reshape(x.shape).astype(np.float32)
+    return quantized
 
 
 def load_output_head(path: str | Path, architecture: str) -> OutputHead:
