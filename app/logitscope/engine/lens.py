@@ -103,18 +103,17 @@ def layer_lens(head: OutputHead, rows: np.ndarray, chosen: int | None, layer_nam
     """The lens of `rows` (the residual after each layer row, [L + 1, n_embd]). `chosen`: the token to
     follow, or None for the last row's top-1."""
     logits = head.logits(rows).astype(np.float32, copy=False)
-    top = logits.max(axis=1, keepdims=True)
-    exp = np.exp(logits - top)
-    z = exp.sum(axis=1, keepdims=True, dtype=np.float64)
-    lse = top[:, 0].astype(np.float64) + np.log(z[:, 0])
-    probs = exp / z.astype(np.float32)
-    top_ids = np.argpartition(-logits, LENS_TOP_K, axis=1)[:, :LENS_TOP_K]
+    shifted = logits - logits.max(axis=1, keepdims=True)  # float32 throughout: the vocabulary is wide
+    probs = np.exp(shifted)
+    z = probs.sum(axis=1, keepdims=True)
+    probs /= z
+    top_ids = np.argpartition(logits, -LENS_TOP_K, axis=1)[:, -LENS_TOP_K:]
     order = np.argsort(-np.take_along_axis(logits, top_ids, axis=1), axis=1, kind="stable")
     top_ids = np.take_along_axis(top_ids, order, axis=1)
     if chosen is None:
         chosen = int(top_ids[-1, 0])
     chosen_logit = logits[:, chosen:chosen + 1]
-    entropy = lse - np.einsum("ij,ij->i", probs.astype(np.float64), logits.astype(np.float64))
+    entropy = np.log(z[:, 0]) - np.einsum("ij,ij->i", probs, shifted)  # log-sum-exp minus E[logit]
     return LayerLens(
         layer_names=layer_names,
         top_ids=top_ids.astype(np.int32),
