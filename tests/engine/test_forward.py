@@ -4,6 +4,8 @@ inspection context on the real demo model (and Gemma 3 when its file is on this 
 from __future__ import annotations
 
 import os
+import threading
+import time
 from pathlib import Path
 
 import llama_cpp
@@ -189,6 +191,22 @@ def test_missing_tensors_make_a_view_unavailable_instead_of_wrong(engine, monkey
     assert inspection.attention is None and "attention" in inspection.unavailable
     assert engine.card.architecture in inspection.unavailable["attention"]
     assert inspection.lens is not None and "lens" not in inspection.unavailable
+
+
+def test_a_long_inspection_stops_when_the_engine_is_asked_to_cancel(engine):
+    """The engine process's cancel (Runtime.abort) reaches the inspection context's evaluation too."""
+    tokens = engine.tokenize("and then " * 800, add_special=True)[:1500]
+    timer = threading.Timer(0.3, engine.runtime.abort)
+    timer.start()
+    t0 = time.perf_counter()
+    try:
+        with pytest.raises(InterruptedError):
+            engine.inspect(InspectRequest(tuple(tokens)))
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - t0 < 3
+    row = engine.inspect(InspectRequest(tuple(tokens[:12]))).attention  # and the next one is whole
+    np.testing.assert_allclose(row.weights.sum(axis=-1), 1.0, atol=1e-3)
 
 
 @pytest.mark.parametrize("tokens, layer, head, message", [

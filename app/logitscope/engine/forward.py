@@ -102,6 +102,7 @@ class Inspector:
         self.kv_head_of = [h * max(card.n_head_kv, 1) // max(card.n_head, 1) for h in range(card.n_head)]
         self.window, self.window_note = layer_windows(card)
         self._capture = _GraphCapture()
+        self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: runtime.abort_requested)
         self._ctx: llama_cpp.llama_context_p | None = None
         self._mem: llama_cpp.llama_memory_t | None = None
         self.n_ctx = 0
@@ -249,14 +250,26 @@ class Inspector:
         del self.tokens[n_keep:]
 
     def _decode(self, tokens: Sequence[int]) -> None:
-        for start in range(0, len(tokens), INSPECT_BATCH):
-            chunk = list(tokens[start:start + INSPECT_BATCH])
-            arr = (llama_cpp.llama_token * len(chunk))(*chunk)
-            rc = llama_cpp.llama_decode(self._ctx, llama_cpp.llama_batch_get_one(arr, len(chunk)))
-            if rc != 0:
-                self._truncate(0)
-                raise LogitscopeError("llama.cpp could not evaluate the tokens to inspect (code {code})", code=rc)
-            self.tokens.extend(chunk)
+        """Evaluate `tokens` after what the context holds. A long evaluation stops when the engine is asked to
+        cancel (Runtime.abort): the abort callback, called for every graph node, is only installed then."""
+        cancellable = len(tokens) > 1
+        if cancellable:
+            llama_cpp.llama_set_abort_callback(self._ctx, self._abort_cb, None)
+        try:
+            for start in range(0, len(tokens), INSPECT_BATCH):
+                chunk = list(tokens[start:start + INSPECT_BATCH])
+                arr = (llama_cpp.llama_token * len(chunk))(*chunk)
+                rc = llama_cpp.llama_decode(self._ctx, llama_cpp.llama_batch_get_one(arr, len(chunk)))
+                if rc != 0:
+                    self._truncate(0)
+                    if rc == 2:
+                        raise InterruptedError("inspection aborted")
+                    raise LogitscopeError("llama.cpp could not evaluate the tokens to inspect (code {code})",
+                                          code=rc)
+                self.tokens.extend(chunk)
+        finally:
+            if cancellable:
+                llama_cpp.llama_set_abort_callback(self._ctx, llama_cpp.ggml_abort_callback(), None)  # NULL
 
     def _decode_capturing(self, tokens: Sequence[int], names: set[str]) -> dict[str, list[np.ndarray]]:
         self._capture.begin(names)
@@ -269,6 +282,7 @@ class Inspector:
     # -- the views ----------------------------------------------------------------------------------
     def inspect(self, request: InspectRequest, fill: Fill = "auto") -> ForwardInspection:
         t0 = time.perf_counter()
+        self.rt.clear_abort()  # a cancel meant for an earlier request
         tokens = self._checked_tokens(request.tokens)
         if request.chosen is not None:
             self._check_ids([request.chosen])
@@ -295,6 +309,7 @@ class Inspector:
 
     def attention_matrix(self, tokens: Sequence[int], layer: int, head: int) -> AttentionMatrix:
         """Row t: where position t looks, in layer `layer`, query head `head` (a fresh evaluation)."""
+        self.rt.clear_abort()
         tokens = self._checked_tokens(tokens)
         if not 0 <= layer < self.n_layer:
             raise InvalidSettingsError("layer must be between 0 and {last}, not {layer}", last=self.n_layer - 1,

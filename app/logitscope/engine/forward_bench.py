@@ -25,6 +25,11 @@ CONTEXT_TOKENS = 100
 QUESTION = "Tell me about the history of Paris, in a few sentences."
 
 
+def _step(result: GenerationResult, i: int) -> InspectRequest:
+    """Generated step i: the context it was predicted from and the token chosen."""
+    return InspectRequest(tuple(result.prompt_tokens + result.tokens[:i]), chosen=result.tokens[i])
+
+
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms"
 
@@ -47,11 +52,8 @@ def inspect_bench(model: str | Path | None = None, threads: tuple[int, ...] = (1
             assert isinstance(result, GenerationResult)
             last = len(result.tokens) - 1
 
-            def step(i: int) -> InspectRequest:
-                return InspectRequest(tuple(result.prompt_tokens + result.tokens[:i]), chosen=result.tokens[i])
-
             t0 = time.perf_counter()
-            first = engine.inspect(step(last))
+            first = engine.inspect(_step(result, last))
             first_s = time.perf_counter() - t0
             inspector = engine.inspector
             assert inspector is not None
@@ -59,7 +61,7 @@ def inspect_bench(model: str | Path | None = None, threads: tuple[int, ...] = (1
             for k in range(reps):
                 for fill in ("copy", "auto", "evaluate"):
                     t0 = time.perf_counter()
-                    inspector.inspect(step(last - k), fill=fill)  # type: ignore[arg-type]
+                    inspector.inspect(_step(result, last - k), fill=fill)
                     timings[inspector.last_fill].append(time.perf_counter() - t0)
             head = inspector.output_head
             rows.append({

@@ -355,6 +355,14 @@ class Runtime:
         """Ask a running eval to stop (safe from another thread; CPU backend honours it)."""
         self._abort_flag = True
 
+    @property
+    def abort_requested(self) -> bool:
+        """abort() was called since the last evaluation began (the inspection context honours it too)."""
+        return self._abort_flag
+
+    def clear_abort(self) -> None:
+        self._abort_flag = False
+
     def logits(self) -> np.ndarray:
         """The last evaluated token's logits as a zero-copy view; overwritten by the next eval."""
         ptr = llama_cpp.llama_get_logits_ith(self._ctx, -1)
