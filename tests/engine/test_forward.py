@@ -270,3 +270,16 @@ def test_gemma3_lens_and_sliding_window_attention():
         assert far[[i for i, w in enumerate(row.window) if w is None]].sum() > 0
     finally:
         gemma.unload()
+
+
+def test_a_big_head_kept_in_float16_gives_the_same_lens(demo_model, monkeypatch):
+    """Heads over FLOAT32_HEAD_LIMIT are stored in float16 (half the memory) and multiplied in slices."""
+    from logitscope.engine import lens as lens_module
+
+    full = lens_module.load_output_head(demo_model, "llama")
+    monkeypatch.setattr(lens_module, "FLOAT32_HEAD_LIMIT", 1 << 20)
+    monkeypatch.setattr(lens_module, "HEAD_SLICE_ROWS", 5000)  # slices that do not divide the vocabulary
+    half = lens_module.load_output_head(demo_model, "llama")
+    assert half.weight.dtype == np.float16 and half.nbytes < full.nbytes * 0.51
+    rows = np.random.default_rng(0).normal(size=(3, full.weight.shape[1])).astype(np.float32) * 5
+    np.testing.assert_allclose(half.logits(rows), full.logits(rows), atol=0.02)
