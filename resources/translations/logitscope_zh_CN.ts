@@ -2553,576 +2553,571 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/message_catalog.py" line="175"/>
-        <source>this {architecture} model&apos;s attention weights cannot be read</source>
-        <translation>无法读取此 {architecture} 模型的注意力权重</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="176"/>
         <source>tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="177"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="176"/>
         <source>timeouts must be &gt; 0 and at most {MAX_TIMEOUT_S:g} seconds</source>
         <translation>超时必须 &gt; 0 且不超过 {MAX_TIMEOUT_S:g} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="178"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="177"/>
         <source>token id {token} is not in the vocabulary (0 to {last})</source>
         <translation>词元 ID {token} 不在词表中（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="179"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="178"/>
         <source>top-k must be &gt;= 0 (0 = off)</source>
         <translation>top-k 必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="180"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="179"/>
         <source>top-p must be in (0, 1] (1 = off)</source>
         <translation>top-p 必须在 (0, 1] 之间（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="181"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="180"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="182"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="181"/>
         <source>unknown sort {sort!r}: use one of {SORTS}</source>
         <translation>未知的排序方式 {sort!r}：请使用 {SORTS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="183"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="182"/>
         <source>unreadable Ollama manifest {manifest}: {exc}</source>
         <translation>无法读取 Ollama 清单 {manifest}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="184"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="183"/>
         <source>weights {weights} + KV cache {about}{kv} at {n_ctx} tokens + compute {about}{compute}</source>
         <translation>权重 {weights} + KV 缓存 {about}{kv}（{n_ctx} 个词元）+ 计算 {about}{compute}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="185"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="184"/>
         <source>{absurd} out-of-range probabilities from the server were left out (shown as unknown)</source>
         <translation>服务器发来的 {absurd} 个超出范围的概率已被忽略（显示为未知）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="186"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="185"/>
         <source>{base_url} ({kind_name}) cannot tokenize text</source>
         <translation>{base_url}（{kind_name}）不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="187"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="186"/>
         <source>{base_url} answered {path} with {said}</source>
         <translation>{base_url} 对 {path} 的回答是 {said}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="188"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="187"/>
         <source>{base_url} applies its own chat template: the prompt&apos;s tokens are not known here</source>
         <translation>{base_url} 使用它自己的聊天模板：此处无法得知提示词的 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="189"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="188"/>
         <source>{base_url} carries a user name and password and an API key was given too: both would be sent as the Authorization header; give one of them</source>
         <translation>{base_url} 带有用户名和密码，同时又给出了 API 密钥：两者都会作为 Authorization 头发送；请只给其中一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="190"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="189"/>
         <source>{base_url} does not publish its vocabulary: alternatives are shown by their text</source>
         <translation>{base_url} 不公开其词表：候选词元按文本显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="191"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="190"/>
         <source>{base_url} has no model {model!r}; it serves: {models}</source>
         <translation>{base_url} 没有模型 {model!r}；它提供：{models}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="192"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="191"/>
         <source>{base_url} has no {path} ({said}): is this the right address of an OpenAI-compatible server?</source>
         <translation>{base_url} 没有 {path}（{said}）：这是 OpenAI 兼容服务器的正确地址吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="193"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="192"/>
         <source>{base_url} has no {path}: it cannot tokenize text</source>
         <translation>{base_url} 没有 {path}：它不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="194"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="193"/>
         <source>{base_url} lists no models: name one with --remote-model</source>
         <translation>{base_url} 没有列出任何模型：请用 --remote-model 指定一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="195"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="194"/>
         <source>{base_url} refused the request ({said}); {hint}</source>
         <translation>{base_url} 拒绝了请求（{said}）；{hint}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="196"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="195"/>
         <source>{base_url}/v1/models is not a model list: is this an OpenAI-compatible server?</source>
         <translation>{base_url}/v1/models 不是模型列表：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="197"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="196"/>
         <source>{base_url}{path} did not answer with JSON: is this an OpenAI-compatible server?</source>
         <translation>{base_url}{path} 的回答不是 JSON：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="198"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="197"/>
         <source>{base_url}{path} did not answer with a list of token ids</source>
         <translation>{base_url}{path} 的回答不是词元 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="199"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="198"/>
         <source>{base_url}{path} did not finish its answer within {timeout_s:g} s: the request was given up</source>
         <translation>{base_url}{path} 没有在 {timeout_s:g} 秒内完成回答：已放弃该请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="200"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="199"/>
         <source>{base_url}{path} sent more than {value} MiB: that is not the answer of an OpenAI-compatible server (is this the right address?)</source>
         <translation>{base_url}{path} 发送了超过 {value} MiB 的数据：这不是 OpenAI 兼容服务器的回答（地址正确吗？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="201"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="200"/>
         <source>{base_url}{wire_path} answered with {value}, not a stream of events: {value2}</source>
         <translation>{base_url}{wire_path} 的回答是 {value}，而不是事件流：{value2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="202"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="201"/>
         <source>{crashed}; its log ends with: {line}</source>
         <translation>{crashed}；其日志最后一行：{line}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="203"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="202"/>
         <source>{crashed}; llama.cpp gave up on a check: {check}</source>
         <translation>{crashed}；llama.cpp 的检查未通过：{check}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="204"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="203"/>
         <source>{dest_name} is already being downloaded</source>
         <translation>{dest_name} 已在下载中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="205"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="204"/>
         <source>{endpoint} does not answer like the Hugging Face Hub (no commit or ETag header): check HF_ENDPOINT and any proxy</source>
         <translation>{endpoint} 的回答不像 Hugging Face Hub（没有 commit 或 ETag 头）：请检查 HF_ENDPOINT 和代理设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="206"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="205"/>
         <source>{filename} is ambiguous in {repo_id}: give its full path ({names})</source>
         <translation>{filename} 在 {repo_id} 中有歧义：请给出完整路径（{names}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="207"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="206"/>
         <source>{file} is damaged and cannot load: {problem}</source>
         <translation>{file} 已损坏，无法加载：{problem}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="208"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="207"/>
         <source>{file} is damaged and cannot load: {problem} ({more_problems})</source>
         <translation>{file} 已损坏，无法加载：{problem}（{more_problems}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="209"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="208"/>
         <source>{found_name} is not in Logitscope&apos;s models folder ({app_dir}) but in {source} ({found_path}); Logitscope never deletes other tools&apos; files: remove it with the tool that owns it</source>
         <translation>{found_name} 不在 Logitscope 的模型文件夹（{app_dir}）中，而在 {source}（{found_path}）中；Logitscope 从不删除其他工具的文件：请用拥有它的工具删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="210"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="209"/>
         <source>{key} has {n_values} values for {n_layer} layers</source>
         <translation>{key} 有 {n_values} 个值，但共有 {n_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="211"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="210"/>
         <source>{key} is missing</source>
         <translation>缺少 {key}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="212"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="211"/>
         <source>{key} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{key} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="213"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="212"/>
         <source>{key} is {n_head_kv}: a {arch} model needs at least one KV head</source>
         <translation>{key} 为 {n_head_kv}：{arch} 模型至少需要一个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="214"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="213"/>
         <source>{key} is {n_head}: a {arch} model needs attention heads</source>
         <translation>{key} 为 {n_head}：{arch} 模型需要注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="215"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="214"/>
         <source>{malformed} malformed chunk(s) from the server were skipped</source>
         <translation>已跳过服务器发来的 {malformed} 个格式错误的数据块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="216"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="215"/>
         <source>{model_name} is a split model but {repo_id} lacks part(s) {str}: it cannot be loaded</source>
         <translation>{model_name} 是分卷模型，但 {repo_id} 缺少第 {str} 部分：无法加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="217"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="216"/>
         <source>{n_head} attention heads cannot share {n_head_kv} KV heads (head_count must be a multiple of head_count_kv)</source>
         <translation>{n_head} 个注意力头无法共享 {n_head_kv} 个 KV 头（head_count 必须是 head_count_kv 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="218"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="217"/>
         <source>{n_tokens} tokens do not fit in the model&apos;s context of {n_ctx}</source>
         <translation>{n_tokens} 个词元放不进模型的 {n_ctx} 上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="219"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="218"/>
         <source>{name!r} is a built-in preset and cannot be deleted</source>
         <translation>{name!r} 是内置预设，不能删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="220"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="219"/>
         <source>{name!r} is a built-in preset; choose another name</source>
         <translation>{name!r} 是内置预设；请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="221"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="220"/>
         <source>{name} = {value} was not applied: {why}</source>
         <translation>{name} = {value} 未生效：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="222"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="221"/>
         <source>{name} cannot be {value!r}: {exc}</source>
         <translation>{name} 不能是 {value!r}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="223"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="222"/>
         <source>{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{name} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="224"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="223"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="225"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="224"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="226"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="225"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="227"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="226"/>
         <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
         <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="228"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="227"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="229"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="228"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="230"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="229"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="231"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="230"/>
         <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
         <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="232"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="231"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="233"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="232"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="234"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="233"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="235"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="234"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="236"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="235"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="237"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="236"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="238"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="237"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="239"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="238"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="240"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="239"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="241"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="240"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="242"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="241"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="243"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="242"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="244"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="243"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="245"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="244"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="246"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="245"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="247"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="246"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="248"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="247"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="249"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="248"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="250"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="249"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="251"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="250"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="252"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="251"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="253"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="252"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="254"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="253"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="255"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="254"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="256"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="255"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="257"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="256"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="258"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="257"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="259"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="258"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="260"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="259"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="261"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="260"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="262"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="261"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="263"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="262"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="264"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="263"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="265"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="264"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="266"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="265"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="267"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="266"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="268"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="267"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="269"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="268"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="270"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="269"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="271"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="270"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="272"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="271"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="273"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="272"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="274"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="273"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="275"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="274"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="276"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="275"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="277"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="276"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="278"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="277"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="279"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="278"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="280"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="279"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="281"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="280"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="282"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="281"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="283"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="282"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="284"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="283"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="285"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="284"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="286"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="285"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="287"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="286"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="288"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="287"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="289"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="288"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

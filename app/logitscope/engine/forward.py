@@ -321,14 +321,13 @@ class Inspector:
         self._truncate(0)
         name = f"kq_soft_max-{layer}"
         chunks = self._decode_capturing(tokens, {name}).get(name, [])
-        if len(chunks) != -(-len(tokens) // INSPECT_BATCH):
-            raise LogitscopeError("this {architecture} model's attention weights cannot be read",
-                                  architecture=self.card.architecture)
+        parts = [chunk.reshape(-1, *chunk.shape[-2:]) for chunk in chunks]  # [head, query, kv cell] each
+        if len(parts) != -(-len(tokens) // INSPECT_BATCH) or any(p.shape[0] != self.n_head for p in parts):
+            raise LogitscopeError(self._no_attention())
         n = len(tokens)
         weights = np.zeros((n, n), dtype=np.float32)
         row = 0
-        for chunk in chunks:
-            part = chunk.reshape(-1, *chunk.shape[-2:]) if chunk.ndim >= 3 else chunk[None]
+        for part in parts:
             rows = part[head]
             cols = min(rows.shape[1], n)
             weights[row:row + rows.shape[0], :cols] = rows[:, :cols]
@@ -352,6 +351,9 @@ class Inspector:
         except LogitscopeError as exc:
             unavailable["lens"] = exc.message
             return None
+        if head.weight.shape[0] != self.rt.n_vocab:  # a padded head: which rows are tokens is not known here
+            unavailable["lens"] = self._no_lens()
+            return None
         resid = np.stack([embd, *outs]).astype(np.float32)  # type: ignore[list-item]
         attn_norm = np.full(self.n_layer, np.nan, dtype=np.float32)
         ffn_norm = np.full(self.n_layer, np.nan, dtype=np.float32)
@@ -367,23 +369,29 @@ class Inspector:
         lens = layer_lens(head, resid, chosen, ["embd", *(str(il) for il in range(self.n_layer))],
                           attn_norm, ffn_norm)
         if not self._lens_matches_logits(lens, head):
-            unavailable["lens"] = Message("the logit lens cannot be shown for this {architecture} model: its "
-                                          "last layer does not reproduce the model's own output",
-                                          architecture=self.card.architecture)
+            unavailable["lens"] = self._no_lens()
             return None
         return lens
+
+    def _no_lens(self) -> Message:
+        return Message("the logit lens cannot be shown for this {architecture} model: its last layer does not "
+                       "reproduce the model's own output", architecture=self.card.architecture)
 
     def _lens_matches_logits(self, lens: LayerLens, head: OutputHead) -> bool:
         """The last row of the lens against the inspection context's own logits: never show a lens whose
         recipe (final norm, head, no soft-capping) does not fit the architecture."""
         ptr = llama_cpp.llama_get_logits_ith(self._ctx, -1)
         logits = np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)),
-                                       shape=(head.weight.shape[0],)).astype(np.float64)
+                                       shape=(self.rt.n_vocab,)).astype(np.float64)
         logits -= logits.max()
         probs = np.exp(logits)
         probs /= probs.sum()
         ids = lens.top_ids[-1]
         return bool(np.max(np.abs(probs[ids] - lens.top_probs[-1])) <= LENS_CHECK_TOLERANCE)
+
+    def _no_attention(self) -> Message:
+        return Message("the attention weights cannot be shown for this {architecture} model: llama.cpp does not "
+                       "compute them as one softmax per head here", architecture=self.card.architecture)
 
     def _attention(self, position: int, last: dict[str, np.ndarray],
                    unavailable: dict[str, str]) -> AttentionRow | None:
@@ -391,15 +399,11 @@ class Inspector:
         for il in range(self.n_layer):
             soft = last.get(f"kq_soft_max-{il}")
             if soft is None or soft.shape[-1] <= position:
-                unavailable["attention"] = Message(
-                    "the attention weights cannot be shown for this {architecture} model: llama.cpp does not "
-                    "compute them as one softmax per head here", architecture=self.card.architecture)
+                unavailable["attention"] = self._no_attention()
                 return None
             rows = soft.reshape(-1, soft.shape[-2], soft.shape[-1])[:, -1, :]  # [head, n_kv]: the last query
             if rows.shape[0] != self.n_head:
-                unavailable["attention"] = Message(
-                    "the attention weights cannot be shown for this {architecture} model: llama.cpp does not "
-                    "compute them as one softmax per head here", architecture=self.card.architecture)
+                unavailable["attention"] = self._no_attention()
                 return None
             weights[il] = rows[:, :position + 1]
         return AttentionRow(position=position, weights=weights, kv_head_of=list(self.kv_head_of),

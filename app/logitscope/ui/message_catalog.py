@@ -172,7 +172,6 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "this history was opened read-only"),
     QT_TRANSLATE_NOOP("messages", 'this is not a Logitscope history export (no "format": "logitscope-history")'),
     QT_TRANSLATE_NOOP("messages", "this model uses a sliding attention window of {window} tokens on some layers, but which ones is not known here"),
-    QT_TRANSLATE_NOOP("messages", "this {architecture} model's attention weights cannot be read"),
     QT_TRANSLATE_NOOP("messages", "tight"),
     QT_TRANSLATE_NOOP("messages", "timeouts must be > 0 and at most {MAX_TIMEOUT_S:g} seconds"),
     QT_TRANSLATE_NOOP("messages", "token id {token} is not in the vocabulary (0 to {last})"),
