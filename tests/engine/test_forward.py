@@ -117,6 +117,21 @@ def test_copying_the_generation_state_and_evaluating_again_agree(engine):
     np.testing.assert_allclose(copied.lens.chosen_prob, evaluated.lens.chosen_prob, atol=1e-4)
 
 
+def test_a_short_step_of_a_long_context_is_copied_too(engine):
+    """The inspection context grows to take the generation context's whole state before cutting it."""
+    long_prompt = "Here is a list: " + ", ".join(f"item {i}" for i in range(250))
+    request = GenerateRequest(prompt=long_prompt, settings=SamplerSettings(temperature=0),
+                              options=DecodeOptions(max_tokens=2))
+    result = list(engine.generate(request))[-1]
+    assert len(result.prompt_tokens) > 1000
+    inspector = engine.inspector or engine._inspector()
+    inspector.close()  # a small inspection context, as when the first inspection is of a short step
+    row = engine.inspect(InspectRequest(tuple(result.prompt_tokens[:30]), lens=False)).attention
+    assert inspector.last_fill == "copied" and inspector.n_ctx >= len(result.prompt_tokens) + 2
+    evaluated = inspector.inspect(InspectRequest(tuple(result.prompt_tokens[:30]), lens=False), fill="evaluate")
+    np.testing.assert_allclose(row.weights, evaluated.attention.weights, atol=1e-4)
+
+
 def test_a_step_evaluated_afresh_still_agrees_with_the_generation(engine):
     """With no saved state the context is evaluated again in batches: llama.cpp computes a batch with other
     kernels than one token at a time, so generated positions can differ a little, but not in substance."""

@@ -231,6 +231,7 @@ class Inspector:
     def _load_state(self, tokens: tuple[int, ...], data: bytes, n_keep: int) -> bool:
         """Put a saved sequence state in the inspection context and keep its first n_keep cells. False when
         llama.cpp refuses it (another cache layout, e.g. flash attention on in the generation context)."""
+        self._ensure_context(len(tokens))  # the whole state goes in before it is cut to n_keep
         self._truncate(0)
         buf = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
         if not llama_cpp.llama_state_seq_set_data(self._ctx, buf, len(data), 0):
