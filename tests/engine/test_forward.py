@@ -117,6 +117,16 @@ def test_copying_the_generation_state_and_evaluating_again_agree(engine):
     np.testing.assert_allclose(copied.lens.chosen_prob, evaluated.lens.chosen_prob, atol=1e-4)
 
 
+def test_a_prompt_tokens_lens_follows_the_next_prompt_token_while_it_is_known(engine):
+    _, result = answer(engine, "Is water wet?", max_tokens=2)
+    request = InspectRequest(tuple(result.prompt_tokens[:10]))
+    assert engine.inspect(request).lens.chosen == result.prompt_tokens[10]
+    answer(engine, "Is fire hot?", max_tokens=2)  # another request: the saved state still knows it
+    assert engine.inspect(request).lens.chosen == result.prompt_tokens[10]
+    unknown = engine.inspect(InspectRequest(tuple(engine.tokenize("Zebras and quokkas", add_special=True)))).lens
+    assert unknown.chosen == unknown.top_ids[-1, 0]  # no known continuation: the final top-1
+
+
 def test_a_short_step_of_a_long_context_is_copied_too(engine):
     """The inspection context grows to take the generation context's whole state before cutting it."""
     long_prompt = "Here is a list: " + ", ".join(f"item {i}" for i in range(250))

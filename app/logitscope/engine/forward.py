@@ -364,15 +364,22 @@ class Inspector:
                 attn_norm[il] = np.linalg.norm(mid - resid[il])
                 ffn_norm[il] = np.linalg.norm(resid[il + 1] - mid)
         if chosen is None:
-            main = self.rt.tokens
-            if len(main) > len(tokens) and main[:len(tokens)] == tokens:
-                chosen = main[len(tokens)]  # the next prompt token
+            chosen = self._known_next(tokens)
         lens = layer_lens(head, resid, chosen, ["embd", *(str(il) for il in range(self.n_layer))],
                           attn_norm, ffn_norm)
         if not self._lens_matches_logits(lens, head):
             unavailable["lens"] = self._no_lens()
             return None
         return lens
+
+    def _known_next(self, tokens: list[int]) -> int | None:
+        """The token after `tokens` in a context the generation evaluated (its current one, or a saved one):
+        for a prompt token, the lens follows the prompt's next token."""
+        n = len(tokens)
+        for known in (self.rt.tokens, *reversed(self._states)):
+            if len(known) > n and list(known[:n]) == tokens:
+                return int(known[n])
+        return None
 
     def _no_lens(self) -> Message:
         return Message("the logit lens cannot be shown for this {architecture} model: its last layer does not "
