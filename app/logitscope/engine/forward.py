@@ -5,9 +5,14 @@ attention off (so llama.cpp computes `kq_soft_max`) and a graph callback (cb_eva
 named nodes needed. The generation context never has a callback: generation speed is untouched.
 
 To inspect the step at the last token of a context, the inspection context is filled with the tokens before
-it (what it already holds, else a copy of the generation context's sequence state when that holds them,
-else by evaluating them), then the last token is decoded with the callback capturing. Columns of attention
-are KV cells, which equal positions because the inspection context holds one sequence laid out from cell 0.
+it (what it already holds, else a copy of a sequence state the generation computed: the generation context's
+own, or one saved when it was copied before, else by evaluating them), then the last token is decoded with
+the callback capturing. Columns of attention are KV cells, which equal positions because the inspection
+context holds one sequence laid out from cell 0.
+
+A copied state gives the very numbers the generation saw (the last layer of the lens reproduces a step's
+raw probabilities to 1e-6). An evaluation matches it for prompt tokens, but generated tokens were evaluated
+one at a time, and llama.cpp computes a batch with other kernels: their numbers can then differ by ~0.01.
 """
 
 from __future__ import annotations
