@@ -55,6 +55,8 @@ LENS_CHECK_TOLERANCE = 0.05  # last-layer lens vs llama.cpp's own probabilities:
 # them: `hparams.set_swa_pattern(n)`: in every n layers, all but the last use the window).
 SWA_PATTERNS = {"gemma2": 2, "gemma3": 6}
 # The residual stream after the embeddings (Gemma scales them: "inp_scaled"), and after each block's attention
+# (llama: "ffn_inp", Gemma: "sa_out"). What attention and FFN add is the difference of two residuals: exact
+# also where a norm follows the block's output (Gemma's post-norms), unlike the norm of "attn_out"/"ffn_out".
 EMBD_NAMES = ("inp_scaled", "inp_embd", "embd")
 MID_NAMES = ("ffn_inp", "sa_out")
 
@@ -294,7 +296,7 @@ class Inspector:
             self._check_ids([request.chosen])
         self._ensure_context(len(tokens))
         self._fill(tokens[:-1], fill)
-        names = {"result_norm", *EMBD_NAMES}
+        names = set(EMBD_NAMES)
         layers = range(self.n_layer)
         if request.lens:
             names |= {f"l_out-{il}" for il in layers} | {f"{n}-{il}" for n in MID_NAMES for il in layers}
