@@ -122,7 +122,8 @@ def print_inspection(inspection: ForwardInspection, step: int, chosen: int, voca
         return f"{piece_text(vocab[token])!r:<{width}}"
 
     out = sys.stdout
-    out.write(f"step {step}: {show(chosen)} (token {chosen}), predicted from {len(inspection.tokens)} tokens; "
+    n = len(inspection.tokens)
+    out.write(f"step {step}: {show(chosen)} (token {chosen}), predicted from {n} token{'s' if n != 1 else ''}; "
               f"{inspection.seconds * 1000:.0f} ms in the engine\n")
     lens = inspection.lens
     if lens is not None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import subprocess
 
 import numpy as np
 
-from tests.cli.test_cli import assert_clean_error, run
+from tests.cli.test_cli import CLI, assert_clean_error, run
 
 SHORT_ANSWER = "What is 2+2? Answer with a number only."  # the demo model answers "2 + 2 = 4" and stops
 
@@ -57,3 +58,10 @@ def test_inspect_refuses_bad_input_in_one_line(demo_model, tmp_path):
     assert_clean_error(run("inspect", "--prompt", "Hi", "--system", "Be brief"), "--system needs --chat")
     assert_clean_error(run("inspect", "--prompt", "Hi", "--model", str(tmp_path / "missing.gguf")))
     assert_clean_error(run("inspect", "--step", "1"), "--prompt")  # neither --prompt nor --chat
+
+
+def test_inspect_to_a_full_disk_says_so(demo_model):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([*CLI, "inspect", "--prompt", "Hi", "--json", "--threads", "1"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert_clean_error(proc, "could not write the output")
