@@ -263,6 +263,22 @@ def test_inspection_over_the_engine_process_and_its_capability(client):
         client.attention_matrix(result.prompt_tokens, -1, 0)
 
 
+def test_cancelling_a_long_inspection_over_the_engine_process(client):
+    from logitscope.host.client import CancelledError
+
+    tokens = client.tokenize("and then " * 800)[:1500]
+    pid = client.pid
+    timer = threading.Timer(0.5, client.cancel)
+    timer.start()
+    try:
+        with pytest.raises(CancelledError):
+            client.inspect(InspectRequest(tuple(tokens), lens=False))
+    finally:
+        timer.cancel()
+    assert client.inspect(InspectRequest(tuple(tokens[:8]), lens=False)).attention.position == 7
+    assert client.pid == pid  # stopped, not ended
+
+
 def test_a_remote_engine_says_it_cannot_show_the_forward_pass():
     from logitscope.host.remote import RemoteEngine
 
