@@ -324,3 +324,14 @@ def test_a_big_head_kept_in_float16_gives_the_same_lens(demo_model, monkeypatch)
     assert half.weight.dtype == np.float16 and half.nbytes < full.nbytes * 0.51
     rows = np.random.default_rng(0).normal(size=(3, full.weight.shape[1])).astype(np.float32) * 5
     np.testing.assert_allclose(half.logits(rows), full.logits(rows), atol=0.02)
+
+
+def test_the_head_is_dequantized_alike_by_ggml_and_by_the_gguf_package(demo_model, monkeypatch):
+    from logitscope.engine import lens as lens_module
+
+    by_ggml = lens_module.load_output_head(demo_model, "llama")
+    monkeypatch.setattr(lens_module, "dequantize_into", lambda *_args: False)  # as where ggml has no to_float
+    by_gguf = lens_module.load_output_head(demo_model, "llama")
+    np.testing.assert_array_equal(by_ggml.weight, by_gguf.weight)
+    np.testing.assert_array_equal(by_ggml.norm_weight, by_gguf.norm_weight)
+    assert by_ggml.tied and by_ggml.act_block == 32 and by_ggml.weight.shape == (49152, 576)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import pathlib
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -74,3 +75,37 @@ def read_tensor(ptr: int) -> np.ndarray:
     if ggml_type == _BF16:
         return (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32).reshape(shape)
     return raw.view(_NUMPY_TYPES[ggml_type]).astype(np.float32, copy=False).reshape(shape)
+
+
+class _TypeTraits(ctypes.Structure):
+    """ggml.h's struct ggml_type_traits."""
+    _fields_ = [("type_name", ctypes.c_char_p), ("blck_size", ctypes.c_int64), ("blck_size_interleave", ctypes.c_int64),
+                ("type_size", ctypes.c_size_t), ("is_quantized", ctypes.c_bool), ("to_float", ctypes.c_void_p),
+                ("from_float_ref", ctypes.c_void_p)]
+
+
+_ToFloat = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
+
+
+@cache
+def _to_float(ggml_type: int, block: int, type_size: int) -> Callable[[int, int, int], None] | None:
+    """ggml's own dequantizer of a type, if this ggml has one with the block layout the caller expects."""
+    lib = _ggml_base()
+    lib.ggml_get_type_traits.argtypes = [ctypes.c_int]
+    lib.ggml_get_type_traits.restype = ctypes.POINTER(_TypeTraits)
+    traits = lib.ggml_get_type_traits(ggml_type).contents
+    if traits.blck_size != block or traits.type_size != type_size or not traits.to_float:
+        return None
+    fn: Callable[[int, int, int], None] = _ToFloat(traits.to_float)
+    return fn
+
+
+def dequantize_into(raw: np.ndarray, ggml_type: int, block: int, type_size: int, out: np.ndarray) -> bool:
+    """Dequantize `raw` (uint8, contiguous) into `out` (float32, contiguous) with ggml's C code (5-10x faster
+    than numpy, and it lets other threads run). False when ggml has no such dequantizer: use another."""
+    to_float = _to_float(ggml_type, block, type_size)
+    if (to_float is None or out.dtype != np.float32 or not out.flags.c_contiguous or not raw.flags.c_contiguous
+            or raw.nbytes != out.size // block * type_size):
+        return False
+    to_float(raw.ctypes.data, out.ctypes.data, out.size)
+    return True

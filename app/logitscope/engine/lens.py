@@ -13,6 +13,7 @@ of the lens reproduces the model's own probabilities (without it: 0.01 off on th
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,9 @@ from typing import Any
 import numpy as np
 
 from logitscope.engine.forward_api import LENS_TOP_K, LayerLens
+from logitscope.engine.ggml_tensor import dequantize_into
 from logitscope.engine.gguf_info import TensorInfo, read_header
+from logitscope.engine.threads import available_cpus
 from logitscope.errors import LogitscopeError
 
 # ggml types whose CPU dot product quantizes the activations to Q8_0 / Q8_1: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0
@@ -80,7 +83,7 @@ def quantize_q8(x: np.ndarray, block: int) -> np.ndarray:
 
 def load_output_head(path: str | Path, architecture: str) -> OutputHead:
     """Raises LogitscopeError (the lens cannot be computed for this file) when a piece is missing."""
-    from gguf import GGMLQuantizationType
+    from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
     from gguf.quants import dequantize
 
     t0 = time.perf_counter()
@@ -96,15 +99,25 @@ def load_output_head(path: str | Path, architecture: str) -> OutputHead:
 
     def values(tensor: TensorInfo, dtype: type[np.floating[Any]] = np.float32) -> np.ndarray:
         """[rows, row length], from the file's bytes (memory-mapped: nothing else is read), dequantized a
-        slice of rows at a time."""
+        slice of rows at a time, the slices in parallel (ggml's C dequantizer, else the gguf package's)."""
         n_rows, n_cols = tensor.n_elements // tensor.shape[0], tensor.shape[0]
         raw = np.memmap(path, dtype=np.uint8, mode="r", offset=header.data_start + tensor.offset,
                         shape=(n_rows, tensor.n_bytes // n_rows))
         qtype = GGMLQuantizationType[tensor.type_name]
+        block, type_size = GGML_QUANT_SIZES[qtype]
         out = np.empty((n_rows, n_cols), dtype=dtype)
-        for start in range(0, n_rows, HEAD_SLICE_ROWS):
-            part = dequantize(np.asarray(raw[start:start + HEAD_SLICE_ROWS]), qtype)
-            out[start:start + len(part)] = part.reshape(len(part), n_cols)
+
+        def fill(start: int) -> None:
+            rows = np.asarray(raw[start:start + HEAD_SLICE_ROWS])
+            target = out[start:start + len(rows)]
+            part = target if dtype == np.float32 else np.empty(target.shape, dtype=np.float32)
+            if not dequantize_into(rows, int(qtype), block, type_size, part):
+                part = np.asarray(dequantize(rows, qtype), dtype=np.float32).reshape(target.shape)
+            if part is not target:
+                target[:] = part
+
+        with ThreadPoolExecutor(max_workers=available_cpus()) as pool:
+            list(pool.map(fill, range(0, n_rows, HEAD_SLICE_ROWS)))
         return out
 
     norm_weight = values(norm).reshape(-1)
