@@ -108,6 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--post-sampling-probs", action="store_true",
                    help="llama-server: report probabilities after its sampler instead of the raw ones")
 
+    from logitscope.inspect_cli import add_inspect_arguments
+
+    p = sub.add_parser("inspect", help="inside the forward pass of one step: the logit lens and attention")
+    _add_model(p)
+    add_inspect_arguments(p)
+    _add_load(p)
+
     p = sub.add_parser("window", help="the desktop app (the default)")
     _add_model(p)
 
@@ -378,6 +385,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run_bench(resolve_model(args.model), args)
 
 
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from logitscope.inspect_cli import run_inspect
+
+    return run_inspect(args)
+
+
 def cmd_models(args: argparse.Namespace) -> int:
     from logitscope.library.commands import run_models
 
@@ -405,6 +418,7 @@ def cmd_window(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"window": cmd_window, "info": cmd_info, "generate": cmd_generate, "chat": cmd_chat, "bench": cmd_bench, "models": cmd_models,
+            "inspect": cmd_inspect,
             "history": cmd_history}
 
 

@@ -13,7 +13,8 @@ from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, L
 from logitscope.engine.capacity import ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
-from logitscope.engine.forward_api import KvMap
+from logitscope.engine.forward import Inspector
+from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
 from logitscope.engine.gguf_info import ModelCard, read_model_card
 from logitscope.engine.kv_map import PromptLayout, build_runs
 from logitscope.engine.memory import kv_bytes_per_token, kv_bytes_per_token_by_layer
@@ -30,6 +31,7 @@ class Engine:
         self.decoder: Decoder | None = None
         self.info: ModelInfo | None = None
         self.layout: PromptLayout | None = None  # what the last request's prompt was made of (the KV map)
+        self.inspector: Inspector | None = None  # the forward-pass inspection context, made on first use
 
     # -- model ---------------------------------------------------------------------------------------
     def load(self, path: str | Path, settings: LoadSettings,
@@ -62,9 +64,11 @@ class Engine:
         return self.info
 
     def unload(self) -> None:
+        if self.inspector is not None:
+            self.inspector.close()  # its context before the model it was made on
         if self.runtime is not None:
             self.runtime.close()
-        self.runtime = self.card = self.template = self.decoder = self.info = None
+        self.runtime = self.card = self.template = self.decoder = self.info = self.inspector = None
         self.layout = None
 
     def reset(self) -> None:
@@ -147,6 +151,20 @@ class Engine:
         return KvMap(n_ctx=rt.n_ctx, runs=build_runs(segments, n_cells, n_reused), n_reused=n_reused,
                      n_evaluated=max(0, min(n_prompt, n_cells) - n_reused), bytes_per_cell=sum(by_layer),
                      bytes_per_cell_by_layer=by_layer, n_freed=rt.last_sync.n_freed if layout is not None else 0)
+    # -- inside the forward pass ---------------------------------------------------------------------
+    def _inspector(self) -> Inspector:
+        rt = self._require()
+        if self.inspector is None:
+            assert self.card is not None
+            self.inspector = Inspector(rt, self.card)
+        return self.inspector
+
+    def inspect(self, request: InspectRequest) -> ForwardInspection:
+        """The logit lens and attention of the step at the last of `request.tokens` (engine/forward.py)."""
+        return self._inspector().inspect(request)
+
+    def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
+        return self._inspector().attention_matrix(tokens, layer, head)
 
     def capabilities(self) -> dict[str, object]:
         """What this llama.cpp build can do (asked before any model is loaded)."""

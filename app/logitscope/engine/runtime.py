@@ -189,7 +189,7 @@ class Runtime:
             if self._cancelled:
                 raise LoadCancelledError("model load cancelled")
             raise ModelLoadError("llama.cpp could not load {path_name}: {reason}", path_name=self.path.name,
-                                 reason=self._reason(mark))
+                                 reason=self.reason_since(mark))
         if should_cancel():  # cancelled after the last progress tick: do not go on to the context
             self.close()
             raise LoadCancelledError("model load cancelled")
@@ -213,7 +213,7 @@ class Runtime:
         mark = self.log.mark()
         self._ctx = llama_cpp.llama_init_from_model(self._model, cparams)
         if not self._ctx:
-            reason = self._reason(mark)
+            reason = self.reason_since(mark)
             self.close()
             raise ModelLoadError("llama.cpp could not create a context for {path_name}: {reason}", path_name=self.path.name, reason=reason)
         self.n_ctx: int = llama_cpp.llama_n_ctx(self._ctx)
@@ -236,7 +236,7 @@ class Runtime:
         self.last_sync = SyncReport()
         self._token_array: np.ndarray = np.zeros(self.n_ctx, dtype=np.int32)  # the same, for cheap numpy slices
 
-    def _reason(self, mark: int) -> str:
+    def reason_since(self, mark: int) -> str:
         """The most specific line llama.cpp logged since `mark`: its first error (later ones only say
         "failed to load model"), without the function-name prefixes."""
         errors = self.log.errors_since(mark) or [line for line in self.log.since(mark) if "error" in line.lower()]
@@ -245,6 +245,16 @@ class Runtime:
         return re.sub(r"^(\S+: )+(error loading model: )?", "", errors[0].strip())
 
     # -- introspection ----------------------------------------------------------------------------
+    @property
+    def model(self) -> llama_cpp.llama_model_p | None:
+        """The llama_model (for another context on the same weights: engine/forward.py)."""
+        return self._model
+
+    @property
+    def context(self) -> llama_cpp.llama_context_p | None:
+        """The generation context (its sequence state is copied into the inspection context)."""
+        return self._ctx
+
     def meta(self, key: str) -> str | None:
         buf = ctypes.create_string_buffer(1 << 16)
         n = llama_cpp.llama_model_meta_val_str(self._model, key.encode(), buf, len(buf))
@@ -354,6 +364,14 @@ class Runtime:
     def abort(self) -> None:
         """Ask a running eval to stop (safe from another thread; CPU backend honours it)."""
         self._abort_flag = True
+
+    @property
+    def abort_requested(self) -> bool:
+        """abort() was called since the last evaluation began (the inspection context honours it too)."""
+        return self._abort_flag
+
+    def clear_abort(self) -> None:
+        self._abort_flag = False
 
     def logits(self) -> np.ndarray:
         """The last evaluated token's logits as a zero-copy view; overwritten by the next eval."""

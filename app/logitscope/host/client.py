@@ -35,7 +35,7 @@ from typing import Any
 
 from logitscope import errors
 from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
-from logitscope.engine.forward_api import KvMap
+from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.host.crash_log import crash_hint
 from logitscope.host.engine_api import LOCAL_CAPABILITIES
@@ -331,6 +331,16 @@ class EngineClient:
         """The generation context's KV cells after the last request (engine/forward_api.py)."""
         kv: KvMap = self.call("kv_map")
         return kv
+    def inspect(self, request: InspectRequest) -> ForwardInspection:
+        """The logit lens and the attention weights of the step at the last of `request.tokens`, computed in
+        the engine's inspection context (engine/forward.py)."""
+        inspection: ForwardInspection = self.call("inspect", request=request)
+        return inspection
+
+    def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
+        """Where every position of `tokens` looks, in one layer and query head."""
+        matrix: AttentionMatrix = self.call("attention_matrix", tokens=list(tokens), layer=layer, head=head)
+        return matrix
 
     def capabilities(self) -> dict[str, object]:
         """{"backend": "CPU" | "CUDA" | ..., "gpu_offload": bool} of the engine's llama.cpp build, and

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from logitscope.engine.api import GenerateRequest, ModelInfo
+from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.engine.trace import GenerationResult, StepRecord
 
 # What `capabilities()` answers, besides the local build's "backend" and "gpu_offload":
@@ -29,12 +30,14 @@ CAPABILITY_KEYS: dict[str, str] = {
     "fork": "generation can continue after forced tokens (forking at a token)",
     "unsupported_settings": "{setting name: why this engine cannot apply it}; the UI disables those",
     "kv_map": "kv_map() shows which KV cells hold which part of the conversation and which were reused",
+    "forward_pass": "inspect() and attention_matrix(): the logit lens and attention maps of a step",
 }
 
 LOCAL_CAPABILITIES: dict[str, object] = {
     "remote": False, "raw_probs": True, "final_probs": True, "stages": True, "entropy": True, "kv": True,
     "token_ids": True, "tokenize": True, "vocab": True, "fork": True, "unsupported_settings": {},
     "kv_map": True,
+    "forward_pass": True,
 }
 
 
@@ -89,4 +92,13 @@ class EngineLike(Protocol):
 
     def capabilities(self) -> dict[str, object]:
         """CAPABILITY_KEYS, plus "backend" and "gpu_offload"."""
+        ...
+
+    def inspect(self, request: InspectRequest) -> ForwardInspection:
+        """The logit lens and attention weights of a step. Raises UnsupportedByServerError on a remote engine
+        (capability "forward_pass" False)."""
+        ...
+
+    def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
+        """One layer/head's attention over a whole context. Remote engines: UnsupportedByServerError."""
         ...

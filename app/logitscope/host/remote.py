@@ -39,6 +39,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import httpx2
 
 from logitscope.engine.api import GenerateRequest
+from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.host.engine_api import RemoteModelInfo
@@ -208,7 +209,7 @@ class RemoteEngine:
                 "raw_probs": not self._post_sampling, "final_probs": self._post_sampling, "stages": False,
                 "entropy": False, "kv": False, "token_ids": kind.token_ids, "tokenize": kind.tokenize is not None,
                 "vocab": False, "fork": False, "unsupported_settings": dict(kind.unsupported),
-                "kv_map": False}
+                "kv_map": False, "forward_pass": False}
 
     # -- generation --------------------------------------------------------------------------------
     def generate(self, request: GenerateRequest,
@@ -322,6 +323,12 @@ class RemoteEngine:
     def vocab(self) -> list[bytes]:
         raise UnsupportedByServerError("{base_url} does not publish its vocabulary: alternatives "
                                        "are shown by their text", base_url=self.base_url)
+
+    def inspect(self, request: InspectRequest) -> ForwardInspection:
+        raise _no_forward_pass()
+
+    def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
+        raise _no_forward_pass()
 
     # -- life --------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -437,3 +444,8 @@ def _n_ctx(props: Any, entry: Mapping[str, Any]) -> int | None:
     return next((n for n in candidates if count(n) > 0), None)
 
 
+
+
+def _no_forward_pass() -> UnsupportedByServerError:
+    return UnsupportedByServerError("the layer lens and attention maps are not available on a remote engine: "
+                                    "a server does not show the inside of its forward pass")

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
     from logitscope.engine.core import Engine
-    from logitscope.engine.forward_api import KvMap
+    from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
     from logitscope.engine.trace import GenerationResult, StepRecord
 
 CRASH_HOOKS_ENV = "LOGITSCOPE_ENGINE_CRASH_HOOKS"  # tests set it to simulate native crashes
@@ -171,6 +171,11 @@ class EngineServer:
 
     def do_kv_map(self) -> KvMap:
         return self.engine.kv_map()
+    def do_inspect(self, request: InspectRequest) -> ForwardInspection:
+        return self.engine.inspect(request)
+
+    def do_attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
+        return self.engine.attention_matrix(tokens, layer, head)
 
     def do_crash(self, how: str) -> None:
         if os.environ.get(CRASH_HOOKS_ENV) != "1":

@@ -1,0 +1,469 @@
+"""Seeing inside the forward pass (issue 13): the logit lens and the attention weights of one step.
+
+An inspection context on the same llama_model as the generation context, created on first use, has flash
+attention off (so llama.cpp computes `kq_soft_max`) and a graph callback (cb_eval) that copies out the few
+named nodes needed. The generation context never has a callback: generation speed is untouched.
+
+To inspect the step at the last token of a context, the inspection context is filled with the tokens before
+it (what it already holds, else a copy of a sequence state the generation computed: the generation context's
+own, or one saved when it was copied before, else by evaluating them), then the last token is decoded with
+the callback capturing. Columns of attention are KV cells, which equal positions because the inspection
+context holds one sequence laid out from cell 0.
+
+A copied state gives the very numbers the generation saw (the last layer of the lens reproduces a step's
+raw probabilities to 1e-6). An evaluation matches it for prompt tokens, but generated tokens were evaluated
+one at a time, and llama.cpp computes a batch with other kernels: their numbers can then differ by ~0.01.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Literal
+
+import llama_cpp
+import numpy as np
+
+from logitscope.engine.forward_api import (
+    AttentionMatrix,
+    AttentionRow,
+    ForwardInspection,
+    InspectRequest,
+    LayerLens,
+)
+from logitscope.engine.ggml_tensor import read_tensor, tensor_name
+from logitscope.engine.gguf_info import ModelCard, read_header
+from logitscope.engine.lens import OutputHead, layer_lens, load_output_head
+from logitscope.engine.memory import UNQUANTIZED_KV, kv_bytes_per_token, kv_type_id
+from logitscope.engine.runtime import Runtime
+from logitscope.errors import InvalidSettingsError, LogitscopeError
+from logitscope.messages import Message
+
+log = logging.getLogger(__name__)
+
+INSPECT_BATCH = 256      # tokens per decode (and per ubatch): without flash attention the compute buffer
+                         # holds n_ubatch x n_kv x n_head attention weights per layer
+MIN_INSPECT_CTX = 512    # the inspection context grows in powers of two up to the generation context's size
+SAVED_STATES_BYTES = 64 << 20  # states of the generation context kept for later inspections (about 2,800
+                               # tokens of the demo model); the latest is always kept
+LENS_CHECK_TOLERANCE = 0.05  # last-layer lens vs llama.cpp's own probabilities: beyond it, the recipe is wrong
+# Layers of sliding-window attention, for architectures whose GGUF files do not say (llama.cpp hard-codes
+# them: `hparams.set_swa_pattern(n)`: in every n layers, all but the last use the window).
+SWA_PATTERNS = {"gemma2": 2, "gemma3": 6}
+# The residual stream after the embeddings (Gemma scales them: "inp_scaled"), and after each block's attention
+# (llama: "ffn_inp", Gemma: "sa_out"). What attention and FFN add is the difference of two residuals: exact
+# also where a norm follows the block's output (Gemma's post-norms), unlike the norm of "attn_out"/"ffn_out".
+EMBD_NAMES = ("inp_scaled", "inp_embd", "embd")
+MID_NAMES = ("ffn_inp", "sa_out")
+
+Fill = Literal["auto", "copy", "evaluate"]
+
+
+class _GraphCapture:
+    """The cb_eval callback: accepts the nodes whose names are wanted and copies their data.
+
+    An exception must never leave the callback: returning False in the data phase would cut the graph short
+    and llama.cpp would return wrong logits without an error. It is recorded, and raised after the decode."""
+
+    def __init__(self) -> None:
+        self.wanted: frozenset[bytes] = frozenset()
+        self.captured: dict[str, list[np.ndarray]] = {}
+        self.error: str | None = None
+        self.callback = llama_cpp.ggml_backend_sched_eval_callback(self._on_node)  # referenced with the context
+
+    def begin(self, names: set[str]) -> None:
+        self.wanted = frozenset(n.encode() for n in names)
+        self.captured = {}
+        self.error = None
+
+    def end(self) -> dict[str, list[np.ndarray]]:
+        self.wanted = frozenset()
+        if self.error is not None:
+            raise LogitscopeError("reading the forward pass failed: {reason}", reason=self.error)
+        return self.captured
+
+    def _on_node(self, tensor: int, ask: bool, _user: int) -> bool:
+        try:
+            if ask:
+                return bool(self.wanted) and tensor_name(tensor) in self.wanted
+            self.captured.setdefault(tensor_name(tensor).decode(), []).append(read_tensor(tensor))
+        except BaseException as exc:  # noqa: BLE001 - see the class docstring
+            if self.error is None:
+                self.error = f"{type(exc).__name__}: {exc}"
+            return not ask
+        return True
+
+
+class Inspector:
+    """The inspection context of one loaded model (Runtime) and what it computes."""
+
+    def __init__(self, runtime: Runtime, card: ModelCard) -> None:
+        self.rt = runtime
+        self.card = card
+        self.n_layer = runtime.n_layer
+        self.n_head = card.n_head
+        self.kv_head_of = [h * max(card.n_head_kv, 1) // max(card.n_head, 1) for h in range(card.n_head)]
+        self.window, self.window_note = layer_windows(card)
+        self._capture = _GraphCapture()
+        self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: runtime.abort_requested)
+        self._ctx: llama_cpp.llama_context_p | None = None
+        self._mem: llama_cpp.llama_memory_t | None = None
+        self.n_ctx = 0
+        self.tokens: list[int] = []    # what the inspection context's KV cache holds
+        self.context_bytes = 0         # its KV cache and compute buffer
+        self.create_s = 0.0
+        self.last_fill = ""            # "cached" | "copied" | "evaluated": how the last inspection was filled
+        self._states: OrderedDict[tuple[int, ...], bytes] = OrderedDict()  # oldest first
+        self._head: OutputHead | None = None
+        self._head_error: LogitscopeError | None = None
+
+    # -- the context ------------------------------------------------------------------------------
+    def _ensure_context(self, n_tokens: int) -> None:
+        if n_tokens > self.rt.n_ctx:
+            raise InvalidSettingsError("{n_tokens} tokens do not fit in the model's context of {n_ctx}",
+                                       n_tokens=n_tokens, n_ctx=self.rt.n_ctx)
+        if self._ctx is not None and n_tokens <= self.n_ctx:
+            return
+        self._free_context()
+        n_ctx = MIN_INSPECT_CTX
+        while n_ctx < n_tokens:
+            n_ctx *= 2
+        n_ctx = min(n_ctx, self.rt.n_ctx)
+        s = self.rt.settings
+        threads = llama_cpp.llama_n_threads(self.rt.context)
+        params = llama_cpp.llama_context_default_params()
+        params.n_ctx = n_ctx
+        params.n_batch = params.n_ubatch = INSPECT_BATCH
+        params.n_threads = params.n_threads_batch = threads
+        params.type_k = kv_type_id(s.type_k)   # as in the generation context, so its state can be copied
+        params.type_v = kv_type_id(UNQUANTIZED_KV)  # a quantized V cache needs flash attention
+        params.flash_attn_type = llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED  # else there is no kq_soft_max
+        params.swa_full = True   # sliding-window layers keep every cell too: cells stay positions
+        params.no_perf = True
+        params.cb_eval = self._capture.callback
+        mark = self.rt.log.mark()
+        t0 = time.perf_counter()
+        ctx = llama_cpp.llama_init_from_model(self.rt.model, params)
+        if not ctx:
+            raise LogitscopeError("llama.cpp could not create the inspection context: {reason}",
+                                  reason=self.rt.reason_since(mark))
+        self.create_s = time.perf_counter() - t0
+        self._ctx, self._mem = ctx, llama_cpp.llama_get_memory(ctx)
+        self.n_ctx = int(llama_cpp.llama_n_ctx(ctx))
+        self.tokens = []
+        compute = sum(float(m.group(1)) for line in self.rt.log.since(mark)
+                      if (m := re.search(r"compute buffer size =\s*([\d.]+) MiB", line)))
+        kv = kv_bytes_per_token(self.card, s.type_k, UNQUANTIZED_KV) * self.n_ctx
+        self.context_bytes = round(kv + compute * 1024 * 1024)
+
+    def _free_context(self) -> None:
+        if self._ctx is not None:
+            llama_cpp.llama_free(self._ctx)
+        self._ctx = self._mem = None
+        self.tokens = []
+        self.n_ctx = 0
+
+    def close(self) -> None:
+        """Free the inspection context (before the model it was made on) and the dequantized head."""
+        self._free_context()
+        self._head = None
+        self._states.clear()
+
+    @property
+    def output_head(self) -> OutputHead:
+        """Read and dequantized on first use, once per model."""
+        if self._head is None:
+            if self._head_error is not None:
+                raise self._head_error
+            try:
+                self._head = load_output_head(self.rt.path, self.card.architecture)
+            except LogitscopeError as exc:
+                self._head_error = exc
+                raise
+        return self._head
+
+    # -- filling it ---------------------------------------------------------------------------------
+    def _fill(self, prefix: Sequence[int], how: Fill) -> None:
+        """Make the inspection context hold exactly `prefix`: what it holds already, else a copy of a state the
+        generation computed (the generation context's, or one saved when it was copied before), else by
+        evaluating. A copy gives the very numbers the generation saw; an evaluation can differ slightly for
+        generated tokens (llama.cpp computes a batch of tokens with other kernels than one token at a time)."""
+        prefix = list(prefix)
+        held = _common_prefix(self.tokens, prefix)
+        if how == "auto" and held == len(prefix):
+            self._truncate(held)
+            self.last_fill = "cached"
+            return
+        if how != "evaluate" and prefix:
+            state = self._saved_state(prefix, from_generation_only=how == "copy")
+            if state is not None and self._load_state(*state, n_keep=len(prefix)):
+                self.last_fill = "copied"
+                return
+            if how == "copy":
+                raise LogitscopeError("the generation context does not hold these tokens: nothing to copy")
+        self._truncate(held if how == "auto" else 0)
+        self._decode(prefix[len(self.tokens):])
+        self.last_fill = "evaluated"
+
+    def _saved_state(self, prefix: list[int], from_generation_only: bool) -> tuple[tuple[int, ...], bytes] | None:
+        """(tokens, sequence state) of a state computed by the generation that starts with `prefix`: the
+        generation context's (saved for later: the next request replaces it), else an earlier one."""
+        main = self.rt.tokens
+        if len(main) >= len(prefix) and main[:len(prefix)] == prefix:
+            size = llama_cpp.llama_state_seq_get_size(self.rt.context, 0)
+            buf = (ctypes.c_uint8 * size)()
+            written = llama_cpp.llama_state_seq_get_data(self.rt.context, buf, size, 0)
+            if written:
+                state = (tuple(main), bytes(memoryview(buf)[:written]))
+                self._remember(*state)
+                return state
+        if from_generation_only:
+            return None
+        for tokens, data in reversed(self._states.items()):
+            if len(tokens) >= len(prefix) and list(tokens[:len(prefix)]) == prefix:
+                self._states.move_to_end(tokens)
+                return tokens, data
+        return None
+
+    def _remember(self, tokens: tuple[int, ...], data: bytes) -> None:
+        self._states.pop(tokens, None)
+        self._states[tokens] = data
+        while sum(len(d) for d in self._states.values()) > SAVED_STATES_BYTES and len(self._states) > 1:
+            self._states.popitem(last=False)
+
+    def _load_state(self, tokens: tuple[int, ...], data: bytes, n_keep: int) -> bool:
+        """Put a saved sequence state in the inspection context and keep its first n_keep cells. False when
+        llama.cpp refuses it (another cache layout, e.g. flash attention on in the generation context)."""
+        self._ensure_context(len(tokens))  # the whole state goes in before it is cut to n_keep
+        self._truncate(0)
+        buf = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+        if not llama_cpp.llama_state_seq_set_data(self._ctx, buf, len(data), 0):
+            llama_cpp.llama_memory_clear(self._mem, True)
+            log.info("a saved state of the generation context could not be loaded: evaluating instead")
+            return False
+        self.tokens = list(tokens)
+        self._truncate(n_keep)
+        return len(self.tokens) == n_keep
+
+    def _truncate(self, n_keep: int) -> None:
+        """Keep the first n_keep cells; all of them go where llama.cpp cannot cut a sequence (recurrent state)."""
+        if n_keep == 0 or (n_keep < len(self.tokens)
+                           and not llama_cpp.llama_memory_seq_rm(self._mem, 0, n_keep, -1)):
+            llama_cpp.llama_memory_clear(self._mem, True)
+            n_keep = 0
+        del self.tokens[n_keep:]
+
+    def _decode(self, tokens: Sequence[int]) -> None:
+        """Evaluate `tokens` after what the context holds. A long evaluation stops when the engine is asked to
+        cancel (Runtime.abort): the abort callback, called for every graph node, is only installed then."""
+        cancellable = len(tokens) > 1
+        if cancellable:
+            llama_cpp.llama_set_abort_callback(self._ctx, self._abort_cb, None)
+        try:
+            for start in range(0, len(tokens), INSPECT_BATCH):
+                chunk = list(tokens[start:start + INSPECT_BATCH])
+                arr = (llama_cpp.llama_token * len(chunk))(*chunk)
+                rc = llama_cpp.llama_decode(self._ctx, llama_cpp.llama_batch_get_one(arr, len(chunk)))
+                if rc != 0:
+                    self._truncate(0)
+                    if rc == 2:
+                        raise InterruptedError("inspection aborted")
+                    raise LogitscopeError("llama.cpp could not evaluate the tokens to inspect (code {code})",
+                                          code=rc)
+                self.tokens.extend(chunk)
+        finally:
+            if cancellable:
+                llama_cpp.llama_set_abort_callback(self._ctx, llama_cpp.ggml_abort_callback(), None)  # NULL
+
+    def _decode_capturing(self, tokens: Sequence[int], names: set[str]) -> dict[str, list[np.ndarray]]:
+        self._capture.begin(names)
+        try:
+            self._decode(tokens)
+        finally:
+            captured = self._capture.end()  # raises the callback's error, if any
+        return captured
+
+    # -- the views ----------------------------------------------------------------------------------
+    def inspect(self, request: InspectRequest, fill: Fill = "auto") -> ForwardInspection:
+        t0 = time.perf_counter()
+        self.rt.clear_abort()  # a cancel meant for an earlier request
+        tokens = self._checked_tokens(request.tokens)
+        if request.chosen is not None:
+            self._check_ids([request.chosen])
+        self._ensure_context(len(tokens))
+        self._fill(tokens[:-1], fill)
+        names = set(EMBD_NAMES)
+        layers = range(self.n_layer)
+        if request.lens:
+            names |= {f"l_out-{il}" for il in layers} | {f"{n}-{il}" for n in MID_NAMES for il in layers}
+        if request.attention:
+            names |= {f"kq_soft_max-{il}" for il in layers}
+        captured = self._decode_capturing(tokens[-1:], names)
+        last = {name: arrays[-1] for name, arrays in captured.items()}
+        unavailable: dict[str, str] = {}
+        lens = attention = None
+        if request.lens:
+            lens = self._lens(tokens, request.chosen, last, unavailable)
+        if request.attention:
+            attention = self._attention(len(tokens) - 1, last, unavailable)
+        if self.window_note and request.attention:
+            unavailable["attention_window"] = self.window_note
+        return ForwardInspection(tokens=tokens, lens=lens, attention=attention, unavailable=unavailable,
+                                 seconds=time.perf_counter() - t0, context_bytes=self.context_bytes)
+
+    def attention_matrix(self, tokens: Sequence[int], layer: int, head: int) -> AttentionMatrix:
+        """Row t: where position t looks, in layer `layer`, query head `head` (a fresh evaluation)."""
+        self.rt.clear_abort()
+        tokens = self._checked_tokens(tokens)
+        if not 0 <= layer < self.n_layer:
+            raise InvalidSettingsError("layer must be between 0 and {last}, not {layer}", last=self.n_layer - 1,
+                                       layer=layer)
+        if not 0 <= head < self.n_head:
+            raise InvalidSettingsError("head must be between 0 and {last}, not {head}", last=self.n_head - 1,
+                                       head=head)
+        self._ensure_context(len(tokens))
+        self._truncate(0)
+        name = f"kq_soft_max-{layer}"
+        chunks = self._decode_capturing(tokens, {name}).get(name, [])
+        parts = [chunk.reshape(-1, *chunk.shape[-2:]) for chunk in chunks]  # [head, query, kv cell] each
+        if len(parts) != -(-len(tokens) // INSPECT_BATCH) or any(p.shape[0] != self.n_head for p in parts):
+            raise LogitscopeError(self._no_attention())
+        n = len(tokens)
+        weights = np.zeros((n, n), dtype=np.float32)
+        row = 0
+        for part in parts:
+            rows = part[head]
+            cols = min(rows.shape[1], n)
+            weights[row:row + rows.shape[0], :cols] = rows[:, :cols]
+            row += rows.shape[0]
+        self.last_fill = "evaluated"
+        return AttentionMatrix(layer=layer, head=head, weights=weights)
+
+    # -- assembling ---------------------------------------------------------------------------------
+    def _lens(self, tokens: list[int], chosen: int | None, last: dict[str, np.ndarray],
+              unavailable: dict[str, str]) -> LayerLens | None:
+        rows = [_last_row(last.get(name)) for name in (*EMBD_NAMES,)]
+        embd = next((r for r in rows if r is not None), None)
+        outs = [_last_row(last.get(f"l_out-{il}")) for il in range(self.n_layer)]
+        if embd is None or any(r is None for r in outs):
+            unavailable["lens"] = Message("the logit lens cannot be shown for this {architecture} model: its "
+                                          "residual stream is not among the tensors llama.cpp names",
+                                          architecture=self.card.architecture)
+            return None
+        try:
+            head = self.output_head
+        except LogitscopeError as exc:
+            unavailable["lens"] = exc.message
+            return None
+        if head.weight.shape[0] != self.rt.n_vocab:  # a padded head: which rows are tokens is not known here
+            unavailable["lens"] = self._no_lens()
+            return None
+        resid = np.stack([embd, *outs]).astype(np.float32)  # type: ignore[list-item]
+        attn_norm = np.full(self.n_layer, np.nan, dtype=np.float32)
+        ffn_norm = np.full(self.n_layer, np.nan, dtype=np.float32)
+        for il in range(self.n_layer):
+            mid = next((r for r in (_last_row(last.get(f"{n}-{il}")) for n in MID_NAMES) if r is not None), None)
+            if mid is not None:
+                attn_norm[il] = np.linalg.norm(mid - resid[il])
+                ffn_norm[il] = np.linalg.norm(resid[il + 1] - mid)
+        if chosen is None:
+            chosen = self._known_next(tokens)
+        lens = layer_lens(head, resid, chosen, ["embd", *(str(il) for il in range(self.n_layer))],
+                          attn_norm, ffn_norm)
+        if not self._lens_matches_logits(lens, head):
+            unavailable["lens"] = self._no_lens()
+            return None
+        return lens
+
+    def _known_next(self, tokens: list[int]) -> int | None:
+        """The token after `tokens` in a context the generation evaluated (its current one, or a saved one):
+        for a prompt token, the lens follows the prompt's next token."""
+        n = len(tokens)
+        for known in (self.rt.tokens, *reversed(self._states)):
+            if len(known) > n and list(known[:n]) == tokens:
+                return int(known[n])
+        return None
+
+    def _no_lens(self) -> Message:
+        return Message("the logit lens cannot be shown for this {architecture} model: its last layer does not "
+                       "reproduce the model's own output", architecture=self.card.architecture)
+
+    def _lens_matches_logits(self, lens: LayerLens, head: OutputHead) -> bool:
+        """The last row of the lens against the inspection context's own logits: never show a lens whose
+        recipe (final norm, head, no soft-capping) does not fit the architecture."""
+        ptr = llama_cpp.llama_get_logits_ith(self._ctx, -1)
+        logits = np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)),
+                                       shape=(self.rt.n_vocab,)).astype(np.float64)
+        logits -= logits.max()
+        probs = np.exp(logits)
+        probs /= probs.sum()
+        ids = lens.top_ids[-1]
+        return bool(np.max(np.abs(probs[ids] - lens.top_probs[-1])) <= LENS_CHECK_TOLERANCE)
+
+    def _no_attention(self) -> Message:
+        return Message("the attention weights cannot be shown for this {architecture} model: llama.cpp does not "
+                       "compute them as one softmax per head here", architecture=self.card.architecture)
+
+    def _attention(self, position: int, last: dict[str, np.ndarray],
+                   unavailable: dict[str, str]) -> AttentionRow | None:
+        weights = np.zeros((self.n_layer, self.n_head, position + 1), dtype=np.float32)
+        for il in range(self.n_layer):
+            soft = last.get(f"kq_soft_max-{il}")
+            if soft is None or soft.shape[-1] <= position:
+                unavailable["attention"] = self._no_attention()
+                return None
+            rows = soft.reshape(-1, soft.shape[-2], soft.shape[-1])[:, -1, :]  # [head, n_kv]: the last query
+            if rows.shape[0] != self.n_head:
+                unavailable["attention"] = self._no_attention()
+                return None
+            weights[il] = rows[:, :position + 1]
+        return AttentionRow(position=position, weights=weights, kv_head_of=list(self.kv_head_of),
+                            window=list(self.window))
+
+    # -- checks -------------------------------------------------------------------------------------
+    def _checked_tokens(self, tokens: Sequence[int]) -> list[int]:
+        tokens = [int(t) for t in tokens]
+        if not tokens:
+            raise InvalidSettingsError("there is no token to inspect")
+        self._check_ids(tokens)
+        return tokens
+
+    def _check_ids(self, tokens: Sequence[int]) -> None:
+        bad = next((t for t in tokens if not 0 <= t < self.rt.n_vocab), None)
+        if bad is not None:
+            raise InvalidSettingsError("token id {token} is not in the vocabulary (0 to {last})", token=bad,
+                                       last=self.rt.n_vocab - 1)
+
+
+def layer_windows(card: ModelCard) -> tuple[list[int | None], Message | None]:
+    """Per layer: the sliding-window length, or None for full attention; and a note when unsure."""
+    metadata = read_header(card.path).metadata
+    arch = card.architecture
+    window = metadata.get(f"{arch}.attention.sliding_window")
+    if not window:
+        return [None] * card.n_layer, None
+    pattern = metadata.get(f"{arch}.attention.sliding_window_pattern", SWA_PATTERNS.get(arch))
+    if isinstance(pattern, list) and len(pattern) == card.n_layer:
+        return [int(window) if sliding else None for sliding in pattern], None
+    if isinstance(pattern, int) and pattern > 0:
+        return [int(window) if il % pattern < pattern - 1 else None for il in range(card.n_layer)], None
+    return [None] * card.n_layer, Message("this model uses a sliding attention window of {window} tokens on "
+                                          "some layers, but which ones is not known here", window=window)
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _last_row(array: np.ndarray | None) -> np.ndarray | None:
+    """The last token's row of an activation ([..., n_tokens, n_embd])."""
+    return None if array is None else array.reshape(-1, array.shape[-1])[-1]
