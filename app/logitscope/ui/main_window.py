@@ -364,7 +364,7 @@ class MainWindow(QMainWindow):
         used = steps[-1].kv_used + 1 if steps[-1].kv_used >= 0 else -1
         if used >= 0:
             self.memory.set_used(used)
-        self.status.show_context(used)
+        self.status.show_context_soon(used)
         self.inspector.steps_arrived(turn_index)
 
     def _on_answer_ended(self, turn_index: int, result: GenerationResult | None) -> None:

@@ -11,6 +11,9 @@ from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar
 from logitscope.engine.api import ModelInfo
 from logitscope.engine.trace import Timings
 from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.ui.visibility import Coalescer
+
+STREAMING_CONTEXT_MS = 250  # the context count while tokens stream: a label's new text relayouts the status bar
 
 
 class StatusLine(QObject):
@@ -21,6 +24,8 @@ class StatusLine(QObject):
         for label in (self.model, self.backend, self.context, self.speed):
             bar.addPermanentWidget(label)
         self._n_ctx: int | None = None
+        self._used = 0
+        self._context_update = Coalescer(STREAMING_CONTEXT_MS, lambda: self.show_context(self._used), self)
 
     def show_model(self, name: str, info: ModelInfo | RemoteModelInfo | None, caps: dict[str, object]) -> None:
         self.model.setText(name or self.tr("no model"))
@@ -35,7 +40,13 @@ class StatusLine(QObject):
         self._n_ctx = None if info is None else (info.n_ctx or 0)
         self.show_context(0)
 
+    def show_context_soon(self, used: int) -> None:
+        """While an answer streams: the count is shown a few times a second, not for every token."""
+        self._used = used
+        self._context_update.request()
+
     def show_context(self, used: int) -> None:
+        self._context_update.cancel()
         if self._n_ctx is None or used < 0:
             self.context.setText("")
             return

@@ -82,12 +82,29 @@ class TokenTextView(QTextBrowser):
             self.show_tokens()
         cursor = self._cursor
         cursor.movePosition(QTextCursor.MoveOperation.End)
+        position = cursor.position()
+        run: list[str] = []  # consecutive tokens with the same format go in with one insert (one relayout)
+        run_format: QTextCharFormat | None = None
         for step in steps:
             self.steps.append(step)
-            if step.text:
-                self._starts.append(cursor.position())
-                self._owners.append(len(self.steps) - 1)
-                cursor.insertText(step.text, self._format(step))
+            if not step.text:
+                continue
+            fmt = self._format(step)
+            alone = "\r" in step.text  # its length in the document is not its length here: inserted by itself
+            if run and (fmt is not run_format or alone):
+                cursor.insertText("".join(run), run_format)
+                run, position = [], cursor.position()
+            self._starts.append(position)
+            self._owners.append(len(self.steps) - 1)
+            if alone:
+                cursor.insertText(step.text, fmt)
+                position = cursor.position()
+                continue
+            run_format = fmt
+            run.append(step.text)
+            position += _utf16_length(step.text)
+        if run:
+            cursor.insertText("".join(run), run_format)
 
     def set_steps(self, steps: Sequence[StepRecord]) -> None:
         self.steps = []
@@ -244,3 +261,7 @@ def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _utf16_length(text: str) -> int:
+    """How many positions `text` takes in a QTextDocument: UTF-16 code units ("\n" becomes a block
+    separator, one position too)."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)

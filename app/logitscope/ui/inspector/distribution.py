@@ -56,9 +56,16 @@ class DistributionModel(QAbstractTableModel):
         self.headers = (self.tr("#"), self.tr("token"), self.tr("raw p"), self.tr("final p"))
 
     def set_rows(self, rows: list[Candidate], top_p_kept: int | None, min_p_at: float | None, preview: bool) -> None:
-        self.beginResetModel()
+        if len(rows) != len(self.rows):
+            self.beginResetModel()
+            self.rows, self.top_p_kept, self.min_p_at, self.preview = rows, top_p_kept, min_p_at, preview
+            self.endResetModel()
+            return
+        # the same number of rows (every step of an answer): new contents only, so the view repaints them
+        # without laying itself out again (a reset measures every cell: costly ten times a second)
         self.rows, self.top_p_kept, self.min_p_at, self.preview = rows, top_p_kept, min_p_at, preview
-        self.endResetModel()
+        if rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, len(self.headers) - 1))
 
     def rowCount(self, parent: BarIndex = QModelIndex()) -> int:  # noqa: B008 - Qt signature
         return 0 if parent.isValid() else len(self.rows)
@@ -140,7 +147,8 @@ def distribution_table(model: DistributionModel) -> QTableView:
     rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
     rows.setDefaultSectionSize(table.fontMetrics().height() + 6)
     columns = table.horizontalHeader()
-    columns.setSectionResizeMode(RANK, QHeaderView.ResizeMode.ResizeToContents)
+    columns.setSectionResizeMode(RANK, QHeaderView.ResizeMode.Fixed)  # measured once, not at every update
+    columns.resizeSection(RANK, table.fontMetrics().horizontalAdvance(rank_text(SHOWN - 1)) + 16)
     columns.setSectionResizeMode(TOKEN, QHeaderView.ResizeMode.Stretch)
     for column in (RAW, FINAL):
         columns.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)

@@ -16,6 +16,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from logitscope.engine.trace import StepRecord
+from logitscope.ui.plots import cache_axes
 
 X_CHUNK = 64  # steps: the x axis grows by this much at a time
 LATENCY_SCALE_MS = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000)
@@ -52,6 +53,7 @@ class TimelinePanel(QWidget):
             plot.showGrid(x=True, y=True, alpha=0.15)
             plot.getAxis("left").setWidth(52)  # both plots' x axes line up
             plot.disableAutoRange()  # ranges are set in chunks here (see _fit)
+            cache_axes(plot)
             plot.vb.sigRangeChangedManually.connect(self._user_moved)
         self.p_curve = self.top.plot([], [], pen=pg.mkPen((60, 130, 220), width=2))
         self.h_curve = self.top.plot([], [], pen=pg.mkPen((220, 120, 40), width=2))

@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from logitscope.ui.inspector.state import StepView
+from logitscope.ui.plots import cache_axes
 
 
 class WaterfallPanel(QWidget):
@@ -28,6 +29,7 @@ class WaterfallPanel(QWidget):
             plot.setLabel("left", label)
             plot.showGrid(y=True, alpha=0.2)
             plot.getAxis("left").setWidth(48)
+            cache_axes(plot.getPlotItem())
             layout.addWidget(plot, 1)
         self.count_bars = pg.BarGraphItem(x=[], height=[], width=0.6, brush=pg.mkBrush(60, 130, 220, 220))
         self.mass_bars = pg.BarGraphItem(x=[], height=[], width=0.6, brush=pg.mkBrush(60, 170, 110, 220))
