@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
@@ -128,10 +127,6 @@ class BarDelegate(QStyledItemDelegate):
             painter.drawLine(rect.left(), rect.bottom(), rect.right(), rect.bottom())
             painter.restore()
 
-    def initStyleOption(self, option: QStyleOptionViewItem, index: BarIndex) -> None:
-        super().initStyleOption(option, index)
-        option.state &= ~QStyle.StateFlag.State_HasFocus
-
 
 def distribution_table(model: DistributionModel) -> QTableView:
     """A ranked list of candidates with probability bars (this panel's, and a lens layer's in Layers)."""
@@ -140,6 +135,7 @@ def distribution_table(model: DistributionModel) -> QTableView:
     table.setItemDelegate(BarDelegate(table))
     table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a display: no focus frame on a cell (and no Python hook per cell to hide it)
     table.setShowGrid(False)
     table.setWordWrap(False)
     rows = table.verticalHeader()
