@@ -2,7 +2,7 @@
 
 - Every engine call runs on a single worker thread (one owner of the model; calls queue), never on the
   GUI thread, so the window never freezes during a load or a generation.
-- Steps arrive from the engine in bursts; they are collected and handed to the GUI at most ~30 times a
+- Steps arrive from the engine in bursts; they are collected and handed to the GUI at most 25 times a
   second (`steps` signal), so painting cost does not grow with the token rate.
 - Outcomes cross as typed objects (the ModelInfo, the GenerationResult, or the LogitscopeError itself:
   CancelledError / LoadCancelledError when the user stopped it), never strings to compare.
@@ -26,7 +26,7 @@ from logitscope.host.client import EngineClient
 from logitscope.host.engine_api import EngineLike, RemoteModelInfo
 from logitscope.host.remote import RemoteEngine
 
-REPAINT_INTERVAL_MS = 33  # steps reach the window ~30 times a second: smooth text, half the repaints of 60
+REPAINT_INTERVAL_MS = 40  # steps reach the window 25 times a second: smooth text, and a repaint of the answer costs ~2 ms
 
 
 class EngineBridge(QObject):

@@ -78,8 +78,36 @@ class TokenTextView(QTextBrowser):
         return fmt
 
     def append_steps(self, steps: Sequence[StepRecord]) -> None:
+        """Add tokens at the end. Only the lines from the last one down are repainted: Qt would repaint the
+        whole paragraph that grew (every visible line of a long one, ~2 ms, 25 times a second), though
+        text added at its end never moves the lines above (line breaking is first-fit)."""
         if self.markdown_text is not None:
             self.show_tokens()
+        layout = self.document().documentLayout()
+        top, before = self._last_line_top(), layout.documentSize()
+        layout.blockSignals(True)  # its own update() would ask for the whole paragraph
+        try:
+            self._insert(steps)
+        finally:
+            layout.blockSignals(False)
+        size = layout.documentSize()
+        if size != before:
+            layout.documentSizeChanged.emit(size)  # the scroll range and this view's height follow it
+        offset = self.verticalScrollBar().value()
+        self.viewport().update(QRect(0, int(top) - offset, self.viewport().width(),
+                                     int(size.height() - top) + 1))
+
+    def _last_line_top(self) -> float:
+        """Where the document's last line starts, in document coordinates."""
+        document = self.document()
+        block = document.lastBlock()
+        top = document.documentLayout().blockBoundingRect(block).top()
+        lines = block.layout()
+        if lines is None or lines.lineCount() == 0:
+            return top
+        return top + lines.lineAt(lines.lineCount() - 1).y()
+
+    def _insert(self, steps: Sequence[StepRecord]) -> None:
         cursor = self._cursor
         cursor.movePosition(QTextCursor.MoveOperation.End)
         position = cursor.position()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -105,21 +105,22 @@ class BarDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: BarIndex) -> None:
         model = index.model()
         assert isinstance(model, DistributionModel)
-        value = index.data(Qt.ItemDataRole.UserRole)
-        rect = QRect(option.rect)
-        painter.save()
-        if isinstance(value, float) and value == value:
-            row = model.rows[index.row()]
-            color = CHOSEN_COLOR if (row.chosen and not model.preview and index.column() == FINAL) else (
-                FINAL_COLOR if index.column() == FINAL else RAW_COLOR)
+        column = index.column()
+        row = model.rows[index.row()]  # read directly: this runs for every visible cell of every update
+        value = row.raw if column == RAW else row.final if column == FINAL else None
+        rect = option.rect
+        if value is not None and value == value:
+            color = CHOSEN_COLOR if (row.chosen and not model.preview and column == FINAL) else (
+                FINAL_COLOR if column == FINAL else RAW_COLOR)
             bar = rect.adjusted(1, 3, -1, -3)
             bar.setWidth(max(1, round(bar.width() * min(max(value, 0.0), 1.0))))
             painter.fillRect(bar, color)
-            if index.column() == RAW and model.min_p_at is not None:
+            if column == RAW and model.min_p_at is not None:
                 x = rect.left() + 1 + round((rect.width() - 2) * min(model.min_p_at, 1.0))
+                painter.save()
                 painter.setPen(QPen(MIN_P_COLOR, 2, Qt.PenStyle.DotLine))
                 painter.drawLine(x, rect.top(), x, rect.bottom())
-        painter.restore()
+                painter.restore()
         super().paint(painter, option, index)
         if model.top_p_kept is not None and index.row() == model.top_p_kept - 1:
             painter.save()

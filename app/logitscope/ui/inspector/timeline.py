@@ -95,6 +95,7 @@ class TimelinePanel(QWidget):
     def _fit(self, entropy: np.ndarray, latency_ms: np.ndarray) -> None:
         if not self._following:
             return
+        entropy, latency_ms = entropy[np.isfinite(entropy)], latency_ms[np.isfinite(latency_ms)]  # NaN: a server did not say
         ranges = (step_ceiling(self.n_steps, X_CHUNK), step_ceiling(float(entropy.max(initial=1.0)), 1.0),
                   latency_ceiling(float(latency_ms.max(initial=0.0))))
         if ranges == self._ranges:
