@@ -370,6 +370,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    from logitscope.engine.api import LoadSettings
+
+    LoadSettings(n_threads=args.threads).validate()  # the thread count first: the most common mistake
     if args.tokens < 2 or args.reps < 1 or args.long < 0:
         raise InvalidSettingsError("--tokens must be >= 2, --reps >= 1 and --long >= 0")
     if args.window:
