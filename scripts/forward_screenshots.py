@@ -56,7 +56,7 @@ def main() -> int:
     def shot(key: str, name: str, ready) -> None:  # noqa: ANN001
         """Float the dock over the whole screen, wait until it shows what it should, capture it."""
         dock = window.docks[key]
-        dock.raise_()            # docked first: a dock floated while hidden does not catch up (see the report)
+        dock.raise_()            # docked first, then floated over the whole screen
         wait(lambda: False, 0.5)
         dock.setFloating(True)
         dock.setGeometry(0, 0, *SCREEN)
