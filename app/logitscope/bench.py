@@ -239,3 +239,63 @@ def run_pipe_bench(model: Path, args: argparse.Namespace) -> int:
     verdict = "ok" if report["ratio"] >= PIPE_TARGET else "below target"
     print(f"p/a: {report['ratio']:.3f}  (target >= {PIPE_TARGET:.2f}, {verdict})")
     return 0
+
+
+def generation_with_and_without_inspection(engine: Any, prompt_text: str, n_gen: int, reps: int,
+                                           inspect: Any) -> tuple[list[float], list[float]]:
+    """Generation tok/s of the engine's generation context while no inspection context exists, and while one
+    exists (made by `inspect()`), alternated (the order swapped every repetition, against drift)."""
+    without: list[float] = []
+    with_it: list[float] = []
+
+    def run(into: list[float]) -> None:
+        _prompt_s, gen_s, n = bench_in_process(engine, prompt_text, n_gen)
+        into.append((n - 1) / gen_s)
+
+    for rep in range(reps):
+        for exists in ((False, True) if rep % 2 == 0 else (True, False)):
+            if exists:
+                inspect()        # creates the inspection context (and the dequantized head) and fills it
+                run(with_it)
+            else:
+                if engine.inspector is not None:
+                    engine.inspector.close()   # frees the inspection context: the state before anyone asked
+                run(without)
+    return without, with_it
+
+
+def run_inspect_bench(model: Path, args: argparse.Namespace) -> int:
+    """Issue 13's costs: opening the lens + attention of one step, the inspection context's memory, and the
+    generation speed without and with an inspection context (zero effect expected: it is a separate one)."""
+    from logitscope.engine.core import Engine
+    from logitscope.engine.forward_api import InspectRequest
+    from logitscope.engine.forward_bench import measure_opening, print_opening
+
+    threads = args.threads or default_threads()
+    engine = Engine()
+    try:
+        engine.load(model, LoadSettings(n_ctx=2048, n_threads=threads))
+        opening = {"threads": threads, **measure_opening(engine, args.reps)}
+        assert engine.runtime is not None
+        prompt = make_prompt(engine.runtime, args.prompt_tokens)
+        prompt_text = b"".join(engine.runtime.piece(t) for t in prompt).decode("utf-8", "replace")
+        inspected = InspectRequest(tuple(prompt[:opening["context_tokens"]]))
+        bench_in_process(engine, prompt_text, 8)  # warm-up
+        without, with_it = generation_with_and_without_inspection(
+            engine, prompt_text, args.tokens, args.reps, lambda: engine.inspect(inspected))
+    finally:
+        engine.unload()
+    gen_without, gen_with = statistics.median(without), statistics.median(with_it)
+    report = {"model": model.name, "threads": threads, "reps": args.reps, "opening": opening,
+              "generation": {"prompt_tokens": len(prompt), "gen_tokens": args.tokens,
+                             "tok_s_without_inspection_context": gen_without,
+                             "tok_s_with_inspection_context": gen_with, "ratio": gen_with / gen_without}}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print_opening([opening], model.name, args.reps)
+    print(f"\nGeneration ({threads} threads, prompt {len(prompt)} tokens, {args.tokens} generated, greedy, "
+          f"median of {args.reps} alternated runs):")
+    print(f"  no inspection context        {gen_without:8.1f} tok/s")
+    print(f"  with an inspection context   {gen_with:8.1f} tok/s   (with/without: {gen_with / gen_without:.3f})")
+    return 0

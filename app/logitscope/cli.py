@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model(p)
     p.add_argument("--tokens", type=int, default=128)
     p.add_argument("--prompt-tokens", type=int, default=512)
-    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--reps", type=int, default=None, help="repetitions (default 3; 5 with --inspect)")
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--json", action="store_true")
     what = p.add_mutually_exclusive_group()
@@ -138,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the real window against `logitscope generate`: tok/s, GUI CPU per token, worst step")
     what.add_argument("--pipe", action="store_true",
                       help="`generate --json` piped to a reader against the bare llama.cpp loop")
+    what.add_argument("--inspect", action="store_true",
+                      help="opening the layer lens + attention of one step, the inspection context's memory, and "
+                           "generation tok/s without and with an inspection context")
     p.add_argument("--long", type=int, default=0, metavar="N",
                    help="with --window: one more run of N tokens, GUI CPU per token at its start and end")
 
@@ -373,6 +376,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from logitscope.engine.api import LoadSettings
 
     LoadSettings(n_threads=args.threads).validate()  # the thread count first: the most common mistake
+    if args.reps is None:
+        args.reps = 5 if args.inspect else 3
     if args.tokens < 2 or args.reps < 1 or args.long < 0:
         raise InvalidSettingsError("--tokens must be >= 2, --reps >= 1 and --long >= 0")
     if args.window:
@@ -383,6 +388,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from logitscope.bench import run_pipe_bench
 
         return run_pipe_bench(resolve_model(args.model), args)
+    if args.inspect:
+        from logitscope.bench import run_inspect_bench
+
+        return run_inspect_bench(resolve_model(args.model), args)
     from logitscope.bench import run_bench
 
     return run_bench(resolve_model(args.model), args)

@@ -491,9 +491,9 @@
         <translation>引擎无法计算此矩阵：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="284" />
-        <source>Position {0} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
-        <translation>位置 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="286" />
+        <source>{0} at position {1} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
+        <translation>位置 {1} 的 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
     </message>
 </context>
 <context>

@@ -65,3 +65,21 @@ def test_inspect_to_a_full_disk_says_so(demo_model):
         proc = subprocess.run([*CLI, "inspect", "--prompt", "Hi", "--json", "--threads", "1"], stdout=full,
                               stderr=subprocess.PIPE, text=True, timeout=120)
     assert_clean_error(proc, "could not write the output")
+
+
+def test_bench_inspect_reports_opening_costs_and_generation_with_and_without(demo_model):
+    proc = run("bench", "--inspect", "--tokens", "8", "--prompt-tokens", "40", "--reps", "2", "--threads", "1",
+               "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["model"] == demo_model.name and report["reps"] == 2 and report["threads"] == 1
+    opening = report["opening"]
+    assert 90 <= opening["context_tokens"] <= 110   # ~100 tokens: the question and the answer so far
+    assert 0 < opening["copied_s"] < opening["first_s"] and 0 < opening["cached_s"] and 0 < opening["evaluated_s"]
+    assert 0 < opening["context_create_s"] < opening["first_s"] and opening["head_load_s"] > 0
+    assert opening["context_bytes"] > 0 and opening["head_bytes"] >= 49152 * 576 * 4  # the tied head, float32
+    generation = report["generation"]
+    assert generation["prompt_tokens"] == 40 and generation["gen_tokens"] == 8
+    assert generation["tok_s_without_inspection_context"] > 0 and generation["tok_s_with_inspection_context"] > 0
+    text = run("bench", "--inspect", "--window", "--tokens", "8")
+    assert_clean_error(text, "not allowed with argument")

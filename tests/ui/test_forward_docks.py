@@ -149,6 +149,9 @@ def test_attention_strip_heads_and_the_chat(qtbot, window):
     with qtbot.waitSignal(window.statusMessage, timeout=2_000) as said:
         qtbot.mouseClick(panel.strip, Qt.MouseButton.LeftButton, pos=panel.strip.chip_rect(0).center())
     assert "prompt" in said.args[0]
+    # it names the token and its position, and keeps it marked in the strip
+    assert said.args[0].startswith(f"{panel.strip.labels[0]} at position 0 ")
+    assert panel.strip.marked == 0
 
 
 def test_whole_prompt_matrix_is_lower_triangular(qtbot, window):

@@ -48,6 +48,24 @@ def test_kv_map_shows_reuse_on_turn_two(qtbot, window):
     assert "reused" in tip
 
 
+@pytest.mark.qt_log_ignore("does not support")  # offscreen: a floating window's size hints and raise()
+def test_memory_dock_floated_while_hidden_catches_up(qtbot, window):
+    """Floating the dock shows it as a new top-level window: it is painted only after visibilityChanged
+    (whose catch-up then finds nothing on screen), so the gauge and the map must catch up when painted."""
+    memory = window.memory
+    answer = ask(qtbot, window, "Name a colour.", max_tokens=6)
+    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=5_000)
+    used = len(answer.result.prompt_tokens) + len(answer.steps)
+    assert not memory.kv_map.on_screen() and memory.gauge.value() == 0   # hidden: nothing updated yet
+    dock = window.docks["memory"]
+    dock.setFloating(True)
+    dock.show()
+    qtbot.waitUntil(lambda: memory.gauge.value() > 0, timeout=5_000)
+    assert abs(memory.gauge.value() - used) <= 1   # the last token may not be in the cache yet
+    assert memory.kv_used.text().endswith(f"({memory.gauge.value()} tokens)")
+    qtbot.waitUntil(lambda: memory.kv_map.kv is not None, timeout=10_000)
+
+
 def test_kv_map_says_a_remote_engine_cannot_show_it(qtbot):
     from logitscope.host.engine_api import LOCAL_CAPABILITIES, RemoteModelInfo
     from logitscope.ui.inspector.memory import MemoryPanel

@@ -281,6 +281,8 @@ class ForwardInspector(QObject):
         if step is not None:
             self.positionClicked.emit(found.step.turn_index, step)
         else:
-            self.notice.emit(self.tr("Position {0} is in the prompt (the chat template, the system prompt and "
-                                     "the earlier turns), not in this answer").format(position))
+            labels = self.attention_panel.labels   # named: the strip's chips are short, the status bar stays
+            token = labels[position] if 0 <= position < len(labels) else ""
+            self.notice.emit(self.tr("{0} at position {1} is in the prompt (the chat template, the system prompt "
+                                     "and the earlier turns), not in this answer").format(token, position))
 

@@ -3,6 +3,8 @@ KV cache map (ui/inspector/kv_map.py)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QFormLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from logitscope.engine.api import ModelInfo
@@ -94,6 +96,13 @@ class MemoryPanel(QWidget):
     def catch_up(self) -> None:
         if self._used_stale and on_screen(self):
             self._show_used()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        """Painted means on screen: the catch-up for a dock floated while hidden (a new top-level window is
+        painted only after its visibilityChanged, when nothing of it was on screen yet)."""
+        super().paintEvent(event)
+        if self._used_stale:
+            QTimer.singleShot(0, self.catch_up)
 
     def _show_used(self) -> None:
         self._used_stale = False
