@@ -112,7 +112,7 @@ class TokenTextView(QTextBrowser):
         cursor.movePosition(QTextCursor.MoveOperation.End)
         position = cursor.position()
         run: list[str] = []  # consecutive tokens with the same format go in with one insert (one relayout)
-        run_format: QTextCharFormat | None = None
+        run_format = QTextCharFormat()  # (replaced by the first token's)
         for step in steps:
             self.steps.append(step)
             if not step.text:
