@@ -51,6 +51,10 @@ class StatusLine(QObject):
             self.context.setText("")
             return
         self.context.setText(self.tr("context {0} / {1}").format(used, self._n_ctx or "?"))
+        # a fixed size that only grows: a label of fixed size changes its text without relaying out the window
+        hint = self.context.sizeHint()
+        if hint.width() > self.context.minimumWidth() or hint.height() != self.context.minimumHeight():
+            self.context.setFixedSize(max(hint.width(), self.context.minimumWidth()), hint.height())
 
     def show_speed(self, timings: Timings) -> None:
         self.speed.setText(self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(timings.ttft_s * 1000,

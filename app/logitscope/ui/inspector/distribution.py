@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.ui.inspector.state import StepView
+from logitscope.ui.steady_caption import SteadyCaption
 from logitscope.ui.tokens import candidate_key, candidate_piece, percent, rank_text, token_label
 
 SHOWN = 30  # rows of candidates; a tall dock shows them all, a short one scrolls
@@ -158,8 +159,7 @@ class DistributionPanel(QWidget):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        self.caption = QLabel(self.tr("No step selected yet: send a message."))
-        self.caption.setWordWrap(True)
+        self.caption = SteadyCaption(self.tr("No step selected yet: send a message."))
         layout.addWidget(self.caption)
         self.model = DistributionModel()
         self.table = distribution_table(self.model)

@@ -6,10 +6,11 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from logitscope.ui.inspector.state import StepView
 from logitscope.ui.plots import cache_axes
+from logitscope.ui.steady_caption import SteadyCaption
 
 
 class WaterfallPanel(QWidget):
@@ -17,8 +18,7 @@ class WaterfallPanel(QWidget):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        self.caption = QLabel(self.tr("How each sampler stage narrows the choice."))
-        self.caption.setWordWrap(True)
+        self.caption = SteadyCaption(self.tr("How each sampler stage narrows the choice."))
         layout.addWidget(self.caption)
         self.counts = pg.PlotWidget()
         self.mass = pg.PlotWidget()
