@@ -22,7 +22,7 @@ from logitscope.ui.visibility import on_screen
 
 # While tokens stream, plots repaint at most ~8 times a second: on a small machine the GUI shares the
 # cores with llama.cpp, and every millisecond painting is a millisecond not decoding.
-STREAMING_REPAINT_MS = 250  # step panels while an answer streams: 4 a second (each refresh costs ms: bench --window)
+STREAMING_REPAINT_MS = 333  # step panels while an answer streams: 3 a second (a refresh repaints ~8 ms of docks: bench --window)
 
 
 class EmptyStatePage(QStackedWidget):
