@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from logitscope.host.remote import RemoteEngine
 
 EXIT_USAGE = 2
+OUTPUT_FLUSH_S = 1 / 30  # generate writes what it has at most 30 times a second (and all of it at the end)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -272,6 +274,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
                 print(f"warning: {notice}", file=sys.stderr)
         vocab = client.vocab() if (args.json or args.top) and args.engine is None else []
 
+        flushed = [0.0]
+
         def on_step(step: StepRecord) -> None:
             try:
                 if args.json:
@@ -279,7 +283,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
                 else:
                     out.write(step.text)
                     steps.append(step)
-                out.flush()
+                now = time.monotonic()
+                if now - flushed[0] >= OUTPUT_FLUSH_S:  # each flush wakes the reader, which then competes
+                    out.flush()                          # with llama.cpp's threads for the cores
+                    flushed[0] = now
             except OSError:  # the output is full or gone: stop the engine now, then report
                 client.cancel()
                 raise

@@ -33,3 +33,24 @@ def test_token_starts_match_inserting_one_token_at_a_time(qtbot, batch, heatmap)
             cursor.insertText(step.text)
     assert view._starts == starts
     assert view.document().toPlainText() == reference.document().toPlainText()
+
+
+def test_a_paragraph_that_never_ends_is_split_while_streaming_and_whole_afterwards(qtbot):
+    """A repetition loop is one endless paragraph, which Qt would lay out whole at every insert."""
+    from logitscope.ui.chat.message_view import STREAMING_BLOCK_CHARS
+
+    words = [" word", " loop", " again"] * (STREAMING_BLOCK_CHARS // 5)
+    steps = [SimpleNamespace(i=i, text=t, p_raw=0.5, rank_raw=0, token=i, piece=t.encode()) for i, t in enumerate(words)]
+    view = TokenTextView()
+    qtbot.addWidget(view)
+    view.set_streaming(True)
+    for k in range(0, len(steps), 3):
+        view.append_steps(steps[k:k + 3])
+    document = view.document()
+    assert document.blockCount() > 1
+    assert document.lastBlock().length() <= STREAMING_BLOCK_CHARS + 40
+    for start, step in zip(view._starts, steps, strict=True):  # every token is still where it is recorded
+        assert document.characterAt(start) == step.text[0]
+    view.set_streaming(False)
+    view.set_steps(list(view.steps))  # as the answer is shown again at its end
+    assert document.blockCount() == 1 and document.toPlainText() == "".join(words)

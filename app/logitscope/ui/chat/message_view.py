@@ -31,6 +31,9 @@ COLOR_BUCKETS = 20
 HEIGHT_STEP = 240  # px
 
 
+STREAMING_BLOCK_CHARS = 1_500  # longest paragraph laid out again at each insert while streaming
+
+
 class TokenTextView(QTextBrowser):
     stepClicked = Signal(int)
     forkRequested = Signal(int, int)       # step index, token id
@@ -110,6 +113,11 @@ class TokenTextView(QTextBrowser):
     def _insert(self, steps: Sequence[StepRecord]) -> None:
         cursor = self._cursor
         cursor.movePosition(QTextCursor.MoveOperation.End)
+        if self.streaming and self.document().lastBlock().length() > STREAMING_BLOCK_CHARS:
+            # Qt lays a paragraph out whole at every insert: a paragraph that never ends (a repetition loop
+            # is one) would make every token cost more. While streaming, it goes on in a new block; the
+            # answer is shown again from scratch, without these breaks, when it ends.
+            cursor.insertBlock()
         position = cursor.position()
         run: list[str] = []  # consecutive tokens with the same format go in with one insert (one relayout)
         run_format = QTextCharFormat()  # (replaced by the first token's)
