@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from logitscope.engine.forward_api import AttentionRow
 from logitscope.ui.inspector.token_strip import TokenHeatStrip
 from logitscope.ui.messages import translate_message
+from logitscope.ui.steady_caption import SteadyCaption
 from logitscope.ui.tokens import id_label
 
 if TYPE_CHECKING:
@@ -38,8 +39,7 @@ class AttentionPanel(QWidget):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
+        self.caption = SteadyCaption()  # changes at every followed step: no relayout of the window
         layout.addWidget(self.caption)
         controls = QHBoxLayout()
         self.layer_box = QComboBox()

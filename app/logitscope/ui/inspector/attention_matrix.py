@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QHelpEvent, QImage, QPainter, QPaintEvent, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPaintEvent, QPolygonF
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -17,12 +17,12 @@ from PySide6.QtWidgets import (
     QLabel,
     QSizePolicy,
     QStackedWidget,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from logitscope.engine.forward_api import AttentionMatrix
+from logitscope.ui.cell_tooltip import cell_tooltip
 from logitscope.ui.inspector.distribution import FINAL_COLOR
 
 MASK_COLOR = QColor(150, 150, 150, 110)
@@ -80,14 +80,7 @@ class MatrixView(QWidget):
         painter.end()
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
-            cell = self.cell_at(event.pos())
-            if cell is None:
-                QToolTip.hideText()
-            else:
-                QToolTip.showText(event.globalPos(), self.cell_text(*cell), self)
-            return True
-        return super().event(event)
+        return cell_tooltip(self, event, self.cell_at, lambda cell: self.cell_text(*cell)) or super().event(event)
 
     def cell_text(self, row: int, column: int) -> str:
         if column > row:

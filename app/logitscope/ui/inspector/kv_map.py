@@ -11,12 +11,13 @@ from __future__ import annotations
 from math import ceil
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QHelpEvent, QPainter, QPaintEvent, QPixmap
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QPixmap
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from logitscope.engine.forward_api import KvCell, KvMap
 from logitscope.engine.memory import format_bytes
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.cell_tooltip import cell_tooltip
 
 SEGMENT_COLORS = {"system": "#8e6cc8", "user": "#3d7fc4", "assistant": "#2e9a6a", "template": "#9a9fa8",
                   "answer": "#e0892b"}
@@ -110,14 +111,7 @@ class KvStrip(QWidget):
         return text + (self.tr(", reused from the previous request") if run.reused else self.tr(", evaluated"))
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
-            cell = self.cell_at(event.pos())
-            if cell is None:
-                QToolTip.hideText()
-            else:
-                QToolTip.showText(event.globalPos(), self.tooltip_at(cell), self)
-            return True
-        return super().event(event)
+        return cell_tooltip(self, event, self.cell_at, self.tooltip_at) or super().event(event)
 
 
 def segment_name(segment: str) -> str:

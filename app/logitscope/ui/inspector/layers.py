@@ -33,6 +33,7 @@ from logitscope.ui.inspector.distribution import (
     DistributionModel,
     distribution_table,
 )
+from logitscope.ui.steady_caption import SteadyCaption
 from logitscope.ui.tokens import id_label, percent, rank_text
 
 if TYPE_CHECKING:
@@ -203,8 +204,7 @@ class LayersPanel(QWidget):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
+        self.caption = SteadyCaption()  # changes at every followed step: no relayout of the window
         layout.addWidget(self.caption)
         self.model = LensModel()
         self.grid = QTableView()
