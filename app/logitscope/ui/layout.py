@@ -8,8 +8,12 @@ window has now instead of replaying the pixel sizes it had when it was built.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
+
+LAYOUT_VERSION = 3  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention
 
 RIGHT_SHARE = 0.30        # of the window's width, for the distribution and the sampler controls
 RIGHT_MIN_WIDTH = 340
@@ -75,3 +79,34 @@ def size_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
 def _status_height(window: QMainWindow) -> int:
     bar: QWidget | None = window.statusBar() if window.statusBar().isVisible() else None
     return bar.sizeHint().height() if bar is not None else 0
+
+
+def add_docks(window: QMainWindow, specs: Sequence[tuple[str, str, QWidget, Qt.DockWidgetArea]],
+              shown: Callable[[bool], None]) -> dict[str, QDockWidget]:
+    """A dock per (key, title, widget, area), named for the saved layout, then arranged; `shown` hears
+    every dock's visibilityChanged (panels skip updates while nobody sees them and catch up when shown)."""
+    docks: dict[str, QDockWidget] = {}
+    for key, title, widget, area in specs:
+        dock = QDockWidget(title, window)
+        dock.setObjectName(f"dock_{key}")
+        dock.setWidget(widget)
+        window.addDockWidget(area, dock)
+        dock.visibilityChanged.connect(shown)
+        docks[key] = dock
+    arrange_docks(window, docks)
+    return docks
+
+
+def restore_layout(window: QMainWindow, settings: QSettings) -> None:
+    """The window's size and docks as the user left them (a layout of another version is ignored)."""
+    geometry, state = settings.value("window/geometry"), settings.value("window/state")
+    if isinstance(geometry, QByteArray):
+        window.restoreGeometry(geometry)
+    if isinstance(state, QByteArray):
+        window.restoreState(state, LAYOUT_VERSION)
+
+
+def save_layout(window: QMainWindow, settings: QSettings) -> None:
+    settings.setValue("window/geometry", window.saveGeometry())
+    settings.setValue("window/state", window.saveState(LAYOUT_VERSION))
+    settings.sync()

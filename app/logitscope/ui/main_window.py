@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
-    QDockWidget,
     QHBoxLayout,
     QInputDialog,
     QLabel,
@@ -59,7 +58,7 @@ from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
 from logitscope.ui.inspector_coordinator import InspectorCoordinator
-from logitscope.ui.layout import arrange_docks
+from logitscope.ui.layout import add_docks, arrange_docks, restore_layout, save_layout
 from logitscope.ui.menu_focus import MenuFocusKeeper
 from logitscope.ui.messages import translate_message
 from logitscope.ui.model_controller import ModelBox, ModelController
@@ -67,8 +66,6 @@ from logitscope.ui.session_controller import SessionController, SessionServices
 from logitscope.ui.sidebar import ConversationSidebar
 from logitscope.ui.status_line import StatusLine
 from logitscope.ui.theme import apply_theme
-
-LAYOUT_VERSION = 3  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention
 
 
 class MainWindow(QMainWindow):
@@ -175,7 +172,6 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         pages = self.inspector.pages  # the step panels, each with its "nothing selected" state
         forward = {"layers": ForwardPage(self.layers), "attention": ForwardPage(self.attention)}
-        self.docks: dict[str, QDockWidget] = {}
         specs = [
             ("distribution", self.tr("Next-token distribution"), pages["distribution"], Qt.DockWidgetArea.RightDockWidgetArea),
             ("waterfall", self.tr("Sampler waterfall"), pages["waterfall"], Qt.DockWidgetArea.BottomDockWidgetArea),
@@ -187,15 +183,7 @@ class MainWindow(QMainWindow):
             ("layers", self.tr("Layers"), forward["layers"], Qt.DockWidgetArea.BottomDockWidgetArea),
             ("attention", self.tr("Attention"), forward["attention"], Qt.DockWidgetArea.BottomDockWidgetArea),
         ]
-        for key, title, widget, area in specs:
-            dock = QDockWidget(title, self)
-            dock.setObjectName(f"dock_{key}")
-            dock.setWidget(widget)
-            self.addDockWidget(area, dock)
-            self.docks[key] = dock
-            # panels skip updates while nobody sees them; one shown again catches up (after the layout settles)
-            dock.visibilityChanged.connect(self._dock_visibility)
-        arrange_docks(self, self.docks)
+        self.docks = add_docks(self, specs, self._dock_visibility)
         self.forward = ForwardInspector(self.bridge, self.inspector,
                                         {key: (self.docks[key], page) for key, page in forward.items()}, parent=self)
         self.models.capable.append(self.forward)
@@ -557,17 +545,10 @@ class MainWindow(QMainWindow):
         arrange_docks(self, self.docks)
 
     def restore_layout(self) -> None:
-        geometry = self.qsettings.value("window/geometry")
-        state = self.qsettings.value("window/state")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        if isinstance(state, QByteArray):
-            self.restoreState(state, LAYOUT_VERSION)
+        restore_layout(self, self.qsettings)
 
     def save_layout(self) -> None:
-        self.qsettings.setValue("window/geometry", self.saveGeometry())
-        self.qsettings.setValue("window/state", self.saveState(LAYOUT_VERSION))
-        self.qsettings.sync()
+        save_layout(self, self.qsettings)
 
     def about(self) -> None:
         QMessageBox.about(self, self.tr("About Logitscope"), self.tr(
