@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QStackedWidget, QWidget
 
 from logitscope.engine.sampler import SamplerSettings
@@ -18,7 +18,7 @@ from logitscope.ui.inspector.distribution import DistributionPanel
 from logitscope.ui.inspector.state import StepView, differs
 from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
-from logitscope.ui.visibility import on_screen
+from logitscope.ui.visibility import Coalescer, on_screen
 
 # While tokens stream, plots repaint at most ~8 times a second: on a small machine the GUI shares the
 # cores with llama.cpp, and every millisecond painting is a millisecond not decoding.
@@ -64,10 +64,7 @@ class InspectorCoordinator(QObject):
         text = self.tr("No step selected — click a token in an answer")
         self.pages = {key: EmptyStatePage(panel, text) for key, panel in
                       (("distribution", distribution), ("waterfall", waterfall), ("timeline", timeline))}
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(STREAMING_REPAINT_MS)
-        self._timer.timeout.connect(lambda: self.refresh(on_screen_only=True))
+        self._streaming_refresh = Coalescer(STREAMING_REPAINT_MS, lambda: self.refresh(on_screen_only=True), self)
         self._stale: set[str] = set()  # panels skipped while off screen: brought up to date when shown
         timeline.stepClicked.connect(lambda i: self.select_step(self.inspected_turn(), i))
         self.refresh()
@@ -79,7 +76,7 @@ class InspectorCoordinator(QObject):
         self.clear()
 
     def clear(self) -> None:
-        self._timer.stop()
+        self._streaming_refresh.cancel()
         self.selected = None
         self.refresh()
 
@@ -94,8 +91,8 @@ class InspectorCoordinator(QObject):
 
     def steps_arrived(self, turn_index: int) -> None:
         """New steps of a streaming answer: repaint soon (throttled) when following that turn."""
-        if self.selected == (turn_index, None) and not self._timer.isActive():
-            self._timer.start()
+        if self.selected == (turn_index, None):
+            self._streaming_refresh.request()
 
     def inspected_turn(self) -> int:
         if self.selected is not None:
@@ -127,7 +124,7 @@ class InspectorCoordinator(QObject):
     def refresh(self, on_screen_only: bool = False) -> None:
         """Push the selected step to the panels. While an answer streams (`on_screen_only`), a panel nobody
         can see (a dock tabbed behind another, closed) is skipped and caught up when it is shown again."""
-        self._timer.stop()
+        self._streaming_refresh.cancel()
         view = self.current_step_view()
         answer = self.selected_answer() if view is not None else None
         for key, page in self.pages.items():
