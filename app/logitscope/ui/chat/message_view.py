@@ -300,4 +300,4 @@ def _html(text: str) -> str:
 def _utf16_length(text: str) -> int:
     """How many positions `text` takes in a QTextDocument: UTF-16 code units ("\n" becomes a block
     separator, one position too)."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    return len(text.encode("utf-16-le")) // 2
