@@ -300,4 +300,4 @@ def _html(text: str) -> str:
 def _utf16_length(text: str) -> int:
     """How many positions `text` takes in a QTextDocument: UTF-16 code units ("\n" becomes a block
     separator, one position too)."""
-    return len(text.encode("utf-16-le")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2  # a lone surrogate is one unit too
