@@ -70,7 +70,7 @@ def _add_sampler(p: argparse.ArgumentParser) -> None:
     d.add_argument("--repeat-last-n", type=int, default=default.repeat_last_n, help=shown)
     d.add_argument("--frequency-penalty", type=float, default=default.frequency_penalty, help=shown)
     d.add_argument("--presence-penalty", type=float, default=default.presence_penalty, help=shown)
-    d.add_argument("--order", choices=list(sampler.ORDERS), default=default.order, help=shown)
+    d.add_argument("--order", choices=list(sampler.LEGACY_ORDERS), default="temperature_last", help=shown)
     d.add_argument("--seed", type=int, default=default.seed, help="fixed seed (default: random, printed in --json)")
 
 
@@ -226,7 +226,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
     from logitscope.engine.gguf_info import read_model_card
-    from logitscope.engine.sampler import SamplerSettings
+    from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings
     from logitscope.engine.trace import (
         GenerationResult,
         StepRecord,
@@ -242,7 +242,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         temperature=args.temperature, top_k=args.top_k, top_p=args.top_p, min_p=args.min_p,
         repeat_penalty=args.repeat_penalty, repeat_last_n=args.repeat_last_n,
         frequency_penalty=args.frequency_penalty, presence_penalty=args.presence_penalty,
-        seed=args.seed, order=args.order)
+        seed=args.seed, samplers=LEGACY_ORDERS[args.order])
     options = DecodeOptions(max_tokens=args.max_tokens, stop=tuple(args.stop))
     settings.validate()
     options.validate()

@@ -10,7 +10,7 @@ import pytest
 from logitscope import cli
 from logitscope.engine import memory, sampler
 from logitscope.engine.api import DecodeOptions, LoadSettings
-from logitscope.engine.sampler import ORDERS, SamplerSettings
+from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings
 
 
 def _action(parser: argparse.ArgumentParser, *path: str) -> dict[str, argparse.Action]:
@@ -48,11 +48,11 @@ def test_every_sampler_setting_has_a_generate_option():
 def test_choices_follow_the_engines_constants(monkeypatch: pytest.MonkeyPatch):
     """A KV cache type or a stage order added to the engine is offered by the CLI without touching it."""
     monkeypatch.setitem(memory.KV_CACHE_TYPES, "q5_1", (7, 24 / 32))
-    monkeypatch.setitem(sampler.ORDERS, "min_p_first", ("min_p", "penalties", "top_k", "top_p", "temperature"))
+    monkeypatch.setitem(sampler.LEGACY_ORDERS, "min_p_first", ("min_p", "penalties", "top_k", "top_p", "temperature"))
     parser = cli.build_parser()
     for command in ("generate", "chat"):
         assert _action(parser, command)["--kv-type"].choices == list(memory.KV_CACHE_TYPES)
-    assert _action(parser, "generate")["--order"].choices == list(ORDERS)
+    assert _action(parser, "generate")["--order"].choices == list(LEGACY_ORDERS)
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     generate_help = sub.choices["generate"].format_help()
     assert "q5_1" in generate_help and "min_p_first" in generate_help

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import PRESETS, SamplerSettings
+from logitscope.engine.sampler import LEGACY_ORDERS, PRESETS, SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord, pack_step, unpack_step
 
 
@@ -71,10 +71,10 @@ def test_step_records_are_consistent(engine):
 
 
 def test_temperature_order_is_recorded_and_changes_the_stages(engine):
-    first = SamplerSettings(temperature=1.5, top_k=0, top_p=0.9, min_p=0.0, seed=3, order="temperature_first")
+    first = SamplerSettings(temperature=1.5, top_k=0, top_p=0.9, min_p=0.0, seed=3, samplers=LEGACY_ORDERS["temperature_first"])
     steps, result = run(engine, prompt="Hi", settings=first, options=DecodeOptions(max_tokens=3))
     assert [st.name for st in steps[0].stages] == ["penalties", "temperature", "top_k", "top_p", "min_p"]
-    assert result.settings["order"] == "temperature_first"
+    assert tuple(result.settings["samplers"]) == LEGACY_ORDERS["temperature_first"]
     last = SamplerSettings(temperature=1.5, top_k=0, top_p=0.9, min_p=0.0, seed=3)
     steps_last, _ = run(engine, prompt="Hi", settings=last, options=DecodeOptions(max_tokens=1))
     # A hot temperature before top-p flattens the distribution, so top-p keeps more candidates.

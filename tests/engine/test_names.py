@@ -4,14 +4,22 @@ steps depend on) and the KV cache types (engine.memory.KV_CACHE_TYPES)."""
 from __future__ import annotations
 
 from logitscope.engine.memory import KV_CACHE_TYPES, kv_bytes_per_element_text
-from logitscope.engine.sampler import ORDERS, SamplerSettings
+from logitscope.engine.sampler import (
+    CHAIN_STAGES,
+    FIXED_BEFORE,
+    LEGACY_ORDERS,
+    MIROSTAT_CHAIN,
+    SamplerSettings,
+)
 from logitscope.engine.trace import STAGE_NAMES
 
 
-def test_each_order_applies_every_stage_once():
-    for order, stages in ORDERS.items():
-        assert sorted(stages) == sorted(STAGE_NAMES), order
-    assert SamplerSettings().order in ORDERS
+def test_each_order_applies_every_chain_stage_once_and_every_stage_has_a_stored_name():
+    for order, stages in LEGACY_ORDERS.items():
+        assert sorted(stages) == sorted(CHAIN_STAGES), order
+    assert SamplerSettings().samplers == LEGACY_ORDERS["temperature_last"]
+    every = set(CHAIN_STAGES) | set(FIXED_BEFORE) | {n for chain in MIROSTAT_CHAIN.values() for n in chain}
+    assert every == set(STAGE_NAMES)
 
 
 def test_the_formula_shows_every_kv_cache_types_bytes_per_element():

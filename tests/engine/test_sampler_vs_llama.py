@@ -104,18 +104,18 @@ def test_penalties(real_logits, repeat, freq, present, last_n):
         assert_same(ours, *llama_apply(smpl, np.arange(len(logits)), logits, accept=list(window)))
 
 
-@pytest.mark.parametrize("order", list(S.ORDERS))
+@pytest.mark.parametrize("order", list(S.LEGACY_ORDERS))
 def test_whole_chain_stage_by_stage(real_logits, order):
     """Run our pipeline and llama.cpp's samplers one after the other on llama.cpp's own output."""
     settings = S.SamplerSettings(temperature=0.7, top_k=30, top_p=0.9, min_p=0.03, repeat_penalty=1.2,
-                                 repeat_last_n=16, frequency_penalty=0.1, presence_penalty=0.1, order=order)
+                                 repeat_last_n=16, frequency_penalty=0.1, presence_penalty=0.1, samplers=S.LEGACY_ORDERS[order])
     for logits, recent in real_logits:
         n_vocab = len(logits)
         window = recent[-settings.repeat_last_n:]
         funcs = S.stage_functions(settings, window)
         ours = full(logits)
         ref_ids, ref_logits = np.arange(len(logits)), logits.copy()
-        for name in S.ORDERS[order]:
+        for name in (n for n in S.LEGACY_ORDERS[order] if S.is_on(n, settings)):
             ours = funcs[name](ours)
             smpl = {
                 "penalties": lambda: llama_cpp.llama_sampler_init_penalties(n_vocab, 16, 1.2, 0.1, 0.1),  # noqa: B023
@@ -137,7 +137,7 @@ def test_top_indices_matches_a_full_sort(real_logits):
 
 def test_settings_validation():
     bad = [dict(temperature=-0.1), dict(top_p=0.0), dict(top_p=1.5), dict(min_p=-0.1), dict(top_k=-1),
-           dict(repeat_penalty=0.0), dict(repeat_last_n=-1), dict(order="sideways"), dict(temperature=float("nan"))]
+           dict(repeat_penalty=0.0), dict(repeat_last_n=-1), dict(samplers=("sideways",)), dict(temperature=float("nan"))]
     for kwargs in bad:
         with pytest.raises(ValueError):
             S.SamplerSettings(**kwargs).validate()

@@ -9,7 +9,7 @@ import math
 import pytest
 
 from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import SamplerSettings
+from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings
 from logitscope.engine.trace import pack_step, result_to_json, step_to_json, unpack_step
 from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.host.remote import RemoteEngine
@@ -33,7 +33,7 @@ TOKENS = [
                0.25, [(13, b".", 0.75), (0, b"!", 0.25)]),
 ]
 SETTINGS = SamplerSettings(temperature=0.7, top_k=40, top_p=0.9, min_p=0.05, repeat_penalty=1.1, repeat_last_n=32,
-                           frequency_penalty=0.1, presence_penalty=0.2, seed=77, order="temperature_first")
+                           frequency_penalty=0.1, presence_penalty=0.2, seed=77, samplers=LEGACY_ORDERS["temperature_first"])
 PROMPT = GenerateRequest(prompt="Let's go to the", settings=SETTINGS, options=DecodeOptions(max_tokens=4, stop=("\n",)))
 
 
@@ -152,7 +152,7 @@ def test_vllm_gets_its_own_parameter_names():
     assert server.bodies("/tokenize")[0] == {"model": "Qwen/Qwen2.5-0.5B-Instruct", "prompt": "hi",
                                              "add_special_tokens": False}
     assert result.text == " Paris" and result.timings.n_prompt == 6
-    assert result.settings["engine"]["not_applied"] == ["order", "repeat_last_n"]
+    assert result.settings["engine"]["not_applied"] == ["repeat_last_n", "samplers"]
     assert "repeat_last_n = 64 was not applied: vLLM's repetition penalty covers the whole prompt and answer" \
         in result.notices
 

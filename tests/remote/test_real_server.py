@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import SamplerSettings
+from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord, pack_step, step_to_json, unpack_step
 from logitscope.errors import RemoteEngineError, UnsupportedByServerError
 from logitscope.host.engine_api import EngineLike
@@ -49,7 +49,7 @@ def test_lists_models_and_tells_what_it_can_report(real_server, demo_model):
         caps = engine.capabilities()
         assert caps["remote"] and caps["raw_probs"] and caps["tokenize"]
         assert not (caps["stages"] or caps["kv"] or caps["vocab"] or caps["token_ids"] or caps["final_probs"])
-        assert set(caps["unsupported_settings"]) == {"repeat_last_n", "order"}
+        assert set(caps["unsupported_settings"]) == {"repeat_last_n", "samplers"}
         with pytest.raises(UnsupportedByServerError):
             engine.vocab()
     with pytest.raises(RemoteEngineError, match="has no model 'nope'; it serves: "):
@@ -104,14 +104,14 @@ def test_sampler_settings_reach_the_server(real_server):
 
 
 def test_settings_the_server_cannot_apply_are_reported(real_server):
-    settings = SamplerSettings(temperature=0.7, repeat_penalty=1.3, repeat_last_n=16, order="temperature_first",
+    settings = SamplerSettings(temperature=0.7, repeat_penalty=1.3, repeat_last_n=16, samplers=LEGACY_ORDERS["temperature_first"],
                                seed=5)
     request = GenerateRequest(prompt=PROMPT, settings=settings, options=DecodeOptions(max_tokens=2))
     with remote(real_server) as client:
         result = client.generate(request)
-    assert result.settings["engine"]["not_applied"] == ["order", "repeat_last_n"]
+    assert result.settings["engine"]["not_applied"] == ["repeat_last_n", "samplers"]
     assert any(n.startswith("repeat_last_n = 16 was not applied: llama-cpp-python") for n in result.notices)
-    assert any(n.startswith("order = temperature_first was not applied") for n in result.notices)
+    assert any(n.startswith("samplers = ") and "was not applied" in n for n in result.notices)
 
 
 def test_tokenize_matches_the_local_engine(real_server, engine):

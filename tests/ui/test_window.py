@@ -10,6 +10,7 @@ import time
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
+from logitscope.engine.sampler import LEGACY_ORDERS
 from tests.ui.conftest import GEN_TIMEOUT_MS, ask, heatmap_answer, token_point
 
 pytestmark = pytest.mark.gui
@@ -73,7 +74,7 @@ def test_waterfall_shows_the_order(qtbot, window):
     ask(qtbot, window, "Hello!", max_tokens=4)
     window.select_step(0, 0)
     window.sampler.set_settings(window.sampler.settings().__class__(temperature=1.3, top_k=0, top_p=0.9, min_p=0.0,
-                                                                     order="temperature_first"))
+                                                                     samplers=LEGACY_ORDERS["temperature_first"]))
     assert "temperature first" in window.waterfall.caption.text()
     first = [s.name for s in window.current_step_view().stages]
     assert first == ["penalties", "temperature", "top_k", "top_p", "min_p"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 import numpy as np
 
@@ -28,15 +28,46 @@ from logitscope.engine.trace import STAGE_NAMES, STAGE_TOP_K, StageRecord
 from logitscope.errors import InvalidSettingsError
 from logitscope.messages import Message
 
-# Each order applies every stage of STAGE_NAMES once.
-ORDERS: dict[str, tuple[str, ...]] = {
-    "temperature_last": STAGE_NAMES,   # llama.cpp's default
-    "temperature_first": ("penalties", "temperature", "top_k", "top_p", "min_p"),
+# llama-server's sampler names (its `samplers` list and llama.cpp's `--samplers`), and the aliases
+# llama.cpp accepts for them (common/sampling.cpp, common_sampler_types_from_names).
+CHAIN_STAGES = ("penalties", "dry", "top_n_sigma", "top_k", "typ_p", "top_p", "min_p", "xtc", "temperature")
+DEFAULT_SAMPLERS = CHAIN_STAGES   # llama.cpp's default order (common.h, common_params_sampling::samplers)
+SAMPLER_ALIASES: dict[str, str] = {
+    **{name.replace("_", "-"): name for name in CHAIN_STAGES if "_" in name},
+    **{name.replace("_", ""): name for name in CHAIN_STAGES if "_" in name},
+    "nucleus": "top_p", "typical-p": "typ_p", "typical": "typ_p", "typ-p": "typ_p", "typ": "typ_p",
+    "min-p": "min_p", "temp": "temperature",
 }
+# The order a schema-1 trace or an old preset named with its `order` field.
+LEGACY_ORDERS: dict[str, tuple[str, ...]] = {
+    "temperature_last": DEFAULT_SAMPLERS,
+    "temperature_first": ("penalties", "dry", "temperature", "top_n_sigma", "top_k", "typ_p", "top_p", "min_p", "xtc"),
+}
+# Stages outside the orderable chain, where llama.cpp puts them: logit bias and the grammar before the
+# chain; with Mirostat on, the chain is replaced by temperature then Mirostat (common_sampler_init).
+FIXED_BEFORE = ("logit_bias", "grammar")
+MIROSTAT_CHAIN = {1: ("temperature", "mirostat"), 2: ("temperature", "mirostat_v2")}
+DRY_BREAKERS = ("\n", ":", "\"", "*")
+
+
+def sampler_name(name: str) -> str:
+    """The canonical name of a sampler given by any of llama.cpp's spellings; InvalidSettingsError if none."""
+    key = name.strip().lower()
+    key = SAMPLER_ALIASES.get(key, key)
+    if key not in CHAIN_STAGES:
+        raise InvalidSettingsError("unknown sampler {name!r}: use {names}", name=name, names=", ".join(CHAIN_STAGES))
+    return key
+
+
+def _finite(x: float) -> bool:
+    return math.isfinite(x)
 
 
 @dataclass(frozen=True)
 class SamplerSettings:
+    """Every setting of the sampler. Names and defaults are llama.cpp's (common_params_sampling); each
+    stage is off at its default except temperature, top-k, top-p and min-p."""
+
     temperature: float = 0.8
     top_k: int = 40
     top_p: float = 0.95
@@ -46,20 +77,63 @@ class SamplerSettings:
     frequency_penalty: float = 0.0
     presence_penalty: float = 0.0
     seed: int | None = None       # None: a fresh random seed, recorded with the generation
-    order: str = "temperature_last"
+    samplers: tuple[str, ...] = DEFAULT_SAMPLERS   # the chain's order; a stage left out is not applied
+    min_keep: int = 0             # top-p, min-p, typical and XTC keep at least this many (0: llama.cpp's default)
+    # DRY: penalty multiplier * base ^ (length of the repeated sequence - allowed length)
+    dry_multiplier: float = 0.0   # 0 = off
+    dry_base: float = 1.75
+    dry_allowed_length: int = 2
+    dry_penalty_last_n: int = -1  # tokens scanned; -1 = the whole context, 0 = off
+    dry_sequence_breakers: tuple[str, ...] = DRY_BREAKERS
+    # XTC: with this probability, remove every token above the threshold except the least likely of them
+    xtc_probability: float = 0.0  # 0 = off
+    xtc_threshold: float = 0.1    # > 0.5 = off
+    typical_p: float = 1.0        # locally typical sampling; 1 = off
+    top_n_sigma: float = -1.0     # keep logits within n standard deviations of the best; <= 0 = off
+    dynatemp_range: float = 0.0   # dynamic temperature: temperature +- range by entropy; 0 = off
+    dynatemp_exponent: float = 1.0
+    mirostat: int = 0             # 0 = off, 1 = Mirostat, 2 = Mirostat 2.0 (replaces the chain)
+    mirostat_tau: float = 5.0     # target surprise (bits)
+    mirostat_eta: float = 0.1     # learning rate
+    # (token id or text, bias): a text biases every token of its tokenization (as llama-server);
+    # -inf bans the token
+    logit_bias: tuple[tuple[int | str, float], ...] = ()
+    grammar: str = ""             # GBNF; "" = unconstrained
+    json_schema: str = ""         # a JSON schema (text), converted to GBNF by the engine; exclusive with grammar
 
     def validate(self) -> None:
         checks = [
-            (math.isfinite(self.temperature) and self.temperature >= 0, Message("temperature must be >= 0 (0 = greedy)")),
+            (_finite(self.temperature) and self.temperature >= 0, Message("temperature must be >= 0 (0 = greedy)")),
             (self.top_k >= 0, Message("top-k must be >= 0 (0 = off)")),
-            (math.isfinite(self.top_p) and 0 < self.top_p <= 1, Message("top-p must be in (0, 1] (1 = off)")),
-            (math.isfinite(self.min_p) and 0 <= self.min_p <= 1, Message("min-p must be in [0, 1] (0 = off)")),
-            (math.isfinite(self.repeat_penalty) and self.repeat_penalty > 0, Message("repeat penalty must be > 0 (1 = off)")),
+            (_finite(self.top_p) and 0 < self.top_p <= 1, Message("top-p must be in (0, 1] (1 = off)")),
+            (_finite(self.min_p) and 0 <= self.min_p <= 1, Message("min-p must be in [0, 1] (0 = off)")),
+            (_finite(self.repeat_penalty) and self.repeat_penalty > 0, Message("repeat penalty must be > 0 (1 = off)")),
             (self.repeat_last_n >= 0, Message("repeat-last-n must be >= 0 (0 = off)")),
-            (math.isfinite(self.frequency_penalty), Message("frequency penalty must be a finite number")),
-            (math.isfinite(self.presence_penalty), Message("presence penalty must be a finite number")),
+            (_finite(self.frequency_penalty), Message("frequency penalty must be a finite number")),
+            (_finite(self.presence_penalty), Message("presence penalty must be a finite number")),
             (self.seed is None or 0 <= self.seed < 2**63, Message("seed must be between 0 and 2^63 - 1")),
-            (self.order in ORDERS, Message("order must be one of {orders}", orders=", ".join(ORDERS))),
+            (len(self.samplers) == len(set(self.samplers)) and all(n in CHAIN_STAGES for n in self.samplers),
+             Message("samplers must be distinct names among {names}", names=", ".join(CHAIN_STAGES))),
+            (0 <= self.min_keep <= 1 << 20, Message("min-keep must be >= 0")),
+            (_finite(self.dry_multiplier) and self.dry_multiplier >= 0, Message("DRY multiplier must be >= 0 (0 = off)")),
+            (_finite(self.dry_base) and self.dry_base >= 1, Message("DRY base must be >= 1")),
+            (0 <= self.dry_allowed_length <= 1 << 16, Message("DRY allowed length must be >= 0")),
+            (self.dry_penalty_last_n >= -1, Message("DRY penalty-last-n must be >= -1 (-1 = the whole context, 0 = off)")),
+            (all(b for b in self.dry_sequence_breakers), Message("a DRY sequence breaker cannot be empty")),
+            (_finite(self.xtc_probability) and 0 <= self.xtc_probability <= 1, Message("XTC probability must be in [0, 1] (0 = off)")),
+            (_finite(self.xtc_threshold) and 0 <= self.xtc_threshold <= 1, Message("XTC threshold must be in [0, 1] (> 0.5 = off)")),
+            (_finite(self.typical_p) and 0 < self.typical_p <= 1, Message("typical-p must be in (0, 1] (1 = off)")),
+            (_finite(self.top_n_sigma), Message("top-n-sigma must be a finite number (<= 0 = off)")),
+            (_finite(self.dynatemp_range) and self.dynatemp_range >= 0, Message("dynamic temperature range must be >= 0 (0 = off)")),
+            (_finite(self.dynatemp_exponent) and self.dynatemp_exponent > 0, Message("dynamic temperature exponent must be > 0")),
+            (self.mirostat in (0, 1, 2), Message("mirostat must be 0 (off), 1 or 2")),
+            (_finite(self.mirostat_tau) and self.mirostat_tau > 0, Message("Mirostat tau must be > 0")),
+            (_finite(self.mirostat_eta) and self.mirostat_eta > 0, Message("Mirostat eta must be > 0")),
+            (all(not math.isnan(b) and b != math.inf for _, b in self.logit_bias),
+             Message("a logit bias must be a number or -inf (ban)")),
+            (all((isinstance(t, int) and t >= 0) or (isinstance(t, str) and t) for t, _ in self.logit_bias),
+             Message("a logit bias applies to a token id >= 0 or a non-empty text")),
+            (not (self.grammar and self.json_schema), Message("give a grammar or a JSON schema, not both")),
         ]
         for ok, message in checks:
             if not ok:
@@ -73,8 +147,44 @@ class SamplerSettings:
     def greedy(self) -> bool:
         return self.temperature <= 0
 
+    def chain(self) -> tuple[str, ...]:
+        """Every stage applied, in order (STAGE_NAMES): logit bias and grammar first when set, then the
+        orderable chain, or temperature + Mirostat when Mirostat is on."""
+        before = tuple(n for n, on in (("logit_bias", bool(self.logit_bias)),
+                                       ("grammar", bool(self.grammar or self.json_schema))) if on)
+        return before + (MIROSTAT_CHAIN[self.mirostat] if self.mirostat else self.samplers)
+
     def to_dict(self) -> dict[str, object]:
-        return asdict(self)
+        d = asdict(self)
+        d["samplers"] = list(self.samplers)
+        d["dry_sequence_breakers"] = list(self.dry_sequence_breakers)
+        d["logit_bias"] = [[t, b if math.isfinite(b) else "-inf"] for t, b in self.logit_bias]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, object]) -> SamplerSettings:
+        """The inverse of to_dict; also reads the schema-1 form (an `order` name instead of `samplers`).
+        Unknown keys are ignored; wrong types raise InvalidSettingsError (then validate())."""
+        d = dict(d)
+        order = d.pop("order", None)
+        if "samplers" not in d and isinstance(order, str) and order in LEGACY_ORDERS:
+            d["samplers"] = LEGACY_ORDERS[order]
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in d.items() if k in known}
+        try:
+            if "samplers" in values:
+                values["samplers"] = tuple(sampler_name(str(n)) for n in values["samplers"])  # type: ignore[attr-defined]
+            if "dry_sequence_breakers" in values:
+                values["dry_sequence_breakers"] = tuple(str(b) for b in values["dry_sequence_breakers"])  # type: ignore[attr-defined]
+            if "logit_bias" in values:
+                values["logit_bias"] = tuple(
+                    (t if isinstance(t, str) else int(t), -math.inf if b == "-inf" else float(b))
+                    for t, b in values["logit_bias"])  # type: ignore[attr-defined]
+            settings = cls(**values)  # type: ignore[arg-type]
+        except (TypeError, ValueError) as exc:
+            raise InvalidSettingsError("sampler settings: {error}", error=str(exc)) from exc
+        settings.validate()
+        return settings
 
 
 # keys are Messages (equal to and stored as the English name) so the window can show them translated
@@ -247,9 +357,30 @@ def _record(name: str, before: Candidates, after: Candidates) -> StageRecord:
     return StageRecord(name, len(before), len(after), min(mass, 1.0), after.ids[head].astype(np.int32), probs)
 
 
+def _not_yet(name: str) -> Callable[[Candidates], Candidates]:
+    def apply(c: Candidates) -> Candidates:
+        raise InvalidSettingsError("the {name} sampler is not available yet", name=name)
+    return apply
+
+
+# Stages recorded even when their settings leave them without effect (the waterfall always shows these);
+# every other stage is recorded only when on.
+ALWAYS_RECORDED = ("penalties", "top_k", "top_p", "min_p", "temperature")
+
+
+def is_on(name: str, s: SamplerSettings) -> bool:
+    """Whether a chain stage changes anything under these settings."""
+    return {
+        "dry": s.dry_multiplier > 0 and s.dry_penalty_last_n != 0,
+        "xtc": s.xtc_probability > 0 and s.xtc_threshold <= 0.5,
+        "typ_p": s.typical_p < 1.0,
+        "top_n_sigma": s.top_n_sigma > 0,
+    }.get(name, True)
+
+
 def stage_functions(s: SamplerSettings, recent: np.ndarray) -> dict[str, Callable[[Candidates], Candidates]]:
     window = recent[-s.repeat_last_n:] if s.repeat_last_n > 0 else recent[:0]
-    return {
+    return {name: _not_yet(name) for name in STAGE_NAMES} | {
         "penalties": lambda c: penalties(c, window, s.repeat_penalty, s.frequency_penalty, s.presence_penalty),
         "top_k": lambda c: top_k(c, s.top_k),
         "top_p": lambda c: top_p(c, s.top_p),
@@ -263,7 +394,9 @@ def run_stages(c: Candidates, s: SamplerSettings, recent: Sequence[int] | np.nda
     """Apply the stages in the settings' order; return the final candidates and one record per stage."""
     funcs = stage_functions(s, np.asarray(recent, dtype=np.int32))
     records: list[StageRecord] = []
-    for name in ORDERS[s.order]:
+    for name in s.chain():
+        if not is_on(name, s):
+            continue
         after = funcs[name](c)
         if record:
             records.append(_record(name, c, after))

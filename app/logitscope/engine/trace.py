@@ -38,7 +38,8 @@ class Vocab(Protocol):
 
 # The sampler's stages, llama.cpp's names (llama-server takes them too). The stored form of a step keeps
 # each stage as its index here: append new stages, never reorder.
-STAGE_NAMES = ("penalties", "top_k", "top_p", "min_p", "temperature")
+STAGE_NAMES = ("penalties", "top_k", "top_p", "min_p", "temperature",
+               "dry", "xtc", "typ_p", "top_n_sigma", "mirostat", "mirostat_v2", "logit_bias", "grammar")
 
 RAW_TOP_N = 128     # raw logits kept per step (the head of the distribution)
 STAGE_TOP_K = 8     # candidates kept per sampler stage
@@ -55,6 +56,13 @@ class StageRecord:
     mass_kept: float          # probability mass (under the stage's input distribution) of the survivors
     top_ids: np.ndarray       # int32, the best survivors, best first
     top_probs: np.ndarray     # float32, their probabilities if sampling stopped after this stage
+    # What a stage knows beyond its survivors (documented keys, all floats): "mu" (Mirostat's target after
+    # this step's update), "temperature" (dynamic temperature's effective value), "triggered" (XTC: 1 if it
+    # cut this step), "penalized" (DRY: tokens penalized), "allowed" (grammar: tokens it allowed).
+    info: dict[str, float] = field(default_factory=dict)
+    # int32, the best candidates this stage removed, best first (by its input): STAGE_TOP_K of them, and for
+    # the grammar every token of the raw head (RAW_TOP_N) it masked, so the head can be replayed and marked.
+    removed_ids: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int32))
 
 
 @dataclass

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from logitscope.engine.api import GenerateRequest
-from logitscope.engine.sampler import ORDERS, SamplerSettings
+from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings, is_on
 from logitscope.engine.text import Utf8Stream
 from logitscope.engine.trace import RAW_TOP_N, StepRecord
 
@@ -68,7 +68,7 @@ class ServerKind:
         penalties = s.repeat_penalty != 1 or s.frequency_penalty != 0 or s.presence_penalty != 0
         matters = {"top_k": s.top_k > 0, "min_p": s.min_p > 0, "repeat_penalty": s.repeat_penalty != 1,
                    "repeat_last_n": penalties,
-                   "order": self.fixed_order is not None and s.order != self.fixed_order
+                   "samplers": self.fixed_order is not None and s.samplers != LEGACY_ORDERS[self.fixed_order]
                    and s.temperature not in (0, 1)}
         return {name: reason for name, reason in self.unsupported.items() if matters.get(name, True)}
 
@@ -87,20 +87,20 @@ SERVER_KINDS: dict[str, ServerKind] = {
         "llama-cpp-python",
         params={**_OPENAI_PARAMS, "top_k": "top_k", "min_p": "min_p", "repeat_penalty": "repeat_penalty"},
         unsupported={"repeat_last_n": "llama-cpp-python's server fixes it when it starts (--last_n_tokens_size)",
-                     "order": "llama-cpp-python's server always applies the temperature last"},
+                     "samplers": "llama-cpp-python's server always applies the temperature last"},
         # Its /extras/tokenize always adds BOS when the model wants one and parses special tokens.
         fixed_order="temperature_last", tokenize=("/extras/tokenize", "input"), max_top=100),
     "vllm": ServerKind(
         "vllm",
         params={**_OPENAI_PARAMS, "top_k": "top_k", "min_p": "min_p", "repeat_penalty": "repetition_penalty"},
         unsupported={"repeat_last_n": "vLLM's repetition penalty covers the whole prompt and answer",
-                     "order": "vLLM always applies the temperature first"},
+                     "samplers": "vLLM always applies the temperature first"},
         fixed_order="temperature_first", tokenize=("/tokenize", "prompt"),
         tokenize_flags={"add_special": "add_special_tokens"}, top_k_off=-1),
     "openai": ServerKind(
         "openai", params=dict(_OPENAI_PARAMS),
         unsupported={"top_k": _NOT_OPENAI, "min_p": _NOT_OPENAI, "repeat_penalty": _NOT_OPENAI,
-                     "repeat_last_n": _NOT_OPENAI, "order": "the server's sampler order is not known"}),
+                     "repeat_last_n": _NOT_OPENAI, "samplers": "the server's sampler order is not known"}),
 }
 # Who answers GET /v1/models with which `owned_by` (llama-server is found by its /props instead).
 OWNED_BY_KIND = {"vllm": "vllm", "me": "llama-cpp-python", "llamacpp": "llama-server"}
@@ -124,7 +124,7 @@ def build_request(kind: ServerKind, model: str, request: GenerateRequest, settin
     if "top_k" in kind.params and settings.top_k == 0:
         params[kind.params["top_k"]] = kind.top_k_off
     if kind.name == "llama-server":
-        params["samplers"] = list(ORDERS[settings.order])  # llama-server's sampler names are ours
+        params["samplers"] = [n for n in settings.samplers if is_on(n, settings)]  # llama-server's sampler names are ours
         params["post_sampling_probs"] = post_sampling
     options = request.options
     stop = list(options.stop)

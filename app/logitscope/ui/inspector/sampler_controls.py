@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.sampler import ORDERS, PRESETS, SamplerSettings
+from logitscope.engine.sampler import LEGACY_ORDERS, PRESETS, SamplerSettings
 from logitscope.ui.messages import translate_template
 
 # name -> (minimum, maximum, step, decimals); decimals 0 = an integer setting (labels: SamplerPanel)
@@ -134,7 +134,7 @@ class SamplerPanel(QWidget):
         self.order = QComboBox()
         order_labels = {"temperature_last": self.tr("temperature last (llama.cpp)"),
                         "temperature_first": self.tr("temperature first")}
-        for order in ORDERS:
+        for order in LEGACY_ORDERS:
             self.order.addItem(order_labels.get(order, order), order)
         self.order.currentIndexChanged.connect(self._emit)
         form.addRow(self.tr("Order"), self.order)
@@ -204,14 +204,14 @@ class SamplerPanel(QWidget):
         for name, row in self.rows.items():
             row.setEnabled(name not in unsupported)
             row.setToolTip(str(unsupported.get(name, "")))
-        self.order.setEnabled("order" not in unsupported)
+        self.order.setEnabled("samplers" not in unsupported)
 
     # -- values --------------------------------------------------------------------------------------
     def set_settings(self, settings: SamplerSettings) -> None:
         self._quiet = True
         for name, row in self.rows.items():
             row.set_value(getattr(settings, name))
-        self.order.setCurrentIndex(max(0, self.order.findData(settings.order)))
+        self.order.setCurrentIndex(max(0, next((i for i, chain in enumerate(LEGACY_ORDERS.values()) if chain == settings.samplers), 0)))
         self.fixed_seed.setChecked(settings.seed is not None)
         if settings.seed is not None:
             self.seed.setValue(int(settings.seed) % 2**31)
@@ -221,7 +221,7 @@ class SamplerPanel(QWidget):
     def settings(self) -> SamplerSettings:
         values: dict[str, Any] = {name: (row.value() if FIELDS[name][3] else int(row.value()))
                                   for name, row in self.rows.items()}
-        return replace(SamplerSettings(), **values, order=self.order.currentData(),
+        return replace(SamplerSettings(), **values, samplers=LEGACY_ORDERS[self.order.currentData()],
                        seed=self.seed.value() if self.fixed_seed.isChecked() else None)
 
     def stop_sequences(self) -> tuple[str, ...]:

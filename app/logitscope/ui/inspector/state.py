@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from logitscope.engine.replay import Replay, replay_step
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import StageRecord, StepRecord
+from logitscope.errors import InvalidSettingsError
 
 
 @dataclass
@@ -44,7 +45,15 @@ class StepView:
 
     @property
     def order(self) -> str:
-        return self.preview.order if self.preview is not None else str(self.recorded.get("order", SamplerSettings().order))
+        """The legacy order's name the chain matches ("temperature_last" unless temperature comes before top-k)."""
+        if self.preview is not None:
+            chain = self.preview.samplers
+        else:
+            try:
+                chain = SamplerSettings.from_dict(self.recorded).samplers
+            except InvalidSettingsError:
+                chain = SamplerSettings().samplers
+        return "temperature_first" if chain.index("temperature") < chain.index("top_k") else "temperature_last"
 
     def setting(self, name: str) -> object:
         if self.preview is not None:
@@ -58,5 +67,8 @@ class StepView:
 
 
 def differs(settings: SamplerSettings, recorded: dict[str, object]) -> bool:
-    keys = [f.name for f in fields(SamplerSettings) if f.name != "seed"]  # a seed alone changes no distribution
-    return any(getattr(settings, k) != recorded.get(k) for k in keys)
+    try:
+        then = SamplerSettings.from_dict(recorded)
+    except InvalidSettingsError:
+        return True
+    return replace(settings, seed=None) != replace(then, seed=None)  # a seed alone changes no distribution
