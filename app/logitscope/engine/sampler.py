@@ -26,6 +26,7 @@ import numpy as np
 
 from logitscope.engine.trace import STAGE_NAMES, STAGE_TOP_K, StageRecord
 from logitscope.errors import InvalidSettingsError
+from logitscope.grammars import ready_grammar
 from logitscope.messages import Message
 
 # llama-server's sampler names (its `samplers` list and llama.cpp's `--samplers`), and the aliases
@@ -193,6 +194,13 @@ PRESETS: dict[str, SamplerSettings] = {
     Message("Precise"): SamplerSettings(temperature=0.3, top_k=40, top_p=0.9, min_p=0.05, repeat_penalty=1.1),
     Message("Balanced"): SamplerSettings(),
     Message("Creative"): SamplerSettings(temperature=1.1, top_k=100, top_p=0.98, min_p=0.02, repeat_penalty=1.05),
+    # the common recipe for stories: min-p alone for truncation, DRY against repeated passages
+    Message("Creative writing (min-p + DRY)"): SamplerSettings(temperature=1.0, top_k=0, top_p=1.0, min_p=0.05,
+                                                               dry_multiplier=0.8),
+    # XTC's authors' suggestion: drop the obvious choices half of the time
+    Message("XTC creative"): SamplerSettings(temperature=1.0, top_k=0, top_p=1.0, min_p=0.02,
+                                             xtc_probability=0.5, xtc_threshold=0.1),
+    Message("JSON"): SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0, grammar=ready_grammar("json")),
 }
 
 
