@@ -23,6 +23,9 @@ from logitscope.ui.visibility import Coalescer, on_screen
 # While tokens stream, plots repaint at most ~8 times a second: on a small machine the GUI shares the
 # cores with llama.cpp, and every millisecond painting is a millisecond not decoding.
 STREAMING_REPAINT_MS = 333  # step panels while an answer streams: 3 a second (a refresh repaints ~8 ms of docks: bench --window)
+# The timeline draws the whole answer, not the live step: once a second is enough while it streams, and a
+# repaint of its two plots is the dearest of the panels (~4 ms).
+TIMELINE_STREAMING_MS = 1_000
 
 
 class EmptyStatePage(QStackedWidget):
@@ -65,6 +68,7 @@ class InspectorCoordinator(QObject):
         self.pages = {key: EmptyStatePage(panel, text) for key, panel in
                       (("distribution", distribution), ("waterfall", waterfall), ("timeline", timeline))}
         self._streaming_refresh = Coalescer(STREAMING_REPAINT_MS, lambda: self.refresh(on_screen_only=True), self)
+        self._timeline_refresh = Coalescer(TIMELINE_STREAMING_MS, self._show_timeline, self)
         self._stale: set[str] = set()  # panels skipped while off screen: brought up to date when shown
         timeline.stepClicked.connect(lambda i: self.select_step(self.inspected_turn(), i))
         self.refresh()
@@ -125,8 +129,9 @@ class InspectorCoordinator(QObject):
         """Push the selected step to the panels. While an answer streams (`on_screen_only`), a panel nobody
         can see (a dock tabbed behind another, closed) is skipped and caught up when it is shown again."""
         self._streaming_refresh.cancel()
+        if not on_screen_only:
+            self._timeline_refresh.cancel()
         view = self.current_step_view()
-        answer = self.selected_answer() if view is not None else None
         for key, page in self.pages.items():
             page.show_empty(view is None)
             if on_screen_only and view is not None and not on_screen(page):
@@ -137,11 +142,18 @@ class InspectorCoordinator(QObject):
                 self.distribution.show_step(view)
             elif key == "waterfall":
                 self.waterfall.show_step(view)
+            elif on_screen_only and view is not None:
+                self._timeline_refresh.request()
             else:
-                self.timeline.set_steps(answer.steps if answer is not None else [])
-                if view is not None:
-                    self.timeline.mark(view.step.i)
+                self._show_timeline(view)
         self.shown.emit()
+
+    def _show_timeline(self, view: StepView | None = None) -> None:
+        view = view or self.current_step_view()
+        answer = self.selected_answer() if view is not None else None
+        self.timeline.set_steps(answer.steps if answer is not None else [])
+        if view is not None:
+            self.timeline.mark(view.step.i)
 
     def catch_up(self) -> None:
         """A dock came to the front: if it missed updates while hidden, show the current step now."""
