@@ -145,6 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
                            "generation tok/s without and with an inspection context")
     p.add_argument("--long", type=int, default=0, metavar="N",
                    help="with --window: one more run of N tokens, GUI CPU per token at its start and end")
+    p.add_argument("--replay", action="store_true",
+                   help="with --window: the window's own CPU per token, fed a recorded answer at a fixed rate "
+                        "(no model running while it is measured)")
+    p.add_argument("--rate", type=float, default=0.0, help="with --replay: tokens per second (default 100)")
 
     from logitscope.library.commands import add_models_subcommands
     from logitscope.store.commands import add_history_parser
@@ -387,6 +391,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         args.reps = 5 if args.inspect else 3
     if args.tokens < 2 or args.reps < 1 or args.long < 0:
         raise InvalidSettingsError("--tokens must be >= 2, --reps >= 1 and --long >= 0")
+    if args.replay and not args.window or args.rate < 0 or (args.rate and not args.replay):
+        raise InvalidSettingsError("--replay goes with --window, and --rate (> 0) with --replay")
+    if args.window and args.replay:
+        from logitscope.ui.bench_replay import run_replay_bench  # needs Qt
+
+        return run_replay_bench(resolve_model(args.model), args)
     if args.window:
         from logitscope.ui.bench_window import run_window_bench  # the only bench that needs Qt
 

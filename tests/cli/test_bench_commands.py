@@ -31,3 +31,19 @@ def test_bench_window_reports_each_variant(demo_model, isolated_home):
     for v in report["variants"]:
         assert v["window_tok_s"] > 0 and v["cli_tok_s"] > 0 and v["gui_cpu_ms_per_token"] > 0
         assert v["ratio"] == v["window_tok_s"] / v["cli_tok_s"] and v["worst_step_ms"] > 0
+
+
+def test_bench_window_replay_measures_the_window_alone(demo_model, isolated_home):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    report = bench("--window", "--replay", "--rate", "200", "--tokens", "12", "--model", str(demo_model), env=env)
+    assert report["rate_tok_s"] == 200
+    assert {(v["size"], v["heatmap"]) for v in report["variants"]} == {
+        (size, heat) for size in ("1280x720", "1920x1080") for heat in (False, True)}
+    assert all(v["gui_cpu_ms_per_token"] > 0 for v in report["variants"])
+
+
+def test_bench_replay_flags_are_checked():
+    for args in (["--replay"], ["--window", "--rate", "50"], ["--window", "--replay", "--rate", "-1"]):
+        proc = subprocess.run([sys.executable, "-m", "logitscope", "bench", *args], capture_output=True, text=True,
+                              timeout=60, check=False)
+        assert proc.returncode == 2 and proc.stderr.startswith("error:") and "Traceback" not in proc.stderr, args

@@ -80,7 +80,8 @@ def start_display() -> tuple[str, subprocess.Popen[bytes] | None]:
 class WindowDriver:
     """The real MainWindow in this process, driven like a user would: new chat, send, wait."""
 
-    def __init__(self, model: Path, n_ctx: int, threads: int, home: Path) -> None:
+    def __init__(self, model: Path, n_ctx: int, threads: int, home: Path, bridge: Any = None) -> None:
+        """`bridge`: the window's EngineBridge (default: a new one, with its own engine process)."""
         from PySide6.QtCore import QSettings
 
         from logitscope.engine.api import LoadSettings
@@ -91,7 +92,7 @@ class WindowDriver:
 
         self.app = create_app([])
         dark = apply_theme(self.app, "light")
-        self.window = MainWindow(settings=QSettings(str(home / "layout.ini"), QSettings.Format.IniFormat),
+        self.window = MainWindow(bridge=bridge, settings=QSettings(str(home / "layout.ini"), QSettings.Format.IniFormat),
                                  dark=dark, app_settings=SettingsStore())
         self.window.show()
         self.window.sampler.set_settings(PRESETS["Greedy"])
