@@ -43,6 +43,7 @@ from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, In
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.host.remote_params import applied_stages, readable
 from logitscope.host.remote_stream import Answer, iter_sse, read_answer, server_message
 from logitscope.host.remote_wire import (
     OWNED_BY_KIND,
@@ -209,6 +210,7 @@ class RemoteEngine:
                 "raw_probs": not self._post_sampling, "final_probs": self._post_sampling, "stages": False,
                 "entropy": False, "kv": False, "token_ids": kind.token_ids, "tokenize": kind.tokenize is not None,
                 "vocab": False, "fork": False, "unsupported_settings": dict(kind.unsupported),
+                "samplers": applied_stages(kind.unsupported), "grammar": "grammar" not in kind.unsupported,
                 "kv_map": False, "forward_pass": False}
 
     # -- generation --------------------------------------------------------------------------------
@@ -230,7 +232,8 @@ class RemoteEngine:
         with self._generate_lock:
             self._cancelled.clear()
             answer = Answer(time.perf_counter(), request.options.max_tokens, notices=[
-                Message("{name} = {value} was not applied: {why}", name=name, value=getattr(settings, name), why=why)
+                Message("{name} = {value} was not applied: {why}", name=name, value=readable(name, getattr(settings, name)),
+                        why=why)
                 for name, why in wire.not_applied.items()])
             try:
                 self._stream(wire, answer, on_step)
