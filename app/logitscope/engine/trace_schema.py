@@ -27,10 +27,10 @@ def migrate_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(settings)
     if "order" not in out or "samplers" in out:
         return out
-    order = out["order"]
-    if isinstance(order, str) and order in LEGACY_ORDERS:
-        del out["order"]
-        out["samplers"] = list(LEGACY_ORDERS[order])
+    order = out.pop("order")
+    if not (isinstance(order, str) and order in LEGACY_ORDERS):
+        return dict(settings)
+    out["samplers"] = list(LEGACY_ORDERS[order])
     # to_dict's order, each known setting as recorded or at its default, then the other keys (max_tokens, ...)
     migrated = {name: out.pop(name, default) for name, default in SamplerSettings().to_dict().items()}
     return migrated | out
