@@ -218,7 +218,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
     )
     from logitscope.errors import EngineUnresponsiveError, RemoteEngineError
     from logitscope.host.client import CancelledError, EngineClient
-
     from logitscope.sampler_cli import settings_from_args
 
     settings = settings_from_args(args)  # validated

@@ -13,7 +13,15 @@ from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.engine.sampler import CHAIN_STAGES, SamplerSettings
 from logitscope.errors import InvalidSettingsError
 from logitscope.host.remote import RemoteEngine
-from tests.remote.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data, llama_server_routes, vllm_routes
+from tests.remote.fake_server import (
+    FakeServer,
+    chat_chunk,
+    chat_logprob,
+    chat_routes,
+    data,
+    llama_server_routes,
+    vllm_routes,
+)
 from tests.remote.test_modelled_servers import TOKENS
 
 SCHEMA = '{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}'

@@ -20,6 +20,7 @@ from typing import Any
 from logitscope import TRACE_SCHEMA_VERSION
 from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings
 
+
 def migrate_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """A recorded settings dict in schema 2. A schema-1 dict (it has `order` and no `samplers`) gets
     `samplers` for its order (an unknown order is kept as it is, for the reader to report) and the new
