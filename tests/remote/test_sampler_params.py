@@ -133,3 +133,14 @@ def test_openai_takes_a_schema_on_chat_only_and_token_ids_only():
     assert "response_format" not in server.bodies("/v1/completions")[0]
     assert completed.settings["engine"]["not_applied"] == ["json_schema"]
     assert completed.notices[0].startswith("json_schema = '{\"type\": \"object\", \"properties\": {\"name\": {\"type\": ")
+
+
+def test_a_stage_left_out_of_the_chain_is_not_reported_missing():
+    """Typical-p and DRY set but not in the chain: not applied locally either, so vLLM lacking them changes
+    nothing (and greedy, the order of the rest does not matter)."""
+    settings = SamplerSettings(typical_p=0.5, dry_multiplier=0.8, samplers=("penalties", "top_k", "top_p", "min_p", "temperature"),
+                               temperature=0.0, seed=4)
+    with FakeServer(vllm_routes(COMPLETION)) as server, RemoteEngine(server.url) as engine:
+        result = engine.generate(prompt(settings))
+    assert not server.bodies("/v1/completions")[0].get("typical_p")
+    assert result.settings["engine"]["not_applied"] == [] and result.notices == []

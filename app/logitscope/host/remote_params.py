@@ -62,9 +62,19 @@ def stage_on(name: str, s: SamplerSettings) -> bool:
             "dynatemp": s.dynatemp_range > 0, "mirostat": s.mirostat != 0}[stage]
 
 
+# The chain stage a setting belongs to: it matters only while the stage is in the chain applied.
+_IN_STAGE = {"top_k": "top_k", "min_p": "min_p", "repeat_penalty": "penalties", "repeat_last_n": "penalties",
+             "typical_p": "typ_p", "top_n_sigma": "top_n_sigma", "dynatemp_range": "temperature",
+             "dynatemp_exponent": "temperature", **{name: "dry" for name in ("dry_multiplier", "dry_base",
+             "dry_allowed_length", "dry_penalty_last_n", "dry_sequence_breakers")},
+             "xtc_probability": "xtc", "xtc_threshold": "xtc"}
+
+
 def matters(name: str, s: SamplerSettings) -> bool:
     """Whether a setting changes the answer under these settings: a stage's own settings matter when the
-    stage is on (and, for its secondary settings, differ from the default)."""
+    stage is on and in the chain (and, for its secondary settings, differ from the default)."""
+    if name in _IN_STAGE and _IN_STAGE[name] not in s.chain():
+        return False
     default = SamplerSettings()
     penalties = s.repeat_penalty != 1 or s.frequency_penalty != 0 or s.presence_penalty != 0
     stage = {"dry": is_on("dry", s), "xtc": is_on("xtc", s), "dynatemp": s.dynatemp_range > 0,
