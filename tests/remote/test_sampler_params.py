@@ -75,6 +75,9 @@ def test_llama_server_json_schema_and_mirostat():
             engine.generate(chat(SamplerSettings(json_schema="{'type': 'object'}")))
         with pytest.raises(InvalidSettingsError, match="must be a JSON object"):
             engine.generate(chat(SamplerSettings(json_schema="[1, 2]")))
+        with pytest.raises(InvalidSettingsError, match="must be a JSON object"):
+            engine.check_settings(SamplerSettings(json_schema="true"))
+        engine.check_settings(settings)
     (body,) = server.bodies("/v1/chat/completions")  # the refused ones were never sent
     assert body["json_schema"] == json.loads(SCHEMA) and "grammar" not in body
     assert (body["mirostat"], body["mirostat_tau"], body["mirostat_eta"]) == (2, 4.0, 0.2)

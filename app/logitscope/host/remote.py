@@ -40,10 +40,11 @@ import httpx2
 
 from logitscope.engine.api import GenerateRequest
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
+from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.host.engine_api import RemoteModelInfo
-from logitscope.host.remote_params import applied_stages, readable
+from logitscope.host.remote_params import applied_stages, json_schema_object, readable
 from logitscope.host.remote_stream import Answer, iter_sse, read_answer, server_message
 from logitscope.host.remote_wire import (
     OWNED_BY_KIND,
@@ -214,6 +215,13 @@ class RemoteEngine:
                 "kv_map": False, "forward_pass": False}
 
     # -- generation --------------------------------------------------------------------------------
+    def check_settings(self, settings: SamplerSettings) -> None:
+        """What can be checked here before a request (InvalidSettingsError): the values, and that a JSON
+        schema is a JSON object. The server checks a grammar itself (its refusal is an error then)."""
+        settings.validate()
+        if settings.json_schema:
+            json_schema_object(settings.json_schema)
+
     def generate(self, request: GenerateRequest,
                  on_step: Callable[[StepRecord], None] | None = None) -> GenerationResult:
         request.validate()
