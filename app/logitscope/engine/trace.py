@@ -265,8 +265,9 @@ def pack_step(step: StepRecord) -> bytes:
             parts.append(struct.pack("<B", len(s.info)))
             for key, value in s.info.items():
                 name = key.encode()[:_INFO_KEY]
-                parts += [struct.pack("<B", len(name)), name, struct.pack("<f", value)]
-            parts += [struct.pack("<H", len(s.removed_ids)), s.removed_ids.astype("<i4").tobytes()]
+                parts += [struct.pack("<B", len(name)), name, struct.pack("<d", value)]  # Mirostat's mu: exact
+            removed = s.removed_ids[:0xFFFF]
+            parts += [struct.pack("<H", len(removed)), removed.astype("<i4").tobytes()]
     return b"".join(parts)
 
 
@@ -321,7 +322,7 @@ def unpack_step(data: bytes) -> StepRecord:
                 (n,) = take("<B")
                 key = data[pos:pos + n].decode(errors="replace")
                 pos += n
-                s.info[key] = take("<f")[0]
+                s.info[key] = take("<d")[0]
             s.removed_ids = arr("<i4", take("<H")[0])
     return StepRecord(i, token, bytes(piece), text, raw_ids, raw_logits, raw_lse, p_raw, rank_raw, entropy_raw,
                       stages, final_ids, final_probs, n_final, p, rank, entropy, latency, kv_used,

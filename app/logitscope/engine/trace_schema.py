@@ -26,11 +26,10 @@ def migrate_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     `samplers` for its order (an unknown order is kept as it is, for the reader to report) and the new
     settings at their defaults; anything else comes back as a copy."""
     out = dict(settings)
-    if "order" not in out or "samplers" in out:
-        return out
-    order = out.pop("order")
-    if not (isinstance(order, str) and order in LEGACY_ORDERS):
-        return dict(settings)
+    order = out.get("order")
+    if "samplers" in out or not (isinstance(order, str) and order in LEGACY_ORDERS):
+        return out  # schema 2 already, no sampler settings, or an order no engine wrote
+    del out["order"]
     out["samplers"] = list(LEGACY_ORDERS[order])
     # to_dict's order, each known setting as recorded or at its default, then the other keys (max_tokens, ...)
     migrated = {name: out.pop(name, default) for name, default in SamplerSettings().to_dict().items()}
