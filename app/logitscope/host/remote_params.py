@@ -48,18 +48,20 @@ def readable(name: str, value: Any) -> str:
     return str(value)
 
 
-# The settings of a stage that is off by default, sent only while it is on (its switch, `mirostat`, always:
-# a server started with Mirostat on keeps it unless told otherwise; the others are off by `samplers`).
-STAGE_SETTINGS = ("dry_base", "dry_allowed_length", "dry_penalty_last_n", "dry_multiplier", "xtc_probability",
-                  "xtc_threshold", "typical_p", "top_n_sigma", "dynatemp_range", "dynatemp_exponent",
-                  "mirostat_tau", "mirostat_eta")
+# The settings of a stage that is off by default, by stage: sent only while it is on (Mirostat's switch,
+# `mirostat`, always: a server started with Mirostat on keeps it unless told; the others are off by `samplers`).
+_STAGE_OF = {**dict.fromkeys(("dry_multiplier", "dry_base", "dry_allowed_length", "dry_penalty_last_n"), "dry"),
+             "xtc_probability": "xtc", "xtc_threshold": "xtc", "typical_p": "typ_p", "top_n_sigma": "top_n_sigma",
+             "dynatemp_range": "dynatemp", "dynatemp_exponent": "dynatemp",
+             "mirostat_tau": "mirostat", "mirostat_eta": "mirostat"}
+STAGE_SETTINGS = tuple(_STAGE_OF)
 
 
 def stage_on(name: str, s: SamplerSettings) -> bool:
     """Whether the stage a setting of STAGE_SETTINGS belongs to is on."""
-    stage = name.split("_")[0]
-    return {"dry": is_on("dry", s), "xtc": is_on("xtc", s), "typical": s.typical_p < 1, "top": s.top_n_sigma > 0,
-            "dynatemp": s.dynatemp_range > 0, "mirostat": s.mirostat != 0}[stage]
+    return {"dry": is_on("dry", s), "xtc": is_on("xtc", s), "typ_p": is_on("typ_p", s),
+            "top_n_sigma": is_on("top_n_sigma", s), "dynatemp": s.dynatemp_range > 0,
+            "mirostat": s.mirostat != 0}[_STAGE_OF[name]]
 
 
 # The chain stage a setting belongs to: it matters only while the stage is in the chain applied.
