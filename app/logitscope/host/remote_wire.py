@@ -80,10 +80,6 @@ _LLAMA_SERVER_PARAMS = {
                                "mirostat", "mirostat_tau", "mirostat_eta")}}
 
 
-def _lacks(server: str, names: tuple[str, ...], why: str = "") -> dict[str, str]:
-    return {name: why or f"{server} has no such setting" for name in names}
-
-
 _DRY = ("dry_multiplier", "dry_base", "dry_allowed_length", "dry_penalty_last_n", "dry_sequence_breakers")
 _XTC = ("xtc_probability", "xtc_threshold")
 _DYNATEMP = ("dynatemp_range", "dynatemp_exponent")
@@ -102,7 +98,8 @@ SERVER_KINDS: dict[str, ServerKind] = {
         unsupported={"repeat_last_n": "llama-cpp-python's server fixes it when it starts (--last_n_tokens_size)",
                      "samplers": "llama-cpp-python's server always applies the temperature last",
                      "min_keep": "llama-cpp-python's server always keeps at least 1",
-                     **_lacks("llama-cpp-python's server", ("typical_p", "top_n_sigma", *_DRY, *_XTC, *_DYNATEMP))},
+                     **dict.fromkeys(("typical_p", "top_n_sigma", *_DRY, *_XTC, *_DYNATEMP),
+                                     "llama-cpp-python's server has no such setting")},
         # Its /extras/tokenize always adds BOS when the model wants one and parses special tokens.
         fixed_order="temperature_last", tokenize=("/extras/tokenize", "input"), max_top=100),
     "vllm": ServerKind(
@@ -111,14 +108,15 @@ SERVER_KINDS: dict[str, ServerKind] = {
         unsupported={"repeat_last_n": "vLLM's repetition penalty covers the whole prompt and answer",
                      "samplers": "vLLM always applies the temperature first",
                      "grammar": "vLLM's grammars are EBNF or Lark, not llama.cpp's GBNF",
-                     **_lacks("vLLM", ("min_keep", "typical_p", "top_n_sigma", *_DRY, *_XTC, *_DYNATEMP, *_MIROSTAT))},
+                     **dict.fromkeys(("min_keep", "typical_p", "top_n_sigma", *_DRY, *_XTC, *_DYNATEMP, *_MIROSTAT),
+                                     "vLLM has no such setting")},
         fixed_order="temperature_first", tokenize=("/tokenize", "prompt"),
         tokenize_flags={"add_special": "add_special_tokens"}, top_k_off=-1),
     "openai": ServerKind(
         "openai", params=dict(_OPENAI_PARAMS),
         unsupported={"samplers": "the server's sampler order is not known",
-                     **_lacks("", ("top_k", "min_p", "repeat_penalty", "repeat_last_n", "min_keep", "typical_p",
-                                   "top_n_sigma", "grammar", *_DRY, *_XTC, *_DYNATEMP, *_MIROSTAT), _NOT_OPENAI)}),
+                     **dict.fromkeys(("top_k", "min_p", "repeat_penalty", "repeat_last_n", "min_keep", "typical_p",
+                                      "top_n_sigma", "grammar", *_DRY, *_XTC, *_DYNATEMP, *_MIROSTAT), _NOT_OPENAI)}),
 }
 # Who answers GET /v1/models with which `owned_by` (llama-server is found by its /props instead).
 OWNED_BY_KIND = {"vllm": "vllm", "me": "llama-cpp-python", "llamacpp": "llama-server"}
