@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -24,6 +26,7 @@ from tests.remote.fake_server import (
 )
 from tests.remote.test_modelled_servers import TOKENS
 
+CLI = [sys.executable, "-m", "logitscope"]
 SCHEMA = '{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}'
 # Every new stage on, in a chain of llama-server's names.
 EVERYTHING = SamplerSettings(
@@ -147,3 +150,22 @@ def test_a_stage_left_out_of_the_chain_is_not_reported_missing():
         result = engine.generate(prompt(settings))
     assert not server.bodies("/v1/completions")[0].get("typical_p")
     assert result.settings["engine"]["not_applied"] == [] and result.notices == []
+
+
+def test_the_cli_sends_its_sampler_options_and_prints_what_was_not_applied():
+    with FakeServer(vllm_routes(COMPLETION)) as server:
+        proc = subprocess.run([*CLI, "generate", "--engine", server.url, "--prompt", "Yes or no?", "--max-tokens", "4",
+                               "--logit-bias", "42-inf", "--logit-bias", "hello=2", "--json-schema", SCHEMA,
+                               "--xtc-probability", "0.5", "--samplers", "penalties;top_k;top_p;min_p;xtc;temperature"],
+                              capture_output=True, text=True, timeout=60)
+        refused = subprocess.run([*CLI, "generate", "--engine", server.url, "--prompt", "x", "--json-schema", "[1]"],
+                                 capture_output=True, text=True, timeout=60)
+        assert len(server.bodies("/v1/completions")) == 1  # the refused schema was never sent
+    assert proc.returncode == 0, proc.stderr
+    body = server.bodies("/v1/completions")[0]
+    assert body["logit_bias"] == {"42": -100.0} and body["response_format"]["json_schema"]["schema"] == json.loads(SCHEMA)
+    notes = [line for line in proc.stderr.splitlines() if line.startswith("note:")]
+    assert "note: logit_bias = 42 banned, 'hello' +2 was not applied: vLLM takes token ids, not texts: 'hello' not sent" \
+        in notes
+    assert "note: xtc_probability = 0.5 was not applied: vLLM has no such setting" in notes
+    assert refused.returncode == 2 and refused.stderr.strip() == "error: the JSON schema must be a JSON object"
