@@ -110,7 +110,7 @@ def parse_samplers(text: str) -> tuple[str, ...]:
 def parse_logit_bias(text: str) -> tuple[int | str, float]:
     """One `--logit-bias`: TOKEN_ID+BIAS, TOKEN_ID-BIAS (llama.cpp; -inf bans the token) or TEXT=BIAS."""
     match = _TOKEN_BIAS.fullmatch(text.strip())
-    if match is not None:
+    if match is not None and "=" not in text:  # "12+3=1" is the text "12+3"
         sign = "-" if match.group(2) == "-" else ""
         return int(match.group(1)), _bias(sign + match.group(3), text)
     target, sep, value = text.rpartition("=")

@@ -13,7 +13,7 @@ from logitscope import cli
 from logitscope.engine import memory, sampler
 from logitscope.engine.api import DecodeOptions, LoadSettings
 from logitscope.engine.sampler import SamplerSettings
-from logitscope.sampler_cli import settings_from_args
+from logitscope.sampler_cli import parse_logit_bias, settings_from_args
 
 
 def _action(parser: argparse.ArgumentParser, *path: str) -> dict[str, argparse.Action]:
@@ -68,6 +68,15 @@ def test_every_option_reaches_its_setting():
     for flag, (value, name, expected) in changed.items():
         settings = settings_from_args(cli.build_parser().parse_args(["generate", "--prompt", "x", flag, value]))
         assert settings == replace(SamplerSettings(), **{name: expected}), flag
+
+
+@pytest.mark.parametrize("text, bias", [
+    ("15043+1", (15043, 1.0)), ("15043-1.5", (15043, -1.5)), ("15043-inf", (15043, -math.inf)),
+    ("15043+1e1", (15043, 10.0)), (" Paris=-inf", (" Paris", -math.inf)), ("a=b=2", ("a=b", 2.0)),
+    ("12+3=1", ("12+3", 1.0)), ("你好=-3", ("你好", -3.0)),
+])
+def test_logit_bias_forms(text: str, bias: tuple):
+    assert parse_logit_bias(text) == bias
 
 
 def test_choices_follow_the_engines_constants(monkeypatch: pytest.MonkeyPatch):
