@@ -55,28 +55,10 @@ def _add_load(p: argparse.ArgumentParser) -> None:
     p.add_argument("--flash-attn", action="store_true", help="use flash attention (needed for a quantized V cache)")
 
 
-def _add_sampler(p: argparse.ArgumentParser) -> None:
-    """One option per SamplerSettings field, with its default."""
-    from logitscope.engine import sampler
-
-    default = sampler.SamplerSettings()
-    d = p.add_argument_group("sampler")
-    shown = "default: %(default)s"
-    d.add_argument("--temperature", type=float, default=default.temperature, help=shown + " (0 = greedy)")
-    d.add_argument("--top-k", type=int, default=default.top_k, help=shown + " (0 = off)")
-    d.add_argument("--top-p", type=float, default=default.top_p, help=shown + " (1 = off)")
-    d.add_argument("--min-p", type=float, default=default.min_p, help=shown + " (0 = off)")
-    d.add_argument("--repeat-penalty", type=float, default=default.repeat_penalty, help=shown + " (1 = off)")
-    d.add_argument("--repeat-last-n", type=int, default=default.repeat_last_n, help=shown)
-    d.add_argument("--frequency-penalty", type=float, default=default.frequency_penalty, help=shown)
-    d.add_argument("--presence-penalty", type=float, default=default.presence_penalty, help=shown)
-    d.add_argument("--order", choices=list(sampler.LEGACY_ORDERS), default="temperature_last", help=shown)
-    d.add_argument("--seed", type=int, default=default.seed, help="fixed seed (default: random, printed in --json)")
-
-
 def build_parser() -> argparse.ArgumentParser:
     from logitscope.engine.api import DecodeOptions
     from logitscope.engine.sampler import SamplerSettings
+    from logitscope.sampler_cli import add_sampler_arguments
 
     parser = _Parser(prog="logitscope", description="Chat with a local LLM and see inside it.")
     parser.add_argument("--version", action="version", version=f"logitscope {__version__}")
@@ -92,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--prompt", help="raw text, tokenized as llama.cpp does for this model")
     src.add_argument("--chat", help="one user turn, wrapped in the model's chat template")
     p.add_argument("--system", help="system prompt (with --chat)")
-    _add_sampler(p)
+    add_sampler_arguments(p)
     p.add_argument("--max-tokens", type=int, default=DecodeOptions().max_tokens)
     p.add_argument("--stop", action="append", default=[], metavar="S", help="stop sequence (repeatable)")
     p.add_argument("--top", type=int, default=0, metavar="N", help="print each step's top N candidates")
@@ -230,7 +212,6 @@ def cmd_info(args: argparse.Namespace) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
     from logitscope.engine.gguf_info import read_model_card
-    from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings
     from logitscope.engine.trace import (
         GenerationResult,
         StepRecord,
@@ -241,14 +222,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     )
     from logitscope.errors import EngineUnresponsiveError, RemoteEngineError
     from logitscope.host.client import CancelledError, EngineClient
+    from logitscope.sampler_cli import settings_from_args
 
-    settings = SamplerSettings(
-        temperature=args.temperature, top_k=args.top_k, top_p=args.top_p, min_p=args.min_p,
-        repeat_penalty=args.repeat_penalty, repeat_last_n=args.repeat_last_n,
-        frequency_penalty=args.frequency_penalty, presence_penalty=args.presence_penalty,
-        seed=args.seed, samplers=LEGACY_ORDERS[args.order])
+    settings = settings_from_args(args)  # validated
     options = DecodeOptions(max_tokens=args.max_tokens, stop=tuple(args.stop))
-    settings.validate()
     options.validate()
     if args.top < 0:
         raise InvalidSettingsError("--top must be >= 0")

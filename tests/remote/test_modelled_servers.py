@@ -63,7 +63,7 @@ def test_native_completion_with_n_probs(llama_server):
     assert body == {"prompt": "Let's go to the", "n_predict": 4, "n_probs": 5, "cache_prompt": True,
                     "temperature": 0.7, "top_p": 0.9, "frequency_penalty": 0.1, "presence_penalty": 0.2, "seed": 77,
                     "top_k": 40, "min_p": 0.05, "repeat_penalty": 1.1, "repeat_last_n": 32,
-                    "samplers": ["penalties", "temperature", "top_k", "top_p", "min_p"],
+                    "samplers": ["penalties", "temperature", "top_k", "top_p", "min_p"], "min_keep": 0, "mirostat": 0,
                     "post_sampling_probs": False, "stream": True, "stop": ["\n"]}
     assert [s.token for s in steps] == [1101, 195, 169, 0] == result.tokens
     assert [s.piece for s in steps] == [b" caf", b"\xc3", b"\xa9", b"!"]

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,9 @@ def test_lists_models_and_tells_what_it_can_report(real_server, demo_model):
         caps = engine.capabilities()
         assert caps["remote"] and caps["raw_probs"] and caps["tokenize"]
         assert not (caps["stages"] or caps["kv"] or caps["vocab"] or caps["token_ids"] or caps["final_probs"])
-        assert set(caps["unsupported_settings"]) == {"repeat_last_n", "samplers"}
+        assert {"repeat_last_n", "samplers", "typical_p", "dry_multiplier", "xtc_probability"} <= set(caps["unsupported_settings"])
+        assert not {"grammar", "logit_bias", "mirostat", "json_schema"} & set(caps["unsupported_settings"])
+        assert caps["grammar"] and "typ_p" not in caps["samplers"]
         with pytest.raises(UnsupportedByServerError):
             engine.vocab()
     with pytest.raises(RemoteEngineError, match="has no model 'nope'; it serves: "):
@@ -112,6 +115,30 @@ def test_settings_the_server_cannot_apply_are_reported(real_server):
     assert result.settings["engine"]["not_applied"] == ["repeat_last_n", "samplers"]
     assert any(n.startswith("repeat_last_n = 16 was not applied: llama-cpp-python") for n in result.notices)
     assert any(n.startswith("samplers = ") and "was not applied" in n for n in result.notices)
+
+
+def test_grammar_logit_bias_and_mirostat_reach_the_server(real_server):
+    """Each changes the answer only if the server got it under the right name."""
+    options = DecodeOptions(max_tokens=6)
+    with remote(real_server) as client:
+        free = client.generate(GenerateRequest(prompt=PROMPT, settings=GREEDY, options=options))
+        constrained = client.generate(GenerateRequest(
+            prompt=PROMPT, settings=replace(GREEDY, grammar='root ::= " yes" | " no"'), options=options))
+        assert free.text.strip() not in ("yes", "no") and constrained.text in (" yes", " no")
+        first = client.tokenize(free.text)[0]
+        banned = client.generate(GenerateRequest(
+            prompt=PROMPT, settings=replace(GREEDY, logit_bias=((first, -math.inf),)), options=options))
+        assert client.tokenize(banned.text)[0] != first and banned.notices == []
+        texts = client.generate(GenerateRequest(  # its "tokens" mode: a text's tokens, all of them
+            prompt=PROMPT, settings=replace(GREEDY, logit_bias=((free.text, -math.inf),)), options=options))
+        assert not texts.text.startswith(free.text[:3]) and texts.notices == []
+        mirostat = replace(GREEDY, temperature=1.0, mirostat=2, mirostat_tau=0.1, seed=9)
+        assert client.generate(GenerateRequest(prompt=PROMPT, settings=mirostat, options=options)).text == free.text
+        wild = client.generate(GenerateRequest(prompt=PROMPT, settings=replace(mirostat, mirostat=0), options=options))
+        assert wild.text != free.text  # the same draw without Mirostat: not the greedy answer
+        both = client.generate(GenerateRequest(  # ids and texts in one request: the texts are reported
+            prompt=PROMPT, settings=replace(GREEDY, logit_bias=((first, -math.inf), ("x", 1.0))), options=options))
+        assert both.settings["engine"]["not_applied"] == ["logit_bias"] and "'x' not sent" in both.notices[0]
 
 
 def test_tokenize_matches_the_local_engine(real_server, engine):

@@ -31,9 +31,9 @@ def test_local_steps_are_written_and_packed_as_before():
     line = step_to_json(step, [b"a", b"x", b"b"])
     assert line["token"] == 2 and line["kv_used"] == 5 and line["entropy"] == 1.1 and line["rank"] == 0
     assert line["top_raw"][0] == {"token": 2, "text": "b", "p": round(float(np.exp(1.0 - 1.2)), 6)}
-    assert line["stages"] == [{"name": "top_k", "n_in": 10, "n_out": 2, "mass_kept": 0.9}]
+    assert line["stages"] == [{"name": "top_k", "n_in": 10, "n_out": 2, "mass_kept": 0.9, "info": {}, "removed": []}]
     packed = pack_step(step)
-    assert packed.endswith(np.array([0.6, 0.4], "<f4").tobytes())  # the old format: no pieces tail
+    assert packed.endswith(np.array([0.6, 0.4], "<f4").tobytes())  # the old format: no pieces or stages tail
     again = unpack_step(packed)
     assert again.raw_pieces is None and again.final_pieces is None and again.token == 2
 

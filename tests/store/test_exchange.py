@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from logitscope import TRACE_SCHEMA_VERSION
 from logitscope.engine.trace import pack_step, result_to_json, step_to_json, unpack_step
 from logitscope.errors import StoreError
 from logitscope.store.exchange import export_json, export_markdown, export_trace_jsonl, import_json
@@ -151,7 +152,7 @@ def test_trace_jsonl_matches_the_cli_format(store, generated):
         # the same line `generate --json` prints with the live vocabulary (numbers as stored: float32)
         assert line == json.loads(json.dumps(step_to_json(unpack_step(pack_step(step)), generated.vocab)))
     assert lines[-1] == json.loads(json.dumps(result_to_json(answer.result)))
-    assert lines[-1]["schema"] == 1 and lines[-1]["tokens"] == [s.token for s in answer.steps]
+    assert lines[-1]["schema"] == TRACE_SCHEMA_VERSION and lines[-1]["tokens"] == [s.token for s in answer.steps]
 
 
 def test_trace_jsonl_of_an_unfinished_answer_has_no_done_line(store, generated):

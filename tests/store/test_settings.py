@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import fields
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from logitscope.engine.api import LoadSettings
-from logitscope.engine.sampler import PRESETS, SamplerSettings
+from logitscope.engine.sampler import LEGACY_ORDERS, PRESETS, SamplerSettings
 from logitscope.errors import InvalidSettingsError
 from logitscope.store import settings as settings_module
 from logitscope.store.settings import SETTINGS_SCHEMA, AppSettings, SettingsStore, describe
@@ -209,6 +210,45 @@ def test_a_preset_with_one_bad_value_keeps_the_others(path: Path):
     text = "\n".join(s.notices)
     assert "sampler preset 'Mine': temperature = -3.0 is invalid (temperature must be >= 0 (0 = greedy)); using 0.8" \
         in text and "order = 'backwards' is invalid" in text and len(s.notices) == 2
+
+
+def test_a_preset_saved_with_an_order_reads_as_its_chain(path: Path):
+    """Presets saved before the `samplers` chain named an order; read through the same migration."""
+    write(path, {"schema": 1, "sampler_presets": {"First": {"temperature": 0.5, "order": "temperature_first"},
+                                                  "Last": {"top_k": 5, "order": "temperature_last"},
+                                                  "Aliases": {"samplers": ["top-k", "nucleus", "temp"]}}})
+    s = SettingsStore(path)
+    assert s.notices == []
+    assert s.preset("First") == SamplerSettings(temperature=0.5, samplers=LEGACY_ORDERS["temperature_first"])
+    assert s.preset("Last") == SamplerSettings(top_k=5)
+    assert s.preset("Aliases").samplers == ("top_k", "top_p", "temperature")
+
+
+def test_a_preset_with_every_new_setting_survives_saving_and_reading(path: Path):
+    mine = SamplerSettings(samplers=("dry", "min_p", "xtc", "temperature"), min_keep=2, dry_multiplier=0.8,
+                           dry_base=2.0, dry_sequence_breakers=("\n", "###"), xtc_probability=0.5, typical_p=0.9,
+                           top_n_sigma=1.5, dynatemp_range=0.3, mirostat=2, mirostat_tau=4.0,
+                           logit_bias=((15043, -math.inf), ("hello", 2.5)), grammar='root ::= "a"')
+    SettingsStore(path).save_preset("Mine", mine)
+    again = SettingsStore(path)
+    assert again.notices == [] and again.preset("Mine") == mine
+    assert json.loads(path.read_text())["sampler_presets"]["Mine"]["logit_bias"] == [[15043, "-inf"], ["hello", 2.5]]
+
+
+@pytest.mark.parametrize("field, value, phrase", [
+    ("logit_bias", [[15043]], "expected a list of 2"),
+    ("logit_bias", [[1.5, 2]], "expected int or expected str"),
+    ("logit_bias", [[3, "much"]], "expected float"),
+    ("logit_bias", [[-3, 1.0]], "token id >= 0"),
+    ("samplers", ["top_k", "warp"], "samplers must be distinct names"),
+    ("dry_sequence_breakers", "\n", "expected a list"),
+    ("mirostat", 3, "mirostat must be 0"),
+])
+def test_a_bad_new_setting_in_a_preset_keeps_the_others(path: Path, field: str, value: object, phrase: str):
+    write(path, {"schema": 1, "sampler_presets": {"Mine": {"top_k": 10, field: value}}})
+    s = SettingsStore(path)
+    assert s.preset("Mine") == SamplerSettings(top_k=10)
+    assert len(s.notices) == 1 and f"{field} = " in s.notices[0] and phrase in s.notices[0]
 
 
 def test_a_file_with_ignored_parts_is_backed_up_before_a_change_rewrites_it(path: Path):

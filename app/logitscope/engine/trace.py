@@ -10,7 +10,8 @@ have no ids, so such a step carries their bytes itself (`raw_pieces`, `final_pie
 
 Two encodings:
 - `step_to_json` / `result_to_json`: the CLI's JSON Lines (`logitscope generate --json`), documented in
-  the README, versioned by TRACE_SCHEMA_VERSION.
+  docs/trace_schema.md, versioned by TRACE_SCHEMA_VERSION; older versions are read through
+  `trace_schema.migrate_trace_line`.
 - `pack_step` / `unpack_step`: a compact binary form for storage (about 1.5 KB a step).
 """
 
@@ -168,6 +169,12 @@ def _entries(ids: np.ndarray, probs: np.ndarray, pieces: Sequence[bytes] | None,
             for t, p, piece in zip(ids, probs, pieces, strict=True)]
 
 
+def _stage_json(s: StageRecord, vocab: Vocab, top: int) -> dict[str, Any]:
+    return {"name": s.name, "n_in": s.n_in, "n_out": s.n_out, "mass_kept": round(s.mass_kept, 6),
+            "info": {key: _number(value, 6) for key, value in s.info.items()},
+            "removed": [{"token": int(t), "text": piece_text(vocab[int(t)])} for t in s.removed_ids[:top]]}
+
+
 def step_to_json(step: StepRecord, vocab: Vocab, top: int = 10) -> dict[str, Any]:
     """`vocab`: every token's bytes, by id (from the engine once per model; unused for a step that
     carries its candidates' bytes). What the engine could not tell is null, never a made-up value."""
@@ -188,8 +195,7 @@ def step_to_json(step: StepRecord, vocab: Vocab, top: int = 10) -> dict[str, Any
         "entropy_final": _number(step.entropy, 5),
         "top_raw": _entries(step.raw_ids[:top], step.raw_probs[:top], raw_pieces, vocab),
         "top_final": _entries(step.final_ids[:top], step.final_probs[:top], final_pieces, vocab),
-        "stages": [{"name": s.name, "n_in": s.n_in, "n_out": s.n_out, "mass_kept": round(s.mass_kept, 6)}
-                   for s in step.stages] if step.stages else None,
+        "stages": [_stage_json(s, vocab, top) for s in step.stages] if step.stages else None,
         "latency_ms": round(step.latency_s * 1000, 3),
         "kv_used": _known(step.kv_used),
     }
@@ -227,7 +233,11 @@ def dumps(obj: dict[str, Any]) -> str:
 # -- compact binary form -------------------------------------------------------------------------
 
 _HEAD = struct.Struct("<iiIfffifiiffffi")
-_PIECES_TAIL = b"P"
+# Optional tails after the final distribution, each a tag byte then its data, in this order when both
+# are there (a record written before a tail existed ends before it, and reads as before):
+_PIECES_TAIL = b"P"   # the candidates' own bytes (a remote step)
+_STAGES_TAIL = b"S"   # schema 2: each stage's info and removed_ids
+_INFO_KEY = 255       # the longest info key, in UTF-8 bytes
 
 
 def pack_step(step: StepRecord) -> bytes:
@@ -249,6 +259,15 @@ def pack_step(step: StepRecord) -> bytes:
         for pieces in (step.raw_pieces or [], step.final_pieces or []):
             parts.append(struct.pack("<B", len(pieces)))
             parts += [struct.pack("<H", len(piece)) + piece for piece in pieces]
+    if any(s.info or len(s.removed_ids) for s in step.stages):
+        parts.append(_STAGES_TAIL)
+        for s in step.stages:
+            parts.append(struct.pack("<B", len(s.info)))
+            for key, value in s.info.items():
+                name = key.encode()[:_INFO_KEY]
+                parts += [struct.pack("<B", len(name)), name, struct.pack("<d", value)]  # Mirostat's mu: exact
+            removed = s.removed_ids[:0xFFFF]
+            parts += [struct.pack("<H", len(removed)), removed.astype("<i4").tobytes()]
     return b"".join(parts)
 
 
@@ -296,6 +315,15 @@ def unpack_step(data: bytes) -> StepRecord:
     if data[pos:pos + len(_PIECES_TAIL)] == _PIECES_TAIL:
         pos += len(_PIECES_TAIL)
         raw_pieces, final_pieces = pieces(), pieces()
+    if data[pos:pos + len(_STAGES_TAIL)] == _STAGES_TAIL:
+        pos += len(_STAGES_TAIL)
+        for s in stages:
+            for _ in range(take("<B")[0]):
+                (n,) = take("<B")
+                key = data[pos:pos + n].decode(errors="replace")
+                pos += n
+                s.info[key] = take("<d")[0]
+            s.removed_ids = arr("<i4", take("<H")[0])
     return StepRecord(i, token, bytes(piece), text, raw_ids, raw_logits, raw_lse, p_raw, rank_raw, entropy_raw,
                       stages, final_ids, final_probs, n_final, p, rank, entropy, latency, kv_used,
                       raw_pieces, final_pieces)

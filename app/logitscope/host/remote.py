@@ -40,9 +40,11 @@ import httpx2
 
 from logitscope.engine.api import GenerateRequest
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
+from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.host.remote_params import applied_stages, json_schema_object, readable
 from logitscope.host.remote_stream import Answer, iter_sse, read_answer, server_message
 from logitscope.host.remote_wire import (
     OWNED_BY_KIND,
@@ -209,9 +211,17 @@ class RemoteEngine:
                 "raw_probs": not self._post_sampling, "final_probs": self._post_sampling, "stages": False,
                 "entropy": False, "kv": False, "token_ids": kind.token_ids, "tokenize": kind.tokenize is not None,
                 "vocab": False, "fork": False, "unsupported_settings": dict(kind.unsupported),
+                "samplers": applied_stages(kind.unsupported), "grammar": "grammar" not in kind.unsupported,
                 "kv_map": False, "forward_pass": False}
 
     # -- generation --------------------------------------------------------------------------------
+    def check_settings(self, settings: SamplerSettings) -> None:
+        """What can be checked here before a request (InvalidSettingsError): the values, and that a JSON
+        schema is a JSON object. The server checks a grammar itself (its refusal is an error then)."""
+        settings.validate()
+        if settings.json_schema:
+            json_schema_object(settings.json_schema)
+
     def generate(self, request: GenerateRequest,
                  on_step: Callable[[StepRecord], None] | None = None) -> GenerationResult:
         request.validate()
@@ -230,7 +240,8 @@ class RemoteEngine:
         with self._generate_lock:
             self._cancelled.clear()
             answer = Answer(time.perf_counter(), request.options.max_tokens, notices=[
-                Message("{name} = {value} was not applied: {why}", name=name, value=getattr(settings, name), why=why)
+                Message("{name} = {value} was not applied: {why}", name=name, value=readable(name, getattr(settings, name)),
+                        why=why)
                 for name, why in wire.not_applied.items()])
             try:
                 self._stream(wire, answer, on_step)

@@ -31,9 +31,10 @@ from typing import Any
 import numpy as np
 
 from logitscope.engine.api import GenerateRequest
-from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings, is_on
+from logitscope.engine.sampler import SamplerSettings, is_on
 from logitscope.engine.text import Utf8Stream
 from logitscope.engine.trace import RAW_TOP_N, StepRecord
+from logitscope.host.remote_params import STAGE_SETTINGS, extra_params, not_applied, stage_on
 
 NAN = float("nan")
 MAX_PIECE_BYTES = 0xFFFF     # a step's piece and text, and each candidate's piece: pack_step stores uint16 lengths
@@ -65,42 +66,57 @@ class ServerKind:
 
     def settings_not_applied(self, s: SamplerSettings) -> dict[str, str]:
         """The settings this server ignores that would change the result, with the reason."""
-        penalties = s.repeat_penalty != 1 or s.frequency_penalty != 0 or s.presence_penalty != 0
-        matters = {"top_k": s.top_k > 0, "min_p": s.min_p > 0, "repeat_penalty": s.repeat_penalty != 1,
-                   "repeat_last_n": penalties,
-                   "samplers": self.fixed_order is not None and s.samplers != LEGACY_ORDERS[self.fixed_order]
-                   and s.temperature not in (0, 1)}
-        return {name: reason for name, reason in self.unsupported.items() if matters.get(name, True)}
+        return not_applied(self.unsupported, self.fixed_order, s)
 
 
 _NOT_OPENAI = "not part of the OpenAI API"
+# llama.cpp's settings under llama-server's own names (tools/server/server-schema.cpp); the lists, the
+# logit bias, the grammar and the schema are sent by remote_params.extra_params.
+_LLAMA_SERVER_PARAMS = {
+    "top_k": "top_k", "min_p": "min_p", "repeat_penalty": "repeat_penalty", "repeat_last_n": "repeat_last_n",
+    "min_keep": "min_keep", "typical_p": "typical_p", "top_n_sigma": "top_n_sigma",
+    **{name: name for name in ("dry_multiplier", "dry_base", "dry_allowed_length", "dry_penalty_last_n",
+                               "xtc_probability", "xtc_threshold", "dynatemp_range", "dynatemp_exponent",
+                               "mirostat", "mirostat_tau", "mirostat_eta")}}
+
+
+_DRY = ("dry_multiplier", "dry_base", "dry_allowed_length", "dry_penalty_last_n", "dry_sequence_breakers")
+_XTC = ("xtc_probability", "xtc_threshold")
+_DYNATEMP = ("dynatemp_range", "dynatemp_exponent")
+_MIROSTAT = ("mirostat", "mirostat_tau", "mirostat_eta")
 SERVER_KINDS: dict[str, ServerKind] = {
     "llama-server": ServerKind(
-        "llama-server",
-        params={**_OPENAI_PARAMS, "top_k": "top_k", "min_p": "min_p", "repeat_penalty": "repeat_penalty",
-                "repeat_last_n": "repeat_last_n"},
+        "llama-server", params={**_OPENAI_PARAMS, **_LLAMA_SERVER_PARAMS},
         unsupported={}, native_prompt=True, post_sampling=True, token_ids=True,
         tokenize=("/tokenize", "content"), tokenize_flags={"add_special": "add_special",
                                                             "parse_special": "parse_special"},
         max_top=100),
     "llama-cpp-python": ServerKind(
         "llama-cpp-python",
-        params={**_OPENAI_PARAMS, "top_k": "top_k", "min_p": "min_p", "repeat_penalty": "repeat_penalty"},
+        params={**_OPENAI_PARAMS, "top_k": "top_k", "min_p": "min_p", "repeat_penalty": "repeat_penalty",
+                "mirostat": "mirostat_mode", "mirostat_tau": "mirostat_tau", "mirostat_eta": "mirostat_eta"},
         unsupported={"repeat_last_n": "llama-cpp-python's server fixes it when it starts (--last_n_tokens_size)",
-                     "samplers": "llama-cpp-python's server always applies the temperature last"},
+                     "samplers": "llama-cpp-python's server always applies the temperature last",
+                     "min_keep": "llama-cpp-python's server always keeps at least 1",
+                     **dict.fromkeys(("typical_p", "top_n_sigma", *_DRY, *_XTC, *_DYNATEMP),
+                                     "llama-cpp-python's server has no such setting")},
         # Its /extras/tokenize always adds BOS when the model wants one and parses special tokens.
         fixed_order="temperature_last", tokenize=("/extras/tokenize", "input"), max_top=100),
     "vllm": ServerKind(
         "vllm",
         params={**_OPENAI_PARAMS, "top_k": "top_k", "min_p": "min_p", "repeat_penalty": "repetition_penalty"},
         unsupported={"repeat_last_n": "vLLM's repetition penalty covers the whole prompt and answer",
-                     "samplers": "vLLM always applies the temperature first"},
+                     "samplers": "vLLM always applies the temperature first",
+                     "grammar": "vLLM's grammars are EBNF or Lark, not llama.cpp's GBNF",
+                     **dict.fromkeys(("min_keep", "typical_p", "top_n_sigma", *_DRY, *_XTC, *_DYNATEMP, *_MIROSTAT),
+                                     "vLLM has no such setting")},
         fixed_order="temperature_first", tokenize=("/tokenize", "prompt"),
         tokenize_flags={"add_special": "add_special_tokens"}, top_k_off=-1),
     "openai": ServerKind(
         "openai", params=dict(_OPENAI_PARAMS),
-        unsupported={"top_k": _NOT_OPENAI, "min_p": _NOT_OPENAI, "repeat_penalty": _NOT_OPENAI,
-                     "repeat_last_n": _NOT_OPENAI, "samplers": "the server's sampler order is not known"}),
+        unsupported={"samplers": "the server's sampler order is not known",
+                     **dict.fromkeys(("top_k", "min_p", "repeat_penalty", "repeat_last_n", "min_keep", "typical_p",
+                                      "top_n_sigma", "grammar", *_DRY, *_XTC, *_DYNATEMP, *_MIROSTAT), _NOT_OPENAI)}),
 }
 # Who answers GET /v1/models with which `owned_by` (llama-server is found by its /props instead).
 OWNED_BY_KIND = {"vllm": "vllm", "me": "llama-cpp-python", "llamacpp": "llama-server"}
@@ -120,7 +136,10 @@ def build_request(kind: ServerKind, model: str, request: GenerateRequest, settin
                   top_n: int, post_sampling: bool) -> WireRequest:
     """The streamed request for `request` (validated, its seed fixed) on a server of this kind."""
     top_n = max(1, min(top_n, kind.max_top))
-    params: dict[str, Any] = {kind.params[name]: getattr(settings, name) for name in kind.params}
+    params: dict[str, Any] = {kind.params[name]: getattr(settings, name) for name in kind.params
+                              if name not in STAGE_SETTINGS or stage_on(name, settings)}
+    extra, partly = extra_params(kind.name, settings, chat=request.messages is not None)
+    params |= extra
     if "top_k" in kind.params and settings.top_k == 0:
         params[kind.params["top_k"]] = kind.top_k_off
     if kind.name == "llama-server":
@@ -150,7 +169,7 @@ def build_request(kind: ServerKind, model: str, request: GenerateRequest, settin
         body["stream_options"] = {"include_usage": True}
     if stop:
         body["stop"] = stop
-    return WireRequest(fmt, PATHS[fmt], body, kind.settings_not_applied(settings))
+    return WireRequest(fmt, PATHS[fmt], body, kind.settings_not_applied(settings) | partly)
 
 
 # -- chunks --------------------------------------------------------------------------------------

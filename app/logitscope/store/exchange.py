@@ -31,7 +31,7 @@ from logitscope.store.import_check import (
     check_export,
     checked_field,
 )
-from logitscope.store.records import ROLES, Conversation, Message, ModelIdentity
+from logitscope.store.records import ROLES, Conversation, Message, ModelIdentity, migrated_sampler
 from logitscope.store.results import stored_result
 from logitscope.store.traces import (
     PieceVocab,
@@ -181,7 +181,7 @@ def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[
         status="interrupted" if status == "streaming" else status,  # nothing is writing it any more
         created_at=checked_field(msg, "created_at", (int, float), where),
         selected_seq=checked_field(msg, "selected_seq", int, where),
-        model_id=model_id, sampler=checked_field(msg, "sampler", dict, where, optional=True),
+        model_id=model_id, sampler=migrated_sampler(checked_field(msg, "sampler", dict, where, optional=True)),
         seed=checked_field(msg, "seed", int, where, optional=True), timings=checked_field(msg, "timings", dict, where, optional=True),
         kv=checked_field(msg, "kv", dict, where, optional=True),
         finish_reason=checked_field(msg, "finish_reason", str, where, optional=True),
@@ -269,7 +269,7 @@ def _answer_line(m: Message) -> str:
 # -- one trace as JSON Lines ----------------------------------------------------------------------
 
 def export_trace_jsonl(store: HistoryStore, message_id: int, top: int = 10) -> str:
-    """An answer's trace in the format of `logitscope generate --json` (README, schema 1): a "step" line
+    """An answer's trace in the format of `logitscope generate --json` (docs/trace_schema.md): a "step" line
     per token, then the "done" line. An answer that never finished (interrupted, error) has no "done"
     line, as when `generate --json` is killed mid-answer."""
     message = store.message(message_id)

@@ -228,6 +228,11 @@ def _absurd_number(step: StepRecord) -> str | None:
         probabilities = np.concatenate([scalars, step.raw_probs, step.final_probs, *(s.top_probs for s in step.stages)])
         if np.any((probabilities < 0) | (probabilities > PROBABILITY_SLACK)):  # one test for the usual case
             return f"a probability out of range ({np.nanmax(np.abs(probabilities)):.3g})"
+    for stage in step.stages:  # schema 2's stage tail
+        if len(stage.removed_ids) and int(stage.removed_ids.min()) < 0:
+            return f"a token id {int(stage.removed_ids.min())} removed by {stage.name}"
+        if any(math.isinf(value) for value in stage.info.values()):
+            return f"an infinite value in what {stage.name} recorded"
     for name, value in (("entropy", step.entropy_raw), ("final entropy", step.entropy), ("latency", step.latency_s)):
         if math.isinf(value) or value < -1e-3:  # (float rounding may give -0.0000001)
             return f"its {name} is {value}"

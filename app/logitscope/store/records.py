@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from logitscope.engine.trace_schema import migrate_settings
 from logitscope.errors import StoreError
 
 Role = Literal["system", "user", "assistant"]
@@ -105,8 +106,14 @@ def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Message:
         id=mid, conversation_id=cid, parent_id=parent, role=role, content=content, status=status,
         created_at=created, selected_seq=seq,
         model=ModelIdentity(file_name, size, sha) if file_name is not None else None,
-        sampler=_json(sampler), seed=seed, timings=_json(timings), kv=_json(kv), finish_reason=finish,
+        sampler=migrated_sampler(_json(sampler)), seed=seed, timings=_json(timings), kv=_json(kv), finish_reason=finish,
         error=error, notices=_json(notices) or [], n_steps=n_steps)
+
+
+def migrated_sampler(settings: Any) -> Any:
+    """Recorded sampler settings in today's trace schema (an answer stored or exported by an older
+    version: engine.trace_schema); anything but a dict as it is."""
+    return migrate_settings(settings) if isinstance(settings, dict) else settings
 
 
 def _json(text: str | None) -> Any:

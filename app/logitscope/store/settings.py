@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from logitscope.engine.api import LoadSettings
-from logitscope.engine.sampler import PRESETS, SamplerSettings
+from logitscope.engine.sampler import LEGACY_ORDERS, PRESETS, SamplerSettings, sampler_name
 from logitscope.errors import InvalidSettingsError
 from logitscope.messages import Message
 from logitscope.paths import data_dir
@@ -87,7 +87,8 @@ class SettingsStore:
                 self.notices.append(Message("settings: a saved preset named {name!r} hides a "
                                             "built-in one; ignored", name=name))
                 continue
-            preset = _checked(SamplerSettings, value, f"sampler preset {name!r}", self.notices)
+            where = f"sampler preset {name!r}"
+            preset = _checked(SamplerSettings, _preset_values(value, where, self.notices), where, self.notices)
             if preset is not None:
                 self._presets[name] = preset
         if self.app.sampler_preset not in self.presets():
@@ -286,6 +287,30 @@ def _checked(cls: type[T], values: Any, where: str, notices: list[str]) -> T | N
     return obj
 
 
+def _preset_values(values: Any, where: str, notices: list[str]) -> Any:
+    """A saved preset in today's form: the `order` of a preset saved before the `samplers` chain becomes
+    that chain (an unknown one is reported, and the default chain used); sampler names may be spelled
+    as llama.cpp allows."""
+    if not isinstance(values, dict):
+        return values
+    values = dict(values)
+    order = values.pop("order", None)
+    if order is not None and "samplers" not in values:
+        if isinstance(order, str) and order in LEGACY_ORDERS:
+            values["samplers"] = list(LEGACY_ORDERS[order])
+        else:
+            notices.append(Message("settings: {where}: {f_name} = {value!r} is invalid ({refused}); using "
+                                   "{fallback!r}", where=where, f_name="order", value=order,
+                                   refused=f"not one of {', '.join(LEGACY_ORDERS)}", fallback=next(iter(LEGACY_ORDERS))))
+    samplers = values.get("samplers")
+    if isinstance(samplers, list) and all(isinstance(n, str) for n in samplers):
+        try:
+            values["samplers"] = [sampler_name(n) for n in samplers]
+        except InvalidSettingsError:
+            pass  # validate() reports it
+    return values
+
+
 def _refusal(obj: Any) -> str | None:
     """Why obj.validate() refuses `obj`, or None if it accepts it."""
     try:
@@ -301,12 +326,24 @@ def _coerce(value: Any, hint: Any) -> Any:
         options = typing.get_args(hint)
         if value is None and type(None) in options:
             return None
-        (hint,) = [h for h in options if h is not type(None)]
-        return _coerce(value, hint)
+        problems = []
+        for option in (h for h in options if h is not type(None)):  # the first type that fits
+            try:
+                return _coerce(value, option)
+            except ValueError as exc:
+                problems.append(str(exc))
+        raise ValueError(" or ".join(problems))
     if typing.get_origin(hint) is tuple:
         if not isinstance(value, list | tuple):
             raise ValueError("expected a list")
-        return tuple(_coerce(item, typing.get_args(hint)[0]) for item in value)
+        items = typing.get_args(hint)
+        if len(items) == 2 and items[1] is Ellipsis:
+            return tuple(_coerce(item, items[0]) for item in value)
+        if len(value) != len(items):  # a fixed-size tuple, e.g. a logit bias (token, bias)
+            raise ValueError(f"expected a list of {len(items)}")
+        return tuple(_coerce(item, h) for item, h in zip(value, items, strict=True))
+    if hint is float and value == "-inf":  # to_dict's form of a banning logit bias: JSON has no infinity
+        return -math.inf
     if hint is float and isinstance(value, int | float) and not isinstance(value, bool):
         if not math.isfinite(value):
             raise ValueError("expected a finite number")
