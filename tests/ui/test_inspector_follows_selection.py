@@ -52,3 +52,13 @@ def test_deleting_the_current_conversation_empties_the_inspector(qtbot, window):
     select_a_step(qtbot, window, "Hi!")
     window.delete_conversation(confirm=False)
     assert_inspector_empty(window)
+
+
+def test_the_timelines_x_axis_changes_a_few_times_in_a_long_answer():
+    """The axis (labels, grid: the dear part of a repaint) is redrawn when its range changes: a handful of
+    times over 5,000 steps, and the curve always fills at least two thirds of it."""
+    from logitscope.ui.inspector.timeline import X_CHUNK, x_ceiling
+
+    tops = [x_ceiling(n) for n in range(5_001)]
+    assert len(set(tops)) <= 14  # 64, 96, 128, 192 ... 6144
+    assert all(n <= top and (n <= X_CHUNK or n > top * 2 / 3) for n, top in enumerate(tops))

@@ -18,12 +18,22 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from logitscope.engine.trace import StepRecord
 from logitscope.ui.plots import cache_axes
 
-X_CHUNK = 64  # steps: the x axis grows by this much at a time
+X_CHUNK = 64  # steps: the x axis's smallest range; it then grows by half or a third of itself (below)
 LATENCY_SCALE_MS = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000)
 
 
 def step_ceiling(value: float, chunk: float) -> float:
     return max(chunk, math.ceil(value / chunk) * chunk)
+
+
+def x_ceiling(n: int) -> int:
+    """The x axis's range for n steps: X_CHUNK times 1, 1.5, 2, 3, 4, 6, 8...: the axis (its labels and grid,
+    the dear part of a repaint) changes a few times in a long answer, not every X_CHUNK steps, and the
+    curve always fills at least two thirds of the plot."""
+    top = X_CHUNK
+    while top < n:
+        top = top * 3 // 2 if top & (top - 1) == 0 else top * 4 // 3
+    return top
 
 
 def latency_ceiling(ms: float) -> float:
@@ -96,7 +106,7 @@ class TimelinePanel(QWidget):
         if not self._following:
             return
         entropy, latency_ms = entropy[np.isfinite(entropy)], latency_ms[np.isfinite(latency_ms)]  # NaN: a server did not say
-        ranges = (step_ceiling(self.n_steps, X_CHUNK), step_ceiling(float(entropy.max(initial=1.0)), 1.0),
+        ranges = (x_ceiling(self.n_steps), step_ceiling(float(entropy.max(initial=1.0)), 1.0),
                   latency_ceiling(float(latency_ms.max(initial=0.0))))
         if ranges == self._ranges:
             return  # nothing moves: the axes keep their cached pictures
