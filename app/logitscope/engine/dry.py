@@ -22,6 +22,7 @@ from logitscope.engine.stages import Candidates
 
 MAX_BREAKER_BYTES = 40   # llama.cpp truncates longer breakers
 MAX_TAIL_TOKENS = 20     # and the tokenized rest of a breaker that starts inside a token
+_MAX_BLOCK = 256         # positions compared at once when measuring repeats
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,9 @@ def _suffix_matches(rev: np.ndarray, cap: int) -> np.ndarray:
     """z[k] = min(cap, length of the common prefix of rev and rev[k:]) for k >= 1 (z[0] unused)."""
     n = len(rev)
     z = np.zeros(n, dtype=np.int64)
-    ref = np.concatenate([rev, np.full(n + 1, -2, dtype=np.int64)])
-    pad = np.concatenate([rev, np.full(2 * n + 1, -1, dtype=np.int64)])
+    # a block reads at most _MAX_BLOCK past a live match (which ends before n): pads that never match
+    ref = np.concatenate([rev, np.full(_MAX_BLOCK + 1, -2, dtype=np.int64)])
+    pad = np.concatenate([rev, np.full(n + _MAX_BLOCK + 1, -1, dtype=np.int64)])
     alive = np.arange(1, n, dtype=np.int64)
     start, block = 0, 1
     while len(alive) and start < cap:
@@ -100,7 +102,7 @@ def _suffix_matches(rev: np.ndarray, cap: int) -> np.ndarray:
         z[alive] = start + np.where(stopped, neq.argmax(axis=1), block)
         alive = alive[~stopped]
         start += block
-        block = min(block * 4, 256)
+        block = min(block * 4, _MAX_BLOCK)
     return np.minimum(z, cap)
 
 

@@ -176,9 +176,13 @@ def temperature(c: Candidates, t: float) -> Candidates:
 
 def sorted_probs(c: Candidates, k: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(indices of the k best candidates, best first; their probabilities over all candidates), as
-    llama_sampler_softmax_impl(cur_p, true) computes them (float32)."""
+    llama_sampler_softmax_impl(cur_p, true) computes them: float32, summed in sorted order when all are
+    asked for (the cut of a cumulative threshold depends on it); a float64 sum when only the head is."""
     order = c.best(len(c) if k is None else k)
     top = c.logits[order[0]]
+    if k is None or k >= len(c):
+        e = np.exp(c.logits[order] - top, dtype=np.float32)
+        return order, e / np.cumsum(e, dtype=np.float32)[-1]
     z = np.float32(np.exp(c.logits - top, dtype=np.float32).sum(dtype=np.float64))
     return order, np.exp(c.logits[order] - top, dtype=np.float32) / z
 
@@ -195,7 +199,7 @@ def dynamic_temperature(c: Candidates, t: float, delta: float, exponent: float) 
     max_entropy = -np.log(f32(1) / f32(len(c)))
     _, p = sorted_probs(c)
     nz = p[p > 0]
-    entropy = f32(-(nz.astype(np.float64) * np.log(nz).astype(np.float64)).sum())
+    entropy = f32(np.cumsum(-nz * np.log(nz), dtype=np.float32)[-1])
     dyn = f32(lo + (hi - lo) * np.power(f32(entropy / max_entropy), f32(exponent)))
     return temperature(c, float(dyn)), float(dyn)
 
@@ -207,7 +211,7 @@ def typical(c: Candidates, p: float, min_keep: int = 0) -> Candidates:
     order, probs = sorted_probs(c)
     with np.errstate(divide="ignore", invalid="ignore"):
         logp = np.log(probs)
-        entropy = np.float32(-(probs.astype(np.float64) * logp).sum())
+        entropy = np.cumsum(-probs * logp, dtype=np.float32)[-1]   # float32, in order, as llama.cpp
         shifted = np.abs(-logp - entropy)
     by_score = np.argsort(shifted, kind="stable")
     cum = np.cumsum(probs[by_score], dtype=np.float32)
