@@ -103,7 +103,7 @@ def test_xtc_draws_once_per_step_with_the_generation_rng(real_logits):
 def test_logit_bias(real_logits):
     ids = np.array([0, 5, 5, 1000, 49151, 198], dtype=np.int64)
     biases = np.array([3.0, -2.0, -1.5, 10.0, -math.inf, -math.inf], dtype=np.float32)
-    arr = (llama_cpp.llama_logit_bias * len(ids))(*[llama_cpp.llama_logit_bias(int(t), float(b)) for t, b in zip(ids, biases)])
+    arr = (llama_cpp.llama_logit_bias * len(ids))(*[llama_cpp.llama_logit_bias(int(t), float(b)) for t, b in zip(ids, biases, strict=True)])
     for logits in real_logits:
         for c in every_input(logits):
             smpl = llama_cpp.llama_sampler_init_logit_bias(len(logits), len(ids), arr)

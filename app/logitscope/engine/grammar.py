@@ -76,6 +76,7 @@ class Grammar:
     def __init__(self, vocab: llama_cpp.llama_vocab_p, n_vocab: int, text: str, log: LlamaLog,
                  _handle: llama_cpp.llama_sampler_p | None = None) -> None:
         self.vocab, self.n_vocab, self.text, self.log = vocab, n_vocab, text, log
+        self._handle: llama_cpp.llama_sampler_p | None = None
         self._buf = np.zeros(n_vocab, dtype=TOKEN_DATA)
         self._buf["id"] = np.arange(n_vocab, dtype=np.int32)
         self._handle = _handle if _handle is not None else self._compile(text)
@@ -138,12 +139,3 @@ class Grammar:
     def __del__(self) -> None:
         self.close()
 
-
-class RecordedMask:
-    """The grammar as a step recorded it: the head's tokens it masked (replay without the model)."""
-
-    def __init__(self, masked: np.ndarray) -> None:
-        self.masked = np.asarray(masked, dtype=np.int64)
-
-    def allowed(self, ids: np.ndarray, full: bool = False) -> np.ndarray:
-        return ~np.isin(ids, self.masked)

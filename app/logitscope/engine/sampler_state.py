@@ -28,6 +28,16 @@ class TokenMask(Protocol):
     def allowed(self, ids: np.ndarray, full: bool = False) -> np.ndarray: ...
 
 
+class RecordedMask:
+    """The grammar as a step recorded it: the head's tokens it masked (replay, without the model)."""
+
+    def __init__(self, masked: np.ndarray) -> None:
+        self.masked = np.asarray(masked, dtype=np.int64)
+
+    def allowed(self, ids: np.ndarray, full: bool = False) -> np.ndarray:
+        return ~np.isin(ids, self.masked)
+
+
 class GrammarDeadEnd(Exception):
     """No token fits the grammar at this step (the generation stops)."""
 
