@@ -37,7 +37,8 @@ def schema_to_gbnf(schema: str) -> str:
 
     try:
         json.loads(schema)
-        return json_schema_to_gbnf(schema)
+        gbnf: str = json_schema_to_gbnf(schema)
+        return gbnf
     except json.JSONDecodeError as exc:
         raise InvalidSettingsError("the JSON schema is not valid JSON: {error}", error=str(exc)) from exc
     except Exception as exc:  # the converter raises plain exceptions (KeyError, ValueError, ...)
@@ -95,7 +96,8 @@ class Grammar:
         if not handle:
             raise InvalidSettingsError("the grammar does not parse: {reason}",
                                        reason=_parse_reason(printed, self.log.errors_since(mark)))
-        return handle
+        compiled: llama_cpp.llama_sampler_p = handle
+        return compiled
 
     def allowed(self, ids: np.ndarray, full: bool = False) -> np.ndarray:
         """Which of these token ids the grammar lets through now (bool, aligned with ids). `full`: ids is the
@@ -111,7 +113,8 @@ class Grammar:
             buf["id"] = ids
         arr = llama_cpp.llama_token_data_array(buf.ctypes.data_as(_TOKEN_DATA_P), n, -1, False)
         llama_cpp.llama_sampler_apply(self._handle, ctypes.byref(arr))
-        return np.isfinite(buf["logit"])
+        ok: np.ndarray = np.isfinite(buf["logit"])
+        return ok
 
     def allows(self, token: int) -> bool:
         return bool(self.allowed(np.array([token], dtype=np.int32))[0])

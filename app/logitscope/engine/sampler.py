@@ -243,7 +243,8 @@ def _removed(before: Candidates, after: Candidates) -> np.ndarray:
         mark = np.zeros(int(max(best.max(), after.ids.max())) + 1, dtype=bool)
         mark[after.ids] = True
         kept = mark[best]
-    return best[~kept].astype(np.int32)
+    removed: np.ndarray = best[~kept].astype(np.int32)
+    return removed
 
 
 def _record(name: str, before: Candidates, after: Candidates, info: dict[str, float],

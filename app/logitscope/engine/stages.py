@@ -82,7 +82,7 @@ def top_indices(logits: np.ndarray, k: int, top: float | None = None) -> np.ndar
     k = min(k, n)
     if k <= 0:
         return np.empty(0, dtype=np.int64)
-    if n > 4096:
+    if n > 4096 and k < n:
         top = logits.max() if top is None else top
         step = max(0, _last_gap.get(k, 0) - 1)
         while step < len(_GAPS):
@@ -197,9 +197,12 @@ def dynamic_temperature(c: Candidates, t: float, delta: float, exponent: float) 
     f32 = np.float32
     lo, hi = max(f32(0), f32(t) - f32(delta)), f32(t) + f32(delta)
     max_entropy = -np.log(f32(1) / f32(len(c)))
-    _, p = sorted_probs(c)
+    # the entropy needs no order: float64 sums instead of llama.cpp's sorted float32 ones (a sort of the
+    # whole vocabulary), which moves the temperature by ~1e-7
+    e = np.exp((c.logits - c.logits.max()).astype(np.float64))
+    p = e / e.sum()
     nz = p[p > 0]
-    entropy = f32(np.cumsum(-nz * np.log(nz), dtype=np.float32)[-1])
+    entropy = f32(-(nz * np.log(nz)).sum())
     dyn = f32(lo + (hi - lo) * np.power(f32(entropy / max_entropy), f32(exponent)))
     return temperature(c, float(dyn)), float(dyn)
 
