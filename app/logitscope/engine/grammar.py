@@ -50,7 +50,11 @@ def schema_to_gbnf(schema: str) -> str:
 def _stderr_to(path: str) -> Iterator[None]:
     """llama.cpp prints a GBNF syntax error to stderr (not to its log): catch it in a file for the message.
     Only the engine process (or a test) calls this; the GUI process never loads llama.cpp."""
-    saved = os.dup(2)
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all: the reason falls back to llama.cpp's log
+        yield
+        return
     with open(path, "wb") as sink:
         os.dup2(sink.fileno(), 2)
         try:

@@ -28,7 +28,7 @@ from logitscope.engine.core import Engine
 from logitscope.engine.sampler import SamplerSettings, sample, stage_functions
 from logitscope.engine.sampler_state import SamplerState
 from logitscope.engine.stages import Candidates, top_indices
-from logitscope.engine.trace import RAW_TOP_N
+from logitscope.engine.trace import RAW_TOP_N, GenerationResult
 from logitscope.grammars import ready_grammar
 
 CLASSIC = ("penalties", "top_k", "top_p", "min_p", "temperature")
@@ -118,16 +118,10 @@ def measure_generation(engine: Engine, n_tokens: int, reps: int) -> dict[str, fl
     for rep in range(reps):
         for label in (list(settings) if rep % 2 == 0 else list(settings)[::-1]):
             engine.reset()
-            t_first = t_last = 0.0
-            n = 0
-            for event in engine.generate(GenerateRequest(prompt=PROMPT, settings=settings[label],
-                                                         options=DecodeOptions(max_tokens=n_tokens))):
-                now = time.perf_counter()
-                if n == 0:
-                    t_first = now
-                t_last = now
-                n += 1
-            rates[label].append((n - 2) / (t_last - t_first) if t_last > t_first else 0.0)
+            *_, result = engine.generate(GenerateRequest(prompt=PROMPT, settings=settings[label],
+                                                         options=DecodeOptions(max_tokens=n_tokens)))
+            assert isinstance(result, GenerationResult)
+            rates[label].append(result.timings.gen_tps)
     return {label: statistics.median(v) for label, v in rates.items()}
 
 

@@ -197,12 +197,12 @@ def dynamic_temperature(c: Candidates, t: float, delta: float, exponent: float) 
     f32 = np.float32
     lo, hi = max(f32(0), f32(t) - f32(delta)), f32(t) + f32(delta)
     max_entropy = -np.log(f32(1) / f32(len(c)))
-    # the entropy needs no order: float64 sums instead of llama.cpp's sorted float32 ones (a sort of the
-    # whole vocabulary), which moves the temperature by ~1e-7
-    e = np.exp((c.logits - c.logits.max()).astype(np.float64))
-    p = e / e.sum()
+    # llama.cpp's float32 sums in sorted order, not a more exact float64 one: over a whole vocabulary they
+    # differ by ~1e-5, enough to move every logit measurably (this sorts what it is given: cheap at the end
+    # of the chain, where the temperature sits by default)
+    _, p = sorted_probs(c)
     nz = p[p > 0]
-    entropy = f32(-(nz * np.log(nz)).sum())
+    entropy = f32(np.cumsum(-nz * np.log(nz), dtype=np.float32)[-1])
     dyn = f32(lo + (hi - lo) * np.power(f32(entropy / max_entropy), f32(exponent)))
     return temperature(c, float(dyn)), float(dyn)
 
