@@ -211,3 +211,28 @@ def test_gemma3_262k_vocabulary_stages_and_grammar_match_llama():
             json.loads(result.text)
     finally:
         gemma.unload()
+
+
+def test_the_grammar_is_freed_at_the_end_on_cancel_and_when_abandoned(engine, monkeypatch):
+    from logitscope.engine import grammar as grammar_module
+
+    freed: list[int] = []
+    original = grammar_module.Grammar.close
+
+    def counting_close(self):
+        if self._handle:
+            freed.append(1)
+        original(self)
+
+    monkeypatch.setattr(grammar_module.Grammar, "close", counting_close)
+    s = SamplerSettings(**GREEDY, grammar=ready_grammar("json"))
+    run(engine, messages=ASK_JSON, settings=s, options=DecodeOptions(max_tokens=3))
+    assert len(freed) == 1
+    calls = iter(range(100))
+    result = list(engine.generate(GenerateRequest(messages=ASK_JSON, settings=s),
+                                  should_cancel=lambda: next(calls) >= 2))[-1]
+    assert isinstance(result, GenerationResult) and result.finish_reason == "cancelled" and len(freed) == 2
+    gen = engine.generate(GenerateRequest(messages=ASK_JSON, settings=s, options=DecodeOptions(max_tokens=50)))
+    next(gen)
+    gen.close()  # the caller stopped reading
+    assert len(freed) == 3

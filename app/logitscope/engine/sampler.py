@@ -235,16 +235,19 @@ class SampleOutcome:
 def _removed(before: Candidates, after: Candidates) -> np.ndarray:
     """Which of the input's best STAGE_TOP_K the stage removed, best first (cheap: a small membership test)."""
     if len(after) == len(before):
-        return np.empty(0, dtype=np.int32)
-    best = before.ids[before.best(STAGE_TOP_K)].astype(np.int64)
+        return _NONE_REMOVED
+    best = before.ids[before.best(STAGE_TOP_K)]
     if len(after) <= 256:
         kept = (best[:, None] == after.ids[None, :]).any(axis=1)
     else:
         mark = np.zeros(int(max(best.max(), after.ids.max())) + 1, dtype=bool)
         mark[after.ids] = True
         kept = mark[best]
-    removed: np.ndarray = best[~kept].astype(np.int32)
+    removed: np.ndarray = best[~kept]
     return removed
+
+
+_NONE_REMOVED = np.empty(0, dtype=np.int32)
 
 
 def _record(name: str, before: Candidates, after: Candidates, info: dict[str, float],
@@ -262,15 +265,23 @@ ALWAYS_RECORDED = ("penalties", "top_k", "top_p", "min_p", "temperature")
 
 
 def is_on(name: str, s: SamplerSettings) -> bool:
-    """Whether a stage changes anything under these settings."""
-    return {
-        "dry": s.dry_on,
-        "xtc": s.xtc_probability > 0 and s.xtc_threshold <= 0.5,
-        "typ_p": s.typical_p < 1.0,
-        "top_n_sigma": s.top_n_sigma > 0,
-        "logit_bias": bool(s.logit_bias),
-        "grammar": bool(s.grammar or s.json_schema),
-    }.get(name, True)
+    """Whether a stage changes anything under these settings (an if chain: this runs for every stage of
+    every token)."""
+    if name in ALWAYS_RECORDED or name.startswith("mirostat"):
+        return True
+    if name == "dry":
+        return s.dry_on
+    if name == "xtc":
+        return s.xtc_probability > 0 and s.xtc_threshold <= 0.5
+    if name == "typ_p":
+        return s.typical_p < 1.0
+    if name == "top_n_sigma":
+        return s.top_n_sigma > 0
+    if name == "logit_bias":
+        return bool(s.logit_bias)
+    if name == "grammar":
+        return bool(s.grammar or s.json_schema)
+    return True
 
 
 class _Stages:

@@ -198,9 +198,10 @@ def dynamic_temperature(c: Candidates, t: float, delta: float, exponent: float) 
     lo, hi = max(f32(0), f32(t) - f32(delta)), f32(t) + f32(delta)
     max_entropy = -np.log(f32(1) / f32(len(c)))
     # llama.cpp's float32 sums in sorted order, not a more exact float64 one: over a whole vocabulary they
-    # differ by ~1e-5, enough to move every logit measurably (this sorts what it is given: cheap at the end
-    # of the chain, where the temperature sits by default)
-    _, p = sorted_probs(c)
+    # differ by ~1e-5, enough to move every logit measurably
+    ranked = np.sort(c.logits)[::-1]  # values only: a sort of values is cheaper than ranking ids
+    e = np.exp(ranked - ranked[0], dtype=np.float32)
+    p = e / np.cumsum(e, dtype=np.float32)[-1]
     nz = p[p > 0]
     entropy = f32(np.cumsum(-nz * np.log(nz), dtype=np.float32)[-1])
     dyn = f32(lo + (hi - lo) * np.power(f32(entropy / max_entropy), f32(exponent)))
