@@ -62,8 +62,9 @@ class StageRecord:
     # (XTC: 1 if its draw said cut this step; it removes nothing when fewer than two tokens reach the
     # threshold), "penalized" (DRY: candidates penalized), "allowed" (grammar: tokens it allowed).
     info: dict[str, float] = field(default_factory=dict)
-    # int32, the best candidates this stage removed, best first (by its input): STAGE_TOP_K of them, and for
-    # the grammar every token of the raw head (RAW_TOP_N) it masked, so the head can be replayed and marked.
+    # int32, the candidates this stage removed among its input's STAGE_TOP_K best, best first (cheap to record:
+    # top-k 40 removes none of them, XTC its cut), and for the grammar every token of the raw head (RAW_TOP_N)
+    # it masked, so the head can be replayed and marked.
     removed_ids: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int32))
 
 
