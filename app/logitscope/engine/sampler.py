@@ -237,6 +237,8 @@ def _removed(before: Candidates, after: Candidates) -> np.ndarray:
     if len(after) == len(before):
         return _NONE_REMOVED
     best = before.ids[before.best(STAGE_TOP_K)]
+    if after.sorted and len(after) >= len(best) and np.array_equal(after.ids[:len(best)], best):
+        return _NONE_REMOVED  # a truncation that kept the head (top-k, top-p, min-p): the usual case
     if len(after) <= 256:
         kept = (best[:, None] == after.ids[None, :]).any(axis=1)
     else:
