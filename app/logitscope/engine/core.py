@@ -19,6 +19,7 @@ from logitscope.engine.gguf_info import ModelCard, read_model_card
 from logitscope.engine.kv_map import PromptLayout, build_runs
 from logitscope.engine.memory import kv_bytes_per_token, kv_bytes_per_token_by_layer
 from logitscope.engine.runtime import Runtime, backend_name, supports_gpu_offload
+from logitscope.engine.sampler import LOCAL_STAGES, SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import ContextOverflowError, LoadCancelledError, NoModelLoadedError
 
@@ -136,6 +137,14 @@ class Engine:
         return self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
                                      n_prefix=len(req.assistant_prefix))
 
+    def check_settings(self, settings: SamplerSettings) -> None:
+        """InvalidSettingsError with a clear message for settings this model cannot run: out-of-range values,
+        a grammar or JSON schema that does not parse, a logit-bias token outside the vocabulary. generate runs
+        the same check before it evaluates anything."""
+        self._require()
+        assert self.decoder is not None
+        self.decoder.check_settings(settings)
+
     def kv_map(self) -> KvMap:
         """The generation context's cells after the last request: what each run holds, whether that request
         reused it, and what a cell costs."""
@@ -168,7 +177,8 @@ class Engine:
 
     def capabilities(self) -> dict[str, object]:
         """What this llama.cpp build can do (asked before any model is loaded)."""
-        return {"backend": backend_name(), "gpu_offload": supports_gpu_offload()}
+        return {"backend": backend_name(), "gpu_offload": supports_gpu_offload(),
+                "samplers": list(LOCAL_STAGES), "grammar": True}
 
 
 def _compute_buffer_from_log(lines: list[str]) -> int | None:

@@ -16,10 +16,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from logitscope.engine.api import DecodeOptions
+from logitscope.engine.dry import DryBreakers, build_breakers
+from logitscope.engine.grammar import Grammar, schema_to_gbnf
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.sampler import Candidates, SamplerSettings, sample, top_indices
+from logitscope.engine.sampler_state import GrammarDeadEnd, SamplerState, resolve_bias
 from logitscope.engine.text import Utf8Stream
 from logitscope.engine.trace import FINAL_TOP_K, RAW_TOP_N, GenerationResult, KvInfo, StepRecord, Timings
+from logitscope.errors import InvalidSettingsError
 from logitscope.messages import Message
 
 
@@ -77,6 +81,49 @@ class Decoder:
         self.kv_bytes_per_token = kv_bytes_per_token
         self.all_ids = np.arange(runtime.n_vocab, dtype=np.int32)
         self._exp = np.empty(runtime.n_vocab, dtype=np.float32)
+        self._breakers: dict[tuple[str, ...], DryBreakers] = {}  # DRY's breakers scan the vocabulary: once
+
+    # -- the sampler's per-generation state -------------------------------------------------------------
+    def dry_breakers(self, breakers: tuple[str, ...]) -> DryBreakers:
+        if breakers not in self._breakers:
+            rt = self.rt
+            pieces = [rt.piece(t) for t in range(rt.n_vocab)]
+            self._breakers[breakers] = build_breakers(breakers, pieces, lambda text: rt.tokenize(text, False, False))
+        return self._breakers[breakers]
+
+    def new_state(self, settings: SamplerSettings, rng: np.random.Generator) -> SamplerState:
+        """Everything the settings need from the model, checked: InvalidSettingsError for a grammar or schema
+        that does not parse or a logit bias outside the vocabulary. Close it (it may hold a grammar)."""
+        rt = self.rt
+        ids, values = resolve_bias(settings.logit_bias, rt.n_vocab, lambda text: rt.tokenize(text, False, False))
+        state = SamplerState(rng, rt.n_vocab, bias_ids=ids, bias_values=values)
+        if settings.dry_on:
+            state.dry_breakers = self.dry_breakers(tuple(settings.dry_sequence_breakers))
+        text = schema_to_gbnf(settings.json_schema) if settings.json_schema else settings.grammar
+        if text:
+            state.grammar = Grammar(rt.vocab, rt.n_vocab, text, rt.log)
+        return state
+
+    def check_settings(self, settings: SamplerSettings) -> None:
+        settings.validate()
+        self.new_state(settings, np.random.default_rng(0)).close()
+
+    def _start_grammar(self, state: SamplerState, answer_so_far: Sequence[int], forced: Sequence[int]) -> None:
+        """The grammar reads the answer's first tokens (a fork's prefix); the forced tokens that follow are
+        checked on a copy now, so that none can reach llama.cpp's grammar unchecked (it would abort)."""
+        grammar = state.grammar
+        if not isinstance(grammar, Grammar):
+            return
+        for token in answer_so_far:
+            if not grammar.allows(token):
+                raise InvalidSettingsError("the answer so far does not fit the grammar")
+            grammar.accept(token)
+        if forced:
+            with grammar.clone() as probe:
+                for token in forced:
+                    if self.rt.is_eog(token) or not probe.allows(token):
+                        raise InvalidSettingsError("the chosen token does not fit the grammar")
+                    probe.accept(token)
 
     def kv_info(self) -> KvInfo:
         bpt = self.kv_bytes_per_token
@@ -100,8 +147,19 @@ class Decoder:
         settings.validate()
         options.validate()
         settings = settings.with_seed()
-        rng = np.random.default_rng(settings.seed)
+        # every check that needs the model (grammar, schema, biases) before anything is evaluated
+        state = self.new_state(settings, np.random.default_rng(settings.seed))
+        try:
+            self._start_grammar(state, prompt[len(prompt) - n_prefix:] if n_prefix else (), options.forced)
+            yield from self._generate(prompt, settings, options, state, should_cancel, notices, n_prefix)
+        finally:
+            state.close()  # the native grammar, also on cancel or an exception
+
+    def _generate(self, prompt: Sequence[int], settings: SamplerSettings, options: DecodeOptions,
+                  state: SamplerState, should_cancel: Callable[[], bool], notices: list[str] | None,
+                  n_prefix: int) -> Iterator[StepRecord | GenerationResult]:
         rt = self.rt
+        window = max(settings.repeat_last_n, settings.dry_window(rt.n_ctx) if settings.dry_on else 0)
         t_start = time.perf_counter()
         finish = "length"
         try:
@@ -124,11 +182,18 @@ class Decoder:
                 finish = "cancelled"
                 break
             logits = rt.logits()
-            recent = rt.recent(settings.repeat_last_n)
+            recent = rt.recent(window)
             top, lse, entropy_raw, e = self.raw_stats(logits)
             best = top_indices(logits, RAW_TOP_N, top)  # ranked once: the raw record, top-k and the records reuse it
-            outcome = sample(Candidates(self.all_ids, logits, False, True, lse, best), settings, recent, rng)
-            token = options.forced[i] if i < len(options.forced) else outcome.token
+            state.head_ids = best
+            try:
+                outcome = sample(Candidates(self.all_ids, logits, False, True, lse, best), settings, recent,
+                                 state=state, forced=options.forced[i] if i < len(options.forced) else None)
+            except GrammarDeadEnd:
+                notices.append(Message("no token fits the grammar here: generation stopped"))
+                finish = "stop"
+                break
+            token = outcome.token
             p_raw = float(e[token]) * math.exp(top - lse)
             in_head = np.flatnonzero(best == token)
             rank_raw = int(in_head[0]) if len(in_head) else int(np.count_nonzero(logits > logits[token]))
@@ -164,6 +229,7 @@ class Decoder:
             if eog:
                 finish = "stop"
                 break
+            state.accept(token)
             if len(rt.tokens) >= rt.n_ctx:
                 notices.append(Message("the context window is full ({n_ctx} tokens): generation "
                                        "stopped", n_ctx=rt.n_ctx))

@@ -1,18 +1,10 @@
-"""The white-box sampler: each stage a small pure function over candidates, each stage recorded.
+"""The white-box sampler: its settings (llama.cpp's names and defaults), the presets, and the pipeline that
+applies the stages in order, recording each one, then draws the token.
 
-Every stage has the semantics of llama.cpp's sampler of the same name (src/llama-sampler.cpp, checked
-stage by stage against `llama_sampler_apply` in tests/engine/test_sampler_vs_llama.py):
-
-- penalties: for each token seen in the last N context tokens, logit <= 0 ? logit * repeat : logit / repeat,
-  then logit -= count * frequency + presence. Nothing is removed.
-- top_k: keep the k highest logits (k <= 0: off).
-- top_p: keep the smallest head of the sorted distribution whose cumulative probability reaches p.
-- min_p: keep tokens with p >= min_p * p_max, i.e. logit >= max_logit + log(min_p).
-- temperature: logits / T; T <= 0 keeps only the best token (greedy).
-Then one draw from the softmax of what is left, with a seeded numpy RNG.
-
-Candidates are (ids, logits) arrays; the first stages see the whole vocabulary, so the expensive ones
-avoid touching all of it when they can (a threshold pass before a partial sort).
+The stages themselves are in engine/stages.py (stateless), engine/dry.py and engine/grammar.py; what a
+generation carries from step to step (Mirostat's mu, the grammar, the RNG) is a SamplerState. The stage
+order is llama.cpp's common_sampler_init: logit bias and the grammar first, then the orderable chain (or
+temperature + Mirostat), then one draw from the softmax of what is left, with the generation's numpy RNG.
 """
 
 from __future__ import annotations
@@ -20,11 +12,15 @@ from __future__ import annotations
 import math
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 
 import numpy as np
 
-from logitscope.engine.trace import STAGE_NAMES, STAGE_TOP_K, StageRecord
+from logitscope.engine import stages as st
+from logitscope.engine.dry import dry
+from logitscope.engine.sampler_state import GrammarDeadEnd, SamplerState
+from logitscope.engine.stages import Candidates, min_p, penalties, temperature, top_indices, top_k, top_p
+from logitscope.engine.trace import RAW_TOP_N, STAGE_TOP_K, StageRecord
 from logitscope.errors import InvalidSettingsError
 from logitscope.grammars import ready_grammar
 from logitscope.messages import Message
@@ -49,6 +45,8 @@ LEGACY_ORDERS: dict[str, tuple[str, ...]] = {
 FIXED_BEFORE = ("logit_bias", "grammar")
 MIROSTAT_CHAIN = {1: ("temperature", "mirostat"), 2: ("temperature", "mirostat_v2")}
 DRY_BREAKERS = ("\n", ":", "\"", "*")
+# every stage the local engine applies (its capabilities' "samplers")
+LOCAL_STAGES = FIXED_BEFORE + CHAIN_STAGES + ("mirostat", "mirostat_v2")
 
 
 def sampler_name(name: str) -> str:
@@ -146,7 +144,21 @@ class SamplerSettings:
 
     @property
     def greedy(self) -> bool:
-        return self.temperature <= 0
+        """The pick is the best candidate (a dynamic temperature may still sample when it rises above 0)."""
+        return self.temperature <= 0 and (self.dynatemp_range <= 0 or self.mirostat != 0)
+
+    @property
+    def dry_on(self) -> bool:
+        return self.dry_multiplier > 0 and self.dry_penalty_last_n != 0
+
+    def dry_window(self, n_ctx: int) -> int:
+        """How many context tokens DRY scans (-1: the whole context)."""
+        return n_ctx if self.dry_penalty_last_n < 0 else self.dry_penalty_last_n
+
+    @property
+    def grammar_text(self) -> str:
+        """The GBNF applied ("" for none); a JSON schema is converted by the engine (engine/grammar.py)."""
+        return self.grammar
 
     def chain(self) -> tuple[str, ...]:
         """Every stage applied, in order (STAGE_NAMES): logit bias and grammar first when set, then the
@@ -204,148 +216,10 @@ PRESETS: dict[str, SamplerSettings] = {
 }
 
 
-@dataclass
-class Candidates:
-    """Tokens still in the running, with their current logits. `sorted`: best first."""
 
-    ids: np.ndarray                 # int32
-    logits: np.ndarray              # float32
-    sorted: bool = False
-    full: bool = False              # ids is the whole vocabulary in id order (ids[i] == i)
-    _lse: float | None = field(default=None, repr=False)
-    # Indices of the best candidates, best first (a prefix of the full ranking), when already known:
-    # lets top-k and the stage records skip a partial sort of the whole vocabulary.
-    _best: np.ndarray | None = field(default=None, repr=False)
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    @property
-    def lse(self) -> float:
-        """log-sum-exp of the logits (the softmax normaliser), computed once."""
-        if self._lse is None:
-            m = float(self.logits.max())
-            self._lse = m + math.log(float(np.exp(self.logits - m, dtype=np.float32).sum(dtype=np.float64)))
-        return self._lse
-
-    def probs(self) -> np.ndarray:
-        return np.exp(self.logits.astype(np.float64) - self.lse)
-
-    def subset(self, index: np.ndarray, sorted_: bool) -> Candidates:
-        return Candidates(self.ids[index], self.logits[index], sorted_)
-
-    def best(self, k: int) -> np.ndarray:
-        """Indices of the k best candidates, best first."""
-        k = min(k, len(self))
-        if self.sorted:
-            return np.arange(k)
-        if self._best is None or len(self._best) < k:
-            self._best = top_indices(self.logits, max(k, 8))
-        return self._best[:k]
-
-
-_GAPS = (3.0, 5.0, 7.0, 9.0, 11.0, 13.0, 16.0, 20.0, 28.0, 40.0)
-_last_gap: dict[int, int] = {}  # k -> the ladder step that worked last time (distributions change slowly)
-
-
-def top_indices(logits: np.ndarray, k: int, top: float | None = None) -> np.ndarray:
-    """Indices of the k largest values, best first. Exact, and cheap on a big vocabulary: only values
-    within a gap of the maximum are partially sorted, the gap being the smallest on a ladder that holds
-    k values (the search starts where it succeeded last time)."""
-    n = len(logits)
-    k = min(k, n)
-    if k <= 0:
-        return np.empty(0, dtype=np.int64)
-    if n > 4096:
-        top = logits.max() if top is None else top
-        step = max(0, _last_gap.get(k, 0) - 1)
-        while step < len(_GAPS):
-            near = np.flatnonzero(logits >= top - np.float32(_GAPS[step]))
-            if len(near) >= k:
-                _last_gap[k] = step
-                part = near[np.argpartition(-logits[near], k - 1)[:k]] if len(near) > k else near
-                return part[np.argsort(-logits[part], kind="stable")]
-            step += 1
-    part = np.argpartition(-logits, k - 1)[:k] if k < n else np.arange(n)
-    return part[np.argsort(-logits[part], kind="stable")]
-
-
-# -- the stages ---------------------------------------------------------------------------------
-
-def penalties(c: Candidates, recent: np.ndarray, repeat: float, frequency: float, presence: float) -> Candidates:
-    """`recent`: the last N context tokens (already cut to the window)."""
-    if len(recent) == 0 or (repeat == 1.0 and frequency == 0.0 and presence == 0.0):
-        return c
-    tokens, counts = np.unique(recent, return_counts=True)
-    if c.full:
-        where = tokens[tokens < len(c.ids)]
-        counts = counts[tokens < len(c.ids)]
-    else:
-        lookup = np.argsort(c.ids)
-        pos = np.searchsorted(c.ids, tokens, sorter=lookup)
-        pos = np.minimum(pos, len(c.ids) - 1)
-        hit = c.ids[lookup[pos]] == tokens
-        where, counts = lookup[pos[hit]], counts[hit]
-    logits = c.logits.copy()
-    lv = logits[where]
-    r = np.float32(repeat)
-    lv = np.where(lv <= 0, lv * r, lv / r).astype(np.float32)
-    lv -= counts.astype(np.float32) * np.float32(frequency) + np.float32(presence)
-    logits[where] = lv
-    return Candidates(c.ids, logits, False, c.full)
-
-
-def top_k(c: Candidates, k: int) -> Candidates:
-    if k <= 0:
-        return c
-    k = min(k, len(c))
-    if c.sorted:
-        return Candidates(c.ids[:k], c.logits[:k], True)
-    return c.subset(c.best(k), True)
-
-
-def top_p(c: Candidates, p: float, min_keep: int = 1) -> Candidates:
-    if p >= 1.0 or len(c) == 0:
-        return c
-    # Probabilities exactly as llama.cpp computes them: float32 exp, a sequential float32 sum in the
-    # candidates' current order, then a float32 running sum over the sorted head. A pairwise or float64
-    # sum moves the cut by one token now and then.
-    e = np.exp(c.logits - c.logits.max(), dtype=np.float32)
-    probs = e / np.cumsum(e, dtype=np.float32)[-1]
-    if c.sorted:
-        order = np.arange(len(c))
-    else:
-        # Like llama.cpp: try the best 256 first, sort everything only if they do not reach p.
-        order = c.best(256 if len(c) > 1024 else len(c))
-    for attempt in range(2):
-        cum = np.cumsum(probs[order], dtype=np.float32)
-        reached = np.flatnonzero((cum >= np.float32(p)) & (np.arange(1, len(order) + 1) >= min_keep))
-        if len(reached) or len(order) == len(c) or attempt:
-            break
-        order = top_indices(c.logits, len(c))
-    last = int(reached[0]) + 1 if len(reached) else len(order)
-    return c.subset(order[:last], True)
-
-
-def min_p(c: Candidates, p: float, min_keep: int = 1) -> Candidates:
-    if p <= 0.0 or len(c) == 0:
-        return c
-    floor = np.float32(c.logits.max()) + np.float32(math.log(p))
-    keep = np.flatnonzero(c.logits >= floor)
-    if len(keep) >= max(1, min_keep):
-        return c.subset(keep, c.sorted)
-    order = top_indices(c.logits, len(c))
-    return c.subset(order[:max(1, min_keep)], True)
-
-
-def temperature(c: Candidates, t: float) -> Candidates:
-    if len(c) == 0:
-        return c
-    if t <= 0:
-        best = int(np.argmax(c.logits))  # first of equal maxima, as llama.cpp
-        return c.subset(np.array([best]), True)
-    # dividing by a positive number keeps the ranking: the known best stay the best
-    return Candidates(c.ids, (c.logits / np.float32(t)).astype(np.float32), c.sorted, c.full, None, c._best)
+# the stages' own names re-exported for callers that know them from here
+__all__ = ["Candidates", "GrammarDeadEnd", "SamplerState", "min_p", "penalties", "temperature", "top_indices",
+           "top_k", "top_p"]
 
 
 # -- the pipeline -------------------------------------------------------------------------------
@@ -358,17 +232,33 @@ class SampleOutcome:
     stages: list[StageRecord]
 
 
-def _record(name: str, before: Candidates, after: Candidates) -> StageRecord:
+def _removed(before: Candidates, after: Candidates) -> np.ndarray:
+    """Which of the input's best STAGE_TOP_K the stage removed, best first (cheap: a small membership test)."""
+    if len(after) == len(before):
+        return _NONE_REMOVED
+    best = before.ids[before.best(STAGE_TOP_K)]
+    if after.sorted and len(after) >= len(best) and np.array_equal(after.ids[:len(best)], best):
+        return _NONE_REMOVED  # a truncation that kept the head (top-k, top-p, min-p): the usual case
+    if len(after) <= 256:
+        kept = (best[:, None] == after.ids[None, :]).any(axis=1)
+    else:
+        mark = np.zeros(int(max(best.max(), after.ids.max())) + 1, dtype=bool)
+        mark[after.ids] = True
+        kept = mark[best]
+    removed: np.ndarray = best[~kept]
+    return removed
+
+
+_NONE_REMOVED = np.empty(0, dtype=np.int32)
+
+
+def _record(name: str, before: Candidates, after: Candidates, info: dict[str, float],
+            removed: np.ndarray | None = None) -> StageRecord:
     mass = 1.0 if len(after) == len(before) else math.exp(after.lse - before.lse)
     head = after.best(STAGE_TOP_K)
     probs = np.exp(after.logits[head].astype(np.float64) - after.lse).astype(np.float32)
-    return StageRecord(name, len(before), len(after), min(mass, 1.0), after.ids[head].astype(np.int32), probs)
-
-
-def _not_yet(name: str) -> Callable[[Candidates], Candidates]:
-    def apply(c: Candidates) -> Candidates:
-        raise InvalidSettingsError("the {name} sampler is not available yet", name=name)
-    return apply
+    return StageRecord(name, len(before), len(after), min(mass, 1.0), after.ids[head].astype(np.int32), probs,
+                       info, _removed(before, after) if removed is None else removed)
 
 
 # Stages recorded even when their settings leave them without effect (the waterfall always shows these);
@@ -377,37 +267,123 @@ ALWAYS_RECORDED = ("penalties", "top_k", "top_p", "min_p", "temperature")
 
 
 def is_on(name: str, s: SamplerSettings) -> bool:
-    """Whether a chain stage changes anything under these settings."""
-    return {
-        "dry": s.dry_multiplier > 0 and s.dry_penalty_last_n != 0,
-        "xtc": s.xtc_probability > 0 and s.xtc_threshold <= 0.5,
-        "typ_p": s.typical_p < 1.0,
-        "top_n_sigma": s.top_n_sigma > 0,
-    }.get(name, True)
+    """Whether a stage changes anything under these settings (an if chain: this runs for every stage of
+    every token)."""
+    if name in ALWAYS_RECORDED or name.startswith("mirostat"):
+        return True
+    if name == "dry":
+        return s.dry_on
+    if name == "xtc":
+        return s.xtc_probability > 0 and s.xtc_threshold <= 0.5
+    if name == "typ_p":
+        return s.typical_p < 1.0
+    if name == "top_n_sigma":
+        return s.top_n_sigma > 0
+    if name == "logit_bias":
+        return bool(s.logit_bias)
+    if name == "grammar":
+        return bool(s.grammar or s.json_schema)
+    return True
 
 
-def stage_functions(s: SamplerSettings, recent: np.ndarray) -> dict[str, Callable[[Candidates], Candidates]]:
-    window = recent[-s.repeat_last_n:] if s.repeat_last_n > 0 else recent[:0]
-    return {name: _not_yet(name) for name in STAGE_NAMES} | {
-        "penalties": lambda c: penalties(c, window, s.repeat_penalty, s.frequency_penalty, s.presence_penalty),
-        "top_k": lambda c: top_k(c, s.top_k),
-        "top_p": lambda c: top_p(c, s.top_p),
-        "min_p": lambda c: min_p(c, s.min_p),
-        "temperature": lambda c: temperature(c, s.temperature),
-    }
+class _Stages:
+    """The stage functions for one step, each (Candidates) -> Candidates; what a stage knows beyond its
+    survivors goes to `info[name]`, and the grammar's masked head to `removed`."""
+
+    def __init__(self, s: SamplerSettings, recent: np.ndarray, state: SamplerState) -> None:
+        self.s, self.recent, self.state = s, recent, state
+        self.info: dict[str, dict[str, float]] = {}
+        self.removed: dict[str, np.ndarray] = {}
+
+    def penalties(self, c: Candidates) -> Candidates:
+        s = self.s
+        window = self.recent[-s.repeat_last_n:] if s.repeat_last_n > 0 else self.recent[:0]
+        return penalties(c, window, s.repeat_penalty, s.frequency_penalty, s.presence_penalty)
+
+    def dry(self, c: Candidates) -> Candidates:
+        s = self.s
+        history = self.recent[-s.dry_window(len(self.recent)):]
+        out, n = dry(c, history, s.dry_multiplier, s.dry_base, s.dry_allowed_length, self.state.dry_breakers)
+        self.info["dry"] = {"penalized": float(n)}
+        return out
+
+    def xtc(self, c: Candidates) -> Candidates:
+        s, state = self.s, self.state
+        if len(c) < 2:  # llama.cpp draws nothing then
+            self.info["xtc"] = {"triggered": 0.0}
+            return c
+        triggered = state.xtc_triggered if state.xtc_triggered is not None else (
+            float(state.rng.random()) <= s.xtc_probability)
+        self.info["xtc"] = {"triggered": float(triggered)}
+        return st.xtc(c, s.xtc_threshold, s.min_keep, triggered)
+
+    def temperature(self, c: Candidates) -> Candidates:
+        s = self.s
+        if s.dynatemp_range > 0 and not s.mirostat:
+            out, t = st.dynamic_temperature(c, s.temperature, s.dynatemp_range, s.dynatemp_exponent)
+            self.info["temperature"] = {"temperature": t}
+            return out
+        return temperature(c, s.temperature)
+
+    def mirostat(self, c: Candidates, v2: bool) -> Candidates:
+        s, state = self.s, self.state
+        mu = state.mu if state.mu is not None else float(np.float32(2) * np.float32(s.mirostat_tau))
+        name = "mirostat_v2" if v2 else "mirostat"
+        self.info[name] = {"mu": mu} if v2 else {"mu": mu, "n_vocab": float(state.n_vocab)}
+        return st.mirostat_v2(c, mu) if v2 else st.mirostat_v1(c, mu, state.n_vocab or len(c))
+
+    def logit_bias(self, c: Candidates) -> Candidates:
+        return st.logit_bias(c, self.state.bias_ids, self.state.bias_values)
+
+    def grammar(self, c: Candidates) -> Candidates:
+        grammar = self.state.grammar
+        if grammar is None:
+            return c
+        ok = grammar.allowed(c.ids, c.full)
+        keep = np.flatnonzero(ok)
+        if len(keep) == 0:
+            raise GrammarDeadEnd("no token fits the grammar")
+        head = self.state.head_ids if self.state.head_ids is not None else c.ids[c.best(RAW_TOP_N)]
+        if c.full:
+            masked = head[~ok[head]]
+        else:
+            masked = head[np.isin(head, c.ids[~ok])]
+        self.removed["grammar"] = masked.astype(np.int32)
+        self.info["grammar"] = {"allowed": float(len(keep))}
+        return c if len(keep) == len(c) else c.subset(keep, c.sorted)
+
+    def functions(self) -> dict[str, Callable[[Candidates], Candidates]]:
+        s = self.s
+        return {
+            "penalties": self.penalties, "dry": self.dry, "xtc": self.xtc, "temperature": self.temperature,
+            "top_k": lambda c: top_k(c, s.top_k),
+            "top_p": lambda c: top_p(c, s.top_p, max(s.min_keep, 1)),
+            "min_p": lambda c: min_p(c, s.min_p, max(s.min_keep, 1)),
+            "typ_p": lambda c: st.typical(c, s.typical_p, s.min_keep),
+            "top_n_sigma": lambda c: st.top_n_sigma(c, s.top_n_sigma),
+            "mirostat": lambda c: self.mirostat(c, False), "mirostat_v2": lambda c: self.mirostat(c, True),
+            "logit_bias": self.logit_bias, "grammar": self.grammar,
+        }
+
+
+def stage_functions(s: SamplerSettings, recent: np.ndarray,
+                    state: SamplerState | None = None) -> dict[str, Callable[[Candidates], Candidates]]:
+    return _Stages(s, np.asarray(recent, dtype=np.int32), state or SamplerState(np.random.default_rng(0))).functions()
 
 
 def run_stages(c: Candidates, s: SamplerSettings, recent: Sequence[int] | np.ndarray,
-               record: bool = True) -> tuple[Candidates, list[StageRecord]]:
-    """Apply the stages in the settings' order; return the final candidates and one record per stage."""
-    funcs = stage_functions(s, np.asarray(recent, dtype=np.int32))
+               record: bool = True, state: SamplerState | None = None) -> tuple[Candidates, list[StageRecord]]:
+    """Apply the stages in the settings' order; return the final candidates and one record per stage.
+    GrammarDeadEnd when the grammar allows no token."""
+    stages = _Stages(s, np.asarray(recent, dtype=np.int32), state or SamplerState(np.random.default_rng(0)))
+    funcs = stages.functions()
     records: list[StageRecord] = []
     for name in s.chain():
         if not is_on(name, s):
             continue
         after = funcs[name](c)
         if record:
-            records.append(_record(name, c, after))
+            records.append(_record(name, c, after, stages.info.get(name, {}), stages.removed.get(name)))
         c = after
     return c, records
 
@@ -422,8 +398,29 @@ def draw(final: Candidates, rng: np.random.Generator, greedy: bool) -> tuple[int
     return min(index, len(final) - 1), probs
 
 
+def mirostat_update(mu: float, p_chosen: float, tau: float, eta: float) -> float:
+    """mu - eta * (surprise - tau), in float32 as llama.cpp (the chosen token's surprise in bits)."""
+    f32 = np.float32
+    with np.errstate(divide="ignore"):
+        surprise = -np.log2(f32(p_chosen))
+    return float(f32(mu) - f32(eta) * (surprise - f32(tau)))
+
+
 def sample(c: Candidates, s: SamplerSettings, recent: Sequence[int] | np.ndarray,
-           rng: np.random.Generator, record: bool = True) -> SampleOutcome:
-    final, stages = run_stages(c, s, recent, record)
-    index, probs = draw(final, rng, s.greedy)
-    return SampleOutcome(int(final.ids[index]), final, probs, stages)
+           rng: np.random.Generator | None = None, record: bool = True, state: SamplerState | None = None,
+           forced: int | None = None) -> SampleOutcome:
+    """One step: the stages, the draw (or `forced`), then the state moves on (Mirostat's mu, the grammar)."""
+    if state is None:
+        state = SamplerState(rng if rng is not None else np.random.default_rng())
+    final, stages = run_stages(c, s, recent, record, state)
+    index, probs = draw(final, state.rng, s.greedy)
+    token = int(final.ids[index]) if forced is None else forced
+    if s.mirostat:
+        mu = state.mu if state.mu is not None else float(np.float32(2) * np.float32(s.mirostat_tau))
+        where = np.flatnonzero(final.ids == token)
+        if len(where):  # a forced token outside the truncation has no surprise to learn from
+            state.mu = mirostat_update(mu, float(probs[where[0]]), s.mirostat_tau, s.mirostat_eta)
+        for rec in stages:
+            if rec.name in ("mirostat", "mirostat_v2"):
+                rec.info["mu_next"] = state.mu if state.mu is not None else mu
+    return SampleOutcome(token, final, probs, stages)

@@ -57,12 +57,15 @@ class StageRecord:
     mass_kept: float          # probability mass (under the stage's input distribution) of the survivors
     top_ids: np.ndarray       # int32, the best survivors, best first
     top_probs: np.ndarray     # float32, their probabilities if sampling stopped after this stage
-    # What a stage knows beyond its survivors (documented keys, all floats): "mu" (Mirostat's target after
-    # this step's update), "temperature" (dynamic temperature's effective value), "triggered" (XTC: 1 if it
-    # cut this step), "penalized" (DRY: tokens penalized), "allowed" (grammar: tokens it allowed).
+    # What a stage knows beyond its survivors (documented keys, all floats): "mu" (Mirostat's target surprise
+    # used at this step), "mu_next" (after its update from the chosen token), "n_vocab" (Mirostat 1: the
+    # vocabulary size its estimate uses), "temperature" (dynamic temperature's effective value), "triggered"
+    # (XTC: 1 if its draw said cut this step; it removes nothing when fewer than two tokens reach the
+    # threshold), "penalized" (DRY: candidates penalized), "allowed" (grammar: tokens it allowed).
     info: dict[str, float] = field(default_factory=dict)
-    # int32, the best candidates this stage removed, best first (by its input): STAGE_TOP_K of them, and for
-    # the grammar every token of the raw head (RAW_TOP_N) it masked, so the head can be replayed and marked.
+    # int32, the candidates this stage removed among its input's STAGE_TOP_K best, best first (cheap to record:
+    # top-k 40 removes none of them, XTC its cut), and for the grammar every token of the raw head (RAW_TOP_N)
+    # it masked, so the head can be replayed and marked.
     removed_ids: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int32))
 
 

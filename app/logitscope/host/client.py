@@ -36,6 +36,7 @@ from typing import Any
 from logitscope import errors
 from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
+from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.host.crash_log import crash_hint
 from logitscope.host.engine_api import LOCAL_CAPABILITIES
@@ -309,6 +310,11 @@ class EngineClient:
         if self.last_load is not None:  # provenance, as a remote engine records its server and model
             result.settings["engine"] = {"local": os.path.basename(self.last_load[0])}
         return result
+
+    def check_settings(self, settings: SamplerSettings) -> None:
+        """InvalidSettingsError when the loaded model cannot run these settings (a grammar or JSON schema that
+        does not parse, a logit-bias token outside the vocabulary, an out-of-range value)."""
+        self.call("check_settings", settings=settings)
 
     def tokenize(self, text: str, add_special: bool = False, parse_special: bool = True) -> list[int]:
         tokens: list[int] = self.call("tokenize", text=text, add_special=add_special, parse_special=parse_special)

@@ -14,6 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from logitscope.engine.api import GenerateRequest, ModelInfo
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
+from logitscope.engine.sampler import LOCAL_STAGES
 from logitscope.engine.trace import GenerationResult, StepRecord
 
 # What `capabilities()` answers, besides the local build's "backend" and "gpu_offload":
@@ -31,6 +32,8 @@ CAPABILITY_KEYS: dict[str, str] = {
     "unsupported_settings": "{setting name: why this engine cannot apply it}; the UI disables those",
     "kv_map": "kv_map() shows which KV cells hold which part of the conversation and which were reused",
     "forward_pass": "inspect() and attention_matrix(): the logit lens and attention maps of a step",
+    "samplers": "the sampler stages this engine applies (engine/trace.py STAGE_NAMES)",
+    "grammar": "constrained output: a GBNF grammar or a JSON schema",
 }
 
 LOCAL_CAPABILITIES: dict[str, object] = {
@@ -38,6 +41,7 @@ LOCAL_CAPABILITIES: dict[str, object] = {
     "token_ids": True, "tokenize": True, "vocab": True, "fork": True, "unsupported_settings": {},
     "kv_map": True,
     "forward_pass": True,
+    "samplers": list(LOCAL_STAGES), "grammar": True,
 }
 
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
     from logitscope.engine.core import Engine
     from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
+    from logitscope.engine.sampler import SamplerSettings
     from logitscope.engine.trace import GenerationResult, StepRecord
 
 CRASH_HOOKS_ENV = "LOGITSCOPE_ENGINE_CRASH_HOOKS"  # tests set it to simulate native crashes
@@ -156,6 +157,9 @@ class EngineServer:
         if batch:
             self.send(("steps", batch))
         return result
+
+    def do_check_settings(self, settings: SamplerSettings) -> None:
+        self.engine.check_settings(settings)
 
     def do_tokenize(self, text: str, add_special: bool, parse_special: bool) -> list[int]:
         return self.engine.tokenize(text, add_special, parse_special)
