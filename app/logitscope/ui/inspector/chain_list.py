@@ -1,0 +1,110 @@
+"""The sampler chain as a list the user reorders: drag and drop, or Alt+Up / Alt+Down on the current
+stage; a checked stage is applied, an unchecked one is left out of `samplers`."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QWidget
+
+from logitscope.engine.sampler import CHAIN_STAGES, DEFAULT_SAMPLERS
+
+NAME = Qt.ItemDataRole.UserRole   # an item's stage name (llama-server's)
+
+
+class ChainList(QListWidget):
+    changed = Signal()
+
+    def __init__(self, labels: dict[str, str], tips: dict[str, str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.labels, self.tips = labels, tips
+        self.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setUniformItemSizes(True)
+        self._quiet = False
+        self._unavailable: dict[str, str] = {}   # stage -> why this engine cannot apply it
+        self.set_samplers(DEFAULT_SAMPLERS)
+        self.model().rowsMoved.connect(self._moved)
+        self.itemChanged.connect(lambda _item: self._emit())
+
+    def _fit_height(self) -> None:
+        rows = max(1, self.count())
+        self.setFixedHeight(self.sizeHintForRow(0) * rows + 2 * self.frameWidth() + 4)
+
+    def set_samplers(self, samplers: tuple[str, ...]) -> None:
+        """The applied stages in their order, then the others (unchecked) in llama.cpp's order."""
+        self._quiet = True
+        current = self.current_name()
+        self.clear()
+        for name in tuple(samplers) + tuple(n for n in CHAIN_STAGES if n not in samplers):
+            item = QListWidgetItem(self.labels.get(name, name))
+            item.setData(NAME, name)
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsUserCheckable
+                          | Qt.ItemFlag.ItemIsDragEnabled)
+            item.setCheckState(Qt.CheckState.Checked if name in samplers else Qt.CheckState.Unchecked)
+            self.addItem(item)
+        self._mark_unavailable()
+        if current is not None:
+            self.setCurrentRow(self.names().index(current))
+        self._fit_height()
+        self._quiet = False
+
+    def names(self) -> list[str]:
+        return [str(self.item(i).data(NAME)) for i in range(self.count())]
+
+    def samplers(self) -> tuple[str, ...]:
+        return tuple(str(self.item(i).data(NAME)) for i in range(self.count())
+                     if self.item(i).checkState() == Qt.CheckState.Checked)
+
+    def current_name(self) -> str | None:
+        item = self.currentItem()
+        return str(item.data(NAME)) if item is not None else None
+
+    def move_current(self, delta: int) -> bool:
+        """Move the current stage one place up (-1) or down (+1); False at an end."""
+        row = self.currentRow()
+        target = row + delta
+        if row < 0 or not 0 <= target < self.count():
+            return False
+        self._quiet = True
+        item = self.takeItem(row)
+        self.insertItem(target, item)
+        self.setCurrentRow(target)
+        self._quiet = False
+        self._emit()
+        return True
+
+    def reset_order(self) -> None:
+        """llama.cpp's order, every stage applied (a stage whose setting is off still changes nothing)."""
+        self.set_samplers(tuple(n for n in DEFAULT_SAMPLERS if n not in self._unavailable))
+        self._emit()
+
+    def set_unavailable(self, reasons: dict[str, str]) -> None:
+        """Stages this engine cannot apply: unchecked, greyed, the reason as their tooltip."""
+        self._unavailable = dict(reasons)
+        self.set_samplers(tuple(n for n in self.samplers() if n not in reasons))
+
+    def _mark_unavailable(self) -> None:
+        for i in range(self.count()):
+            item = self.item(i)
+            name = str(item.data(NAME))
+            why = self._unavailable.get(name)
+            item.setToolTip(why or self.tips.get(name, ""))
+            if why is not None:
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if event.modifiers() & Qt.KeyboardModifier.AltModifier and event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self.move_current(-1 if event.key() == Qt.Key.Key_Up else 1)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _moved(self, _parent: QModelIndex | QPersistentModelIndex, _start: int, _end: int,
+               _destination: QModelIndex | QPersistentModelIndex, _row: int) -> None:
+        self._emit()
+
+    def _emit(self) -> None:
+        if not self._quiet:
+            self.changed.emit()
