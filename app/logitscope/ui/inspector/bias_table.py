@@ -104,9 +104,10 @@ class BiasTable(QWidget):
         self.table.setItem(row, TOKEN, QTableWidgetItem(token_cell(token)))
         self.table.setItem(row, BIAS, QTableWidgetItem(bias_cell(bias)))
         self.table.blockSignals(False)
-        if edit:
+        token_item = self.table.item(row, TOKEN)
+        if edit and token_item is not None:
             self.table.setCurrentCell(row, TOKEN)
-            self.table.editItem(self.table.item(row, TOKEN))
+            self.table.editItem(token_item)
         self.changed.emit()
 
     def _selected_row(self) -> int:
@@ -117,7 +118,9 @@ class BiasTable(QWidget):
         if row < 0:
             self.add_row("", -math.inf, edit=True)
             return
-        self.table.item(row, BIAS).setText(bias_cell(-math.inf))
+        item = self.table.item(row, BIAS)
+        if item is not None:
+            item.setText(bias_cell(-math.inf))
 
     def _remove_selected(self) -> None:
         row = self._selected_row()

@@ -1,4 +1,6 @@
-"""Sampler waterfall: candidates alive and probability mass kept after each stage, in the order applied."""
+"""Sampler waterfall: candidates alive and probability mass kept after each stage, in the order applied,
+and what the stateful stages knew at that step (Mirostat's mu, dynamic temperature's T, XTC's draw, DRY's
+penalties, the grammar's allowed tokens)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from logitscope.engine.trace import StageRecord
+from logitscope.ui.inspector.sampler_texts import SamplerTexts
 from logitscope.ui.inspector.state import StepView
+from logitscope.ui.messages import translate_message
 from logitscope.ui.plots import cache_axes
 from logitscope.ui.steady_caption import SteadyCaption
 
@@ -20,6 +25,11 @@ class WaterfallPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         self.caption = SteadyCaption(self.tr("How each sampler stage narrows the choice."))
         layout.addWidget(self.caption)
+        self.info = SteadyCaption("")
+        self.info.setObjectName("waterfallInfo")
+        layout.addWidget(self.info)
+        self.info.hide()
+        self.labels = SamplerTexts().stage_labels
         self.counts = pg.PlotWidget()
         self.mass = pg.PlotWidget()
         for plot, label in ((self.counts, self.tr("log10 n")), (self.mass, self.tr("mass kept"))):
@@ -49,10 +59,10 @@ class WaterfallPanel(QWidget):
                                          "server samples on its side).").format(view.step.i))
             self.count_bars.setOpts(x=[], height=[], width=0.6)
             self.mass_bars.setOpts(x=[], height=[], width=0.6)
+            self.info.setText("")
+            self.info.hide()
             return
-        labels = {"penalties": self.tr("penalties"), "top_k": "top-k", "top_p": "top-p", "min_p": "min-p",
-                  "temperature": self.tr("temperature")}
-        names = [self.tr("vocabulary")] + [labels.get(s.name, s.name) for s in stages]
+        names = [self.tr("vocabulary")] + [self.labels.get(s.name, s.name) for s in stages]
         counts = [stages[0].n_in if stages else 0] + [s.n_out for s in stages]
         mass = [1.0] + list(np.cumprod([s.mass_kept for s in stages]))
         x = np.arange(len(names), dtype=float)
@@ -76,7 +86,35 @@ class WaterfallPanel(QWidget):
             if i < len(counts) and label.toPlainText() != f"{counts[i]:,}":
                 label.setText(f"{counts[i]:,}")
                 label.setPos(i, math.log10(max(counts[i], 1)))
-        order = self.tr("temperature first") if view.order == "temperature_first" else self.tr("temperature last")
         what = self.tr("preview with the current sliders") if view.is_preview else self.tr("as recorded")
-        self.caption.setText(self.tr("Step {0}, {1}, order: {2}. Mass kept is the share of probability left "
-                                     "after each stage (compounded).").format(view.step.i, what, order))
+        chain = " → ".join(names[1:])
+        self.caption.setText(self.tr("Step {0}, {1}. Chain: {2}. Mass kept is the share of probability left "
+                                     "after each stage (compounded).").format(view.step.i, what, chain))
+        facts = " · ".join(self.stage_facts(stages) + self.preview_facts(view))
+        self.info.setText(facts)
+        if self.info.isHidden() == bool(facts):
+            self.info.setVisible(bool(facts))
+
+    def stage_facts(self, stages: list[StageRecord]) -> list[str]:
+        """What each stage knew at this step beyond its survivors (StageRecord.info), in the order applied."""
+        facts = []
+        for stage in stages:
+            info = stage.info
+            if "mu" in info:
+                facts.append(self.tr("{0}: μ {1:.2f} → {2:.2f}").format(self.labels.get(stage.name, stage.name),
+                                                                        info["mu"], info.get("mu_next", info["mu"])))
+            if "temperature" in info:
+                facts.append(self.tr("dynamic temperature T = {0:.2f}").format(info["temperature"]))
+            if "triggered" in info:
+                facts.append(self.tr("XTC removed the top choices") if info["triggered"] else
+                             self.tr("XTC did not act at this step"))
+            if "penalized" in info:
+                facts.append(self.tr("DRY penalized {0:,} tokens").format(int(info["penalized"])))
+            if "allowed" in info:
+                facts.append(self.tr("the grammar allowed {0:,} tokens").format(int(info["allowed"])))
+        return facts
+
+    def preview_facts(self, view: StepView) -> list[str]:
+        if view.preview_error is not None:
+            return [self.tr("the preview could not be computed: {0}").format(translate_message(view.preview_error))]
+        return [self.tr("not replayed: {0}").format(translate_message(m)) for m in view.not_replayed]
