@@ -3,8 +3,8 @@ stage; a checked stage is applied, an unchecked one is left out of `samplers`.""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QDropEvent, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QWidget
 
 from logitscope.engine.sampler import CHAIN_STAGES, DEFAULT_SAMPLERS
@@ -25,7 +25,6 @@ class ChainList(QListWidget):
         self._quiet = False
         self._unavailable: dict[str, str] = {}   # stage -> why this engine cannot apply it
         self.set_samplers(DEFAULT_SAMPLERS)
-        self.model().rowsMoved.connect(self._moved)
         self.itemChanged.connect(lambda _item: self._emit())
 
     def _fit_height(self) -> None:
@@ -62,10 +61,10 @@ class ChainList(QListWidget):
         return str(item.data(NAME)) if item is not None else None
 
     def move_current(self, delta: int) -> bool:
-        """Move the current stage one place up (-1) or down (+1); False at an end."""
+        """Move the current stage `delta` places (-1: one up); False when it cannot go there."""
         row = self.currentRow()
         target = row + delta
-        if row < 0 or not 0 <= target < self.count():
+        if row < 0 or delta == 0 or not 0 <= target < self.count():
             return False
         self._quiet = True
         item = self.takeItem(row)
@@ -94,16 +93,28 @@ class ChainList(QListWidget):
             if why is not None:
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
 
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt's name
+        """The dragged stage (the current one) goes where it is dropped: above or below the row under the
+        pointer. Done here rather than by Qt's model drop, so one move path serves drag and keyboard."""
+        row = self.currentRow()
+        if row < 0 or event.source() not in (self, None):
+            event.ignore()
+            return
+        pos = event.position().toPoint()
+        target = self.indexAt(pos)
+        to = self.count() if not target.isValid() else (
+            target.row() + (1 if pos.y() > self.visualRect(target).center().y() else 0))
+        # Accepted as a copy: Qt removes the dragged row after a *move* it did not make itself.
+        event.setDropAction(Qt.DropAction.CopyAction)
+        event.accept()
+        self.move_current((to - 1 if to > row else to) - row)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.modifiers() & Qt.KeyboardModifier.AltModifier and event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down):
             self.move_current(-1 if event.key() == Qt.Key.Key_Up else 1)
             event.accept()
             return
         super().keyPressEvent(event)
-
-    def _moved(self, _parent: QModelIndex | QPersistentModelIndex, _start: int, _end: int,
-               _destination: QModelIndex | QPersistentModelIndex, _row: int) -> None:
-        self._emit()
 
     def _emit(self) -> None:
         if not self._quiet:
