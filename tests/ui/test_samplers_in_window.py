@@ -95,7 +95,7 @@ def test_the_waterfall_shows_the_new_stages_in_order_with_their_info(qtbot, scri
     scripted.stages = with_new_stages
     answer = ask(qtbot, w, "Say hi.", max_tokens=4)
     w.select_step(len(w.current.turns) - 1, 1)
-    ticks = [name for _x, name in w.waterfall.counts.getAxis("bottom")._tickLevels[0]]
+    ticks = [name.strip() for _x, name in w.waterfall.counts.getAxis("bottom")._tickLevels[0]]
     assert ticks == ["vocabulary", "logit bias", "grammar", "penalties", "DRY", "top-k", "XTC", "temperature"]
     assert list(w.waterfall.count_bars.opts["x"]) == list(range(8))
     caption = w.waterfall.caption.text()
@@ -184,5 +184,5 @@ def test_a_real_window_sends_the_chain_the_controls_show(qtbot, window):
     answer = ask(qtbot, window, "Name a colour.", max_tokens=4)
     assert tuple(answer.settings["samplers"]) == settings.samplers
     window.select_step(len(window.current.turns) - 1, 0)
-    ticks = [name for _x, name in window.waterfall.counts.getAxis("bottom")._tickLevels[0]]
+    ticks = [name.strip() for _x, name in window.waterfall.counts.getAxis("bottom")._tickLevels[0]]
     assert ticks == ["vocabulary", "temperature", "min-p", "top-k", "penalties"]

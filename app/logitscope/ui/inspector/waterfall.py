@@ -18,6 +18,16 @@ from logitscope.ui.plots import cache_axes
 from logitscope.ui.steady_caption import SteadyCaption
 
 
+CROWDED = 6   # bars (the vocabulary included) beyond which names are staggered and counts abbreviated
+
+
+def _count_text(n: int, compact: bool) -> str:
+    """A candidate count: 49,152, or 49k where the bars stand close together."""
+    if compact and n >= 10_000:
+        return f"{n // 1000}k"
+    return f"{n:,}"
+
+
 class WaterfallPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -70,9 +80,16 @@ class WaterfallPanel(QWidget):
         self.mass_bars.setOpts(x=x[1:], height=mass[1:], width=0.6)
         if names != self._names:
             self._names = names
-            ticks = [list(enumerate(names)), []]
-            self.counts.getAxis("bottom").setTicks(ticks)
-            self.mass.getAxis("bottom").setTicks(ticks)
+            # more stages than fit side by side: every other name one line lower, so none overlaps
+            shown = [("\n" + n if i % 2 else n) for i, n in enumerate(names)] if len(names) > CROWDED else names
+            ticks = [list(enumerate(shown)), []]
+            lines = 2 if len(names) > CROWDED else 1
+            for plot in (self.counts, self.mass):
+                axis = plot.getAxis("bottom")
+                axis.setTicks(ticks)
+                axis.setHeight(self.fontMetrics().height() * lines + 12 if lines > 1 else None)
+                # room for the first and last names (an axis drops a label that would cross its ends)
+                plot.setXRange(-0.5 - 0.4 * lines, len(names) - 0.5 + 0.4 * lines, padding=0)
         top = math.ceil(math.log10(max(counts + [10])) * 1.3)  # whole decades: the axis rarely changes
         if top != self._top:
             self._top = top
@@ -83,8 +100,9 @@ class WaterfallPanel(QWidget):
             self.count_labels.append(label)
         for i, label in enumerate(self.count_labels):
             label.setVisible(i < len(counts))
-            if i < len(counts) and label.toPlainText() != f"{counts[i]:,}":
-                label.setText(f"{counts[i]:,}")
+            text = _count_text(counts[i], len(counts) > CROWDED) if i < len(counts) else ""
+            if i < len(counts) and label.toPlainText() != text:
+                label.setText(text)
                 label.setPos(i, math.log10(max(counts[i], 1)))
         what = self.tr("preview with the current sliders") if view.is_preview else self.tr("as recorded")
         chain = " → ".join(names[1:])
