@@ -17,7 +17,6 @@ from logitscope.ui.messages import translate_message
 from logitscope.ui.plots import cache_axes
 from logitscope.ui.steady_caption import SteadyCaption
 
-
 CROWDED = 6   # bars (the vocabulary included) beyond which names are staggered and counts abbreviated
 
 
