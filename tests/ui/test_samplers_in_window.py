@@ -23,7 +23,7 @@ from logitscope.ui.chat.output_check import check_output
 from logitscope.ui.inspector.state import StepView
 from tests.ui.conftest import ask
 
-BAD_GRAMMAR = 'root ::= "yes" | '
+BAD_GRAMMAR = 'root ::= "yes" | undefined-rule'
 BAD_REASON = "the grammar does not parse: expecting name at line 1"
 
 
@@ -186,3 +186,33 @@ def test_a_real_window_sends_the_chain_the_controls_show(qtbot, window):
     window.select_step(len(window.current.turns) - 1, 0)
     ticks = [name.strip() for _x, name in window.waterfall.counts.getAxis("bottom")._tickLevels[0]]
     assert ticks == ["vocabulary", "temperature", "min-p", "top-k", "penalties"]
+
+
+def _engine_checks() -> bool:
+    from logitscope.host.client import EngineClient
+
+    return hasattr(EngineClient, "check_settings")
+
+
+needs_engine_stages = pytest.mark.skipif(not _engine_checks(), reason="the engine's stages and check_settings "
+                                         "(issue 14's engine side) are not in this tree yet")
+
+
+@needs_engine_stages
+def test_the_real_engine_refuses_a_bad_grammar_beside_the_control_and_the_send(qtbot, window):
+    box = window.sampler.constraint
+    box.mode.setCurrentIndex(box.mode.findData("custom"))
+    box.text.setPlainText(BAD_GRAMMAR)
+    qtbot.waitUntil(lambda: not box.problem.isHidden(), timeout=20_000)   # its section may be folded
+    assert "grammar" in box.problem.text().lower(), box.problem.text()
+    turns = len(window.current.turns)
+    window.send("Answer yes or no.")
+    assert len(window.current.turns) == turns
+    window.sampler.set_settings(SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0, json_schema=SCHEMA))
+    qtbot.waitUntil(lambda: box.problem.isHidden(), timeout=20_000)
+    answer = ask(qtbot, window, "Give a number n as JSON.", max_tokens=40)
+    bubble = window.chat.answers[-1]
+    assert answer.result.finish_reason == "stop", answer.text
+    assert bubble.status.text().startswith("✓ valid JSON, matches the schema"), (answer.text, bubble.status.text())
+    window.select_step(len(window.current.turns) - 1, 0)
+    assert "the grammar allowed" in window.waterfall.info.text()
