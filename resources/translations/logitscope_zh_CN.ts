@@ -2188,7 +2188,7 @@
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="51"/>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="63"/>
         <source>Mirostat</source>
-        <translation>Mirostat</translation>
+        <translation>Mirostat 采样</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="51"/>
@@ -2584,82 +2584,87 @@
 <context>
     <name>WaterfallPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="26"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="35"/>
         <source>How each sampler stage narrows the choice.</source>
         <translation>采样器的各个阶段如何逐步缩小选择范围。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="35"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="44"/>
         <source>mass kept</source>
         <translation>保留质量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="35"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="44"/>
         <source>log10 n</source>
         <translation>log10 候选数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="58"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="68"/>
+        <source>Step {0}: no candidate is left to preview.</source>
+        <translation>第 {0} 步：没有剩下可预览的候选 token。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="70"/>
         <source>Step {0}: this engine does not report its sampler stages (a remote server samples on its side).</source>
         <translation>第 {0} 步：该引擎不报告采样器各阶段（远程服务器在其自身一侧采样）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="91"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="112"/>
         <source>Step {0}, {1}. Chain: {2}. Mass kept is the share of probability left after each stage (compounded).</source>
         <translation>第 {0} 步，{1}。采样链：{2}。保留质量是每个阶段之后剩余的概率占比（逐级累乘）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="104"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="125"/>
         <source>{0}: μ {1:.2f} → {2:.2f}</source>
         <translation>{0}：μ {1:.2f} → {2:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="107"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="128"/>
         <source>dynamic temperature T = {0:.2f}</source>
         <translation>动态温度 T = {0:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="109"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="130"/>
         <source>XTC removed the top choices</source>
         <translation>XTC 移除了首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="110"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="131"/>
         <source>XTC did not act at this step</source>
         <translation>XTC 在这一步未起作用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="112"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="133"/>
         <source>DRY penalized {0:,} tokens</source>
         <translation>DRY 惩罚了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="114"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="135"/>
         <source>the grammar allowed {0:,} tokens</source>
         <translation>语法允许了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="119"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="140"/>
         <source>the preview could not be computed: {0}</source>
         <translation>无法计算预览：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="120"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="141"/>
         <source>not replayed: {0}</source>
         <translation>未重放：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="78"/>
         <source>vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="89"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="110"/>
         <source>preview with the current sliders</source>
         <translation>按当前滑块预览</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="89"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="110"/>
         <source>as recorded</source>
         <translation>按记录</translation>
     </message>

@@ -134,6 +134,12 @@ def test_the_preview_says_what_it_cannot_replay(qtbot, scripted_window):
     w.distribution.show_step(view)
     assert "not replayed: a changed grammar cannot be replayed from the stored head" in w.waterfall.info.text()
     assert "not replayed: a changed grammar" in w.distribution.caption.text()
+    # nothing left to replay (the grammar allows none of the stored head): said, with the reason
+    empty = Replay(np.empty(0, np.int32), np.empty(0, np.float32), [], 0.0)
+    empty.not_replayed = [Message("the grammar allows none of the stored head's tokens")]  # type: ignore[attr-defined]
+    w.waterfall.show_step(StepView(step, answer.settings, SamplerSettings(temperature=1.0), [], empty))
+    assert "no candidate is left to preview" in w.waterfall.caption.text()
+    assert "not replayed: the grammar allows none of the stored head's tokens" in w.waterfall.info.text()
     # a stage the replay refuses: said plainly, the recorded step shown
     failing = StepView(step, answer.settings, SamplerSettings(temperature=1.0), [])
     failing.preview_error = Message("the {name} sampler is not available yet", name="dry")

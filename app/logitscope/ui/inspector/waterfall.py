@@ -64,12 +64,16 @@ class WaterfallPanel(QWidget):
             return
         stages = view.stages
         if not stages:
-            self.caption.setText(self.tr("Step {0}: this engine does not report its sampler stages (a remote "
-                                         "server samples on its side).").format(view.step.i))
+            if view.is_preview:   # the replay stopped (the grammar allows none of the stored head): say why
+                self.caption.setText(self.tr("Step {0}: no candidate is left to preview.").format(view.step.i))
+            else:
+                self.caption.setText(self.tr("Step {0}: this engine does not report its sampler stages (a remote "
+                                             "server samples on its side).").format(view.step.i))
             self.count_bars.setOpts(x=[], height=[], width=0.6)
             self.mass_bars.setOpts(x=[], height=[], width=0.6)
-            self.info.setText("")
-            self.info.hide()
+            facts = " · ".join(self.preview_facts(view))
+            self.info.setText(facts)
+            self.info.setVisible(bool(facts))
             return
         names = [self.tr("vocabulary")] + [self.labels.get(s.name, s.name) for s in stages]
         counts = [stages[0].n_in if stages else 0] + [s.n_out for s in stages]
