@@ -140,6 +140,7 @@ def test_what_a_remote_engine_cannot_apply_is_greyed_with_its_reason(panel):
     assert "dry" not in panel.settings().samplers   # a stage this engine does not apply is not asked for
     panel.set_capabilities({"unsupported_settings": {}})
     assert panel.rows["dry_multiplier"].isEnabled() and panel.chain.isEnabled() and panel.bias.isEnabled()
+    assert panel.settings().samplers == DEFAULT_SAMPLERS   # back on an engine that applies every stage
     assert panel.rows["dry_multiplier"].toolTip().startswith("DRY")
 
 

@@ -53,8 +53,9 @@ class ChainList(QListWidget):
         return [str(self.item(i).data(NAME)) for i in range(self.count())]
 
     def samplers(self) -> tuple[str, ...]:
-        return tuple(str(self.item(i).data(NAME)) for i in range(self.count())
-                     if self.item(i).checkState() == Qt.CheckState.Checked)
+        """The checked stages in order, less those this engine cannot apply (kept checked for another engine)."""
+        return tuple(name for i, name in enumerate(self.names())
+                     if self.item(i).checkState() == Qt.CheckState.Checked and name not in self._unavailable)
 
     def current_name(self) -> str | None:
         item = self.currentItem()
@@ -76,13 +77,15 @@ class ChainList(QListWidget):
 
     def reset_order(self) -> None:
         """llama.cpp's order, every stage applied (a stage whose setting is off still changes nothing)."""
-        self.set_samplers(tuple(n for n in DEFAULT_SAMPLERS if n not in self._unavailable))
+        self.set_samplers(DEFAULT_SAMPLERS)
         self._emit()
 
     def set_unavailable(self, reasons: dict[str, str]) -> None:
-        """Stages this engine cannot apply: unchecked, greyed, the reason as their tooltip."""
+        """Stages this engine cannot apply: greyed, left out of `samplers`, the reason as their tooltip."""
+        applied = tuple(str(self.item(i).data(NAME)) for i in range(self.count())
+                        if self.item(i).checkState() == Qt.CheckState.Checked)
         self._unavailable = dict(reasons)
-        self.set_samplers(tuple(n for n in self.samplers() if n not in reasons))
+        self.set_samplers(applied)
 
     def _mark_unavailable(self) -> None:
         for i in range(self.count()):

@@ -223,7 +223,7 @@ class SamplerPanel(QWidget):
             stages = {n: self.tr("this engine does not apply this stage") for n in self.chain.names() if n not in applied}
         self._chain_supported = "samplers" not in unsupported
         self.chain.set_unavailable(stages)
-        self._mirostat_changed()
+        self._emit()   # what will be asked for changed with the engine
 
     # -- values --------------------------------------------------------------------------------------
     def set_settings(self, settings: SamplerSettings) -> None:
