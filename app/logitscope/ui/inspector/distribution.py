@@ -82,16 +82,20 @@ class DistributionModel(QAbstractTableModel):
             return self.headers[section]
         return None
 
+    def cell_text(self, r: int, column: int) -> str:
+        row = self.rows[r]
+        if column == RANK:
+            return rank_text(r)
+        if column == TOKEN:
+            mark = {"grammar": f"{GRAMMAR_MARK} ", "xtc": f"{XTC_MARK} "}.get(row.removed_by, "")
+            return f"▶ {row.label}" if row.chosen and not self.preview else mark + row.label
+        return percent(row.raw if column == RAW else row.final)
+
     def data(self, index: BarIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         row = self.rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            if column == RANK:
-                return rank_text(index.row())
-            if column == TOKEN:
-                mark = {"grammar": f"{GRAMMAR_MARK} ", "xtc": f"{XTC_MARK} "}.get(row.removed_by, "")
-                return f"▶ {row.label}" if row.chosen and not self.preview else mark + row.label
-            return percent(row.raw if column == RAW else row.final)
+            return self.cell_text(index.row(), column)
         if role == Qt.ItemDataRole.UserRole:  # the bar's length
             return row.raw if column == RAW else row.final if column == FINAL else None
         if role == Qt.ItemDataRole.FontRole and row.chosen and not self.preview:
