@@ -21,7 +21,7 @@ from logitscope.engine.forward_api import (
 )
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import LogitscopeError
+from logitscope.errors import InvalidSettingsError, LogitscopeError
 from logitscope.host.engine_api import LOCAL_CAPABILITIES
 
 
@@ -63,6 +63,10 @@ class ScriptedEngine:
     inspect_error: LogitscopeError | None = None
     matrix_requests: list[tuple[int, int, int]] = field(default_factory=list)   # (n tokens, layer, head)
     last_load: tuple[str, LoadSettings] | None = None
+    # check_settings: a grammar / schema text or a bias token -> the InvalidSettingsError the engine would raise
+    refuse: dict[str, InvalidSettingsError] = field(default_factory=dict)
+    checked: list[SamplerSettings] = field(default_factory=list)
+    stages: Callable[[StepRecord], StepRecord] | None = None   # rewrites each replayed step (extra stage records)
     _info: ModelInfo | None = None
     _next: int = 0
     _cancel: threading.Event = field(default_factory=threading.Event)
@@ -86,6 +90,7 @@ class ScriptedEngine:
                  on_step: Callable[[StepRecord], None] | None = None) -> GenerationResult:
         self._cancel.clear()  # a new call: an earlier cancel is spent (as in EngineClient)
         self.requests.append(request)
+        self.check_settings(request.settings)   # as the engine: before anything is generated
         if self.fail_with is not None:
             error, self.fail_with = self.fail_with, None
             raise error
@@ -97,7 +102,7 @@ class ScriptedEngine:
                 self.gate.wait(10)
             if self._cancel.is_set():
                 break
-            sent.append(replace(step))
+            sent.append(self.stages(replace(step)) if self.stages is not None else replace(step))
             if on_step is not None:
                 on_step(sent[-1])
         finish = "cancelled" if len(sent) < len(steps) else result.finish_reason
@@ -106,6 +111,13 @@ class ScriptedEngine:
 
     def cancel(self) -> None:
         self._cancel.set()
+
+    def check_settings(self, settings: SamplerSettings) -> None:
+        """EngineClient.check_settings: refuses what `refuse` lists (the text of a grammar or schema, a bias token)."""
+        self.checked.append(settings)
+        for key in [settings.grammar, settings.json_schema] + [str(t) for t, _ in settings.logit_bias]:
+            if key in self.refuse:
+                raise self.refuse[key]
 
     # -- the forward pass (issue 13): arrays of the contract's shapes, computed from the request alone --
     def inspect(self, request: InspectRequest) -> ForwardInspection:

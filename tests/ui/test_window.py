@@ -75,7 +75,7 @@ def test_waterfall_shows_the_order(qtbot, window):
     window.select_step(0, 0)
     window.sampler.set_settings(window.sampler.settings().__class__(temperature=1.3, top_k=0, top_p=0.9, min_p=0.0,
                                                                      samplers=LEGACY_ORDERS["temperature_first"]))
-    assert "temperature first" in window.waterfall.caption.text()
+    assert "Chain: penalties → temperature → top-k → top-p → min-p" in window.waterfall.caption.text()
     first = [s.name for s in window.current_step_view().stages]
     assert first == ["penalties", "temperature", "top_k", "top_p", "min_p"]
 

@@ -121,7 +121,7 @@ class InspectorCoordinator(QObject):
         index = self.selected_step_index(answer)
         settings = self.sampler_settings()
         preview = settings if differs(settings, answer.settings) else None
-        recent = [s.token for s in answer.steps[max(0, index - settings.repeat_last_n):index]]
+        recent = [s.token for s in answer.steps[:index]]   # the answer so far: penalties and DRY cut their windows
         return StepView(answer.steps[index], answer.settings, preview, recent)
 
     # -- what every panel shows ------------------------------------------------------------------------

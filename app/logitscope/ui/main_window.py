@@ -112,7 +112,7 @@ class MainWindow(QMainWindow):
         self.prompt = PromptBox()
         self.distribution = DistributionPanel()
         self.waterfall = WaterfallPanel()
-        self.sampler = SamplerPanel(self.app_settings.user_presets())
+        self.sampler = SamplerPanel(self.app_settings.user_presets(), engine=self.bridge)
         self.sampler.select_preset(self.app_settings.app.sampler_preset)
         self.timeline = TimelinePanel()
         self.memory = MemoryPanel()
@@ -129,7 +129,7 @@ class MainWindow(QMainWindow):
             vocab_users=[self.chat.set_vocab, partial(setattr, self.distribution, "vocab"),
                          partial(setattr, self.tokenizer, "vocab"), partial(setattr, self.layers, "vocab"),
                          partial(setattr, self.attention, "vocab")])
-        services = SessionServices(sampler_settings=self.sampler.settings, decode_options=self._decode_options,
+        services = SessionServices(sampler_settings=self.sampler.settings_to_send, decode_options=self._decode_options,
                                    model_name=self.models.name, model_identity=self.models.identity,
                                    can_fork=self.models.can_fork)
         self.session = SessionController(self.bridge, self.history, services, parent=self)

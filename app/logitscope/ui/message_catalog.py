@@ -7,6 +7,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP
 TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message; typed as object
     QT_TRANSLATE_NOOP("messages", " (and in {n} more layers)"),
     QT_TRANSLATE_NOOP("messages", " after {n} tokens"),
+    QT_TRANSLATE_NOOP("messages", 'A list ("- item" lines)'),
     QT_TRANSLATE_NOOP("messages", "Balanced"),
     QT_TRANSLATE_NOOP("messages", "Creative"),
     QT_TRANSLATE_NOOP("messages", "Creative writing (min-p + DRY)"),
@@ -23,6 +24,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "Greedy"),
     QT_TRANSLATE_NOOP("messages", "HF_HUB_OFFLINE is set, so the Hugging Face Hub is not contacted: unset it to search and download"),
     QT_TRANSLATE_NOOP("messages", "JSON"),
+    QT_TRANSLATE_NOOP("messages", "JSON object"),
     QT_TRANSLATE_NOOP("messages", "KV cache type must be one of {KV_CACHE_TYPES}, not {name!r}"),
     QT_TRANSLATE_NOOP("messages", "Mirostat 1 needs the vocabulary's size: the stored head's is used"),
     QT_TRANSLATE_NOOP("messages", "Mirostat eta must be > 0"),
@@ -38,6 +40,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "XTC replays this step's draw (cut or not); a new probability does not draw again"),
     QT_TRANSLATE_NOOP("messages", "XTC threshold must be in [0, 1] (> 0.5 = off)"),
     QT_TRANSLATE_NOOP("messages", "XTC was not on at this step: the preview shows the cut it makes when its draw says so"),
+    QT_TRANSLATE_NOOP("messages", "Yes or no"),
     QT_TRANSLATE_NOOP("messages", "a DRY sequence breaker cannot be empty"),
     QT_TRANSLATE_NOOP("messages", "a chat needs at least one message"),
     QT_TRANSLATE_NOOP("messages", "a context of {tokens:,} tokens needs about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: choose a smaller context or a quantized KV cache"),

@@ -15,12 +15,13 @@ from PySide6.QtCore import QObject, Signal
 from logitscope.engine.api import DecodeOptions, GenerateRequest
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import EngineCrashedError, LogitscopeError
+from logitscope.errors import EngineCrashedError, InvalidSettingsError, LogitscopeError
 from logitscope.host.client import CancelledError
 from logitscope.session.conversation import NEW_CHAT_TITLE, Answer, Conversation, Turn
 from logitscope.session.history import ChatHistory
 from logitscope.store.records import ModelIdentity
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.messages import translate_message
 
 TITLE_LENGTH = 40   # a new conversation is named after the start of its first question
 
@@ -29,7 +30,7 @@ TITLE_LENGTH = 40   # a new conversation is named after the start of its first q
 class SessionServices:
     """What the session asks the rest of the window for when it starts an answer."""
 
-    sampler_settings: Callable[[], SamplerSettings]
+    sampler_settings: Callable[[], SamplerSettings]   # InvalidSettingsError: the answer is not started
     decode_options: Callable[[tuple[int, ...]], DecodeOptions]   # forced tokens -> options
     model_name: Callable[[], str]
     model_identity: Callable[[], ModelIdentity | None]
@@ -75,6 +76,9 @@ class SessionController(QObject):
         if self.bridge.info is None:
             self.notice.emit(self.tr("Load a model first (File ▸ Open model…)"))
             return False
+        settings = self._settings()
+        if settings is None:
+            return False
         self.current.append_turn(text)
         if self.current.title == NEW_CHAT_TITLE:
             self.current.title = text[:TITLE_LENGTH]
@@ -82,23 +86,29 @@ class SessionController(QObject):
         index = len(self.current.turns) - 1
         self.history.save_question(self.current, index)
         self.turnAdded.emit(index)
-        self._start_answer(index, Answer())
+        self._start_answer(index, Answer(), settings)
         return True
 
     def regenerate(self, turn_index: int) -> bool:
         """A new version of this turn's answer; the turns after the old version stay in its branch."""
         if self.busy or not 0 <= turn_index < len(self.current.turns) or self.bridge.info is None:
             return False
-        self._start_answer(turn_index, Answer(), path_changes=turn_index < len(self.current.turns) - 1)
+        settings = self._settings()
+        if settings is None:
+            return False
+        self._start_answer(turn_index, Answer(), settings, path_changes=turn_index < len(self.current.turns) - 1)
         return True
 
     def edit(self, turn_index: int, text: str) -> bool:
         """A new version of this question, answered afresh; the old one keeps its answers and later turns."""
         if self.busy or not 0 <= turn_index < len(self.current.turns) or self.bridge.info is None:
             return False
+        settings = self._settings()
+        if settings is None:
+            return False
         self.current.add_question_version(turn_index, text)
         self.history.save_question(self.current, turn_index)
-        self._start_answer(turn_index, Answer(), path_changes=True)
+        self._start_answer(turn_index, Answer(), settings, path_changes=True)
         return True
 
     def fork(self, turn_index: int, step_index: int, token: int) -> bool:
@@ -112,9 +122,12 @@ class SessionController(QObject):
         source = self.current.turns[turn_index].answer
         if source is None or step_index > len(source.steps):
             return False
+        settings = self._settings()
+        if settings is None:
+            return False
         prefix_steps = [replace(s) for s in source.steps[:step_index]]
         answer = Answer(steps=prefix_steps, forked_at=step_index, prefix_steps=step_index)
-        self._start_answer(turn_index, answer, prefix=tuple(s.token for s in prefix_steps), forced=(token,),
+        self._start_answer(turn_index, answer, settings, prefix=tuple(s.token for s in prefix_steps), forced=(token,),
                            path_changes=turn_index < len(self.current.turns) - 1)
         return True
 
@@ -143,10 +156,18 @@ class SessionController(QObject):
         return True
 
     # -- streaming --------------------------------------------------------------------------------------
-    def _start_answer(self, turn_index: int, answer: Answer, prefix: tuple[int, ...] = (),
+    def _settings(self) -> SamplerSettings | None:
+        """The settings for a new answer, or None when they have a known problem (said in the status bar;
+        the sampler controls show it beside the control)."""
+        try:
+            return self.services.sampler_settings()
+        except InvalidSettingsError as exc:
+            self.notice.emit(self.tr("Not sent: {0}").format(translate_message(exc)))
+            return None
+
+    def _start_answer(self, turn_index: int, answer: Answer, settings: SamplerSettings, prefix: tuple[int, ...] = (),
                       forced: tuple[int, ...] = (), path_changes: bool = False) -> None:
         turn = self.current.turns[turn_index]
-        settings = self.services.sampler_settings()
         answer.settings = settings.to_dict()
         answer.model_name = self.services.model_name()
         turn.answers.append(answer)

@@ -18,6 +18,8 @@ STYLE = """
 #answerBubble { border: 1px solid palette(mid); border-radius: 8px; }
 #speaker { font-weight: bold; }
 #answerStatus, #placeholder { color: palette(placeholder-text); }
+#settingProblem { color: #d0453a; }
+#settingNote { font-style: italic; }
 """
 
 

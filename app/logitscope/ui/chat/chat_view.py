@@ -22,6 +22,7 @@ from logitscope.engine.trace import StepRecord
 from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.ui.chat.heatmap_legend import HeatmapLegend
 from logitscope.ui.chat.message_view import TokenTextView
+from logitscope.ui.chat.output_check import Verdict, check_output
 from logitscope.ui.messages import translate_message
 
 
@@ -162,8 +163,25 @@ class AnswerBubble(QFrame):
             t = answer.result.timings
             parts.append(self.tr("{0} tokens, {1:.1f} tok/s").format(t.n_gen, t.gen_tps))
             parts.extend(map(translate_message, answer.result.notices))
+            verdict = check_output(answer.settings, answer.text, answer.result.finish_reason)
+            if verdict is not None:
+                parts.insert(0, self.verdict_text(verdict))
         self.status.setText(" · ".join(parts))
         self.status.setVisible(bool(parts))
+
+
+    def verdict_text(self, verdict: Verdict) -> str:
+        """The answer checked against its grammar or schema, marked ✓ or ✗."""
+        texts = {
+            "valid_json": self.tr("✓ valid JSON"),
+            "valid_schema": self.tr("✓ valid JSON, matches the schema"),
+            "complete": self.tr("✓ complete under the grammar"),
+            "invalid_json": self.tr("✗ not valid JSON: {0}"),
+            "invalid_schema": self.tr("✗ does not match the schema: {0}"),
+            "bad_schema": self.tr("✗ the schema itself is not valid: {0}"),
+            "cut": self.tr("✗ cut off before the grammar was complete (max tokens or stopped)"),
+        }
+        return texts[verdict.kind].format(verdict.detail)
 
 
 _MARKDOWN = re.compile(r"(^|\n)\s*(#{1,6} |[-*+] |\d+\. |> |```)|\*\*[^*]+\*\*|`[^`]+`|\[[^]]+\]\(")

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.ui.inspector.state import StepView
+from logitscope.ui.messages import translate_message
 from logitscope.ui.steady_caption import SteadyCaption
 from logitscope.ui.tokens import candidate_key, candidate_piece, percent, rank_text, token_label
 
@@ -34,6 +35,8 @@ CHOSEN_COLOR = QColor(235, 140, 30, 220)
 TOP_P_COLOR = QColor(200, 60, 60)
 MIN_P_COLOR = QColor(140, 80, 220)
 CELL_PADDING = 4  # px of text from a cell's edges, as the style leaves
+MASKED_COLOR = QColor(150, 150, 150)     # a token's text when the grammar masked it out
+GRAMMAR_MARK, XTC_MARK = "⊘", "✂"        # before a token the grammar masked / XTC removed
 BarIndex = QModelIndex | QPersistentModelIndex
 
 
@@ -43,6 +46,7 @@ class Candidate:
     raw: float
     final: float
     chosen: bool
+    removed_by: str = ""     # "grammar": masked out by the grammar; "xtc": one of the top choices XTC removed
 
 
 class DistributionModel(QAbstractTableModel):
@@ -84,7 +88,8 @@ class DistributionModel(QAbstractTableModel):
         if column == RANK:
             return rank_text(r)
         if column == TOKEN:
-            return f"▶ {row.label}" if row.chosen and not self.preview else row.label
+            mark = {"grammar": f"{GRAMMAR_MARK} ", "xtc": f"{XTC_MARK} "}.get(row.removed_by, "")
+            return f"▶ {row.label}" if row.chosen and not self.preview else mark + row.label
         return percent(row.raw if column == RAW else row.final)
 
     def data(self, index: BarIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -98,10 +103,17 @@ class DistributionModel(QAbstractTableModel):
             font = QFont()
             font.setBold(True)
             return font
+        if role == Qt.ItemDataRole.ForegroundRole and row.removed_by == "grammar" and column == TOKEN:
+            return MASKED_COLOR
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (RANK, RAW, FINAL):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tr("raw p {0} — after the sampler {1}").format(percent(row.raw), percent(row.final))
+            tip = self.tr("raw p {0} — after the sampler {1}").format(percent(row.raw), percent(row.final))
+            if row.removed_by == "grammar":
+                tip += "\n" + self.tr("The model wanted this token, but the grammar does not allow it here")
+            elif row.removed_by == "xtc":
+                tip += "\n" + self.tr("XTC removed this top choice at this step")
+            return tip
         return None
 
 
@@ -147,7 +159,8 @@ class BarDelegate(QStyledItemDelegate):
             font = QFont(font)
             font.setBold(True)
         painter.setFont(font)
-        painter.setPen(option.palette.color(QPalette.ColorRole.Text))
+        masked = column == TOKEN and model.rows[row].removed_by == "grammar"
+        painter.setPen(MASKED_COLOR if masked else option.palette.color(QPalette.ColorRole.Text))
         area = option.rect.adjusted(CELL_PADDING, 0, -CELL_PADDING, 0)
         if column == TOKEN:
             text = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, area.width())
@@ -190,9 +203,12 @@ class DistributionPanel(QWidget):
         self.model = DistributionModel()
         self.table = distribution_table(self.model)
         layout.addWidget(self.table, 1)
-        self.legend = QLabel(self.tr("▶ chosen token · <span style='color:{0}'>‒ ‒</span> top-p cut · "
-                                     "<span style='color:{1}'>┆</span> min-p threshold (on raw p)").format(
-            TOP_P_COLOR.name(), MIN_P_COLOR.name()))
+        self.legend_base = self.tr("▶ chosen token · <span style='color:{0}'>‒ ‒</span> top-p cut · "
+                                   "<span style='color:{1}'>┆</span> min-p threshold (on raw p)").format(
+            TOP_P_COLOR.name(), MIN_P_COLOR.name())
+        self.legend = QLabel(self.legend_base)
+        self.legend.setToolTip(self.tr("{0}: the grammar masked out a token the model wanted; {1}: XTC removed one of "
+                                       "the top choices").format(GRAMMAR_MARK, XTC_MARK))
         self.legend.setObjectName("distributionLegend")
         self.legend.setWordWrap(True)
         layout.addWidget(self.legend)
@@ -215,13 +231,34 @@ class DistributionPanel(QWidget):
             final_of = dict(zip(final_ids.tolist(), final_probs.tolist(), strict=True))
         else:
             final_of = {candidate_key(step, "final", i): float(p) for i, p in enumerate(final_probs)}
+        removed = self._removed(view)
         rows = []
         for i in range(n):
             key = candidate_key(step, "raw", i)
             rows.append(Candidate(token_label(candidate_piece(step, "raw", i, self.vocab)), float(raw[i]),
-                                  float(final_of.get(key, 0.0)), key == step.token or key == step.piece))
+                                  float(final_of.get(key, 0.0)), key == step.token or key == step.piece,
+                                  removed.get(key, "") if isinstance(key, int) else ""))
         self.model.set_rows(rows, self._top_p_kept(view, n), self._min_p_at(view), view.is_preview)
+        self._show_legend({row.removed_by for row in rows} - {""})
         self._caption(view)
+
+    @staticmethod
+    def _removed(view: StepView) -> dict[int, str]:
+        """Token id -> the stage that took it out although the model wanted it: the grammar's mask, XTC's cut."""
+        out: dict[int, str] = {}
+        for stage in view.stages:
+            if stage.name in ("grammar", "xtc"):
+                out.update(dict.fromkeys(stage.removed_ids.tolist(), stage.name))
+        return out
+
+    def _show_legend(self, marks: set[str]) -> None:
+        text = self.legend_base
+        if "grammar" in marks:
+            text += self.tr(" · {0} masked by the grammar").format(GRAMMAR_MARK)
+        if "xtc" in marks:
+            text += self.tr(" · {0} removed by XTC").format(XTC_MARK)
+        if text != self.legend.text():
+            self.legend.setText(text)
 
     @staticmethod
     def _top_p_kept(view: StepView, shown: int) -> int | None:
@@ -248,6 +285,10 @@ class DistributionPanel(QWidget):
                            "Recorded choice: {1}").format(step.i, chosen)
             if view.replay is not None and view.replay.tail_mass > 0.001:
                 text += self.tr(" — {0:.1%} of the raw mass lies outside the stored head").format(view.replay.tail_mass)
+            if view.preview_error is not None:
+                text += self.tr(" — cannot preview these settings: {0}").format(translate_message(view.preview_error))
+            for message in view.not_replayed:
+                text += self.tr(" — not replayed: {0}").format(translate_message(message))
         else:
             text = self.tr("Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), "
                            "entropy {6} nats").format(step.i, chosen, percent(step.p_raw), rank_text(step.rank_raw),

@@ -1,7 +1,10 @@
-"""Sampler controls: a slider and a spin box per setting, seed, max tokens, stops, presets.
+"""Sampler controls: every SamplerSettings field, grouped in sections that fold away, the chain's order as
+a list to reorder, logit bias, a grammar or JSON schema, seed, max tokens, stops, presets.
 
 Every change emits `settingsChanged` at once; the window uses it to preview the selected step (replayed
-from its record, no model call) and for the next generation.
+from its record, no model call) and for the next generation. A grammar, a schema or a logit-bias token is
+checked by the engine (settings_check.py); its problem shows beside the control, and `settings_to_send`
+refuses settings with a known problem.
 """
 
 from __future__ import annotations
@@ -10,139 +13,148 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
-    QFormLayout,
     QHBoxLayout,
     QInputDialog,
+    QLabel,
     QLineEdit,
     QPushButton,
-    QSlider,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from logitscope.engine.sampler import LEGACY_ORDERS, PRESETS, SamplerSettings
-from logitscope.ui.messages import translate_template
+from logitscope.engine.sampler import PRESETS, SamplerSettings, is_on
+from logitscope.errors import InvalidSettingsError
+from logitscope.messages import Message
+from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.inspector.bias_table import BiasTable
+from logitscope.ui.inspector.chain_list import ChainList
+from logitscope.ui.inspector.constraint_box import ConstraintBox
+from logitscope.ui.inspector.sampler_fields import FIELDS, Row, Section, breakers_text, parse_breakers
+from logitscope.ui.inspector.sampler_texts import SamplerTexts
+from logitscope.ui.inspector.settings_check import EngineCheck
+from logitscope.ui.messages import translate_message, translate_template
 
-# name -> (minimum, maximum, step, decimals); decimals 0 = an integer setting (labels: SamplerPanel)
-FIELDS: dict[str, tuple[float, float, float, int]] = {
-    "temperature": (0.0, 2.0, 0.05, 2),
-    "top_k": (0, 200, 1, 0),
-    "top_p": (0.01, 1.0, 0.01, 2),
-    "min_p": (0.0, 1.0, 0.01, 2),
-    "repeat_penalty": (0.5, 2.0, 0.01, 2),
-    "repeat_last_n": (0, 512, 1, 0),
-    "frequency_penalty": (-2.0, 2.0, 0.05, 2),
-    "presence_penalty": (-2.0, 2.0, 0.05, 2),
-}
-SLIDER_STEPS = 1000
 CUSTOM = ""  # the preset box's data for "Custom" (sliders that match no preset); a preset name is never empty
-
-
-class _Row(QWidget):
-    """A slider and a spin box showing the same value."""
-
-    changed = Signal()
-
-    def __init__(self, minimum: float, maximum: float, step: float, decimals: int) -> None:
-        super().__init__()
-        self.minimum, self.maximum, self.decimals = minimum, maximum, decimals
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setRange(0, SLIDER_STEPS)
-        if decimals:
-            self.spin: QSpinBox | QDoubleSpinBox = QDoubleSpinBox()
-            self.spin.setDecimals(decimals)
-        else:
-            self.spin = QSpinBox()
-        self.spin.setRange(minimum, maximum)  # type: ignore[arg-type]
-        self.spin.setSingleStep(step)  # type: ignore[arg-type]
-        self.spin.setKeyboardTracking(False)
-        self.spin.setMinimumWidth(72)
-        layout.addWidget(self.slider, 1)
-        layout.addWidget(self.spin)
-        self.slider.valueChanged.connect(self._from_slider)
-        self.spin.valueChanged.connect(self._from_spin)
-        self._sync = False
-
-    def _from_slider(self, position: int) -> None:
-        if self._sync:
-            return
-        value = self.minimum + (self.maximum - self.minimum) * position / SLIDER_STEPS
-        self._set(round(value, self.decimals) if self.decimals else int(round(value)), slider=False)
-
-    def _from_spin(self, value: float) -> None:
-        if self._sync:
-            return
-        self._set(value, spin=False)
-
-    def _set(self, value: float, slider: bool = True, spin: bool = True) -> None:
-        self._sync = True
-        if spin:
-            self.spin.setValue(value)  # type: ignore[arg-type]
-        if slider:
-            span = self.maximum - self.minimum
-            self.slider.setValue(int(round((value - self.minimum) / span * SLIDER_STEPS)))
-        self._sync = False
-        self.changed.emit()
-
-    def value(self) -> float:
-        return self.spin.value()
-
-    def set_value(self, value: float) -> None:
-        self._set(value)
+# section key -> the fields it shows, in order (the others: Mirostat, bias, constraint, order, generation)
+SECTION_FIELDS = {
+    "temperature": ("temperature", "dynatemp_range", "dynatemp_exponent"),
+    "truncation": ("top_k", "top_p", "min_p", "typical_p", "top_n_sigma", "min_keep"),
+    "repetition": ("repeat_penalty", "repeat_last_n", "frequency_penalty", "presence_penalty",
+                   "dry_multiplier", "dry_base", "dry_allowed_length", "dry_penalty_last_n"),
+    "xtc": ("xtc_probability", "xtc_threshold"),
+    "mirostat": ("mirostat_tau", "mirostat_eta"),
+}
+EXPANDED = ("temperature", "truncation", "order", "generation")
 
 
 class SamplerPanel(QWidget):
     settingsChanged = Signal(object)      # SamplerSettings
     presetSaved = Signal(str, object)     # name, SamplerSettings
 
-    def __init__(self, user_presets: dict[str, SamplerSettings] | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, user_presets: dict[str, SamplerSettings] | None = None, parent: QWidget | None = None,
+                 engine: EngineBridge | None = None) -> None:
         super().__init__(parent)
         self.user_presets = dict(user_presets or {})
+        self.texts = SamplerTexts()
+        self._chain_supported = True   # False: the engine cannot take an order (set_capabilities)
+        self.check = EngineCheck(engine, self)
+        self.check.answered.connect(self._show_check)
+        if engine is not None:  # the engine's own check before generating refused them: say so beside them too
+            engine.generationFailed.connect(self._generation_failed)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 6, 6, 6)
+        outer.setSpacing(2)
         presets_row = QHBoxLayout()
         self.presets = QComboBox()
-        self.presets.setToolTip(self.tr("Presets: Greedy always takes the most likely token; Creative samples widely"))
+        self.presets.setToolTip(self.tr("Presets: Greedy always takes the most likely token; Creative samples widely; "
+                                        "the others are well-known recipes (min-p + DRY, XTC, JSON output)"))
         self.save_preset = QPushButton(self.tr("Save as…"))
+        self.save_preset.setToolTip(self.tr("Save the current settings as a preset of your own"))
         self.save_preset.clicked.connect(self._ask_preset_name)
         presets_row.addWidget(self.presets, 1)
         presets_row.addWidget(self.save_preset)
         outer.addLayout(presets_row)
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        labels = {
-            "temperature": self.tr("Temperature"), "top_k": self.tr("Top-k (0 = off)"),
-            "top_p": self.tr("Top-p (1 = off)"), "min_p": self.tr("Min-p (0 = off)"),
-            "repeat_penalty": self.tr("Repetition penalty"), "repeat_last_n": self.tr("Penalty window (tokens)"),
-            "frequency_penalty": self.tr("Frequency penalty"), "presence_penalty": self.tr("Presence penalty"),
-        }
-        self.rows: dict[str, _Row] = {}
-        for name, (lo, hi, step, decimals) in FIELDS.items():
-            row = _Row(lo, hi, step, decimals)
-            row.setObjectName(f"sampler_{name}")
-            row.changed.connect(self._emit)
-            self.rows[name] = row
-            form.addRow(labels[name], row)
-        self.order = QComboBox()
-        order_labels = {"temperature_last": self.tr("temperature last (llama.cpp)"),
-                        "temperature_first": self.tr("temperature first")}
-        for order in LEGACY_ORDERS:
-            self.order.addItem(order_labels.get(order, order), order)
-        self.order.currentIndexChanged.connect(self._emit)
-        form.addRow(self.tr("Order"), self.order)
+        self.sections: dict[str, Section] = {}
+        for key in ("temperature", "truncation", "repetition", "xtc", "mirostat", "bias", "constraint", "order",
+                    "generation"):
+            title, tip = self.texts.sections[key]
+            self.sections[key] = Section(title, tip, expanded=key in EXPANDED)
+            outer.addWidget(self.sections[key])
+        self.rows: dict[str, Row] = {}
+        self.widgets: dict[str, QWidget] = {}   # setting name -> its control (disabled when unsupported)
+        self.mirostat = QComboBox()
+        for mode, text in enumerate((self.tr("off"), self.tr("Mirostat (v1)"), self.tr("Mirostat 2.0"))):
+            self.mirostat.addItem(text, mode)
+        self.mirostat.setToolTip(self.texts.fields["mirostat"][1])
+        self.mirostat.currentIndexChanged.connect(self._emit)
+        self.widgets["mirostat"] = self.mirostat
+        self.sections["mirostat"].form.addRow(self.texts.fields["mirostat"][0], self.mirostat)
+        for key, names in SECTION_FIELDS.items():
+            for name in names:
+                lo, hi, step, decimals = FIELDS[name]
+                row = Row(lo, hi, step, decimals)
+                row.setObjectName(f"sampler_{name}")
+                label, tip = self.texts.fields[name]
+                row.setToolTip(tip)
+                row.changed.connect(self._emit)
+                self.rows[name] = self.widgets[name] = row
+                self.sections[key].form.addRow(label, row)
+        self.breakers = QLineEdit()
+        self.breakers.setToolTip(self.texts.fields["dry_sequence_breakers"][1])
+        self.breakers.textChanged.connect(self._emit)
+        self.widgets["dry_sequence_breakers"] = self.breakers
+        self.sections["repetition"].form.addRow(self.texts.fields["dry_sequence_breakers"][0], self.breakers)
+        self.bias = BiasTable()
+        self.bias.changed.connect(self._emit)
+        self.widgets["logit_bias"] = self.bias
+        self.sections["bias"].form.addRow(self.bias)
+        self.constraint = ConstraintBox()
+        self.constraint.changed.connect(self._emit)
+        self.sections["constraint"].form.addRow(self.constraint)
+        self._build_order()
+        self._build_generation()
+        outer.addStretch(1)
+        self._refill_presets()
+        self.presets.currentIndexChanged.connect(self._apply_preset)
+        self._quiet = False
+        self.set_settings(PRESETS["Balanced"])
+        self.select_preset("Balanced")
+
+    def _build_order(self) -> None:
+        form = self.sections["order"].form
+        self.chain = ChainList(self.texts.stage_labels, self.texts.stage_tips)
+        self.chain.setToolTip(self.tr("The order the stages run in: drag a stage, or press Alt+Up / Alt+Down. "
+                                      "Unchecked stages are left out."))
+        self.chain.changed.connect(self._emit)
+        self.widgets["samplers"] = self.chain
+        self.reset_order = QPushButton(self.tr("Reset to llama.cpp's order"))
+        self.reset_order.setToolTip(self.tr("Every stage, in llama.cpp's default order (a stage whose setting is off "
+                                            "still changes nothing)"))
+        self.reset_order.clicked.connect(self.chain.reset_order)
+        self.mirostat_note = QLabel(self.tr("Mirostat is on: it replaces this chain (temperature, then Mirostat)."))
+        self.mirostat_note.setObjectName("settingNote")
+        self.mirostat_note.setWordWrap(True)
+        self.fixed_note = QLabel(self.tr("Logit bias and the grammar, when set, always run first."))
+        self.fixed_note.setWordWrap(True)
+        form.addRow(self.chain)
+        form.addRow(self.reset_order)
+        form.addRow(self.mirostat_note)
+        form.addRow(self.fixed_note)
+
+    def _build_generation(self) -> None:
+        form = self.sections["generation"].form
         seed_row = QHBoxLayout()
         self.fixed_seed = QCheckBox(self.tr("fixed"))
+        self.fixed_seed.setToolTip(self.tr("A fixed seed makes sampling repeatable: the same settings give the same answer"))
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setEnabled(False)
+        self.seed.setToolTip(self.fixed_seed.toolTip())
         self.fixed_seed.toggled.connect(self.seed.setEnabled)
         self.fixed_seed.toggled.connect(self._emit)
         self.seed.valueChanged.connect(self._emit)
@@ -152,17 +164,12 @@ class SamplerPanel(QWidget):
         self.max_tokens = QSpinBox()
         self.max_tokens.setRange(1, 32768)
         self.max_tokens.setValue(512)
+        self.max_tokens.setToolTip(self.tr("The answer stops after this many tokens"))
         form.addRow(self.tr("Max tokens"), self.max_tokens)
         self.stops = QLineEdit()
         self.stops.setPlaceholderText(self.tr("e.g. ###, \\n\\n (comma-separated)"))
+        self.stops.setToolTip(self.tr("The answer stops when it writes one of these"))
         form.addRow(self.tr("Stop sequences"), self.stops)
-        outer.addLayout(form)
-        outer.addStretch(1)
-        self._refill_presets()
-        self.presets.currentIndexChanged.connect(self._apply_preset)
-        self._quiet = False
-        self.set_settings(PRESETS["Balanced"])
-        self.select_preset("Balanced")
 
     # -- presets (each item's data is its key, as stored; built-in names are shown translated) -----------
     def select_preset(self, name: str) -> None:
@@ -200,18 +207,34 @@ class SamplerPanel(QWidget):
     # -- what the engine supports ----------------------------------------------------------------------
     def set_capabilities(self, caps: dict[str, object]) -> None:
         """Disable (with the reason as tooltip) each setting the engine cannot apply."""
-        unsupported = dict(caps.get("unsupported_settings") or {})  # type: ignore[call-overload]
-        for name, row in self.rows.items():
-            row.setEnabled(name not in unsupported)
-            row.setToolTip(str(unsupported.get(name, "")))
-        self.order.setEnabled("samplers" not in unsupported)
+        unsupported = {str(k): str(v) for k, v in dict(caps.get("unsupported_settings") or {}).items()}  # type: ignore[call-overload]
+        if caps.get("grammar") is False:
+            unsupported.setdefault("grammar", self.tr("this engine cannot apply a grammar"))
+        for name, widget in self.widgets.items():
+            widget.setEnabled(name not in unsupported)
+            if name in self.rows:
+                self.rows[name].setToolTip(unsupported.get(name) or self.texts.fields[name][1])
+            elif name in unsupported:
+                widget.setToolTip(unsupported[name])
+        self.constraint.set_unavailable(unsupported.get("grammar"), unsupported.get("json_schema"))
+        applied = caps.get("samplers")
+        stages: dict[str, str] = {}
+        if isinstance(applied, list | tuple):
+            stages = {n: self.tr("this engine does not apply this stage") for n in self.chain.names() if n not in applied}
+        self._chain_supported = "samplers" not in unsupported
+        self.chain.set_unavailable(stages)
+        self._emit()   # what will be asked for changed with the engine
 
     # -- values --------------------------------------------------------------------------------------
     def set_settings(self, settings: SamplerSettings) -> None:
         self._quiet = True
         for name, row in self.rows.items():
             row.set_value(getattr(settings, name))
-        self.order.setCurrentIndex(max(0, next((i for i, chain in enumerate(LEGACY_ORDERS.values()) if chain == settings.samplers), 0)))
+        self.mirostat.setCurrentIndex(self.mirostat.findData(settings.mirostat))
+        self.chain.set_samplers(settings.samplers)
+        self.breakers.setText(breakers_text(settings.dry_sequence_breakers))
+        self.bias.set_biases(settings.logit_bias)
+        self.constraint.set_values(settings.grammar, settings.json_schema)
         self.fixed_seed.setChecked(settings.seed is not None)
         if settings.seed is not None:
             self.seed.setValue(int(settings.seed) % 2**31)
@@ -221,18 +244,95 @@ class SamplerPanel(QWidget):
     def settings(self) -> SamplerSettings:
         values: dict[str, Any] = {name: (row.value() if FIELDS[name][3] else int(row.value()))
                                   for name, row in self.rows.items()}
-        return replace(SamplerSettings(), **values, samplers=LEGACY_ORDERS[self.order.currentData()],
+        grammar, json_schema = self.constraint.values()
+        return replace(SamplerSettings(), **values, mirostat=int(self.mirostat.currentData()),
+                       samplers=self.chain.samplers(), dry_sequence_breakers=parse_breakers(self.breakers.text()),
+                       logit_bias=self.bias.biases()[0], grammar=grammar, json_schema=json_schema,
                        seed=self.seed.value() if self.fixed_seed.isChecked() else None)
+
+    def settings_to_send(self) -> SamplerSettings:
+        """The settings for a new answer; InvalidSettingsError (its problem also shown beside the control)
+        when a bias cell is not a number or the engine already refused the grammar, schema or a bias token."""
+        settings = self.settings()
+        settings.validate()
+        if self.bias.biases()[1]:
+            raise InvalidSettingsError("a logit bias must be a number or -inf (ban)")
+        for part, probe in self._check_parts(settings).items():
+            problem = self.check.problem(part, probe)
+            if problem:
+                raise InvalidSettingsError(problem)
+        return settings
 
     def stop_sequences(self) -> tuple[str, ...]:
         parts = [p.strip().replace("\\n", "\n") for p in self.stops.text().split(",")]
         return tuple(p for p in parts if p)
 
+    # -- reactions -------------------------------------------------------------------------------------
     def _emit(self) -> None:
-        if not self._quiet:
-            settings = self.settings()
-            self._show_matching_preset(settings)
-            self.settingsChanged.emit(settings)
+        if self._quiet:
+            return
+        settings = self.settings()
+        self._mirostat_changed()
+        self._mark_sections(settings)
+        bad_rows = self.bias.biases()[1]
+        self.bias.show_problem(self.tr("Row {0}: a bias is a number, or -inf to ban the token").format(bad_rows[0] + 1)
+                               if bad_rows else "")
+        for part, probe in self._check_parts(settings).items():
+            self.check.request(part, probe)
+        self._show_matching_preset(settings)
+        self.settingsChanged.emit(settings)
+
+    @staticmethod
+    def _check_parts(settings: SamplerSettings) -> dict[str, SamplerSettings]:
+        """What the engine must check, each part alone so its problem shows beside its own control."""
+        parts = {}
+        if settings.grammar or settings.json_schema:
+            parts["constraint"] = SamplerSettings(grammar=settings.grammar, json_schema=settings.json_schema)
+        if settings.logit_bias:
+            parts["bias"] = SamplerSettings(logit_bias=settings.logit_bias)
+        return parts
+
+    def _show_check(self, part: str) -> None:
+        settings = self.settings()
+        probe = self._check_parts(settings).get(part)
+        problem = self.check.problem(part, probe) if probe is not None else None
+        text = translate_message(problem) if problem else ""
+        if part == "constraint":
+            self.constraint.show_problem(text)
+        elif not self.bias.biases()[1]:
+            self.bias.show_problem(text)
+
+    def _generation_failed(self, error: object) -> None:
+        if isinstance(error, InvalidSettingsError):
+            self.show_problem(error.message)
+
+    def show_problem(self, message: Message) -> None:
+        """A problem the engine found in the settings, beside the control it concerns (by its wording)."""
+        text = translate_message(message)
+        if any(word in message.template for word in ("grammar", "schema")):
+            self.constraint.show_problem(text)
+            self.sections["constraint"].expand()
+        elif "bias" in message.template:
+            self.bias.show_problem(text)
+            self.sections["bias"].expand()
+
+    def _mirostat_changed(self) -> None:
+        on = int(self.mirostat.currentData() or 0) > 0
+        self.mirostat_note.setVisible(on)
+        self.chain.setEnabled(self._chain_supported and not on)
+        self.reset_order.setEnabled(self._chain_supported and not on)
+
+    def _mark_sections(self, s: SamplerSettings) -> None:
+        """A folded section still says when something in it is on."""
+        on = {
+            "repetition": s.repeat_penalty != 1.0 or s.frequency_penalty != 0 or s.presence_penalty != 0
+                          or is_on("dry", s),
+            "xtc": is_on("xtc", s), "mirostat": s.mirostat > 0, "bias": bool(s.logit_bias),
+            "constraint": bool(s.grammar or s.json_schema),
+        }
+        for key, active in on.items():
+            title = self.texts.sections[key][0]
+            self.sections[key].header.setText(self.tr("{0} — on").format(title) if active else title)
 
     def _show_matching_preset(self, settings: SamplerSettings) -> None:
         """The preset box names the preset the sliders match, or says "Custom"."""
@@ -249,5 +349,3 @@ class SamplerPanel(QWidget):
                 self.presets.removeItem(custom)
             self.select_preset(name)
         self.presets.blockSignals(False)
-
-

@@ -11,6 +11,7 @@ from logitscope.engine.replay import Replay, replay_step
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import StageRecord, StepRecord
 from logitscope.errors import InvalidSettingsError
+from logitscope.messages import Message
 
 
 @dataclass
@@ -22,6 +23,7 @@ class StepView:
     preview: SamplerSettings | None = None      # set when the sliders differ from `recorded`
     recent: Sequence[int] = field(default_factory=tuple)
     _replay: Replay | None = None
+    preview_error: Message | None = None        # why the preview could not be computed (then: as recorded)
 
     @property
     def is_preview(self) -> bool:
@@ -29,8 +31,11 @@ class StepView:
 
     @property
     def replay(self) -> Replay | None:
-        if self.preview is not None and self._replay is None:
-            self._replay = replay_step(self.step, self.preview, self.recent)
+        if self.preview is not None and self._replay is None and self.preview_error is None:
+            try:
+                self._replay = replay_step(self.step, self.preview, self.recent)
+            except InvalidSettingsError as exc:   # a stage the engine cannot replay with these settings
+                self.preview_error = exc.message
         return self._replay
 
     @property
@@ -44,16 +49,11 @@ class StepView:
         return r.stages if r is not None else self.step.stages
 
     @property
-    def order(self) -> str:
-        """The legacy order's name the chain matches ("temperature_last" unless temperature comes before top-k)."""
-        if self.preview is not None:
-            chain = self.preview.samplers
-        else:
-            try:
-                chain = SamplerSettings.from_dict(self.recorded).samplers
-            except InvalidSettingsError:
-                chain = SamplerSettings().samplers
-        return "temperature_first" if chain.index("temperature") < chain.index("top_k") else "temperature_last"
+    def not_replayed(self) -> list[str]:
+        """What the preview cannot redo from the stored head (a changed grammar, XTC's new draw...): plain
+        Messages from the engine's replay; empty for a recorded step."""
+        r = self.replay
+        return list(getattr(r, "not_replayed", ())) if r is not None else []   # Replay.not_replayed (engine)
 
     def setting(self, name: str) -> object:
         if self.preview is not None:

@@ -1,4 +1,6 @@
-"""Sampler waterfall: candidates alive and probability mass kept after each stage, in the order applied."""
+"""Sampler waterfall: candidates alive and probability mass kept after each stage, in the order applied,
+and what the stateful stages knew at that step (Mirostat's mu, dynamic temperature's T, XTC's draw, DRY's
+penalties, the grammar's allowed tokens)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,21 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from logitscope.engine.trace import StageRecord
+from logitscope.ui.inspector.sampler_texts import SamplerTexts
 from logitscope.ui.inspector.state import StepView
+from logitscope.ui.messages import translate_message
 from logitscope.ui.plots import cache_axes
 from logitscope.ui.steady_caption import SteadyCaption
+
+CROWDED = 6   # bars (the vocabulary included) beyond which names are staggered and counts abbreviated
+
+
+def _count_text(n: int, compact: bool) -> str:
+    """A candidate count: 49,152, or 49k where the bars stand close together."""
+    if compact and n >= 10_000:
+        return f"{n // 1000}k"
+    return f"{n:,}"
 
 
 class WaterfallPanel(QWidget):
@@ -20,6 +34,11 @@ class WaterfallPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         self.caption = SteadyCaption(self.tr("How each sampler stage narrows the choice."))
         layout.addWidget(self.caption)
+        self.info = SteadyCaption("")
+        self.info.setObjectName("waterfallInfo")
+        layout.addWidget(self.info)
+        self.info.hide()
+        self.labels = SamplerTexts().stage_labels
         self.counts = pg.PlotWidget()
         self.mass = pg.PlotWidget()
         for plot, label in ((self.counts, self.tr("log10 n")), (self.mass, self.tr("mass kept"))):
@@ -45,14 +64,18 @@ class WaterfallPanel(QWidget):
             return
         stages = view.stages
         if not stages:
-            self.caption.setText(self.tr("Step {0}: this engine does not report its sampler stages (a remote "
-                                         "server samples on its side).").format(view.step.i))
+            if view.is_preview:   # the replay stopped (the grammar allows none of the stored head): say why
+                self.caption.setText(self.tr("Step {0}: no candidate is left to preview.").format(view.step.i))
+            else:
+                self.caption.setText(self.tr("Step {0}: this engine does not report its sampler stages (a remote "
+                                             "server samples on its side).").format(view.step.i))
             self.count_bars.setOpts(x=[], height=[], width=0.6)
             self.mass_bars.setOpts(x=[], height=[], width=0.6)
+            facts = " · ".join(self.preview_facts(view))
+            self.info.setText(facts)
+            self.info.setVisible(bool(facts))
             return
-        labels = {"penalties": self.tr("penalties"), "top_k": "top-k", "top_p": "top-p", "min_p": "min-p",
-                  "temperature": self.tr("temperature")}
-        names = [self.tr("vocabulary")] + [labels.get(s.name, s.name) for s in stages]
+        names = [self.tr("vocabulary")] + [self.labels.get(s.name, s.name) for s in stages]
         counts = [stages[0].n_in if stages else 0] + [s.n_out for s in stages]
         mass = [1.0] + list(np.cumprod([s.mass_kept for s in stages]))
         x = np.arange(len(names), dtype=float)
@@ -60,9 +83,16 @@ class WaterfallPanel(QWidget):
         self.mass_bars.setOpts(x=x[1:], height=mass[1:], width=0.6)
         if names != self._names:
             self._names = names
-            ticks = [list(enumerate(names)), []]
-            self.counts.getAxis("bottom").setTicks(ticks)
-            self.mass.getAxis("bottom").setTicks(ticks)
+            # more stages than fit side by side: every other name one line lower, so none overlaps
+            shown = [("\n" + n if i % 2 else n) for i, n in enumerate(names)] if len(names) > CROWDED else names
+            ticks = [list(enumerate(shown)), []]
+            lines = 2 if len(names) > CROWDED else 1
+            for plot in (self.counts, self.mass):
+                axis = plot.getAxis("bottom")
+                axis.setTicks(ticks)
+                axis.setHeight(self.fontMetrics().height() * lines + 12 if lines > 1 else None)
+                # room for the first and last names (an axis drops a label that would cross its ends)
+                plot.setXRange(-0.5 - 0.4 * lines, len(names) - 0.5 + 0.4 * lines, padding=0)
         top = math.ceil(math.log10(max(counts + [10])) * 1.3)  # whole decades: the axis rarely changes
         if top != self._top:
             self._top = top
@@ -73,10 +103,39 @@ class WaterfallPanel(QWidget):
             self.count_labels.append(label)
         for i, label in enumerate(self.count_labels):
             label.setVisible(i < len(counts))
-            if i < len(counts) and label.toPlainText() != f"{counts[i]:,}":
-                label.setText(f"{counts[i]:,}")
+            text = _count_text(counts[i], len(counts) > CROWDED) if i < len(counts) else ""
+            if i < len(counts) and label.toPlainText() != text:
+                label.setText(text)
                 label.setPos(i, math.log10(max(counts[i], 1)))
-        order = self.tr("temperature first") if view.order == "temperature_first" else self.tr("temperature last")
         what = self.tr("preview with the current sliders") if view.is_preview else self.tr("as recorded")
-        self.caption.setText(self.tr("Step {0}, {1}, order: {2}. Mass kept is the share of probability left "
-                                     "after each stage (compounded).").format(view.step.i, what, order))
+        chain = " → ".join(names[1:])
+        self.caption.setText(self.tr("Step {0}, {1}. Chain: {2}. Mass kept is the share of probability left "
+                                     "after each stage (compounded).").format(view.step.i, what, chain))
+        facts = " · ".join(self.stage_facts(stages) + self.preview_facts(view))
+        self.info.setText(facts)
+        if self.info.isHidden() == bool(facts):
+            self.info.setVisible(bool(facts))
+
+    def stage_facts(self, stages: list[StageRecord]) -> list[str]:
+        """What each stage knew at this step beyond its survivors (StageRecord.info), in the order applied."""
+        facts = []
+        for stage in stages:
+            info = stage.info
+            if "mu" in info:
+                facts.append(self.tr("{0}: μ {1:.2f} → {2:.2f}").format(self.labels.get(stage.name, stage.name),
+                                                                        info["mu"], info.get("mu_next", info["mu"])))
+            if "temperature" in info:
+                facts.append(self.tr("dynamic temperature T = {0:.2f}").format(info["temperature"]))
+            if "triggered" in info:
+                facts.append(self.tr("XTC removed the top choices") if info["triggered"] else
+                             self.tr("XTC did not act at this step"))
+            if "penalized" in info:
+                facts.append(self.tr("DRY penalized {0:,} tokens").format(int(info["penalized"])))
+            if "allowed" in info:
+                facts.append(self.tr("the grammar allowed {0:,} tokens").format(int(info["allowed"])))
+        return facts
+
+    def preview_facts(self, view: StepView) -> list[str]:
+        if view.preview_error is not None:
+            return [self.tr("the preview could not be computed: {0}").format(translate_message(view.preview_error))]
+        return [self.tr("not replayed: {0}").format(translate_message(m)) for m in view.not_replayed]
