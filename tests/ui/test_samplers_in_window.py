@@ -129,7 +129,7 @@ def test_the_preview_says_what_it_cannot_replay(qtbot, scripted_window):
     step = answer.steps[0]
     replay = Replay(step.final_ids, step.final_probs, step.stages, 0.0)
     replay.not_replayed = [Message("a changed grammar cannot be replayed from the stored head")]  # type: ignore[attr-defined]
-    view = StepView(step, answer.settings, SamplerSettings(temperature=1.0), [], replay)
+    view = StepView(step, answer.settings, SamplerSettings(temperature=1.0), [], _replay=replay)
     w.waterfall.show_step(view)
     w.distribution.show_step(view)
     assert "not replayed: a changed grammar cannot be replayed from the stored head" in w.waterfall.info.text()
@@ -137,7 +137,7 @@ def test_the_preview_says_what_it_cannot_replay(qtbot, scripted_window):
     # nothing left to replay (the grammar allows none of the stored head): said, with the reason
     empty = Replay(np.empty(0, np.int32), np.empty(0, np.float32), [], 0.0)
     empty.not_replayed = [Message("the grammar allows none of the stored head's tokens")]  # type: ignore[attr-defined]
-    w.waterfall.show_step(StepView(step, answer.settings, SamplerSettings(temperature=1.0), [], empty))
+    w.waterfall.show_step(StepView(step, answer.settings, SamplerSettings(temperature=1.0), [], _replay=empty))
     assert "no candidate is left to preview" in w.waterfall.caption.text()
     assert "not replayed: the grammar allows none of the stored head's tokens" in w.waterfall.info.text()
     # a stage the replay refuses: said plainly, the recorded step shown

@@ -82,7 +82,7 @@ class SamplerSettings:
     dry_multiplier: float = 0.0   # 0 = off
     dry_base: float = 1.75
     dry_allowed_length: int = 2
-    dry_penalty_last_n: int = -1  # tokens scanned; -1 = the whole context, 0 = off
+    dry_penalty_last_n: int = 64  # tokens scanned (llama.cpp's default); -1 = the whole context, 0 = off
     dry_sequence_breakers: tuple[str, ...] = DRY_BREAKERS
     # XTC: with this probability, remove every token above the threshold except the least likely of them
     xtc_probability: float = 0.0  # 0 = off

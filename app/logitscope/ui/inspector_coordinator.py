@@ -122,7 +122,7 @@ class InspectorCoordinator(QObject):
         settings = self.sampler_settings()
         preview = settings if differs(settings, answer.settings) else None
         recent = [s.token for s in answer.steps[:index]]   # the answer so far: penalties and DRY cut their windows
-        return StepView(answer.steps[index], answer.settings, preview, recent)
+        return StepView(answer.steps[index], answer.settings, preview, recent, self.distribution.vocab or None)
 
     # -- what every panel shows ------------------------------------------------------------------------
     def refresh(self, on_screen_only: bool = False) -> None:

@@ -22,6 +22,7 @@ class StepView:
     recorded: dict[str, object]                 # the settings it was generated with
     preview: SamplerSettings | None = None      # set when the sliders differ from `recorded`
     recent: Sequence[int] = field(default_factory=tuple)
+    vocab: Sequence[bytes] | None = None        # the model's pieces by id: DRY's sequence breakers need them
     _replay: Replay | None = None
     preview_error: Message | None = None        # why the preview could not be computed (then: as recorded)
 
@@ -33,7 +34,7 @@ class StepView:
     def replay(self) -> Replay | None:
         if self.preview is not None and self._replay is None and self.preview_error is None:
             try:
-                self._replay = replay_step(self.step, self.preview, self.recent)
+                self._replay = replay_step(self.step, self.preview, self.recent, self.vocab)
             except InvalidSettingsError as exc:   # a stage the engine cannot replay with these settings
                 self.preview_error = exc.message
         return self._replay
