@@ -122,11 +122,16 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the real window against `logitscope generate`: tok/s, GUI CPU per token, worst step")
     what.add_argument("--pipe", action="store_true",
                       help="`generate --json` piped to a reader against the bare llama.cpp loop")
+    what.add_argument("--samplers", action="store_true",
+                      help="each sampler stage's cost per token on the whole vocabulary, and the whole sampler "
+                           "with the default chain against the classic five stages")
     what.add_argument("--inspect", action="store_true",
                       help="opening the layer lens + attention of one step, the inspection context's memory, and "
                            "generation tok/s without and with an inspection context")
     p.add_argument("--long", type=int, default=0, metavar="N",
                    help="with --window: one more run of N tokens, GUI CPU per token at its start and end")
+    p.add_argument("--vocab-model", action="append", default=[], metavar="PATH",
+                   help="with --samplers: another GGUF measured too (e.g. a 262k-token vocabulary); repeatable")
     p.add_argument("--replay", action="store_true",
                    help="with --window: the window's own CPU per token, fed a recorded answer at a fixed rate "
                         "(no model running while it is measured)")
@@ -370,6 +375,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise InvalidSettingsError("--tokens must be >= 2, --reps >= 1 and --long >= 0")
     if args.replay and not args.window or args.rate < 0 or (args.rate and not args.replay):
         raise InvalidSettingsError("--replay goes with --window, and --rate (> 0) with --replay")
+    if args.vocab_model and not args.samplers:
+        raise InvalidSettingsError("--vocab-model goes with --samplers")
+    if args.samplers:
+        from logitscope.engine.sampler_bench import run_sampler_bench
+
+        return run_sampler_bench([resolve_model(args.model), *(resolve_model(m) for m in args.vocab_model)], args)
     if args.window and args.replay:
         from logitscope.ui.bench_replay import run_replay_bench  # needs Qt
 

@@ -47,3 +47,9 @@ def test_bench_replay_flags_are_checked():
         proc = subprocess.run([sys.executable, "-m", "logitscope", "bench", *args], capture_output=True, text=True,
                               timeout=60, check=False)
         assert proc.returncode == 2 and proc.stderr.startswith("error:") and "Traceback" not in proc.stderr, args
+
+
+def test_bench_samplers_times_every_stage(demo_model):
+    report = bench("--samplers", "--tokens", "4", "--model", str(demo_model))
+    (model,) = report  # one entry per model
+    assert model["stage_ms"]["grammar"] > 0 and set(model["sampler_ms_per_token"]) == {"default", "classic chain only"}

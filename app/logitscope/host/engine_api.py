@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from logitscope.engine.api import GenerateRequest, ModelInfo
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
-from logitscope.engine.sampler import LOCAL_STAGES
+from logitscope.engine.sampler import LOCAL_STAGES, SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
 
 # What `capabilities()` answers, besides the local build's "backend" and "gpu_offload":
@@ -80,6 +80,11 @@ class EngineLike(Protocol):
         ...
 
     def close(self) -> None: ...
+
+    def check_settings(self, settings: SamplerSettings) -> None:
+        """InvalidSettingsError when these sampler settings cannot run here (a value out of range; locally
+        also a grammar or JSON schema that does not parse, a logit-bias token outside the vocabulary)."""
+        ...
 
     def tokenize(self, text: str, add_special: bool = False, parse_special: bool = True) -> list[int]:
         """May raise UnsupportedByServerError (a remote server without a tokenize endpoint)."""

@@ -35,14 +35,11 @@ def _key(part: str, settings: SamplerSettings) -> str:
     return json.dumps([part] + [d[f] for f in fields])
 
 
-def _ask(client: EngineLike, settings: SamplerSettings) -> Message | None:
-    """"" when the engine accepts the settings, its message when it refuses them, None when this engine
-    cannot check (a remote server: its reply to the request will say)."""
-    check = getattr(client, "check_settings", None)   # the local engine's; a remote server has none
-    if check is None:
-        return None
+def _ask(client: EngineLike, settings: SamplerSettings) -> Message:
+    """"" when the engine accepts the settings, its message when it refuses them (a remote server checks
+    what it can before a request; its reply to the request says the rest)."""
     try:
-        check(settings)
+        client.check_settings(settings)
     except InvalidSettingsError as exc:
         return exc.message
     return Message("")
