@@ -48,6 +48,7 @@ class EngineReport:
     info: ModelInfo
     steps: list[StepRecord]
     result: GenerationResult
+    constrained: str     # the answer under a JSON schema
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,6 +108,30 @@ def check_step(step: StepRecord) -> None:
         raise SelftestError(f"step {step.i} (token {step.token}): " + "; ".join(problems))
 
 
+SCHEMA_CHECK = '{"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}'
+
+
+def run_constraint_check(client: EngineClient) -> str:
+    """The constrained-output path end to end: the ready JSON grammar (a data file inside the app) and a
+    JSON schema compile in the engine, a short answer under the schema comes back as JSON, and the
+    window's validity check (the `jsonschema` package) accepts it. Returns the answer."""
+    from dataclasses import replace
+
+    from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
+    from logitscope.engine.sampler import PRESETS
+    from logitscope.ui.chat.output_check import check_output
+
+    client.check_settings(PRESETS["JSON"])
+    settings = replace(PRESETS["Greedy"], json_schema=SCHEMA_CHECK)
+    result = client.generate(GenerateRequest(messages=[ChatMessage("user", PROMPT)], settings=settings,
+                                             options=DecodeOptions(max_tokens=48)))
+    verdict = check_output(settings.to_dict(), result.text, result.finish_reason)
+    if verdict is None or (not verdict.ok and verdict.kind != "cut"):
+        raise SelftestError(f"an answer under a JSON schema came back as {result.text!r} "
+                            f"({verdict.kind if verdict else 'not checked'}: {verdict.detail if verdict else ''})")
+    return result.text
+
+
 def run_engine_check(client: EngineClient, model: Path, n_tokens: int) -> EngineReport:
     from logitscope.engine.api import LoadSettings
     from logitscope.engine.gguf_info import read_model_card
@@ -122,7 +147,8 @@ def run_engine_check(client: EngineClient, model: Path, n_tokens: int) -> Engine
         raise SelftestError(f"{len(steps)} steps arrived but the engine reports {result.timings.n_gen} tokens")
     for step in steps:
         check_step(step)
-    return EngineReport(str(caps.get("backend")), bool(caps.get("gpu_offload")), info, steps, result)
+    constrained = run_constraint_check(client)
+    return EngineReport(str(caps.get("backend")), bool(caps.get("gpu_offload")), info, steps, result, constrained)
 
 
 def ensure_display() -> str:
@@ -246,6 +272,7 @@ def run(model_arg: str | None, screenshot_arg: str | None, n_tokens: int) -> lis
         f"  model:      {engine.info.card.name} ({model})",
         f"  backend:    {engine.backend} (GPU offload {'possible' if engine.gpu_offload else 'not built in'})",
         f"  tokens:     {len(engine.steps)} greedy, {engine.result.text!r}, probabilities checked at every step",
+        f"  JSON:       {engine.constrained!r} under a JSON schema, grammar files and validator present",
         f"  speed:      {timings.gen_tps:.1f} tok/s (prompt {timings.n_prompt} tokens, load {engine.info.load_s:.2f} s)",
         f"  window:     {window.width}x{window.height} on '{platform}', backend shown as {window.backend_shown}, "
         f"screenshot {screenshot}",
