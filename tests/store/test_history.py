@@ -171,3 +171,48 @@ def test_default_location_is_the_data_folder(tmp_path: Path, monkeypatch: pytest
     with HistoryStore() as store:
         assert store.path == tmp_path / "home" / "history.sqlite3"
         assert store.path.is_file()
+
+
+def indexed_ids(store: HistoryStore, word: str) -> list[int]:
+    """What the full-text index itself holds (not the search, which also scans streaming answers)."""
+    return [row[0] for row in store.connection.execute(
+        "SELECT rowid FROM message_search WHERE message_search MATCH ?", (f'"{word}"',))]
+
+
+def test_a_streaming_answer_stays_out_of_the_index_until_it_ends(store, generated):
+    """Re-indexing an answer that grows at every commit made each commit cost more as the answer grew
+    (2 ms at 25 KB, four times a second); the index takes it once, when it ends. Search still finds it."""
+    answer = generated.answers[0]
+    word = answer.result.text.split()[0]
+    cid = store.create_conversation("streaming")
+    user_id = store.add_message(cid, "user", "q")
+    writer = store.start_answer(cid, user_id, generated.model, generated.vocab, answer.result.settings)
+    for step in answer.steps:
+        writer.append(step)
+    assert writer.flush() and store.message(writer.message_id).status == "streaming"
+    assert writer.message_id not in indexed_ids(store, word)
+    assert writer.message_id in [h.message_id for h in store.search(word)]      # found by a scan meanwhile
+    writer.finish(answer.result)
+    assert indexed_ids(store, word) == [writer.message_id]
+    store.connection.execute("INSERT INTO message_search (message_search) VALUES ('integrity-check')")
+    store.delete(cid)
+    store.purge(cid)
+    assert indexed_ids(store, word) == []
+
+
+def test_an_index_from_an_older_version_is_rebuilt_to_leave_streaming_answers_out(tmp_path: Path):
+    path = tmp_path / "h.sqlite3"
+    with HistoryStore(path) as store:
+        cid = store.create_conversation("t")
+        store.add_message(cid, "user", "an older index kept this")
+        for trigger in ("message_search_insert", "message_search_delete", "message_search_update"):
+            store.connection.execute(f"DROP TRIGGER {trigger}")
+        store.connection.execute("CREATE TRIGGER message_search_update AFTER UPDATE OF content ON messages BEGIN "
+                                 "INSERT INTO message_search (message_search, rowid, content) "
+                                 "VALUES ('delete', old.id, old.content); "
+                                 "INSERT INTO message_search (rowid, content) VALUES (new.id, new.content); END")
+    with HistoryStore(path) as store:
+        sql = store.connection.execute("SELECT sql FROM sqlite_master WHERE name = 'message_search_update'").fetchone()
+        assert "streaming" in sql[0]
+        assert [h.conversation.id for h in store.search("older index")] == [cid]
+        store.connection.execute("INSERT INTO message_search (message_search) VALUES ('integrity-check')")

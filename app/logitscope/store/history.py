@@ -149,9 +149,12 @@ class HistoryStore:
         like = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         if self.full_text and len(needle) >= MIN_INDEXED_QUERY:
             phrase = '"' + needle.replace('"', '""') + '"'
-            rows = self.connection.execute(
-                "SELECT m.conversation_id, min(m.id) FROM message_search s JOIN messages m ON m.id = s.rowid "
-                "WHERE message_search MATCH ? GROUP BY m.conversation_id", (phrase,))
+            rows = self.connection.execute(  # the index, plus a scan of the answers still streaming (not in it)
+                "SELECT conversation_id, min(id) FROM ("
+                "SELECT m.conversation_id, m.id FROM message_search s JOIN messages m ON m.id = s.rowid "
+                "WHERE message_search MATCH ? UNION ALL "
+                "SELECT conversation_id, id FROM messages WHERE status = 'streaming' AND content LIKE ? ESCAPE '\\'"
+                ") GROUP BY conversation_id", (phrase, like))
         else:
             rows = self.connection.execute(
                 "SELECT conversation_id, min(id) FROM messages WHERE content LIKE ? ESCAPE '\\' "

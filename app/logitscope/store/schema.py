@@ -95,21 +95,26 @@ def run_script(conn: sqlite3.Connection, script: str) -> None:
 # A derived index, not part of the versioned schema: created (and filled) when this SQLite has FTS5
 # with the trigram tokenizer, dropped otherwise, so a database moved to a build without FTS5 still
 # accepts writes. Trigrams give substring matching, which also works for Chinese (no word spaces).
+# An answer still streaming stays out of it: re-indexing a text that grows at every commit (four times
+# a second) cost more the longer the answer got; it is indexed once, when its status leaves 'streaming',
+# and the search scans the few streaming answers meanwhile. Invariant: indexed <=> status != 'streaming'.
 
 _SEARCH_INDEX = """
 CREATE VIRTUAL TABLE message_search USING fts5(
     content, content = 'messages', content_rowid = 'id', tokenize = 'trigram');
-CREATE TRIGGER message_search_insert AFTER INSERT ON messages BEGIN
+CREATE TRIGGER message_search_insert AFTER INSERT ON messages WHEN new.status != 'streaming' BEGIN
     INSERT INTO message_search (rowid, content) VALUES (new.id, new.content);
 END;
-CREATE TRIGGER message_search_delete AFTER DELETE ON messages BEGIN
+CREATE TRIGGER message_search_delete AFTER DELETE ON messages WHEN old.status != 'streaming' BEGIN
     INSERT INTO message_search (message_search, rowid, content) VALUES ('delete', old.id, old.content);
 END;
-CREATE TRIGGER message_search_update AFTER UPDATE OF content ON messages BEGIN
-    INSERT INTO message_search (message_search, rowid, content) VALUES ('delete', old.id, old.content);
-    INSERT INTO message_search (rowid, content) VALUES (new.id, new.content);
+CREATE TRIGGER message_search_update AFTER UPDATE OF content, status ON messages
+WHEN old.status != 'streaming' OR new.status != 'streaming' BEGIN
+    INSERT INTO message_search (message_search, rowid, content)
+        SELECT 'delete', old.id, old.content WHERE old.status != 'streaming';
+    INSERT INTO message_search (rowid, content) SELECT new.id, new.content WHERE new.status != 'streaming';
 END;
-INSERT INTO message_search (message_search) VALUES ('rebuild');
+INSERT INTO message_search (rowid, content) SELECT id, content FROM messages WHERE status != 'streaming';
 """
 _SEARCH_TRIGGERS = ("message_search_insert", "message_search_delete", "message_search_update")
 
@@ -130,14 +135,27 @@ def has_search_index(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'message_search'").fetchone() is not None
 
 
+def _search_index_is_current(conn: sqlite3.Connection) -> bool:
+    """An index made by an older version re-indexed streaming answers at every commit."""
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'message_search_update'").fetchone()
+    return row is not None and "streaming" in row[0]
+
+
 def set_up_search_index(conn: sqlite3.Connection, enabled: bool) -> None:
     exists = has_search_index(conn)
+    if enabled and exists and not _search_index_is_current(conn):
+        _drop_search_index(conn)
+        exists = False
     if enabled and not exists:
         run_script(conn, _SEARCH_INDEX)
     elif not enabled and exists:
-        for trigger in _SEARCH_TRIGGERS:
-            conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
-        try:
-            conn.execute("DROP TABLE message_search")
-        except sqlite3.OperationalError:  # "no such module: fts5": the table stays, unused and harmless
-            pass
+        _drop_search_index(conn)
+
+
+def _drop_search_index(conn: sqlite3.Connection) -> None:
+    for trigger in _SEARCH_TRIGGERS:
+        conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+    try:
+        conn.execute("DROP TABLE message_search")
+    except sqlite3.OperationalError:  # "no such module: fts5": the table stays, unused and harmless
+        pass
