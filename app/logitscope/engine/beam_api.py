@@ -29,7 +29,7 @@ KEPT, FINISHED, PRUNED = "kept", "finished", "pruned"  # what became of a candid
 
 def beam_score(logprob: float, length: int, alpha: float) -> float:
     """The length-penalised score (module docstring)."""
-    return logprob / max(length, 1) ** alpha
+    return float(logprob / max(length, 1) ** alpha)
 
 
 @dataclass

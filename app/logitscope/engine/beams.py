@@ -127,7 +127,8 @@ class BeamSearch:
         x = np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)), shape=(self.rt.n_vocab,))
         x = x.astype(np.float64)
         m = x.max()
-        return x - (m + np.log(np.exp(x - m).sum()))
+        out: np.ndarray = x - (m + np.log(np.exp(x - m).sum()))
+        return out
 
     # -- the search ------------------------------------------------------------------------------
     def run(self, prompt: Sequence[int], max_tokens: int, alpha: float,
