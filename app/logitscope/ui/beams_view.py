@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -140,6 +140,9 @@ class BeamsDialog(QDialog):
     def run(self) -> None:
         if self.running:
             return
+        if not self.question.text().strip():
+            self.status.setText(self.tr("Write a question first."))
+            return
         request = self.request()
         self.running = True
         self.run_button.setEnabled(False)
@@ -215,9 +218,11 @@ def _html(text: str) -> str:
 def install(window: MainWindow) -> BeamsDialog:
     """The dialog, its action in the Model menu, and the KV map refreshed after each search."""
     dialog = BeamsDialog(window.bridge, window)
-    action = window._action(dialog.tr("&Beam search…"), dialog.show, QKeySequence(SHORTCUT),
-                            dialog.tr("Beam search on a question, the tree of hypotheses beside the greedy answer"))
-    model_menu = next((a.menu() for a in window.menuBar().actions() if a.text() == window.tr("&Model")), None)
+    action = window._action(QCoreApplication.translate("BeamsDialog", "&Beam search…"), dialog.show,
+                            QKeySequence(SHORTCUT), QCoreApplication.translate(
+                                "BeamsDialog", "Beam search on a question, the tree of hypotheses beside the greedy answer"))
+    model_title = QCoreApplication.translate("MainWindow", "&Model")
+    model_menu = next((a.menu() for a in window.menuBar().actions() if a.text() == model_title), None)
     if isinstance(model_menu, QMenu):
         model_menu.addAction(action)
 
