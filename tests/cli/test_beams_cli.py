@@ -6,6 +6,10 @@ import json
 
 import pytest
 
+from logitscope.engine.api import ChatMessage, GenerateRequest
+from logitscope.engine.beam_api import BeamRequest
+from logitscope.errors import UnsupportedByServerError
+from logitscope.host.remote import RemoteEngine
 from tests.cli.test_cli import assert_clean_error, run
 
 
@@ -23,6 +27,15 @@ from tests.cli.test_cli import assert_clean_error, run
 ])
 def test_bad_beam_options_one_clear_error(args: list[str], phrase: str) -> None:
     assert_clean_error(run("generate", "--chat", "hi", *args, timeout=60), phrase)
+
+
+def test_a_remote_engine_says_it_cannot() -> None:
+    remote = RemoteEngine("127.0.0.1:9")
+    try:
+        with pytest.raises(UnsupportedByServerError, match="not available on a remote engine"):
+            remote.beam_search(BeamRequest(GenerateRequest(messages=[ChatMessage("user", "hi")])))
+    finally:
+        remote.close()
 
 
 def test_one_beam_equals_greedy_and_the_tree_is_consistent(demo_model) -> None:
