@@ -218,142 +218,147 @@
 <context>
     <name>BeamsDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="78"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="95"/>
         <source>Beam search</source>
         <translation>束搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="82"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="99"/>
         <source>What is the capital of France?</source>
         <translation>法国的首都是哪里？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="83"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="100"/>
         <source>Question:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="95"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="112"/>
         <source>Beams</source>
         <translation>束数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="95"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="112"/>
         <source>Length penalty α</source>
         <translation>长度惩罚 α</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="96"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="113"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="99"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="116"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="102"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="119"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="110"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="127"/>
         <source>Score = sum of log-probabilities / length^α (the end-of-text token counts).</source>
         <translation>得分 = 对数概率之和 / 长度^α（文本结束 token 也计入长度）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="114"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="114"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
         <source>log p</source>
         <translation>log p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="114"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="114"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
         <source>Fate</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="149"/>
         <source>Ask a question and press Search.</source>
         <translation>输入问题后点击“搜索”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="144"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="162"/>
         <source>Write a question first.</source>
         <translation>请先输入问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="150"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="172"/>
         <source>Searching with {0} beams…</source>
         <translation>正在用 {0} 个束搜索…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="182"/>
         <source>The search failed: {0}</source>
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="181"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="203"/>
         <source>pruned</source>
         <translation>已剪枝</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="181"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="203"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="181"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="203"/>
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="199"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="221"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="201"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="223"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
         <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="203"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="226"/>
+        <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
+        <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="229"/>
         <source>&lt;b&gt;Hypotheses kept&lt;/b&gt; (best score first):</source>
         <translation>&lt;b&gt;保留的假设&lt;/b&gt;（按得分从高到低）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="206"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="232"/>
         <source>&lt;b&gt;KV cells&lt;/b&gt; at the last step: {0} held, instead of {1} with a copy per beam; per beam: {2}</source>
         <translation>&lt;b&gt;KV 单元&lt;/b&gt;（最后一步）：共占用 {0} 个，若每个束各复制一份则需 {1} 个；每个束：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="208"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="234"/>
         <source>{0} cells ({1} shared)</source>
         <translation>{0} 个单元（{1} 个共享）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="210"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="236"/>
         <source>{0} steps, {1} candidates, {2:.2f} s.</source>
         <translation>{0} 步，{1} 个候选，{2:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="221"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="247"/>
         <source>&amp;Beam search…</source>
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="222"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="248"/>
         <source>Beam search on a question, the tree of hypotheses beside the greedy answer</source>
         <translation>对一个问题做束搜索：假设树与贪心解码的回答并排显示</translation>
     </message>
@@ -1291,7 +1296,7 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="224"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="250"/>
         <location filename="../../app/logitscope/ui/main_window.py" line="247"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
+from logitscope.engine.sampler import PRESETS
 from logitscope.ui.beams_view import PRUNED_FOREGROUND, SHORTCUT, WINNER_BACKGROUND
 
 # Two short searches and a greedy answer each; generous for a machine shared with other work (they take seconds
@@ -41,6 +42,7 @@ def test_beams_view_in_the_real_window(qtbot, window) -> None:
     assert dialog.beam_result is not None and dialog.greedy is not None, dialog.status.text()
     assert dialog.beam_result.winner.tokens == dialog.greedy.tokens  # one beam is greedy
 
+    window.sampler.set_settings(PRESETS["Precise"])  # a sampled answer beside the beams
     window.docks["memory"].show()
     window.docks["memory"].raise_()
     _search(qtbot, dialog, "Name three colours.", beams=3, max_tokens=8)
@@ -57,6 +59,7 @@ def test_beams_view_in_the_real_window(qtbot, window) -> None:
     assert dialog.greedy is not None
     assert result.winner.text.replace("\n", "<br>")[:10] in dialog.winner.text()
     assert "Greedy" in dialog.greedy_label.text() and f"{result.winner.score:.4f}" in dialog.winner.text()
+    assert "Sampled answer" in dialog.sampled_label.text()  # the window's sampler settings, beside them
 
     # the KV cache map, asked after the search, tells the cells the beams shared
     qtbot.waitUntil(lambda: window.memory.kv_map.kv is not None and bool(window.memory.kv_map.kv.beam_cells),

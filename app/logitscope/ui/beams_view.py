@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -41,8 +42,9 @@ from logitscope.engine.beam_api import (
     BeamRequest,
     BeamResult,
 )
-from logitscope.engine.sampler import PRESETS
+from logitscope.engine.sampler import PRESETS, SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.errors import LogitscopeError
 from logitscope.host.engine_api import EngineLike
 from logitscope.ui.bridge import EngineBridge
 
@@ -56,21 +58,36 @@ PRUNED_FOREGROUND = "#9a9fa8"
 SHORTCUT = "Ctrl+Shift+B"
 
 
-def search(client: EngineLike, request: BeamRequest) -> tuple[BeamResult, GenerationResult, float]:
-    """Worker thread: the greedy answer of the same question (and its summed log-probability, the beams'
-    measure), then the beam search."""
-    greedy_request = GenerateRequest(messages=request.generate.messages, settings=PRESETS["Greedy"],
-                                     options=request.generate.options)
+@dataclass
+class Comparison:
+    """An answer of the same question by another decoding, with its summed log-probability (the beams'
+    measure: each token's probability before any sampler stage)."""
+    result: GenerationResult
+    logprob: float
+
+
+def answer(client: EngineLike, request: BeamRequest, settings: SamplerSettings) -> Comparison:
     steps: list[StepRecord] = []
-    greedy = client.generate(greedy_request, on_step=steps.append)
-    logprob = sum(math.log(max(s.p_raw, 1e-300)) for s in steps)
-    return client.beam_search(request), greedy, logprob
+    result = client.generate(GenerateRequest(messages=request.generate.messages, settings=settings,
+                                             options=request.generate.options), on_step=steps.append)
+    return Comparison(result, sum(math.log(max(s.p_raw, 1e-300)) for s in steps))
+
+
+def search(client: EngineLike, request: BeamRequest,
+           sampled: SamplerSettings | None) -> tuple[BeamResult, Comparison, Comparison | None]:
+    """Worker thread: the greedy answer of the same question, a sampled one (the window's sampler settings), then
+    the beam search (last, so the KV map shows its cells)."""
+    greedy = answer(client, request, PRESETS["Greedy"])
+    other = answer(client, request, sampled) if sampled is not None else None
+    return client.beam_search(request), greedy, other
 
 
 class BeamsDialog(QDialog):
-    def __init__(self, bridge: EngineBridge, parent: QWidget | None = None) -> None:
+    def __init__(self, bridge: EngineBridge, parent: QWidget | None = None,
+                 sampler_settings: Callable[[], SamplerSettings] | None = None) -> None:
         super().__init__(parent)
         self.bridge = bridge
+        self.sampler_settings = sampler_settings  # the window's sampler, for the sampled answer beside the beams
         self.beam_result: BeamResult | None = None
         self.greedy: GenerationResult | None = None
         self.running = False
@@ -118,9 +135,10 @@ class BeamsDialog(QDialog):
         side_layout = QVBoxLayout(side)
         self.winner = QLabel()
         self.greedy_label = QLabel()
+        self.sampled_label = QLabel()
         self.hypotheses = QLabel()
         self.memory = QLabel()
-        for label in (self.winner, self.greedy_label, self.hypotheses, self.memory):
+        for label in (self.winner, self.greedy_label, self.sampled_label, self.hypotheses, self.memory):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             side_layout.addWidget(label)
@@ -144,11 +162,15 @@ class BeamsDialog(QDialog):
             self.status.setText(self.tr("Write a question first."))
             return
         request = self.request()
+        try:
+            sampled = self.sampler_settings() if self.sampler_settings is not None else None
+        except LogitscopeError:
+            sampled = None  # the sampler panel shows its own problem; the beams and greedy still run
         self.running = True
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
         self.status.setText(self.tr("Searching with {0} beams…").format(request.n_beams))
-        self.bridge.call(lambda client: search(client, request), done=self._done, failed=self._failed)
+        self.bridge.call(lambda client: search(client, request, sampled), done=self._done, failed=self._failed)
 
     def _finish(self) -> None:
         self.running = False
@@ -159,15 +181,15 @@ class BeamsDialog(QDialog):
         self._finish()
         self.status.setText(self.tr("The search failed: {0}").format(message))
 
-    def _done(self, value: tuple[BeamResult, GenerationResult, float]) -> None:
+    def _done(self, value: tuple[BeamResult, Comparison, Comparison | None]) -> None:
         self._finish()
         self.show_result(*value)
         for callback in self.on_finished:
             callback()
 
     # -- showing ------------------------------------------------------------------------------------------
-    def show_result(self, result: BeamResult, greedy: GenerationResult, greedy_logprob: float) -> None:
-        self.beam_result, self.greedy = result, greedy
+    def show_result(self, result: BeamResult, greedy: Comparison, sampled: Comparison | None) -> None:
+        self.beam_result, self.greedy = result, greedy.result
         win = result.winner
         winning = set(result.path(win.node))
         self.tree.clear()
@@ -199,7 +221,11 @@ class BeamsDialog(QDialog):
         self.winner.setText(self.tr("<b>Beam search winner</b> (score {0:.4f}, log-prob {1:.3f} over {2} tokens):"
                                     "<br>{3}").format(win.score, win.logprob, win.length, _html(win.text)))
         self.greedy_label.setText(self.tr("<b>Greedy answer</b> ({0} tokens, log-prob {1:.3f}):<br>{2}").format(
-            len(greedy.tokens), greedy_logprob, _html(greedy.text)))
+            len(greedy.result.tokens), greedy.logprob, _html(greedy.result.text)))
+        self.sampled_label.setText("" if sampled is None else self.tr(
+            "<b>Sampled answer</b> (the sampler's settings, seed {0}; {1} tokens, log-prob {2:.3f}):<br>{3}").format(
+            sampled.result.settings.get("seed", "?"), len(sampled.result.tokens), sampled.logprob,
+            _html(sampled.result.text)))
         self.hypotheses.setText(self.tr("<b>Hypotheses kept</b> (best score first):") + "<br>" + "<br>".join(
             f"{h.score:.4f} · {_html(h.text)}" for h in result.hypotheses))
         last = result.steps[-1]
@@ -217,7 +243,7 @@ def _html(text: str) -> str:
 
 def install(window: MainWindow) -> BeamsDialog:
     """The dialog, its action in the Model menu, and the KV map refreshed after each search."""
-    dialog = BeamsDialog(window.bridge, window)
+    dialog = BeamsDialog(window.bridge, window, window.sampler.settings_to_send)
     action = window._action(QCoreApplication.translate("BeamsDialog", "&Beam search…"), dialog.show,
                             QKeySequence(SHORTCUT), QCoreApplication.translate(
                                 "BeamsDialog", "Beam search on a question, the tree of hypotheses beside the greedy answer"))
