@@ -38,15 +38,16 @@ def test_a_remote_engine_says_it_cannot() -> None:
         remote.close()
 
 
+@pytest.mark.timeout(900)  # three engine processes on a machine that may be shared; seconds when idle
 def test_one_beam_equals_greedy_and_the_tree_is_consistent(demo_model) -> None:
-    question = ("--chat", "Name three colours.", "--max-tokens", "20")
+    question = ("--chat", "Name three colours.", "--max-tokens", "16")
     greedy = run("generate", *question, "--temperature", "0", "--json", timeout=400)
     assert greedy.returncode == 0, greedy.stderr
     done = json.loads(greedy.stdout.splitlines()[-1])
-    one = run("generate", *question, "--beams", "1", "--json", timeout=400)
+    one = run("generate", *question, "--beams", "1", timeout=400)  # the text mode: the winner on stdout
     assert one.returncode == 0, one.stderr
-    beam = json.loads(one.stdout)
-    assert beam["winner"]["tokens"] == done["tokens"] and beam["winner"]["text"] == done["text"]
+    assert one.stdout == done["text"] + "\n"
+    assert "score" in one.stderr and "KV cells" in one.stderr and "Traceback" not in one.stderr
 
     four = run("generate", *question, "--beams", "4", "--length-penalty", "0.5", "--json", timeout=400)
     assert four.returncode == 0, four.stderr
@@ -63,8 +64,3 @@ def test_one_beam_equals_greedy_and_the_tree_is_consistent(demo_model) -> None:
     assert max(per_step) <= 4
     assert data["steps"][-1]["n_cells"] < data["steps"][-1]["n_cells_unshared"]  # the prompt is held once
     assert all(m["n_shared"] + m["n_own"] == m["n_cells"] for m in data["memory"])
-
-    text = run("generate", *question, "--beams", "4", timeout=400)
-    assert text.returncode == 0, text.stderr
-    assert text.stdout.strip() == data["winner"]["text"].strip()
-    assert "score" in text.stderr and "KV cells" in text.stderr and "Traceback" not in text.stderr
