@@ -56,6 +56,7 @@ def _add_load(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from logitscope.beams_cli import add_beam_arguments
     from logitscope.engine.api import DecodeOptions
     from logitscope.engine.sampler import SamplerSettings
     from logitscope.sampler_cli import add_sampler_arguments
@@ -79,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stop", action="append", default=[], metavar="S", help="stop sequence (repeatable)")
     p.add_argument("--top", type=int, default=0, metavar="N", help="print each step's top N candidates")
     p.add_argument("--json", action="store_true", help="JSON Lines on stdout: one object per step, then 'done'")
+    add_beam_arguments(p)
     _add_load(p)
     r = p.add_argument_group("remote engine (instead of a local model)")
     r.add_argument("--engine", metavar="URL", help="a llama-server, vLLM or other OpenAI-compatible server, "
@@ -215,6 +217,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    from logitscope.beams_cli import run_beams
     from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
     from logitscope.engine.gguf_info import read_model_card
     from logitscope.engine.trace import (
@@ -241,6 +244,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,
         system=args.system, settings=settings, options=options)
     request.validate()
+    if args.beams is not None or args.length_penalty is not None:
+        return run_beams(args, request)
     remote_only = args.post_sampling_probs or args.insecure or args.remote_model or args.remote_timeout is not None
     if args.engine is None and remote_only:
         raise InvalidSettingsError("--remote-model, --remote-timeout, --insecure and --post-sampling-probs "

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
+from logitscope.engine.beam_api import BeamRequest, BeamResult
 from logitscope.engine.forward_api import (
     LENS_TOP_K,
     AttentionMatrix,
@@ -21,7 +22,7 @@ from logitscope.engine.forward_api import (
 )
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import InvalidSettingsError, LogitscopeError
+from logitscope.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
 from logitscope.host.engine_api import LOCAL_CAPABILITIES
 
 
@@ -112,6 +113,9 @@ class ScriptedEngine:
     def cancel(self) -> None:
         self._cancel.set()
 
+    def beam_search(self, request: BeamRequest) -> BeamResult:
+        raise UnsupportedByServerError("the scripted engine replays recorded answers: it cannot search with beams")
+
     def check_settings(self, settings: SamplerSettings) -> None:
         """EngineClient.check_settings: refuses what `refuse` lists (the text of a grammar or schema, a bias token)."""
         self.checked.append(settings)
@@ -151,7 +155,7 @@ class ScriptedEngine:
         return list(self.recording.vocab)
 
     def capabilities(self) -> dict[str, object]:
-        return {**LOCAL_CAPABILITIES, "backend": "scripted", "gpu_offload": False, "kv_map": False}  # no KV cache
+        return {**LOCAL_CAPABILITIES, "backend": "scripted", "gpu_offload": False, "kv_map": False, "beams": False}  # no KV cache
 
 
 def scripted_lens(tokens: list[int], chosen: int | None, n_layer: int, n_vocab: int) -> LayerLens:

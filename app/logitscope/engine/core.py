@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings, ModelInfo
+from logitscope.engine.beam_api import BeamRequest, BeamResult
+from logitscope.engine.beams import beam_search
 from logitscope.engine.capacity import ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
@@ -33,6 +35,7 @@ class Engine:
         self.info: ModelInfo | None = None
         self.layout: PromptLayout | None = None  # what the last request's prompt was made of (the KV map)
         self.inspector: Inspector | None = None  # the forward-pass inspection context, made on first use
+        self.beams: BeamResult | None = None     # the last beam search (its cells are in the KV map)
 
     # -- model ---------------------------------------------------------------------------------------
     def load(self, path: str | Path, settings: LoadSettings,
@@ -70,7 +73,7 @@ class Engine:
         if self.runtime is not None:
             self.runtime.close()
         self.runtime = self.card = self.template = self.decoder = self.info = self.inspector = None
-        self.layout = None
+        self.layout = self.beams = None
 
     def reset(self) -> None:
         """Forget the KV cache: the next prompt is evaluated from scratch."""
@@ -133,9 +136,21 @@ class Engine:
     def generate(self, req: GenerateRequest,
                  should_cancel: Callable[[], bool] = lambda: False) -> Iterator[StepRecord | GenerationResult]:
         tokens, notices, options, self.layout = self._prepare(req)
+        self.beams = None
         assert self.decoder is not None
         return self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
                                      n_prefix=len(req.assistant_prefix))
+
+    def beam_search(self, request: BeamRequest, should_cancel: Callable[[], bool] = lambda: False) -> BeamResult:
+        """Beam search on a context of its own (engine/beams.py); the generation context is untouched."""
+        request.validate()
+        tokens, notices, options, _layout = self._prepare(request.generate)
+        assert self.info is not None
+        result = beam_search(self._require(), tokens, request.n_beams, options.max_tokens, request.length_penalty,
+                             round(self.info.kv_bytes_per_token), should_cancel)
+        result.notices = notices
+        self.beams = result
+        return result
 
     def check_settings(self, settings: SamplerSettings) -> None:
         """InvalidSettingsError with a clear message for settings this model cannot run: out-of-range values,
@@ -159,7 +174,9 @@ class Engine:
         segments = layout.segments(self.chat_tokens) if layout is not None else []
         return KvMap(n_ctx=rt.n_ctx, runs=build_runs(segments, n_cells, n_reused), n_reused=n_reused,
                      n_evaluated=max(0, min(n_prompt, n_cells) - n_reused), bytes_per_cell=sum(by_layer),
-                     bytes_per_cell_by_layer=by_layer, n_freed=rt.last_sync.n_freed if layout is not None else 0)
+                     bytes_per_cell_by_layer=by_layer, n_freed=rt.last_sync.n_freed if layout is not None else 0,
+                     beam_cells=list(self.beams.cells) if self.beams else [],
+                     beam_n_ctx=self.beams.n_ctx if self.beams else 0)
     # -- inside the forward pass ---------------------------------------------------------------------
     def _inspector(self) -> Inspector:
         rt = self._require()

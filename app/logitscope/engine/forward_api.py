@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from logitscope.engine.beam_api import BeamCellRun
+
 LENS_TOP_K = 10  # tokens kept per layer in the lens (the grid's columns)
 
 
@@ -92,3 +94,7 @@ class KvMap:
     bytes_per_cell: int             # K + V over all layers
     bytes_per_cell_by_layer: list[int]
     n_freed: int = 0                # cells the previous request left past the shared prefix, freed for this one
+    # After a beam search (the last request), its own context's cells: which sequences hold each run (one cell
+    # in several sequences = shared by llama_memory_seq_cp). Empty otherwise.
+    beam_cells: list[BeamCellRun] = field(default_factory=list)
+    beam_n_ctx: int = 0

@@ -35,6 +35,7 @@ from typing import Any
 
 from logitscope import errors
 from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
+from logitscope.engine.beam_api import BeamRequest, BeamResult
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
@@ -337,6 +338,12 @@ class EngineClient:
         """The generation context's KV cells after the last request (engine/forward_api.py)."""
         kv: KvMap = self.call("kv_map")
         return kv
+    def beam_search(self, request: BeamRequest) -> BeamResult:
+        """Beam search in a context of the engine's own (engine/beams.py); `cancel` ends it with the live beams."""
+        request.validate()
+        result: BeamResult = self.call("beam_search", request=request)
+        return result
+
     def inspect(self, request: InspectRequest) -> ForwardInspection:
         """The logit lens and the attention weights of the step at the last of `request.tokens`, computed in
         the engine's inspection context (engine/forward.py)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from logitscope.engine.api import GenerateRequest, ModelInfo
+from logitscope.engine.beam_api import BeamRequest, BeamResult
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.engine.sampler import LOCAL_STAGES, SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
@@ -34,6 +35,7 @@ CAPABILITY_KEYS: dict[str, str] = {
     "forward_pass": "inspect() and attention_matrix(): the logit lens and attention maps of a step",
     "samplers": "the sampler stages this engine applies (engine/trace.py STAGE_NAMES)",
     "grammar": "constrained output: a GBNF grammar or a JSON schema",
+    "beams": "beam_search(): hypotheses in llama.cpp sequences of one context, the tree and the shared KV cells",
 }
 
 LOCAL_CAPABILITIES: dict[str, object] = {
@@ -41,7 +43,7 @@ LOCAL_CAPABILITIES: dict[str, object] = {
     "token_ids": True, "tokenize": True, "vocab": True, "fork": True, "unsupported_settings": {},
     "kv_map": True,
     "forward_pass": True,
-    "samplers": list(LOCAL_STAGES), "grammar": True,
+    "samplers": list(LOCAL_STAGES), "grammar": True, "beams": True,
 }
 
 
@@ -110,4 +112,8 @@ class EngineLike(Protocol):
 
     def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
         """One layer/head's attention over a whole context. Remote engines: UnsupportedByServerError."""
+        ...
+
+    def beam_search(self, request: BeamRequest) -> BeamResult:
+        """Beam search (engine/beams.py). Remote engines: UnsupportedByServerError (capability "beams" False)."""
         ...

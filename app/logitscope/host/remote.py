@@ -39,6 +39,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import httpx2
 
 from logitscope.engine.api import GenerateRequest
+from logitscope.engine.beam_api import BeamRequest, BeamResult
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
@@ -212,7 +213,7 @@ class RemoteEngine:
                 "entropy": False, "kv": False, "token_ids": kind.token_ids, "tokenize": kind.tokenize is not None,
                 "vocab": False, "fork": False, "unsupported_settings": dict(kind.unsupported),
                 "samplers": applied_stages(kind.unsupported), "grammar": "grammar" not in kind.unsupported,
-                "kv_map": False, "forward_pass": False}
+                "kv_map": False, "forward_pass": False, "beams": False}
 
     # -- generation --------------------------------------------------------------------------------
     def check_settings(self, settings: SamplerSettings) -> None:
@@ -337,6 +338,10 @@ class RemoteEngine:
 
     def inspect(self, request: InspectRequest) -> ForwardInspection:
         raise _no_forward_pass()
+
+    def beam_search(self, request: BeamRequest) -> BeamResult:
+        raise UnsupportedByServerError("beam search is not available on a remote engine: it keeps every "
+                                       "hypothesis in llama.cpp sequences of a local model's context")
 
     def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
         raise _no_forward_pass()

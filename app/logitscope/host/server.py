@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
+    from logitscope.engine.beam_api import BeamRequest, BeamResult
     from logitscope.engine.core import Engine
     from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
     from logitscope.engine.sampler import SamplerSettings
@@ -175,6 +176,10 @@ class EngineServer:
 
     def do_kv_map(self) -> KvMap:
         return self.engine.kv_map()
+
+    def do_beam_search(self, request: BeamRequest) -> BeamResult:
+        return self.engine.beam_search(request, self.cancel.is_set)
+
     def do_inspect(self, request: InspectRequest) -> ForwardInspection:
         return self.engine.inspect(request)
 

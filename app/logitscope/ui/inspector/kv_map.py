@@ -199,7 +199,18 @@ class KvMapPanel(QWidget):
                 kv.n_reused, kv.n_evaluated, kv.n_freed) + "\n" +
             self.tr("{0} per cell ({1}); {2} cells in use = {3} of {4} allocated.").format(
                 format_bytes(kv.bytes_per_cell), per_layer, in_use, format_bytes(in_use * kv.bytes_per_cell),
-                format_bytes(kv.n_ctx * kv.bytes_per_cell)))
+                format_bytes(kv.n_ctx * kv.bytes_per_cell)) + self._beams_text(kv))
+
+    def _beams_text(self, kv: KvMap) -> str:
+        """After a beam search: its own context's cells, those several beams hold (llama_memory_seq_cp shares a
+        parent's cells with its children) and those one beam holds."""
+        if not kv.beam_cells:
+            return ""
+        shared = sum(run.count for run in kv.beam_cells if len(run.seqs) > 1)
+        alone = sum(run.count for run in kv.beam_cells if len(run.seqs) == 1)
+        held = sum(run.count * len(run.seqs) for run in kv.beam_cells)
+        return "\n" + self.tr("Last beam search ({0} cells of its own context): {1} cells shared by several beams, "
+                              "{2} held by one; {3} without sharing.").format(kv.beam_n_ctx, shared, alone, held)
 
     def show_failure(self, message: str) -> None:
         self.summary.setText(self.tr("The KV cache map could not be read: {0}").format(message))

@@ -1,0 +1,262 @@
+"""The Beams view (issue 15, section 2): beam search on a question, shown as the tree of hypotheses step by
+step with cumulative log-probabilities, pruned branches greyed, the winner highlighted, and the greedy answer
+of the same question beside it. Opened from Model ▸ Beam search… (Ctrl+Shift+B).
+
+Both searches run on the bridge's worker (the engine process), never on the GUI thread: greedy first, then
+the beams, so the KV cache map (asked afterwards) shows the cells the beams share.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.engine.beam_api import (
+    DEFAULT_LENGTH_PENALTY,
+    FINISHED,
+    MAX_BEAMS,
+    MAX_LENGTH_PENALTY,
+    PRUNED,
+    BeamRequest,
+    BeamResult,
+)
+from logitscope.engine.sampler import PRESETS, SamplerSettings
+from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.errors import LogitscopeError
+from logitscope.host.engine_api import EngineLike
+from logitscope.ui.bridge import EngineBridge
+
+if TYPE_CHECKING:
+    from logitscope.ui.main_window import MainWindow
+
+DEFAULT_BEAMS = 4
+DEFAULT_MAX_TOKENS = 32
+WINNER_BACKGROUND = "#ffe9a8"
+PRUNED_FOREGROUND = "#9a9fa8"
+SHORTCUT = "Ctrl+Shift+B"
+
+
+@dataclass
+class Comparison:
+    """An answer of the same question by another decoding, with its summed log-probability (the beams'
+    measure: each token's probability before any sampler stage)."""
+    result: GenerationResult
+    logprob: float
+
+
+def answer(client: EngineLike, request: BeamRequest, settings: SamplerSettings) -> Comparison:
+    steps: list[StepRecord] = []
+    result = client.generate(GenerateRequest(messages=request.generate.messages, settings=settings,
+                                             options=request.generate.options), on_step=steps.append)
+    return Comparison(result, sum(math.log(max(s.p_raw, 1e-300)) for s in steps))
+
+
+def search(client: EngineLike, request: BeamRequest,
+           sampled: SamplerSettings | None) -> tuple[BeamResult, Comparison, Comparison | None]:
+    """Worker thread: the greedy answer of the same question, a sampled one (the window's sampler settings), then
+    the beam search (last, so the KV map shows its cells)."""
+    greedy = answer(client, request, PRESETS["Greedy"])
+    other = answer(client, request, sampled) if sampled is not None else None
+    return client.beam_search(request), greedy, other
+
+
+class BeamsDialog(QDialog):
+    def __init__(self, bridge: EngineBridge, parent: QWidget | None = None,
+                 sampler_settings: Callable[[], SamplerSettings] | None = None) -> None:
+        super().__init__(parent)
+        self.bridge = bridge
+        self.sampler_settings = sampler_settings  # the window's sampler, for the sampled answer beside the beams
+        self.beam_result: BeamResult | None = None
+        self.greedy: GenerationResult | None = None
+        self.running = False
+        self.on_finished: list[Callable[[], None]] = []  # run after a search (the KV map's refresh)
+        self.setWindowTitle(self.tr("Beam search"))
+        self.resize(980, 640)
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.question = QLineEdit(self.tr("What is the capital of France?"))
+        form.addRow(self.tr("Question:"), self.question)
+        row = QHBoxLayout()
+        self.beams = QSpinBox()
+        self.beams.setRange(1, MAX_BEAMS)
+        self.beams.setValue(DEFAULT_BEAMS)
+        self.alpha = QDoubleSpinBox()
+        self.alpha.setRange(0.0, MAX_LENGTH_PENALTY)
+        self.alpha.setSingleStep(0.1)
+        self.alpha.setValue(DEFAULT_LENGTH_PENALTY)
+        self.max_tokens = QSpinBox()
+        self.max_tokens.setRange(1, 1024)
+        self.max_tokens.setValue(DEFAULT_MAX_TOKENS)
+        for caption, widget in ((self.tr("Beams"), self.beams), (self.tr("Length penalty α"), self.alpha),
+                              (self.tr("Max tokens"), self.max_tokens)):
+            row.addWidget(QLabel(caption))
+            row.addWidget(widget)
+        self.run_button = QPushButton(self.tr("Search"))
+        self.run_button.setDefault(True)
+        self.run_button.clicked.connect(self.run)
+        self.stop_button = QPushButton(self.tr("Stop"))
+        self.stop_button.clicked.connect(self.bridge.cancel)
+        self.stop_button.setEnabled(False)
+        row.addStretch(1)
+        row.addWidget(self.run_button)
+        row.addWidget(self.stop_button)
+        form.addRow(row)
+        layout.addLayout(form)
+        self.formula = QLabel(self.tr("Score = sum of log-probabilities / length^α (the end-of-text token counts)."))
+        layout.addWidget(self.formula)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels([self.tr("Token"), self.tr("log p"), self.tr("Cumulative"), self.tr("Fate")])
+        self.tree.setColumnWidth(0, 220)
+        splitter.addWidget(self.tree)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        self.winner = QLabel()
+        self.greedy_label = QLabel()
+        self.sampled_label = QLabel()
+        self.hypotheses = QLabel()
+        self.memory = QLabel()
+        for label in (self.winner, self.greedy_label, self.sampled_label, self.hypotheses, self.memory):
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            side_layout.addWidget(label)
+        side_layout.addStretch(1)
+        splitter.addWidget(side)
+        splitter.setSizes([560, 400])
+        layout.addWidget(splitter, 1)
+        self.status = QLabel(self.tr("Ask a question and press Search."))
+        layout.addWidget(self.status)
+
+    # -- running ------------------------------------------------------------------------------------------
+    def request(self) -> BeamRequest:
+        generate = GenerateRequest(messages=[ChatMessage("user", self.question.text())],
+                                   options=DecodeOptions(max_tokens=self.max_tokens.value()))
+        return BeamRequest(generate, self.beams.value(), self.alpha.value())
+
+    def run(self) -> None:
+        if self.running:
+            return
+        if not self.question.text().strip():
+            self.status.setText(self.tr("Write a question first."))
+            return
+        request = self.request()
+        try:
+            sampled = self.sampler_settings() if self.sampler_settings is not None else None
+        except LogitscopeError:
+            sampled = None  # the sampler panel shows its own problem; the beams and greedy still run
+        self.running = True
+        self.run_button.setEnabled(False)
+        self.stop_button.setEnabled(True)
+        self.status.setText(self.tr("Searching with {0} beams…").format(request.n_beams))
+        self.bridge.call(lambda client: search(client, request, sampled), done=self._done, failed=self._failed)
+
+    def _finish(self) -> None:
+        self.running = False
+        self.run_button.setEnabled(True)
+        self.stop_button.setEnabled(False)
+
+    def _failed(self, message: str) -> None:
+        self._finish()
+        self.status.setText(self.tr("The search failed: {0}").format(message))
+
+    def _done(self, value: tuple[BeamResult, Comparison, Comparison | None]) -> None:
+        self._finish()
+        self.show_result(*value)
+        for callback in self.on_finished:
+            callback()
+
+    # -- showing ------------------------------------------------------------------------------------------
+    def show_result(self, result: BeamResult, greedy: Comparison, sampled: Comparison | None) -> None:
+        self.beam_result, self.greedy = result, greedy.result
+        win = result.winner
+        winning = set(result.path(win.node))
+        self.tree.clear()
+        items: dict[int, QTreeWidgetItem] = {}
+        bold = QFont()
+        bold.setBold(True)
+        for i, node in enumerate(result.nodes):
+            parent = items.get(node.parent)
+            if node.parent >= 0 and parent is None:
+                continue  # only kept nodes have children
+            fate = {PRUNED: self.tr("pruned"), FINISHED: self.tr("finished")}.get(node.status, self.tr("kept"))
+            item = QTreeWidgetItem([repr(node.text)[1:-1] or " ", f"{node.logprob:.3f}", f"{node.cum_logprob:.3f}",
+                                    fate])
+            item.setData(0, Qt.ItemDataRole.UserRole, i)
+            if node.status == PRUNED:
+                for column in range(4):
+                    item.setForeground(column, QBrush(QColor(PRUNED_FOREGROUND)))
+            if i in winning:
+                for column in range(4):
+                    item.setBackground(column, QBrush(QColor(WINNER_BACKGROUND)))
+                    item.setFont(column, bold)
+            if parent is not None:
+                parent.addChild(item)
+            else:
+                self.tree.addTopLevelItem(item)
+            items[i] = item
+        for i in winning:
+            items[i].setExpanded(True)
+        self.winner.setText(self.tr("<b>Beam search winner</b> (score {0:.4f}, log-prob {1:.3f} over {2} tokens):"
+                                    "<br>{3}").format(win.score, win.logprob, win.length, _html(win.text)))
+        self.greedy_label.setText(self.tr("<b>Greedy answer</b> ({0} tokens, log-prob {1:.3f}):<br>{2}").format(
+            len(greedy.result.tokens), greedy.logprob, _html(greedy.result.text)))
+        self.sampled_label.setText("" if sampled is None else self.tr(
+            "<b>Sampled answer</b> (the sampler's settings, seed {0}; {1} tokens, log-prob {2:.3f}):<br>{3}").format(
+            sampled.result.settings.get("seed", "?"), len(sampled.result.tokens), sampled.logprob,
+            _html(sampled.result.text)))
+        self.hypotheses.setText(self.tr("<b>Hypotheses kept</b> (best score first):") + "<br>" + "<br>".join(
+            f"{h.score:.4f} · {_html(h.text)}" for h in result.hypotheses))
+        last = result.steps[-1]
+        self.memory.setText(self.tr("<b>KV cells</b> at the last step: {0} held, instead of {1} with a copy per beam; "
+                                    "per beam: {2}").format(last.n_cells, last.n_cells_unshared, ", ".join(
+                                        self.tr("{0} cells ({1} shared)").format(m.n_cells, m.n_shared)
+                                        for m in result.memory)))
+        self.status.setText(self.tr("{0} steps, {1} candidates, {2:.2f} s.").format(
+            len(result.steps), len(result.nodes), result.seconds))
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br>")
+
+
+def install(window: MainWindow) -> BeamsDialog:
+    """The dialog, its action in the Model menu, and the KV map refreshed after each search."""
+    dialog = BeamsDialog(window.bridge, window, window.sampler.settings_to_send)
+    action = window._action(QCoreApplication.translate("BeamsDialog", "&Beam search…"), dialog.show,
+                            QKeySequence(SHORTCUT), QCoreApplication.translate(
+                                "BeamsDialog", "Beam search on a question, the tree of hypotheses beside the greedy answer"))
+    model_title = QCoreApplication.translate("MainWindow", "&Model")
+    model_menu = next((a.menu() for a in window.menuBar().actions() if a.text() == model_title), None)
+    if isinstance(model_menu, QMenu):
+        model_menu.addAction(action)
+
+    def refresh_kv_map() -> None:
+        window.kv_map_feed.stale = True
+        window.kv_map_feed.refresh()
+
+    dialog.on_finished.append(refresh_kv_map)
+    window.beams_dialog = dialog  # type: ignore[attr-defined]
+    window.beams_action = action  # type: ignore[attr-defined]
+    return dialog

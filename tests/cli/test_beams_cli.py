@@ -1,0 +1,66 @@
+"""`logitscope generate --beams N [--length-penalty A]`, run as a user runs it, on the real demo model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from logitscope.engine.api import ChatMessage, GenerateRequest
+from logitscope.engine.beam_api import BeamRequest
+from logitscope.errors import UnsupportedByServerError
+from logitscope.host.remote import RemoteEngine
+from tests.cli.test_cli import assert_clean_error, run
+
+
+@pytest.mark.parametrize(("args", "phrase"), [
+    (["--beams", "0"], "number of beams must be between 1 and 32"),
+    (["--beams", "1000"], "number of beams must be between 1 and 32"),
+    (["--beams", "-2"], "number of beams"),
+    (["--beams", "4", "--length-penalty", "1e9"], "length penalty must be between 0 and 5"),
+    (["--beams", "4", "--length-penalty", "-1"], "length penalty"),
+    (["--beams", "4", "--length-penalty", "nan"], "length penalty"),
+    (["--beams", "many"], "invalid int value"),
+    (["--length-penalty", "1"], "--length-penalty needs --beams"),
+    (["--beams", "2", "--stop", "x"], "do not apply to --beams"),
+    (["--beams", "2", "--engine", "http://127.0.0.1:9"], "needs a local model"),
+])
+def test_bad_beam_options_one_clear_error(args: list[str], phrase: str) -> None:
+    assert_clean_error(run("generate", "--chat", "hi", *args, timeout=60), phrase)
+
+
+def test_a_remote_engine_says_it_cannot() -> None:
+    remote = RemoteEngine("127.0.0.1:9")
+    try:
+        with pytest.raises(UnsupportedByServerError, match="not available on a remote engine"):
+            remote.beam_search(BeamRequest(GenerateRequest(messages=[ChatMessage("user", "hi")])))
+    finally:
+        remote.close()
+
+
+@pytest.mark.timeout(900)  # three engine processes on a machine that may be shared; seconds when idle
+def test_one_beam_equals_greedy_and_the_tree_is_consistent(demo_model) -> None:
+    question = ("--chat", "Name three colours.", "--max-tokens", "16")
+    greedy = run("generate", *question, "--temperature", "0", "--json", timeout=400)
+    assert greedy.returncode == 0, greedy.stderr
+    done = json.loads(greedy.stdout.splitlines()[-1])
+    one = run("generate", *question, "--beams", "1", timeout=400)  # the text mode: the winner on stdout
+    assert one.returncode == 0, one.stderr
+    assert one.stdout == done["text"] + "\n"
+    assert "score" in one.stderr and "KV cells" in one.stderr and "Traceback" not in one.stderr
+
+    four = run("generate", *question, "--beams", "4", "--length-penalty", "0.5", "--json", timeout=400)
+    assert four.returncode == 0, four.stderr
+    data = json.loads(four.stdout)
+    assert data["n_beams"] == 4 and data["length_penalty"] == 0.5
+    scores = [h["score"] for h in data["hypotheses"]]
+    assert data["winner"] == data["hypotheses"][0] and data["winner"]["score"] == max(scores)
+    nodes = data["nodes"]
+    for node in nodes:
+        if node["status"] in ("kept", "finished") and node["parent"] >= 0:
+            parent = nodes[node["parent"]]
+            assert parent["status"] == "kept" and parent["step"] == node["step"] - 1
+    per_step = [sum(1 for n in nodes if n["step"] == s and n["status"] == "kept") for s in range(len(data["steps"]))]
+    assert max(per_step) <= 4
+    assert data["steps"][-1]["n_cells"] < data["steps"][-1]["n_cells_unshared"]  # the prompt is held once
+    assert all(m["n_shared"] + m["n_own"] == m["n_cells"] for m in data["memory"])

@@ -1,0 +1,80 @@
+"""The Beams view in the real window, on the real engine (demo model): opened from its menu action, the search
+runs on the bridge's worker, the tree shows every candidate with pruned ones greyed and the winner's path
+highlighted, the greedy answer beside it, and the KV cache map tells the cells the beams shared."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+
+from logitscope.engine.sampler import PRESETS
+from logitscope.ui.beams_view import PRUNED_FOREGROUND, SHORTCUT, WINNER_BACKGROUND
+
+# Two short searches and a greedy answer each; generous for a machine shared with other work (they take seconds
+# on an idle one).
+SEARCH_TIMEOUT_MS = 400_000
+
+
+def _search(qtbot, dialog, question: str, beams: int, max_tokens: int) -> None:
+    dialog.question.setText(question)
+    dialog.beams.setValue(beams)
+    dialog.max_tokens.setValue(max_tokens)
+    dialog.run_button.click()
+    assert dialog.running and not dialog.run_button.isEnabled()  # it runs on the worker: the GUI is free
+    qtbot.waitUntil(lambda: not dialog.running, timeout=SEARCH_TIMEOUT_MS)
+
+
+def _items(tree):
+    stack = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    while stack:
+        item = stack.pop()
+        yield item
+        stack.extend(item.child(i) for i in range(item.childCount()))
+
+
+def test_beams_view_in_the_real_window(qtbot, window) -> None:
+    action = window.beams_action
+    assert action.shortcut().toString() == SHORTCUT
+    action.trigger()
+    dialog = window.beams_dialog
+    qtbot.waitUntil(dialog.isVisible, timeout=5_000)
+
+    _search(qtbot, dialog, "Name three colours.", beams=1, max_tokens=8)
+    assert dialog.beam_result is not None and dialog.greedy is not None, dialog.status.text()
+    assert dialog.beam_result.winner.tokens == dialog.greedy.tokens  # one beam is greedy
+
+    window.sampler.set_settings(PRESETS["Precise"])  # a sampled answer beside the beams
+    window.docks["memory"].show()
+    window.docks["memory"].raise_()
+    _search(qtbot, dialog, "Name three colours.", beams=3, max_tokens=8)
+    result = dialog.beam_result
+    assert result is not None and result.n_beams == 3
+    assert dialog.tree.topLevelItemCount() == 6  # the prompt's 2N best first tokens
+    items = list(_items(dialog.tree))
+    node_of = {id(item): item.data(0, 0x0100) for item in items}  # Qt.UserRole
+    winning = set(result.path(result.winner.node))
+    highlighted = [item for item in items if item.background(0).color() == QColor(WINNER_BACKGROUND)]
+    assert {node_of[id(item)] for item in highlighted} == winning
+    greyed = [item for item in items if item.foreground(0).color() == QColor(PRUNED_FOREGROUND)]
+    assert greyed and all(result.nodes[node_of[id(item)]].status == "pruned" for item in greyed)
+    assert dialog.greedy is not None
+    assert result.winner.text.replace("\n", "<br>")[:10] in dialog.winner.text()
+    assert "Greedy" in dialog.greedy_label.text() and f"{result.winner.score:.4f}" in dialog.winner.text()
+    assert "Sampled answer" in dialog.sampled_label.text()  # the window's sampler settings, beside them
+
+    # the KV cache map, asked after the search, tells the cells the beams shared
+    qtbot.waitUntil(lambda: window.memory.kv_map.kv is not None and bool(window.memory.kv_map.kv.beam_cells),
+                    timeout=30_000)
+    assert "shared by several beams" in window.memory.kv_map.summary.text()
+
+
+def test_what_cannot_run_says_so_in_the_view(qtbot, window) -> None:
+    window.beams_action.trigger()
+    dialog = window.beams_dialog
+    dialog.question.setText("  ")
+    dialog.run_button.click()
+    assert not dialog.running and dialog.status.text() == "Write a question first."
+    dialog.question.setText("word " * 3000)  # longer than the context: the engine refuses in one line
+    dialog.run_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=SEARCH_TIMEOUT_MS)
+    assert dialog.beam_result is None
+    assert dialog.status.text().startswith("The search failed:") and "\n" not in dialog.status.text()
