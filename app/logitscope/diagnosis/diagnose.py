@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from logitscope.diagnosis import checks
-from logitscope.diagnosis.findings import Context, Diagnosis, Finding
+from logitscope.diagnosis.findings import SEVERITIES, Context, Diagnosis, Finding
 from logitscope.diagnosis.thresholds import SLOW_REFERENCE_MIN_ANSWERS
 from logitscope.engine.trace import GenerationResult, StepRecord, Vocab
 from logitscope.messages import Message
@@ -45,4 +45,5 @@ def diagnose(steps: Sequence[StepRecord], result: GenerationResult | None, vocab
                                "answers of it in the history): the speed was not judged",
                                n=SLOW_REFERENCE_MIN_ANSWERS))
     findings += checks.check_slow(answer)
+    findings.sort(key=lambda f: -SEVERITIES.index(f.severity))   # the worst first (stable within a severity)
     return Diagnosis(tuple(findings), tuple(skipped), len(steps))

@@ -61,11 +61,12 @@ def diagnose_message(store: HistoryStore, message_id: int, context: Context | No
 
 def diagnose_conversation(store: HistoryStore, conversation_id: int,
                           every_branch: bool = False) -> Iterator[DiagnosedAnswer]:
-    """Each answer of the conversation's active path (or of every branch), in order."""
+    """Each answer with a trace on the conversation's active path (or on every branch), in order (an answer
+    without one, such as a written-in assistant turn, has nothing to diagnose)."""
     title = store.conversation(conversation_id).title
     messages = store.messages(conversation_id) if every_branch else store.active_path(conversation_id)
     for m in messages:
-        if m.role == "assistant":
+        if m.role == "assistant" and m.n_steps:
             yield DiagnosedAnswer(conversation_id, title, m, diagnose_message(store, m.id))
 
 
