@@ -5,6 +5,8 @@ set of clean answers, saved through the history store and written as one history
 
 Each case is a conversation titled with its name ("loop: ...", "clean: ..."). Greedy cases reproduce exactly
 on the same llama.cpp build; sampled ones use a fixed seed. Timings are this machine's, at recording time.
+Each step keeps the first FIXTURE_RAW_TOP raw candidates of the engine's RAW_TOP_N (the rest of the record
+as the engine wrote it), which keeps the file small.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import gzip
 import json
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
@@ -26,6 +28,7 @@ from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "data" / "diagnosis_traces.json.gz"
+FIXTURE_RAW_TOP = 16
 LONG_TURN = ("Tell me everything about the history of sailing ships, from the earliest rafts to the clippers "
              "of the nineteenth century, with the names of the ships, the sailors and the ports. ") * 3
 
@@ -48,7 +51,8 @@ CASES = [
          max_tokens=40),
     Case("off_course: a poem at temperature 1.5, no truncation", ["Write a poem about the sea."],
          settings={"temperature": 1.5, "top_k": 0, "top_p": 1.0, "min_p": 0.0, "seed": 2}, max_tokens=40),
-    Case("stop_missed: a raw prompt in the plain chat format", prompt="User: Say hello.\nAssistant:",
+    Case("stop_missed: a raw prompt in the plain chat format",
+         prompt="User: Say hello.\nAssistant: Hello!\nUser: What is your name?\nAssistant:",
          settings={"temperature": 0.0}, max_tokens=48),
     Case("trimmed: a long conversation in a small context",
          [LONG_TURN, "Sailing ships began as rafts.", LONG_TURN, "Then came galleys.", "Say thanks."],
@@ -62,7 +66,8 @@ CASES = [
     Case("clean: arithmetic, sampled", ["What is 2+2?"], settings={"temperature": 0.8, "seed": 3}),
     Case("clean: a fruit", ["Name a fruit."], settings={"temperature": 0.0}),
     Case("clean: thanks", ["Thank you!"], settings={"temperature": 0.0}),
-    Case("clean: days", ["What day comes after Monday?"], settings={"temperature": 0.0}),
+    Case("clean: the sky", ["What color is the sky?"], settings={"temperature": 0.0}),
+    Case("clean: greeting, sampled", ["Say hello."], settings={"temperature": 0.8, "seed": 5}),
 ]
 
 
@@ -102,8 +107,9 @@ def main(out: Path) -> None:
             for role, text in zip(["user", "assistant"] * 8, case.chat or [case.prompt or ""], strict=False):
                 parent = store.add_message(cid, role, text, parent)
             writer = store.start_answer(cid, parent, identity, engine.vocab(), result.settings)
-            for step in steps:
-                writer.append(step)
+            for step in steps:   # the raw head cut to FIXTURE_RAW_TOP (the diagnosis reads its top 5): a small file
+                writer.append(replace(step, raw_ids=step.raw_ids[:FIXTURE_RAW_TOP],
+                                      raw_logits=step.raw_logits[:FIXTURE_RAW_TOP]))
             writer.finish(result)
             print(f"{case.name}: {result.finish_reason}, {len(steps)} tokens, {result.timings.gen_tps:.1f} tok/s, "
                   f"{result.text[:70]!r}", file=sys.stderr)

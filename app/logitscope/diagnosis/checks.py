@@ -23,6 +23,7 @@ from logitscope.engine.trace import GenerationResult, StepRecord, Vocab, piece_t
 from logitscope.messages import Message, fields
 
 SENTENCE_END = ".!?:\n"
+_SENTENCE_STARTS = ("", *SENTENCE_END)   # what the last character written may be at a sentence's start
 
 
 def notice_pattern(template: str) -> re.Pattern[str]:
@@ -65,7 +66,7 @@ class Answer:
                 return []
         else:
             return []
-        probs = step.raw_probs[:len(pieces)]
+        probs = np.exp(step.raw_logits[:len(pieces)].astype(np.float64) - step.raw_lse)   # only the head asked for
         return [(piece_text(b), float(p)) for b, p in zip(pieces, probs, strict=True)]
 
 
@@ -97,7 +98,10 @@ def longest_repeat(keys: np.ndarray) -> tuple[int, int, int] | None:
     at least LOOP_MIN_REPEATS times and LOOP_MIN_TOKENS tokens long; None if there is none."""
     best: tuple[int, int, int] | None = None
     for period in range(1, min(th.LOOP_MAX_PERIOD, len(keys) // th.LOOP_MIN_REPEATS) + 1):
-        same = np.concatenate(([0], (keys[period:] == keys[:-period]).astype(np.int8), [0]))
+        equal = keys[period:] == keys[:-period]
+        if np.count_nonzero(equal) < th.LOOP_MIN_TOKENS - period:   # too few repeats at this period for any run
+            continue
+        same = np.concatenate(([0], equal.astype(np.int8), [0]))
         edges = np.flatnonzero(np.diff(same))
         if not len(edges):
             continue
@@ -116,11 +120,12 @@ def check_loop(a: Answer) -> list[Finding]:
     if found is None:
         return []
     start, end, period = found
-    probs = np.array([s.p_raw for s in a.steps[start:end]], dtype=np.float64)
+    # the model locks in as the loop goes on: its certainty is read over the run's last stretch
+    probs = np.array([s.p_raw for s in a.steps[max(start, end - th.LOOP_MIN_TOKENS):end]], dtype=np.float64)
     block = "".join(s.text for s in a.steps[start:start + period]).strip()
     if np.isfinite(probs).all() and probs.mean() >= th.LOOP_SURE_P:
         text = Message("the answer repeats itself: \"{block}\" {times} times in a row (steps {first}-{last}), "
-                       "and the model was sure of every repeated token (mean p {p:.2f}): it is stuck in a loop",
+                       "and by then the model was sure of each repeated token (mean p {p:.2f}): it is stuck in a loop",
                        block=_short(block), times=(end - start) // period, first=start, last=end - 1,
                        p=float(probs.mean()))
     else:
@@ -172,41 +177,34 @@ def check_cut_off(a: Answer, loop_to_the_end: bool) -> list[Finding]:
 def _fact_like(text: str) -> bool:
     """A token that starts a name or a number."""
     word = text.strip()
-    return bool(word) and (word[0].isdigit() or word[0].isupper())
+    return bool(word) and (word[0].isdigit() or word[0].isupper()) and word != "I"   # "I": a pronoun
 
 
 def check_guessing(a: Answer) -> list[Finding]:
-    slots: list[int] = []
+    slots: list[StepRecord] = []
     before = ""   # the last non-space character written so far
     for step in a.steps:
         text = step.text
-        at_sentence_start = before in ("", *SENTENCE_END)
-        if (not at_sentence_start and _fact_like(text) and step.p_raw < th.GUESS_MAX_P
-                and step.entropy_raw >= th.GUESS_MIN_ENTROPY):
+        if (step.p_raw < th.GUESS_MAX_P and step.entropy_raw >= th.GUESS_MIN_ENTROPY   # the cheap tests first
+                and before not in _SENTENCE_STARTS and _fact_like(text)):
             mine = text.strip()
             rivals = [t for t, p in a.alternatives(step, 5)
                       if p >= th.GUESS_RIVAL_P and _fact_like(t) and t.strip() != mine]
             if rivals:
-                slots.append(step.i)
+                slots.append(step)
         stripped = text.rstrip(" \t")
         if stripped:
             before = stripped[-1]
     if len(slots) < th.GUESS_MIN_SLOTS:
         return []
-    words = ", ".join(f"\"{a.steps[_at(a, i)].text.strip()}\"" for i in slots[:5])
+    words = ", ".join(f"\"{s.text.strip()}\"" for s in slots[:5])
     temperature = float(a.settings.get("temperature", 0.0))
     fix = (Fix(Message("greedy decoding (temperature 0): the model's best guess every time"),
                sampler=(("temperature", th.GUESS_FIX_TEMPERATURE),))
            if temperature > th.GUESS_FIX_TEMPERATURE else None)
     return [Finding("guessing", "warning", Message(
         "the model was guessing: {n} names or numbers were chosen among close rivals ({words}); "
-        "check them, it may have made them up", n=len(slots), words=words), _spans(slots), fix)]
-
-
-def _at(a: Answer, i: int) -> int:
-    """The position in a.steps of step index i (a fork's steps keep their indices)."""
-    first = a.steps[0].i if a.steps else 0
-    return i - first
+        "check them, it may have made them up", n=len(slots), words=words), _spans([s.i for s in slots]), fix)]
 
 
 # -- sampling drove it off course -------------------------------------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from logitscope.diagnosis.diagnose import diagnose
 from logitscope.diagnosis.findings import Context, Diagnosis
-from logitscope.diagnosis.thresholds import SLOW_REFERENCE_MIN_ANSWERS
+from logitscope.diagnosis.thresholds import SLOW_MIN_TOKENS, SLOW_REFERENCE_MIN_ANSWERS
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import load_export
@@ -42,41 +42,43 @@ def reference_tps(store: HistoryStore, message_id: int) -> float | None:
     for (text,) in rows:
         timings = json.loads(text)
         n_gen, gen_s = timings.get("n_gen"), timings.get("gen_s")
-        if isinstance(n_gen, int | float) and isinstance(gen_s, int | float) and n_gen >= 1 and gen_s > 0:
+        if isinstance(n_gen, int | float) and isinstance(gen_s, int | float) and n_gen >= SLOW_MIN_TOKENS and gen_s > 0:
             speeds.append(n_gen / gen_s)
     return statistics.median(speeds) if len(speeds) >= SLOW_REFERENCE_MIN_ANSWERS else None
 
 
-def diagnose_message(store: HistoryStore, message_id: int, context: Context | None = None) -> Diagnosis:
+def diagnose_message(store: HistoryStore, message_id: int, context: Context | None = None,
+                     judge_speed: bool = True) -> Diagnosis:
     """One stored answer, as it was saved (its own settings; the same model's other answers as the speed
-    reference unless `context` gives one)."""
+    reference unless `context` gives one, or `judge_speed` is False)."""
     message = store.message(message_id)
     steps, pieces = store.load_trace(message_id)
     context = context or Context()
-    if context.reference_tps is None:
+    if context.reference_tps is None and judge_speed:
         context = replace(context, reference_tps=reference_tps(store, message_id))
     result = stored_result(message, steps) if message.status == "done" else None
     return diagnose(steps, result, PieceVocab(pieces), context, settings=dict(message.sampler or {}))
 
 
-def diagnose_conversation(store: HistoryStore, conversation_id: int,
-                          every_branch: bool = False) -> Iterator[DiagnosedAnswer]:
+def diagnose_conversation(store: HistoryStore, conversation_id: int, every_branch: bool = False,
+                          judge_speed: bool = True) -> Iterator[DiagnosedAnswer]:
     """Each answer with a trace on the conversation's active path (or on every branch), in order (an answer
     without one, such as a written-in assistant turn, has nothing to diagnose)."""
     title = store.conversation(conversation_id).title
     messages = store.messages(conversation_id) if every_branch else store.active_path(conversation_id)
     for m in messages:
         if m.role == "assistant" and m.n_steps:
-            yield DiagnosedAnswer(conversation_id, title, m, diagnose_message(store, m.id))
+            yield DiagnosedAnswer(conversation_id, title, m, diagnose_message(store, m.id, judge_speed=judge_speed))
 
 
 def diagnose_export(path: str | Path) -> list[DiagnosedAnswer]:
     """Every answer of a history export (`logitscope history export`), every branch: the file is checked
-    and imported into a temporary history, never into the user's."""
+    and imported into a temporary history, never into the user's. Its speeds were measured where and when it
+    was recorded, so they are not judged (nothing here says what that machine reaches)."""
     document = load_export(path)
     with tempfile.TemporaryDirectory(prefix="logitscope-explain-") as folder, \
             HistoryStore(Path(folder) / "history.sqlite3") as store:
         out: list[DiagnosedAnswer] = []
         for cid in import_json(store, document):
-            out += diagnose_conversation(store, cid, every_branch=True)
+            out += diagnose_conversation(store, cid, every_branch=True, judge_speed=False)
         return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 LOOP_MAX_PERIOD = 64         # longest repeated block looked for, in tokens
 LOOP_MIN_REPEATS = 3         # the block appears at least this many times in a row
 LOOP_MIN_TOKENS = 24         # and the repeating run covers at least this many tokens
-LOOP_SURE_P = 0.9            # mean chosen-token probability over the run that says "the model was locked in"
+LOOP_SURE_P = 0.85           # mean raw p of the run's last LOOP_MIN_TOKENS tokens that says "the model locked in"
 
 # -- cut off -----------------------------------------------------------------------------------------
 CUT_MAX_TOKENS_FACTOR = 2    # the fix doubles max tokens ...
@@ -38,7 +38,7 @@ SPECIAL_TOKEN_PATTERN = r"<\|[A-Za-z_]+\|>|</s>|<s>|<(?:start|end)_of_turn>"
 TURN_HEADER_PATTERN = r"(?:^|\n)(?:User|Assistant|Human|### (?:Instruction|Response)):"
 
 # -- slow --------------------------------------------------------------------------------------------
-SLOW_MIN_TOKENS = 16         # fewer generated tokens say nothing about speed
+SLOW_MIN_TOKENS = 32         # a shorter answer's speed is mostly start-up noise: not judged, nor a reference
 SLOW_FRACTION = 0.5          # slower than half of what this model reaches on this machine (no reference: no check)
 SLOW_REFERENCE_MIN_ANSWERS = 3   # a reference from stored answers needs at least this many
 FIX_KV_TYPE = "q8_0"         # the fix's KV cache type (with flash attention, which a quantized V needs)
