@@ -458,12 +458,12 @@
 <context>
     <name>DiagnosisController</name>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="135"/>
+        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="158"/>
         <source>This fix reloads the model: it needs a local model</source>
         <translation>此修复需要重新加载模型：需要本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="153"/>
+        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="176"/>
         <source>Applying the fix: {0}</source>
         <translation>正在应用修复：{0}</translation>
     </message>
@@ -3642,8 +3642,8 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/message_catalog.py" line="187"/>
-        <source>the answer repeats itself: &quot;{block}&quot; {times} times in a row (steps {first}-{last}), and the model was sure of every repeated token (mean p {p:.2f}): it is stuck in a loop</source>
-        <translation>回答在重复自己：“{block}”连续出现 {times} 次（第 {first}-{last} 步），且模型对每个重复的词元都很确定（平均 p {p:.2f}）：它陷入了循环</translation>
+        <source>the answer repeats itself: &quot;{block}&quot; {times} times in a row (steps {first}-{last}), and by then the model was sure of each repeated token (mean p {p:.2f}): it is stuck in a loop</source>
+        <translation>回答在重复自己：“{block}”连续出现 {times} 次（第 {first}-{last} 步），到后来模型对每个重复的词元都很确定（平均 p {p:.2f}）：它陷入了循环</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/message_catalog.py" line="188"/>

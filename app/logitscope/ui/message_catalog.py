@@ -184,7 +184,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "the answer did not finish: how it ended and its speed were not checked"),
     QT_TRANSLATE_NOOP("messages", "the answer ended inside a multi-byte character; its incomplete bytes are not part of the text"),
     QT_TRANSLATE_NOOP("messages", 'the answer repeats itself: "{block}" {times} times in a row (steps {first}-{last})'),
-    QT_TRANSLATE_NOOP("messages", 'the answer repeats itself: "{block}" {times} times in a row (steps {first}-{last}), and the model was sure of every repeated token (mean p {p:.2f}): it is stuck in a loop'),
+    QT_TRANSLATE_NOOP("messages", 'the answer repeats itself: "{block}" {times} times in a row (steps {first}-{last}), and by then the model was sure of each repeated token (mean p {p:.2f}): it is stuck in a loop'),
     QT_TRANSLATE_NOOP("messages", "the answer so far does not fit the grammar"),
     QT_TRANSLATE_NOOP("messages", "the answer so far fills the context window: nothing more can be generated"),
     QT_TRANSLATE_NOOP("messages", "the answer was cut off: it reached the limit of {n} tokens before the model ended it"),
