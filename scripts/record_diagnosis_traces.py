@@ -67,7 +67,6 @@ CASES = [
     Case("clean: a fruit", ["Name a fruit."], settings={"temperature": 0.0}),
     Case("clean: thanks", ["Thank you!"], settings={"temperature": 0.0}),
     Case("clean: the sky", ["What color is the sky?"], settings={"temperature": 0.0}),
-    Case("clean: greeting, sampled", ["Say hello."], settings={"temperature": 0.8, "seed": 5}),
 ]
 
 
