@@ -38,7 +38,7 @@ def saved(isolated_home, export_file) -> dict[str, int]:
 def test_explain_an_export_file(export_file, capsys):
     assert main(["explain", str(export_file)]) == 0
     out = capsys.readouterr().out
-    assert sum(line.startswith("conversation ") for line in out.splitlines()) == 16   # every recorded case
+    assert sum(line.startswith("conversation ") for line in out.splitlines()) == 15   # every recorded case
     assert "[problem] repetition loop: the answer repeats itself" in out
     assert "fix: turn on DRY (multiplier 0.8), which penalizes repeating a sequence (--dry-multiplier 0.8)" in out
     assert "[problem] cut off: the answer was cut off: the context window (256 tokens) filled up" in out
