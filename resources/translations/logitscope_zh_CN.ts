@@ -3727,8 +3727,8 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/message_catalog.py" line="204"/>
-        <source>the engine reported no raw probabilities for {n} of {total} tokens: the guessing and off-course checks skipped them</source>
-        <translation>引擎没有报告 {total} 个词元中 {n} 个的原始概率：猜测和偏离检查跳过了它们</translation>
+        <source>the engine reported no raw probability or entropy for {n} of {total} tokens: the guessing and off-course checks skipped them</source>
+        <translation>引擎没有报告 {total} 个词元中 {n} 个的原始概率或熵：猜测和偏离检查跳过了它们</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/message_catalog.py" line="205"/>

@@ -148,7 +148,7 @@ def test_remote_trace_without_probabilities_skips_those_checks_and_says_so(store
     d = diagnose(remote, replace(result, timings=replace(result.timings, gen_s=math.nan)), None)
     assert [f.kind for f in d.findings] == ["loop"]   # found from the tokens' bytes
     assert "was sure" not in d.findings[0].text
-    assert any("no raw probabilities" in s for s in d.skipped)
+    assert any("no raw probability or entropy" in s for s in d.skipped)
     assert any("no generation time" in s for s in d.skipped)
 
 

@@ -32,8 +32,9 @@ def diagnose(steps: Sequence[StepRecord], result: GenerationResult | None, vocab
     findings += checks.check_stop_missed(answer)
     known_p = [s for s in steps if math.isfinite(s.p_raw) and math.isfinite(s.entropy_raw)]
     if steps and len(known_p) < len(steps):
-        skipped.append(Message("the engine reported no raw probabilities for {n} of {total} tokens: the guessing "
-                               "and off-course checks skipped them", n=len(steps) - len(known_p), total=len(steps)))
+        skipped.append(Message("the engine reported no raw probability or entropy for {n} of {total} tokens: the "
+                               "guessing and off-course checks skipped them", n=len(steps) - len(known_p),
+                               total=len(steps)))
     ranked = [s for s in known_p if s.rank_raw >= 0]
     findings += checks.check_guessing(checks.Answer(known_p, result, vocab, context, used))
     findings += checks.check_off_course(checks.Answer(ranked, result, vocab, context, used))

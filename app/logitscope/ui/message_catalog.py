@@ -201,7 +201,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "the engine did not answer the request to stop (no sign of life for {seconds:g} s), so it was ended"),
     QT_TRANSLATE_NOOP("messages", "the engine process crashed ({how})"),
     QT_TRANSLATE_NOOP("messages", "the engine reported no generation time: the speed was not checked"),
-    QT_TRANSLATE_NOOP("messages", "the engine reported no raw probabilities for {n} of {total} tokens: the guessing and off-course checks skipped them"),
+    QT_TRANSLATE_NOOP("messages", "the engine reported no raw probability or entropy for {n} of {total} tokens: the guessing and off-course checks skipped them"),
     QT_TRANSLATE_NOOP("messages", "the engine stopped responding (no sign of life for {seconds:g} s), so it was ended (a very slow machine can allow longer with {variable}=SECONDS)"),
     QT_TRANSLATE_NOOP("messages", "the generation context does not hold these tokens: nothing to copy"),
     QT_TRANSLATE_NOOP("messages", "the grammar allows none of the stored head's tokens"),
