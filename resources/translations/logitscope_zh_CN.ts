@@ -472,41 +472,46 @@
     <name>DiagnosisPanel</name>
     <message>
         <location filename="../../app/logitscope/ui/diagnosis_view.py" line="70"/>
-        <source>Apply the fix (a new version of the answer)</source>
-        <translation>应用修复（生成回答的新版本）</translation>
+        <source>Apply the fix</source>
+        <translation>应用修复</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="90"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="71"/>
+        <source>Make a new version of the answer with the suggested settings</source>
+        <translation>用建议的设置生成回答的新版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="91"/>
         <source>Select an answer&apos;s diagnosis (the mark under it) to see it here.</source>
         <translation>选择某个回答的诊断（回答下方的标记），在这里查看详情。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="92"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="93"/>
         <source>Answer {0}: no problem found.</source>
         <translation>回答 {0}：未发现问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="94"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="95"/>
         <source>Answer {0}: {1} finding(s).</source>
         <translation>回答 {0}：{1} 项发现。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="102"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="103"/>
         <source>Not checked: {0}</source>
         <translation>未检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="125"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="126"/>
         <source>Evidence: {0}</source>
         <translation>证据（步骤）：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="128"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="129"/>
         <source>Fix: {0}</source>
         <translation>修复：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="130"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="131"/>
         <source>No setting fixes this one.</source>
         <translation>没有可以修复此问题的设置。</translation>
     </message>

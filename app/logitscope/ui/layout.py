@@ -21,7 +21,7 @@ RIGHT_MIN_WIDTH = 340
 DISTRIBUTION_SHARE = 0.55  # of the right column's height
 BOTTOM_SHARE = 0.32        # of the window's height, for the timeline and the waterfall
 BOTTOM_MIN_HEIGHT = 250  # the timeline's two plots and the waterfall's caption and two plots
-SCROLLED = ("sampler", "model_card", "memory")  # docks whose content may be taller than their share
+SCROLLED = ("sampler", "model_card", "memory", "diagnosis")  # docks whose content may be taller than their share
 
 
 def scrollable(dock: QDockWidget) -> None:
