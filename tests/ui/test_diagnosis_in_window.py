@@ -100,3 +100,5 @@ def test_stored_answers_after_a_restart_show_their_badges_and_evidence(bare_wind
     assert finding is not None and finding.kind == "guessing"
     assert len(bubble.view.extraSelections()) == len(finding.steps)
     assert [tuple(b.getRegion()) for b in w.diagnosis.bands] == [(a - 0.5, b - 0.5) for a, b in finding.spans]
+    w.sidebar.switched.emit()   # another conversation on screen: the marks go with the old one
+    assert w.diagnosis.bands == [] and bubble.view.extraSelections() == [] and panel.diagnosis is None

@@ -64,7 +64,13 @@ class DiagnosisController(QObject):
         controller = cls(lambda: window.docks["diagnosis"], window.chat, window.timeline, window.session,
                          window.sampler, window.models, window.bridge, window.history, parent=window)
         controller.notice.connect(window.statusMessage)
+        # another conversation or branch on screen: the dock's answer and its marks are gone
+        window.sidebar.switched.connect(controller.forget)
+        window.session.pathChanged.connect(controller.forget)
         return controller
+
+    def forget(self) -> None:
+        self.panel.show_diagnosis(None)
 
     @property
     def dock(self) -> QDockWidget:
