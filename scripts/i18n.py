@@ -41,7 +41,7 @@ LANGUAGE = "zh_CN"
 TS = TRANSLATIONS / f"logitscope_{LANGUAGE}.ts"
 QM = TRANSLATIONS / f"logitscope_{LANGUAGE}.qm"
 PACKAGE = ROOT / "app" / "logitscope"
-LOWER_LAYERS = ("engine", "host", "library", "store", "grammars")  # grammars: the ready grammars' names
+LOWER_LAYERS = ("engine", "host", "library", "store", "grammars", "diagnosis")  # grammars: the ready grammars' names
 CATALOG = UI_DIR / "message_catalog.py"
 MESSAGE_CONTEXT = "messages"
 

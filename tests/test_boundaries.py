@@ -11,7 +11,7 @@ import pytest
 
 APP = Path(__file__).resolve().parents[1] / "app" / "logitscope"
 QT = ("PySide6", "pyqtgraph", "shiboken6")
-QT_FREE = ("engine", "host", "library", "store", "session")
+QT_FREE = ("engine", "host", "library", "store", "session", "diagnosis")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -61,7 +61,8 @@ def test_gui_and_cli_processes_never_load_llama_cpp():
     """Only the engine process loads llama.cpp's library: the window, the client, the store and the
     library work without it (what crosses the boundary lives in engine/api.py)."""
     code = ("import sys, logitscope.ui.main_window, logitscope.ui.app, logitscope.host.client, "
-            "logitscope.store.history, logitscope.store.settings, logitscope.library.catalog, logitscope.cli; "
+            "logitscope.store.history, logitscope.store.settings, logitscope.library.catalog, logitscope.cli, "
+            "logitscope.diagnosis.stored, logitscope.diagnosis.commands; "
             "bad = [m for m in sys.modules if m.split('.')[0] == 'llama_cpp']; print(bad); sys.exit(1 if bad else 0)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr

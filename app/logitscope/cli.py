@@ -81,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=0, metavar="N", help="print each step's top N candidates")
     p.add_argument("--json", action="store_true", help="JSON Lines on stdout: one object per step, then 'done'")
     add_beam_arguments(p)
+    p.add_argument("--explain", action="store_true", help="then the diagnosis of the answer (on stderr)")
     _add_load(p)
     r = p.add_argument_group("remote engine (instead of a local model)")
     r.add_argument("--engine", metavar="URL", help="a llama-server, vLLM or other OpenAI-compatible server, "
@@ -127,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--samplers", action="store_true",
                       help="each sampler stage's cost per token on the whole vocabulary, and the whole sampler "
                            "with the default chain against the classic five stages")
+    what.add_argument("--diagnosis", action="store_true",
+                      help="the diagnosis of a 4,000-token trace: milliseconds per run, against its budget")
     what.add_argument("--inspect", action="store_true",
                       help="opening the layer lens + attention of one step, the inspection context's memory, and "
                            "generation tok/s without and with an inspection context")
@@ -139,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(no model running while it is measured)")
     p.add_argument("--rate", type=float, default=0.0, help="with --replay: tokens per second (default 100)")
 
+    from logitscope.diagnosis.commands import add_explain_parser
     from logitscope.library.commands import add_models_subcommands
     from logitscope.store.commands import add_history_parser
 
@@ -147,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     msub.add_parser("fetch-demo", help="fetch and verify the demo model (SmolLM2-135M-Instruct Q4_1)")
     add_models_subcommands(msub)
     add_history_parser(sub)
+    add_explain_parser(sub)
     return parser
 
 
@@ -263,7 +268,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             info = client.load(str(path), load_settings(args))
             for notice in info.notices:
                 print(f"warning: {notice}", file=sys.stderr)
-        vocab = client.vocab() if (args.json or args.top) and args.engine is None else []
+        vocab = client.vocab() if (args.json or args.top or args.explain) and args.engine is None else []
 
         flushed = [0.0]
 
@@ -273,6 +278,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                     out.write(dumps(step_to_json(step, vocab, top=max(args.top, 10))) + "\n")
                 else:
                     out.write(step.text)
+                if args.top or args.explain:
                     steps.append(step)
                 now = time.monotonic()
                 if now - flushed[0] >= OUTPUT_FLUSH_S:  # each flush wakes the reader, which then competes
@@ -323,6 +329,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
               f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, first token after {t.ttft_s * 1000:.0f} ms, "
               f"seed {result.settings['seed']}", file=sys.stderr)
     out.flush()
+    if args.explain:
+        from logitscope.diagnosis import Context, diagnose
+        from logitscope.diagnosis.commands import print_diagnosis
+
+        local = client.info if isinstance(client, EngineClient) else None
+        context = Context(load=local.load, gpu_offload=local.gpu_offload_supported) if local is not None else None
+        print("diagnosis:", file=sys.stderr)
+        print_diagnosis(diagnose(steps, result, vocab or None, context), sys.stderr)
     return 130 if result.finish_reason == "cancelled" else 0  # stopped by Ctrl+C: what came is printed
 
 
@@ -382,6 +396,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise InvalidSettingsError("--replay goes with --window, and --rate (> 0) with --replay")
     if args.vocab_model and not args.samplers:
         raise InvalidSettingsError("--vocab-model goes with --samplers")
+    if args.diagnosis:
+        from logitscope.diagnosis.bench import run_diagnosis_bench
+
+        return run_diagnosis_bench(resolve_model(args.model), args)
     if args.samplers:
         from logitscope.engine.sampler_bench import run_sampler_bench
 
@@ -425,6 +443,12 @@ def cmd_history(args: argparse.Namespace) -> int:
     return run_history(args)
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    from logitscope.diagnosis.commands import run_explain
+
+    return run_explain(args)
+
+
 def cmd_window(args: argparse.Namespace) -> int:
     import os
 
@@ -441,7 +465,7 @@ def cmd_window(args: argparse.Namespace) -> int:
 
 COMMANDS = {"window": cmd_window, "info": cmd_info, "generate": cmd_generate, "chat": cmd_chat, "bench": cmd_bench, "models": cmd_models,
             "inspect": cmd_inspect,
-            "history": cmd_history}
+            "history": cmd_history, "explain": cmd_explain}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,13 +13,13 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 from llama_cpp.llama_types import ChatCompletionRequestMessage
 
 from logitscope.engine.api import ChatMessage
+from logitscope.engine.notices import FALLBACK_NOTICE, TRIMMED_NOTICE
 from logitscope.errors import ChatTemplateError, ContextOverflowError
 from logitscope.messages import Message
 
 T = TypeVar("T")
 
 RENDER_TIMEOUT_S = 2.0
-FALLBACK_NOTICE = "this model has no chat template: using a plain 'User:' / 'Assistant:' format"
 
 
 class ChatTemplate:
@@ -117,7 +117,7 @@ def build_chat_prompt(template: ChatTemplate, messages: Sequence[ChatMessage], s
     body = [m for m in messages if m.role != "system" or not system]
     budget = n_ctx - reserve
     trimmed = 0
-    notices = [FALLBACK_NOTICE] if template.fallback else []
+    notices: list[str] = [FALLBACK_NOTICE] if template.fallback else []
     while True:
         text = template.render(head + body)
         tokens = tokenize(text)
@@ -132,6 +132,5 @@ def build_chat_prompt(template: ChatTemplate, messages: Sequence[ChatMessage], s
         body = body[drop:]
         trimmed += drop
     if trimmed:
-        notices.append(Message("the conversation was longer than the context ({n_ctx} tokens): "
-                               "the {trimmed} oldest message(s) were left out of the prompt", n_ctx=n_ctx, trimmed=trimmed))
+        notices.append(Message(TRIMMED_NOTICE, n_ctx=n_ctx, trimmed=trimmed))
     return ChatPrompt(text, tokens, trimmed, notices, head + body)

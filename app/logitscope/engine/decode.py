@@ -18,6 +18,7 @@ import numpy as np
 from logitscope.engine.api import DecodeOptions
 from logitscope.engine.dry import DryBreakers, build_breakers
 from logitscope.engine.grammar import Grammar, schema_to_gbnf
+from logitscope.engine.notices import CONTEXT_FULL_NOTICE
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.sampler import Candidates, SamplerSettings, sample, top_indices
 from logitscope.engine.sampler_state import GrammarDeadEnd, SamplerState, resolve_bias
@@ -231,8 +232,7 @@ class Decoder:
                 break
             state.accept(token)
             if len(rt.tokens) >= rt.n_ctx:
-                notices.append(Message("the context window is full ({n_ctx} tokens): generation "
-                                       "stopped", n_ctx=rt.n_ctx))
+                notices.append(Message(CONTEXT_FULL_NOTICE, n_ctx=rt.n_ctx))
                 break
             try:
                 rt.eval([token])

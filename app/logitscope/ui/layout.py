@@ -13,14 +13,15 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
-LAYOUT_VERSION = 3  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention
+LAYOUT_VERSION = 4  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention;
+# 4: Diagnosis (a tab behind the waterfall, beside the timeline where its evidence is marked)
 
 RIGHT_SHARE = 0.30        # of the window's width, for the distribution and the sampler controls
 RIGHT_MIN_WIDTH = 340
 DISTRIBUTION_SHARE = 0.55  # of the right column's height
 BOTTOM_SHARE = 0.32        # of the window's height, for the timeline and the waterfall
 BOTTOM_MIN_HEIGHT = 250  # the timeline's two plots and the waterfall's caption and two plots
-SCROLLED = ("sampler", "model_card", "memory")  # docks whose content may be taller than their share
+SCROLLED = ("sampler", "model_card", "memory", "diagnosis")  # docks whose content may be taller than their share
 
 
 def scrollable(dock: QDockWidget) -> None:
@@ -45,7 +46,7 @@ def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
     for key, area in (("distribution", right), ("sampler", right), ("timeline", bottom), ("waterfall", bottom),
                       ("tokenizer", bottom), ("memory", bottom), ("model_card", bottom), ("layers", bottom),
-                      ("attention", bottom)):
+                      ("attention", bottom), ("diagnosis", bottom)):
         docks[key].setFloating(False)
         window.addDockWidget(area, docks[key])
         docks[key].show()
@@ -56,6 +57,7 @@ def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     window.tabifyDockWidget(docks["memory"], docks["model_card"])
     window.tabifyDockWidget(docks["tokenizer"], docks["layers"])
     window.tabifyDockWidget(docks["model_card"], docks["attention"])
+    window.tabifyDockWidget(docks["attention"], docks["diagnosis"])
     docks["waterfall"].raise_()
     docks["timeline"].raise_()
     size_docks(window, docks)

@@ -42,6 +42,7 @@ from logitscope.ui import beams_view, state_probe
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
+from logitscope.ui.diagnosis_controller import DiagnosisController
 from logitscope.ui.dialogs.edit_message import EditMessageDialog
 from logitscope.ui.file_actions import FileActions
 from logitscope.ui.forward_inspector import ForwardInspector
@@ -172,6 +173,7 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         pages = self.inspector.pages  # the step panels, each with its "nothing selected" state
         forward = {"layers": ForwardPage(self.layers), "attention": ForwardPage(self.attention)}
+        self.diagnosis = DiagnosisController.for_window(self)  # the badges, the Diagnosis dock, the one-click fix
         specs = [
             ("distribution", self.tr("Next-token distribution"), pages["distribution"], Qt.DockWidgetArea.RightDockWidgetArea),
             ("waterfall", self.tr("Sampler waterfall"), pages["waterfall"], Qt.DockWidgetArea.BottomDockWidgetArea),
@@ -182,6 +184,7 @@ class MainWindow(QMainWindow):
             ("tokenizer", self.tr("Tokenizer"), self.tokenizer, Qt.DockWidgetArea.BottomDockWidgetArea),
             ("layers", self.tr("Layers"), forward["layers"], Qt.DockWidgetArea.BottomDockWidgetArea),
             ("attention", self.tr("Attention"), forward["attention"], Qt.DockWidgetArea.BottomDockWidgetArea),
+            ("diagnosis", self.tr("Diagnosis"), self.diagnosis.panel, Qt.DockWidgetArea.BottomDockWidgetArea),
         ]
         self.docks = add_docks(self, specs, self._dock_visibility)
         self.forward = ForwardInspector(self.bridge, self.inspector,
@@ -245,10 +248,8 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         view_menu.addAction(self.reset_layout_action)
         model_menu = menus.addMenu(self.tr("&Model"))
-        model_menu.addAction(self.models_action)
-        model_menu.addAction(self.open_action)
-        model_menu.addAction(self.connect_action)
-        model_menu.addAction(self.reload_action)
+        for a in (self.models_action, self.open_action, self.connect_action, self.reload_action):
+            model_menu.addAction(a)
         help_menu = menus.addMenu(self.tr("&Help"))
         help_menu.addAction(self.about_action)
 
@@ -258,7 +259,6 @@ class MainWindow(QMainWindow):
         self.status_model, self.status_backend = self.status.model, self.status.backend
         self.status_context, self.status_speed = self.status.context, self.status.speed
         self.statusMessage.connect(lambda text: bar.showMessage(text, 8000))
-
 
     def _connect_controllers(self) -> None:
         chat, session, inspector, sidebar, models = self.chat, self.session, self.inspector, self.sidebar, self.models

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
@@ -18,11 +18,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from logitscope.diagnosis import Diagnosis
 from logitscope.engine.trace import StepRecord
 from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.ui.chat.heatmap_legend import HeatmapLegend
 from logitscope.ui.chat.message_view import TokenTextView
 from logitscope.ui.chat.output_check import Verdict, check_output
+from logitscope.ui.diagnosis_view import DiagnosisBadge
 from logitscope.ui.messages import translate_message
 
 
@@ -71,9 +73,10 @@ class AnswerBubble(QFrame):
     forkOtherRequested = Signal(int)
     regenerateRequested = Signal()
     branchRequested = Signal(int)           # version index
+    diagnosisRequested = Signal()
 
     def __init__(self, turn: Turn, vocab: Sequence[bytes], heatmap: bool, color_by: str, dark: bool,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, diagnose: Callable[[Answer], Diagnosis | None] | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("answerBubble")
         self.turn = turn
@@ -114,6 +117,10 @@ class AnswerBubble(QFrame):
         self.status.setObjectName("answerStatus")
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
+        self.diagnose = diagnose
+        self.badge = DiagnosisBadge()   # the answer's diagnosis, once it has ended
+        self.badge.clicked.connect(self.diagnosisRequested)
+        layout.addWidget(self.badge, 0, Qt.AlignmentFlag.AlignLeft)
         self.refresh()
 
     @property
@@ -168,6 +175,7 @@ class AnswerBubble(QFrame):
                 parts.insert(0, self.verdict_text(verdict))
         self.status.setText(" · ".join(parts))
         self.status.setVisible(bool(parts))
+        self.badge.show_diagnosis(self.diagnose(answer) if self.diagnose is not None else None)
 
 
     def verdict_text(self, verdict: Verdict) -> str:
@@ -208,6 +216,7 @@ class ChatView(QScrollArea):
     editRequested = Signal(int)              # turn
     branchRequested = Signal(int, int)       # turn, answer version
     questionBranchRequested = Signal(int, int)   # turn, question version
+    diagnosisRequested = Signal(int)         # turn: its answer's badge was clicked
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -226,6 +235,7 @@ class ChatView(QScrollArea):
         self.dark = False
         self.answers: list[AnswerBubble] = []
         self.questions: list[UserBubble] = []
+        self.diagnose: Callable[[Answer], Diagnosis | None] | None = None   # set by the diagnosis controller
         self.legend = HeatmapLegend()  # placed by the window under the chat, shown with the heatmap
         self._follow = True
         self.verticalScrollBar().rangeChanged.connect(self._scroll_to_end_if_following)
@@ -262,7 +272,8 @@ class ChatView(QScrollArea):
         user = UserBubble(turn.user, *self.conversation.question_versions(index))
         user.editRequested.connect(lambda i=index: self.editRequested.emit(i))
         user.branchRequested.connect(lambda v, i=index: self.questionBranchRequested.emit(i, v))
-        answer = AnswerBubble(turn, self.vocab, self.heatmap, self.color_by, self.dark)
+        answer = AnswerBubble(turn, self.vocab, self.heatmap, self.color_by, self.dark, diagnose=self.diagnose)
+        answer.diagnosisRequested.connect(lambda i=index: self.diagnosisRequested.emit(i))
         answer.stepClicked.connect(lambda step, i=index: self.stepSelected.emit(i, step))
         answer.forkRequested.connect(lambda step, tok, i=index: self.forkRequested.emit(i, step, tok))
         answer.forkOtherRequested.connect(lambda step, i=index: self.forkOtherRequested.emit(i, step))
@@ -315,6 +326,20 @@ class ChatView(QScrollArea):
         centre = bubble.view.viewport().mapTo(self._inner, rect.center())
         self.ensureVisible(centre.x(), centre.y(), 20, 60)
         return True
+
+    def highlight_steps(self, turn_index: int, steps: Sequence[int]) -> None:
+        """Mark a finding's evidence in one answer (none: clear every mark) and scroll to its first token."""
+        for k, bubble in enumerate(self.answers):
+            bubble.view.highlight_steps(steps if k == turn_index else ())
+        if steps and 0 <= turn_index < len(self.answers):
+            bubble = self.answers[turn_index]
+            if bubble.view.markdown_text is not None:
+                bubble.format_button.setChecked(True)
+                bubble.view.highlight_steps(steps)
+            rect = bubble.view.step_rect(steps[0])
+            if rect is not None:
+                centre = bubble.view.viewport().mapTo(self._inner, rect.center())
+                self.ensureVisible(centre.x(), centre.y(), 20, 60)
 
     def scroll_to_end(self) -> None:
         QTimer.singleShot(0, lambda: self.verticalScrollBar().setValue(self.verticalScrollBar().maximum()))

@@ -13,7 +13,7 @@ import bisect
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QFont, QMouseEvent, QTextCharFormat, QTextCursor, QTextOption
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QTextCharFormat, QTextCursor, QTextOption
 from PySide6.QtWidgets import QMenu, QSizePolicy, QTextBrowser, QTextEdit, QToolTip, QWidget
 
 from logitscope.engine.trace import StepRecord
@@ -224,6 +224,32 @@ class TokenTextView(QTextBrowser):
         self.setExtraSelections([selection])
         self.highlighted_step = index
         return self.cursorRect(selection.cursor)
+
+    def highlight_steps(self, indices: Sequence[int]) -> None:
+        """Mark several steps (a diagnosis's evidence) with extra selections; () clears them."""
+        selections = []
+        for index in indices:
+            cursor = self._step_cursor(index)
+            if cursor is not None:
+                selection = QTextEdit.ExtraSelection()
+                selection.cursor = cursor
+                selection.format.setBackground(QColor(220, 60, 60, 70))
+                selections.append(selection)
+        self.highlighted_step = -1
+        self.setExtraSelections(selections)
+
+    def step_rect(self, index: int) -> QRect | None:
+        cursor = self._step_cursor(index)
+        return self.cursorRect(cursor) if cursor is not None else None
+
+    def _step_cursor(self, index: int) -> QTextCursor | None:
+        at = bisect.bisect_left(self._owners, index) if self.markdown_text is None else len(self._owners)
+        if index < 0 or at >= len(self._owners) or self._owners[at] != index:
+            return None
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self._starts[at])
+        cursor.setPosition(self._starts[at] + len(self.steps[index].text), QTextCursor.MoveMode.KeepAnchor)
+        return cursor
 
     # -- interaction -------------------------------------------------------------------------------
     def step_at(self, pos: QPoint) -> int:

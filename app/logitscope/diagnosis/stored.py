@@ -1,0 +1,84 @@
+"""The diagnosis of answers kept in the history (after a restart) or in an export file (imported traces).
+
+A stored answer has its trace, its settings, timings and notices; what the store does not keep (how the
+model was loaded) is simply unknown, and the checks that need it say so or offer no fix for it.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from logitscope.diagnosis.diagnose import diagnose
+from logitscope.diagnosis.findings import Context, Diagnosis
+from logitscope.diagnosis.thresholds import SLOW_MIN_TOKENS, SLOW_REFERENCE_MIN_ANSWERS
+from logitscope.store.exchange import import_json
+from logitscope.store.history import HistoryStore
+from logitscope.store.import_check import load_export
+from logitscope.store.records import Message
+from logitscope.store.results import stored_result
+from logitscope.store.traces import PieceVocab
+
+
+@dataclass(frozen=True)
+class DiagnosedAnswer:
+    conversation_id: int
+    title: str
+    message: Message
+    diagnosis: Diagnosis
+
+
+def reference_tps(store: HistoryStore, message_id: int) -> float | None:
+    """The median generation speed of the same model's other finished answers in this history (this
+    machine's figure for it), or None with fewer than SLOW_REFERENCE_MIN_ANSWERS of them."""
+    rows = store.connection.execute(
+        "SELECT timings_json FROM messages WHERE model_id = (SELECT model_id FROM messages WHERE id = ?) "
+        "AND id != ? AND status = 'done' AND timings_json IS NOT NULL", (message_id, message_id)).fetchall()
+    speeds = []
+    for (text,) in rows:
+        timings = json.loads(text)
+        n_gen, gen_s = timings.get("n_gen"), timings.get("gen_s")
+        if isinstance(n_gen, int | float) and isinstance(gen_s, int | float) and n_gen >= SLOW_MIN_TOKENS and gen_s > 0:
+            speeds.append(n_gen / gen_s)
+    return statistics.median(speeds) if len(speeds) >= SLOW_REFERENCE_MIN_ANSWERS else None
+
+
+def diagnose_message(store: HistoryStore, message_id: int, context: Context | None = None,
+                     judge_speed: bool = True) -> Diagnosis:
+    """One stored answer, as it was saved (its own settings; the same model's other answers as the speed
+    reference unless `context` gives one, or `judge_speed` is False)."""
+    message = store.message(message_id)
+    steps, pieces = store.load_trace(message_id)
+    context = context or Context()
+    if context.reference_tps is None and judge_speed:
+        context = replace(context, reference_tps=reference_tps(store, message_id))
+    result = stored_result(message, steps) if message.status == "done" else None
+    return diagnose(steps, result, PieceVocab(pieces), context, settings=dict(message.sampler or {}))
+
+
+def diagnose_conversation(store: HistoryStore, conversation_id: int, every_branch: bool = False,
+                          judge_speed: bool = True) -> Iterator[DiagnosedAnswer]:
+    """Each answer with a trace on the conversation's active path (or on every branch), in order (an answer
+    without one, such as a written-in assistant turn, has nothing to diagnose)."""
+    title = store.conversation(conversation_id).title
+    messages = store.messages(conversation_id) if every_branch else store.active_path(conversation_id)
+    for m in messages:
+        if m.role == "assistant" and m.n_steps:
+            yield DiagnosedAnswer(conversation_id, title, m, diagnose_message(store, m.id, judge_speed=judge_speed))
+
+
+def diagnose_export(path: str | Path) -> list[DiagnosedAnswer]:
+    """Every answer of a history export (`logitscope history export`), every branch: the file is checked
+    and imported into a temporary history, never into the user's. Its speeds were measured where and when it
+    was recorded, so they are not judged (nothing here says what that machine reaches)."""
+    document = load_export(path)
+    with tempfile.TemporaryDirectory(prefix="logitscope-explain-") as folder, \
+            HistoryStore(Path(folder) / "history.sqlite3") as store:
+        out: list[DiagnosedAnswer] = []
+        for cid in import_json(store, document):
+            out += diagnose_conversation(store, cid, every_branch=True, judge_speed=False)
+        return out

@@ -1,0 +1,182 @@
+"""The diagnosis in the window: every answer diagnosed (the badge under it), the Diagnosis dock on the answer
+asked for, the selected finding's evidence marked in the chat and the timeline, and its fix applied in one
+click as a new version of the answer (regenerated, or forked at the step; reloaded first when the fix
+changes how the model is loaded).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import weakref
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QDockWidget
+
+from logitscope.diagnosis import Context, Diagnosis, Finding, diagnose
+from logitscope.diagnosis.stored import reference_tps
+from logitscope.engine.api import LoadSettings, ModelInfo
+from logitscope.engine.sampler import SamplerSettings
+from logitscope.engine.trace import Vocab
+from logitscope.errors import InvalidSettingsError, LogitscopeError
+from logitscope.session.conversation import Answer
+from logitscope.session.history import ChatHistory
+from logitscope.store.traces import PieceVocab
+from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.chat.chat_view import ChatView
+from logitscope.ui.diagnosis_view import DiagnosisPanel
+from logitscope.ui.inspector.sampler_controls import SamplerPanel
+from logitscope.ui.inspector.timeline import TimelinePanel
+from logitscope.ui.messages import translate_message
+from logitscope.ui.model_controller import ModelController
+from logitscope.ui.session_controller import SessionController
+
+EVIDENCE_BRUSH = (220, 60, 60, 50)   # the evidence's band on the timeline
+
+
+class DiagnosisController(QObject):
+    notice = Signal(str)
+
+    def __init__(self, dock: Callable[[], QDockWidget], chat: ChatView, timeline: TimelinePanel,
+                 session: SessionController, sampler: SamplerPanel, models: ModelController, bridge: EngineBridge,
+                 history: ChatHistory, parent: QObject | None = None) -> None:
+        """`dock`: the Diagnosis dock, once the window has made it (around `self.panel`)."""
+        super().__init__(parent)
+        self.panel, self._dock, self.chat, self.timeline = DiagnosisPanel(), dock, chat, timeline
+        self.session, self.sampler, self.models, self.bridge, self.history = session, sampler, models, bridge, history
+        self.bands: list[pg.LinearRegionItem] = []
+        self._cache: weakref.WeakKeyDictionary[Answer, tuple[tuple[object, ...], Diagnosis]] = weakref.WeakKeyDictionary()
+        self._after_reload: tuple[int, Finding] | None = None
+        chat.diagnose = self.diagnose
+        chat.diagnosisRequested.connect(self.show_turn)
+        self.panel.findingSelected.connect(self.mark_evidence)
+        self.panel.fixRequested.connect(self.apply_fix)
+        session.answerEnded.connect(self._answer_ended)
+        bridge.loaded.connect(self._reloaded)
+
+    @classmethod
+    def for_window(cls, window: Any) -> DiagnosisController:  # noqa: ANN401 - the MainWindow (no import cycle)
+        """Made from the main window's parts, before its docks; its notices go to the window's status bar."""
+        controller = cls(lambda: window.docks["diagnosis"], window.chat, window.timeline, window.session,
+                         window.sampler, window.models, window.bridge, window.history, parent=window)
+        controller.notice.connect(window.statusMessage)
+        # another conversation or branch on screen: the dock's answer and its marks are gone
+        window.sidebar.switched.connect(controller.forget)
+        window.session.pathChanged.connect(controller.forget)
+        return controller
+
+    def forget(self) -> None:
+        self.panel.show_diagnosis(None)
+
+    @property
+    def dock(self) -> QDockWidget:
+        return self._dock()
+
+    # -- diagnosing ---------------------------------------------------------------------------------------
+    def diagnose(self, answer: Answer) -> Diagnosis | None:
+        """The diagnosis of a finished answer (None while it streams or when it has no steps)."""
+        if answer.status == "streaming" or not answer.steps:
+            return None
+        info = self.bridge.info
+        ref = None
+        if answer.store_id is not None:
+            try:
+                ref = reference_tps(self.history.store, answer.store_id)
+            except (LogitscopeError, sqlite3.Error):  # a history that cannot be read: speed is not judged
+                ref = None
+        context = Context(reference_tps=ref, forked_at=answer.forked_at,
+                          load=info.load if isinstance(info, ModelInfo) else None,
+                          gpu_offload=info.gpu_offload_supported if isinstance(info, ModelInfo) else None)
+        key = (len(answer.steps), answer.status, answer.result is not None, ref)
+        cached = self._cache.get(answer)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        diagnosis = diagnose(answer.steps, answer.result if answer.status in ("done", "stopped") else None,
+                             self._vocab(answer), context,
+                             settings=answer.result.settings if answer.result is not None else answer.settings)
+        self._cache[answer] = (key, diagnosis)
+        return diagnosis
+
+    def _vocab(self, answer: Answer) -> Vocab | None:
+        """The loaded model's vocabulary for its own answers; for another model's (a saved conversation), the
+        token bytes the history kept with the answer."""
+        if self.bridge.vocab and answer.model_name == self.models.name():
+            return self.bridge.vocab
+        if answer.store_id is None:
+            return None
+        try:
+            return PieceVocab(self.history.store.load_trace(answer.store_id)[1])
+        except LogitscopeError:
+            return None
+
+    def show_turn(self, turn_index: int) -> None:
+        turns = self.session.current.turns
+        answer = turns[turn_index].answer if 0 <= turn_index < len(turns) else None
+        self.panel.can_apply = not self.session.busy
+        self.panel.show_diagnosis(self.diagnose(answer) if answer is not None else None, turn_index)
+        self.dock.show()
+        self.dock.raise_()
+
+    def _answer_ended(self, turn_index: int, _result: object) -> None:
+        if turn_index >= 0 and self.dock.isVisible():
+            self.show_turn(turn_index)
+
+    # -- evidence -----------------------------------------------------------------------------------------
+    def mark_evidence(self, finding: Finding | None) -> None:
+        for band in self.bands:
+            self.timeline.top.removeItem(band)
+        self.bands = []
+        turn = self.panel.turn_index
+        steps = finding.steps if finding is not None else []
+        self.chat.highlight_steps(turn, steps)
+        for start, end in finding.spans if finding is not None else ():
+            band = pg.LinearRegionItem((start - 0.5, end - 0.5), movable=False, brush=pg.mkBrush(*EVIDENCE_BRUSH))
+            self.timeline.top.addItem(band)
+            self.bands.append(band)
+
+    # -- the fix ------------------------------------------------------------------------------------------
+    def apply_fix(self, finding: Finding) -> None:
+        """Put the fix's settings into the controls and make the new version: a fork at the step, or a
+        regeneration (after reloading the model when the fix changes how it is loaded)."""
+        fix, turn = finding.fix, self.panel.turn_index
+        turns = self.session.current.turns
+        if fix is None or self.session.busy or not 0 <= turn < len(turns) or turns[turn].answer is None:
+            return
+        answer = turns[turn].answer
+        assert answer is not None
+        try:
+            base = SamplerSettings.from_dict(dict(answer.settings))
+        except InvalidSettingsError:
+            base = self.sampler.settings()
+        self.sampler.set_settings(replace(fix.sampler_settings(base), seed=self.sampler.settings().seed))
+        decode = dict(fix.decode)
+        if "max_tokens" in decode:
+            self.sampler.max_tokens.setValue(int(decode["max_tokens"]))
+        if "stop" in decode:
+            self.sampler.stops.setText(", ".join(json.dumps(s)[1:-1] for s in decode["stop"]))
+        if fix.load:
+            info = self.bridge.info
+            if not isinstance(info, ModelInfo):
+                self.notice.emit(self.tr("This fix reloads the model: it needs a local model"))
+                return
+            self._after_reload = (turn, finding)
+            self.models.open_model(info.card.path, fix.load_settings(info.load or LoadSettings()), ask=False)
+            return
+        self._make_version(turn, finding)
+
+    def _reloaded(self, _info: object) -> None:
+        pending, self._after_reload = self._after_reload, None
+        if pending is not None:
+            self._make_version(*pending)
+
+    def _make_version(self, turn: int, finding: Finding) -> None:
+        fix = finding.fix
+        assert fix is not None
+        started = (self.session.fork(turn, fix.fork[0], fix.fork[1]) if fix.fork is not None
+                   else self.session.regenerate(turn))
+        if started:
+            self.notice.emit(self.tr("Applying the fix: {0}").format(translate_message(fix.label)))

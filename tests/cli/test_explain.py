@@ -1,0 +1,100 @@
+"""`logitscope explain` (saved answers, an export file) and `generate --explain` (the real engine)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from logitscope.cli import main
+from logitscope.store.exchange import import_json
+from logitscope.store.history import HistoryStore
+from logitscope.store.import_check import load_export
+from tests.diagnosis.test_diagnosis import FIXTURE
+
+APP = Path(__file__).resolve().parents[2] / "app"
+
+
+@pytest.fixture
+def export_file(tmp_path) -> Path:
+    path = tmp_path / "traces.json"
+    path.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
+    return path
+
+
+@pytest.fixture
+def saved(isolated_home, export_file) -> dict[str, int]:
+    """The recorded answers in the (isolated) user history: conversation title -> id."""
+    with HistoryStore() as store:
+        ids = import_json(store, load_export(export_file))
+        return {store.conversation(cid).title: cid for cid in ids}
+
+
+def test_explain_an_export_file(export_file, capsys):
+    assert main(["explain", str(export_file)]) == 0
+    out = capsys.readouterr().out
+    assert sum(line.startswith("conversation ") for line in out.splitlines()) == 15   # every recorded case
+    assert "[problem] repetition loop: the answer repeats itself" in out
+    assert "fix: turn on DRY (multiplier 0.8), which penalizes repeating a sequence (--dry-multiplier 0.8)" in out
+    assert "[problem] cut off: the answer was cut off: the context window (256 tokens) filled up" in out
+    assert "--n-ctx 512" in out
+    assert "no problem found" in out
+
+
+def test_explain_a_saved_conversation_by_id_and_as_json(saved, capsys):
+    cid = saved[next(t for t in saved if t.startswith("loop:"))]
+    assert main(["explain", str(cid)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"conversation {cid} ") and "repetition loop" in out
+    assert main(["explain", str(cid), "--json"]) == 0
+    (answer,) = json.loads(capsys.readouterr().out)
+    assert answer["findings"][0]["kind"] == "loop" and answer["findings"][0]["severity"] == "problem"
+    assert answer["findings"][0]["fix"]["sampler"] == {"dry_multiplier": 0.8}
+    start, end = answer["findings"][0]["spans"][0]
+    assert end == answer["n_steps"] and end - start >= 24
+
+
+def test_explain_one_message_and_the_latest_conversation(saved, capsys):
+    cid = saved[next(t for t in saved if t.startswith("clean: haiku"))]
+    with HistoryStore(read_only=True) as store:
+        answer_id = store.active_path(cid)[-1].id
+    assert main(["explain", "--message", str(answer_id)]) == 0
+    out = capsys.readouterr().out
+    assert "no problem found" in out and "not checked: no speed" not in out   # 14 other answers: a reference
+    assert main(["explain"]) == 0   # the most recent conversation
+    assert "conversation " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["explain", "999999"], "error: there is no conversation"),
+    (["explain", "/nonexistent/trace.json"], "error: "),
+    (["explain", "--message", "1", "3"], "error: give a conversation, a file or --message ID, not two of them"),
+])
+def test_bad_targets_are_one_error_line(saved, capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_a_question_is_not_an_answer(saved, capsys):
+    with HistoryStore(read_only=True) as store:
+        question = store.active_path(next(iter(saved.values())))[0].id
+    assert main(["explain", "--message", str(question)]) == 2
+    assert "is a user message, not an answer" in capsys.readouterr().err
+
+
+def test_generate_explain_on_the_real_engine(demo_model, isolated_home):
+    env = dict(os.environ, PYTHONPATH=str(APP))
+    proc = subprocess.run(
+        [sys.executable, "-m", "logitscope", "generate", "--model", str(demo_model), "--chat",
+         "What is the capital of France?", "--temperature", "0", "--max-tokens", "80", "--n-ctx", "512",
+         "--explain"], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    diagnosis = proc.stderr[proc.stderr.index("diagnosis:"):]
+    assert "[problem] repetition loop" in diagnosis and "--dry-multiplier 0.8" in diagnosis
+    assert "not checked: no speed of this model" in diagnosis

@@ -1,0 +1,104 @@
+"""The diagnosis in the real window over the real engine: the badge under the answer, the Diagnosis dock,
+the evidence marked in the chat and the timeline, and the one-click fix that makes a new version."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.conftest import GEN_TIMEOUT_MS as BASE_TIMEOUT_MS
+
+GEN_TIMEOUT_MS = 4 * BASE_TIMEOUT_MS   # two answers in a row on a machine shared with other test runs
+
+pytestmark = pytest.mark.gui
+
+LOOPING_QUESTION = "What is the capital of France?"   # the demo model loops on it at temperature 0
+
+
+def kinds(diagnosis) -> list[str]:
+    return [f.kind for f in diagnosis.findings] if diagnosis is not None else []
+
+
+def test_loop_badge_dock_evidence_and_fix(window, qtbot):
+    w = window
+    w.sampler.max_tokens.setValue(64)   # the loop starts at step 23
+    w.send(LOOPING_QUESTION)
+    qtbot.waitUntil(lambda: not w.session.busy, timeout=GEN_TIMEOUT_MS)
+    bubble = w.chat.answers[0]
+    qtbot.waitUntil(lambda: bubble.badge.isVisible(), timeout=5_000)
+    assert bubble.badge.property("severity") == "problem"
+    assert "repetition loop" in bubble.badge.text()
+
+    bubble.badge.click()   # the badge opens the dock on this answer
+    dock, panel = w.docks["diagnosis"], w.diagnosis.panel
+    qtbot.waitUntil(dock.isVisible, timeout=5_000)
+    assert panel.turn_index == 0
+    finding = panel.finding
+    assert finding is not None and finding.kind == "loop"
+    assert panel.fix_button.isEnabled()
+    # the evidence: every step of the loop marked in the chat, one band on the timeline
+    assert len(bubble.view.extraSelections()) == len(finding.steps)
+    assert len(w.diagnosis.bands) == 1
+    low, high = w.diagnosis.bands[0].getRegion()
+    assert (low, high) == (finding.spans[0][0] - 0.5, finding.spans[0][1] - 0.5)
+
+    panel.fix_button.click()   # DRY on, regenerated as a new version
+    qtbot.waitUntil(lambda: w.session.busy, timeout=5_000)
+    qtbot.waitUntil(lambda: not w.session.busy, timeout=GEN_TIMEOUT_MS)
+    turn = w.current.turns[0]
+    assert len(turn.answers) == 2 and turn.active == 1
+    new = turn.answer
+    assert new is not None and new.settings["dry_multiplier"] == 0.8 and new.settings["temperature"] == 0.0
+    assert w.sampler.settings().dry_multiplier == 0.8   # the controls show what the fix changed
+    assert "loop" not in kinds(w.diagnosis.diagnose(new))   # the fix worked on the real model
+    assert "loop" in kinds(w.diagnosis.diagnose(turn.answers[0]))   # the old version keeps its diagnosis
+    bubble = w.chat.answers[0]
+    assert "repetition loop" not in bubble.badge.text()
+
+
+def test_clean_answer_has_a_clean_badge_and_selecting_nothing_clears_the_marks(window, qtbot):
+    w = window
+    w.sampler.max_tokens.setValue(48)
+    w.send("Say hello.")
+    qtbot.waitUntil(lambda: not w.session.busy, timeout=GEN_TIMEOUT_MS)
+    bubble = w.chat.answers[0]
+    qtbot.waitUntil(lambda: bubble.badge.isVisible(), timeout=5_000)
+    assert bubble.badge.property("severity") == "clean"
+    bubble.badge.click()
+    panel = w.diagnosis.panel
+    assert panel.finding is None and not panel.fix_button.isEnabled()
+    assert bubble.view.extraSelections() == [] and w.diagnosis.bands == []
+
+
+def test_stored_answers_after_a_restart_show_their_badges_and_evidence(bare_window, qtbot, tmp_path):
+    """No model loaded: answers imported into the window's history (the recorded real traces) are diagnosed
+    from what the store kept; the fix cannot run without a model, so its button stays off while nothing
+    can generate."""
+    import gzip
+
+    from logitscope.store.exchange import import_json
+    from logitscope.store.import_check import load_export
+    from tests.diagnosis.test_diagnosis import FIXTURE
+
+    w = bare_window
+    export = tmp_path / "traces.json"
+    export.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
+    import_json(w.history.store, load_export(export))
+    for title, expected in (("loop:", "problem"), ("clean: haiku", "clean"), ("guessing:", "problem")):   # guessing, and cut off
+        conv = next(c for c in w.history.conversations() if c.title.startswith(title))
+        assert w.session.open(conv)
+        w._show_conversation()
+        bubble = w.chat.answers[-1]
+        assert bubble.badge.isVisibleTo(bubble) and bubble.badge.property("severity") == expected, title
+    bubble.badge.click()   # the guessing answer, shown last
+    panel = w.diagnosis.panel
+    qtbot.waitUntil(w.docks["diagnosis"].isVisible, timeout=5_000)
+    assert panel.finding is not None and panel.finding.kind == "cut_off"   # the worst first: its last step
+    bubble = w.chat.answers[-1]
+    assert len(bubble.view.extraSelections()) == 1
+    panel.findings.setCurrentRow(1)   # the guesses: each marked in the chat and on the timeline
+    finding = panel.finding
+    assert finding is not None and finding.kind == "guessing"
+    assert len(bubble.view.extraSelections()) == len(finding.steps)
+    assert [tuple(b.getRegion()) for b in w.diagnosis.bands] == [(a - 0.5, b - 0.5) for a, b in finding.spans]
+    w.sidebar.switched.emit()   # another conversation on screen: the marks go with the old one
+    assert w.diagnosis.bands == [] and bubble.view.extraSelections() == [] and panel.diagnosis is None
