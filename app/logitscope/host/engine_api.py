@@ -15,6 +15,7 @@ from typing import Protocol, runtime_checkable
 from logitscope.engine.api import GenerateRequest, ModelInfo
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.engine.sampler import LOCAL_STAGES, SamplerSettings
+from logitscope.engine.score_api import ScoreRequest, ScoreResult
 from logitscope.engine.trace import GenerationResult, StepRecord
 
 # What `capabilities()` answers, besides the local build's "backend" and "gpu_offload":
@@ -34,6 +35,7 @@ CAPABILITY_KEYS: dict[str, str] = {
     "forward_pass": "inspect() and attention_matrix(): the logit lens and attention maps of a step",
     "samplers": "the sampler stages this engine applies (engine/trace.py STAGE_NAMES)",
     "grammar": "constrained output: a GBNF grammar or a JSON schema",
+    "score": "score(): every token of a given text scored by the model (log-probability, rank, alternatives)",
 }
 
 LOCAL_CAPABILITIES: dict[str, object] = {
@@ -41,7 +43,7 @@ LOCAL_CAPABILITIES: dict[str, object] = {
     "token_ids": True, "tokenize": True, "vocab": True, "fork": True, "unsupported_settings": {},
     "kv_map": True,
     "forward_pass": True,
-    "samplers": list(LOCAL_STAGES), "grammar": True,
+    "samplers": list(LOCAL_STAGES), "grammar": True, "score": True,
 }
 
 
@@ -110,4 +112,9 @@ class EngineLike(Protocol):
 
     def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
         """One layer/head's attention over a whole context. Remote engines: UnsupportedByServerError."""
+        ...
+
+    def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
+        """Every token of a text scored by the model. Remote engines: UnsupportedByServerError (capability
+        "score" False)."""
         ...
