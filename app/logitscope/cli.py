@@ -99,6 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_inspect_arguments(p)
     _add_load(p)
 
+    from logitscope.score_cli import add_score_parser
+
+    add_score_parser(sub, _add_model)
+
     p = sub.add_parser("window", help="the desktop app (the default)")
     _add_model(p)
 
@@ -408,6 +412,12 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return run_inspect(args)
 
 
+def cmd_score(args: argparse.Namespace) -> int:
+    from logitscope.score_cli import run_score
+
+    return run_score(args)
+
+
 def cmd_models(args: argparse.Namespace) -> int:
     from logitscope.library.commands import run_models
 
@@ -435,7 +445,7 @@ def cmd_window(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"window": cmd_window, "info": cmd_info, "generate": cmd_generate, "chat": cmd_chat, "bench": cmd_bench, "models": cmd_models,
-            "inspect": cmd_inspect,
+            "inspect": cmd_inspect, "score": cmd_score,
             "history": cmd_history}
 
 
