@@ -56,8 +56,9 @@ def test_scores_agree_with_token_by_token_generation(engine, settings: SamplerSe
         scored = result.tokens[n]
         assert scored.scored and scored.n_context == n
         assert scored.p == pytest.approx(step.p_raw, abs=0.03), k
-        assert scored.entropy == pytest.approx(step.entropy_raw, abs=0.1), k
-        assert abs(scored.rank - step.rank_raw) <= 1 + step.rank_raw // 10, k  # tail ranks move with the logits
+        assert scored.entropy == pytest.approx(step.entropy_raw, abs=0.3), k
+        # near the top a rank moves by one at most; in the dense tail a shift of 0.1 in the logits moves more
+        assert abs(scored.rank - step.rank_raw) <= (1 if step.p_raw > 0.1 else 2 + step.rank_raw // 4), k
         diffs.append(abs(scored.logprob - math.log(step.p_raw)))
         ranks_seen.add(step.rank_raw)
         if k % 5 == 0:  # the generation context, evaluating the same tokens in one batch
