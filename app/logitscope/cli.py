@@ -132,6 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--inspect", action="store_true",
                       help="opening the layer lens + attention of one step, the inspection context's memory, and "
                            "generation tok/s without and with an inspection context")
+    what.add_argument("--score", action="store_true",
+                      help="scoring a text (score --chunks) against llama.cpp's llama-perplexity, tok/s")
     p.add_argument("--long", type=int, default=0, metavar="N",
                    help="with --window: one more run of N tokens, GUI CPU per token at its start and end")
     p.add_argument("--vocab-model", action="append", default=[], metavar="PATH",
@@ -385,6 +387,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from logitscope.engine.sampler_bench import run_sampler_bench
 
         return run_sampler_bench([resolve_model(args.model), *(resolve_model(m) for m in args.vocab_model)], args)
+    if args.score:
+        from logitscope.score_bench import run_score_bench
+
+        return run_score_bench(resolve_model(args.model), args)
     if args.window and args.replay:
         from logitscope.ui.bench_replay import run_replay_bench  # needs Qt
 
