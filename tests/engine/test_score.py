@@ -41,10 +41,12 @@ def _generate(engine, settings: SamplerSettings, n: int) -> tuple[list[int], lis
                                       SamplerSettings(temperature=1.5, top_k=0, top_p=1.0, min_p=0.0, seed=7)],
                          ids=["greedy", "sampled"])
 def test_scores_agree_with_token_by_token_generation(engine, settings: SamplerSettings) -> None:
-    """Generation evaluates one token at a time; scoring evaluates them all in one batch. llama.cpp computes a
-    batch with other kernels (measured: the generation context evaluating the same tokens as one batch gives the
-    scorer's numbers exactly, and token by token differs by up to ~0.1 in log-probability at a p of ~0.2), so:
-    the same numbers as a batched evaluation, and close to the generation's own."""
+    """Generation evaluates the prompt in one batch, then one token at a time; scoring evaluates them all in
+    one batch. llama.cpp computes a batch with other kernels than a single token, and the small differences in
+    the cached keys and values add up along a generated answer. Measured on the demo model: the scorer gives
+    exactly what the generation context gives for the same tokens evaluated as one batch, the first generated
+    token (predicted from the batched prompt) exactly what generation saw, and later tokens differ from the
+    step-by-step numbers by up to ~0.1 in probability (mean |d logprob| about 0.05 over 16 tokens)."""
     prompt, steps = _generate(engine, settings, 16)
     tokens = prompt + [s.token for s in steps]
     result = engine.score(ScoreRequest(tokens=tuple(tokens), n_ctx=256))
@@ -55,20 +57,21 @@ def test_scores_agree_with_token_by_token_generation(engine, settings: SamplerSe
         n = len(prompt) + k
         scored = result.tokens[n]
         assert scored.scored and scored.n_context == n
-        assert scored.p == pytest.approx(step.p_raw, abs=0.03), k
-        assert scored.entropy == pytest.approx(step.entropy_raw, abs=0.3), k
-        # near the top a rank moves by one at most; in the dense tail a shift of 0.1 in the logits moves more
-        assert abs(scored.rank - step.rank_raw) <= (1 if step.p_raw > 0.1 else 2 + step.rank_raw // 4), k
+        rt.truncate(0)  # the generation context, evaluating the same tokens in one batch
+        rt.sync(tokens[:n])
+        x = rt.logits().astype(np.float64)
+        lse = x.max() + math.log(np.exp(x - x.max()).sum())
+        assert scored.logprob == pytest.approx(x[tokens[n]] - lse, abs=1e-3), k
+        assert scored.entropy == pytest.approx(lse - float(np.exp(x - lse) @ x), abs=1e-3), k
+        assert scored.rank == int(np.count_nonzero(x > x[tokens[n]])), k
+        # against the step-by-step numbers generation recorded
+        assert scored.p == pytest.approx(step.p_raw, abs=0.12), k
+        assert abs(scored.rank - step.rank_raw) <= (1 if step.p_raw > 0.1 else 3 + step.rank_raw // 3), k
         diffs.append(abs(scored.logprob - math.log(step.p_raw)))
         ranks_seen.add(step.rank_raw)
-        if k % 5 == 0:  # the generation context, evaluating the same tokens in one batch
-            rt.truncate(0)
-            rt.sync(tokens[:n])
-            x = rt.logits().astype(np.float64)
-            batched = x[tokens[n]] - x.max() - math.log(np.exp(x - x.max()).sum())
-            assert scored.logprob == pytest.approx(batched, abs=1e-3), k
     rt.truncate(0)
-    assert sum(diffs) / len(diffs) < 0.03
+    assert diffs[0] < 1e-4  # predicted from the prompt, which generation evaluated as one batch too
+    assert sum(diffs) / len(diffs) < 0.1
     if settings.temperature > 1:
         assert max(ranks_seen) > 0  # the sampled case really compares tokens that were not the top choice
 
