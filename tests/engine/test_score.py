@@ -198,3 +198,15 @@ def test_a_remote_engine_says_it_cannot_score() -> None:
             engine.score(ScoreRequest(text=TEXT))
     finally:
         engine.close()
+
+
+def test_a_long_scoring_can_be_cancelled_and_the_engine_goes_on(client) -> None:
+    from pathlib import Path
+
+    from logitscope.host.client import CancelledError
+
+    text = (Path(__file__).resolve().parents[1] / "data" / "score" / "lighthouse.txt").read_text()
+    with pytest.raises(CancelledError):
+        client.score(ScoreRequest(text=text, n_ctx=64), on_progress=lambda _f: client.cancel())
+    result = client.score(ScoreRequest(text=TEXT, n_ctx=64))  # the same engine process, still usable
+    assert result.n_scored > 0 and math.isfinite(result.perplexity)
