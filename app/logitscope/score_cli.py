@@ -113,8 +113,7 @@ def _score_with(client: Any, path: Path, settings: Any, request: ScoreRequest, c
     with contextlib.closing(client):
         info = client.load(str(path), settings)
         for notice in info.notices:
-            if "context holds" not in notice:  # the small generation context is ours, not the user's
-                print(f"warning: {notice}", file=sys.stderr)
+            print(f"warning: {notice}", file=sys.stderr)
         own = client.vocab()
         if vocab is not None and own != vocab:
             differ = next((i for i, (a, b) in enumerate(zip(own, vocab, strict=False)) if a != b), min(len(own), len(vocab)))
