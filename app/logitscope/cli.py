@@ -102,6 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_inspect_arguments(p)
     _add_load(p)
 
+    from logitscope.score_cli import add_score_parser
+
+    add_score_parser(sub, _add_model)
+
     p = sub.add_parser("window", help="the desktop app (the default)")
     _add_model(p)
 
@@ -133,6 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--inspect", action="store_true",
                       help="opening the layer lens + attention of one step, the inspection context's memory, and "
                            "generation tok/s without and with an inspection context")
+    what.add_argument("--score", action="store_true",
+                      help="scoring a text (score --chunks) against llama.cpp's llama-perplexity, tok/s")
     p.add_argument("--long", type=int, default=0, metavar="N",
                    help="with --window: one more run of N tokens, GUI CPU per token at its start and end")
     p.add_argument("--vocab-model", action="append", default=[], metavar="PATH",
@@ -404,6 +410,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from logitscope.engine.sampler_bench import run_sampler_bench
 
         return run_sampler_bench([resolve_model(args.model), *(resolve_model(m) for m in args.vocab_model)], args)
+    if args.score:
+        from logitscope.score_bench import run_score_bench
+
+        return run_score_bench(resolve_model(args.model), args)
     if args.window and args.replay:
         from logitscope.ui.bench_replay import run_replay_bench  # needs Qt
 
@@ -429,6 +439,12 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from logitscope.inspect_cli import run_inspect
 
     return run_inspect(args)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from logitscope.score_cli import run_score
+
+    return run_score(args)
 
 
 def cmd_models(args: argparse.Namespace) -> int:
@@ -464,7 +480,7 @@ def cmd_window(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"window": cmd_window, "info": cmd_info, "generate": cmd_generate, "chat": cmd_chat, "bench": cmd_bench, "models": cmd_models,
-            "inspect": cmd_inspect,
+            "inspect": cmd_inspect, "score": cmd_score,
             "history": cmd_history, "explain": cmd_explain}
 
 

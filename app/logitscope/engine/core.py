@@ -22,6 +22,8 @@ from logitscope.engine.kv_map import PromptLayout, build_runs
 from logitscope.engine.memory import kv_bytes_per_token, kv_bytes_per_token_by_layer
 from logitscope.engine.runtime import Runtime, backend_name, supports_gpu_offload
 from logitscope.engine.sampler import LOCAL_STAGES, SamplerSettings
+from logitscope.engine.score import Scorer
+from logitscope.engine.score_api import ScoreRequest, ScoreResult
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import ContextOverflowError, LoadCancelledError, NoModelLoadedError
 
@@ -36,6 +38,7 @@ class Engine:
         self.layout: PromptLayout | None = None  # what the last request's prompt was made of (the KV map)
         self.inspector: Inspector | None = None  # the forward-pass inspection context, made on first use
         self.beams: BeamResult | None = None     # the last beam search (its cells are in the KV map)
+        self.scorer: Scorer | None = None  # the scoring context, made on first use
 
     # -- model ---------------------------------------------------------------------------------------
     def load(self, path: str | Path, settings: LoadSettings,
@@ -70,9 +73,11 @@ class Engine:
     def unload(self) -> None:
         if self.inspector is not None:
             self.inspector.close()  # its context before the model it was made on
+        if self.scorer is not None:
+            self.scorer.close()
         if self.runtime is not None:
             self.runtime.close()
-        self.runtime = self.card = self.template = self.decoder = self.info = self.inspector = None
+        self.runtime = self.card = self.template = self.decoder = self.info = self.inspector = self.scorer = None
         self.layout = self.beams = None
 
     def reset(self) -> None:
@@ -191,6 +196,21 @@ class Engine:
 
     def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
         return self._inspector().attention_matrix(tokens, layer, head)
+
+    # -- scoring a text -----------------------------------------------------------------------------------
+    def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None,
+              should_cancel: Callable[[], bool] = lambda: False) -> ScoreResult:
+        """Every token's log-probability, rank, entropy and alternatives under the model (engine/score.py),
+        in a scoring context of its own: the chat's KV cache is left as it was."""
+        rt = self._require()
+        request.validate()
+        assert self.card is not None and self.info is not None
+        load = self.info.load
+        ensure_it_can_fit(self.card, request.n_ctx, load.type_k, load.type_v,
+                          offload=load.n_gpu_layers != 0 and supports_gpu_offload())
+        if self.scorer is None:
+            self.scorer = Scorer(rt)
+        return self.scorer.score(request, on_progress, should_cancel)
 
     def capabilities(self) -> dict[str, object]:
         """What this llama.cpp build can do (asked before any model is loaded)."""

@@ -38,6 +38,7 @@ from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, Mo
 from logitscope.engine.beam_api import BeamRequest, BeamResult
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
 from logitscope.engine.sampler import SamplerSettings
+from logitscope.engine.score_api import ScoreRequest, ScoreResult
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.host.crash_log import crash_hint
 from logitscope.host.engine_api import LOCAL_CAPABILITIES
@@ -354,6 +355,13 @@ class EngineClient:
         """Where every position of `tokens` looks, in one layer and query head."""
         matrix: AttentionMatrix = self.call("attention_matrix", tokens=list(tokens), layer=layer, head=head)
         return matrix
+
+    def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
+        """Every token of a text scored by the model (engine/score.py); progress as a fraction of the positions
+        to evaluate; cancel() stops it (CancelledError)."""
+        request.validate()
+        result: ScoreResult = self.call("score", on_progress=on_progress, request=request)
+        return result
 
     def capabilities(self) -> dict[str, object]:
         """{"backend": "CPU" | "CUDA" | ..., "gpu_offload": bool} of the engine's llama.cpp build, and

@@ -16,6 +16,7 @@ from logitscope.engine.api import GenerateRequest, ModelInfo
 from logitscope.engine.beam_api import BeamRequest, BeamResult
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.engine.sampler import LOCAL_STAGES, SamplerSettings
+from logitscope.engine.score_api import ScoreRequest, ScoreResult
 from logitscope.engine.trace import GenerationResult, StepRecord
 
 # What `capabilities()` answers, besides the local build's "backend" and "gpu_offload":
@@ -36,6 +37,7 @@ CAPABILITY_KEYS: dict[str, str] = {
     "samplers": "the sampler stages this engine applies (engine/trace.py STAGE_NAMES)",
     "grammar": "constrained output: a GBNF grammar or a JSON schema",
     "beams": "beam_search(): hypotheses in llama.cpp sequences of one context, the tree and the shared KV cells",
+    "score": "score(): every token of a given text scored by the model (log-probability, rank, alternatives)",
 }
 
 LOCAL_CAPABILITIES: dict[str, object] = {
@@ -43,7 +45,7 @@ LOCAL_CAPABILITIES: dict[str, object] = {
     "token_ids": True, "tokenize": True, "vocab": True, "fork": True, "unsupported_settings": {},
     "kv_map": True,
     "forward_pass": True,
-    "samplers": list(LOCAL_STAGES), "grammar": True, "beams": True,
+    "samplers": list(LOCAL_STAGES), "grammar": True, "beams": True, "score": True,
 }
 
 
@@ -116,4 +118,9 @@ class EngineLike(Protocol):
 
     def beam_search(self, request: BeamRequest) -> BeamResult:
         """Beam search (engine/beams.py). Remote engines: UnsupportedByServerError (capability "beams" False)."""
+        ...
+
+    def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
+        """Every token of a text scored by the model. Remote engines: UnsupportedByServerError (capability
+        "score" False)."""
         ...

@@ -42,6 +42,7 @@ from logitscope.engine.api import GenerateRequest
 from logitscope.engine.beam_api import BeamRequest, BeamResult
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.engine.sampler import SamplerSettings
+from logitscope.engine.score_api import ScoreRequest, ScoreResult
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.host.engine_api import RemoteModelInfo
@@ -213,7 +214,7 @@ class RemoteEngine:
                 "entropy": False, "kv": False, "token_ids": kind.token_ids, "tokenize": kind.tokenize is not None,
                 "vocab": False, "fork": False, "unsupported_settings": dict(kind.unsupported),
                 "samplers": applied_stages(kind.unsupported), "grammar": "grammar" not in kind.unsupported,
-                "kv_map": False, "forward_pass": False, "beams": False}
+                "kv_map": False, "forward_pass": False, "beams": False, "score": False}
 
     # -- generation --------------------------------------------------------------------------------
     def check_settings(self, settings: SamplerSettings) -> None:
@@ -345,6 +346,10 @@ class RemoteEngine:
 
     def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
         raise _no_forward_pass()
+
+    def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
+        raise UnsupportedByServerError("this engine cannot score texts: a remote server does not report every "
+                                       "token's probability over the whole vocabulary; score with a local model")
 
     # -- life --------------------------------------------------------------------------------------
     def close(self) -> None:

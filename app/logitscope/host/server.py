@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from logitscope.engine.core import Engine
     from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
     from logitscope.engine.sampler import SamplerSettings
+    from logitscope.engine.score_api import ScoreRequest, ScoreResult
     from logitscope.engine.trace import GenerationResult, StepRecord
 
 CRASH_HOOKS_ENV = "LOGITSCOPE_ENGINE_CRASH_HOOKS"  # tests set it to simulate native crashes
@@ -182,6 +183,9 @@ class EngineServer:
 
     def do_inspect(self, request: InspectRequest) -> ForwardInspection:
         return self.engine.inspect(request)
+
+    def do_score(self, request: ScoreRequest) -> ScoreResult:
+        return self.engine.score(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
 
     def do_attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
         return self.engine.attention_matrix(tokens, layer, head)

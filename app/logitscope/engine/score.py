@@ -1,0 +1,289 @@
+"""Scoring a text at prompt-processing speed (issue 15, part 1): how surprised the model is by every token.
+
+A scoring context on the same llama_model as the generation context (so a chat's KV cache is left alone),
+created on first use and kept while its size and flash-attention setting stay the same. Each window (or
+chunk, engine/score_api.py says which) is evaluated in batched llama_decode calls that request logits only
+for the positions whose next token is scored. llama.cpp sizes its logits buffer by the outputs of one call
+(n_outputs x n_vocab floats: 2,048 outputs of a 262,144-token vocabulary would be 2 GiB), so a call carries
+at most LOGITS_BUDGET bytes of outputs; positions without outputs fill the rest of the batch.
+
+The numbers per scored position come from the whole vocabulary, vectorized over blocks of rows: log-sum-exp,
+entropy, the actual token's log-probability and rank (how many tokens have a strictly higher logit), and the
+top alternatives (found among the tokens within TOP_MARGIN nats of the best, which holds them all whenever
+it holds enough of them; else a full partition).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import time
+from collections.abc import Callable, Sequence
+
+import llama_cpp
+import numpy as np
+
+from logitscope.engine.memory import kv_type_id
+from logitscope.engine.runtime import Runtime
+from logitscope.engine.score_api import ScoredToken, ScoreRequest, ScoreResult, window_stride
+from logitscope.engine.text import Utf8Stream
+from logitscope.errors import InvalidSettingsError, LogitscopeError
+from logitscope.messages import Message
+
+SCORE_BATCH = 512               # tokens per llama_decode (and per ubatch), as the generation context
+LOGITS_BUDGET = 64 << 20        # bytes of logits one llama_decode may return
+ROW_BLOCK = 32                  # rows of logits processed at once (stays in cache)
+TOP_MARGIN = 12.0               # nats below the best logit that the top alternatives are looked for first
+PROGRESS_S = 0.1                # at most ten progress reports a second
+
+
+class Scorer:
+    """The scoring context of one loaded model (Runtime)."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.rt = runtime
+        self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: runtime.abort_requested)
+        self._ctx: llama_cpp.llama_context_p | None = None
+        self._batch: llama_cpp.llama_batch | None = None
+        self._key: tuple[int, bool] | None = None
+        self.n_ctx = 0
+        self.create_s = 0.0
+
+    # -- the context ----------------------------------------------------------------------------------
+    def _ensure_context(self, n_ctx: int, flash_attn: bool) -> None:
+        if self._ctx is not None and self._key == (n_ctx, flash_attn):
+            return
+        self.close()
+        rt, s = self.rt, self.rt.settings
+        params = llama_cpp.llama_context_default_params()
+        params.n_ctx = n_ctx
+        params.n_batch = params.n_ubatch = min(SCORE_BATCH, n_ctx)
+        threads = llama_cpp.llama_n_threads(rt.context)
+        params.n_threads = params.n_threads_batch = threads
+        params.type_k, params.type_v = kv_type_id(s.type_k), kv_type_id(s.type_v)
+        params.flash_attn_type = (llama_cpp.LLAMA_FLASH_ATTN_TYPE_ENABLED if flash_attn
+                                  else llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED)
+        params.no_perf = True
+        mark = rt.log.mark()
+        t0 = time.perf_counter()
+        ctx = llama_cpp.llama_init_from_model(rt.model, params)
+        if not ctx:
+            raise LogitscopeError("llama.cpp could not create the scoring context: {reason}",
+                                  reason=rt.reason_since(mark))
+        self.create_s = time.perf_counter() - t0
+        self._ctx, self._key, self.n_ctx = ctx, (n_ctx, flash_attn), n_ctx
+        self.n_batch = int(llama_cpp.llama_n_batch(ctx))
+        self.out_cap = max(1, min(self.n_batch, LOGITS_BUDGET // (4 * rt.n_vocab)))
+        batch = llama_cpp.llama_batch_init(self.n_batch, 0, 1)
+        self._batch = batch
+        for k in range(self.n_batch):  # one sequence: set once
+            batch.n_seq_id[k] = 1
+            batch.seq_id[k][0] = 0
+        self._tok = np.ctypeslib.as_array(batch.token, shape=(self.n_batch,))
+        self._pos = np.ctypeslib.as_array(batch.pos, shape=(self.n_batch,))
+        self._out = np.ctypeslib.as_array(ctypes.cast(batch.logits, ctypes.POINTER(ctypes.c_int8)),
+                                          shape=(self.n_batch,))
+        llama_cpp.llama_set_abort_callback(ctx, self._abort_cb, None)
+
+    def close(self) -> None:
+        if self._batch is not None:
+            llama_cpp.llama_batch_free(self._batch)
+            self._batch = None
+        if self._ctx is not None:
+            llama_cpp.llama_free(self._ctx)
+            self._ctx = None
+        self._key = None
+        self.n_ctx = 0
+
+    # -- one window ------------------------------------------------------------------------------------
+    def _evaluate(self, tokens: Sequence[int], outputs: np.ndarray,
+                  on_rows: Callable[[np.ndarray, np.ndarray], None], should_cancel: Callable[[], bool]) -> None:
+        """Decode `tokens` (positions 0..) from an empty cache; `outputs`: bool per position, logits wanted.
+        `on_rows(positions, logits)` gets each call's logits (rows in position order) before the next call."""
+        assert self._ctx is not None and self._batch is not None
+        llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(self._ctx), True)
+        n = len(tokens)
+        want = np.asarray(outputs, dtype=bool)
+        out_positions = np.flatnonzero(want)
+        arr = np.asarray(tokens, dtype=np.int32)
+        start = 0
+        n_vocab = self.rt.n_vocab
+        while start < n:
+            if should_cancel():
+                raise InterruptedError("scoring cancelled")
+            end = min(n, start + self.n_batch)
+            # at most out_cap outputs in this call: stop after the out_cap-th wanted position
+            first_out = np.searchsorted(out_positions, start)
+            if len(out_positions) - first_out > self.out_cap:
+                end = min(end, int(out_positions[first_out + self.out_cap - 1]) + 1)
+            size = end - start
+            self._tok[:size] = arr[start:end]
+            self._pos[:size] = np.arange(start, end, dtype=np.int32)
+            self._out[:size] = want[start:end]
+            self._batch.n_tokens = size
+            rc = llama_cpp.llama_decode(self._ctx, self._batch)
+            if rc == 2:
+                raise InterruptedError("scoring cancelled")
+            if rc != 0:
+                raise LogitscopeError("llama.cpp could not evaluate the text (llama_decode returned {rc})", rc=rc)
+            positions = np.flatnonzero(want[start:end]) + start
+            if len(positions):
+                ptr = llama_cpp.llama_get_logits(self._ctx)
+                logits = np.ctypeslib.as_array(ptr, shape=(len(positions), n_vocab))
+                on_rows(positions, logits)
+            start = end
+
+    # -- scoring -----------------------------------------------------------------------------------------
+    def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None,
+              should_cancel: Callable[[], bool] = lambda: False) -> ScoreResult:
+        request.validate()
+        rt = self.rt
+        notices: list[str] = []
+        if request.text is not None:
+            # as llama-perplexity (common_tokenize(ctx, text, true)): BOS per the model, special tokens as text
+            seq = rt.tokenize(request.text, True, False)
+            if not seq:
+                raise InvalidSettingsError("the text to score is empty")
+        else:
+            seq = list(request.tokens or ())
+            bad = [t for t in seq if not 0 <= t < rt.n_vocab]
+            if bad:
+                raise InvalidSettingsError("token {token} is not in the vocabulary (0..{last})",
+                                           token=bad[0], last=rt.n_vocab - 1)
+        flash = rt.settings.flash_attn if request.flash_attn is None else request.flash_attn
+        n_train = int(llama_cpp.llama_model_n_ctx_train(rt.model))
+        if n_train and request.n_ctx > n_train:
+            notices.append(Message("the model was trained on a context of {n_train} tokens; a window of "
+                                   "{n_ctx} goes past it", n_train=n_train, n_ctx=request.n_ctx))
+        n_tok = len(seq)
+        logprob = np.full(n_tok, np.nan)
+        entropy = np.full(n_tok, np.nan)
+        rank = np.full(n_tok, -1, dtype=np.int64)
+        n_context = np.zeros(n_tok, dtype=np.int64)
+        top = request.top
+        top_ids = np.zeros((n_tok, top), dtype=np.int32)
+        top_lp = np.zeros((n_tok, top), dtype=np.float32)
+        nll = [0.0, 0.0]  # sums of -logprob and logprob^2 in the order llama.cpp adds them
+        if request.mode == "chunks":
+            plan, stride, bos = self._chunk_plan(seq, request.n_ctx)
+        else:
+            plan, stride, bos = self._window_plan(seq, request.n_ctx)
+        self._ensure_context(request.n_ctx, flash)
+        rt.clear_abort()
+        total = sum(len(toks) for toks, _ in plan)
+        done = 0
+        last_report = 0.0
+        t0 = time.perf_counter()
+        for window, targets in plan:
+            # targets[p] = the sequence index of the token that position p's logits predict (-1: none)
+
+            def on_rows(positions: np.ndarray, logits: np.ndarray, targets: np.ndarray = targets) -> None:
+                idx = targets[positions]
+                want_ids = np.asarray([seq[i] for i in idx], dtype=np.int64)
+                for b in range(0, len(positions), ROW_BLOCK):
+                    rows = slice(b, b + ROW_BLOCK)
+                    lp, ent, rk, ti, tl = score_rows(logits[rows], want_ids[rows], top)
+                    where = idx[rows]
+                    logprob[where], entropy[where], rank[where] = lp, ent, rk
+                    top_ids[where], top_lp[where] = ti, tl
+                    n_context[where] = positions[rows] + 1
+                    for v in lp:
+                        nll[0] -= float(v)
+                        nll[1] += float(v) * float(v)
+
+            self._evaluate(window, targets >= 0, on_rows, should_cancel)
+            done += len(window)
+            now = time.perf_counter()
+            if on_progress is not None and (now - last_report >= PROGRESS_S or done == total):
+                on_progress(done / total)
+                last_report = now
+        eval_s = time.perf_counter() - t0
+        utf8 = Utf8Stream()
+        out: list[ScoredToken] = []
+        for i, token in enumerate(seq):
+            piece = rt.piece(token)
+            text = "" if rt.is_control(token) else utf8.feed(piece)
+            out.append(ScoredToken(i, token, piece, text, float(logprob[i]), int(rank[i]), float(entropy[i]),
+                                   top_ids[i].copy(), top_lp[i].copy(), int(n_context[i])))
+        if out:
+            out[-1].text += utf8.flush()
+        return ScoreResult(out, request.mode, request.n_ctx, stride, len(plan), total, eval_s, bos, flash,
+                           nll_sum=nll[0], nll2_sum=nll[1], notices=notices)
+
+    def _window_plan(self, seq: list[int], n_ctx: int) -> tuple[list[tuple[list[int], np.ndarray]], int, bool]:
+        """The sliding windows (engine/score_api.py): each window's tokens and, per position, the sequence
+        index of the token its logits predict (-1: not scored in this window)."""
+        rt = self.rt
+        bos = bool(seq) and rt.add_bos and seq[0] == rt.bos
+        off = 1 if bos else 0
+        body = seq[off:]
+        cap = n_ctx - off
+        stride = window_stride(n_ctx, bos)
+        plan: list[tuple[list[int], np.ndarray]] = []
+        scored_to = 0 if bos else 1   # body indices below this are scored (or cannot be)
+        start = 0
+        while True:
+            end = min(start + cap, len(body))
+            window = ([rt.bos] if bos else []) + body[start:end]
+            targets = np.full(len(window), -1, dtype=np.int64)
+            for j in range(max(scored_to, start + (0 if bos else 1)), end):
+                p = j - start + off          # the token's position in the window
+                targets[p - 1] = j + off     # predicted by the logits of the position before
+            plan.append((window, targets))
+            scored_to = end
+            if end >= len(body):
+                break
+            start += stride
+        if len(seq) < 2:
+            raise InvalidSettingsError("scoring needs at least 2 tokens (the first has no context)")
+        return plan, stride, bos
+
+    def _chunk_plan(self, seq: list[int], n_ctx: int) -> tuple[list[tuple[list[int], np.ndarray]], int, bool]:
+        """llama-perplexity's chunks: n_ctx tokens each, the first replaced by BOS, the second half scored."""
+        rt = self.rt
+        if len(seq) < 2 * n_ctx:
+            raise InvalidSettingsError(
+                "the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); "
+                "the text has {n_tokens}: use a smaller --n-ctx or a longer text",
+                need=2 * n_ctx, n_ctx=n_ctx, n_tokens=len(seq))
+        first = n_ctx // 2
+        plan: list[tuple[list[int], np.ndarray]] = []
+        for c in range(len(seq) // n_ctx):
+            base = c * n_ctx
+            window = list(seq[base:base + n_ctx])
+            if rt.add_bos:
+                window[0] = rt.bos
+            targets = np.full(n_ctx, -1, dtype=np.int64)
+            targets[first:n_ctx - 1] = np.arange(base + first + 1, base + n_ctx)
+            plan.append((window, targets))
+        return plan, n_ctx, bool(rt.add_bos)
+
+
+def score_rows(logits: np.ndarray, targets: np.ndarray, top: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of logits [rows, n_vocab]: (log-probability of the target, entropy in nats, rank of the
+    target, top ids, top log-probabilities)."""
+    rows = np.arange(len(logits))
+    mx = logits.max(axis=1)
+    shifted = logits - mx[:, None]
+    e = np.exp(shifted)
+    s = e.sum(axis=1, dtype=np.float64)
+    log_s = np.log(s)
+    entropy = log_s - np.einsum("ij,ij->i", e, shifted, dtype=np.float64) / s
+    target_logit = logits[rows, targets]
+    logprob = target_logit.astype(np.float64) - mx - log_s
+    rank = np.count_nonzero(logits > target_logit[:, None], axis=1)
+    top_ids = np.zeros((len(logits), top), dtype=np.int32)
+    top_lp = np.zeros((len(logits), top), dtype=np.float32)
+    if top:
+        for r in range(len(logits)):
+            row = shifted[r]
+            cand = np.flatnonzero(row >= -TOP_MARGIN)
+            if len(cand) < top:
+                cand = np.argpartition(row, -top)[-top:]
+            elif len(cand) > 8 * top:  # a flat distribution: partition the candidates first
+                cand = cand[np.argpartition(row[cand], -top)[-top:]]
+            best = cand[np.argsort(-row[cand], kind="stable")[:top]]
+            top_ids[r] = best
+            top_lp[r] = row[best] - log_s[r]
+    return logprob, entropy, rank, top_ids, top_lp
+
