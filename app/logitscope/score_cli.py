@@ -54,7 +54,12 @@ def read_text(args: argparse.Namespace) -> str:
         raise InvalidSettingsError("give the text to score as FILE or with --text (one of them)")
     if args.text is not None:
         return str(args.text)
-    path = Path(args.file).expanduser()
+    return read_text_file(Path(args.file))
+
+
+def read_text_file(path: Path) -> str:
+    """A UTF-8 text file to score (the CLI's FILE, the window's Open file…): one clear error if it is not one."""
+    path = path.expanduser()
     try:
         if path.is_dir():
             raise InvalidSettingsError("{path} is a folder, not a text file", path=str(path))

@@ -1,0 +1,250 @@
+"""The Score dialog (issue 15, section 1): paste or open a text and see how surprising every token was to the
+loaded model — coloured by GLTR rank bucket or by probability, each token's numbers and alternatives on
+hover, a histogram of the ranks, and the text's perplexity and bits per token. Opened from Model ▸ Score a
+text… (Ctrl+Shift+T).
+
+Scoring runs on the bridge's worker (the engine process), never on the GUI thread; the engine's progress
+comes back through a signal, and Cancel stops it. Only a local engine scores (a remote server cannot give
+every token's rank), so the action is disabled with the reason otherwise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from logitscope.engine.api import ModelInfo
+from logitscope.engine.score_api import DEFAULT_SCORE_CTX, MIN_SCORE_CTX, ScoreRequest, ScoreResult
+from logitscope.errors import LogitscopeError
+from logitscope.score_cli import read_text_file
+from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.messages import translate_message
+from logitscope.ui.score_widgets import RankHistogram, ScoredText, ScoreLegend
+
+if TYPE_CHECKING:
+    from logitscope.ui.main_window import MainWindow
+
+SHORTCUT = "Ctrl+Shift+T"
+PROGRESS_STEPS = 1000
+
+
+class ScoreDialog(QDialog):
+    progressed = Signal(float)  # emitted on the worker thread, delivered on the GUI thread (queued)
+
+    def __init__(self, bridge: EngineBridge, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.bridge = bridge
+        self.scored: ScoreResult | None = None
+        self.running = False
+        self.reason = ""          # why scoring is not possible now ("" when it is)
+        self.setWindowTitle(self.tr("Score a text"))
+        self.resize(1000, 680)
+        layout = QVBoxLayout(self)
+        self.text = QPlainTextEdit()
+        self.text.setPlaceholderText(self.tr("Paste a text here, or open a UTF-8 text file."))
+        self.text.setMaximumHeight(140)
+        layout.addWidget(self.text)
+        row = QHBoxLayout()
+        self.open_button = QPushButton(self.tr("Open file…"))
+        self.open_button.clicked.connect(lambda: self.open_file())
+        row.addWidget(self.open_button)
+        row.addWidget(QLabel(self.tr("Window")))
+        self.n_ctx = QSpinBox()
+        self.n_ctx.setRange(MIN_SCORE_CTX, DEFAULT_SCORE_CTX)
+        self.n_ctx.setValue(DEFAULT_SCORE_CTX)
+        self.n_ctx.setSuffix(self.tr(" tokens"))
+        row.addWidget(self.n_ctx)
+        row.addStretch(1)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, PROGRESS_STEPS)
+        self.progress.setVisible(False)
+        row.addWidget(self.progress)
+        self.score_button = QPushButton(self.tr("Score"))
+        self.score_button.setDefault(True)
+        self.score_button.clicked.connect(self.run)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.clicked.connect(self.bridge.cancel)
+        self.cancel_button.setEnabled(False)
+        row.addWidget(self.score_button)
+        row.addWidget(self.cancel_button)
+        layout.addLayout(row)
+        colors = QHBoxLayout()
+        colors.addWidget(QLabel(self.tr("Colour by:")))
+        self.by_rank = QRadioButton(self.tr("rank (GLTR)"))
+        self.by_probability = QRadioButton(self.tr("probability"))
+        self.by_rank.setChecked(True)
+        group = QButtonGroup(self)
+        for button in (self.by_rank, self.by_probability):
+            group.addButton(button)
+            colors.addWidget(button)
+        group.buttonToggled.connect(lambda *_: self.set_color_by())
+        self.legend = ScoreLegend()
+        colors.addWidget(self.legend, 1)
+        layout.addLayout(colors)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.view = ScoredText()
+        splitter.addWidget(self.view)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.addWidget(QLabel(self.tr("<b>Ranks</b> (tokens per bucket)")))
+        self.histogram = RankHistogram()
+        side_layout.addWidget(self.histogram)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        side_layout.addWidget(self.summary)
+        side_layout.addStretch(1)
+        splitter.addWidget(side)
+        splitter.setSizes([680, 320])
+        layout.addWidget(splitter, 1)
+        self.status = QLabel(self.tr("Paste or open a text and press Score."))
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        self.progressed.connect(lambda f: self.progress.setValue(round(f * PROGRESS_STEPS)))
+
+    # -- input ------------------------------------------------------------------------------------------
+    def open_file(self, path: str | None = None) -> bool:
+        """Put a UTF-8 text file in the box; a file that is not one says so in the status line."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a text to score"), "",
+                                                  self.tr("Text files (*.txt *.md);;All files (*)"))
+            if not path:
+                return False
+        try:
+            text = read_text_file(Path(path))
+        except LogitscopeError as exc:
+            self.status.setText(translate_message(exc))
+            return False
+        if not text.strip():
+            self.status.setText(self.tr("{0} holds no text to score.").format(Path(path).name))
+            return False
+        self.text.setPlainText(text)
+        self.status.setText(self.tr("Opened {0} ({1:,} characters).").format(Path(path).name, len(text)))
+        return True
+
+    def set_available(self, reason: str, model_ctx: int) -> None:
+        """`reason`: why scoring cannot run now ("" when it can); `model_ctx` caps the window."""
+        self.reason = reason
+        if model_ctx >= MIN_SCORE_CTX:
+            self.n_ctx.setMaximum(model_ctx)
+        self.score_button.setEnabled(not reason and not self.running)
+        if reason and not self.running:
+            self.status.setText(reason)
+
+    # -- running ----------------------------------------------------------------------------------------
+    def run(self) -> None:
+        if self.running:
+            return
+        if self.reason:
+            self.status.setText(self.reason)
+            return
+        request = ScoreRequest(text=self.text.toPlainText(), n_ctx=self.n_ctx.value())
+        try:
+            request.validate()
+        except LogitscopeError as exc:
+            self.status.setText(translate_message(exc))
+            return
+        self.running = True
+        self.score_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setValue(0)
+        self.progress.setVisible(True)
+        self.status.setText(self.tr("Scoring…"))
+        self.bridge.call(lambda client: client.score(request, self.progressed.emit), done=self._done,
+                         failed=self._failed)
+
+    def _finish(self) -> None:
+        self.running = False
+        self.score_button.setEnabled(not self.reason)
+        self.cancel_button.setEnabled(False)
+        self.progress.setVisible(False)
+
+    def _failed(self, message: str) -> None:
+        self._finish()
+        self.status.setText(self.tr("Scoring stopped: {0}").format(translate_message(message)))
+
+    def _done(self, result: ScoreResult) -> None:
+        self._finish()
+        self.show_result(result)
+
+    # -- showing ----------------------------------------------------------------------------------------
+    def set_color_by(self) -> None:
+        color_by = "probability" if self.by_probability.isChecked() else "rank"
+        self.legend.set_color_by(color_by)
+        self.view.set_color_by(color_by)
+
+    def show_result(self, result: ScoreResult) -> None:
+        self.scored = result
+        self.view.show_result(result, self.bridge.vocab)
+        self.histogram.set_counts(result.rank_buckets())
+        self.summary.setText(self.summary_html(result))
+        self.status.setText(self.tr("{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).").format(
+            result.n_scored, result.eval_s, result.tokens_per_s))
+
+    def summary_html(self, r: ScoreResult) -> str:
+        lines = [self.tr("<b>Tokens</b>: {0:,} ({1:,} scored)").format(len(r.tokens), r.n_scored),
+                 self.tr("<b>Perplexity</b>: {0:.3f}").format(r.perplexity),
+                 self.tr("<b>Bits per token</b>: {0:.3f}").format(r.bits_per_token)]
+        contexts = [t.n_context for t in r.tokens if t.scored]
+        if r.n_passes <= 1:
+            lines.append(self.tr("The text fits in one window of {0:,} positions: every token is predicted from all "
+                                 "the tokens before it.").format(r.n_ctx))
+        else:
+            later = [t.n_context for t in r.tokens if t.scored and t.n_context < t.i] or contexts
+            lines.append(self.tr("Too long for one window of {0:,} positions: read in {1:,} windows sliding by {2:,} "
+                                 "tokens ({3}). Past the first window, each token is predicted from {4:,} to {5:,} "
+                                 "tokens before it.").format(
+                r.n_ctx, r.n_passes, r.stride, self.tr("each starts with BOS") if r.bos else self.tr("no BOS"),
+                min(later), max(later)))
+        lines.extend(translate_message(n) for n in r.notices)
+        return "<br>".join(lines)
+
+
+def install(window: MainWindow) -> ScoreDialog:
+    """The dialog and its action in the Model menu, enabled only with a local model loaded and the engine idle."""
+    dialog = ScoreDialog(window.bridge, window)
+    tr = QCoreApplication.translate
+    tip = tr("ScoreDialog", "Score a text: how surprising each token was to the model, perplexity, rank histogram")
+    action = window._action(tr("ScoreDialog", "&Score a text…"), dialog.show, QKeySequence(SHORTCUT), tip)
+    model_title = tr("MainWindow", "&Model")
+    model_menu = next((a.menu() for a in window.menuBar().actions() if a.text() == model_title), None)
+    if isinstance(model_menu, QMenu):
+        model_menu.addAction(action)
+
+    def update() -> None:
+        info = window.bridge.info
+        if info is None:
+            reason = tr("ScoreDialog", "Load a model to score a text.")
+        elif not isinstance(info, ModelInfo) or window.capabilities.get("score") is False:
+            reason = tr("ScoreDialog", "Scoring needs a local model: a server does not give every token's rank.")
+        else:
+            reason = ""
+        action.setEnabled(not reason)
+        action.setStatusTip(reason or tip)
+        action.setToolTip(reason or tip)
+        dialog.set_available(reason, info.n_ctx if isinstance(info, ModelInfo) else 0)
+
+    window.models.changed.connect(update)
+    update()
+    window.score_dialog = dialog  # type: ignore[attr-defined]
+    window.score_action = action  # type: ignore[attr-defined]
+    return dialog

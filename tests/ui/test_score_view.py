@@ -1,0 +1,112 @@
+"""The Score dialog in the real window, on the real engine (demo model): opened from its menu action, the text
+is scored on the bridge's worker with a progress bar, and what it shows (token count, perplexity, each token's
+rank on hover, the histogram) is what EngineClient.score returns for the same text. Bad input says so in one
+line and nothing crashes; without a model the action is disabled with the reason."""
+
+from __future__ import annotations
+
+from logitscope.engine.score_api import ScoreRequest, ScoreResult
+from logitscope.ui.score_view import SHORTCUT
+from logitscope.ui.score_widgets import tooltip_html
+from logitscope.ui.tokens import rank_text
+
+SCORE_TIMEOUT_MS = 120_000  # a paragraph scores in well under a second on an idle machine; this one is shared
+TEXT = ("The quick brown fox jumps over the lazy dog. Paris is the capital of France, and Berlin is the capital "
+        "of Germany. Water boils at one hundred degrees Celsius at sea level.")
+
+
+def _open(qtbot, window):
+    window.score_action.trigger()
+    dialog = window.score_dialog
+    qtbot.waitUntil(dialog.isVisible, timeout=5_000)
+    return dialog
+
+
+def _reference(qtbot, window, request: ScoreRequest) -> ScoreResult:
+    """The same text scored by EngineClient.score, through the bridge's worker (the engine is not thread-safe)."""
+    got: list[ScoreResult] = []
+    window.bridge.call(lambda client: client.score(request), done=got.append)
+    qtbot.waitUntil(lambda: bool(got), timeout=SCORE_TIMEOUT_MS)
+    return got[0]
+
+
+def test_score_a_text_in_the_real_window(qtbot, window) -> None:
+    assert window.score_action.shortcut().toString() == SHORTCUT
+    assert window.score_action.isEnabled()
+    dialog = _open(qtbot, window)
+    progress: list[float] = []
+    dialog.progressed.connect(progress.append)
+    dialog.text.setPlainText(TEXT)
+    dialog.score_button.click()
+    assert dialog.running and dialog.progress.isVisible()  # on the worker: the GUI is free meanwhile
+    qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
+    result = dialog.scored
+    assert result is not None, dialog.status.text()
+    assert progress and progress[-1] == 1.0
+
+    expected = _reference(qtbot, window, ScoreRequest(text=TEXT, n_ctx=dialog.n_ctx.value()))
+    assert len(result.tokens) == len(expected.tokens) and result.n_scored == expected.n_scored
+    summary = dialog.summary.text()
+    assert f"{len(expected.tokens):,} ({expected.n_scored:,} scored)" in summary
+    assert f"{expected.perplexity:.3f}" in summary and f"{expected.bits_per_token:.3f}" in summary
+    assert "fits in one window" in summary
+
+    # hovering a token: its rank, its p and its alternatives
+    token = next(t for t in result.tokens if t.scored and t.text.strip() and t.rank > 0)
+    tip = tooltip_html(token, window.bridge.vocab)
+    assert f"rank {rank_text(token.rank)}" in tip and "<table>" in tip
+    rect = dialog.view.token_rect(token.i)
+    assert dialog.view.token_at(rect.center()) == token.i  # the mouse finds the token it is on
+
+    counts = dialog.histogram.counts
+    assert sum(counts.values()) == expected.n_scored and counts == expected.rank_buckets()
+
+    # colour by probability instead, then back to ranks: the same tokens, other colours
+    first = dialog.view.document().toPlainText()
+    dialog.by_probability.setChecked(True)
+    assert dialog.view.color_by == "probability" and dialog.legend.color_by == "probability"
+    assert dialog.view.document().toPlainText() == first
+    dialog.by_rank.setChecked(True)
+    assert dialog.view.color_by == "rank"
+
+
+def test_a_long_text_is_windowed_and_says_how(qtbot, window) -> None:
+    dialog = _open(qtbot, window)
+    dialog.text.setPlainText(TEXT * 4)
+    dialog.n_ctx.setValue(32)
+    dialog.score_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
+    result = dialog.scored
+    assert result is not None and result.n_passes > 1, dialog.status.text()
+    assert f"read in {result.n_passes:,} windows sliding by {result.stride:,} tokens" in dialog.summary.text()
+
+
+def test_bad_input_says_so_in_one_line(qtbot, window, tmp_path) -> None:
+    dialog = _open(qtbot, window)
+    dialog.text.setPlainText("   \n ")
+    dialog.score_button.click()
+    assert not dialog.running and dialog.status.text() == "the text to score is empty"
+    assert dialog.scored is None
+
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("café crème".encode("latin-1"))
+    dialog.text.setPlainText("kept")
+    assert not dialog.open_file(str(latin1))
+    assert "is not UTF-8 text" in dialog.status.text() and "\n" not in dialog.status.text()
+    assert dialog.text.toPlainText() == "kept"  # the box is left as it was
+
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    assert not dialog.open_file(str(empty))
+    assert dialog.status.text() == "empty.txt holds no text to score."
+
+    good = tmp_path / "good.txt"
+    good.write_text("Un texte en français.", encoding="utf-8")
+    assert dialog.open_file(str(good)) and dialog.text.toPlainText() == "Un texte en français."
+
+
+def test_without_a_model_the_action_says_why(qtbot, bare_window) -> None:
+    action = bare_window.score_action
+    assert not action.isEnabled()
+    assert action.statusTip() == "Load a model to score a text."
+    assert not bare_window.score_dialog.score_button.isEnabled()
