@@ -1377,6 +1377,7 @@
     <message>
         <location filename="../../app/logitscope/ui/beams_view.py" line="250"/>
         <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="230"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
@@ -2557,6 +2558,182 @@
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="75"/>
         <source>grammar</source>
         <translation>语法</translation>
+    </message>
+</context>
+<context>
+    <name>ScoreDialog</name>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="59"/>
+        <source>Score a text</source>
+        <translation>为文本评分</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="63"/>
+        <source>Paste a text here, or open a UTF-8 text file.</source>
+        <translation>在此粘贴文本，或打开一个 UTF-8 文本文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="67"/>
+        <source>Open file…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="70"/>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="74"/>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="81"/>
+        <source>Score</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="84"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="91"/>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="92"/>
+        <source>rank (GLTR)</source>
+        <translation>排名（GLTR）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="93"/>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="108"/>
+        <source>&lt;b&gt;Ranks&lt;/b&gt; (tokens per bucket)</source>
+        <translation>&lt;b&gt;排名&lt;/b&gt;（每个区间的 token 数）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="119"/>
+        <source>Paste or open a text and press Score.</source>
+        <translation>粘贴或打开文本，然后按“评分”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="128"/>
+        <source>Open a text to score</source>
+        <translation>打开要评分的文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="129"/>
+        <source>Text files (*.txt *.md);;All files (*)</source>
+        <translation>文本文件 (*.txt *.md);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="138"/>
+        <source>{0} holds no text to score.</source>
+        <translation>{0} 中没有可评分的文本。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="141"/>
+        <source>Opened {0} ({1:,} characters).</source>
+        <translation>已打开 {0}（{1:,} 个字符）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="171"/>
+        <source>Scoring…</source>
+        <translation>正在评分…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="183"/>
+        <source>Scoring stopped: {0}</source>
+        <translation>评分已停止：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="200"/>
+        <source>{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).</source>
+        <translation>{1:.2f} 秒内为 {0:,} 个 token 评分（{2:,.0f} token/秒）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="204"/>
+        <source>&lt;b&gt;Tokens&lt;/b&gt;: {0:,} ({1:,} scored)</source>
+        <translation>&lt;b&gt;Token 数&lt;/b&gt;：{0:,}（已评分 {1:,}）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="205"/>
+        <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.3f}</source>
+        <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.3f}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="206"/>
+        <source>&lt;b&gt;Bits per token&lt;/b&gt;: {0:.3f}</source>
+        <translation>&lt;b&gt;每 token 比特数&lt;/b&gt;：{0:.3f}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="209"/>
+        <source>The text fits in one window of {0:,} positions: every token is predicted from all the tokens before it.</source>
+        <translation>文本可放入一个 {0:,} 个位置的窗口：每个 token 都由它之前的全部 token 预测。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="213"/>
+        <source>Too long for one window of {0:,} positions: read in {1:,} windows sliding by {2:,} tokens ({3}). Past the first window, each token is predicted from {4:,} to {5:,} tokens before it.</source>
+        <translation>文本超出一个 {0:,} 个位置的窗口：分 {1:,} 个窗口读取，每次滑动 {2:,} 个 token（{3}）。第一个窗口之后，每个 token 由它之前的 {4:,} 到 {5:,} 个 token 预测。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="216"/>
+        <source>each starts with BOS</source>
+        <translation>每个窗口以 BOS 开头</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="216"/>
+        <source>no BOS</source>
+        <translation>没有 BOS</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="226"/>
+        <source>Score a text: how surprising each token was to the model, perplexity, rank histogram</source>
+        <translation>为文本评分：每个 token 对模型而言有多意外、困惑度、排名直方图</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="228"/>
+        <source>&amp;Score a text…</source>
+        <translation>为文本评分(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="238"/>
+        <source>Load a model to score a text.</source>
+        <translation>请先加载模型再为文本评分。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="240"/>
+        <source>Scoring needs a local model: a server does not give every token&apos;s rank.</source>
+        <translation>评分需要本地模型：服务器不提供每个 token 的排名。</translation>
+    </message>
+</context>
+<context>
+    <name>ScoredText</name>
+    <message>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="27"/>
+        <source>top {0}</source>
+        <translation>前 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="28"/>
+        <source>beyond</source>
+        <translation>其余</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="45"/>
+        <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;: not scored (nothing before it to predict it from)&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;：未评分（它之前没有可用于预测的内容）&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="47"/>
+        <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy {5:.2f} nats; predicted from {6} tokens&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个 token）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} nats；由 {6} 个 token 预测&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

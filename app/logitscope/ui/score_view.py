@@ -220,12 +220,14 @@ class ScoreDialog(QDialog):
 
 
 def install(window: MainWindow) -> ScoreDialog:
-    """The dialog and its action in the Model menu, enabled only with a local model loaded and the engine idle."""
+    """The dialog and its action in the Model menu, enabled only with a local model loaded
+    (the reason in its tip and in the dialog otherwise)."""
     dialog = ScoreDialog(window.bridge, window)
-    tr = QCoreApplication.translate
-    tip = tr("ScoreDialog", "Score a text: how surprising each token was to the model, perplexity, rank histogram")
-    action = window._action(tr("ScoreDialog", "&Score a text…"), dialog.show, QKeySequence(SHORTCUT), tip)
-    model_title = tr("MainWindow", "&Model")
+    tip = QCoreApplication.translate(
+        "ScoreDialog", "Score a text: how surprising each token was to the model, perplexity, rank histogram")
+    action = window._action(QCoreApplication.translate("ScoreDialog", "&Score a text…"), dialog.show,
+                            QKeySequence(SHORTCUT), tip)
+    model_title = QCoreApplication.translate("MainWindow", "&Model")
     model_menu = next((a.menu() for a in window.menuBar().actions() if a.text() == model_title), None)
     if isinstance(model_menu, QMenu):
         model_menu.addAction(action)
@@ -233,9 +235,10 @@ def install(window: MainWindow) -> ScoreDialog:
     def update() -> None:
         info = window.bridge.info
         if info is None:
-            reason = tr("ScoreDialog", "Load a model to score a text.")
+            reason = QCoreApplication.translate("ScoreDialog", "Load a model to score a text.")
         elif not isinstance(info, ModelInfo) or window.capabilities.get("score") is False:
-            reason = tr("ScoreDialog", "Scoring needs a local model: a server does not give every token's rank.")
+            reason = QCoreApplication.translate(
+                "ScoreDialog", "Scoring needs a local model: a server does not give every token's rank.")
         else:
             reason = ""
         action.setEnabled(not reason)

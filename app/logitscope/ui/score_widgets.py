@@ -24,9 +24,8 @@ COLOR_BY = ("rank", "probability")
 
 def bucket_names() -> list[str]:
     """The buckets as people read them (the legend, the histogram)."""
-    tr = QCoreApplication.translate
-    low = [tr("ScoreWidgets", "top {0}").format(f"{b:,}") for b in RANK_BUCKETS]
-    return [*low, tr("ScoreWidgets", "beyond")]
+    low = [QCoreApplication.translate("ScoredText", "top {0}").format(f"{b:,}") for b in RANK_BUCKETS]
+    return [*low, QCoreApplication.translate("ScoredText", "beyond")]
 
 
 def token_color(token: ScoredToken, color_by: str, dark: bool) -> QColor | None:
@@ -41,12 +40,13 @@ def token_color(token: ScoredToken, color_by: str, dark: bool) -> QColor | None:
 
 def tooltip_html(token: ScoredToken, vocab: Sequence[bytes]) -> str:
     """The token, p, surprisal, rank, entropy and the best alternatives (the chat heatmap's popup layout)."""
-    tr = QCoreApplication.translate
     label = _html(token_label(token.piece))
     if not token.scored:
-        return tr("ScoreWidgets", "<p><b>{0}</b>: not scored (nothing before it to predict it from)</p>").format(label)
-    head = tr("ScoreWidgets", "<p><b>{0}</b> (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy "
-              "{5:.2f} nats; predicted from {6} tokens</p>").format(
+        return QCoreApplication.translate(
+            "ScoredText", "<p><b>{0}</b>: not scored (nothing before it to predict it from)</p>").format(label)
+    head = QCoreApplication.translate(
+        "ScoredText", "<p><b>{0}</b> (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy {5:.2f} nats; "
+        "predicted from {6} tokens</p>").format(
         label, token.i, percent(token.p), token.bits, rank_text(token.rank), token.entropy, token.n_context)
     rows = []
     for tok, lp in zip(token.top_ids[:ALTERNATIVES_SHOWN].tolist(), token.top_logprobs[:ALTERNATIVES_SHOWN].tolist(),
