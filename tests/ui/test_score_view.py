@@ -110,3 +110,35 @@ def test_without_a_model_the_action_says_why(qtbot, bare_window) -> None:
     assert not action.isEnabled()
     assert action.statusTip() == "Load a model to score a text."
     assert not bare_window.score_dialog.score_button.isEnabled()
+
+
+def test_cancel_stops_scoring_and_the_dialog_scores_again(qtbot, window) -> None:
+    dialog = _open(qtbot, window)
+    progress: list[float] = []
+    dialog.progressed.connect(progress.append)
+    dialog.text.setPlainText(TEXT * 40)  # about 1,500 tokens in 32-position windows: many passes to stop between
+    dialog.n_ctx.setValue(32)
+    dialog.score_button.click()
+    qtbot.waitUntil(lambda: bool(progress) or not dialog.running, timeout=SCORE_TIMEOUT_MS)
+    dialog.cancel_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
+    assert dialog.scored is None and dialog.status.text().startswith("Scoring stopped:")
+    assert "\n" not in dialog.status.text() and progress[-1] < 1.0
+    assert dialog.score_button.isEnabled() and not dialog.progress.isVisible()
+    dialog.text.setPlainText(TEXT)
+    dialog.score_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
+    assert dialog.scored is not None, dialog.status.text()
+
+
+def test_a_remote_engine_cannot_score_and_says_why(qtbot, window, real_server) -> None:
+    from logitscope.host.remote import RemoteEngine
+
+    assert window.score_action.isEnabled()
+    with qtbot.waitSignal(window.bridge.remoteConnected, timeout=30_000):
+        window.connect_server(RemoteEngine(real_server.url, api_key=real_server.api_key))
+    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=10_000)
+    assert not window.score_action.isEnabled()
+    assert window.score_action.statusTip().startswith("Scoring needs a local model")
+    assert not window.score_dialog.score_button.isEnabled()
+    assert window.score_dialog.status.text().startswith("Scoring needs a local model")
