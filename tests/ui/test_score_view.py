@@ -5,9 +5,11 @@ line and nothing crashes; without a model the action is disabled with the reason
 
 from __future__ import annotations
 
-from logitscope.engine.score_api import ScoreRequest, ScoreResult
+from PySide6.QtGui import QColor, QTextCursor
+
+from logitscope.engine.score_api import ScoreRequest, ScoreResult, rank_bucket
 from logitscope.ui.score_view import SHORTCUT
-from logitscope.ui.score_widgets import tooltip_html
+from logitscope.ui.score_widgets import BUCKET_COLORS, token_color, tooltip_html
 from logitscope.ui.tokens import rank_text
 
 SCORE_TIMEOUT_MS = 120_000  # a paragraph scores in well under a second on an idle machine; this one is shared
@@ -20,6 +22,13 @@ def _open(qtbot, window):
     dialog = window.score_dialog
     qtbot.waitUntil(dialog.isVisible, timeout=5_000)
     return dialog
+
+
+def _background(view, index: int) -> QColor:
+    """The background a token is drawn with in the scored text."""
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(view._starts[view._owners.index(index)] + 1)
+    return cursor.charFormat().background().color()
 
 
 def _reference(qtbot, window, request: ScoreRequest) -> ScoreResult:
@@ -61,11 +70,16 @@ def test_score_a_text_in_the_real_window(qtbot, window) -> None:
     counts = dialog.histogram.counts
     assert sum(counts.values()) == expected.n_scored and counts == expected.rank_buckets()
 
+    # every scored token wears its GLTR bucket's colour
+    shown = [t for t in result.tokens if t.scored and t.text]
+    assert {t.i: _background(dialog.view, t.i) for t in shown} == {
+        t.i: QColor(BUCKET_COLORS[rank_bucket(t.rank)]) for t in shown}
     # colour by probability instead, then back to ranks: the same tokens, other colours
     first = dialog.view.document().toPlainText()
     dialog.by_probability.setChecked(True)
     assert dialog.view.color_by == "probability" and dialog.legend.color_by == "probability"
     assert dialog.view.document().toPlainText() == first
+    assert _background(dialog.view, token.i) == token_color(token, "probability")
     dialog.by_rank.setChecked(True)
     assert dialog.view.color_by == "rank"
 

@@ -17,6 +17,7 @@ from logitscope.ui.tokens import id_label, percent, probability_color, rank_text
 
 # GLTR's colours (Gehrmann et al. 2019): top 10 green, top 100 yellow, top 1,000 red, beyond purple.
 BUCKET_COLORS: tuple[str, ...] = ("#a8e6a1", "#fbe58a", "#f6a6a0", "#d2b0f2")
+SWATCH_TEXT = "#202020"      # text drawn on a colour swatch (tokens, legend)
 PROBABILITY_STEPS = 20       # shared character formats, one per step (a format per token slows the document)
 ALTERNATIVES_SHOWN = 8
 COLOR_BY = ("rank", "probability")
@@ -28,13 +29,14 @@ def bucket_names() -> list[str]:
     return [*low, QCoreApplication.translate("ScoredText", "beyond")]
 
 
-def token_color(token: ScoredToken, color_by: str, dark: bool) -> QColor | None:
-    """The background of a token; None when it was not scored (BOS, the first token without one)."""
+def token_color(token: ScoredToken, color_by: str) -> QColor | None:
+    """The background of a token; None when it was not scored (BOS, the first token without one). Light
+    swatches under dark text in either theme, as GLTR draws them."""
     if not token.scored:
         return None
     if color_by == "probability":
         step = round(token.p * PROBABILITY_STEPS) / PROBABILITY_STEPS
-        return probability_color(step, dark, 150)
+        return probability_color(step, False, 150)
     return QColor(BUCKET_COLORS[rank_bucket(token.rank)])
 
 
@@ -67,7 +69,6 @@ class ScoredText(QTextEdit):
         self.result: ScoreResult | None = None
         self.vocab: Sequence[bytes] = []
         self.color_by = "rank"
-        self.dark = False
         self._starts: list[int] = []   # document position of each shown token
         self._owners: list[int] = []   # its index in result.tokens
         self._hover = -1
@@ -90,13 +91,14 @@ class ScoredText(QTextEdit):
         for index, token in enumerate(self.result.tokens):
             if not token.text:
                 continue  # BOS, or a byte that is only part of a character (the next token shows it)
-            color = token_color(token, self.color_by, self.dark)
+            color = token_color(token, self.color_by)
             key = color.name(QColor.NameFormat.HexArgb) if color is not None else ""
             fmt = formats.get(key)
             if fmt is None:
                 fmt = QTextCharFormat()
-                if color is not None:
+                if color is not None:  # dark text on the light swatches, in a dark theme too
                     fmt.setBackground(color)
+                    fmt.setForeground(QColor(SWATCH_TEXT))
                 formats[key] = fmt
             self._starts.append(cursor.position())
             self._owners.append(index)
@@ -144,7 +146,6 @@ class ScoreLegend(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.color_by = "rank"
-        self.dark = False
         self.setMinimumSize(420, 18)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
@@ -158,14 +159,14 @@ class ScoreLegend(QWidget):
         rect = self.rect().adjusted(0, 1, -1, -1)
         if self.color_by == "probability":
             names = [f"p {lo}–{hi} %" for lo, hi in ((0, 20), (20, 40), (40, 60), (60, 80), (80, 100))]
-            colors = [probability_color(0.2 * n + 0.1, self.dark, 150) for n in range(len(names))]
+            colors = [probability_color(0.2 * n + 0.1, False, 150) for n in range(len(names))]
         else:
             names, colors = bucket_names(), [QColor(c) for c in BUCKET_COLORS]
         width = rect.width() // len(names)
         for n, (name, color) in enumerate(zip(names, colors, strict=True)):
             swatch = QRect(rect.left() + n * width, rect.top(), width - 4, rect.height())
             painter.fillRect(swatch, color)
-            painter.setPen(QColor("#202020"))
+            painter.setPen(QColor(SWATCH_TEXT))
             painter.drawText(swatch, Qt.AlignmentFlag.AlignCenter, name)
 
 
