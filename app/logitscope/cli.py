@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from logitscope import __version__
 from logitscope.errors import InvalidSettingsError, LogitscopeError
@@ -79,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stop", action="append", default=[], metavar="S", help="stop sequence (repeatable)")
     p.add_argument("--top", type=int, default=0, metavar="N", help="print each step's top N candidates")
     p.add_argument("--json", action="store_true", help="JSON Lines on stdout: one object per step, then 'done'")
+    p.add_argument("--draft", metavar="lookup|FILE.gguf", help="speculative decoding: drafts from prompt lookup "
+                   "(n-grams of the context) or from a draft model with the same vocabulary")
+    p.add_argument("--draft-max", type=int, default=None, metavar="K",
+                   help=f"drafts verified per evaluation, at most (default {DecodeOptions().draft_max})")
     _add_load(p)
     r = p.add_argument_group("remote engine (instead of a local model)")
     r.add_argument("--engine", metavar="URL", help="a llama-server, vLLM or other OpenAI-compatible server, "
@@ -230,7 +234,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from logitscope.sampler_cli import settings_from_args
 
     settings = settings_from_args(args)  # validated
-    options = DecodeOptions(max_tokens=args.max_tokens, stop=tuple(args.stop))
+    options = DecodeOptions(max_tokens=args.max_tokens, stop=tuple(args.stop), **_draft_options(args))
     options.validate()
     if args.top < 0:
         raise InvalidSettingsError("--top must be >= 0")
@@ -317,8 +321,35 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"[{result.finish_reason}] {prompt}, "
               f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, first token after {t.ttft_s * 1000:.0f} ms, "
               f"seed {result.settings['seed']}", file=sys.stderr)
+        spec = result.speculative
+        if spec is not None:
+            print(f"[draft {spec.draft}, up to {spec.draft_max}] {spec.accepted} of {spec.drafted} drafts accepted "
+                  f"({spec.acceptance:.0%}), {spec.tokens_per_evaluation:.2f} tokens per evaluation "
+                  f"({spec.evaluations} evaluations)", file=sys.stderr)
     out.flush()
     return 130 if result.finish_reason == "cancelled" else 0  # stopped by Ctrl+C: what came is printed
+
+
+def _draft_options(args: argparse.Namespace) -> dict[str, Any]:
+    """--draft and --draft-max as DecodeOptions fields; a draft model's file is checked here, before an
+    engine starts."""
+    from logitscope.engine.api import DRAFT_LOOKUP
+    from logitscope.engine.gguf_info import read_model_card
+
+    if args.draft is None:
+        if args.draft_max is not None:
+            raise InvalidSettingsError("--draft-max goes with --draft")
+        return {}
+    if args.engine is not None:
+        raise InvalidSettingsError("--draft needs the local engine: a remote server does its own decoding")
+    out: dict[str, Any] = {"draft": args.draft}
+    if args.draft_max is not None:
+        out["draft_max"] = args.draft_max
+    if args.draft != DRAFT_LOOKUP:
+        path = Path(args.draft).expanduser()
+        read_model_card(path)  # a missing or bad file: one clear line
+        out["draft"] = str(path.resolve())
+    return out
 
 
 def _remote_engine(args: argparse.Namespace) -> RemoteEngine:

@@ -37,7 +37,7 @@ def test_a_schema1_trace_migrates_to_schema2():
     assert lines[-1]["schema"] == 1 and lines[-1]["settings"]["order"] == "temperature_first"
     migrated = migrate_trace(lines)
     done = migrated[-1]
-    assert done["schema"] == TRACE_SCHEMA_VERSION == 2 and "order" not in done["settings"]
+    assert done["schema"] == TRACE_SCHEMA_VERSION == 3 and "order" not in done["settings"]
     assert SamplerSettings.from_dict(done["settings"]) == SamplerSettings(
         repeat_penalty=1.1, seed=7, samplers=LEGACY_ORDERS["temperature_first"])
     assert {k: done["settings"][k] for k in ONLY_NEW} == ONLY_NEW  # new settings: off, as the old engine was
