@@ -129,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--samplers", action="store_true",
                       help="each sampler stage's cost per token on the whole vocabulary, and the whole sampler "
                            "with the default chain against the classic five stages")
+    what.add_argument("--speculative", action="store_true",
+                      help="generation tok/s of plain greedy against prompt-lookup drafting, on an edit-this-text "
+                           "and a free-writing prompt")
     what.add_argument("--inspect", action="store_true",
                       help="opening the layer lens + attention of one step, the inspection context's memory, and "
                            "generation tok/s without and with an inspection context")
@@ -140,6 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --window: the window's own CPU per token, fed a recorded answer at a fixed rate "
                         "(no model running while it is measured)")
     p.add_argument("--rate", type=float, default=0.0, help="with --replay: tokens per second (default 100)")
+    p.add_argument("--draft-max", type=int, default=DecodeOptions().draft_max, metavar="K",
+                   help="with --speculative: drafts verified per evaluation, at most")
 
     from logitscope.library.commands import add_models_subcommands
     from logitscope.store.commands import add_history_parser
@@ -397,7 +402,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from logitscope.engine.api import LoadSettings
+    from logitscope.engine.api import DecodeOptions, LoadSettings
 
     LoadSettings(n_threads=args.threads).validate()  # the thread count first: the most common mistake
     if args.reps is None:
@@ -408,6 +413,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise InvalidSettingsError("--replay goes with --window, and --rate (> 0) with --replay")
     if args.vocab_model and not args.samplers:
         raise InvalidSettingsError("--vocab-model goes with --samplers")
+    if args.speculative:
+        from logitscope.spec_bench import run_speculative_bench
+
+        DecodeOptions(draft_max=args.draft_max).validate()
+        return run_speculative_bench(resolve_model(args.model), args)
     if args.samplers:
         from logitscope.engine.sampler_bench import run_sampler_bench
 
