@@ -214,7 +214,7 @@ class Engine:
     def capabilities(self) -> dict[str, object]:
         """What this llama.cpp build can do (asked before any model is loaded)."""
         return {"backend": backend_name(), "gpu_offload": supports_gpu_offload(),
-                "samplers": list(LOCAL_STAGES), "grammar": True}
+                "samplers": list(LOCAL_STAGES), "grammar": True, "speculative": True}
 
 
 def _compute_buffer_from_log(lines: list[str]) -> int | None:
