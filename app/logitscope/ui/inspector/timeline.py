@@ -91,7 +91,9 @@ class TimelinePanel(QWidget):
         n, old = len(steps), self.n_steps
         if steps is not self._source or n < old or (old and steps[old - 1] is not self._last):
             self._source, self._following, self._ranges, old = steps, True, None, 0
-            self._drafted = []
+            if self._drafted:  # another answer: its dots go (a clear per batch would cost a repaint)
+                self._drafted = []
+                self.drafted_dots.clear()
         if n > self._columns.shape[1]:
             grown = np.zeros((4, max(n, 2 * self._columns.shape[1], 256)))
             grown[:, :old] = self._columns[:, :old]
@@ -104,8 +106,6 @@ class TimelinePanel(QWidget):
             if drafted:
                 self._drafted += drafted
                 self.drafted_dots.setData([d[0] for d in self._drafted], [d[1] for d in self._drafted])
-        if not self._drafted:
-            self.drafted_dots.clear()
         self.n_steps, self._last = n, steps[n - 1] if n else None
         x, p, h, ms = self._columns[:, :n]
         self.p_curve.setData(x, p)
