@@ -5,6 +5,7 @@ evaluates one token at a time (measured), so drafting must not change a single n
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -116,8 +117,7 @@ def test_sampled_distribution_is_unchanged(fa_engine):
     for arm, draft in enumerate(("", DRAFT_LOOKUP)):
         seen: Counter[tuple[int, ...]] = Counter()
         for i in range(n):
-            steps, result = run(fa_engine, None, SamplerSettings(**{**settings.to_dict(), "seed": 1000 * arm + i}),
-                                4, draft, k=4, prompt=prompt)
+            steps, result = run(fa_engine, None, replace(settings, seed=1000 * arm + i), 4, draft, k=4, prompt=prompt)
             seen[tuple(result.tokens)] += 1
             drafted += sum(s.drafted for s in steps)
         counts.append(seen)
@@ -170,8 +170,11 @@ def test_backoff_pauses_a_failing_source_and_resumes_on_success():
     b.record(4, 0)
     assert [b.ready() for _ in range(3)] == [False, False, True]
     b.record(4, 1)
+    assert b.size == 2  # one more than were accepted
     b.record(4, 0)
-    assert b.ready()
+    assert b.ready() and b.size == 1
+    b.record(1, 1)
+    assert b.size == 2  # all accepted: doubles
 
 
 def test_drafted_flag_in_the_trace_and_its_migration(fa_engine):

@@ -325,6 +325,7 @@ class Decoder:
         rows of the verification batch with the draft each verifies (the last verifies none), or [] when
         the token went alone (its logits are rt.logits())."""
         rt = self.rt
+        k = min(k, backoff.size)
         drafts = source.propose(context, k) if source is not None and k > 0 and backoff.ready() else []
         if spec is not None:
             spec.evaluations += 1

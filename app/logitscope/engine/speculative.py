@@ -109,10 +109,13 @@ def check_vocabulary(model: Runtime, draft: Runtime) -> None:
 @dataclass
 class Backoff:
     """Drafting pauses while the drafts keep failing (free writing with prompt lookup), so a source that
-    does not help costs little; the pause doubles with each failure and ends at the first success."""
+    does not help costs little; the pause doubles with each failure and ends at the first success. The
+    drafts per batch follow the acceptance too: one more than were accepted last time, doubling while all
+    are (a batch costs more with each token, and a wrong draft's tail is wasted)."""
 
     failures: int = 0
     pause: int = 0
+    size: int = 2        # drafts the next batch may hold, at most
 
     def ready(self) -> bool:
         if self.pause > 0:
@@ -123,6 +126,7 @@ class Backoff:
     def record(self, n_drafted: int, n_accepted: int) -> None:
         if n_drafted == 0:
             return
+        self.size = 2 * n_drafted if n_accepted == n_drafted else n_accepted + 1
         if n_accepted:
             self.failures = 0
             return
