@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from logitscope import __version__
 from logitscope.errors import InvalidSettingsError, LogitscopeError
@@ -82,6 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="JSON Lines on stdout: one object per step, then 'done'")
     add_beam_arguments(p)
     p.add_argument("--explain", action="store_true", help="then the diagnosis of the answer (on stderr)")
+    p.add_argument("--draft", metavar="lookup|FILE.gguf", help="speculative decoding: drafts from prompt lookup "
+                   "(n-grams of the context) or from a draft model with the same vocabulary")
+    p.add_argument("--draft-max", type=int, default=None, metavar="K",
+                   help=f"drafts verified per evaluation, at most (default {DecodeOptions().draft_max})")
     _add_load(p)
     r = p.add_argument_group("remote engine (instead of a local model)")
     r.add_argument("--engine", metavar="URL", help="a llama-server, vLLM or other OpenAI-compatible server, "
@@ -134,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "with the default chain against the classic five stages")
     what.add_argument("--diagnosis", action="store_true",
                       help="the diagnosis of a 4,000-token trace: milliseconds per run, against its budget")
+    what.add_argument("--speculative", action="store_true",
+                      help="generation tok/s of plain greedy against prompt-lookup drafting, on an edit-this-text "
+                           "and a free-writing prompt")
     what.add_argument("--inspect", action="store_true",
                       help="opening the layer lens + attention of one step, the inspection context's memory, and "
                            "generation tok/s without and with an inspection context")
@@ -147,6 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --window: the window's own CPU per token, fed a recorded answer at a fixed rate "
                         "(no model running while it is measured)")
     p.add_argument("--rate", type=float, default=0.0, help="with --replay: tokens per second (default 100)")
+    p.add_argument("--draft-max", type=int, default=DecodeOptions().draft_max, metavar="K",
+                   help="with --speculative: drafts verified per evaluation, at most")
 
     from logitscope.diagnosis.commands import add_explain_parser
     from logitscope.library.commands import add_models_subcommands
@@ -244,7 +253,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from logitscope.sampler_cli import settings_from_args
 
     settings = settings_from_args(args)  # validated
-    options = DecodeOptions(max_tokens=args.max_tokens, stop=tuple(args.stop))
+    options = DecodeOptions(max_tokens=args.max_tokens, stop=tuple(args.stop), **_draft_options(args))
     options.validate()
     if args.top < 0:
         raise InvalidSettingsError("--top must be >= 0")
@@ -334,6 +343,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"[{result.finish_reason}] {prompt}, "
               f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, first token after {t.ttft_s * 1000:.0f} ms, "
               f"seed {result.settings['seed']}", file=sys.stderr)
+        spec = result.speculative
+        if spec is not None:
+            print(f"[draft {spec.draft}, up to {spec.draft_max}] {spec.accepted} of {spec.drafted} drafts accepted "
+                  f"({spec.acceptance:.0%}), {spec.tokens_per_evaluation:.2f} tokens per evaluation "
+                  f"({spec.evaluations} evaluations)", file=sys.stderr)
     out.flush()
     if args.explain:
         from logitscope.diagnosis import Context, diagnose
@@ -344,6 +358,28 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print("diagnosis:", file=sys.stderr)
         print_diagnosis(diagnose(steps, result, vocab or None, context), sys.stderr)
     return 130 if result.finish_reason == "cancelled" else 0  # stopped by Ctrl+C: what came is printed
+
+
+def _draft_options(args: argparse.Namespace) -> dict[str, Any]:
+    """--draft and --draft-max as DecodeOptions fields; a draft model's file is checked here, before an
+    engine starts."""
+    from logitscope.engine.api import DRAFT_LOOKUP
+    from logitscope.engine.gguf_info import read_model_card
+
+    if args.draft is None:
+        if args.draft_max is not None:
+            raise InvalidSettingsError("--draft-max goes with --draft")
+        return {}
+    if args.engine is not None:
+        raise InvalidSettingsError("--draft needs the local engine: a remote server does its own decoding")
+    out: dict[str, Any] = {"draft": args.draft}
+    if args.draft_max is not None:
+        out["draft_max"] = args.draft_max
+    if args.draft != DRAFT_LOOKUP:
+        path = Path(args.draft).expanduser()
+        read_model_card(path)  # a missing or bad file: one clear line
+        out["draft"] = str(path.resolve())
+    return out
 
 
 def _remote_engine(args: argparse.Namespace) -> RemoteEngine:
@@ -391,7 +427,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from logitscope.engine.api import LoadSettings
+    from logitscope.engine.api import DecodeOptions, LoadSettings
 
     LoadSettings(n_threads=args.threads).validate()  # the thread count first: the most common mistake
     if args.reps is None:
@@ -406,6 +442,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from logitscope.diagnosis.bench import run_diagnosis_bench
 
         return run_diagnosis_bench(resolve_model(args.model), args)
+    if args.speculative:
+        from logitscope.spec_bench import run_speculative_bench
+
+        DecodeOptions(draft_max=args.draft_max).validate()
+        return run_speculative_bench(resolve_model(args.model), args)
     if args.samplers:
         from logitscope.engine.sampler_bench import run_sampler_bench
 

@@ -49,7 +49,7 @@ def test_generate_json_lines_schema(demo_model):
     for key in ("i", "token", "text", "p", "p_raw", "top_raw", "top_final", "entropy"):
         assert key in steps[0]
     assert {"token", "text", "p"} <= set(steps[0]["top_raw"][0])
-    assert done["type"] == "done" and done["schema"] == TRACE_SCHEMA_VERSION == 2
+    assert done["type"] == "done" and done["schema"] == TRACE_SCHEMA_VERSION == 3
     assert done["finish_reason"] in ("stop", "length")
     assert done["tokens"] == [s["token"] for s in steps]
     assert done["text"] == "".join(s["text"] for s in steps)

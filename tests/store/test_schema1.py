@@ -37,7 +37,7 @@ def test_a_schema1_trace_migrates_to_schema2():
     assert lines[-1]["schema"] == 1 and lines[-1]["settings"]["order"] == "temperature_first"
     migrated = migrate_trace(lines)
     done = migrated[-1]
-    assert done["schema"] == TRACE_SCHEMA_VERSION == 2 and "order" not in done["settings"]
+    assert done["schema"] == TRACE_SCHEMA_VERSION == 3 and "order" not in done["settings"]
     assert SamplerSettings.from_dict(done["settings"]) == SamplerSettings(
         repeat_penalty=1.1, seed=7, samplers=LEGACY_ORDERS["temperature_first"])
     assert {k: done["settings"][k] for k in ONLY_NEW} == ONLY_NEW  # new settings: off, as the old engine was
@@ -45,7 +45,9 @@ def test_a_schema1_trace_migrates_to_schema2():
     for old, new in zip(lines[:-1], migrated[:-1], strict=True):
         assert [s["name"] for s in new["stages"]] == [s["name"] for s in old["stages"]]
         assert all(s["info"] == {} and s["removed"] is None for s in new["stages"])  # null: not recorded
-        assert {k: v for k, v in new.items() if k != "stages"} == {k: v for k, v in old.items() if k != "stages"}
+        assert new["drafted"] is False  # schema 3: every older step was decoded one at a time
+        assert {k: v for k, v in new.items() if k not in ("stages", "drafted")} == {
+            k: v for k, v in old.items() if k != "stages"}
     assert migrate_trace(migrated) == migrated  # idempotent: a schema-2 trace comes back unchanged
 
 
@@ -53,7 +55,8 @@ def test_settings_without_an_order_or_with_an_unknown_one_are_left_as_they_are()
     assert migrate_settings({"temperature": 0.5}) == {"temperature": 0.5}
     unknown = {"temperature": 0.5, "order": "backwards"}
     assert migrate_settings(unknown) == unknown  # for the reader to report
-    assert migrate_trace_line({"type": "step", "stages": None}) == {"type": "step", "stages": None}  # a remote step
+    assert migrate_trace_line({"type": "step", "stages": None}) == {"type": "step", "stages": None,  # a remote step
+                                                                    "drafted": False}
 
 
 def test_stage_info_and_removed_tokens_survive_packing_and_json():

@@ -58,15 +58,26 @@ class ChatMessage:
 
 
 
+# Speculative decoding (engine/speculative.py): where the drafts come from, and how many per evaluation.
+DRAFT_LOOKUP = "lookup"    # prompt lookup: n-grams of the context; anything else names a draft GGUF
+DEFAULT_DRAFT_MAX = 8
+DRAFT_MAX_LIMIT = 32
+
+
 @dataclass
 class DecodeOptions:
     max_tokens: int = 256
     stop: tuple[str, ...] = ()
     forced: tuple[int, ...] = ()   # tokens to emit first regardless of the draw (forking at a token)
+    draft: str = ""                # "" = no speculative decoding, DRAFT_LOOKUP, or a draft model's path
+    draft_max: int = DEFAULT_DRAFT_MAX  # drafts verified per evaluation, at most
 
     def validate(self) -> None:
         if self.max_tokens < 1:
             raise InvalidSettingsError("max tokens must be >= 1")
+        if not 1 <= self.draft_max <= DRAFT_MAX_LIMIT:
+            raise InvalidSettingsError("draft-max must be between 1 and {limit}, not {value}",
+                                       limit=DRAFT_MAX_LIMIT, value=self.draft_max)
         if any(not s for s in self.stop):
             raise InvalidSettingsError("a stop sequence cannot be empty")
         for stop in self.stop:

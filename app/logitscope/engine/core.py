@@ -7,9 +7,17 @@ which has the same methods. Nothing here knows about processes or Qt.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings, ModelInfo
+from logitscope.engine.api import (
+    DRAFT_LOOKUP,
+    ChatMessage,
+    DecodeOptions,
+    GenerateRequest,
+    LoadSettings,
+    ModelInfo,
+)
 from logitscope.engine.beam_api import BeamRequest, BeamResult
 from logitscope.engine.beams import beam_search
 from logitscope.engine.capacity import ensure_it_can_fit
@@ -24,6 +32,7 @@ from logitscope.engine.runtime import Runtime, backend_name, supports_gpu_offloa
 from logitscope.engine.sampler import LOCAL_STAGES, SamplerSettings
 from logitscope.engine.score import Scorer
 from logitscope.engine.score_api import ScoreRequest, ScoreResult
+from logitscope.engine.speculative import check_vocabulary
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import ContextOverflowError, LoadCancelledError, NoModelLoadedError
 
@@ -39,6 +48,7 @@ class Engine:
         self.inspector: Inspector | None = None  # the forward-pass inspection context, made on first use
         self.beams: BeamResult | None = None     # the last beam search (its cells are in the KV map)
         self.scorer: Scorer | None = None  # the scoring context, made on first use
+        self.draft: Runtime | None = None  # the speculative draft model, loaded when a request names it
 
     # -- model ---------------------------------------------------------------------------------------
     def load(self, path: str | Path, settings: LoadSettings,
@@ -71,6 +81,7 @@ class Engine:
         return self.info
 
     def unload(self) -> None:
+        self._drop_draft()
         if self.inspector is not None:
             self.inspector.close()  # its context before the model it was made on
         if self.scorer is not None:
@@ -125,7 +136,7 @@ class Engine:
             assert self.template is not None
             prompt = build_chat_prompt(self.template, req.messages, req.system, self.chat_tokens, rt.n_ctx, reserve)
             if self.template.stop:
-                options = DecodeOptions(options.max_tokens, tuple(options.stop) + self.template.stop, options.forced)
+                options = replace(options, stop=tuple(options.stop) + self.template.stop)
             tokens = prompt.tokens + list(req.assistant_prefix)
             if len(tokens) >= rt.n_ctx:
                 raise ContextOverflowError("the answer so far fills the context window: nothing more can be generated")
@@ -143,8 +154,33 @@ class Engine:
         tokens, notices, options, self.layout = self._prepare(req)
         self.beams = None
         assert self.decoder is not None
+        draft = self._draft_model(options.draft) if options.draft and options.draft != DRAFT_LOOKUP else None
         return self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
-                                     n_prefix=len(req.assistant_prefix))
+                                     n_prefix=len(req.assistant_prefix), draft_model=draft)
+
+    def _draft_model(self, path: str) -> Runtime:
+        """The draft model at `path`, loaded once next to the model (its own context, as large, on the same
+        threads and GPU layers); a file that is not a GGUF or a model with another vocabulary is refused."""
+        if self.draft is not None and str(self.draft.path) == path:
+            return self.draft
+        self._drop_draft()
+        rt = self._require()
+        read_model_card(path)  # a clear error for a missing or bad file before llama.cpp sees it
+        load = rt.settings
+        draft = Runtime(path, LoadSettings(n_ctx=rt.n_ctx, n_gpu_layers=load.n_gpu_layers, n_threads=load.n_threads,
+                                           flash_attn=load.flash_attn, n_batch=load.n_batch))
+        try:
+            check_vocabulary(rt, draft)
+        except BaseException:
+            draft.close()
+            raise
+        self.draft = draft
+        return draft
+
+    def _drop_draft(self) -> None:
+        if self.draft is not None:
+            self.draft.close()
+            self.draft = None
 
     def beam_search(self, request: BeamRequest, should_cancel: Callable[[], bool] = lambda: False) -> BeamResult:
         """Beam search on a context of its own (engine/beams.py); the generation context is untouched."""
@@ -215,7 +251,7 @@ class Engine:
     def capabilities(self) -> dict[str, object]:
         """What this llama.cpp build can do (asked before any model is loaded)."""
         return {"backend": backend_name(), "gpu_offload": supports_gpu_offload(),
-                "samplers": list(LOCAL_STAGES), "grammar": True}
+                "samplers": list(LOCAL_STAGES), "grammar": True, "speculative": True}
 
 
 def _compute_buffer_from_log(lines: list[str]) -> int | None:

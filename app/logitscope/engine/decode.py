@@ -4,6 +4,13 @@ logits, run the recorded sampler, decode the bytes, check stops, and evaluate th
 `generate` yields one StepRecord per visible token and finally a GenerationResult. Steps are held
 back while their text could be the start of a stop sequence, so a stop sequence is never shown, even
 when it spans tokens.
+
+Speculative decoding (options.draft, engine/speculative.py): the chosen token is evaluated together with
+up to draft_max drafts in one batch with logits at every position; the next steps take their logits from
+that batch in order, each sampled by the recorded sampler with the history up to its own position, and a
+step whose token equals the draft there needs no evaluation of its own. At the first token that differs
+the remaining drafts leave the KV cache and the loop goes on from that token. The sampler's state moves
+step by step exactly as in plain decoding, so every chain (penalties, DRY, grammar, Mirostat) applies.
 """
 
 from __future__ import annotations
@@ -12,18 +19,28 @@ import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
-from logitscope.engine.api import DecodeOptions
+from logitscope.engine.api import DRAFT_LOOKUP, DecodeOptions
 from logitscope.engine.dry import DryBreakers, build_breakers
 from logitscope.engine.grammar import Grammar, schema_to_gbnf
 from logitscope.engine.notices import CONTEXT_FULL_NOTICE
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.sampler import Candidates, SamplerSettings, sample, top_indices
 from logitscope.engine.sampler_state import GrammarDeadEnd, SamplerState, resolve_bias
+from logitscope.engine.speculative import Backoff, DraftSource, LookupDraft, ModelDraft
 from logitscope.engine.text import Utf8Stream
-from logitscope.engine.trace import FINAL_TOP_K, RAW_TOP_N, GenerationResult, KvInfo, StepRecord, Timings
+from logitscope.engine.trace import (
+    FINAL_TOP_K,
+    RAW_TOP_N,
+    GenerationResult,
+    KvInfo,
+    SpeculativeStats,
+    StepRecord,
+    Timings,
+)
 from logitscope.errors import InvalidSettingsError
 from logitscope.messages import Message
 
@@ -142,9 +159,11 @@ class Decoder:
 
     def generate(self, prompt: Sequence[int], settings: SamplerSettings, options: DecodeOptions,
                  should_cancel: Callable[[], bool] = lambda: False,
-                 notices: list[str] | None = None, n_prefix: int = 0) -> Iterator[StepRecord | GenerationResult]:
+                 notices: list[str] | None = None, n_prefix: int = 0,
+                 draft_model: Runtime | None = None) -> Iterator[StepRecord | GenerationResult]:
         """`n_prefix`: how many of the prompt's last tokens are the start of the answer (a fork); their
-        bytes prime the UTF-8 decoder, so a character split at the fork point still decodes."""
+        bytes prime the UTF-8 decoder, so a character split at the fork point still decodes.
+        `draft_model`: the loaded draft model when options.draft names one."""
         settings.validate()
         options.validate()
         settings = settings.with_seed()
@@ -152,13 +171,19 @@ class Decoder:
         state = self.new_state(settings, np.random.default_rng(settings.seed))
         try:
             self._start_grammar(state, prompt[len(prompt) - n_prefix:] if n_prefix else (), options.forced)
-            yield from self._generate(prompt, settings, options, state, should_cancel, notices, n_prefix)
+            source: DraftSource | None = None
+            if options.draft == DRAFT_LOOKUP:
+                source = LookupDraft(prompt)
+            elif options.draft:
+                assert draft_model is not None, "the engine loads the draft model"
+                source = ModelDraft(draft_model)
+            yield from self._generate(prompt, settings, options, state, should_cancel, notices, n_prefix, source)
         finally:
             state.close()  # the native grammar, also on cancel or an exception
 
     def _generate(self, prompt: Sequence[int], settings: SamplerSettings, options: DecodeOptions,
                   state: SamplerState, should_cancel: Callable[[], bool], notices: list[str] | None,
-                  n_prefix: int) -> Iterator[StepRecord | GenerationResult]:
+                  n_prefix: int, source: DraftSource | None) -> Iterator[StepRecord | GenerationResult]:
         rt = self.rt
         window = max(settings.repeat_last_n, settings.dry_window(rt.n_ctx) if settings.dry_on else 0)
         t_start = time.perf_counter()
@@ -178,12 +203,26 @@ class Decoder:
         t_prev = t_prompt
         i = 0
         stopped_by_sequence = False
+        committed = len(rt.tokens)       # context tokens before this step (the KV cache may hold drafts after)
+        context = list(prompt)           # the same tokens, for the draft source
+        queue: list[tuple[np.ndarray, int | None]] = []  # (logits, the draft they verify) of the last batch
+        batch = [0, 0]                   # the open batch: drafted, accepted
+        backoff = Backoff()
+        if source is not None and not rt.settings.flash_attn:
+            # measured: llama.cpp's attention without flash attention rounds a batch differently from one
+            # token (logits up to ~0.9 apart on the demo model); with it, both are bit for bit the same
+            notices.append(Message("speculative decoding without flash attention: the batched verification "
+                                   "rounds slightly differently from one token at a time, so a near tie may "
+                                   "go the other way; load with flash attention for output identical to "
+                                   "plain decoding"))
+        spec = (SpeculativeStats(options.draft if options.draft == DRAFT_LOOKUP else Path(options.draft).name,
+                                 options.draft_max, evaluations=1) if source is not None else None)
         while i < options.max_tokens and finish != "cancelled":
             if should_cancel():
                 finish = "cancelled"
                 break
-            logits = rt.logits()
-            recent = rt.recent(window)
+            logits, draft = queue.pop(0) if queue else (rt.logits(), None)
+            recent = rt.history(committed, window)
             top, lse, entropy_raw, e = self.raw_stats(logits)
             best = top_indices(logits, RAW_TOP_N, top)  # ranked once: the raw record, top-k and the records reuse it
             state.head_ids = best
@@ -195,6 +234,17 @@ class Decoder:
                 finish = "stop"
                 break
             token = outcome.token
+            drafted = draft is not None and token == draft
+            if draft is not None:
+                if drafted:
+                    batch[1] += 1
+                    assert spec is not None
+                    spec.accepted += 1
+                else:
+                    rt.truncate(committed)  # the rejected draft and every draft after it
+                    queue.clear()
+                if not drafted or not queue or queue[0][1] is None:  # the batch is settled
+                    backoff.record(*batch)
             p_raw = float(e[token]) * math.exp(top - lse)
             in_head = np.flatnonzero(best == token)
             rank_raw = int(in_head[0]) if len(in_head) else int(np.count_nonzero(logits > logits[token]))
@@ -218,7 +268,7 @@ class Decoder:
                 p_raw=p_raw, rank_raw=rank_raw, entropy_raw=entropy_raw, stages=outcome.stages,
                 final_ids=final.ids[head].astype(np.int32), final_probs=probs[head].astype(np.float32),
                 n_final=len(final), p=p_final, rank=rank_final,
-                entropy=float(-(nz * np.log(nz)).sum()), latency_s=now - t_prev, kv_used=len(rt.tokens))
+                entropy=float(-(nz * np.log(nz)).sum()), latency_s=now - t_prev, kv_used=committed, drafted=drafted)
             t_prev = now
             i += 1
             released, hit_stop = stops.push(step)
@@ -231,13 +281,22 @@ class Decoder:
                 finish = "stop"
                 break
             state.accept(token)
-            if len(rt.tokens) >= rt.n_ctx:
+            context.append(token)
+            if drafted:  # evaluated already, in the batch that verified it
+                committed += 1
+                continue
+            if committed >= rt.n_ctx:
                 notices.append(Message(CONTEXT_FULL_NOTICE, n_ctx=rt.n_ctx))
                 break
             try:
-                rt.eval([token])
+                queue = self._evaluate(token, context, source, backoff, spec,
+                                       min(options.draft_max, rt.n_ctx - committed - 1, options.max_tokens - i - 1))
             except InterruptedError:
                 finish = "cancelled"
+            batch = [len(queue) - 1, 0] if queue else [0, 0]
+            committed += 1
+        if len(rt.tokens) > committed:
+            rt.truncate(committed)  # drafts left unverified when the answer ended
         for step in stops.flush():
             emitted.append(step)
             yield step
@@ -246,6 +305,8 @@ class Decoder:
                                    "not part of the text"))
         timings.n_gen = i
         timings.gen_s = time.perf_counter() - t_prompt
+        if spec is not None:
+            spec.n_tokens = i
         yield GenerationResult(
             text="".join(s.text for s in emitted),  # exactly the steps' texts: they add up to the answer
             tokens=[s.token for s in emitted],
@@ -255,4 +316,23 @@ class Decoder:
             settings=settings.to_dict() | {"max_tokens": options.max_tokens, "stop": list(options.stop)},
             prompt_tokens=list(prompt),
             notices=notices,
+            speculative=spec,
         )
+
+    def _evaluate(self, token: int, context: list[int], source: DraftSource | None, backoff: Backoff,
+                  spec: SpeculativeStats | None, k: int) -> list[tuple[np.ndarray, int | None]]:
+        """Evaluate the chosen token, with up to k drafts after it when a source has some: the logits
+        rows of the verification batch with the draft each verifies (the last verifies none), or [] when
+        the token went alone (its logits are rt.logits())."""
+        rt = self.rt
+        k = min(k, backoff.size)
+        drafts = source.propose(context, k) if source is not None and k > 0 and backoff.ready() else []
+        if spec is not None:
+            spec.evaluations += 1
+        if not drafts:
+            rt.eval([token])
+            return []
+        rows = rt.eval_outputs([token, *drafts])
+        assert spec is not None
+        spec.drafted += len(drafts)
+        return [(rows[j], drafts[j] if j < len(drafts) else None) for j in range(len(rows))]

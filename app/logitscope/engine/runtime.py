@@ -21,7 +21,7 @@ from pathlib import Path
 import llama_cpp
 import numpy as np
 
-from logitscope.engine.api import LoadSettings
+from logitscope.engine.api import DRAFT_MAX_LIMIT, LoadSettings
 from logitscope.engine.memory import KV_CELL_PADDING, kv_type_id
 from logitscope.engine.text import require_utf8
 from logitscope.engine.threads import available_cpus
@@ -29,6 +29,7 @@ from logitscope.errors import LoadCancelledError, ModelLoadError
 from logitscope.messages import Message
 
 log = logging.getLogger("logitscope.llama")
+MAX_VERIFY_BATCH = DRAFT_MAX_LIMIT + 1  # one speculative verification: the pending token and its drafts
 
 # ggml_log_level: NONE=0, DEBUG=1, INFO=2, WARN=3, ERROR=4, CONT=5 (continues the previous line)
 _LEVELS = {0: logging.INFO, 1: logging.DEBUG, 2: logging.INFO, 3: logging.WARNING, 4: logging.ERROR}
@@ -161,6 +162,7 @@ class Runtime:
         self.log = llama_log()
         self._cancelled = False
         self._model: llama_cpp.llama_model_p | None = None
+        self._batch: llama_cpp.llama_batch | None = None
         self._ctx: llama_cpp.llama_context_p | None = None
         t0 = time.perf_counter()
         self._load(on_progress, should_cancel or (lambda: False))
@@ -361,6 +363,39 @@ class Runtime:
             if cancellable:
                 llama_cpp.llama_set_abort_callback(self._ctx, llama_cpp.ggml_abort_callback(), None)  # NULL
 
+    def eval_outputs(self, tokens: Sequence[int]) -> np.ndarray:
+        """Evaluate tokens in ONE llama_decode with logits at every position (speculative verification:
+        the pending token and its drafts). Returns a zero-copy (len(tokens), n_vocab) view, overwritten by
+        the next decode. llama_batch_get_one would output only the last position's logits."""
+        n = len(tokens)
+        if not 0 < n <= min(self.n_batch, MAX_VERIFY_BATCH):
+            raise ValueError(f"a verification batch holds 1 to {min(self.n_batch, MAX_VERIFY_BATCH)} tokens, not {n}")
+        if self._batch is None:
+            self._batch = llama_cpp.llama_batch_init(MAX_VERIFY_BATCH, 0, 1)
+        batch, start = self._batch, len(self.tokens)
+        for j, token in enumerate(tokens):
+            batch.token[j] = token
+            batch.pos[j] = start + j
+            batch.n_seq_id[j] = 1
+            batch.seq_id[j][0] = 0
+            batch.logits[j] = 1
+        batch.n_tokens = n
+        rc = llama_cpp.llama_decode(self._ctx, batch)
+        if rc != 0:
+            llama_cpp.llama_memory_seq_rm(self._mem, 0, start, -1)
+            if rc == 1:
+                raise MemoryError("no room left in the KV cache for this batch")
+            raise RuntimeError(f"llama_decode failed with code {rc}")
+        self._token_array[start:start + n] = tokens
+        self.tokens.extend(tokens)
+        ptr = llama_cpp.llama_get_logits(self._ctx)
+        return np.ctypeslib.as_array(ctypes.cast(ptr, self._logits_ptr_type), shape=(n, self.n_vocab))
+
+    def history(self, end: int, n: int) -> np.ndarray:
+        """The n context tokens before position `end` (a view): the penalty window of a drafted position,
+        whose later cells hold drafts not yet accepted."""
+        return self._token_array[max(0, end - n):end] if n > 0 else self._token_array[:0]
+
     def abort(self) -> None:
         """Ask a running eval to stop (safe from another thread; CPU backend honours it)."""
         self._abort_flag = True
@@ -383,6 +418,9 @@ class Runtime:
         return self._logits_view
 
     def close(self) -> None:
+        if self._batch is not None:
+            llama_cpp.llama_batch_free(self._batch)
+            self._batch = None
         if self._ctx:
             llama_cpp.llama_free(self._ctx)
             self._ctx = None

@@ -94,6 +94,9 @@ class StepRecord:
     # the engine's vocabulary (a remote server); None for the local engine.
     raw_pieces: list[bytes] | None = None
     final_pieces: list[bytes] | None = None
+    # Schema 3: the token was a speculative draft the model accepted (it came out of the verification batch
+    # of an earlier step, without an evaluation of its own). Its sampler trace is complete all the same.
+    drafted: bool = False
 
     @property
     def raw_probs(self) -> np.ndarray:
@@ -132,6 +135,31 @@ class KvInfo:
 
 
 @dataclass
+class SpeculativeStats:
+    """Speculative decoding of one generation: `draft` is "lookup" or the draft model's file name."""
+
+    draft: str
+    draft_max: int
+    drafted: int = 0        # draft tokens verified
+    accepted: int = 0       # of those, accepted (each a step without an evaluation of its own)
+    evaluations: int = 0    # model evaluations that gave a step its logits (the prompt's included)
+    n_tokens: int = 0       # steps generated
+
+    @property
+    def acceptance(self) -> float:
+        return self.accepted / self.drafted if self.drafted else 0.0
+
+    @property
+    def tokens_per_evaluation(self) -> float:
+        return self.n_tokens / self.evaluations if self.evaluations else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"draft": self.draft, "draft_max": self.draft_max, "drafted": self.drafted, "accepted": self.accepted,
+                "evaluations": self.evaluations, "acceptance": round(self.acceptance, 4),
+                "tokens_per_evaluation": round(self.tokens_per_evaluation, 4)}
+
+
+@dataclass
 class GenerationResult:
     text: str
     tokens: list[int]
@@ -142,6 +170,7 @@ class GenerationResult:
     prompt_tokens: list[int]
     notices: list[str] = field(default_factory=list)
     trimmed_messages: int = 0
+    speculative: SpeculativeStats | None = None   # None: no drafting
 
 
 def piece_text(piece: bytes) -> str:
@@ -201,6 +230,7 @@ def step_to_json(step: StepRecord, vocab: Vocab, top: int = 10) -> dict[str, Any
         "stages": [_stage_json(s, vocab, top) for s in step.stages] if step.stages else None,
         "latency_ms": round(step.latency_s * 1000, 3),
         "kv_used": _known(step.kv_used),
+        "drafted": step.drafted,
     }
 
 
@@ -224,6 +254,7 @@ def result_to_json(result: GenerationResult) -> dict[str, Any]:
                "allocated_bytes": _known(result.kv.allocated_bytes)},
         "settings": result.settings,
         "notices": result.notices,
+        "speculative": result.speculative.to_json() if result.speculative is not None else None,
     }
 
 
@@ -240,6 +271,7 @@ _HEAD = struct.Struct("<iiIfffifiiffffi")
 # are there (a record written before a tail existed ends before it, and reads as before):
 _PIECES_TAIL = b"P"   # the candidates' own bytes (a remote step)
 _STAGES_TAIL = b"S"   # schema 2: each stage's info and removed_ids
+_DRAFTED_TAIL = b"D"  # schema 3: the step was an accepted draft (no data; absent: it was not)
 _INFO_KEY = 255       # the longest info key, in UTF-8 bytes
 
 
@@ -271,6 +303,8 @@ def pack_step(step: StepRecord) -> bytes:
                 parts += [struct.pack("<B", len(name)), name, struct.pack("<d", value)]  # Mirostat's mu: exact
             removed = s.removed_ids[:0xFFFF]
             parts += [struct.pack("<H", len(removed)), removed.astype("<i4").tobytes()]
+    if step.drafted:
+        parts.append(_DRAFTED_TAIL)
     return b"".join(parts)
 
 
@@ -327,6 +361,7 @@ def unpack_step(data: bytes) -> StepRecord:
                 pos += n
                 s.info[key] = take("<d")[0]
             s.removed_ids = arr("<i4", take("<H")[0])
+    drafted = data[pos:pos + len(_DRAFTED_TAIL)] == _DRAFTED_TAIL
     return StepRecord(i, token, bytes(piece), text, raw_ids, raw_logits, raw_lse, p_raw, rank_raw, entropy_raw,
                       stages, final_ids, final_probs, n_final, p, rank, entropy, latency, kv_used,
-                      raw_pieces, final_pieces)
+                      raw_pieces, final_pieces, drafted)

@@ -7,6 +7,11 @@ Schema 1 -> 2 (every llama.cpp sampler):
   bias, grammar, JSON schema, min-keep) are added at their defaults: off, which is what it applied;
 - a step's stages gain `info` ({} : nothing recorded) and `removed` (null: not recorded).
 
+Schema 2 -> 3 (speculative decoding):
+- a step gains `drafted` (false: every step before schema 3 was decoded one at a time);
+- the "done" line gains `speculative` (null: no drafting).
+The stored (packed) form needs nothing: a step without the drafted tail reads as not drafted.
+
 Every reader of stored or exported traces goes through these functions: the history (store.records,
 for the window and the exports) and `history import` (store.exchange). They are idempotent: a record
 already in today's schema comes back unchanged, and keys they do not know are kept.
@@ -37,14 +42,17 @@ def migrate_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def migrate_trace_line(line: Mapping[str, Any]) -> dict[str, Any]:
-    """One line of a `generate --json` trace (a "step" or the "done" line) in schema 2."""
+    """One line of a `generate --json` trace (a "step" or the "done" line) in today's schema."""
     out = dict(line)
-    if out.get("type") == "step" and isinstance(out.get("stages"), list):
-        out["stages"] = [{**stage, "info": stage.get("info", {}), "removed": stage.get("removed")}
-                         if isinstance(stage, Mapping) else stage for stage in out["stages"]]
+    if out.get("type") == "step":
+        if isinstance(out.get("stages"), list):
+            out["stages"] = [{**stage, "info": stage.get("info", {}), "removed": stage.get("removed")}
+                             if isinstance(stage, Mapping) else stage for stage in out["stages"]]
+        out.setdefault("drafted", False)
     elif out.get("type") == "done":
         if isinstance(out.get("settings"), Mapping):
             out["settings"] = migrate_settings(out["settings"])
+        out.setdefault("speculative", None)
         if isinstance(out.get("schema"), int) and out["schema"] < TRACE_SCHEMA_VERSION:
             out["schema"] = TRACE_SCHEMA_VERSION
     return out

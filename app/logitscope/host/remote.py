@@ -214,7 +214,8 @@ class RemoteEngine:
                 "entropy": False, "kv": False, "token_ids": kind.token_ids, "tokenize": kind.tokenize is not None,
                 "vocab": False, "fork": False, "unsupported_settings": dict(kind.unsupported),
                 "samplers": applied_stages(kind.unsupported), "grammar": "grammar" not in kind.unsupported,
-                "kv_map": False, "forward_pass": False, "beams": False, "score": False}
+                "kv_map": False, "forward_pass": False, "beams": False, "score": False,
+                "speculative": False}
 
     # -- generation --------------------------------------------------------------------------------
     def check_settings(self, settings: SamplerSettings) -> None:
@@ -230,6 +231,9 @@ class RemoteEngine:
         if request.assistant_prefix or request.options.forced:
             raise UnsupportedByServerError("forking at a token continues from token ids, but a remote server "
                                            "takes text: fork with a local model")
+        if request.options.draft:
+            raise UnsupportedByServerError("speculative decoding needs the local engine: a remote server does "
+                                           "its own decoding")
         info, kind = self.connect(), self.kind
         settings = request.settings
         if settings.seed is None:  # drawn here so the result records it; 31 bits suit every server

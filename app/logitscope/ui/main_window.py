@@ -361,7 +361,7 @@ class MainWindow(QMainWindow):
         self.inspector.refresh()
         self._update_actions()
         if result is not None:
-            self.status.show_speed(result.timings)
+            self.status.show_speed(result.timings, result.speculative)
             self.status.show_context(result.kv.used_cells)
             if result.kv.used_cells >= 0:
                 self.memory.set_used(result.kv.used_cells)
@@ -430,7 +430,7 @@ class MainWindow(QMainWindow):
 
     def _decode_options(self, forced: tuple[int, ...]) -> DecodeOptions:
         return DecodeOptions(max_tokens=self.sampler.max_tokens.value(), stop=self.sampler.stop_sequences(),
-                             forced=forced)
+                             forced=forced, **self.sampler.drafting.options())
 
     def _retry_saving(self) -> None:
         for problem in self.history.retry_saving():

@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar
 
 from logitscope.engine.api import ModelInfo
-from logitscope.engine.trace import Timings
+from logitscope.engine.trace import SpeculativeStats, Timings
 from logitscope.host.engine_api import RemoteModelInfo
 from logitscope.ui.visibility import Coalescer
 
@@ -56,9 +56,12 @@ class StatusLine(QObject):
         if hint.width() > self.context.minimumWidth() or hint.height() != self.context.minimumHeight():
             self.context.setFixedSize(max(hint.width(), self.context.minimumWidth()), hint.height())
 
-    def show_speed(self, timings: Timings) -> None:
-        self.speed.setText(self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(timings.ttft_s * 1000,
-                                                                                    timings.gen_tps))
+    def show_speed(self, timings: Timings, spec: SpeculativeStats | None = None) -> None:
+        text = self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(timings.ttft_s * 1000, timings.gen_tps)
+        if spec is not None:
+            text += self.tr(" · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation").format(
+                spec.acceptance, spec.tokens_per_evaluation)
+        self.speed.setText(text)
 
     def offer_undo(self, text: str, undo: Callable[[], None]) -> None:
         """`text` and an Undo button for 15 s (e.g. after deleting a conversation)."""

@@ -71,13 +71,16 @@ class TokenTextView(QTextBrowser):
         bucket = -1
         if self.heatmap and step.p_raw == step.p_raw and step.rank_raw >= 0:  # NaN / -1: the server did not say
             bucket = round(step.p_raw * COLOR_BUCKETS) if self.color_by == "probability" else min(step.rank_raw, 3)
-        fmt = self._formats.get(bucket)
+        key = (bucket << 1) | step.drafted  # an accepted speculative draft is underlined (dotted)
+        fmt = self._formats.get(key)
         if fmt is None:
             fmt = QTextCharFormat()
             if bucket >= 0:
                 fmt.setBackground(probability_color(bucket / COLOR_BUCKETS, self.dark) if self.color_by == "probability"
                                   else rank_color(bucket, self.dark))
-            self._formats[bucket] = fmt
+            if step.drafted:
+                fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+            self._formats[key] = fmt
         return fmt
 
     def append_steps(self, steps: Sequence[StepRecord]) -> None:
@@ -325,6 +328,8 @@ class TokenTextView(QTextBrowser):
         entropy = "—" if step.entropy_raw != step.entropy_raw else f"{step.entropy_raw:.2f}"
         head = self.tr("step {0}: p = {1} (rank {2}), entropy {3} nats").format(
             step.i, percent(step.p_raw), rank_text(step.rank_raw), entropy)
+        if step.drafted:
+            head += "<br>" + self.tr("an accepted speculative draft: verified in an earlier step's evaluation")
         return f"<p>{head}</p><table>{''.join(rows)}</table>"
 
 

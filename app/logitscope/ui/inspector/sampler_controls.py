@@ -34,6 +34,7 @@ from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.inspector.bias_table import BiasTable
 from logitscope.ui.inspector.chain_list import ChainList
 from logitscope.ui.inspector.constraint_box import ConstraintBox
+from logitscope.ui.inspector.draft_controls import DraftControls
 from logitscope.ui.inspector.sampler_fields import FIELDS, Row, Section, breakers_text, parse_breakers
 from logitscope.ui.inspector.sampler_texts import SamplerTexts
 from logitscope.ui.inspector.settings_check import EngineCheck
@@ -170,6 +171,8 @@ class SamplerPanel(QWidget):
         self.stops.setPlaceholderText(self.tr("e.g. ###, \\n\\n (comma-separated)"))
         self.stops.setToolTip(self.tr("The answer stops when it writes one of these"))
         form.addRow(self.tr("Stop sequences"), self.stops)
+        self.drafting = DraftControls()
+        form.addRow(self.tr("Speculative"), self.drafting)
 
     # -- presets (each item's data is its key, as stored; built-in names are shown translated) -----------
     def select_preset(self, name: str) -> None:
@@ -222,6 +225,7 @@ class SamplerPanel(QWidget):
         if isinstance(applied, list | tuple):
             stages = {n: self.tr("this engine does not apply this stage") for n in self.chain.names() if n not in applied}
         self._chain_supported = "samplers" not in unsupported
+        self.drafting.set_available(caps.get("speculative") is True)
         self.chain.set_unavailable(stages)
         self._emit()   # what will be asked for changed with the engine
 

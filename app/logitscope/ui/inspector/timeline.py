@@ -72,6 +72,9 @@ class TimelinePanel(QWidget):
         for curve in (self.p_curve, self.h_curve, self.latency_curve):
             curve.setDownsampling(auto=True, method="peak")
             curve.setClipToView(True)
+        # accepted speculative drafts: a green dot on the probability curve (steps without a forward pass)
+        self.drafted_dots = pg.ScatterPlotItem(size=4, pen=None, brush=pg.mkBrush(40, 170, 90))
+        self.top.addItem(self.drafted_dots)
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen((200, 60, 60), width=1))
         self.top.addItem(self.marker)
         self.graphs.scene().sigMouseClicked.connect(self._clicked)
@@ -79,6 +82,7 @@ class TimelinePanel(QWidget):
         self._source: Sequence[StepRecord] | None = None  # the steps shown (the same list grows while streaming)
         self._last: StepRecord | None = None
         self._columns = np.zeros((4, 0))  # x, p, entropy, latency ms; capacity doubles
+        self._drafted: list[tuple[int, float]] = []  # (step, p) of the accepted drafts shown
         self._ranges: tuple[float, float, float] | None = None
         self._following = True  # False once the user zoomed or panned: ranges are then left alone
 
@@ -87,6 +91,9 @@ class TimelinePanel(QWidget):
         n, old = len(steps), self.n_steps
         if steps is not self._source or n < old or (old and steps[old - 1] is not self._last):
             self._source, self._following, self._ranges, old = steps, True, None, 0
+            if self._drafted:  # another answer: its dots go (a clear per batch would cost a repaint)
+                self._drafted = []
+                self.drafted_dots.clear()
         if n > self._columns.shape[1]:
             grown = np.zeros((4, max(n, 2 * self._columns.shape[1], 256)))
             grown[:, :old] = self._columns[:, :old]
@@ -95,6 +102,10 @@ class TimelinePanel(QWidget):
         if new:
             self._columns[:, old:n] = np.array([(s.i, s.p_raw, s.entropy_raw, s.latency_s * 1000) for s in new]).T
             self._columns[0, old:n] = np.arange(old, n)
+            drafted = [(old + j, s.p_raw) for j, s in enumerate(new) if s.drafted]
+            if drafted:
+                self._drafted += drafted
+                self.drafted_dots.setData([d[0] for d in self._drafted], [d[1] for d in self._drafted])
         self.n_steps, self._last = n, steps[n - 1] if n else None
         x, p, h, ms = self._columns[:, :n]
         self.p_curve.setData(x, p)
