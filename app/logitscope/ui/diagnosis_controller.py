@@ -114,16 +114,21 @@ class DiagnosisController(QObject):
             return None
 
     def show_turn(self, turn_index: int) -> None:
+        """The badge was clicked: the dock comes to the front with that answer's diagnosis."""
+        self._fill(turn_index)
+        self.dock.show()
+        self.dock.raise_()
+
+    def _fill(self, turn_index: int) -> None:
         turns = self.session.current.turns
         answer = turns[turn_index].answer if 0 <= turn_index < len(turns) else None
         self.panel.can_apply = not self.session.busy
         self.panel.show_diagnosis(self.diagnose(answer) if answer is not None else None, turn_index)
-        self.dock.show()
-        self.dock.raise_()
 
     def _answer_ended(self, turn_index: int, _result: object) -> None:
+        # the dock follows the latest answer where it is, never taking the tab the user is looking at
         if turn_index >= 0 and self.dock.isVisible():
-            self.show_turn(turn_index)
+            self._fill(turn_index)
 
     # -- evidence -----------------------------------------------------------------------------------------
     def mark_evidence(self, finding: Finding | None) -> None:
