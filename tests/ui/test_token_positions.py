@@ -16,7 +16,7 @@ TEXTS = ["Hello", " wor", "ld\n", "😀", "é", "\r\n", "x", "", "\r", "y\u2028z
 @pytest.mark.parametrize("batch", [1, 3, 100])
 @pytest.mark.parametrize("heatmap", [False, True])
 def test_token_starts_match_inserting_one_token_at_a_time(qtbot, batch, heatmap):
-    steps = [SimpleNamespace(i=i, text=t, p_raw=(i % 5) / 4, rank_raw=i % 4, token=i, piece=t.encode())
+    steps = [SimpleNamespace(i=i, text=t, p_raw=(i % 5) / 4, rank_raw=i % 4, token=i, piece=t.encode(), drafted=False)
              for i, t in enumerate(TEXTS)]
     view = TokenTextView()
     qtbot.addWidget(view)
@@ -40,7 +40,7 @@ def test_a_paragraph_that_never_ends_is_split_while_streaming_and_whole_afterwar
     from logitscope.ui.chat.message_view import STREAMING_BLOCK_CHARS
 
     words = [" word", " loop", " again"] * (STREAMING_BLOCK_CHARS // 5)
-    steps = [SimpleNamespace(i=i, text=t, p_raw=0.5, rank_raw=0, token=i, piece=t.encode()) for i, t in enumerate(words)]
+    steps = [SimpleNamespace(i=i, text=t, p_raw=0.5, rank_raw=0, token=i, piece=t.encode(), drafted=False) for i, t in enumerate(words)]
     view = TokenTextView()
     qtbot.addWidget(view)
     view.set_streaming(True)
