@@ -606,12 +606,12 @@
 <context>
     <name>DiagnosisController</name>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="164"/>
+        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="168"/>
         <source>This fix reloads the model: it needs a local model</source>
         <translation>此修复需要重新加载模型：需要本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="182"/>
+        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="186"/>
         <source>Applying the fix: {0}</source>
         <translation>正在应用修复：{0}</translation>
     </message>
@@ -2113,137 +2113,137 @@
 <context>
     <name>SamplerPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="77"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="78"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="75"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="76"/>
         <source>Presets: Greedy always takes the most likely token; Creative samples widely; the others are well-known recipes (min-p + DRY, XTC, JSON output)</source>
         <translation>预设：贪心总是选取概率最高的 token；创意的采样范围更广；其余是常用的配方（min-p + DRY、XTC、JSON 输出）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="78"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="79"/>
         <source>Save the current settings as a preset of your own</source>
         <translation>把当前设置保存为自己的预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="92"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="93"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="92"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="93"/>
         <source>Mirostat (v1)</source>
         <translation>Mirostat（v1）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="92"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="93"/>
         <source>Mirostat 2.0</source>
         <translation>Mirostat 2.0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="132"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="133"/>
         <source>The order the stages run in: drag a stage, or press Alt+Up / Alt+Down. Unchecked stages are left out.</source>
         <translation>各阶段的运行顺序：拖动一个阶段，或按 Alt+上 / Alt+下。未勾选的阶段不会运行。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="136"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="137"/>
         <source>Reset to llama.cpp&apos;s order</source>
         <translation>恢复 llama.cpp 的顺序</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="137"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="138"/>
         <source>Every stage, in llama.cpp&apos;s default order (a stage whose setting is off still changes nothing)</source>
         <translation>所有阶段，按 llama.cpp 的默认顺序（设置为关闭的阶段仍然不起作用）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="140"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="141"/>
         <source>Mirostat is on: it replaces this chain (temperature, then Mirostat).</source>
         <translation>Mirostat 已开启：它取代这条采样链（先温度，再 Mirostat）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="143"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="144"/>
         <source>Logit bias and the grammar, when set, always run first.</source>
         <translation>Logit 偏置和语法（设置时）总是最先运行。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="153"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="154"/>
         <source>fixed</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="154"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="155"/>
         <source>A fixed seed makes sampling repeatable: the same settings give the same answer</source>
         <translation>固定种子让采样可重复：相同的设置给出相同的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="164"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="165"/>
         <source>Seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="168"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="169"/>
         <source>The answer stops after this many tokens</source>
         <translation>回答在这么多 token 之后停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="169"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="170"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="171"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="172"/>
         <source>e.g. ###, \n\n (comma-separated)</source>
         <translation>例如 ###, \n\n（用英文逗号分隔）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="172"/>
-        <source>The answer stops when it writes one of these</source>
-        <translation>回答写出其中任意一个时停止</translation>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="173"/>
+        <source>The answer stops when it writes one of these (\n: a newline, \,: a comma inside one)</source>
+        <translation>回答写出其中任意一个时停止（\n：换行，\,：序列中的逗号）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="173"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="175"/>
         <source>Stop sequences</source>
         <translation>停止序列</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="175"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="177"/>
         <source>Speculative</source>
         <translation>推测解码</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="199"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="201"/>
         <source>Save preset</source>
         <translation>保存预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="199"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="201"/>
         <source>Preset name:</source>
         <translation>预设名称：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="215"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="217"/>
         <source>this engine cannot apply a grammar</source>
         <translation>该引擎无法应用语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="226"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="228"/>
         <source>this engine does not apply this stage</source>
         <translation>该引擎不应用这个阶段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="282"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="289"/>
         <source>Row {0}: a bias is a number, or -inf to ban the token</source>
         <translation>第 {0} 行：偏置应为数字，或用 -inf 禁用该 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="339"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="346"/>
         <source>{0} — on</source>
         <translation>{0} — 已开启</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="349"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="356"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>

@@ -194,3 +194,12 @@ def test_every_control_says_what_it_does(panel):
         assert widget.toolTip(), widget
     for i, name in enumerate(panel.chain.names()):
         assert panel.chain.item(i).toolTip(), name
+
+
+def test_stop_sequences_round_trip_through_the_field(panel):
+    """A fix (the diagnosis) writes stop sequences into the field: commas, newlines and non-ASCII survive."""
+    stops = ("User:", "a, b", "line\nbreak", "结束", "<|im_end|>")
+    panel.set_stop_sequences(stops)
+    assert panel.stop_sequences() == stops
+    panel.stops.setText(r"one, two\, three, \n")
+    assert panel.stop_sequences() == ("one", "two, three", "\n")

@@ -6,7 +6,6 @@ changes how the model is loaded).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import weakref
 from collections.abc import Callable
@@ -162,7 +161,7 @@ class DiagnosisController(QObject):
         if "max_tokens" in decode:
             self.sampler.max_tokens.setValue(int(decode["max_tokens"]))
         if "stop" in decode:
-            self.sampler.stops.setText(", ".join(json.dumps(s)[1:-1] for s in decode["stop"]))
+            self.sampler.set_stop_sequences(list(decode["stop"]))
         if fix.load:
             info = self.bridge.info
             if not isinstance(info, ModelInfo):

@@ -9,6 +9,7 @@ refuses settings with a known problem.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -169,7 +170,8 @@ class SamplerPanel(QWidget):
         form.addRow(self.tr("Max tokens"), self.max_tokens)
         self.stops = QLineEdit()
         self.stops.setPlaceholderText(self.tr("e.g. ###, \\n\\n (comma-separated)"))
-        self.stops.setToolTip(self.tr("The answer stops when it writes one of these"))
+        self.stops.setToolTip(self.tr("The answer stops when it writes one of these (\\n: a newline, "
+                                      "\\,: a comma inside one)"))
         form.addRow(self.tr("Stop sequences"), self.stops)
         self.drafting = DraftControls()
         form.addRow(self.tr("Speculative"), self.drafting)
@@ -267,9 +269,14 @@ class SamplerPanel(QWidget):
                 raise InvalidSettingsError(problem)
         return settings
 
+    # The stop field: sequences separated by commas; \n stands for a newline, \, for a comma inside one.
     def stop_sequences(self) -> tuple[str, ...]:
-        parts = [p.strip().replace("\\n", "\n") for p in self.stops.text().split(",")]
+        parts = [p.strip().replace("\\n", "\n").replace("\\,", ",")
+                 for p in re.split(r"(?<!\\),", self.stops.text())]
         return tuple(p for p in parts if p)
+
+    def set_stop_sequences(self, stops: tuple[str, ...] | list[str]) -> None:
+        self.stops.setText(", ".join(s.replace(",", "\\,").replace("\n", "\\n") for s in stops))
 
     # -- reactions -------------------------------------------------------------------------------------
     def _emit(self) -> None:
