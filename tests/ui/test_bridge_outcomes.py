@@ -34,3 +34,14 @@ def test_a_stop_reported_as_cancelled_error_marks_the_answer_stopped_without_a_m
     assert isinstance(blocker.args[0], CancelledError)
     qtbot.waitUntil(lambda: window.streaming is None)
     assert window.current.turns[0].answer.status == "stopped" and not hasattr(window, "last_error")
+
+
+def test_a_call_after_shutdown_is_dropped_not_raised(qtbot, scripted_window):
+    """A debounced settings check fired after the window closed: the bridge's pool was shut down and the
+    call raised inside Qt's event loop (a traceback on closing). After shutdown a call is simply dropped."""
+    bridge = scripted_window.bridge
+    bridge.shutdown()
+    answers: list[object] = []
+    future = bridge.call(lambda client: 42, done=answers.append)
+    qtbot.wait(50)
+    assert future.cancelled() and answers == [] and not bridge.busy

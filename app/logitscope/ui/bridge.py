@@ -50,6 +50,7 @@ class EngineBridge(QObject):
         self.client: EngineLike = self.local  # the local engine process, or a remote server
         self.remote: RemoteEngine | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-bridge")
+        self._shut_down = False
         self._pending: list[Any] = []
         self._lock = threading.Lock()
         self._busy = 0
@@ -61,6 +62,10 @@ class EngineBridge(QObject):
 
     # -- plumbing ----------------------------------------------------------------------------------
     def _submit(self, job: Callable[[], Any]) -> Future[Any]:
+        if self._shut_down:  # a timer that fires after the window closed: nothing left to run it on
+            dropped: Future[Any] = Future()
+            dropped.cancel()
+            return dropped
         self._set_busy(+1)
 
         def run() -> Any:
@@ -243,6 +248,7 @@ class EngineBridge(QObject):
         self.client.cancel()
 
     def shutdown(self) -> None:
+        self._shut_down = True
         self.client.cancel()
         self._pool.shutdown(wait=False, cancel_futures=True)
         self.local.close()
