@@ -4,7 +4,6 @@ colour legend, and the rank histogram."""
 
 from __future__ import annotations
 
-import bisect
 import math
 from collections.abc import Sequence
 
@@ -13,7 +12,7 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QTextCharF
 from PySide6.QtWidgets import QSizePolicy, QTextEdit, QToolTip, QWidget
 
 from logitscope.engine.score_api import RANK_BUCKET_NAMES, RANK_BUCKETS, ScoredToken, ScoreResult, rank_bucket
-from logitscope.ui.tokens import id_label, percent, probability_color, rank_text, token_label
+from logitscope.ui.tokens import id_label, percent, probability_color, rank_text, run_under, token_label
 
 # GLTR's colours (Gehrmann et al. 2019): top 10 green, top 100 yellow, top 1,000 red, beyond purple.
 BUCKET_COLORS: tuple[str, ...] = ("#a8e6a1", "#fbe58a", "#f6a6a0", "#d2b0f2")
@@ -109,14 +108,10 @@ class ScoredText(QTextEdit):
         """The index (into result.tokens) of the token under a viewport position, or -1."""
         if self.result is None or not self._starts:
             return -1
-        cursor = self.cursorForPosition(pos)
-        rect = self.cursorRect(cursor)
-        if abs(rect.center().y() - pos.y()) > rect.height() or pos.x() > rect.right() + 12:
-            return -1  # beside the text, not on it
-        char = cursor.position() - (1 if pos.x() < rect.left() else 0)
-        at = bisect.bisect_right(self._starts, char) - 1
-        if at < 0:
+        hit = run_under(self, pos, self._starts)
+        if hit is None:
             return -1
+        at, char = hit
         owner = self._owners[at]
         length = len(self.result.tokens[owner].text.encode("utf-16-le", "surrogatepass")) // 2
         return owner if char < self._starts[at] + length else -1

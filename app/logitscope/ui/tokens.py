@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QTextEdit
 
 from logitscope.engine.trace import StepRecord, piece_text
 
@@ -60,3 +63,16 @@ def percent(p: float) -> str:
 def rank_text(rank: int) -> str:
     """A 0-based rank as people count it (1 = most likely); "—" when unknown (negative)."""
     return "—" if rank < 0 else str(rank + 1)
+
+
+def run_under(view: QTextEdit, pos: QPoint, starts: Sequence[int]) -> tuple[int, int] | None:
+    """(index into `starts`, character position) of the text under a viewport position of `view`, or None
+    beside the text. `starts`: the sorted character positions where the view's token runs begin."""
+    cursor = view.cursorForPosition(pos)
+    rect = view.cursorRect(cursor)
+    if abs(rect.center().y() - pos.y()) > rect.height() or pos.x() > rect.right() + 12:
+        return None  # beside the text, not on it
+    # the character under the mouse is the one after the cursor when the mouse is on its left half
+    char = cursor.position() - (1 if pos.x() < rect.left() else 0)
+    at = bisect.bisect_right(starts, char) - 1
+    return (at, char) if at >= 0 else None

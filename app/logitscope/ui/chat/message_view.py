@@ -23,6 +23,7 @@ from logitscope.ui.tokens import (
     probability_color,
     rank_color,
     rank_text,
+    run_under,
     token_label,
 )
 
@@ -259,15 +260,10 @@ class TokenTextView(QTextBrowser):
         """The index (into `steps`) of the token under a viewport position, or -1."""
         if self.markdown_text is not None or not self._starts:
             return -1
-        cursor = self.cursorForPosition(pos)
-        rect = self.cursorRect(cursor)
-        if abs(rect.center().y() - pos.y()) > rect.height() or pos.x() > rect.right() + 12:
-            return -1  # beside the text, not on it
-        # the character under the mouse is the one after the cursor when the mouse is on its left half
-        char = cursor.position() - (1 if pos.x() < rect.left() else 0)
-        at = bisect.bisect_right(self._starts, char) - 1
-        if at < 0:
+        hit = run_under(self, pos, self._starts)
+        if hit is None:
             return -1
+        at, char = hit
         start = self._starts[at]
         owner = self._owners[at]
         return owner if char < start + len(self.steps[owner].text) else -1
