@@ -2,8 +2,9 @@
 
 Right: the next-token distribution above the sampler controls that change it, the whole height of the
 window. Bottom (under the chat only): the timeline beside the waterfall, with the tokenizer and Layers,
-and memory, model card and Attention as tabs behind them (the forward-pass docks compute only when shown). Sizes are shares of the window, so Reset layout fits whatever size the
-window has now instead of replaying the pixel sizes it had when it was built.
+and Diagnosis, memory, model card and Attention as tabs behind them (the forward-pass docks compute only
+when shown). Sizes are shares of the window, so Reset layout fits whatever size the window has now
+instead of replaying the pixel sizes it had when it was built.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     window.tabifyDockWidget(docks["memory"], docks["model_card"])
     window.tabifyDockWidget(docks["tokenizer"], docks["layers"])
     window.tabifyDockWidget(docks["model_card"], docks["attention"])
-    window.tabifyDockWidget(docks["attention"], docks["diagnosis"])
+    window.tabifyDockWidget(docks["layers"], docks["diagnosis"])  # four tabs a side: five did not fit at 1280
     docks["waterfall"].raise_()
     docks["timeline"].raise_()
     size_docks(window, docks)
