@@ -6,8 +6,8 @@ so they evaluate the same positions. Ours: positions / time in the engine (llama
 token: log-probability, rank, entropy, top alternatives), and / the whole call seen from the caller (tokenizing
 and the records crossing the process boundary included). llama-perplexity: positions / time between its
 "calculating perplexity" and "Final estimate" log lines (it prints no timings of its own there). The tool is
-found in $LLAMA_TOOLS_DIR or ~/.cache/llama-tools-0.3.36 (built by /work/shared/tools/build-llama-tools);
-without it only our figures are printed.
+found in $LLAMA_TOOLS_DIR or ~/.cache/llama-tools-0.3.36 (built by the development checkout's
+../shared/tools/build-llama-tools); without it only our figures are printed.
 """
 
 from __future__ import annotations
@@ -109,6 +109,7 @@ def run_score_bench(model: Path, args: argparse.Namespace) -> int:
               f"(ratio {statistics.median(ours) / statistics.median(theirs):.2f})")
         print(f"  perplexity: Logitscope {ppl_ours:.4f}, llama-perplexity {ppl_theirs:.4f}")
     else:
-        print(f"  llama-perplexity: not built (looked in {tools_dir()}); build it with "
-              "/work/shared/tools/build-llama-tools", file=sys.stderr)
+        print(f"  llama-perplexity: not built (looked in {tools_dir()}); build llama.cpp's tools from the "
+              "same llama.cpp (the development checkout's ../shared/tools/build-llama-tools) or set "
+              "$LLAMA_TOOLS_DIR to their folder", file=sys.stderr)
     return 0
