@@ -76,8 +76,9 @@ class Finding:
         return [i for start, end in self.spans for i in range(start, end)]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "severity": self.severity, "text": str(self.text),
-                "spans": [list(s) for s in self.spans], "fix": self.fix.to_dict() if self.fix else None}
+        return {"kind": self.kind, "title": str(self.title), "severity": self.severity, "text": str(self.text),
+                "spans": [list(s) for s in self.spans], "steps": self.steps,
+                "fix": self.fix.to_dict() if self.fix else None}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from logitscope.diagnosis.findings import Context, Diagnosis
 from logitscope.diagnosis.thresholds import SLOW_MIN_TOKENS, SLOW_REFERENCE_MIN_ANSWERS
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
-from logitscope.store.import_check import load_export
+from logitscope.store.import_check import CheckedExport, load_export
 from logitscope.store.records import Message
 from logitscope.store.results import stored_result
 from logitscope.store.traces import PieceVocab
@@ -71,11 +71,11 @@ def diagnose_conversation(store: HistoryStore, conversation_id: int, every_branc
             yield DiagnosedAnswer(conversation_id, title, m, diagnose_message(store, m.id, judge_speed=judge_speed))
 
 
-def diagnose_export(path: str | Path) -> list[DiagnosedAnswer]:
-    """Every answer of a history export (`logitscope history export`), every branch: the file is checked
-    and imported into a temporary history, never into the user's. Its speeds were measured where and when it
-    was recorded, so they are not judged (nothing here says what that machine reaches)."""
-    document = load_export(path)
+def diagnose_export(export: str | Path | CheckedExport) -> list[DiagnosedAnswer]:
+    """Every answer of a history export (`logitscope history export`: a file, or one already read and checked),
+    every branch: it is imported into a temporary history, never into the user's. Its speeds were measured
+    where and when it was recorded, so they are not judged (nothing here says what that machine reaches)."""
+    document = export if isinstance(export, CheckedExport) else load_export(export)
     with tempfile.TemporaryDirectory(prefix="logitscope-explain-") as folder, \
             HistoryStore(Path(folder) / "history.sqlite3") as store:
         out: list[DiagnosedAnswer] = []
