@@ -56,6 +56,7 @@ class DiagnosisController(QObject):
         self.panel.fixRequested.connect(self.apply_fix)
         session.answerEnded.connect(self._answer_ended)
         bridge.loaded.connect(self._reloaded)
+        bridge.loadFailed.connect(self._reload_failed)
 
     @classmethod
     def for_window(cls, window: Any) -> DiagnosisController:  # noqa: ANN401 - the MainWindow (no import cycle)
@@ -168,7 +169,8 @@ class DiagnosisController(QObject):
                 self.notice.emit(self.tr("This fix reloads the model: it needs a local model"))
                 return
             self._after_reload = (turn, finding)
-            self.models.open_model(info.card.path, fix.load_settings(info.load or LoadSettings()), ask=False)
+            if not self.models.open_model(info.card.path, fix.load_settings(info.load or LoadSettings()), ask=False):
+                self._after_reload = None   # the file cannot be loaded now (the window said why)
             return
         self._make_version(turn, finding)
 
@@ -176,6 +178,10 @@ class DiagnosisController(QObject):
         pending, self._after_reload = self._after_reload, None
         if pending is not None:
             self._make_version(*pending)
+
+    def _reload_failed(self, _error: object) -> None:
+        # the fix's reload failed or was cancelled: a later load must not apply it
+        self._after_reload = None
 
     def _make_version(self, turn: int, finding: Finding) -> None:
         fix = finding.fix
