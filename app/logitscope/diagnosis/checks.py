@@ -7,6 +7,7 @@ diagnosed in a few milliseconds (`logitscope bench --diagnosis`).
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ import numpy as np
 
 from logitscope.diagnosis import thresholds as th
 from logitscope.diagnosis.findings import Context, Finding, Fix
+from logitscope.diagnosis.quants import NEXT_SMALLER
 from logitscope.engine.api import DecodeOptions
 from logitscope.engine.memory import UNQUANTIZED_KV
 from logitscope.engine.notices import CONTEXT_FULL_NOTICE, FALLBACK_NOTICE, TRIMMED_NOTICE
@@ -300,8 +302,23 @@ def check_slow(a: Answer) -> list[Finding]:
     if ref is None or ref <= 0 or tps >= th.SLOW_FRACTION * ref:  # no reference: no judgement (a slow machine
         return []                                                # is not a slow answer)
     text = Message("slow: {tps:.1f} tokens/s, {share:.0%} of the {ref:.1f} tokens/s this model reaches on "
-                   "this machine", tps=tps, share=tps / ref, ref=ref)
+                   "this machine{quant}", tps=tps, share=tps / ref, ref=ref, quant=_smaller_quant(a.context))
     return [Finding("slow", "info", text, (), _speed_fix(a.context))]
+
+
+def _smaller_quant(context: Context) -> Message | str:
+    """What the text says of a smaller quantization: the library's, or the usual next step down."""
+    quant, smaller = context.quant, context.smaller
+    if quant is None:
+        return ""
+    if smaller is not None:
+        return Message("; a smaller quantization of this model is in the library: {name} ({type}, {bpw:.2f} bits "
+                       "per weight instead of {now:.2f})", name=os.path.basename(smaller.path), type=smaller.file_type,
+                       bpw=smaller.bits_per_weight, now=quant.bits_per_weight)
+    if quant.file_type in NEXT_SMALLER:
+        return Message("; a smaller quantization would be faster: {smaller} instead of {now} (none is in the "
+                       "library)", smaller=NEXT_SMALLER[quant.file_type], now=quant.file_type)
+    return ""
 
 
 def _speed_fix(context: Context) -> Fix | None:
@@ -310,6 +327,9 @@ def _speed_fix(context: Context) -> Fix | None:
         return None
     if context.gpu_offload and load.n_gpu_layers != -1:
         return Fix(Message("reload the model with every layer on the GPU"), load=(("n_gpu_layers", -1),))
+    if context.smaller is not None:
+        return Fix(Message("load {name}, the smaller quantization ({type})", name=os.path.basename(context.smaller.path),
+                           type=context.smaller.file_type), model=context.smaller.path)
     if load.type_k == UNQUANTIZED_KV or not load.flash_attn:
         return Fix(Message("reload the model with flash attention and a {kv} KV cache", kv=th.FIX_KV_TYPE),
                    load=(("type_k", th.FIX_KV_TYPE), ("type_v", th.FIX_KV_TYPE), ("flash_attn", True)))

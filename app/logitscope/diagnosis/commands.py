@@ -173,6 +173,8 @@ def fix_options(fix: Fix) -> str:
             continue   # --kv-type sets both
         flag = _LOAD_FLAGS.get(name, "--" + name.replace("_", "-"))
         parts += [flag] if value is True else [] if value is False else [f"{flag} {value}"]
+    if fix.model is not None:
+        parts.append(f"--model {fix.model}")
     if fix.fork is not None:
         parts.append(f"fork at step {fix.fork[0]} with token {fix.fork[1]}")
     return ", ".join(parts) if fix.fork else " ".join(parts)
