@@ -52,6 +52,7 @@ class Answer:
     vocab: Vocab | None
     context: Context
     settings: dict[str, Any]
+    whole: Sequence[StepRecord] = ()   # every step, when `steps` is the subset a check can read
 
     @property
     def notices(self) -> list[str]:
@@ -199,7 +200,7 @@ def check_guessing(a: Answer) -> list[Finding]:
             before = stripped[-1]
     if len(slots) < th.GUESS_MIN_SLOTS:
         return []
-    words = ", ".join(f"\"{s.text.strip()}\"" for s in slots[:5])
+    words = ", ".join(f"\"{w}\"" for w in _words(a.whole or a.steps, slots)[:5])
     temperature = float(a.settings.get("temperature", 0.0))
     fix = (Fix(Message("greedy decoding (temperature 0): the model's best guess every time"),
                sampler=(("temperature", th.GUESS_FIX_TEMPERATURE),))
@@ -207,6 +208,43 @@ def check_guessing(a: Answer) -> list[Finding]:
     return [Finding("guessing", "warning", Message(
         "the model was guessing: {n} names or numbers were chosen among close rivals ({words}); "
         "check them, it may have made them up", n=len(slots), words=words), _spans([s.i for s in slots]), fix)]
+
+
+def _inside_word(text: str, k: int) -> bool:
+    """Whether character k belongs to a word: a letter or digit, or an apostrophe, hyphen or (between digits)
+    a point or comma with word characters on both sides ("King's", "Jean-Paul", "1,603")."""
+    c = text[k]
+    if c.isalnum():
+        return True
+    if not (0 < k < len(text) - 1 and text[k - 1].isalnum() and text[k + 1].isalnum()):
+        return False
+    return c in "'’-" or (c in ".," and text[k - 1].isdigit() and text[k + 1].isdigit())
+
+
+def _words(steps: Sequence[StepRecord], slots: Sequence[StepRecord]) -> list[str]:
+    """The whole words (once each, in order) that hold the slots' tokens: a token is often a piece of a word
+    ("Cit" of "Cité"), and the user reads words."""
+    text = "".join(s.text for s in steps)
+    starts, at = {}, 0
+    for s in steps:
+        starts[id(s)] = at
+        at += len(s.text)
+    out: list[str] = []
+    for slot in slots:
+        a = starts.get(id(slot))
+        if a is None:   # not a step of this answer's text: as it is
+            out.append(slot.text.strip())
+            continue
+        a += len(slot.text) - len(slot.text.lstrip())   # the word starts after the token's leading space
+        b = a + len(slot.text.strip())
+        while a > 0 and _inside_word(text, a - 1):
+            a -= 1
+        while b < len(text) and _inside_word(text, b):
+            b += 1
+        word = _short(text[a:b])
+        if word and word not in out:
+            out.append(word)
+    return out
 
 
 # -- sampling drove it off course -------------------------------------------------------------------

@@ -36,7 +36,7 @@ def diagnose(steps: Sequence[StepRecord], result: GenerationResult | None, vocab
                                "guessing and off-course checks skipped them", n=len(steps) - len(known_p),
                                total=len(steps)))
     ranked = [s for s in known_p if s.rank_raw >= 0]
-    findings += checks.check_guessing(checks.Answer(known_p, result, vocab, context, used))
+    findings += checks.check_guessing(checks.Answer(known_p, result, vocab, context, used, whole=steps))
     findings += checks.check_off_course(checks.Answer(ranked, result, vocab, context, used))
     findings += checks.check_trimmed(answer)
     if result is not None and not math.isfinite(result.timings.gen_s):
