@@ -15,7 +15,7 @@ import pytest
 
 from logitscope.diagnosis import Context, diagnose
 from logitscope.diagnosis.checks import longest_repeat, notice_pattern
-from logitscope.diagnosis.stored import DiagnosedAnswer, diagnose_export, diagnose_message, reference_tps
+from logitscope.diagnosis.stored import DiagnosedAnswer, diagnose_export, diagnose_message
 from logitscope.diagnosis.thresholds import LOOP_MIN_TOKENS, SLOW_MIN_TOKENS
 from logitscope.engine.api import DecodeOptions, LoadSettings
 from logitscope.engine.notices import CONTEXT_FULL_NOTICE, TRIMMED_NOTICE
@@ -193,12 +193,6 @@ def test_slow_against_this_machines_reference(store):
     assert unknown.of_kind("slow") == [] and any("speed" in s for s in unknown.skipped)
     short, short_result, _ = trace(store, "clean: arithmetic")   # 12 tokens: too few to judge
     assert diagnose(short, short_result, None, Context(reference_tps=1e6)).of_kind("slow") == []
-
-
-def test_reference_is_the_median_of_the_same_models_other_answers(store):
-    m = answer_message(store, "clean: haiku")
-    ref = reference_tps(store, m.id)
-    assert ref is not None and ref > 0
 
 
 def test_loop_search_finds_the_smallest_period_and_ignores_short_repeats():

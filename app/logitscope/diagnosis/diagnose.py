@@ -43,7 +43,7 @@ def diagnose(steps: Sequence[StepRecord], result: GenerationResult | None, vocab
         skipped.append(Message("the engine reported no generation time: the speed was not checked"))
     elif result is not None and context.reference_tps is None:
         skipped.append(Message("no speed of this model on this machine to compare with (it needs {n} finished "
-                               "answers of it in the history): the speed was not judged",
+                               "answers of it generated on this machine): the speed was not judged",
                                n=SLOW_REFERENCE_MIN_ANSWERS))
     findings += checks.check_slow(answer)
     findings.sort(key=lambda f: -SEVERITIES.index(f.severity))   # the worst first (stable within a severity)

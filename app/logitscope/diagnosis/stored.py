@@ -33,18 +33,33 @@ class DiagnosedAnswer:
 
 
 def reference_tps(store: HistoryStore, message_id: int) -> float | None:
-    """The median generation speed of the same model's other finished answers in this history (this
-    machine's figure for it), or None with fewer than SLOW_REFERENCE_MIN_ANSWERS of them."""
+    """The median generation speed of the same model's other finished answers generated on this machine (this
+    machine's figure for it), or None with fewer than SLOW_REFERENCE_MIN_ANSWERS of them.
+
+    Generated here: the answer was streamed into this history by a process of this machine (it has an owner,
+    store/owners.py; an imported one has none) from the local engine (a remote server's speed is its own)."""
     rows = store.connection.execute(
-        "SELECT timings_json FROM messages WHERE model_id = (SELECT model_id FROM messages WHERE id = ?) "
-        "AND id != ? AND status = 'done' AND timings_json IS NOT NULL", (message_id, message_id)).fetchall()
+        "SELECT timings_json, sampler_json FROM messages WHERE model_id = (SELECT model_id FROM messages WHERE id = ?) "
+        "AND id != ? AND status = 'done' AND timings_json IS NOT NULL AND owner IS NOT NULL",
+        (message_id, message_id)).fetchall()
     speeds = []
-    for (text,) in rows:
+    for text, sampler in rows:
+        if _remote(sampler):
+            continue
         timings = json.loads(text)
         n_gen, gen_s = timings.get("n_gen"), timings.get("gen_s")
         if isinstance(n_gen, int | float) and isinstance(gen_s, int | float) and n_gen >= SLOW_MIN_TOKENS and gen_s > 0:
             speeds.append(n_gen / gen_s)
     return statistics.median(speeds) if len(speeds) >= SLOW_REFERENCE_MIN_ANSWERS else None
+
+
+def _remote(sampler_json: str | None) -> bool:
+    """Whether the answer came from a remote engine (its settings name the server's "url")."""
+    try:
+        engine = json.loads(sampler_json or "{}").get("engine")
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(engine, dict) and "url" in engine
 
 
 def diagnose_message(store: HistoryStore, message_id: int, context: Context | None = None,
