@@ -81,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=0, metavar="N", help="print each step's top N candidates")
     p.add_argument("--json", action="store_true", help="JSON Lines on stdout: one object per step, then 'done'")
     add_beam_arguments(p)
-    p.add_argument("--explain", action="store_true", help="then the diagnosis of the answer (on stderr)")
+    p.add_argument("--explain", action="store_true", help="then the diagnosis of the answer (on stderr; "
+                   "with --json, one last \"diagnosis\" line on stdout)")
     p.add_argument("--draft", metavar="lookup|FILE.gguf", help="speculative decoding: drafts from prompt lookup "
                    "(n-grams of the context) or from a draft model with the same vocabulary")
     p.add_argument("--draft-max", type=int, default=None, metavar="K",
@@ -351,12 +352,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
     out.flush()
     if args.explain:
         from logitscope.diagnosis import Context, diagnose
-        from logitscope.diagnosis.commands import print_diagnosis
+        from logitscope.diagnosis.commands import report_diagnosis
 
         local = client.info if isinstance(client, EngineClient) else None
         context = Context(load=local.load, gpu_offload=local.gpu_offload_supported) if local is not None else None
-        print("diagnosis:", file=sys.stderr)
-        print_diagnosis(diagnose(steps, result, vocab or None, context), sys.stderr)
+        report_diagnosis(diagnose(steps, result, vocab or None, context), args.json)
     return 130 if result.finish_reason == "cancelled" else 0  # stopped by Ctrl+C: what came is printed
 
 

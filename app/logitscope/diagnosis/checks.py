@@ -7,6 +7,7 @@ diagnosed in a few milliseconds (`logitscope bench --diagnosis`).
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ import numpy as np
 
 from logitscope.diagnosis import thresholds as th
 from logitscope.diagnosis.findings import Context, Finding, Fix
+from logitscope.diagnosis.quants import NEXT_SMALLER
 from logitscope.engine.api import DecodeOptions
 from logitscope.engine.memory import UNQUANTIZED_KV
 from logitscope.engine.notices import CONTEXT_FULL_NOTICE, FALLBACK_NOTICE, TRIMMED_NOTICE
@@ -50,6 +52,7 @@ class Answer:
     vocab: Vocab | None
     context: Context
     settings: dict[str, Any]
+    whole: Sequence[StepRecord] = ()   # every step, when `steps` is the subset a check can read
 
     @property
     def notices(self) -> list[str]:
@@ -197,7 +200,7 @@ def check_guessing(a: Answer) -> list[Finding]:
             before = stripped[-1]
     if len(slots) < th.GUESS_MIN_SLOTS:
         return []
-    words = ", ".join(f"\"{s.text.strip()}\"" for s in slots[:5])
+    words = ", ".join(f"\"{w}\"" for w in _words(a.whole or a.steps, slots)[:5])
     temperature = float(a.settings.get("temperature", 0.0))
     fix = (Fix(Message("greedy decoding (temperature 0): the model's best guess every time"),
                sampler=(("temperature", th.GUESS_FIX_TEMPERATURE),))
@@ -205,6 +208,43 @@ def check_guessing(a: Answer) -> list[Finding]:
     return [Finding("guessing", "warning", Message(
         "the model was guessing: {n} names or numbers were chosen among close rivals ({words}); "
         "check them, it may have made them up", n=len(slots), words=words), _spans([s.i for s in slots]), fix)]
+
+
+def _inside_word(text: str, k: int) -> bool:
+    """Whether character k belongs to a word: a letter or digit, or an apostrophe, hyphen or (between digits)
+    a point or comma with word characters on both sides ("King's", "Jean-Paul", "1,603")."""
+    c = text[k]
+    if c.isalnum():
+        return True
+    if not (0 < k < len(text) - 1 and text[k - 1].isalnum() and text[k + 1].isalnum()):
+        return False
+    return c in "'’-" or (c in ".," and text[k - 1].isdigit() and text[k + 1].isdigit())
+
+
+def _words(steps: Sequence[StepRecord], slots: Sequence[StepRecord]) -> list[str]:
+    """The whole words (once each, in order) that hold the slots' tokens: a token is often a piece of a word
+    ("Cit" of "Cité"), and the user reads words."""
+    text = "".join(s.text for s in steps)
+    starts, at = {}, 0
+    for s in steps:
+        starts[id(s)] = at
+        at += len(s.text)
+    out: list[str] = []
+    for slot in slots:
+        a = starts.get(id(slot))
+        if a is None:   # not a step of this answer's text: as it is
+            out.append(slot.text.strip())
+            continue
+        a += len(slot.text) - len(slot.text.lstrip())   # the word starts after the token's leading space
+        b = a + len(slot.text.strip())
+        while a > 0 and _inside_word(text, a - 1):
+            a -= 1
+        while b < len(text) and _inside_word(text, b):
+            b += 1
+        word = _short(text[a:b])
+        if word and word not in out:
+            out.append(word)
+    return out
 
 
 # -- sampling drove it off course -------------------------------------------------------------------
@@ -300,8 +340,23 @@ def check_slow(a: Answer) -> list[Finding]:
     if ref is None or ref <= 0 or tps >= th.SLOW_FRACTION * ref:  # no reference: no judgement (a slow machine
         return []                                                # is not a slow answer)
     text = Message("slow: {tps:.1f} tokens/s, {share:.0%} of the {ref:.1f} tokens/s this model reaches on "
-                   "this machine", tps=tps, share=tps / ref, ref=ref)
+                   "this machine{quant}", tps=tps, share=tps / ref, ref=ref, quant=_smaller_quant(a.context))
     return [Finding("slow", "info", text, (), _speed_fix(a.context))]
+
+
+def _smaller_quant(context: Context) -> Message | str:
+    """What the text says of a smaller quantization: the library's, or the usual next step down."""
+    quant, smaller = context.quant, context.smaller
+    if quant is None:
+        return ""
+    if smaller is not None:
+        return Message("; a smaller quantization of this model is in the library: {name} ({type}, {bpw:.2f} bits "
+                       "per weight instead of {now:.2f})", name=os.path.basename(smaller.path), type=smaller.file_type,
+                       bpw=smaller.bits_per_weight, now=quant.bits_per_weight)
+    if quant.file_type in NEXT_SMALLER:
+        return Message("; a smaller quantization would be faster: {smaller} instead of {now} (none is in the "
+                       "library)", smaller=NEXT_SMALLER[quant.file_type], now=quant.file_type)
+    return ""
 
 
 def _speed_fix(context: Context) -> Fix | None:
@@ -310,6 +365,9 @@ def _speed_fix(context: Context) -> Fix | None:
         return None
     if context.gpu_offload and load.n_gpu_layers != -1:
         return Fix(Message("reload the model with every layer on the GPU"), load=(("n_gpu_layers", -1),))
+    if context.smaller is not None:
+        return Fix(Message("load {name}, the smaller quantization ({type})", name=os.path.basename(context.smaller.path),
+                           type=context.smaller.file_type), model=context.smaller.path)
     if load.type_k == UNQUANTIZED_KV or not load.flash_attn:
         return Fix(Message("reload the model with flash attention and a {kv} KV cache", kv=th.FIX_KV_TYPE),
                    load=(("type_k", th.FIX_KV_TYPE), ("type_v", th.FIX_KV_TYPE), ("flash_attn", True)))

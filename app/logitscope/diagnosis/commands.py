@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from logitscope.diagnosis.findings import Diagnosis, Finding, Fix
-from logitscope.errors import InvalidSettingsError
+from logitscope.diagnosis.stored import DiagnosedAnswer
+from logitscope.errors import InvalidSettingsError, StoreError
 from logitscope.store.history import HistoryStore
 
 Parser = TypeVar("Parser", bound=argparse.ArgumentParser)
@@ -24,9 +26,9 @@ _LOAD_FLAGS = {"n_ctx": "--n-ctx", "n_gpu_layers": "--n-gpu-layers", "type_k": "
 
 def add_explain_parser(subparsers: argparse._SubParsersAction[Parser]) -> Parser:
     p = subparsers.add_parser("explain", help="why did it answer like that? the diagnosis of saved answers")
-    p.add_argument("target", nargs="?", metavar="ID|FILE",
-                   help="a conversation id (`history list`), or a history export file (`history export`); "
-                        "default: the most recent conversation")
+    p.add_argument("target", nargs="?", metavar="ID|FILE|-",
+                   help="a conversation id (`history list`), a history export file (`history export`), or a "
+                        "trace (`generate --json`) in a file or on stdin (`-`); default: the most recent conversation")
     p.add_argument("--message", type=int, metavar="ID", help="one answer, by its message id")
     p.add_argument("--all-branches", action="store_true", help="every version of every answer, not only the "
                    "active branch")
@@ -34,19 +36,23 @@ def add_explain_parser(subparsers: argparse._SubParsersAction[Parser]) -> Parser
     return p
 
 
+@dataclass
+class Explained:
+    """One diagnosed answer as explain prints it: its heading line and its JSON fields besides the diagnosis."""
+
+    heading: str
+    fields: dict[str, Any]
+    diagnosis: Diagnosis
+
+
 def run_explain(args: argparse.Namespace) -> int:
-    from logitscope.diagnosis.stored import (
-        DiagnosedAnswer,
-        diagnose_conversation,
-        diagnose_export,
-        diagnose_message,
-    )
+    from logitscope.diagnosis.stored import diagnose_conversation, diagnose_message
 
     if args.message is not None and args.target is not None:
         raise InvalidSettingsError("give a conversation, a file or --message ID, not two of them")
-    answers: list[DiagnosedAnswer]
+    answers: list[Explained]
     if args.target is not None and not args.target.isdigit():
-        answers = diagnose_export(Path(args.target))
+        answers = _explain_file(args.target)
     else:
         with HistoryStore(read_only=True) as store:
             for notice in store.notices:
@@ -56,24 +62,58 @@ def run_explain(args: argparse.Namespace) -> int:
                 if m.role != "assistant":
                     raise InvalidSettingsError("message {id} is a {role} message, not an answer", id=m.id, role=m.role)
                 title = store.conversation(m.conversation_id).title
-                answers = [DiagnosedAnswer(m.conversation_id, title, m, diagnose_message(store, m.id))]
+                answers = [_stored(DiagnosedAnswer(m.conversation_id, title, m, diagnose_message(store, m.id)))]
             else:
                 cid = int(args.target) if args.target is not None else _latest(store)
-                answers = list(diagnose_conversation(store, cid, every_branch=args.all_branches))
+                answers = [_stored(a) for a in diagnose_conversation(store, cid, every_branch=args.all_branches)]
     if args.json:
-        print(json.dumps([{"conversation": a.conversation_id, "message": a.message.id,
-                           "finish_reason": a.message.finish_reason, **a.diagnosis.to_dict()} for a in answers],
-                         indent=2, ensure_ascii=False))
+        print(json.dumps([a.fields | diagnosis_json(a.diagnosis) for a in answers], indent=2, ensure_ascii=False))
         return 0
     if not answers:
         print("no answers to explain")
     for a in answers:
-        print(f"conversation {a.conversation_id} \"{a.title}\", answer {a.message.id}: "
-              f"{a.diagnosis.n_steps} tokens, {a.message.status}"
-              + (f" ({a.message.finish_reason})" if a.message.finish_reason else ""))
+        print(a.heading)
         print_diagnosis(a.diagnosis, sys.stdout)
         print()
     return 0
+
+
+def _stored(a: DiagnosedAnswer) -> Explained:
+    m = a.message
+    return Explained(f"conversation {a.conversation_id} \"{a.title}\", answer {m.id}: {a.diagnosis.n_steps} tokens, "
+                     f"{m.status}" + (f" ({m.finish_reason})" if m.finish_reason else ""),
+                     {"conversation": a.conversation_id, "message": m.id, "finish_reason": m.finish_reason},
+                     a.diagnosis)
+
+
+def _explain_file(target: str) -> list[Explained]:
+    """A history export or `generate --json` trace lines, from a file or (`-`) stdin."""
+    from logitscope.diagnosis.diagnose import diagnose
+    from logitscope.diagnosis.stored import diagnose_export
+    from logitscope.diagnosis.trace_lines import looks_like_trace, read_trace_lines
+    from logitscope.store.import_check import MAX_EXPORT_BYTES, check_export, parse_export, read_export_bytes
+
+    source = "stdin" if target == "-" else target
+    data = sys.stdin.buffer.read(MAX_EXPORT_BYTES + 1) if target == "-" else read_export_bytes(Path(target))
+    if len(data) > MAX_EXPORT_BYTES:
+        raise StoreError("{source} is larger than {value} MiB, the most explain reads", source=source,
+                         value=MAX_EXPORT_BYTES // 2 ** 20)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StoreError("{source} is not a trace or a history export: it is not UTF-8 text (byte {at})",
+                         source=source, at=exc.start) from None
+    if not looks_like_trace(text):
+        return [_stored(a) for a in diagnose_export(check_export(parse_export(data, source)))]
+    out = []
+    for n, t in enumerate(read_trace_lines(text, source), 1):
+        # a trace's speed was measured where and when it ran: nothing here says what that machine reaches
+        diagnosis = diagnose(t.steps, t.result, None, settings=t.settings)
+        finish = t.result.finish_reason if t.result is not None else None
+        out.append(Explained(f"trace {n} ({source}): {diagnosis.n_steps} tokens, "
+                             + (f"finished ({finish})" if finish else "did not finish"),
+                             {"trace": n, "source": source, "finish_reason": finish}, diagnosis))
+    return out
 
 
 def _latest(store: HistoryStore) -> int:
@@ -81,6 +121,19 @@ def _latest(store: HistoryStore) -> int:
     if not conversations:
         raise InvalidSettingsError("the history is empty: nothing to explain")
     return conversations[0].id
+
+
+def report_diagnosis(diagnosis: Diagnosis, as_json: bool) -> None:
+    """`generate --explain`: in English on stderr, or (with --json) one "diagnosis" line after the trace's."""
+    if as_json:
+        from logitscope.diagnosis.trace_lines import DIAGNOSIS_LINE
+        from logitscope.engine.trace import dumps
+
+        sys.stdout.write(dumps({"type": DIAGNOSIS_LINE} | diagnosis_json(diagnosis)) + "\n")
+        sys.stdout.flush()
+        return
+    print("diagnosis:", file=sys.stderr)
+    print_diagnosis(diagnosis, sys.stderr)
 
 
 def print_diagnosis(diagnosis: Diagnosis, out: TextIO) -> None:
@@ -94,6 +147,15 @@ def print_diagnosis(diagnosis: Diagnosis, out: TextIO) -> None:
             out.write(f"      fix: {f.fix.label} ({fix_options(f.fix)})\n")
     for skipped in diagnosis.skipped:
         out.write(f"  (not checked: {skipped})\n")
+
+
+def diagnosis_json(diagnosis: Diagnosis) -> dict[str, Any]:
+    """The diagnosis as JSON (`explain --json`, `generate --explain --json`): each fix also as generate's options."""
+    out = diagnosis.to_dict()
+    for finding, entry in zip(diagnosis.findings, out["findings"], strict=True):
+        if finding.fix is not None:
+            entry["fix"]["options"] = fix_options(finding.fix)
+    return out
 
 
 def evidence(f: Finding) -> str:
@@ -111,6 +173,8 @@ def fix_options(fix: Fix) -> str:
             continue   # --kv-type sets both
         flag = _LOAD_FLAGS.get(name, "--" + name.replace("_", "-"))
         parts += [flag] if value is True else [] if value is False else [f"{flag} {value}"]
+    if fix.model is not None:
+        parts.append(f"--model {fix.model}")
     if fix.fork is not None:
         parts.append(f"fork at step {fix.fork[0]} with token {fix.fork[1]}")
     return ", ".join(parts) if fix.fork else " ".join(parts)

@@ -36,14 +36,14 @@ def diagnose(steps: Sequence[StepRecord], result: GenerationResult | None, vocab
                                "guessing and off-course checks skipped them", n=len(steps) - len(known_p),
                                total=len(steps)))
     ranked = [s for s in known_p if s.rank_raw >= 0]
-    findings += checks.check_guessing(checks.Answer(known_p, result, vocab, context, used))
+    findings += checks.check_guessing(checks.Answer(known_p, result, vocab, context, used, whole=steps))
     findings += checks.check_off_course(checks.Answer(ranked, result, vocab, context, used))
     findings += checks.check_trimmed(answer)
     if result is not None and not math.isfinite(result.timings.gen_s):
         skipped.append(Message("the engine reported no generation time: the speed was not checked"))
     elif result is not None and context.reference_tps is None:
         skipped.append(Message("no speed of this model on this machine to compare with (it needs {n} finished "
-                               "answers of it in the history): the speed was not judged",
+                               "answers of it generated on this machine): the speed was not judged",
                                n=SLOW_REFERENCE_MIN_ANSWERS))
     findings += checks.check_slow(answer)
     findings.sort(key=lambda f: -SEVERITIES.index(f.severity))   # the worst first (stable within a severity)

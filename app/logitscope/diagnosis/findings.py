@@ -31,14 +31,16 @@ KIND_TITLES: dict[str, Message] = {
 @dataclass(frozen=True)
 class Fix:
     """Setting changes that address a finding: applied to the answer's own settings, they make the new
-    version. `load` changes need the model reloaded; `fork` = (step, token): regenerate from that step with
-    that token forced (the model's first choice where the sampler strayed)."""
+    version. `load` changes need the model reloaded; `model`: another model file to load instead (a smaller
+    quantization of the same model), with the same load settings; `fork` = (step, token): regenerate from that
+    step with that token forced (the model's first choice where the sampler strayed)."""
 
     label: Message
     sampler: tuple[tuple[str, Any], ...] = ()
     decode: tuple[tuple[str, Any], ...] = ()
     load: tuple[tuple[str, Any], ...] = ()
     fork: tuple[int, int] | None = None
+    model: str | None = None
 
     def sampler_settings(self, base: SamplerSettings) -> SamplerSettings:
         return replace(base, **dict(self.sampler))
@@ -51,11 +53,11 @@ class Fix:
 
     @property
     def needs_reload(self) -> bool:
-        return bool(self.load)
+        return bool(self.load) or self.model is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {"label": str(self.label), "sampler": dict(self.sampler), "decode": dict(self.decode),
-                "load": dict(self.load), "fork": list(self.fork) if self.fork else None}
+                "load": dict(self.load), "fork": list(self.fork) if self.fork else None, "model": self.model}
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,9 @@ class Finding:
         return [i for start, end in self.spans for i in range(start, end)]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "severity": self.severity, "text": str(self.text),
-                "spans": [list(s) for s in self.spans], "fix": self.fix.to_dict() if self.fix else None}
+        return {"kind": self.kind, "title": str(self.title), "severity": self.severity, "text": str(self.text),
+                "spans": [list(s) for s in self.spans], "steps": self.steps,
+                "fix": self.fix.to_dict() if self.fix else None}
 
 
 @dataclass(frozen=True)
@@ -102,15 +105,27 @@ class Diagnosis:
 
 
 @dataclass(frozen=True)
+class Quant:
+    """A model file's quantization: its file type (general.file_type's name) and its measured bits per weight."""
+
+    file_type: str
+    bits_per_weight: float
+    path: str = ""
+
+
+@dataclass(frozen=True)
 class Context:
     """What the diagnosis knows beyond the trace; every field optional (an imported trace has none of it).
 
     `reference_tps`: generation speed this model reaches on this machine (the median of its other stored
     answers, or a `bench` figure); `load`: the settings the model was loaded with; `gpu_offload`: whether
-    the engine could offload layers to a GPU."""
+    the engine could offload layers to a GPU; `quant`: the loaded file's quantization; `smaller`: a file of the
+    same model with fewer bits per weight in the library (diagnosis/quants.py finds it)."""
 
     reference_tps: float | None = None
     load: LoadSettings | None = None
     gpu_offload: bool | None = None
     notices: Sequence[str] = field(default_factory=tuple)   # notices kept apart from the result (the store)
     forked_at: int | None = None   # a fork: the steps up to here were copied or forced, not drawn
+    quant: Quant | None = None
+    smaller: Quant | None = None

@@ -18,7 +18,7 @@ from logitscope.diagnosis.findings import Context, Diagnosis
 from logitscope.diagnosis.thresholds import SLOW_MIN_TOKENS, SLOW_REFERENCE_MIN_ANSWERS
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
-from logitscope.store.import_check import load_export
+from logitscope.store.import_check import CheckedExport, load_export
 from logitscope.store.records import Message
 from logitscope.store.results import stored_result
 from logitscope.store.traces import PieceVocab
@@ -33,18 +33,33 @@ class DiagnosedAnswer:
 
 
 def reference_tps(store: HistoryStore, message_id: int) -> float | None:
-    """The median generation speed of the same model's other finished answers in this history (this
-    machine's figure for it), or None with fewer than SLOW_REFERENCE_MIN_ANSWERS of them."""
+    """The median generation speed of the same model's other finished answers generated on this machine (this
+    machine's figure for it), or None with fewer than SLOW_REFERENCE_MIN_ANSWERS of them.
+
+    Generated here: the answer was streamed into this history by a process of this machine (it has an owner,
+    store/owners.py; an imported one has none) from the local engine (a remote server's speed is its own)."""
     rows = store.connection.execute(
-        "SELECT timings_json FROM messages WHERE model_id = (SELECT model_id FROM messages WHERE id = ?) "
-        "AND id != ? AND status = 'done' AND timings_json IS NOT NULL", (message_id, message_id)).fetchall()
+        "SELECT timings_json, sampler_json FROM messages WHERE model_id = (SELECT model_id FROM messages WHERE id = ?) "
+        "AND id != ? AND status = 'done' AND timings_json IS NOT NULL AND owner IS NOT NULL",
+        (message_id, message_id)).fetchall()
     speeds = []
-    for (text,) in rows:
+    for text, sampler in rows:
+        if _remote(sampler):
+            continue
         timings = json.loads(text)
         n_gen, gen_s = timings.get("n_gen"), timings.get("gen_s")
         if isinstance(n_gen, int | float) and isinstance(gen_s, int | float) and n_gen >= SLOW_MIN_TOKENS and gen_s > 0:
             speeds.append(n_gen / gen_s)
     return statistics.median(speeds) if len(speeds) >= SLOW_REFERENCE_MIN_ANSWERS else None
+
+
+def _remote(sampler_json: str | None) -> bool:
+    """Whether the answer came from a remote engine (its settings name the server's "url")."""
+    try:
+        engine = json.loads(sampler_json or "{}").get("engine")
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(engine, dict) and "url" in engine
 
 
 def diagnose_message(store: HistoryStore, message_id: int, context: Context | None = None,
@@ -71,11 +86,11 @@ def diagnose_conversation(store: HistoryStore, conversation_id: int, every_branc
             yield DiagnosedAnswer(conversation_id, title, m, diagnose_message(store, m.id, judge_speed=judge_speed))
 
 
-def diagnose_export(path: str | Path) -> list[DiagnosedAnswer]:
-    """Every answer of a history export (`logitscope history export`), every branch: the file is checked
-    and imported into a temporary history, never into the user's. Its speeds were measured where and when it
-    was recorded, so they are not judged (nothing here says what that machine reaches)."""
-    document = load_export(path)
+def diagnose_export(export: str | Path | CheckedExport) -> list[DiagnosedAnswer]:
+    """Every answer of a history export (`logitscope history export`: a file, or one already read and checked),
+    every branch: it is imported into a temporary history, never into the user's. Its speeds were measured
+    where and when it was recorded, so they are not judged (nothing here says what that machine reaches)."""
+    document = export if isinstance(export, CheckedExport) else load_export(export)
     with tempfile.TemporaryDirectory(prefix="logitscope-explain-") as folder, \
             HistoryStore(Path(folder) / "history.sqlite3") as store:
         out: list[DiagnosedAnswer] = []

@@ -42,6 +42,7 @@ SLOW_MIN_TOKENS = 32         # a shorter answer's speed is mostly start-up noise
 SLOW_FRACTION = 0.5          # slower than half of what this model reaches on this machine (no reference: no check)
 SLOW_REFERENCE_MIN_ANSWERS = 3   # a reference from stored answers needs at least this many
 FIX_KV_TYPE = "q8_0"         # the fix's KV cache type (with flash attention, which a quantized V needs)
+QUANT_MIN_BPW_STEP = 0.25    # a "smaller quantization" of the same model has at least this many fewer bits per weight
 
 # -- cost --------------------------------------------------------------------------------------------
 BENCH_TOKENS = 4000          # `logitscope bench --diagnosis`: a trace this long ...

@@ -17,6 +17,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDockWidget
 
 from logitscope.diagnosis import Context, Diagnosis, Finding, diagnose
+from logitscope.diagnosis.findings import Quant
+from logitscope.diagnosis.quants import library_smaller, quant_of
 from logitscope.diagnosis.stored import reference_tps
 from logitscope.engine.api import LoadSettings, ModelInfo
 from logitscope.engine.sampler import SamplerSettings
@@ -50,12 +52,14 @@ class DiagnosisController(QObject):
         self.bands: list[pg.LinearRegionItem] = []
         self._cache: weakref.WeakKeyDictionary[Answer, tuple[tuple[object, ...], Diagnosis]] = weakref.WeakKeyDictionary()
         self._after_reload: tuple[int, Finding] | None = None
+        self._smaller: tuple[str, Quant | None] | None = None   # (loaded file, its smaller quantization)
         chat.diagnose = self.diagnose
         chat.diagnosisRequested.connect(self.show_turn)
         self.panel.findingSelected.connect(self.mark_evidence)
         self.panel.fixRequested.connect(self.apply_fix)
         session.answerEnded.connect(self._answer_ended)
         bridge.loaded.connect(self._reloaded)
+        bridge.loadFailed.connect(self._reload_failed)
 
     @classmethod
     def for_window(cls, window: Any) -> DiagnosisController:  # noqa: ANN401 - the MainWindow (no import cycle)
@@ -87,18 +91,33 @@ class DiagnosisController(QObject):
                 ref = reference_tps(self.history.store, answer.store_id)
             except (LogitscopeError, sqlite3.Error):  # a history that cannot be read: speed is not judged
                 ref = None
-        context = Context(reference_tps=ref, forked_at=answer.forked_at,
-                          load=info.load if isinstance(info, ModelInfo) else None,
-                          gpu_offload=info.gpu_offload_supported if isinstance(info, ModelInfo) else None)
-        key = (len(answer.steps), answer.status, answer.result is not None, ref)
+        local = info if isinstance(info, ModelInfo) else None
+        context = Context(reference_tps=ref, forked_at=answer.forked_at, load=local.load if local else None,
+                          gpu_offload=local.gpu_offload_supported if local else None,
+                          quant=quant_of(local.card) if local else None)
+        key = (len(answer.steps), answer.status, answer.result is not None, ref, context.quant)
         cached = self._cache.get(answer)
         if cached is not None and cached[0] == key:
             return cached[1]
-        diagnosis = diagnose(answer.steps, answer.result if answer.status in ("done", "stopped") else None,
-                             self._vocab(answer), context,
-                             settings=answer.result.settings if answer.result is not None else answer.settings)
+        result = answer.result if answer.status in ("done", "stopped") else None
+        settings = answer.result.settings if answer.result is not None else answer.settings
+        diagnosis = diagnose(answer.steps, result, self._vocab(answer), context, settings=settings)
+        if local is not None and diagnosis.of_kind("slow"):   # only then is the library read (every model's header)
+            smaller = self.smaller_quant(local)
+            if smaller is not None:
+                diagnosis = diagnose(answer.steps, result, self._vocab(answer), replace(context, smaller=smaller),
+                                     settings=settings)
         self._cache[answer] = (key, diagnosis)
         return diagnosis
+
+    def smaller_quant(self, info: ModelInfo) -> Quant | None:
+        """A smaller quantization of the loaded model in the library, looked up once per loaded file."""
+        if self._smaller is None or self._smaller[0] != info.card.path:
+            try:
+                self._smaller = (info.card.path, library_smaller(info.card))
+            except (LogitscopeError, OSError):   # an unreadable library: no smaller file to offer
+                self._smaller = (info.card.path, None)
+        return self._smaller[1]
 
     def _vocab(self, answer: Answer) -> Vocab | None:
         """The loaded model's vocabulary for its own answers; for another model's (a saved conversation), the
@@ -162,13 +181,15 @@ class DiagnosisController(QObject):
             self.sampler.max_tokens.setValue(int(decode["max_tokens"]))
         if "stop" in decode:
             self.sampler.set_stop_sequences(list(decode["stop"]))
-        if fix.load:
+        if fix.needs_reload:
             info = self.bridge.info
             if not isinstance(info, ModelInfo):
                 self.notice.emit(self.tr("This fix reloads the model: it needs a local model"))
                 return
             self._after_reload = (turn, finding)
-            self.models.open_model(info.card.path, fix.load_settings(info.load or LoadSettings()), ask=False)
+            path = fix.model or info.card.path   # a smaller quantization, or the same file
+            if not self.models.open_model(path, fix.load_settings(info.load or LoadSettings()), ask=False):
+                self._after_reload = None   # the file cannot be loaded now (the window said why)
             return
         self._make_version(turn, finding)
 
@@ -176,6 +197,10 @@ class DiagnosisController(QObject):
         pending, self._after_reload = self._after_reload, None
         if pending is not None:
             self._make_version(*pending)
+
+    def _reload_failed(self, _error: object) -> None:
+        # the fix's reload failed or was cancelled: a later load must not apply it
+        self._after_reload = None
 
     def _make_version(self, turn: int, finding: Finding) -> None:
         fix = finding.fix
