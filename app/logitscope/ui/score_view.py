@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QComboBox,
     QDialog,
     QFileDialog,
     QHBoxLayout,
@@ -36,8 +37,9 @@ from logitscope.engine.api import ModelInfo
 from logitscope.engine.score_api import DEFAULT_SCORE_CTX, MIN_SCORE_CTX, ScoreRequest, ScoreResult
 from logitscope.errors import LogitscopeError
 from logitscope.score_cli import read_text_file
-from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.bridge import JOB_GENERATE, JOB_SCORE, EngineBridge
 from logitscope.ui.messages import translate_message
+from logitscope.ui.score_summary import summary_html
 from logitscope.ui.score_widgets import RankHistogram, ScoredText, ScoreLegend
 
 if TYPE_CHECKING:
@@ -67,7 +69,19 @@ class ScoreDialog(QDialog):
         self.open_button = QPushButton(self.tr("Open file…"))
         self.open_button.clicked.connect(lambda: self.open_file())
         row.addWidget(self.open_button)
-        row.addWidget(QLabel(self.tr("Window")))
+        row.addWidget(QLabel(self.tr("Mode")))
+        self.mode = QComboBox()
+        self.mode.addItem(self.tr("Sliding window"), "window")
+        self.mode.addItem(self.tr("llama.cpp perplexity (chunks)"), "chunks")
+        self.mode.setToolTip(self.tr(
+            "Sliding window: every token is scored, each from as much of the text before it as the window holds.\n"
+            "llama.cpp perplexity: the protocol of llama.cpp's llama-perplexity tool: the text is cut into chunks "
+            "of the context size and only the second half of each chunk is scored (its figure is comparable with "
+            "llama.cpp's)."))
+        self.mode.currentIndexChanged.connect(lambda *_: self._mode_changed())
+        row.addWidget(self.mode)
+        self.ctx_label = QLabel(self.tr("Window"))
+        row.addWidget(self.ctx_label)
         self.n_ctx = QSpinBox()
         self.n_ctx.setRange(MIN_SCORE_CTX, DEFAULT_SCORE_CTX)
         self.n_ctx.setValue(DEFAULT_SCORE_CTX)
@@ -82,7 +96,7 @@ class ScoreDialog(QDialog):
         self.score_button.setDefault(True)
         self.score_button.clicked.connect(self.run)
         self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.clicked.connect(self.bridge.cancel)
+        self.cancel_button.clicked.connect(self.cancel)
         self.cancel_button.setEnabled(False)
         row.addWidget(self.score_button)
         row.addWidget(self.cancel_button)
@@ -141,6 +155,9 @@ class ScoreDialog(QDialog):
         self.status.setText(self.tr("Opened {0} ({1:,} characters).").format(Path(path).name, len(text)))
         return True
 
+    def _mode_changed(self) -> None:
+        self.ctx_label.setText(self.tr("Chunk") if self.mode.currentData() == "chunks" else self.tr("Window"))
+
     def set_available(self, reason: str, model_ctx: int) -> None:
         """`reason`: why scoring cannot run now ("" when it can); `model_ctx` caps the window."""
         self.reason = reason
@@ -157,7 +174,7 @@ class ScoreDialog(QDialog):
         if self.reason:
             self.status.setText(self.reason)
             return
-        request = ScoreRequest(text=self.text.toPlainText(), n_ctx=self.n_ctx.value())
+        request = ScoreRequest(text=self.text.toPlainText(), n_ctx=self.n_ctx.value(), mode=self.mode.currentData())
         try:
             request.validate()
         except LogitscopeError as exc:
@@ -168,9 +185,19 @@ class ScoreDialog(QDialog):
         self.cancel_button.setEnabled(True)
         self.progress.setValue(0)
         self.progress.setVisible(True)
-        self.status.setText(self.tr("Scoring…"))
+        self.status.setText(self.waiting_text() if self.bridge.busy else self.tr("Scoring…"))
         self.bridge.call(lambda client: client.score(request, self.progressed.emit), done=self._done,
-                         failed=self._failed)
+                         failed=self._failed, kind=JOB_SCORE, started=lambda: self.status.setText(self.tr("Scoring…")))
+
+    def waiting_text(self) -> str:
+        """What the status says while the engine finishes another job first (one model, one job at a time)."""
+        if self.bridge.running_kind == JOB_GENERATE:
+            return self.tr("Waiting for the chat's answer to finish (the model does one thing at a time)…")
+        return self.tr("Waiting for the engine to finish its current task…")
+
+    def cancel(self) -> None:
+        """Stop this dialog's scoring (queued or running); a chat answer streaming meanwhile goes on."""
+        self.bridge.cancel(JOB_SCORE)
 
     def _finish(self) -> None:
         self.running = False
@@ -196,27 +223,9 @@ class ScoreDialog(QDialog):
         self.scored = result
         self.view.show_result(result, self.bridge.vocab)
         self.histogram.set_counts(result.rank_buckets())
-        self.summary.setText(self.summary_html(result))
+        self.summary.setText(summary_html(result))
         self.status.setText(self.tr("{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).").format(
             result.n_scored, result.eval_s, result.tokens_per_s))
-
-    def summary_html(self, r: ScoreResult) -> str:
-        lines = [self.tr("<b>Tokens</b>: {0:,} ({1:,} scored)").format(len(r.tokens), r.n_scored),
-                 self.tr("<b>Perplexity</b>: {0:.3f}").format(r.perplexity),
-                 self.tr("<b>Bits per token</b>: {0:.3f}").format(r.bits_per_token)]
-        contexts = [t.n_context for t in r.tokens if t.scored]
-        if r.n_passes <= 1:
-            lines.append(self.tr("The text fits in one window of {0:,} positions: every token is predicted from all "
-                                 "the tokens before it.").format(r.n_ctx))
-        else:
-            later = [t.n_context for t in r.tokens if t.scored and t.n_context < t.i] or contexts
-            lines.append(self.tr("Too long for one window of {0:,} positions: read in {1:,} windows sliding by {2:,} "
-                                 "tokens ({3}). Past the first window, each token is predicted from {4:,} to {5:,} "
-                                 "tokens before it.").format(
-                r.n_ctx, r.n_passes, r.stride, self.tr("each starts with BOS") if r.bos else self.tr("no BOS"),
-                min(later), max(later)))
-        lines.extend(translate_message(n) for n in r.notices)
-        return "<br>".join(lines)
 
 
 def install(window: MainWindow) -> ScoreDialog:
