@@ -422,37 +422,42 @@
 <context>
     <name>ComparePicker</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="100"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="103"/>
         <source>Compare with…</source>
         <translation>与…比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="102"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="105"/>
         <source>Score the same tokens with a second model (a GGUF file with the same vocabulary), in an engine process of its own, and colour each token by the difference in surprisal.</source>
         <translation>用第二个模型（词表相同的 GGUF 文件）在它自己的引擎进程中为同样的词元打分，并按意外度之差为每个词元着色。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="106"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="111"/>
         <source>No comparison</source>
         <translation>不比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="118"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="129"/>
+        <source>Other GGUF file…</source>
+        <translation>其他 GGUF 文件…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="132"/>
         <source>Compare with a second model</source>
         <translation>与第二个模型比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="119"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="133"/>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="126"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="140"/>
         <source>B: {0}</source>
         <translation>B：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="126"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="140"/>
         <source>one model</source>
         <translation>单个模型</translation>
     </message>
@@ -2813,74 +2818,74 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>评分需要本地模型：服务器不提供每个 token 的排名。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="20"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="19"/>
         <source>&lt;b&gt;Tokens&lt;/b&gt;: {0:,} ({1:,} scored)</source>
         <translation>&lt;b&gt;Token 数&lt;/b&gt;：{0:,}（已评分 {1:,}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="22"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="21"/>
         <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.4f} ± {1:.5f} (llama-perplexity&apos;s final estimate)</source>
         <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.4f} ± {1:.5f}（llama-perplexity 的最终估计）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="25"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="24"/>
         <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.3f}</source>
         <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="26"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="25"/>
         <source>&lt;b&gt;Bits per token&lt;/b&gt;: {0:.3f}</source>
         <translation>&lt;b&gt;每 token 比特数&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="36"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="35"/>
         <source>Split as llama.cpp&apos;s llama-perplexity splits it: {0:,} chunks of {1:,} tokens ({2}); only the second half of each chunk is scored, each token predicted from {3:,} to {4:,} tokens before it. The last {5:,} tokens do not fill a chunk and are not read.</source>
         <translation>按 llama.cpp 的 llama-perplexity 的方式切分：{0:,} 块，每块 {1:,} 个词元（{2}）；只为每块的后一半打分，每个词元根据它之前的 {3:,} 到 {4:,} 个词元预测。最后 {5:,} 个词元不足一块，没有读入。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="39"/>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="48"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="38"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="47"/>
         <source>each starts with BOS</source>
         <translation>每个窗口以 BOS 开头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="39"/>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="48"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="38"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="47"/>
         <source>no BOS</source>
         <translation>没有 BOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="42"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="41"/>
         <source>The text fits in one window of {0:,} positions: every token is predicted from all the tokens before it.</source>
         <translation>文本可放入一个 {0:,} 个位置的窗口：每个 token 都由它之前的全部 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="45"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="44"/>
         <source>Too long for one window of {0:,} positions: read in {1:,} windows sliding by {2:,} tokens ({3}). Past the first window, each token is predicted from {4:,} to {5:,} tokens before it.</source>
         <translation>文本超出一个 {0:,} 个位置的窗口：分 {1:,} 个窗口读取，每次滑动 {2:,} 个 token（{3}）。第一个窗口之后，每个 token 由它之前的 {4:,} 到 {5:,} 个 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="59"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="58"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="60"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="59"/>
         <source>Bits per token</source>
         <translation>每词元比特数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="61"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="60"/>
         <source>Tokens scored</source>
         <translation>已打分词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="65"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="64"/>
         <source>B / A perplexity: {0:.3f}; B − A bits per token: {1:+.4f}</source>
         <translation>B / A 困惑度：{0:.3f}；B − A 每词元比特数：{1:+.4f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="68"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="67"/>
         <source>Per token, B − A surprisal: mean |difference| {0:.3f} bits, largest {1:+.2f} / {2:+.2f} bits; B was less surprised by {3:,} tokens, more by {4:,}.</source>
         <translation>逐词元的 B − A 意外度：平均 |差值| {0:.3f} 比特，最大 {1:+.2f} / {2:+.2f} 比特；B 对 {3:,} 个词元意外度更低，对 {4:,} 个更高。</translation>
     </message>

@@ -29,7 +29,11 @@ def _gone(pid: int) -> bool:
 def test_the_demo_model_compared_with_itself(qtbot, window, demo_model) -> None:
     dialog = _open(qtbot, window)
     dialog.text.setPlainText(TEXT)
-    dialog.picker.set_path(str(demo_model))
+    dialog.picker.fill_menu()  # the app's models folder is offered, then any file
+    names = [a.text() for a in dialog.picker.menu.actions() if a.text()]
+    assert names[-1] == "Other GGUF file…" and len(names) >= 2
+    next(a for a in dialog.picker.menu.actions() if a.text() == names[0]).trigger()
+    assert dialog.picker.path is not None and Path(dialog.picker.path).name == demo_model.name
     loading: list[float] = []
     dialog.compare.loading.connect(loading.append)
     dialog.score_button.click()

@@ -9,17 +9,19 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget
 
 from logitscope.engine.api import LoadSettings
 from logitscope.engine.score_api import ScoreRequest
 from logitscope.errors import LogitscopeError
 from logitscope.host.client import EngineClient
 from logitscope.host.score_compare import check_same_vocabulary, load_for_scoring, scoring_settings
+from logitscope.library.discovery import scan_folder
 from logitscope.paths import models_dir
 
 
@@ -88,7 +90,8 @@ class CompareEngine(QObject):
 
 
 class ComparePicker(QWidget):
-    """[Compare with…] the second model's name [No comparison]."""
+    """[Compare with ▾] the second model's name [No comparison]. The menu lists the models in the app's models
+    folder (read when it opens: a folder listing, no file is opened) and "Other GGUF file…"."""
 
     changed = Signal()
 
@@ -101,7 +104,9 @@ class ComparePicker(QWidget):
         self.pick_button.setToolTip(self.tr(
             "Score the same tokens with a second model (a GGUF file with the same vocabulary), in an engine "
             "process of its own, and colour each token by the difference in surprisal."))
-        self.pick_button.clicked.connect(lambda: self.pick())
+        self.menu = QMenu(self)
+        self.menu.aboutToShow.connect(self.fill_menu)
+        self.pick_button.setMenu(self.menu)
         self.label = QLabel()
         self.clear_button = QPushButton(self.tr("No comparison"))
         self.clear_button.clicked.connect(lambda: self.set_path(None))
@@ -113,6 +118,15 @@ class ComparePicker(QWidget):
     @property
     def name(self) -> str:
         return Path(self.path).name if self.path else ""
+
+    def fill_menu(self) -> None:
+        self.menu.clear()
+        for found in scan_folder(models_dir(), "app"):
+            if found.problem is None:
+                self.menu.addAction(found.name, partial(self.set_path, str(found.path)))
+        if self.menu.actions():
+            self.menu.addSeparator()
+        self.menu.addAction(self.tr("Other GGUF file…"), lambda: self.pick())
 
     def pick(self) -> bool:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Compare with a second model"), str(models_dir()),
