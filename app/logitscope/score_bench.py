@@ -28,7 +28,7 @@ from logitscope.engine.runtime import amx_kernels_built
 from logitscope.engine.score_api import ScoreRequest
 from logitscope.errors import LogitscopeError
 from logitscope.host.client import EngineClient
-from logitscope.score_cli import LOAD_CTX
+from logitscope.host.score_compare import LOAD_CTX
 
 BENCH_CTX = 256           # as the recorded reference (tests/data/score): short runs on small machines
 BENCH_CHUNKS = 4

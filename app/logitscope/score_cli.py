@@ -28,7 +28,6 @@ from logitscope.engine.score_api import (
 from logitscope.errors import InvalidSettingsError
 
 MAX_TEXT_BYTES = 64 << 20    # a text file bigger than this is a mistake (about 15 M tokens)
-LOAD_CTX = 256               # the generation context the scoring engine loads with: scoring has its own
 
 
 def add_score_parser(sub: Any, add_model: Any) -> None:
@@ -78,9 +77,9 @@ def read_text_file(path: Path) -> str:
 
 def run_score(args: argparse.Namespace) -> int:
     from logitscope.cli import _CtrlC, resolve_model
-    from logitscope.engine.api import LoadSettings
     from logitscope.engine.gguf_info import read_model_card
     from logitscope.host.client import CancelledError, EngineClient
+    from logitscope.host.score_compare import same_tokens, scoring_settings
 
     text = read_text(args)
     top = max(args.top, SCORE_TOP_N) if args.json else args.top
@@ -89,8 +88,7 @@ def run_score(args: argparse.Namespace) -> int:
     request = ScoreRequest(text=text, n_ctx=args.n_ctx, mode="chunks" if args.chunks else "window", top=min(top, 128),
                            flash_attn=args.flash_attn)
     request.validate()
-    settings = LoadSettings(n_ctx=LOAD_CTX, n_gpu_layers=args.n_gpu_layers, n_threads=args.threads,
-                            flash_attn=args.flash_attn)
+    settings = scoring_settings(args.n_gpu_layers, args.threads, args.flash_attn)
     settings.validate()
     path = resolve_model(args.model)
     read_model_card(path)  # bad files fail here, before an engine starts
@@ -101,9 +99,7 @@ def run_score(args: argparse.Namespace) -> int:
         result, vocab = _score_with(EngineClient(), path, settings, request, _CtrlC, progress=not args.json)
         other: ScoreResult | None = None
         if other_path is not None:
-            again = ScoreRequest(tokens=tuple(t.token for t in result.tokens), n_ctx=request.n_ctx, mode=request.mode,
-                                 top=request.top, flash_attn=request.flash_attn)
-            other, other_vocab = _score_with(EngineClient(), other_path, settings, again, _CtrlC,
+            other, other_vocab = _score_with(EngineClient(), other_path, settings, same_tokens(result, request), _CtrlC,
                                              progress=not args.json, vocab=vocab)
     except CancelledError:
         print("error: interrupted", file=sys.stderr)
@@ -115,17 +111,12 @@ def run_score(args: argparse.Namespace) -> int:
 def _score_with(client: Any, path: Path, settings: Any, request: ScoreRequest, ctrl_c_type: Any, progress: bool,
                 vocab: list[bytes] | None = None) -> tuple[ScoreResult, list[bytes]]:
     """Load `path` in its own engine process, check its vocabulary against `vocab` (a comparison), score."""
+    from logitscope.host.score_compare import load_for_scoring
+
     with contextlib.closing(client):
-        info = client.load(str(path), settings)
+        info, own = load_for_scoring(client, path, settings, vocab)
         for notice in info.notices:
             print(f"warning: {notice}", file=sys.stderr)
-        own = client.vocab()
-        if vocab is not None and own != vocab:
-            differ = next((i for i, (a, b) in enumerate(zip(own, vocab, strict=False)) if a != b), min(len(own), len(vocab)))
-            raise InvalidSettingsError(
-                "{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): "
-                "a token-by-token comparison needs models that share one", path_name=path.name, n_other=len(own),
-                token=differ)
         ctrl_c = ctrl_c_type(client)
         previous = signal.signal(signal.SIGINT, ctrl_c)
         shown = [-1]

@@ -298,67 +298,67 @@
         <translation>正在用 {0} 个束搜索…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="182"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="183"/>
         <source>The search failed: {0}</source>
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="203"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="204"/>
         <source>pruned</source>
         <translation>已剪枝</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="203"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="204"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="203"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="204"/>
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="221"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="222"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="223"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="224"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
         <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="226"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="227"/>
         <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="229"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="230"/>
         <source>&lt;b&gt;Hypotheses kept&lt;/b&gt; (best score first):</source>
         <translation>&lt;b&gt;保留的假设&lt;/b&gt;（按得分从高到低）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="232"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="233"/>
         <source>&lt;b&gt;KV cells&lt;/b&gt; at the last step: {0} held, instead of {1} with a copy per beam; per beam: {2}</source>
         <translation>&lt;b&gt;KV 单元&lt;/b&gt;（最后一步）：共占用 {0} 个，若每个束各复制一份则需 {1} 个；每个束：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="234"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="235"/>
         <source>{0} cells ({1} shared)</source>
         <translation>{0} 个单元（{1} 个共享）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="236"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="237"/>
         <source>{0} steps, {1} candidates, {2:.2f} s.</source>
         <translation>{0} 步，{1} 个候选，{2:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="247"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="248"/>
         <source>&amp;Beam search…</source>
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="248"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="249"/>
         <source>Beam search on a question, the tree of hypotheses beside the greedy answer</source>
         <translation>对一个问题做束搜索：假设树与贪心解码的回答并排显示</translation>
     </message>
@@ -417,6 +417,49 @@
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="243"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个 token 都可以在右侧查看。</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePicker</name>
+    <message>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="103"/>
+        <source>Compare with…</source>
+        <translation>与…比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="105"/>
+        <source>Score the same tokens with a second model (a GGUF file with the same vocabulary), in an engine process of its own, and colour each token by the difference in surprisal.</source>
+        <translation>用第二个模型（词表相同的 GGUF 文件）在它自己的引擎进程中为同样的词元打分，并按意外度之差为每个词元着色。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="111"/>
+        <source>No comparison</source>
+        <translation>不比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="129"/>
+        <source>Other GGUF file…</source>
+        <translation>其他 GGUF 文件…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="132"/>
+        <source>Compare with a second model</source>
+        <translation>与第二个模型比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="133"/>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="140"/>
+        <source>B: {0}</source>
+        <translation>B：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="140"/>
+        <source>one model</source>
+        <translation>单个模型</translation>
     </message>
 </context>
 <context>
@@ -1403,9 +1446,9 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="250"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="251"/>
         <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
-        <location filename="../../app/logitscope/ui/score_view.py" line="230"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="310"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
@@ -2596,152 +2639,253 @@
 <context>
     <name>ScoreDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="59"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="73"/>
         <source>Score a text</source>
         <translation>为文本评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="63"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="77"/>
         <source>Paste a text here, or open a UTF-8 text file.</source>
         <translation>在此粘贴文本，或打开一个 UTF-8 文本文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="67"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="81"/>
         <source>Open file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="70"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="84"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="86"/>
+        <source>Sliding window</source>
+        <translation>滑动窗口</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="87"/>
+        <source>llama.cpp perplexity (chunks)</source>
+        <translation>llama.cpp 困惑度（分块）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="89"/>
+        <source>Sliding window: every token is scored, each from as much of the text before it as the window holds.
+llama.cpp perplexity: the protocol of llama.cpp&apos;s llama-perplexity tool: the text is cut into chunks of the context size and only the second half of each chunk is scored (its figure is comparable with llama.cpp&apos;s).</source>
+        <translation>滑动窗口：为每个词元打分，每个词元都根据窗口能容纳的尽可能多的前文来预测。
+llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按上下文大小切成块，只为每块的后一半打分（结果可与 llama.cpp 的对比）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="95"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="177"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="74"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="100"/>
         <source> tokens</source>
         <translation> 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="81"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="107"/>
         <source>Score</source>
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="84"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="110"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="91"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="119"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="92"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="120"/>
         <source>rank (GLTR)</source>
         <translation>排名（GLTR）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="93"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="121"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="108"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="122"/>
+        <source>difference (B − A)</source>
+        <translation>差值（B − A）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="123"/>
+        <source>Comparing two models: how much more (red) or less (blue) surprised model B was by each token than model A, in bits.</source>
+        <translation>比较两个模型：模型 B 对每个词元比模型 A 多（红）或少（蓝）多少意外度，单位为比特。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="140"/>
         <source>&lt;b&gt;Ranks&lt;/b&gt; (tokens per bucket)</source>
         <translation>&lt;b&gt;排名&lt;/b&gt;（每个区间的 token 数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="119"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="151"/>
         <source>Paste or open a text and press Score.</source>
         <translation>粘贴或打开文本，然后按“评分”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="128"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="160"/>
         <source>Open a text to score</source>
         <translation>打开要评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="129"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="161"/>
         <source>Text files (*.txt *.md);;All files (*)</source>
         <translation>文本文件 (*.txt *.md);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="138"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="170"/>
         <source>{0} holds no text to score.</source>
         <translation>{0} 中没有可评分的文本。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="141"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="173"/>
         <source>Opened {0} ({1:,} characters).</source>
         <translation>已打开 {0}（{1:,} 个字符）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="171"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="177"/>
+        <source>Chunk</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="206"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="208"/>
         <source>Scoring…</source>
         <translation>正在评分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="183"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="213"/>
+        <source>Waiting for the chat&apos;s answer to finish (the model does one thing at a time)…</source>
+        <translation>正在等待聊天回答结束（模型一次只做一件事）…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="214"/>
+        <source>Waiting for the engine to finish its current task…</source>
+        <translation>正在等待引擎完成当前任务…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="232"/>
         <source>Scoring stopped: {0}</source>
         <translation>评分已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="200"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="243"/>
+        <source>Starting a second engine process for {0}…</source>
+        <translation>正在为 {0} 启动第二个引擎进程…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="250"/>
+        <source>Loading {0} in a second engine process…</source>
+        <translation>正在第二个引擎进程中加载 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="255"/>
+        <source>Scoring with {0}…</source>
+        <translation>正在用 {0} 打分…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="298"/>
         <source>{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).</source>
         <translation>{1:.2f} 秒内为 {0:,} 个 token 评分（{2:,.0f} token/秒）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="204"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="19"/>
         <source>&lt;b&gt;Tokens&lt;/b&gt;: {0:,} ({1:,} scored)</source>
         <translation>&lt;b&gt;Token 数&lt;/b&gt;：{0:,}（已评分 {1:,}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="205"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="21"/>
+        <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.4f} ± {1:.5f} (llama-perplexity&apos;s final estimate)</source>
+        <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.4f} ± {1:.5f}（llama-perplexity 的最终估计）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="24"/>
         <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.3f}</source>
         <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="206"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="25"/>
         <source>&lt;b&gt;Bits per token&lt;/b&gt;: {0:.3f}</source>
         <translation>&lt;b&gt;每 token 比特数&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="209"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="35"/>
+        <source>Split as llama.cpp&apos;s llama-perplexity splits it: {0:,} chunks of {1:,} tokens ({2}); only the second half of each chunk is scored, each token predicted from {3:,} to {4:,} tokens before it. The last {5:,} tokens do not fill a chunk and are not read.</source>
+        <translation>按 llama.cpp 的 llama-perplexity 的方式切分：{0:,} 块，每块 {1:,} 个词元（{2}）；只为每块的后一半打分，每个词元根据它之前的 {3:,} 到 {4:,} 个词元预测。最后 {5:,} 个词元不足一块，没有读入。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="41"/>
         <source>The text fits in one window of {0:,} positions: every token is predicted from all the tokens before it.</source>
         <translation>文本可放入一个 {0:,} 个位置的窗口：每个 token 都由它之前的全部 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="213"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="44"/>
         <source>Too long for one window of {0:,} positions: read in {1:,} windows sliding by {2:,} tokens ({3}). Past the first window, each token is predicted from {4:,} to {5:,} tokens before it.</source>
         <translation>文本超出一个 {0:,} 个位置的窗口：分 {1:,} 个窗口读取，每次滑动 {2:,} 个 token（{3}）。第一个窗口之后，每个 token 由它之前的 {4:,} 到 {5:,} 个 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="216"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="58"/>
+        <source>Perplexity</source>
+        <translation>困惑度</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="59"/>
+        <source>Bits per token</source>
+        <translation>每词元比特数</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="60"/>
+        <source>Tokens scored</source>
+        <translation>已打分词元</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="64"/>
+        <source>B / A perplexity: {0:.3f}; B − A bits per token: {1:+.4f}</source>
+        <translation>B / A 困惑度：{0:.3f}；B − A 每词元比特数：{1:+.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="67"/>
+        <source>Per token, B − A surprisal: mean |difference| {0:.3f} bits, largest {1:+.2f} / {2:+.2f} bits; B was less surprised by {3:,} tokens, more by {4:,}.</source>
+        <translation>逐词元的 B − A 意外度：平均 |差值| {0:.3f} 比特，最大 {1:+.2f} / {2:+.2f} 比特；B 对 {3:,} 个词元意外度更低，对 {4:,} 个更高。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="38"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="47"/>
         <source>each starts with BOS</source>
         <translation>每个窗口以 BOS 开头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="216"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="38"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="47"/>
         <source>no BOS</source>
         <translation>没有 BOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="226"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="306"/>
         <source>Score a text: how surprising each token was to the model, perplexity, rank histogram</source>
         <translation>为文本评分：每个 token 对模型而言有多意外、困惑度、排名直方图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="228"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="308"/>
         <source>&amp;Score a text…</source>
         <translation>为文本评分(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="238"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="318"/>
         <source>Load a model to score a text.</source>
         <translation>请先加载模型再为文本评分。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="240"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="320"/>
         <source>Scoring needs a local model: a server does not give every token&apos;s rank.</source>
         <translation>评分需要本地模型：服务器不提供每个 token 的排名。</translation>
     </message>
@@ -2749,24 +2893,49 @@
 <context>
     <name>ScoredText</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="27"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="33"/>
         <source>top {0}</source>
         <translation>前 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="28"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="34"/>
         <source>beyond</source>
         <translation>其余</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="46"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="61"/>
+        <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): B − A = {2:+.2f} bits&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（词元 {1}）：B − A = {2:+.2f} 比特&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="67"/>
+        <source>&lt;tr&gt;&lt;th&gt;&lt;/th&gt;&lt;th&gt;p&lt;/th&gt;&lt;th&gt;bits&lt;/th&gt;&lt;th&gt;rank&lt;/th&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;th&gt;&lt;/th&gt;&lt;th&gt;p&lt;/th&gt;&lt;th&gt;比特&lt;/th&gt;&lt;th&gt;排名&lt;/th&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="75"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;: not scored (nothing before it to predict it from)&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;：未评分（它之前没有可用于预测的内容）&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="48"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="77"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy {5:.2f} nats; predicted from {6} tokens&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个 token）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} nats；由 {6} 个 token 预测&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="207"/>
+        <source>B − A ≤ {0:+g} bits</source>
+        <translation>B − A ≤ {0:+g} 比特</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="208"/>
+        <source>same</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="209"/>
+        <source>≥ {0:+g} bits</source>
+        <translation>≥ {0:+g} 比特</translation>
     </message>
 </context>
 <context>
@@ -2787,7 +2956,7 @@
         <translation>分叉只能在没有生成进行时使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/session_controller.py" line="165"/>
+        <location filename="../../app/logitscope/ui/session_controller.py" line="166"/>
         <source>Not sent: {0}</source>
         <translation>未发送：{0}</translation>
     </message>
@@ -4751,361 +4920,366 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/message_catalog.py" line="333"/>
+        <source>{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): a token-by-token comparison needs models that share one</source>
+        <translation>{path_name} 的词表不同（{n_other:,} 个词元，第一处不同在词元 {token}）：逐词元比较需要词表相同的模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="334"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="334"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="335"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="335"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="336"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="336"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="337"/>
         <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
         <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="337"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="338"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="338"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="339"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="339"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="340"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="340"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="341"/>
         <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
         <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="341"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="342"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="342"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="343"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="343"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="344"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="344"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="345"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="345"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="346"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="346"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="347"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="347"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="348"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="348"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="349"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="349"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="350"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="350"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="351"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="351"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="352"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="352"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="353"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="353"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="354"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="354"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="355"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="355"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="356"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="356"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="357"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="357"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="358"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="358"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="359"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="359"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="360"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="360"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="361"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="361"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="362"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="362"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="363"/>
         <source>{source} holds no trace: no &quot;step&quot; or &quot;done&quot; line</source>
         <translation>{source} 中没有轨迹：没有 &quot;step&quot; 或 &quot;done&quot; 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="363"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="364"/>
         <source>{source} is larger than {value} MiB, the most explain reads</source>
         <translation>{source} 大于 {value} MiB，超出 explain 可读取的上限</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="364"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="365"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="365"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="366"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="366"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="367"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="367"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="368"/>
         <source>{source} is not a trace or a history export: it is not UTF-8 text (byte {at})</source>
         <translation>{source} 不是轨迹或历史导出：它不是 UTF-8 文本（字节 {at}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="368"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="369"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="369"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="370"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="370"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="371"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="371"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="372"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="372"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="373"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="373"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="374"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="374"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="375"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="375"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="376"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="376"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="377"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="377"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="378"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="378"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="379"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="379"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="380"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="380"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="381"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="381"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="382"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="382"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="383"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="383"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="384"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="384"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="385"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="385"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="386"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="386"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="387"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="387"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="388"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="388"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="389"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="390"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="390"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="391"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="391"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="392"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="392"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="393"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="393"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="394"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="394"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="395"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="395"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="396"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="396"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="397"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="397"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="398"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="398"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="399"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="399"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="400"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="400"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="401"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="401"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="402"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="402"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="403"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="403"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="404"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="404"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="405"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

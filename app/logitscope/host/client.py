@@ -4,7 +4,8 @@
   the waiting call raises EngineCrashedError within a fraction of a second, with the tail of the
   engine's log. The next call starts a fresh engine.
 - `cancel()` may be called from any thread: a generation stops within one token, a load within one
-  progress tick.
+  progress tick. It stops whatever call runs; `cancel_token(cancelled)` names the caller's own calls instead
+  (the window's bridge: one job's Cancel never stops another job's call).
 - An engine that makes no progress (stopped with SIGSTOP, frozen) is ended: whenever the engine has been
   quiet for a moment during a call, the caller asks for a sign of life, which the engine's reader thread
   gives at once however busy llama.cpp is. No sign of life for `timeout_s` (DEFAULT_TIMEOUT_S, or
@@ -29,7 +30,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -99,6 +101,7 @@ class EngineClient:
         self._env = env
         self.timeout_s: float | None = timeout_from_env()  # of silence before the engine is ended; None: never
         self._cancel = threading.Event()  # sent by the calling thread (a signal handler must not block)
+        self._token = threading.local()   # .cancelled: the cancel token of calls made from that thread
         self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         self._call_lock = threading.Lock()   # one request at a time
@@ -193,15 +196,18 @@ class EngineClient:
             raise self._crashed() from None
 
     def _wait_for_reply(self, on_progress: Callable[[float], None] | None,
-                        on_step: Callable[[StepRecord], None] | None) -> tuple[Any, ...]:
+                        on_step: Callable[[StepRecord], None] | None,
+                        token: Callable[[], bool] | None = None) -> tuple[Any, ...]:
         """Hand progress and steps to the callbacks until the call's answer ("ok" or "err") arrives. Sends a
-        pending cancel, asks a quiet engine for a sign of life, and ends one that gives none."""
+        pending cancel (or the call's own, when `token()` turns true), asks a quiet engine for a sign of life,
+        and ends one that gives none."""
         conn, proc = self._conn, self._proc
         assert conn is not None and proc is not None
         limit, stopping = self.timeout_s, False
         heard = asked = checked = time.monotonic()
         while True:
-            if self._cancel.is_set():  # sent from here: cancel() may run in a signal handler, which must not block
+            # sent from here: cancel() may run in a signal handler, which must not block
+            if self._cancel.is_set() or (token is not None and not stopping and token()):
                 self._cancel.clear()
                 self._send(("cancel",))
                 limit, stopping = min(limit or CANCEL_TIMEOUT_S, CANCEL_TIMEOUT_S), True
@@ -274,7 +280,7 @@ class EngineClient:
             self._cancel.clear()  # a cancel meant for an earlier call
             self._send(("call", method, kwargs))
             try:
-                reply = self._wait_for_reply(on_progress, on_step)
+                reply = self._wait_for_reply(on_progress, on_step, getattr(self._token, "cancelled", None))
             except errors.EngineCrashedError:
                 raise
             except BaseException:
@@ -288,6 +294,16 @@ class EngineClient:
         """Stop the current generation or load (any thread, a signal handler too: it only sets a flag,
         which the waiting call sends). An engine that does not answer it is ended (CANCEL_TIMEOUT_S)."""
         self._cancel.set()
+
+    @contextmanager
+    def cancel_token(self, cancelled: Callable[[], bool]) -> Iterator[None]:
+        """Calls made from this thread inside the block also stop (as by cancel()) once `cancelled()` is true,
+        and only they: a cancel token that names its job. It is polled while a call waits (every POLL_S)."""
+        self._token.cancelled = cancelled
+        try:
+            yield
+        finally:
+            self._token.cancelled = None
 
     # -- the Engine API --------------------------------------------------------------------------
     def load(self, path: str, settings: LoadSettings | None = None,

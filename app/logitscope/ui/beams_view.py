@@ -46,7 +46,7 @@ from logitscope.engine.sampler import PRESETS, SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import LogitscopeError
 from logitscope.host.engine_api import EngineLike
-from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.bridge import JOB_BEAMS, EngineBridge
 
 if TYPE_CHECKING:
     from logitscope.ui.main_window import MainWindow
@@ -117,7 +117,7 @@ class BeamsDialog(QDialog):
         self.run_button.setDefault(True)
         self.run_button.clicked.connect(self.run)
         self.stop_button = QPushButton(self.tr("Stop"))
-        self.stop_button.clicked.connect(self.bridge.cancel)
+        self.stop_button.clicked.connect(lambda: self.bridge.cancel(JOB_BEAMS))
         self.stop_button.setEnabled(False)
         row.addStretch(1)
         row.addWidget(self.run_button)
@@ -170,7 +170,8 @@ class BeamsDialog(QDialog):
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
         self.status.setText(self.tr("Searching with {0} beams…").format(request.n_beams))
-        self.bridge.call(lambda client: search(client, request, sampled), done=self._done, failed=self._failed)
+        self.bridge.call(lambda client: search(client, request, sampled), done=self._done, failed=self._failed,
+                         kind=JOB_BEAMS)
 
     def _finish(self) -> None:
         self.running = False

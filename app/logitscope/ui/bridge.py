@@ -4,6 +4,10 @@
   GUI thread, so the window never freezes during a load or a generation.
 - Steps arrive from the engine in bursts; they are collected and handed to the GUI at most 25 times a
   second (`steps` signal), so painting cost does not grow with the token rate.
+- Cancelling names the kind of job it stops (JOB_GENERATE, JOB_SCORE, ...): the chat's Stop never stops a
+  score, the Score dialog's Cancel never stops a chat answer. A queued job of that kind is dropped at once
+  (its caller hears "cancelled"); the running one is stopped through the engine client's cancel token for
+  that job (EngineClient.cancel_token), which no other job's call carries.
 - Outcomes cross as typed objects (the ModelInfo, the GenerationResult, or the LogitscopeError itself:
   CancelledError / LoadCancelledError when the user stopped it), never strings to compare.
 - Shared state (`info`, `vocab`, `client`) is set on the GUI thread only, in the same hop that emits the
@@ -15,18 +19,29 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
-from logitscope.errors import EngineCrashedError, EngineUnresponsiveError, LogitscopeError
-from logitscope.host.client import EngineClient
+from logitscope.errors import EngineCrashedError, EngineUnresponsiveError, LoadCancelledError, LogitscopeError
+from logitscope.host.client import CancelledError, EngineClient
 from logitscope.host.engine_api import EngineLike, RemoteModelInfo
 from logitscope.host.remote import RemoteEngine
 
 REPAINT_INTERVAL_MS = 40  # steps reach the window 25 times a second: smooth text, and a repaint of the answer costs ~2 ms
+CANCELLED = "cancelled"   # what a job dropped before it ran reports (the engine says the same when it stops one)
+# The kinds of job a cancel can name.
+JOB_CALL, JOB_GENERATE, JOB_LOAD, JOB_SCORE, JOB_BEAMS = "call", "generate", "load", "score", "beams"
+
+
+@dataclass(eq=False)
+class _Job:
+    kind: str
+    skipped: Callable[[], Any] | None = None  # what reports it cancelled before it ran (GUI thread)
+    cancelled: bool = False
 
 
 class EngineBridge(QObject):
@@ -54,6 +69,10 @@ class EngineBridge(QObject):
         self._pending: list[Any] = []
         self._lock = threading.Lock()
         self._busy = 0
+        self._jobs_lock = threading.Lock()   # guards _queued / _running: a cancel sees which job runs
+        self._queued: list[_Job] = []
+        self._running: _Job | None = None
+        self._tokens = isinstance(self.local, EngineClient)  # a stand-in engine (tests) has no cancel tokens
         self.info: ModelInfo | RemoteModelInfo | None = None
         self.vocab: list[bytes] = []
         self._timer = QTimer(self)
@@ -61,20 +80,46 @@ class EngineBridge(QObject):
         self._timer.timeout.connect(self._drain)
 
     # -- plumbing ----------------------------------------------------------------------------------
-    def _submit(self, job: Callable[[], Any]) -> Future[Any]:
+    def _submit(self, job: Callable[[], Any], kind: str = JOB_CALL, skipped: Callable[[], Any] | None = None,
+                started: Callable[[], Any] | None = None) -> Future[Any]:
+        """Queue `job` on the worker. `skipped` runs on the GUI thread instead when the job is cancelled
+        before it started (at once: not when its turn would have come); `started` runs there when it starts."""
         if self._shut_down:  # a timer that fires after the window closed: nothing left to run it on
             dropped: Future[Any] = Future()
             dropped.cancel()
             return dropped
         self._set_busy(+1)
+        entry = _Job(kind, skipped)
+        with self._jobs_lock:
+            self._queued.append(entry)
 
         def run() -> Any:
             try:
+                with self._jobs_lock:
+                    self._queued.remove(entry)
+                    if not entry.cancelled:
+                        self._running = entry
+                if entry.cancelled:  # its caller was told when it was cancelled
+                    return None
+                if started is not None:
+                    self._in_gui(started)
+                if self._tokens:
+                    with self.local.cancel_token(lambda: entry.cancelled):
+                        return job()
                 return job()
             finally:
+                with self._jobs_lock:
+                    if self._running is entry:
+                        self._running = None
                 self._set_busy(-1)
 
         return self._pool.submit(run)
+
+    @property
+    def running_kind(self) -> str | None:
+        """The kind of job the worker runs now (None: idle)."""
+        running = self._running
+        return running.kind if running is not None else None
 
     def _set_busy(self, delta: int) -> None:
         with self._lock:
@@ -133,7 +178,7 @@ class EngineBridge(QObject):
 
             self._in_gui(use_it)
 
-        return self._submit(job)
+        return self._submit(job, JOB_LOAD, partial(self.loadFailed.emit, LoadCancelledError("model load cancelled")))
 
     def load(self, path: str, settings: LoadSettings) -> Future[Any]:
         """Load a model in a fresh engine process. If it fails and another model was loaded before, that
@@ -159,7 +204,7 @@ class EngineBridge(QObject):
                 except LogitscopeError as exc:
                     self._in_gui(partial(self._load_failed, exc))
 
-        return self._submit(job)
+        return self._submit(job, JOB_LOAD, partial(self._load_failed, LoadCancelledError("model load cancelled")))
 
     def _load(self, path: str, settings: LoadSettings) -> None:  # worker thread
         info = self.local.load(path, settings, on_progress=self.loadProgress.emit)
@@ -200,7 +245,7 @@ class EngineBridge(QObject):
             except LogitscopeError as exc:  # CancelledError included: the user stopped it
                 self._flush_then(partial(self.generationFailed.emit, exc))
 
-        return self._submit(job)
+        return self._submit(job, JOB_GENERATE, partial(self.generationFailed.emit, CancelledError(CANCELLED)))
 
     def _timer_start(self) -> None:
         # QTimer lives in the GUI thread: start it there.
@@ -216,8 +261,10 @@ class EngineBridge(QObject):
         QTimer.singleShot(0, self, finish)
 
     def call(self, fn: Callable[[EngineLike], Any], done: Callable[[Any], None] | None = None,
-             failed: Callable[[str], None] | None = None) -> Future[Any]:
-        """Run any client call on the worker; `done`/`failed` are called in the GUI thread."""
+             failed: Callable[[str], None] | None = None, kind: str = JOB_CALL,
+             started: Callable[[], None] | None = None) -> Future[Any]:
+        """Run any client call on the worker; `done`/`failed`/`started` are called in the GUI thread. `kind`
+        names it for cancel(); cancelled before it ran, it fails with CANCELLED."""
         def job() -> None:
             try:
                 value = fn(self.client)
@@ -230,7 +277,7 @@ class EngineBridge(QObject):
                 if isinstance(exc, EngineCrashedError):
                     self._in_gui(self._engine_ended(exc))
 
-        return self._submit(job)
+        return self._submit(job, kind, partial(failed, CANCELLED) if failed else None, started)
 
     def _engine_ended(self, exc: EngineCrashedError) -> Callable[[], None]:
         """What to run on the GUI thread when an engine crashed or was ended: forget its model, say which."""
@@ -243,9 +290,21 @@ class EngineBridge(QObject):
 
         return ended
 
-    def cancel(self) -> None:
-        """Stop the running generation or load (any thread, returns at once)."""
-        self.client.cancel()
+    def cancel(self, kind: str | None = None) -> None:
+        """Stop the jobs of this kind: the queued ones never run, the running one is stopped (any thread,
+        returns at once). None: whatever runs now, whatever its kind (the queue is left alone)."""
+        with self._jobs_lock:  # the worker cannot switch to the next job meanwhile
+            if kind is not None:
+                for entry in self._queued:
+                    if entry.kind == kind and not entry.cancelled:
+                        entry.cancelled = True  # the worker drops it; its caller hears now, not after the queue
+                        if entry.skipped is not None:
+                            self._in_gui(entry.skipped)
+            running = self._running
+            if running is not None and kind in (None, running.kind):
+                running.cancelled = True  # the local engine's call sees its token
+                if kind is None or not self._tokens or self.client is not self.local:
+                    self.client.cancel()
 
     def shutdown(self) -> None:
         self._shut_down = True

@@ -581,8 +581,8 @@ class MainWindow(QMainWindow):
         busy = self.session.busy
         has_model = self.bridge.info is not None
         self.send_button.setEnabled(has_model and not busy)
-        self.stop_button.setEnabled(busy or self.bridge.busy)
-        self.stop_action.setEnabled(busy or self.bridge.busy)
+        self.stop_button.setEnabled(busy)  # the answer's Stop: other jobs have their own Cancel
+        self.stop_action.setEnabled(busy)
         has_turns = bool(self.current.turns)
         self.regenerate_action.setEnabled(has_model and not busy and has_turns)
         self.edit_action.setEnabled(has_model and not busy and has_turns)

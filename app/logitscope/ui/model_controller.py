@@ -26,7 +26,7 @@ from logitscope.host.remote import RemoteEngine
 from logitscope.library.display_name import model_display_name
 from logitscope.store.records import ModelIdentity
 from logitscope.store.settings import SettingsStore
-from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.bridge import JOB_LOAD, EngineBridge
 from logitscope.ui.dialogs.load_model import LoadModelDialog
 
 
@@ -87,7 +87,7 @@ class ModelController(QObject):
         self.capable, self.model_panels, self.vocab_users = list(capable), list(model_panels), list(vocab_users)
         self.parent_widget = parent_widget
         self.capabilities: dict[str, object] = {"backend": "…", "gpu_offload": False}
-        box.cancel_load_button.clicked.connect(bridge.cancel)
+        box.cancel_load_button.clicked.connect(lambda: bridge.cancel(JOB_LOAD))
         box.open_button.clicked.connect(lambda: self.open_model())
         box.reload_button.clicked.connect(self.reload_model)
         b = bridge

@@ -13,10 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QComboBox,
     QDialog,
     QFileDialog,
     QHBoxLayout,
@@ -35,9 +36,12 @@ from PySide6.QtWidgets import (
 from logitscope.engine.api import ModelInfo
 from logitscope.engine.score_api import DEFAULT_SCORE_CTX, MIN_SCORE_CTX, ScoreRequest, ScoreResult
 from logitscope.errors import LogitscopeError
+from logitscope.host.score_compare import same_tokens
 from logitscope.score_cli import read_text_file
-from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.bridge import JOB_GENERATE, JOB_SCORE, EngineBridge
 from logitscope.ui.messages import translate_message
+from logitscope.ui.score_compare import CompareEngine, ComparePicker, settings_like
+from logitscope.ui.score_summary import compare_html, summary_html
 from logitscope.ui.score_widgets import RankHistogram, ScoredText, ScoreLegend
 
 if TYPE_CHECKING:
@@ -54,6 +58,16 @@ class ScoreDialog(QDialog):
         super().__init__(parent)
         self.bridge = bridge
         self.scored: ScoreResult | None = None
+        self.other: ScoreResult | None = None    # the second model's scores of the same tokens
+        self.compare = CompareEngine(self)
+        self.compare.loading.connect(self._compare_loading)
+        self.compare.scoring.connect(self._compare_scoring)
+        self.compare.done.connect(self._compare_done)
+        self.compare.failed.connect(self._compare_failed)
+        self.finished.connect(lambda _code: self.compare.close())  # closed: its second engine process ends
+        self._first: ScoreResult | None = None   # the first model's result while the second one scores
+        self._comparing = ""                     # the second model's name while it loads / scores
+        self._request = ScoreRequest()           # the last one run
         self.running = False
         self.reason = ""          # why scoring is not possible now ("" when it is)
         self.setWindowTitle(self.tr("Score a text"))
@@ -67,7 +81,19 @@ class ScoreDialog(QDialog):
         self.open_button = QPushButton(self.tr("Open file…"))
         self.open_button.clicked.connect(lambda: self.open_file())
         row.addWidget(self.open_button)
-        row.addWidget(QLabel(self.tr("Window")))
+        row.addWidget(QLabel(self.tr("Mode")))
+        self.mode = QComboBox()
+        self.mode.addItem(self.tr("Sliding window"), "window")
+        self.mode.addItem(self.tr("llama.cpp perplexity (chunks)"), "chunks")
+        self.mode.setToolTip(self.tr(
+            "Sliding window: every token is scored, each from as much of the text before it as the window holds.\n"
+            "llama.cpp perplexity: the protocol of llama.cpp's llama-perplexity tool: the text is cut into chunks "
+            "of the context size and only the second half of each chunk is scored (its figure is comparable with "
+            "llama.cpp's)."))
+        self.mode.currentIndexChanged.connect(lambda *_: self._mode_changed())
+        row.addWidget(self.mode)
+        self.ctx_label = QLabel(self.tr("Window"))
+        row.addWidget(self.ctx_label)
         self.n_ctx = QSpinBox()
         self.n_ctx.setRange(MIN_SCORE_CTX, DEFAULT_SCORE_CTX)
         self.n_ctx.setValue(DEFAULT_SCORE_CTX)
@@ -82,18 +108,24 @@ class ScoreDialog(QDialog):
         self.score_button.setDefault(True)
         self.score_button.clicked.connect(self.run)
         self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.clicked.connect(self.bridge.cancel)
+        self.cancel_button.clicked.connect(self.cancel)
         self.cancel_button.setEnabled(False)
         row.addWidget(self.score_button)
         row.addWidget(self.cancel_button)
         layout.addLayout(row)
+        self.picker = ComparePicker()
+        layout.addWidget(self.picker)
         colors = QHBoxLayout()
         colors.addWidget(QLabel(self.tr("Colour by:")))
         self.by_rank = QRadioButton(self.tr("rank (GLTR)"))
         self.by_probability = QRadioButton(self.tr("probability"))
+        self.by_difference = QRadioButton(self.tr("difference (B − A)"))
+        self.by_difference.setToolTip(self.tr("Comparing two models: how much more (red) or less (blue) surprised "
+                                              "model B was by each token than model A, in bits."))
+        self.by_difference.setEnabled(False)
         self.by_rank.setChecked(True)
         group = QButtonGroup(self)
-        for button in (self.by_rank, self.by_probability):
+        for button in (self.by_rank, self.by_probability, self.by_difference):
             group.addButton(button)
             colors.addWidget(button)
         group.buttonToggled.connect(lambda *_: self.set_color_by())
@@ -141,6 +173,9 @@ class ScoreDialog(QDialog):
         self.status.setText(self.tr("Opened {0} ({1:,} characters).").format(Path(path).name, len(text)))
         return True
 
+    def _mode_changed(self) -> None:
+        self.ctx_label.setText(self.tr("Chunk") if self.mode.currentData() == "chunks" else self.tr("Window"))
+
     def set_available(self, reason: str, model_ctx: int) -> None:
         """`reason`: why scoring cannot run now ("" when it can); `model_ctx` caps the window."""
         self.reason = reason
@@ -157,23 +192,37 @@ class ScoreDialog(QDialog):
         if self.reason:
             self.status.setText(self.reason)
             return
-        request = ScoreRequest(text=self.text.toPlainText(), n_ctx=self.n_ctx.value())
+        request = ScoreRequest(text=self.text.toPlainText(), n_ctx=self.n_ctx.value(), mode=self.mode.currentData())
         try:
             request.validate()
         except LogitscopeError as exc:
             self.status.setText(translate_message(exc))
             return
-        self.running = True
+        self.running, self._request = True, request
         self.score_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setValue(0)
         self.progress.setVisible(True)
-        self.status.setText(self.tr("Scoring…"))
+        self.status.setText(self.waiting_text() if self.bridge.busy else self.tr("Scoring…"))
         self.bridge.call(lambda client: client.score(request, self.progressed.emit), done=self._done,
-                         failed=self._failed)
+                         failed=self._failed, kind=JOB_SCORE, started=lambda: self.status.setText(self.tr("Scoring…")))
+
+    def waiting_text(self) -> str:
+        """What the status says while the engine finishes another job first (one model, one job at a time)."""
+        if self.bridge.running_kind == JOB_GENERATE:
+            return self.tr("Waiting for the chat's answer to finish (the model does one thing at a time)…")
+        return self.tr("Waiting for the engine to finish its current task…")
+
+    def cancel(self) -> None:
+        """Stop this dialog's scoring (queued or running); a chat answer streaming meanwhile goes on."""
+        if self._first is not None:
+            self.compare.cancel()
+        else:
+            self.bridge.cancel(JOB_SCORE)
 
     def _finish(self) -> None:
         self.running = False
+        self._first, self._comparing = None, ""
         self.score_button.setEnabled(not self.reason)
         self.cancel_button.setEnabled(False)
         self.progress.setVisible(False)
@@ -183,40 +232,71 @@ class ScoreDialog(QDialog):
         self.status.setText(self.tr("Scoring stopped: {0}").format(translate_message(message)))
 
     def _done(self, result: ScoreResult) -> None:
+        info = self.bridge.info
+        if self.picker.path is None or not isinstance(info, ModelInfo):
+            self._finish()
+            self.show_result(result)
+            return
+        # the same token ids with the second model, in its own engine process
+        self._first, self._comparing = result, self.picker.name
+        self.progress.setValue(0)
+        self.status.setText(self.tr("Starting a second engine process for {0}…").format(self._comparing))
+        request = same_tokens(result, self._request)
+        self.compare.score(self.picker.path, settings_like(info.load), request, list(self.bridge.vocab))
+
+    def _compare_loading(self, fraction: float) -> None:
+        if self._first is not None:
+            self.progress.setValue(round(fraction * PROGRESS_STEPS))
+            self.status.setText(self.tr("Loading {0} in a second engine process…").format(self._comparing))
+
+    def _compare_scoring(self, fraction: float) -> None:
+        if self._first is not None:
+            self.progress.setValue(round(fraction * PROGRESS_STEPS))
+            self.status.setText(self.tr("Scoring with {0}…").format(self._comparing))
+
+    def _compare_failed(self, message: str) -> None:
+        """The first model's result stays on show; the status says why the second one has none."""
+        first = self._first
+        if first is not None:
+            self.show_result(first)
+        self._failed(message)
+
+    def _compare_done(self, other: ScoreResult) -> None:
+        first, name = self._first, self._comparing
+        if first is None:
+            return
         self._finish()
-        self.show_result(result)
+        self.show_result(first, other, name)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The window closing ends the second engine process too (the dialog itself may never have closed)."""
+        if watched is self.parent() and event.type() == QEvent.Type.Close:
+            self.compare.close()
+        return False
 
     # -- showing ----------------------------------------------------------------------------------------
     def set_color_by(self) -> None:
-        color_by = "probability" if self.by_probability.isChecked() else "rank"
+        color_by = ("probability" if self.by_probability.isChecked() else
+                    "difference" if self.by_difference.isChecked() else "rank")
         self.legend.set_color_by(color_by)
         self.view.set_color_by(color_by)
 
-    def show_result(self, result: ScoreResult) -> None:
-        self.scored = result
-        self.view.show_result(result, self.bridge.vocab)
+    def show_result(self, result: ScoreResult, other: ScoreResult | None = None, other_name: str = "") -> None:
+        """One model's result; with `other` (the second model's, same tokens), both side by side and the
+        tokens coloured by the difference."""
+        self.scored, self.other = result, other
+        info = self.bridge.info
+        names = (Path(info.card.path).name if isinstance(info, ModelInfo) else "A", other_name or "B")
+        self.by_difference.setEnabled(other is not None)
+        if other is not None:
+            self.by_difference.setChecked(True)
+        elif self.by_difference.isChecked():
+            self.by_rank.setChecked(True)
+        self.view.show_result(result, self.bridge.vocab, other, names)
         self.histogram.set_counts(result.rank_buckets())
-        self.summary.setText(self.summary_html(result))
+        self.summary.setText(compare_html(result, other, names) if other is not None else summary_html(result))
         self.status.setText(self.tr("{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).").format(
             result.n_scored, result.eval_s, result.tokens_per_s))
-
-    def summary_html(self, r: ScoreResult) -> str:
-        lines = [self.tr("<b>Tokens</b>: {0:,} ({1:,} scored)").format(len(r.tokens), r.n_scored),
-                 self.tr("<b>Perplexity</b>: {0:.3f}").format(r.perplexity),
-                 self.tr("<b>Bits per token</b>: {0:.3f}").format(r.bits_per_token)]
-        contexts = [t.n_context for t in r.tokens if t.scored]
-        if r.n_passes <= 1:
-            lines.append(self.tr("The text fits in one window of {0:,} positions: every token is predicted from all "
-                                 "the tokens before it.").format(r.n_ctx))
-        else:
-            later = [t.n_context for t in r.tokens if t.scored and t.n_context < t.i] or contexts
-            lines.append(self.tr("Too long for one window of {0:,} positions: read in {1:,} windows sliding by {2:,} "
-                                 "tokens ({3}). Past the first window, each token is predicted from {4:,} to {5:,} "
-                                 "tokens before it.").format(
-                r.n_ctx, r.n_passes, r.stride, self.tr("each starts with BOS") if r.bos else self.tr("no BOS"),
-                min(later), max(later)))
-        lines.extend(translate_message(n) for n in r.notices)
-        return "<br>".join(lines)
 
 
 def install(window: MainWindow) -> ScoreDialog:
@@ -246,6 +326,7 @@ def install(window: MainWindow) -> ScoreDialog:
         action.setToolTip(reason or tip)
         dialog.set_available(reason, info.n_ctx if isinstance(info, ModelInfo) else 0)
 
+    window.installEventFilter(dialog)
     window.models.changed.connect(update)
     update()
     window.score_dialog = dialog  # type: ignore[attr-defined]

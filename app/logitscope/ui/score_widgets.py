@@ -1,6 +1,7 @@
 """The parts of the Score dialog (ui/score_view.py) that show a ScoreResult: the text with every token
-coloured by its GLTR rank bucket or its probability (hover: the token's numbers and alternatives), the
-colour legend, and the rank histogram."""
+coloured by its GLTR rank bucket, its probability, or (comparing two models) the difference in surprisal
+(hover: the token's numbers and alternatives; both models' when comparing), the colour legend, and the rank
+histogram."""
 
 from __future__ import annotations
 
@@ -19,7 +20,12 @@ BUCKET_COLORS: tuple[str, ...] = ("#a8e6a1", "#fbe58a", "#f6a6a0", "#d2b0f2")
 SWATCH_TEXT = "#202020"      # text drawn on a colour swatch (tokens, legend)
 PROBABILITY_STEPS = 20       # shared character formats, one per step (a format per token slows the document)
 ALTERNATIVES_SHOWN = 8
-COLOR_BY = ("rank", "probability")
+COLOR_BY = ("rank", "probability", "difference")
+# The diverging scale of B - A surprisal: blue where model B was less surprised, white where both agree, red
+# where B was more surprised; saturated at DIFF_FULL_BITS, in DIFF_STEPS shared formats a side.
+DIFF_FULL_BITS = 4.0
+DIFF_STEPS = 8
+DIFF_LESS, DIFF_SAME, DIFF_MORE = "#4575b4", "#f7f7f7", "#d73027"
 
 
 def bucket_names() -> list[str]:
@@ -37,6 +43,29 @@ def token_color(token: ScoredToken, color_by: str) -> QColor | None:
         step = round(token.p * PROBABILITY_STEPS) / PROBABILITY_STEPS
         return probability_color(step, False, 150)
     return QColor(BUCKET_COLORS[rank_bucket(token.rank)])
+
+
+def difference_color(diff_bits: float) -> QColor:
+    """The diverging colour of one token's B - A surprisal (bits), in DIFF_STEPS steps a side."""
+    step = max(-DIFF_STEPS, min(DIFF_STEPS, round(diff_bits / DIFF_FULL_BITS * DIFF_STEPS))) / DIFF_STEPS
+    same, end = QColor(DIFF_SAME), QColor(DIFF_MORE if step > 0 else DIFF_LESS)
+    t = abs(step)
+    return QColor(round(same.red() + (end.red() - same.red()) * t), round(same.green() + (end.green() - same.green()) * t),
+                  round(same.blue() + (end.blue() - same.blue()) * t))
+
+
+def compare_tooltip_html(a: ScoredToken, b: ScoredToken, vocab: Sequence[bytes], names: tuple[str, str]) -> str:
+    """One token under both models: each one's p, surprisal and rank, and the difference."""
+    if not a.scored or not b.scored:
+        return tooltip_html(a, vocab)
+    head = QCoreApplication.translate(
+        "ScoredText", "<p><b>{0}</b> (token {1}): B − A = {2:+.2f} bits</p>").format(
+        _html(token_label(a.piece)), a.i, b.bits - a.bits)
+    rows = "".join(f"<tr><td>{_html(name)}</td><td align='right'>{percent(t.p)}</td>"
+                   f"<td align='right'>{t.bits:.2f}</td><td align='right'>{rank_text(t.rank)}</td></tr>"
+                   for name, t in zip(names, (a, b), strict=True))
+    header = QCoreApplication.translate("ScoredText", "<tr><th></th><th>p</th><th>bits</th><th>rank</th></tr>")
+    return f"{head}<table>{header}{rows}</table>"
 
 
 def tooltip_html(token: ScoredToken, vocab: Sequence[bytes]) -> str:
@@ -66,15 +95,33 @@ class ScoredText(QTextEdit):
         self.setReadOnly(True)
         self.setMouseTracking(True)
         self.result: ScoreResult | None = None
+        self.other: ScoreResult | None = None   # the second model's scores of the same tokens (a comparison)
+        self.names: tuple[str, str] = ("A", "B")
         self.vocab: Sequence[bytes] = []
         self.color_by = "rank"
         self._starts: list[int] = []   # document position of each shown token
         self._owners: list[int] = []   # its index in result.tokens
         self._hover = -1
 
-    def show_result(self, result: ScoreResult | None, vocab: Sequence[bytes]) -> None:
-        self.result, self.vocab = result, vocab
+    def show_result(self, result: ScoreResult | None, vocab: Sequence[bytes], other: ScoreResult | None = None,
+                    names: tuple[str, str] = ("A", "B")) -> None:
+        self.result, self.vocab, self.other, self.names = result, vocab, other, names
         self.repaint_tokens()
+
+    def color_of(self, index: int) -> QColor | None:
+        assert self.result is not None
+        token = self.result.tokens[index]
+        if self.color_by == "difference":
+            if self.other is None or not token.scored or not self.other.tokens[index].scored:
+                return None
+            return difference_color(self.other.tokens[index].bits - token.bits)
+        return token_color(token, self.color_by)
+
+    def tooltip(self, index: int) -> str:
+        assert self.result is not None
+        if self.other is not None:
+            return compare_tooltip_html(self.result.tokens[index], self.other.tokens[index], self.vocab, self.names)
+        return tooltip_html(self.result.tokens[index], self.vocab)
 
     def set_color_by(self, color_by: str) -> None:
         self.color_by = color_by
@@ -90,7 +137,7 @@ class ScoredText(QTextEdit):
         for index, token in enumerate(self.result.tokens):
             if not token.text:
                 continue  # BOS, or a byte that is only part of a character (the next token shows it)
-            color = token_color(token, self.color_by)
+            color = self.color_of(index)
             key = color.name(QColor.NameFormat.HexArgb) if color is not None else ""
             fmt = formats.get(key)
             if fmt is None:
@@ -129,8 +176,7 @@ class ScoredText(QTextEdit):
         if index != self._hover:
             self._hover = index
             if index >= 0 and self.result is not None:
-                QToolTip.showText(event.globalPosition().toPoint(),
-                                  tooltip_html(self.result.tokens[index], self.vocab), self)
+                QToolTip.showText(event.globalPosition().toPoint(), self.tooltip(index), self)
             else:
                 QToolTip.hideText()
 
@@ -155,6 +201,13 @@ class ScoreLegend(QWidget):
         if self.color_by == "probability":
             names = [f"p {lo}–{hi} %" for lo, hi in ((0, 20), (20, 40), (40, 60), (60, 80), (80, 100))]
             colors = [probability_color(0.2 * n + 0.1, False, 150) for n in range(len(names))]
+        elif self.color_by == "difference":
+            full = DIFF_FULL_BITS
+            steps = (-full, -full / 2, 0.0, full / 2, full)
+            names = [QCoreApplication.translate("ScoredText", "B − A ≤ {0:+g} bits").format(-full),
+                     f"{-full / 2:+g}", QCoreApplication.translate("ScoredText", "same"), f"{full / 2:+g}",
+                     QCoreApplication.translate("ScoredText", "≥ {0:+g} bits").format(full)]
+            colors = [difference_color(d) for d in steps]
         else:
             names, colors = bucket_names(), [QColor(c) for c in BUCKET_COLORS]
         width = rect.width() // len(names)

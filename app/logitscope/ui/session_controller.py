@@ -20,7 +20,7 @@ from logitscope.host.client import CancelledError
 from logitscope.session.conversation import NEW_CHAT_TITLE, Answer, Conversation, Turn
 from logitscope.session.history import ChatHistory
 from logitscope.store.records import ModelIdentity
-from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.bridge import JOB_GENERATE, EngineBridge
 from logitscope.ui.messages import translate_message
 
 TITLE_LENGTH = 40   # a new conversation is named after the start of its first question
@@ -132,8 +132,9 @@ class SessionController(QObject):
         return True
 
     def stop(self) -> None:
-        if self.busy or self.bridge.busy:
-            self.bridge.cancel()
+        """Stop the answer (streaming or still queued), and nothing else the engine is doing."""
+        if self.busy:
+            self.bridge.cancel(JOB_GENERATE)
 
     # -- versions ---------------------------------------------------------------------------------------
     def switch_answer(self, turn_index: int, version: int) -> bool:

@@ -1,0 +1,147 @@
+"""Comparing two models in the Score dialog (issue 15, part 1): the second model, picked with "Compare with…",
+runs in an engine process of its own (host/score_compare.py, the code `logitscope score --compare` uses), reads
+exactly the token ids the first model read, and must share its vocabulary. It loads and scores on a worker
+thread of its own (the window's engine stays free for the chat), reports its progress, and its process is ended
+when the dialog closes (or the window does)."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget
+
+from logitscope.engine.api import LoadSettings
+from logitscope.engine.score_api import ScoreRequest
+from logitscope.errors import LogitscopeError
+from logitscope.host.client import EngineClient
+from logitscope.host.score_compare import check_same_vocabulary, load_for_scoring, scoring_settings
+from logitscope.library.discovery import scan_folder
+from logitscope.paths import models_dir
+
+
+class CompareEngine(QObject):
+    """The second model's engine process. Signals are emitted on its worker thread and delivered on the GUI
+    thread (queued)."""
+
+    loading = Signal(float)     # load progress, 0..1
+    scoring = Signal(float)     # scoring progress, 0..1
+    done = Signal(object)       # ScoreResult
+    failed = Signal(str)        # one line
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.client: EngineClient | None = None   # made and used on the worker only
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="score-compare")
+
+    @property
+    def pid(self) -> int | None:
+        """The second engine's process id while it runs (tests, and to say so)."""
+        client = self.client
+        return client.pid if client is not None else None
+
+    def _submit(self, job: Callable[[], Any]) -> None:
+        def run() -> None:
+            try:
+                job()
+            except LogitscopeError as exc:
+                self.failed.emit(str(exc))
+            except Exception as exc:  # a bug: said plainly, the details in the log
+                traceback.print_exc()
+                self.failed.emit(f"internal error: {type(exc).__name__}: {exc}")
+
+        self._pool.submit(run)
+
+    def score(self, path: str, settings: LoadSettings, request: ScoreRequest, vocab: list[bytes]) -> None:
+        """Load `path` (unless it is loaded already), refuse another vocabulary than `vocab`, score `request`."""
+        def job() -> None:
+            if self.client is None:
+                self.client = EngineClient()
+            client = self.client
+            if client.last_load != (path, settings) or not client.alive:
+                load_for_scoring(client, Path(path), settings, vocab, on_progress=self.loading.emit)
+            else:  # the window may have loaded another first model since
+                check_same_vocabulary(client.vocab(), vocab, Path(path))
+            self.done.emit(client.score(request, on_progress=self.scoring.emit))
+
+        self._submit(job)
+
+    def cancel(self) -> None:
+        """Stop its load or scoring (any thread; this engine serves only the dialog)."""
+        client = self.client
+        if client is not None:
+            client.cancel()
+
+    def close(self) -> None:
+        """End the second engine process (after stopping what it does); it starts again on the next comparison."""
+        self.cancel()
+
+        def job() -> None:
+            client, self.client = self.client, None
+            if client is not None:
+                client.close()
+
+        self._pool.submit(job)
+
+
+class ComparePicker(QWidget):
+    """[Compare with ▾] the second model's name [No comparison]. The menu lists the models in the app's models
+    folder (read when it opens: a folder listing, no file is opened) and "Other GGUF file…"."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.path: str | None = None
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.pick_button = QPushButton(self.tr("Compare with…"))
+        self.pick_button.setToolTip(self.tr(
+            "Score the same tokens with a second model (a GGUF file with the same vocabulary), in an engine "
+            "process of its own, and colour each token by the difference in surprisal."))
+        self.menu = QMenu(self)
+        self.menu.aboutToShow.connect(self.fill_menu)
+        self.pick_button.setMenu(self.menu)
+        self.label = QLabel()
+        self.clear_button = QPushButton(self.tr("No comparison"))
+        self.clear_button.clicked.connect(lambda: self.set_path(None))
+        for widget in (self.pick_button, self.label, self.clear_button):
+            row.addWidget(widget)
+        row.addStretch(1)
+        self.set_path(None)
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).name if self.path else ""
+
+    def fill_menu(self) -> None:
+        self.menu.clear()
+        for found in scan_folder(models_dir(), "app"):
+            if found.problem is None:
+                self.menu.addAction(found.name, partial(self.set_path, str(found.path)))
+        if self.menu.actions():
+            self.menu.addSeparator()
+        self.menu.addAction(self.tr("Other GGUF file…"), lambda: self.pick())
+
+    def pick(self) -> bool:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Compare with a second model"), str(models_dir()),
+                                              self.tr("GGUF models (*.gguf);;All files (*)"))
+        if path:
+            self.set_path(path)
+        return bool(path)
+
+    def set_path(self, path: str | None) -> None:
+        self.path = path
+        self.label.setText(self.tr("B: {0}").format(self.name) if path else self.tr("one model"))
+        self.clear_button.setEnabled(path is not None)
+        self.changed.emit()
+
+
+def settings_like(load: LoadSettings) -> LoadSettings:
+    """The second engine loads like the first (threads, GPU layers, flash attention): compare like with like."""
+    return scoring_settings(load.n_gpu_layers, load.n_threads, load.flash_attn)

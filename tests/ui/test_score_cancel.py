@@ -1,0 +1,58 @@
+"""Cancel names its job (issue 15, part 1, in the window): with a chat answer and a score sharing the one engine,
+the Score dialog's Cancel stops only the scoring and the chat's Stop stops only the answer. Real window, real
+engine, demo model. While the score waits behind the answer, the dialog says so instead of looking frozen."""
+
+from __future__ import annotations
+
+from tests.ui.conftest import GEN_TIMEOUT_MS
+from tests.ui.test_score_view import SCORE_TIMEOUT_MS, TEXT, _open
+
+LONG_ANSWER = 200   # tokens: the answer is still streaming when the score is queued and cancelled
+PROMPT = "Write a long story about a lighthouse keeper and the sea, with many chapters."
+
+
+def test_the_score_dialogs_cancel_leaves_a_streaming_answer_alone(qtbot, window) -> None:
+    window.sampler.max_tokens.setValue(LONG_ANSWER)
+    steps: list[object] = []
+    finished: list[object] = []
+    window.bridge.steps.connect(steps.extend)
+    window.bridge.generationFinished.connect(finished.append)
+    window.send(PROMPT)
+    qtbot.waitUntil(lambda: bool(steps), timeout=GEN_TIMEOUT_MS)
+    dialog = _open(qtbot, window)
+    dialog.text.setPlainText(TEXT)
+    dialog.score_button.click()
+    assert dialog.running
+    assert dialog.status.text().startswith("Waiting for the chat's answer to finish")  # queued, and it says so
+    assert window.session.busy  # the answer is still streaming when Cancel is pressed
+    dialog.cancel_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=5_000)  # at once: the queued score is dropped
+    assert dialog.scored is None and dialog.status.text().startswith("Scoring stopped:")
+    assert window.session.busy  # and the answer streams on
+    qtbot.waitUntil(lambda: window.streaming is None, timeout=3 * GEN_TIMEOUT_MS)
+    assert len(finished) == 1 and finished[0].finish_reason != "cancelled"  # type: ignore[attr-defined]
+    assert window.current.turns[-1].answer.status == "done"
+    # the dialog scores again afterwards
+    dialog.score_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=4 * SCORE_TIMEOUT_MS)
+    assert dialog.scored is not None, dialog.status.text()
+
+
+def test_the_chats_stop_leaves_a_running_score_alone(qtbot, window) -> None:
+    dialog = _open(qtbot, window)
+    progress: list[float] = []
+    dialog.progressed.connect(progress.append)
+    dialog.text.setPlainText(TEXT * 8)  # about 300 tokens in 32-position windows: many passes, a few seconds
+    dialog.n_ctx.setValue(32)
+    dialog.score_button.click()
+    qtbot.waitUntil(lambda: bool(progress), timeout=4 * SCORE_TIMEOUT_MS)
+    window.sampler.max_tokens.setValue(8)
+    window.send("Say hi.")  # queued behind the score
+    assert window.session.busy and window.stop_button.isEnabled()
+    assert dialog.running  # the score is still running when the chat's Stop is pressed
+    window.stop_button.click()
+    qtbot.waitUntil(lambda: window.streaming is None, timeout=4 * SCORE_TIMEOUT_MS)
+    assert window.current.turns[-1].answer.status == "stopped"
+    qtbot.waitUntil(lambda: not dialog.running, timeout=4 * SCORE_TIMEOUT_MS)
+    assert dialog.scored is not None, dialog.status.text()
+    assert progress[-1] == 1.0 and dialog.scored.n_passes > 1
