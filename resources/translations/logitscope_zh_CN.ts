@@ -758,27 +758,62 @@
 <context>
     <name>DraftControls</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="19"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="45"/>
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="20"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="46"/>
         <source>Prompt lookup</source>
         <translation>提示查找</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="24"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="47"/>
+        <source>Draft model…</source>
+        <translation>草稿模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="51"/>
         <source>Drafts verified per evaluation, at most</source>
         <translation>每次计算最多验证的草稿数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="27"/>
-        <source>Speculative decoding: tokens drafted from the context (prompt lookup) are verified in one evaluation; accepted drafts are marked in the chat and the timeline. The answer is the same as without it (with flash attention on, token for token).</source>
-        <translation>推测解码：从上下文中起草的词元（提示查找）在一次计算中验证；被接受的草稿在对话和时间线中标出。回答与不使用时相同（开启 Flash Attention 时逐词元相同）。</translation>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="53"/>
+        <source>Speculative decoding: tokens drafted from the context (prompt lookup) or by a smaller model with the same vocabulary are verified in one evaluation; accepted drafts are marked in the chat and the timeline. The answer is the same as without it (with flash attention on, token for token).</source>
+        <translation>推测解码：从上下文中起草（提示查找）或由词表相同的较小模型起草的词元在一次计算中验证；被接受的草稿在对话和时间线中标出。回答与不使用时相同（开启 Flash Attention 时逐词元相同）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="43"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="62"/>
+        <source>Loaded without flash attention: an answer may differ slightly from plain decoding.</source>
+        <translation>加载时未开启 Flash Attention：回答可能与普通解码略有不同。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="66"/>
+        <source>Reload with flash attention</source>
+        <translation>开启 Flash Attention 重新加载</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="67"/>
+        <source>Reload the model with flash attention on: a drafted greedy answer is then identical to the plain one, token for token</source>
+        <translation>开启 Flash Attention 重新加载模型：之后使用草稿的贪心回答与普通回答逐词元相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="93"/>
+        <source>Draft: {0}</source>
+        <translation>草稿：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="103"/>
+        <source>Choose a draft model</source>
+        <translation>选择草稿模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="104"/>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF 模型 (*.gguf)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="137"/>
         <source>This engine does its own decoding: speculative decoding needs the local engine</source>
         <translation>此引擎自行解码：推测解码需要本地引擎</translation>
     </message>
@@ -2749,22 +2784,22 @@
 <context>
     <name>ScoredText</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="28"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="27"/>
         <source>top {0}</source>
         <translation>前 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="29"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="28"/>
         <source>beyond</source>
         <translation>其余</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="47"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="46"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;: not scored (nothing before it to predict it from)&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;：未评分（它之前没有可用于预测的内容）&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="49"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="48"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy {5:.2f} nats; predicted from {6} tokens&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个 token）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} nats；由 {6} 个 token 预测&lt;/p&gt;</translation>
     </message>
@@ -2938,37 +2973,37 @@
 <context>
     <name>TokenTextView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="300"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="296"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="303"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="299"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="307"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="303"/>
         <source>Inspect this token</source>
         <translation>检查此 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="313"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="309"/>
         <source>Fork here with…</source>
         <translation>在此分叉，改用…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="320"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="316"/>
         <source>Type a token…</source>
         <translation>输入一个 token…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="329"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="325"/>
         <source>step {0}: p = {1} (rank {2}), entropy {3} nats</source>
         <translation>第 {0} 步：p = {1}（排名 {2}），熵 {3} nats</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="332"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="328"/>
         <source>an accepted speculative draft: verified in an earlier step&apos;s evaluation</source>
         <translation>被接受的推测草稿：已在之前某一步的计算中验证</translation>
     </message>
