@@ -58,7 +58,6 @@ class DraftControls(QWidget):
         row.addWidget(self.mode, 1)
         row.addWidget(self.draft_max)
         column.addLayout(row)
-        notice_row = QHBoxLayout()
         self.notice = QLabel(self.tr("Loaded without flash attention: an answer may differ slightly from "
                                      "plain decoding."))
         self.notice.setObjectName("settingNote")
@@ -67,9 +66,8 @@ class DraftControls(QWidget):
         self.reload_button.setToolTip(self.tr("Reload the model with flash attention on: a drafted greedy answer is "
                                               "then identical to the plain one, token for token"))
         self.reload_button.clicked.connect(self.reloadRequested)
-        notice_row.addWidget(self.notice, 1)
-        notice_row.addWidget(self.reload_button)
-        column.addLayout(notice_row)
+        column.addWidget(self.notice)   # the row is narrow (a dock's form): the notice under it, then the button
+        column.addWidget(self.reload_button, 0, Qt.AlignmentFlag.AlignLeft)
         self._available = True
         self._flash_off = False   # a local model loaded without flash attention
         self._previous = 0        # the item chosen before "Draft model…" (back to it on cancel)
