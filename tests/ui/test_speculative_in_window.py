@@ -23,11 +23,12 @@ EDIT = ("Rewrite this text, replacing 'fox' with 'cat' and keeping everything el
         "fox jumps over the lazy dog. It was a sunny day in the small village of Millbrook.")
 
 
-@pytest.fixture
-def saved_draft(isolated_home, demo_model):
-    """A draft model chosen in an earlier session, in the settings file."""
-    SettingsStore().update_app(draft_model_path=str(demo_model))
-    return demo_model
+@pytest.fixture(params=["there", "gone"])
+def saved_draft(request, isolated_home, demo_model):
+    """A draft model chosen in an earlier session, in the settings file: the demo model, or a file since gone."""
+    path = demo_model if request.param == "there" else isolated_home / "models" / "deleted.gguf"
+    SettingsStore().update_app(draft_model_path=str(path))
+    return path
 
 
 def test_prompt_lookup_in_the_window_marks_accepted_drafts(qtbot, window):
@@ -162,5 +163,5 @@ def test_a_draft_model_that_cannot_draft_is_refused_with_one_clear_message(qtbot
 
 def test_the_remembered_draft_model_is_offered_at_start(qtbot, saved_draft, bare_window):
     drafting = bare_window.sampler.drafting
-    assert drafting.draft_model() == str(saved_draft)
+    assert drafting.draft_model() == (str(saved_draft) if saved_draft.is_file() else "")
     assert drafting.mode.currentData() == "" and drafting.options() == {}   # offered, not chosen
