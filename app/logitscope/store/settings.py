@@ -58,6 +58,8 @@ class AppSettings:
         "description": "Extra folders searched for GGUF models (the data folder's models/ always is)."})
     last_model_path: str | None = field(default=None, metadata={
         "description": "The model loaded last, loaded again at start-up."})
+    draft_model_path: str | None = field(default=None, metadata={
+        "description": "The draft model for speculative decoding chosen last in the window (offered there again)."})
 
 
 def describe(cls: type = AppSettings) -> dict[str, str]:

@@ -38,7 +38,7 @@ from logitscope.session.conversation import Conversation, Turn
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
 from logitscope.store.settings import SettingsStore
-from logitscope.ui import beams_view, score_view, state_probe
+from logitscope.ui import beams_view, drafting, score_view, state_probe
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
         self._show_conversation()
         self._model_changed()
         self.restore_layout()
-        for hook in (state_probe, beams_view, score_view):  # state_probe: only for the e2e tests (its env var)
+        for hook in (state_probe, beams_view, score_view, drafting):  # state_probe: for the e2e tests only
             hook.install(self)
         self.prompt.setFocus()
         if notices := self.history.notices + self.app_settings.notices:
