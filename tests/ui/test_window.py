@@ -250,6 +250,23 @@ def test_a_model_that_llama_cpp_rejects_leaves_the_previous_one_loaded(qtbot, wi
     assert ask(qtbot, window, "Still working?", max_tokens=3).steps
 
 
+def test_a_reload_that_fails_goes_back_to_the_settings_that_worked(qtbot, window, demo_model):
+    """The same file with settings the engine refuses (a context that does not fit in memory): the model
+    is loaded again as it was, not left unloaded."""
+    from dataclasses import replace
+
+    before = window.bridge.info.load
+    failures = []
+    window.bridge.loadFailed.connect(failures.append)
+    with qtbot.waitSignal(window.bridge.loaded, timeout=60_000) as blocker:
+        window.open_model(str(demo_model), replace(before, n_ctx=2_000_000), ask=False)
+    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=10_000)
+    assert failures and "more than the" in str(failures[0])
+    assert blocker.args[0].load == before  # loaded again with the settings that worked
+    assert "could not be loaded" in window.last_error[0]
+    assert ask(qtbot, window, "Still there?", max_tokens=3).steps
+
+
 def test_markdown_answers_can_switch_to_tokens(qtbot, window):
     answer = ask(qtbot, window, "List the days of the week as a numbered list.", max_tokens=40)
     bubble = window.chat.answers[-1]

@@ -197,7 +197,7 @@ class EngineBridge(QObject):
                 return
             except LogitscopeError as exc:
                 self._in_gui(partial(self._load_failed, exc))
-            if previous is not None and previous[0] != path:
+            if previous is not None and previous != (path, settings):  # the same file too, with other settings
                 try:
                     self.loadStarted.emit(previous[0])
                     self._load(*previous)
