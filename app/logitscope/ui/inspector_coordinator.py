@@ -121,7 +121,9 @@ class InspectorCoordinator(QObject):
         index = self.selected_step_index(answer)
         settings = self.sampler_settings()
         preview = settings if differs(settings, answer.settings) else None
-        recent = [s.token for s in answer.steps[:index]]   # the answer so far: penalties and DRY cut their windows
+        # the answer so far, for a preview's penalties and DRY windows (only a preview replays: a list of
+        # every token, three times a second while streaming, would grow with the answer)
+        recent = [s.token for s in answer.steps[:index]] if preview is not None else ()
         return StepView(answer.steps[index], answer.settings, preview, recent, self.distribution.vocab or None)
 
     # -- what every panel shows ------------------------------------------------------------------------

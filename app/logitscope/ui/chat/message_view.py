@@ -116,16 +116,17 @@ class TokenTextView(QTextBrowser):
 
     def _insert(self, steps: Sequence[StepRecord]) -> None:
         cursor = self._cursor
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        if self.streaming and self.document().lastBlock().length() > STREAMING_BLOCK_CHARS:
-            # Qt lays a paragraph out whole at every insert: a paragraph that never ends (a repetition loop
-            # is one) would make every token cost more. While streaming, it goes on in a new block; the
-            # answer is shown again from scratch, without these breaks, when it ends.
-            cursor.insertBlock()
         # One edit block: Qt lays the paragraph out once for the batch instead of once per insert (a
         # heatmap gives each run of tokens its own format): half the cost per token with the heatmap on.
+        # The cursor moves inside it: outside, a move finds the cursor's x in the laid-out last line.
         cursor.beginEditBlock()
         try:
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            if self.streaming and self.document().lastBlock().length() > STREAMING_BLOCK_CHARS:
+                # Qt lays a paragraph out whole at every insert: a paragraph that never ends (a repetition
+                # loop is one) would make every token cost more. While streaming, it goes on in a new block;
+                # the answer is shown again from scratch, without these breaks, when it ends.
+                cursor.insertBlock()
             self._insert_runs(cursor, steps)
         finally:
             cursor.endEditBlock()
