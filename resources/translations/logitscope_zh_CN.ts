@@ -216,6 +216,52 @@
     </message>
 </context>
 <context>
+    <name>BeamCellsMap</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="89"/>
+        <source>&lt;b&gt;Last beam search&lt;/b&gt;: the cells of its own context</source>
+        <translation>&lt;b&gt;上一次束搜索&lt;/b&gt;：其自身上下文的单元</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="94"/>
+        <source>shared by several beams</source>
+        <translation>由多个束共享</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="94"/>
+        <source>one beam</source>
+        <translation>仅一个束</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="95"/>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="114"/>
+        <source>{0} cells shared by several beams (llama_memory_seq_cp shares a parent&apos;s cells with its children), {1} held by one, {2} free of {3}; {4} cells without sharing.</source>
+        <translation>{0} 个单元由多个束共享（llama_memory_seq_cp 让子束共享父束的单元），{1} 个仅属于一个束，{3} 个中 {2} 个空闲；不共享则需 {4} 个单元。</translation>
+    </message>
+</context>
+<context>
+    <name>BeamStrip</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="72"/>
+        <source>cell {0}: free</source>
+        <translation>单元 {0}：空闲</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="77"/>
+        <source>cell {0}, position {1}: shared by {2} beams (sequences {3})</source>
+        <translation>单元 {0}，位置 {1}：由 {2} 个束共享（序列 {3}）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="79"/>
+        <source>cell {0}, position {1}: held by one beam (sequence {2})</source>
+        <translation>单元 {0}，位置 {1}：仅属于一个束（序列 {2}）</translation>
+    </message>
+</context>
+<context>
     <name>BeamsDialog</name>
     <message>
         <location filename="../../app/logitscope/ui/beams_view.py" line="95"/>
@@ -937,82 +983,77 @@
 <context>
     <name>KvMapPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="118"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="65"/>
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="119"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="66"/>
         <source>user turns</source>
         <translation>用户轮次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="120"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="67"/>
         <source>assistant turns</source>
         <translation>助手轮次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="121"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="68"/>
         <source>template tokens</source>
         <translation>模板 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="122"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="69"/>
         <source>current answer</source>
         <translation>当前回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="155"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="80"/>
         <source>&lt;b&gt;KV cache map&lt;/b&gt; (after the last answer)</source>
         <translation>&lt;b&gt;KV 缓存图&lt;/b&gt;（上一次回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="162"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="87"/>
         <source>reused (not evaluated again)</source>
         <translation>复用（未重新计算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="177"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="105"/>
         <source>Shown after the next answer.</source>
         <translation>下一次回答后显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="177"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="105"/>
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="184"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="113"/>
         <source>This engine cannot show its KV cache map (a remote server does not report its cells).</source>
         <translation>此引擎无法显示 KV 缓存图（远程服务器不报告其缓存单元）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="194"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="123"/>
         <source>{0} in each of {1} layers</source>
         <translation>{1} 层中每层 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="196"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="125"/>
         <source>by layer: {0}</source>
         <translation>按层：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="198"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="127"/>
         <source>{0} tokens reused, {1} evaluated, {2} freed on the last request.</source>
         <translation>上一次请求：复用 {0} 个 token，计算 {1} 个，释放 {2} 个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="200"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="129"/>
         <source>{0} per cell ({1}); {2} cells in use = {3} of {4} allocated.</source>
         <translation>每个单元 {0}（{1}）；已用 {2} 个单元 = {3}，共分配 {4}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="212"/>
-        <source>Last beam search ({0} cells of its own context): {1} cells shared by several beams, {2} held by one; {3} without sharing.</source>
-        <translation>上一次束搜索（其自身上下文共 {0} 个单元）：{1} 个单元由多个束共享，{2} 个仅属于一个束；不共享则需 {3} 个。</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="216"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="135"/>
         <source>The KV cache map could not be read: {0}</source>
         <translation>无法读取 KV 缓存图：{0}</translation>
     </message>
@@ -1020,22 +1061,22 @@
 <context>
     <name>KvStrip</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="109"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="59"/>
         <source>cell {0}: free</source>
         <translation>单元 {0}：空闲</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="110"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="60"/>
         <source>cells {0}–{1}: {2}</source>
         <translation>单元 {0}–{1}：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="111"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="61"/>
         <source>, reused from the previous request</source>
         <translation>，复用自上一次请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="111"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="61"/>
         <source>, evaluated</source>
         <translation>，已计算</translation>
     </message>
@@ -2749,22 +2790,22 @@
 <context>
     <name>ScoredText</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="28"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="27"/>
         <source>top {0}</source>
         <translation>前 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="29"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="28"/>
         <source>beyond</source>
         <translation>其余</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="47"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="46"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;: not scored (nothing before it to predict it from)&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;：未评分（它之前没有可用于预测的内容）&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="49"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="48"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy {5:.2f} nats; predicted from {6} tokens&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个 token）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} nats；由 {6} 个 token 预测&lt;/p&gt;</translation>
     </message>
@@ -2938,37 +2979,37 @@
 <context>
     <name>TokenTextView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="300"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="296"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="303"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="299"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="307"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="303"/>
         <source>Inspect this token</source>
         <translation>检查此 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="313"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="309"/>
         <source>Fork here with…</source>
         <translation>在此分叉，改用…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="320"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="316"/>
         <source>Type a token…</source>
         <translation>输入一个 token…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="329"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="325"/>
         <source>step {0}: p = {1} (rank {2}), entropy {3} nats</source>
         <translation>第 {0} 步：p = {1}（排名 {2}），熵 {3} nats</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="332"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="328"/>
         <source>an accepted speculative draft: verified in an earlier step&apos;s evaluation</source>
         <translation>被接受的推测草稿：已在之前某一步的计算中验证</translation>
     </message>
