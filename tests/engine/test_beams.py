@@ -161,9 +161,13 @@ def test_cancel_ends_with_the_live_beams(engine) -> None:
         calls.append(1)
         return len(calls) >= 3
 
-    result = engine.beam_search(BeamRequest(_request(40, OPEN_QUESTION), n_beams=2), cancel)
+    events: list = []
+    result = engine.beam_search(BeamRequest(_request(40, OPEN_QUESTION), n_beams=2), cancel, events.append)
     assert len(result.steps) == 3
-    assert any(h.finish == "cancelled" for h in result.hypotheses)
+    assert any(h.finish == "cancelled" for h in result.hypotheses) and result.cancelled
+    # the last step says which beams the cancel cut short (finished, but not by the end of the text)
+    assert sorted(events[-1].cut) == sorted(h.node for h in result.hypotheses if h.finish == "cancelled")
+    assert all(event.cut == [] for event in events[:-1])
 
 
 @pytest.mark.parametrize(("n_beams", "alpha"), [(0, 1.0), (1000, 1.0), (-3, 1.0), (4, -0.5), (4, 100.0),

@@ -85,6 +85,7 @@ def test_cancel_stops_the_run_and_the_engine_answers_after(qtbot, window) -> Non
     assert dialog.winner.text() == dialog.hypotheses.text() == dialog.memory.text() == ""
     rows = list(_items(dialog.tree))
     assert rows and not any(item.background(0).color() == QColor(WINNER_BACKGROUND) for item in rows)
+    assert sum(item.text(3) == "stopped (cancelled)" for item in rows) == len(dialog.cut) > 0  # not "finished"
     assert seen and all(running for running, _, _ in seen[:-1])
     assert stopped_s < 30, stopped_s  # within a step or so (seconds at most on a machine shared with other work)
 

@@ -83,6 +83,8 @@ class BeamProgress:
     stats: BeamStep
     n_finished: int          # hypotheses set aside so far
     max_tokens: int          # the search ends at this step at the latest
+    cut: list[int] = field(default_factory=list)  # nodes (BeamResult indices) that were live beams when a cancel
+                                                  # ended the search here: FINISHED, but not by the text's end
 
     @property
     def kept(self) -> list[BeamNode]:

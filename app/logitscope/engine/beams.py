@@ -177,13 +177,15 @@ class BeamSearch:
                     continue
                 children.append((parent, node))
             if step + 1 == max_tokens or len(finished) >= n or not children or should_cancel():
+                cut: list[int] = []  # the live beams a cancel ended
                 if len(finished) < n:  # the live beams end here (by length, or cancelled)
                     how = "length" if step + 1 == max_tokens else "cancelled"
                     for _, node in children:
                         self.nodes[node].status = FINISHED
                         finished.append(self._hypothesis(node, how, alpha))
+                    cut = [node for _, node in children] if how == "cancelled" else []
                 steps.append(self._step(step, len(children), t0))
-                self._report(on_progress, first, steps[-1], len(finished), max_tokens)
+                self._report(on_progress, first, steps[-1], len(finished), max_tokens, cut)
                 break
             self._move(children)
             self._eval_beams(n_prompt + step)
@@ -197,11 +199,11 @@ class BeamSearch:
                           bytes_per_cell=self.bytes_per_cell, seconds=time.perf_counter() - t_start)
 
     def _report(self, on_progress: Callable[[BeamProgress], None] | None, first: int, stats: BeamStep,
-                n_finished: int, max_tokens: int) -> None:
+                n_finished: int, max_tokens: int, cut: list[int] | None = None) -> None:
         """The step's candidates as copies: the engine process pickles them later, on its sender thread."""
         if on_progress is not None:
             on_progress(BeamProgress(step=stats.step, first_node=first, nodes=[replace(n) for n in self.nodes[first:]],
-                                     stats=stats, n_finished=n_finished, max_tokens=max_tokens))
+                                     stats=stats, n_finished=n_finished, max_tokens=max_tokens, cut=cut or []))
 
     def _candidates(self, logprobs: list[np.ndarray], step: int) -> list[tuple[_Beam, int]]:
         """Every live beam's 2N best tokens as new nodes (pruned until chosen), best summed log-probability

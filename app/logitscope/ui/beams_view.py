@@ -117,6 +117,7 @@ class BeamsDialog(QDialog):
         self._lock = threading.Lock()
         self.nodes: list[BeamNode] = []              # the tree so far, as streamed
         self.items: dict[int, QTreeWidgetItem] = {}  # node index -> its row
+        self.cut: set[int] = set()  # the live beams a cancel stopped: not finished hypotheses
         self.steps_seen: list[int] = []  # the last step of each live update of the tree (tests count them)
         self.progressed.connect(self._drain)
         self.setWindowTitle(self.tr("Beam search"))
@@ -280,6 +281,7 @@ class BeamsDialog(QDialog):
             self._incoming = []
         self.beam_result = self.greedy = None
         self.nodes, self.items, self.steps_seen = [], {}, []
+        self.cut.clear()
         self.tree.clear()
         for label in (self.winner, self.greedy_label, self.sampled_label, self.hypotheses, self.memory):
             label.clear()
@@ -290,7 +292,8 @@ class BeamsDialog(QDialog):
         parent = self.items.get(node.parent)
         if node.parent >= 0 and parent is None:
             return
-        fate = {PRUNED: self.tr("pruned"), FINISHED: self.tr("finished")}.get(node.status, self.tr("kept"))
+        fate = (self.tr("stopped (cancelled)") if i in self.cut else
+                {PRUNED: self.tr("pruned"), FINISHED: self.tr("finished")}.get(node.status, self.tr("kept")))
         item = QTreeWidgetItem([repr(node.text)[1:-1] or " ", f"{node.logprob:.3f}", f"{node.cum_logprob:.3f}", fate])
         item.setData(0, Qt.ItemDataRole.UserRole, i)
         if node.status == PRUNED:
@@ -312,6 +315,7 @@ class BeamsDialog(QDialog):
         """One streamed step: its candidates under their parents, the best live beam's path opened."""
         del self.nodes[event.first_node:]
         self.nodes.extend(event.nodes)
+        self.cut.update(event.cut)
         for j, node in enumerate(event.nodes):
             self._add(event.first_node + j, node)
         kept = [event.first_node + j for j, node in enumerate(event.nodes) if node.status == KEPT]
