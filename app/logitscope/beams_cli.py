@@ -2,7 +2,9 @@
 
 Prints the winning hypothesis on stdout and its score, the other hypotheses and the KV cells the beams share
 on stderr; with --json one JSON object: the hypotheses, the whole tree (every candidate of every step, its
-parent, cumulative log-probability and fate) and the memory per beam.
+parent, cumulative log-probability and fate) and the memory per beam. While it searches, a terminal's stderr
+shows one progress line per step (rewritten in place: the beams kept, the best one's log-probability and text),
+erased at the end; stderr that is not a terminal gets none.
 """
 
 from __future__ import annotations
@@ -12,19 +14,51 @@ import contextlib
 import json
 import sys
 from dataclasses import asdict
-from typing import Any
+from typing import Any, TextIO
 
 from logitscope.engine.api import GenerateRequest
 from logitscope.engine.beam_api import (
     DEFAULT_LENGTH_PENALTY,
+    KEPT,
     MAX_BEAMS,
     MAX_LENGTH_PENALTY,
+    BeamNode,
+    BeamProgress,
     BeamRequest,
     BeamResult,
+    node_path,
 )
 from logitscope.errors import InvalidSettingsError, UnsupportedByServerError
 
 BEAMS_JSON_VERSION = 1
+PROGRESS_TEXT_CHARS = 48   # of the best beam's text, its end: the line fits a terminal
+
+
+class ProgressLine:
+    """One line per search step on a terminal, each replacing the last (the tree so far gives the best text)."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.nodes: list[BeamNode] = []
+        self.shown = False
+
+    def __call__(self, event: BeamProgress) -> None:
+        del self.nodes[event.first_node:]
+        self.nodes.extend(event.nodes)
+        kept = [event.first_node + j for j, node in enumerate(event.nodes) if node.status == KEPT]
+        line = f"step {event.step + 1}/{event.max_tokens}: {len(kept)} beams kept, {event.n_finished} finished"
+        if kept:
+            best = max(kept, key=lambda i: self.nodes[i].cum_logprob)
+            text = "".join(self.nodes[i].text for i in node_path(self.nodes, best))
+            line += f"; best {self.nodes[best].cum_logprob:.3f} {text[-PROGRESS_TEXT_CHARS:]!r}"
+        self.out.write(f"\r{line}\x1b[K")
+        self.out.flush()
+        self.shown = True
+
+    def erase(self) -> None:
+        if self.shown:
+            self.out.write("\r\x1b[K")
+            self.out.flush()
 
 
 def add_beam_arguments(p: argparse.ArgumentParser) -> None:
@@ -77,12 +111,15 @@ def run_beams(args: argparse.Namespace, request: GenerateRequest) -> int:
         import signal
 
         previous = signal.signal(signal.SIGINT, _CtrlC(client))
+        progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
         try:
-            result = client.beam_search(beam_request)
+            result = client.beam_search(beam_request, on_progress=progress)
         except CancelledError:
             return 130
         finally:
             signal.signal(signal.SIGINT, previous)
+            if progress is not None:
+                progress.erase()
     if args.json:
         sys.stdout.write(json.dumps(beam_result_to_json(result), ensure_ascii=False) + "\n")
         return 0

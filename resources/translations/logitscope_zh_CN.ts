@@ -216,149 +216,225 @@
     </message>
 </context>
 <context>
+    <name>BeamCellsMap</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="89"/>
+        <source>&lt;b&gt;Last beam search&lt;/b&gt;: the cells of its own context</source>
+        <translation>&lt;b&gt;上一次束搜索&lt;/b&gt;：其自身上下文的单元</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="94"/>
+        <source>shared by several beams</source>
+        <translation>由多个束共享</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="94"/>
+        <source>one beam</source>
+        <translation>仅一个束</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="95"/>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="114"/>
+        <source>{0} cells shared by several beams (llama_memory_seq_cp shares a parent&apos;s cells with its children), {1} held by one, {2} free of {3}; {4} cells without sharing.</source>
+        <translation>{0} 个单元由多个束共享（llama_memory_seq_cp 让子束共享父束的单元），{1} 个仅属于一个束，{3} 个中 {2} 个空闲；不共享则需 {4} 个单元。</translation>
+    </message>
+</context>
+<context>
+    <name>BeamStrip</name>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="72"/>
+        <source>cell {0}: free</source>
+        <translation>单元 {0}：空闲</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="77"/>
+        <source>cell {0}, position {1}: shared by {2} beams (sequences {3})</source>
+        <translation>单元 {0}，位置 {1}：由 {2} 个束共享（序列 {3}）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/beam_cells.py" line="79"/>
+        <source>cell {0}, position {1}: held by one beam (sequence {2})</source>
+        <translation>单元 {0}，位置 {1}：仅属于一个束（序列 {2}）</translation>
+    </message>
+</context>
+<context>
     <name>BeamsDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="95"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="123"/>
         <source>Beam search</source>
         <translation>束搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="99"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="127"/>
         <source>What is the capital of France?</source>
         <translation>法国的首都是哪里？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="100"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="128"/>
         <source>Question:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="112"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="140"/>
         <source>Beams</source>
         <translation>束数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="112"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="140"/>
         <source>Length penalty α</source>
         <translation>长度惩罚 α</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="113"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="141"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="116"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="144"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="119"/>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="127"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="156"/>
         <source>Score = sum of log-probabilities / length^α (the end-of-text token counts).</source>
         <translation>得分 = 对数概率之和 / 长度^α（文本结束 token 也计入长度）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
         <source>log p</source>
         <translation>log p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
         <source>Fate</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="149"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="178"/>
         <source>Ask a question and press Search.</source>
         <translation>输入问题后点击“搜索”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="162"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="191"/>
         <source>Write a question first.</source>
         <translation>请先输入问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="172"/>
-        <source>Searching with {0} beams…</source>
-        <translation>正在用 {0} 个束搜索…</translation>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="147"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="183"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="148"/>
+        <source>Stop the search within one step (Esc)</source>
+        <translation>在一步之内停止搜索（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="203"/>
+        <source>The greedy and sampled answers first, then {0} beams…</source>
+        <translation>先生成贪心和采样回答，然后用 {0} 个束搜索…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="216"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="252"/>
+        <source>Step {0} of at most {1}: {2} beams kept (best cumulative log-prob {3:.3f}), {4} hypotheses finished…</source>
+        <translation>第 {0} 步（最多 {1} 步）：保留 {2} 个束（最佳累计对数概率 {3:.3f}），已完成 {4} 个假设…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="264"/>
         <source>The search failed: {0}</source>
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="204"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="269"/>
+        <source>Cancelled after {0} steps: the tree shows the search so far; it has no winner.</source>
+        <translation>已在 {0} 步后取消：树中显示的是目前为止的搜索，没有胜出者。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="271"/>
+        <source>Cancelled before the first step.</source>
+        <translation>在第一步之前已取消。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="295"/>
+        <source>stopped (cancelled)</source>
+        <translation>已停止（取消）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="296"/>
         <source>pruned</source>
         <translation>已剪枝</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="204"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="296"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="204"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="296"/>
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="222"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="337"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="224"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="339"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
         <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="227"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="342"/>
         <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="230"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="345"/>
         <source>&lt;b&gt;Hypotheses kept&lt;/b&gt; (best score first):</source>
         <translation>&lt;b&gt;保留的假设&lt;/b&gt;（按得分从高到低）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="233"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="348"/>
         <source>&lt;b&gt;KV cells&lt;/b&gt; at the last step: {0} held, instead of {1} with a copy per beam; per beam: {2}</source>
         <translation>&lt;b&gt;KV 单元&lt;/b&gt;（最后一步）：共占用 {0} 个，若每个束各复制一份则需 {1} 个；每个束：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="235"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="350"/>
         <source>{0} cells ({1} shared)</source>
         <translation>{0} 个单元（{1} 个共享）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="237"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="352"/>
         <source>{0} steps, {1} candidates, {2:.2f} s.</source>
         <translation>{0} 步，{1} 个候选，{2:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="248"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="363"/>
         <source>&amp;Beam search…</source>
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="249"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="364"/>
         <source>Beam search on a question, the tree of hypotheses beside the greedy answer</source>
         <translation>对一个问题做束搜索：假设树与贪心解码的回答并排显示</translation>
     </message>
@@ -1015,82 +1091,77 @@
 <context>
     <name>KvMapPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="118"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="65"/>
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="119"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="66"/>
         <source>user turns</source>
         <translation>用户轮次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="120"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="67"/>
         <source>assistant turns</source>
         <translation>助手轮次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="121"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="68"/>
         <source>template tokens</source>
         <translation>模板 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="122"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="69"/>
         <source>current answer</source>
         <translation>当前回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="155"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="80"/>
         <source>&lt;b&gt;KV cache map&lt;/b&gt; (after the last answer)</source>
         <translation>&lt;b&gt;KV 缓存图&lt;/b&gt;（上一次回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="162"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="87"/>
         <source>reused (not evaluated again)</source>
         <translation>复用（未重新计算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="177"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="105"/>
         <source>Shown after the next answer.</source>
         <translation>下一次回答后显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="177"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="105"/>
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="184"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="113"/>
         <source>This engine cannot show its KV cache map (a remote server does not report its cells).</source>
         <translation>此引擎无法显示 KV 缓存图（远程服务器不报告其缓存单元）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="194"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="123"/>
         <source>{0} in each of {1} layers</source>
         <translation>{1} 层中每层 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="196"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="125"/>
         <source>by layer: {0}</source>
         <translation>按层：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="198"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="127"/>
         <source>{0} tokens reused, {1} evaluated, {2} freed on the last request.</source>
         <translation>上一次请求：复用 {0} 个 token，计算 {1} 个，释放 {2} 个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="200"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="129"/>
         <source>{0} per cell ({1}); {2} cells in use = {3} of {4} allocated.</source>
         <translation>每个单元 {0}（{1}）；已用 {2} 个单元 = {3}，共分配 {4}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="212"/>
-        <source>Last beam search ({0} cells of its own context): {1} cells shared by several beams, {2} held by one; {3} without sharing.</source>
-        <translation>上一次束搜索（其自身上下文共 {0} 个单元）：{1} 个单元由多个束共享，{2} 个仅属于一个束；不共享则需 {3} 个。</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="216"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="135"/>
         <source>The KV cache map could not be read: {0}</source>
         <translation>无法读取 KV 缓存图：{0}</translation>
     </message>
@@ -1098,22 +1169,22 @@
 <context>
     <name>KvStrip</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="109"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="59"/>
         <source>cell {0}: free</source>
         <translation>单元 {0}：空闲</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="110"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="60"/>
         <source>cells {0}–{1}: {2}</source>
         <translation>单元 {0}–{1}：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="111"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="61"/>
         <source>, reused from the previous request</source>
         <translation>，复用自上一次请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="111"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="61"/>
         <source>, evaluated</source>
         <translation>，已计算</translation>
     </message>
@@ -1481,7 +1552,7 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="251"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="366"/>
         <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
         <location filename="../../app/logitscope/ui/score_view.py" line="310"/>
         <source>&amp;Model</source>
@@ -3142,37 +3213,37 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>TokenTextView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="296"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="297"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="299"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="300"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="303"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="304"/>
         <source>Inspect this token</source>
         <translation>检查此 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="309"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="310"/>
         <source>Fork here with…</source>
         <translation>在此分叉，改用…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="316"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="317"/>
         <source>Type a token…</source>
         <translation>输入一个 token…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="325"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="326"/>
         <source>step {0}: p = {1} (rank {2}), entropy {3} nats</source>
         <translation>第 {0} 步：p = {1}（排名 {2}），熵 {3} nats</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="328"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="329"/>
         <source>an accepted speculative draft: verified in an earlier step&apos;s evaluation</source>
         <translation>被接受的推测草稿：已在之前某一步的计算中验证</translation>
     </message>

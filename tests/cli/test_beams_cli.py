@@ -64,3 +64,40 @@ def test_one_beam_equals_greedy_and_the_tree_is_consistent(demo_model) -> None:
     assert max(per_step) <= 4
     assert data["steps"][-1]["n_cells"] < data["steps"][-1]["n_cells_unshared"]  # the prompt is held once
     assert all(m["n_shared"] + m["n_own"] == m["n_cells"] for m in data["memory"])
+
+
+@pytest.mark.timeout(600)
+def test_a_terminal_sees_a_progress_line_per_step(demo_model) -> None:
+    """stderr on a terminal (a pseudo-terminal here): one line per search step, rewritten in place and erased at
+    the end; stdout (a pipe) holds the winner alone, as without a terminal. A pipe on stderr gets no progress."""
+    import os
+    import pty
+    import subprocess
+    import time
+
+    from tests.cli.test_cli import CLI
+
+    question = ("generate", "--chat", "Name three colours.", "--max-tokens", "8", "--beams", "3")
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([*CLI, *question], stdout=subprocess.PIPE, stderr=follower, stdin=subprocess.DEVNULL)
+    os.close(follower)
+    seen = bytearray()
+    deadline = time.monotonic() + 500
+    while time.monotonic() < deadline:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed: the program ended
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    stdout = proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode == 0, seen.decode(errors="replace")
+    terminal = seen.decode(errors="replace")
+    steps = [part for part in terminal.split("\r") if part.startswith("step ")]
+    assert len(steps) > 1 and steps[0].startswith("step 1/8: ") and "beams kept" in steps[0], terminal
+    assert "\x1b[K" in terminal and "score" in terminal  # erased, then the summary
+    piped = run(*question, timeout=400)
+    assert piped.returncode == 0 and "\rstep" not in piped.stderr and "step 1/8" not in piped.stderr
+    assert stdout == piped.stdout and stdout.strip()  # the winner: the same with or without a terminal

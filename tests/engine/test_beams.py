@@ -161,9 +161,13 @@ def test_cancel_ends_with_the_live_beams(engine) -> None:
         calls.append(1)
         return len(calls) >= 3
 
-    result = engine.beam_search(BeamRequest(_request(40, OPEN_QUESTION), n_beams=2), cancel)
+    events: list = []
+    result = engine.beam_search(BeamRequest(_request(40, OPEN_QUESTION), n_beams=2), cancel, events.append)
     assert len(result.steps) == 3
-    assert any(h.finish == "cancelled" for h in result.hypotheses)
+    assert any(h.finish == "cancelled" for h in result.hypotheses) and result.cancelled
+    # the last step says which beams the cancel cut short (finished, but not by the end of the text)
+    assert sorted(events[-1].cut) == sorted(h.node for h in result.hypotheses if h.finish == "cancelled")
+    assert all(event.cut == [] for event in events[:-1])
 
 
 @pytest.mark.parametrize(("n_beams", "alpha"), [(0, 1.0), (1000, 1.0), (-3, 1.0), (4, -0.5), (4, 100.0),
@@ -172,3 +176,80 @@ def test_bad_beam_settings_get_one_clear_error(engine, n_beams: int, alpha: floa
     with pytest.raises(InvalidSettingsError) as err:
         engine.beam_search(BeamRequest(_request(4), n_beams=n_beams, length_penalty=alpha))
     assert ("beams" in str(err.value)) == (n_beams != 4) and "\n" not in str(err.value)
+
+
+def test_each_step_is_reported_as_it_is_taken(engine) -> None:
+    """The progress events rebuild the whole tree, step by step, and carry each step's figures; the result is
+    the one a search without them gives."""
+    events = []
+    request = BeamRequest(_request(12, OPEN_QUESTION), n_beams=4)
+    result = engine.beam_search(request, on_progress=events.append)
+    assert len(events) == len(result.steps) > 1
+    rebuilt = []
+    for k, event in enumerate(events):
+        assert event.step == k and event.stats == result.steps[k] and event.max_tokens == 12
+        assert event.first_node == len(rebuilt) and event.nodes
+        rebuilt.extend(event.nodes)
+        assert all(node.step == k for node in event.nodes)
+        assert len(event.kept) == (event.stats.n_live if k < len(events) - 1 else 0)
+    assert rebuilt == result.nodes
+    assert events[-1].n_finished == len(result.hypotheses)
+    quiet = engine.beam_search(request)
+    assert [h.tokens for h in quiet.hypotheses] == [h.tokens for h in result.hypotheses]
+
+
+def _long_request(n_words: int) -> GenerateRequest:
+    return _request(4, "Summarise: " + " ".join(f"word{i}" for i in range(n_words)))
+
+
+def _still_usable(engine) -> None:
+    assert _greedy(engine, 4).finish_reason != "cancelled"
+    assert not engine.beam_search(BeamRequest(_request(4), n_beams=2)).cancelled
+
+
+def test_cancel_between_the_prompts_chunks(engine) -> None:
+    """A prompt longer than a batch is evaluated chunk by chunk; a cancel seen between two chunks stops it there:
+    no step, no result, and the engine answers normally afterwards."""
+    request = BeamRequest(_long_request(160), n_beams=2)
+    assert len(engine.prepare(request.generate)[0]) > engine.runtime.n_batch  # two chunks
+    calls: list[int] = []
+    events: list[object] = []
+
+    def cancel() -> bool:
+        calls.append(1)
+        return True
+
+    with pytest.raises(InterruptedError):
+        engine.beam_search(request, cancel, events.append)
+    assert calls == [1] and events == []  # stopped after the first chunk, before any step
+    assert engine.kv_map().beam_cells == []  # no search to show
+    _still_usable(engine)
+
+
+def test_cancel_within_a_prompt_chunk_stops_llama_decode(engine, monkeypatch) -> None:
+    """The engine process turns a cancel into Runtime.abort(), which llama.cpp's abort callback honours midway
+    through a chunk: a one-chunk prompt (no check between chunks) is stopped inside llama_decode."""
+    import threading
+
+    request = BeamRequest(_long_request(120), n_beams=2)
+    n_prompt = len(engine.prepare(request.generate)[0])
+    assert 300 < n_prompt <= engine.runtime.n_batch  # one chunk, hundreds of tokens: far longer than the timer
+    rt = engine.runtime
+    timers: list[threading.Timer] = []
+    clear = rt.clear_abort
+
+    def clear_then_abort_soon() -> None:  # the search clears earlier cancels just before the prompt: abort after
+        clear()
+        timers.append(threading.Timer(0.02, rt.abort))
+        timers[-1].start()
+
+    monkeypatch.setattr(rt, "clear_abort", clear_then_abort_soon)
+    try:
+        with pytest.raises(InterruptedError):
+            engine.beam_search(request, on_progress=lambda _event: pytest.fail("a step after the abort"))
+    finally:
+        for timer in timers:
+            timer.cancel()
+    monkeypatch.undo()
+    assert len(timers) == 1
+    _still_usable(engine)

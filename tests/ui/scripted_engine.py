@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
-from logitscope.engine.beam_api import BeamRequest, BeamResult
+from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
 from logitscope.engine.forward_api import (
     LENS_TOP_K,
     AttentionMatrix,
@@ -113,7 +113,7 @@ class ScriptedEngine:
     def cancel(self) -> None:
         self._cancel.set()
 
-    def beam_search(self, request: BeamRequest) -> BeamResult:
+    def beam_search(self, request: BeamRequest, on_progress: Callable[[BeamProgress], None] | None = None) -> BeamResult:
         raise UnsupportedByServerError("the scripted engine replays recorded answers: it cannot search with beams")
 
     def check_settings(self, settings: SamplerSettings) -> None:

@@ -64,7 +64,7 @@ def test_beams_view_in_the_real_window(qtbot, window) -> None:
     # the KV cache map, asked after the search, tells the cells the beams shared
     qtbot.waitUntil(lambda: window.memory.kv_map.kv is not None and bool(window.memory.kv_map.kv.beam_cells),
                     timeout=30_000)
-    assert "shared by several beams" in window.memory.kv_map.summary.text()
+    assert "shared by several beams" in window.memory.kv_map.beams.summary.text()
 
 
 def test_what_cannot_run_says_so_in_the_view(qtbot, window) -> None:

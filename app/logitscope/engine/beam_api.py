@@ -73,6 +73,25 @@ class BeamStep:
 
 
 @dataclass
+class BeamProgress:
+    """One step of a running search, sent as it is taken (the Beams view grows its tree from these; the CLI
+    prints a line). The nodes are that step's candidates, their fate decided; the final BeamResult holds them
+    too, at the same indices."""
+    step: int
+    first_node: int          # index of nodes[0] in BeamResult.nodes
+    nodes: list[BeamNode]    # the candidates of this step: KEPT (the live beams), FINISHED or PRUNED
+    stats: BeamStep
+    n_finished: int          # hypotheses set aside so far
+    max_tokens: int          # the search ends at this step at the latest
+    cut: list[int] = field(default_factory=list)  # nodes (BeamResult indices) that were live beams when a cancel
+                                                  # ended the search here: FINISHED, but not by the text's end
+
+    @property
+    def kept(self) -> list[BeamNode]:
+        return [node for node in self.nodes if node.status == KEPT]
+
+
+@dataclass
 class Hypothesis:
     node: int            # its last node
     tokens: list[int]    # the generated tokens, the end-of-generation token excluded
@@ -124,10 +143,20 @@ class BeamResult:
     def winner(self) -> Hypothesis:
         return self.hypotheses[0]
 
+    @property
+    def cancelled(self) -> bool:
+        """Stopped before the end: its hypotheses are the beams alive then, not a search's answer."""
+        return any(h.finish == "cancelled" for h in self.hypotheses)
+
     def path(self, node: int) -> list[int]:
         """Node indices from the first step to `node`."""
-        out: list[int] = []
-        while node >= 0:
-            out.append(node)
-            node = self.nodes[node].parent
-        return out[::-1]
+        return node_path(self.nodes, node)
+
+
+def node_path(nodes: list[BeamNode], node: int) -> list[int]:
+    """Indices in `nodes` from the first step to `node`, following the parents."""
+    out: list[int] = []
+    while node >= 0:
+        out.append(node)
+        node = nodes[node].parent
+    return out[::-1]

@@ -14,6 +14,11 @@ child of a parent takes over its sequence, the others get a free id with `llama_
 left without children are removed with `llama_memory_seq_rm`. One batched `llama_decode` then evaluates
 every new beam's last token (one sequence id each, logits for each). The search ends when N hypotheses are
 finished, at max tokens (the live beams finish by length), or when cancelled.
+
+Each step is reported as it is taken (`on_progress`, a BeamProgress). Cancelling is checked once per step (the
+live beams then finish as "cancelled") and during the prompt: it is evaluated in n_batch chunks with the check
+between them, and llama.cpp's abort callback (Runtime.abort, which the engine process calls on a cancel)
+stops a chunk midway; a search cancelled there has no step and raises InterruptedError.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from __future__ import annotations
 import ctypes
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import llama_cpp
 import numpy as np
@@ -34,10 +39,12 @@ from logitscope.engine.beam_api import (
     BeamCellRun,
     BeamMemory,
     BeamNode,
+    BeamProgress,
     BeamResult,
     BeamStep,
     Hypothesis,
     beam_score,
+    node_path,
 )
 from logitscope.engine.memory import KV_CELL_PADDING, kv_type_id
 from logitscope.engine.runtime import Runtime
@@ -89,6 +96,7 @@ class BeamSearch:
         self.n_ctx = int(llama_cpp.llama_n_ctx(self._ctx))
         self.mem = llama_cpp.llama_get_memory(self._ctx)
         self._batch = llama_cpp.llama_batch_init(n_beams, 0, 1)
+        self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: runtime.abort_requested)  # kept alive here
         self.nodes: list[BeamNode] = []
         self.live: list[_Beam] = []
         self.n_prompt = 0
@@ -102,14 +110,26 @@ class BeamSearch:
     # -- evaluation ------------------------------------------------------------------------------
     def _decode(self, batch: llama_cpp.llama_batch) -> None:
         rc = llama_cpp.llama_decode(self._ctx, batch)
+        if rc == 2:  # the abort callback said stop (only installed for the prompt)
+            raise InterruptedError("beam search cancelled during the prompt")
         if rc != 0:
             raise LogitscopeError("llama.cpp could not evaluate the beams (llama_decode returned {rc})", rc=rc)
 
-    def _eval_prompt(self, tokens: Sequence[int]) -> None:
-        for start in range(0, len(tokens), self.rt.n_batch):
-            chunk = tokens[start:start + self.rt.n_batch]
-            arr = (llama_cpp.llama_token * len(chunk))(*chunk)
-            self._decode(llama_cpp.llama_batch_get_one(arr, len(chunk)))
+    def _eval_prompt(self, tokens: Sequence[int], should_cancel: Callable[[], bool]) -> None:
+        """In n_batch chunks, cancellable between them and, through the abort callback, within one (installed
+        only here: called for every graph node, it would slow the one-token steps)."""
+        rt = self.rt
+        rt.clear_abort()  # a cancel meant for an earlier request
+        llama_cpp.llama_set_abort_callback(self._ctx, self._abort_cb, None)
+        try:
+            for start in range(0, len(tokens), rt.n_batch):
+                if start and (should_cancel() or rt.abort_requested):
+                    raise InterruptedError("beam search cancelled during the prompt")
+                chunk = tokens[start:start + rt.n_batch]
+                arr = (llama_cpp.llama_token * len(chunk))(*chunk)
+                self._decode(llama_cpp.llama_batch_get_one(arr, len(chunk)))
+        finally:
+            llama_cpp.llama_set_abort_callback(self._ctx, llama_cpp.ggml_abort_callback(), None)  # NULL
 
     def _eval_beams(self, position: int) -> None:
         batch = self._batch
@@ -132,17 +152,19 @@ class BeamSearch:
 
     # -- the search ------------------------------------------------------------------------------
     def run(self, prompt: Sequence[int], max_tokens: int, alpha: float,
-            should_cancel: Callable[[], bool] = lambda: False) -> BeamResult:
+            should_cancel: Callable[[], bool] = lambda: False,
+            on_progress: Callable[[BeamProgress], None] | None = None) -> BeamResult:
         t_start = time.perf_counter()
         n = self.n_beams
         n_prompt = self.n_prompt = len(prompt)
-        self._eval_prompt(prompt)
+        self._eval_prompt(prompt, should_cancel)
         self.live = [_Beam(node=-1, seq=0, cum=0.0, depth=0)]
         finished: list[Hypothesis] = []
         steps: list[BeamStep] = []
         logprobs = [self._log_softmax(-1)]
         for step in range(max_tokens):
             t0 = time.perf_counter()
+            first = len(self.nodes)
             ranked = self._candidates(logprobs, step)
             children: list[tuple[_Beam, int]] = []  # (parent, node)
             for rank, (parent, node) in enumerate(ranked):
@@ -155,22 +177,33 @@ class BeamSearch:
                     continue
                 children.append((parent, node))
             if step + 1 == max_tokens or len(finished) >= n or not children or should_cancel():
+                cut: list[int] = []  # the live beams a cancel ended
                 if len(finished) < n:  # the live beams end here (by length, or cancelled)
                     how = "length" if step + 1 == max_tokens else "cancelled"
                     for _, node in children:
                         self.nodes[node].status = FINISHED
                         finished.append(self._hypothesis(node, how, alpha))
+                    cut = [node for _, node in children] if how == "cancelled" else []
                 steps.append(self._step(step, len(children), t0))
+                self._report(on_progress, first, steps[-1], len(finished), max_tokens, cut)
                 break
             self._move(children)
             self._eval_beams(n_prompt + step)
             logprobs = [self._log_softmax(i) for i in range(len(self.live))]
             steps.append(self._step(step, len(self.live), t0))
+            self._report(on_progress, first, steps[-1], len(finished), max_tokens)
         finished.sort(key=lambda h: -h.score)
         memory, cells = self._cells(n_prompt)
         return BeamResult(n_beams=n, length_penalty=alpha, prompt_tokens=list(prompt), nodes=self.nodes,
                           steps=steps, hypotheses=finished, memory=memory, cells=cells, n_ctx=self.n_ctx,
                           bytes_per_cell=self.bytes_per_cell, seconds=time.perf_counter() - t_start)
+
+    def _report(self, on_progress: Callable[[BeamProgress], None] | None, first: int, stats: BeamStep,
+                n_finished: int, max_tokens: int, cut: list[int] | None = None) -> None:
+        """The step's candidates as copies: the engine process pickles them later, on its sender thread."""
+        if on_progress is not None:
+            on_progress(BeamProgress(step=stats.step, first_node=first, nodes=[replace(n) for n in self.nodes[first:]],
+                                     stats=stats, n_finished=n_finished, max_tokens=max_tokens, cut=cut or []))
 
     def _candidates(self, logprobs: list[np.ndarray], step: int) -> list[tuple[_Beam, int]]:
         """Every live beam's 2N best tokens as new nodes (pruned until chosen), best summed log-probability
@@ -263,20 +296,17 @@ class BeamSearch:
         return memory, runs
 
     def _path(self, node: int) -> list[int]:
-        out: list[int] = []
-        while node >= 0:
-            out.append(node)
-            node = self.nodes[node].parent
-        return out[::-1]
+        return node_path(self.nodes, node)
 
 
 def beam_search(runtime: Runtime, prompt: Sequence[int], n_beams: int, max_tokens: int, alpha: float,
-                bytes_per_cell: int, should_cancel: Callable[[], bool] = lambda: False) -> BeamResult:
+                bytes_per_cell: int, should_cancel: Callable[[], bool] = lambda: False,
+                on_progress: Callable[[BeamProgress], None] | None = None) -> BeamResult:
     """Search on a fresh context, freed afterwards; max tokens shrink to what the context can still hold."""
     max_tokens = max(1, min(max_tokens, runtime.n_ctx - len(prompt)))
     search = BeamSearch(runtime, len(prompt), n_beams, max_tokens, bytes_per_cell)
     try:
-        result = search.run(prompt, max_tokens, alpha, should_cancel)
+        result = search.run(prompt, max_tokens, alpha, should_cancel, on_progress)
     finally:
         search.close()
     if not result.hypotheses:

@@ -18,7 +18,7 @@ from logitscope.engine.api import (
     LoadSettings,
     ModelInfo,
 )
-from logitscope.engine.beam_api import BeamRequest, BeamResult
+from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
 from logitscope.engine.beams import beam_search
 from logitscope.engine.capacity import ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
@@ -182,13 +182,16 @@ class Engine:
             self.draft.close()
             self.draft = None
 
-    def beam_search(self, request: BeamRequest, should_cancel: Callable[[], bool] = lambda: False) -> BeamResult:
-        """Beam search on a context of its own (engine/beams.py); the generation context is untouched."""
+    def beam_search(self, request: BeamRequest, should_cancel: Callable[[], bool] = lambda: False,
+                    on_progress: Callable[[BeamProgress], None] | None = None) -> BeamResult:
+        """Beam search on a context of its own (engine/beams.py), each step to `on_progress` as it is taken; the
+        generation context is untouched. Cancelled during the prompt: InterruptedError."""
         request.validate()
         tokens, notices, options, _layout = self._prepare(request.generate)
         assert self.info is not None
+        self.beams = None  # a search cancelled before its first step leaves no cells to show
         result = beam_search(self._require(), tokens, request.n_beams, options.max_tokens, request.length_penalty,
-                             round(self.info.kv_bytes_per_token), should_cancel)
+                             round(self.info.kv_bytes_per_token), should_cancel, on_progress)
         result.notices = notices
         self.beams = result
         return result

@@ -37,7 +37,7 @@ from typing import Any
 
 from logitscope import errors
 from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
-from logitscope.engine.beam_api import BeamRequest, BeamResult
+from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.score_api import ScoreRequest, ScoreResult
@@ -196,7 +196,7 @@ class EngineClient:
             raise self._crashed() from None
 
     def _wait_for_reply(self, on_progress: Callable[[float], None] | None,
-                        on_step: Callable[[StepRecord], None] | None,
+                        on_step: Callable[[Any], None] | None,
                         token: Callable[[], bool] | None = None) -> tuple[Any, ...]:
         """Hand progress and steps to the callbacks until the call's answer ("ok" or "err") arrives. Sends a
         pending cancel (or the call's own, when `token()` turns true), asks a quiet engine for a sign of life,
@@ -274,7 +274,8 @@ class EngineClient:
         return err
 
     def call(self, method: str, on_progress: Callable[[float], None] | None = None,
-             on_step: Callable[[StepRecord], None] | None = None, **kwargs: Any) -> Any:
+             on_step: Callable[[Any], None] | None = None, **kwargs: Any) -> Any:
+        """`on_step` gets each item of the call's "steps" messages: StepRecords, or BeamProgress for beam_search."""
         with self._call_lock:
             self.start()
             self._cancel.clear()  # a cancel meant for an earlier call
@@ -355,10 +356,13 @@ class EngineClient:
         """The generation context's KV cells after the last request (engine/forward_api.py)."""
         kv: KvMap = self.call("kv_map")
         return kv
-    def beam_search(self, request: BeamRequest) -> BeamResult:
-        """Beam search in a context of the engine's own (engine/beams.py); `cancel` ends it with the live beams."""
+
+    def beam_search(self, request: BeamRequest,
+                    on_progress: Callable[[BeamProgress], None] | None = None) -> BeamResult:
+        """Beam search in a context of the engine's own (engine/beams.py), each step to `on_progress` as it is
+        taken; `cancel` ends it with the live beams (result.cancelled), or with CancelledError during the prompt."""
         request.validate()
-        result: BeamResult = self.call("beam_search", request=request)
+        result: BeamResult = self.call("beam_search", on_step=on_progress, request=request)
         return result
 
     def inspect(self, request: InspectRequest) -> ForwardInspection:

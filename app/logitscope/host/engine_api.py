@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from logitscope.engine.api import GenerateRequest, ModelInfo
-from logitscope.engine.beam_api import BeamRequest, BeamResult
+from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.engine.sampler import LOCAL_STAGES, SamplerSettings
 from logitscope.engine.score_api import ScoreRequest, ScoreResult
@@ -116,8 +116,11 @@ class EngineLike(Protocol):
         """One layer/head's attention over a whole context. Remote engines: UnsupportedByServerError."""
         ...
 
-    def beam_search(self, request: BeamRequest) -> BeamResult:
-        """Beam search (engine/beams.py). Remote engines: UnsupportedByServerError (capability "beams" False)."""
+    def beam_search(self, request: BeamRequest,
+                    on_progress: Callable[[BeamProgress], None] | None = None) -> BeamResult:
+        """Beam search (engine/beams.py), each step to `on_progress` as it is taken; `cancel()` stops it within a
+        step (result.cancelled) or during the prompt (CancelledError). Remote engines: UnsupportedByServerError
+        (capability "beams" False)."""
         ...
 
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:

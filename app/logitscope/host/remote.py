@@ -39,7 +39,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import httpx2
 
 from logitscope.engine.api import GenerateRequest
-from logitscope.engine.beam_api import BeamRequest, BeamResult
+from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
 from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.score_api import ScoreRequest, ScoreResult
@@ -344,7 +344,7 @@ class RemoteEngine:
     def inspect(self, request: InspectRequest) -> ForwardInspection:
         raise _no_forward_pass()
 
-    def beam_search(self, request: BeamRequest) -> BeamResult:
+    def beam_search(self, request: BeamRequest, on_progress: Callable[[BeamProgress], None] | None = None) -> BeamResult:
         raise UnsupportedByServerError("beam search is not available on a remote engine: it keeps every "
                                        "hypothesis in llama.cpp sequences of a local model's context")
 

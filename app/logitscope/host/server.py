@@ -3,7 +3,8 @@
 Started by logitscope.host.client with one end of a socketpair (`--fd N`). Messages are pickled tuples:
 
   caller -> engine   ("call", method, kwargs) | ("cancel",) | ("heartbeat",) | ("shutdown",)
-  engine -> caller   ("progress", fraction) | ("steps", [StepRecord, ...]) | ("ok", value) | ("err", kind, message)
+  engine -> caller   ("progress", fraction) | ("steps", [StepRecord or BeamProgress, ...]) | ("ok", value)
+                     | ("err", kind, message)
                      | ("alive",)
 
 Everything the engine says goes out through a sender thread with a queue of its own, so decoding never
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
-    from logitscope.engine.beam_api import BeamRequest, BeamResult
+    from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
     from logitscope.engine.core import Engine
     from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
     from logitscope.engine.sampler import SamplerSettings
@@ -179,7 +180,22 @@ class EngineServer:
         return self.engine.kv_map()
 
     def do_beam_search(self, request: BeamRequest) -> BeamResult:
-        return self.engine.beam_search(request, self.cancel.is_set)
+        """Each step goes out as a BeamProgress, batched as generate's steps are."""
+        batch: list[BeamProgress] = []
+        last_send = 0.0
+
+        def progress(event: BeamProgress) -> None:
+            nonlocal batch, last_send
+            batch.append(event)
+            now = time.perf_counter()
+            if now - last_send >= STEP_BATCH_S:
+                self.send(("steps", batch))
+                batch, last_send = [], now
+
+        result = self.engine.beam_search(request, self.cancel.is_set, progress)
+        if batch:
+            self.send(("steps", batch))
+        return result
 
     def do_inspect(self, request: InspectRequest) -> ForwardInspection:
         return self.engine.inspect(request)

@@ -3,18 +3,22 @@ step with cumulative log-probabilities, pruned branches greyed, the winner highl
 of the same question beside it. Opened from Model ▸ Beam search… (Ctrl+Shift+B).
 
 Both searches run on the bridge's worker (the engine process), never on the GUI thread: greedy first, then
-the beams, so the KV cache map (asked afterwards) shows the cells the beams share.
+the beams, so the KV cache map (asked afterwards) shows the cells the beams share. The beams are streamed:
+the engine reports every step (engine/beam_api.BeamProgress), which the tree shows as it comes. Cancel (or Esc)
+stops the whole run within a step, the prompt's evaluation included; what was shown stays as the tree so far,
+never as a result: no winner, no hypotheses.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QBrush, QCloseEvent, QColor, QFont, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDoubleSpinBox,
@@ -36,15 +40,20 @@ from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.engine.beam_api import (
     DEFAULT_LENGTH_PENALTY,
     FINISHED,
+    KEPT,
     MAX_BEAMS,
     MAX_LENGTH_PENALTY,
     PRUNED,
+    BeamNode,
+    BeamProgress,
     BeamRequest,
     BeamResult,
+    node_path,
 )
 from logitscope.engine.sampler import PRESETS, SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import LogitscopeError
+from logitscope.host.client import CancelledError
 from logitscope.host.engine_api import EngineLike
 from logitscope.ui.bridge import JOB_BEAMS, EngineBridge
 
@@ -73,16 +82,27 @@ def answer(client: EngineLike, request: BeamRequest, settings: SamplerSettings) 
     return Comparison(result, sum(math.log(max(s.p_raw, 1e-300)) for s in steps))
 
 
-def search(client: EngineLike, request: BeamRequest,
-           sampled: SamplerSettings | None) -> tuple[BeamResult, Comparison, Comparison | None]:
+Outcome = tuple[BeamResult, Comparison, Comparison | None]
+
+
+def search(client: EngineLike, request: BeamRequest, sampled: SamplerSettings | None, stop: threading.Event,
+           on_progress: Callable[[BeamProgress], None]) -> Outcome | None:
     """Worker thread: the greedy answer of the same question, a sampled one (the window's sampler settings), then
-    the beam search (last, so the KV map shows its cells)."""
+    the beam search (last, so the KV map shows its cells). None: `stop` was set (Cancel) before the end."""
     greedy = answer(client, request, PRESETS["Greedy"])
-    other = answer(client, request, sampled) if sampled is not None else None
-    return client.beam_search(request), greedy, other
+    other = answer(client, request, sampled) if sampled is not None and not stop.is_set() else None
+    if stop.is_set():
+        return None
+    try:
+        result = client.beam_search(request, on_progress)
+    except CancelledError:  # during the prompt
+        return None
+    return None if result.cancelled else (result, greedy, other)
 
 
 class BeamsDialog(QDialog):
+    progressed = Signal()  # steps are waiting in `_incoming` (emitted on the worker thread, handled on the GUI's)
+
     def __init__(self, bridge: EngineBridge, parent: QWidget | None = None,
                  sampler_settings: Callable[[], SamplerSettings] | None = None) -> None:
         super().__init__(parent)
@@ -92,6 +112,14 @@ class BeamsDialog(QDialog):
         self.greedy: GenerationResult | None = None
         self.running = False
         self.on_finished: list[Callable[[], None]] = []  # run after a search (the KV map's refresh)
+        self._stop = threading.Event()  # Cancel: the worker checks it between its calls
+        self._incoming: list[BeamProgress] = []
+        self._lock = threading.Lock()
+        self.nodes: list[BeamNode] = []              # the tree so far, as streamed
+        self.items: dict[int, QTreeWidgetItem] = {}  # node index -> its row
+        self.cut: set[int] = set()  # the live beams a cancel stopped: not finished hypotheses
+        self.steps_seen: list[int] = []  # the last step of each live update of the tree (tests count them)
+        self.progressed.connect(self._drain)
         self.setWindowTitle(self.tr("Beam search"))
         self.resize(980, 640)
         layout = QVBoxLayout(self)
@@ -116,12 +144,13 @@ class BeamsDialog(QDialog):
         self.run_button = QPushButton(self.tr("Search"))
         self.run_button.setDefault(True)
         self.run_button.clicked.connect(self.run)
-        self.stop_button = QPushButton(self.tr("Stop"))
-        self.stop_button.clicked.connect(lambda: self.bridge.cancel(JOB_BEAMS))
-        self.stop_button.setEnabled(False)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop the search within one step (Esc)"))
+        self.cancel_button.clicked.connect(self.cancel)
+        self.cancel_button.setEnabled(False)
         row.addStretch(1)
         row.addWidget(self.run_button)
-        row.addWidget(self.stop_button)
+        row.addWidget(self.cancel_button)
         form.addRow(row)
         layout.addLayout(form)
         self.formula = QLabel(self.tr("Score = sum of log-probabilities / length^α (the end-of-text token counts)."))
@@ -168,57 +197,143 @@ class BeamsDialog(QDialog):
             sampled = None  # the sampler panel shows its own problem; the beams and greedy still run
         self.running = True
         self.run_button.setEnabled(False)
-        self.stop_button.setEnabled(True)
-        self.status.setText(self.tr("Searching with {0} beams…").format(request.n_beams))
-        self.bridge.call(lambda client: search(client, request, sampled), done=self._done, failed=self._failed,
-                         kind=JOB_BEAMS)
+        self.cancel_button.setEnabled(True)
+        self._clear()
+        self._stop.clear()
+        self.status.setText(self.tr("The greedy and sampled answers first, then {0} beams…").format(request.n_beams))
+        stop = self._stop
+        self.bridge.call(lambda client: search(client, request, sampled, stop, self._on_progress),
+                         done=self._done, failed=self._failed, kind=JOB_BEAMS)
+
+    def cancel(self) -> None:
+        """Stop the run: the call in progress (the engine checks once per step and between prompt chunks), and
+        the calls still to come."""
+        if not self.running or self._stop.is_set():
+            return
+        self._stop.set()
+        self.bridge.cancel(JOB_BEAMS)
+        self.cancel_button.setEnabled(False)
+        self.status.setText(self.tr("Cancelling…"))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if event.key() == Qt.Key.Key_Escape and self.running:
+            self.cancel()  # Esc stops a search; the dialog stays open on the tree so far
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        self.cancel()  # nobody is watching it any more
+        super().closeEvent(event)
+
+    def _on_progress(self, event: BeamProgress) -> None:
+        """Worker thread: queue the step; one signal per burst (the GUI takes them all at once)."""
+        if self._stop.is_set():
+            self.bridge.cancel(JOB_BEAMS)  # a cancel that fell between two calls would be dropped by the next one
+        with self._lock:
+            self._incoming.append(event)
+            first = len(self._incoming) == 1
+        if first:
+            self.progressed.emit()
+
+    def _drain(self) -> None:
+        """GUI thread: grow the tree by the steps that arrived."""
+        with self._lock:
+            events, self._incoming = self._incoming, []
+        if not events:
+            return
+        for event in events:
+            self._grow(event)
+        last = events[-1]
+        self.steps_seen.append(last.step)
+        kept = [n for n in last.nodes if n.status == KEPT]
+        best = max((n.cum_logprob for n in kept), default=float("nan"))
+        if not self._stop.is_set():
+            self.status.setText(self.tr("Step {0} of at most {1}: {2} beams kept (best cumulative log-prob {3:.3f}), "
+                                        "{4} hypotheses finished…").format(last.step + 1, last.max_tokens, len(kept),
+                                                                            best, last.n_finished))
 
     def _finish(self) -> None:
+        self._drain()  # steps posted before the end
         self.running = False
         self.run_button.setEnabled(True)
-        self.stop_button.setEnabled(False)
+        self.cancel_button.setEnabled(False)
 
     def _failed(self, message: str) -> None:
         self._finish()
         self.status.setText(self.tr("The search failed: {0}").format(message))
 
-    def _done(self, value: tuple[BeamResult, Comparison, Comparison | None]) -> None:
+    def _done(self, value: Outcome | None) -> None:
         self._finish()
+        if value is None:
+            self.status.setText(self.tr("Cancelled after {0} steps: the tree shows the search so far; it has no "
+                                        "winner.").format(self.nodes[-1].step + 1)
+                                if self.nodes else self.tr("Cancelled before the first step."))
+            return
         self.show_result(*value)
         for callback in self.on_finished:
             callback()
 
     # -- showing ------------------------------------------------------------------------------------------
+    def _clear(self) -> None:
+        """A new run: nothing of the last one stays on screen."""
+        with self._lock:
+            self._incoming = []
+        self.beam_result = self.greedy = None
+        self.nodes, self.items, self.steps_seen = [], {}, []
+        self.cut.clear()
+        self.tree.clear()
+        for label in (self.winner, self.greedy_label, self.sampled_label, self.hypotheses, self.memory):
+            label.clear()
+
+    def _add(self, i: int, node: BeamNode, winning: set[int] | None = None) -> None:
+        """Node i's row under its parent's (only kept nodes have children); pruned ones greyed, the winner's path
+        highlighted."""
+        parent = self.items.get(node.parent)
+        if node.parent >= 0 and parent is None:
+            return
+        fate = (self.tr("stopped (cancelled)") if i in self.cut else
+                {PRUNED: self.tr("pruned"), FINISHED: self.tr("finished")}.get(node.status, self.tr("kept")))
+        item = QTreeWidgetItem([repr(node.text)[1:-1] or " ", f"{node.logprob:.3f}", f"{node.cum_logprob:.3f}", fate])
+        item.setData(0, Qt.ItemDataRole.UserRole, i)
+        if node.status == PRUNED:
+            for column in range(4):
+                item.setForeground(column, QBrush(QColor(PRUNED_FOREGROUND)))
+        if winning is not None and i in winning:
+            bold = QFont()
+            bold.setBold(True)
+            for column in range(4):
+                item.setBackground(column, QBrush(QColor(WINNER_BACKGROUND)))
+                item.setFont(column, bold)
+        if parent is not None:
+            parent.addChild(item)
+        else:
+            self.tree.addTopLevelItem(item)
+        self.items[i] = item
+
+    def _grow(self, event: BeamProgress) -> None:
+        """One streamed step: its candidates under their parents, the best live beam's path opened."""
+        del self.nodes[event.first_node:]
+        self.nodes.extend(event.nodes)
+        self.cut.update(event.cut)
+        for j, node in enumerate(event.nodes):
+            self._add(event.first_node + j, node)
+        kept = [event.first_node + j for j, node in enumerate(event.nodes) if node.status == KEPT]
+        if kept:
+            best = max(kept, key=lambda i: self.nodes[i].cum_logprob)
+            for i in node_path(self.nodes, best)[:-1]:
+                self.items[i].setExpanded(True)
+
     def show_result(self, result: BeamResult, greedy: Comparison, sampled: Comparison | None) -> None:
         self.beam_result, self.greedy = result, greedy.result
         win = result.winner
         winning = set(result.path(win.node))
         self.tree.clear()
-        items: dict[int, QTreeWidgetItem] = {}
-        bold = QFont()
-        bold.setBold(True)
+        self.nodes, self.items = list(result.nodes), {}
         for i, node in enumerate(result.nodes):
-            parent = items.get(node.parent)
-            if node.parent >= 0 and parent is None:
-                continue  # only kept nodes have children
-            fate = {PRUNED: self.tr("pruned"), FINISHED: self.tr("finished")}.get(node.status, self.tr("kept"))
-            item = QTreeWidgetItem([repr(node.text)[1:-1] or " ", f"{node.logprob:.3f}", f"{node.cum_logprob:.3f}",
-                                    fate])
-            item.setData(0, Qt.ItemDataRole.UserRole, i)
-            if node.status == PRUNED:
-                for column in range(4):
-                    item.setForeground(column, QBrush(QColor(PRUNED_FOREGROUND)))
-            if i in winning:
-                for column in range(4):
-                    item.setBackground(column, QBrush(QColor(WINNER_BACKGROUND)))
-                    item.setFont(column, bold)
-            if parent is not None:
-                parent.addChild(item)
-            else:
-                self.tree.addTopLevelItem(item)
-            items[i] = item
+            self._add(i, node, winning)
         for i in winning:
-            items[i].setExpanded(True)
+            self.items[i].setExpanded(True)
         self.winner.setText(self.tr("<b>Beam search winner</b> (score {0:.4f}, log-prob {1:.3f} over {2} tokens):"
                                     "<br>{3}").format(win.score, win.logprob, win.length, _html(win.text)))
         self.greedy_label.setText(self.tr("<b>Greedy answer</b> ({0} tokens, log-prob {1:.3f}):<br>{2}").format(
