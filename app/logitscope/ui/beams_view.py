@@ -260,6 +260,9 @@ class BeamsDialog(QDialog):
         self.cancel_button.setEnabled(False)
 
     def _failed(self, message: str) -> None:
+        if self._stop.is_set():  # cancelled while queued, or an engine call stopped by its cancel: not a failure
+            self._done(None)
+            return
         self._finish()
         self.status.setText(self.tr("The search failed: {0}").format(message))
 
