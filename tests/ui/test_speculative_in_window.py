@@ -45,7 +45,7 @@ def test_prompt_lookup_in_the_window_marks_accepted_drafts(qtbot, window):
     # the timeline: one dot per accepted draft, at its step
     qtbot.waitUntil(lambda: w.timeline.n_steps == len(answer.steps), timeout=5_000)
     dots = w.timeline.drafted_dots.getData()[0]
-    assert sorted(int(x) for x in dots) == drafted
+    assert sorted(int(x) for x in dots) == drafted and w.timeline.drafted_dots.isVisible()
     # the chat's token view: accepted drafts are underlined, the others are not
     w.heatmap_action.setChecked(True)
     w.toggle_heatmap()

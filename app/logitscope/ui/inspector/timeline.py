@@ -75,6 +75,7 @@ class TimelinePanel(QWidget):
         # accepted speculative drafts: a green dot on the probability curve (steps without a forward pass)
         self.drafted_dots = pg.ScatterPlotItem(size=4, pen=None, brush=pg.mkBrush(40, 170, 90))
         self.top.addItem(self.drafted_dots)
+        self.drafted_dots.setVisible(False)  # shown with its first dot: even empty, it costs ~0.6 ms a repaint
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen((200, 60, 60), width=1))
         self.top.addItem(self.marker)
         self.graphs.scene().sigMouseClicked.connect(self._clicked)
@@ -94,6 +95,7 @@ class TimelinePanel(QWidget):
             if self._drafted:  # another answer: its dots go (a clear per batch would cost a repaint)
                 self._drafted = []
                 self.drafted_dots.clear()
+                self.drafted_dots.setVisible(False)
         if n > self._columns.shape[1]:
             grown = np.zeros((4, max(n, 2 * self._columns.shape[1], 256)))
             grown[:, :old] = self._columns[:, :old]
@@ -106,6 +108,7 @@ class TimelinePanel(QWidget):
             if drafted:
                 self._drafted += drafted
                 self.drafted_dots.setData([d[0] for d in self._drafted], [d[1] for d in self._drafted])
+                self.drafted_dots.setVisible(True)
         self.n_steps, self._last = n, steps[n - 1] if n else None
         x, p, h, ms = self._columns[:, :n]
         self.p_curve.setData(x, p)
