@@ -60,7 +60,9 @@ def test_generate_json_lines_schema(demo_model):
 
 
 def test_json_lines_are_flushed_as_tokens_are_produced(demo_model):
-    proc = subprocess.Popen([*CLI, "generate", "--prompt", "1, 2, 3,", "--temperature", "0", "--max-tokens", "400",
+    # 160 tokens: still running when the first line arrives (1.6 s here), done within the test's timeout on a
+    # machine so loaded that the demo model makes ~1 token a second (400 took over 300 s there)
+    proc = subprocess.Popen([*CLI, "generate", "--prompt", "1, 2, 3,", "--temperature", "0", "--max-tokens", "160",
                              "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first = json.loads(proc.stdout.readline())
     assert first["type"] == "step"
