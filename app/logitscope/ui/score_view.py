@@ -39,6 +39,7 @@ from logitscope.errors import LogitscopeError
 from logitscope.host.score_compare import same_tokens
 from logitscope.score_cli import read_text_file
 from logitscope.ui.bridge import JOB_GENERATE, JOB_SCORE, EngineBridge
+from logitscope.ui.layout import scroll_area
 from logitscope.ui.messages import translate_message
 from logitscope.ui.score_compare import CompareEngine, ComparePicker, settings_like
 from logitscope.ui.score_summary import compare_html, summary_html
@@ -145,7 +146,8 @@ class ScoreDialog(QDialog):
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         side_layout.addWidget(self.summary)
         side_layout.addStretch(1)
-        splitter.addWidget(side)
+        self.side = scroll_area(side)  # a comparison's summary is taller than the panel at 1280x720
+        splitter.addWidget(self.side)
         splitter.setSizes([680, 320])
         layout.addWidget(splitter, 1)
         self.status = QLabel(self.tr("Paste or open a text and press Score."))
