@@ -893,46 +893,51 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="51"/>
+        <source> drafts</source>
+        <translation> 个草稿</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="52"/>
         <source>Drafts verified per evaluation, at most</source>
         <translation>每次计算最多验证的草稿数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="53"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="54"/>
         <source>Speculative decoding: tokens drafted from the context (prompt lookup) or by a smaller model with the same vocabulary are verified in one evaluation; accepted drafts are marked in the chat and the timeline. The answer is the same as without it (with flash attention on, token for token).</source>
         <translation>推测解码：从上下文中起草（提示查找）或由词表相同的较小模型起草的词元在一次计算中验证；被接受的草稿在对话和时间线中标出。回答与不使用时相同（开启 Flash Attention 时逐词元相同）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="62"/>
         <source>Loaded without flash attention: an answer may differ slightly from plain decoding.</source>
         <translation>加载时未开启 Flash Attention：回答可能与普通解码略有不同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="66"/>
         <source>Reload with flash attention</source>
         <translation>开启 Flash Attention 重新加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="66"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="67"/>
         <source>Reload the model with flash attention on: a drafted greedy answer is then identical to the plain one, token for token</source>
         <translation>开启 Flash Attention 重新加载模型：之后使用草稿的贪心回答与普通回答逐词元相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="91"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="92"/>
         <source>Draft: {0}</source>
         <translation>草稿：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="101"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="102"/>
         <source>Choose a draft model</source>
         <translation>选择草稿模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="102"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="103"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="135"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="136"/>
         <source>This engine does its own decoding: speculative decoding needs the local engine</source>
         <translation>此引擎自行解码：推测解码需要本地引擎</translation>
     </message>
