@@ -8,6 +8,7 @@ from PySide6.QtGui import QColor, QFontMetrics
 
 from logitscope.engine.sampler import PRESETS
 from logitscope.ui.beams_view import PRUNED_FOREGROUND, SHORTCUT, WINNER_BACKGROUND, WINNER_FOREGROUND
+from logitscope.ui.tokens import id_label
 
 # Two short searches and a greedy answer each; generous for a machine shared with other work (they take seconds
 # on an idle one).
@@ -61,6 +62,9 @@ def test_beams_view_in_the_real_window(qtbot, window) -> None:
     cell = dialog.tree.visualRect(dialog.tree.indexFromItem(deepest, 0))
     needed = cell.left() + QFontMetrics(deepest.font(0)).horizontalAdvance(deepest.text(0))
     assert needed <= dialog.tree.columnWidth(0), (needed, dialog.tree.columnWidth(0))
+    # each token labelled as the distribution dock labels it (·, ↵, <0xNN> for a part of a character)
+    assert all(item.text(0) == id_label(result.nodes[node_of[id(item)]].token, window.bridge.vocab)
+               for item in items)
     greyed = [item for item in items if item.foreground(0).color() == QColor(PRUNED_FOREGROUND)]
     assert greyed and all(result.nodes[node_of[id(item)]].status == "pruned" for item in greyed)
     assert dialog.greedy is not None

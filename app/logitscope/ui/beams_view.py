@@ -57,6 +57,7 @@ from logitscope.host.client import CancelledError
 from logitscope.host.engine_api import EngineLike
 from logitscope.ui.bridge import JOB_BEAMS, EngineBridge
 from logitscope.ui.layout import scroll_area
+from logitscope.ui.tokens import id_label
 
 if TYPE_CHECKING:
     from logitscope.ui.main_window import MainWindow
@@ -301,7 +302,9 @@ class BeamsDialog(QDialog):
             return
         fate = (self.tr("stopped (cancelled)") if i in self.cut else
                 {PRUNED: self.tr("pruned"), FINISHED: self.tr("finished")}.get(node.status, self.tr("kept")))
-        item = QTreeWidgetItem([repr(node.text)[1:-1] or " ", f"{node.logprob:.3f}", f"{node.cum_logprob:.3f}", fate])
+        # the token as the other views show it (·, ↵, <0xNN> for a byte of a character), not '�' for a part of one
+        label = id_label(node.token, self.bridge.vocab) if self.bridge.vocab else repr(node.text)[1:-1] or " "
+        item = QTreeWidgetItem([label, f"{node.logprob:.3f}", f"{node.cum_logprob:.3f}", fate])
         item.setData(0, Qt.ItemDataRole.UserRole, i)
         if node.status == PRUNED:
             for column in range(4):
