@@ -62,6 +62,7 @@ def test_beams_view_in_the_real_window(qtbot, window) -> None:
     cell = dialog.tree.visualRect(dialog.tree.indexFromItem(deepest, 0))
     needed = cell.left() + QFontMetrics(deepest.font(0)).horizontalAdvance(deepest.text(0))
     assert needed <= dialog.tree.columnWidth(0), (needed, dialog.tree.columnWidth(0))
+    assert sum(dialog.tree.columnWidth(c) for c in range(4)) <= dialog.tree.viewport().width()  # no side scroll
     # each token labelled as the distribution dock labels it (·, ↵, <0xNN> for a part of a character)
     assert all(item.text(0) == id_label(result.nodes[node_of[id(item)]].token, window.bridge.vocab)
                for item in items)

@@ -346,7 +346,8 @@ class BeamsDialog(QDialog):
         for i in winning:
             self.items[i].setExpanded(True)
         # the winner's path is deep: its last tokens were cut to "<|im_…" at the first width
-        self.tree.resizeColumnToContents(0)
+        for column in range(4):  # the figures' columns narrow to their numbers: the Fate column stays in view
+            self.tree.resizeColumnToContents(column)
         self.tree.setColumnWidth(0, min(max(self.tree.columnWidth(0), TOKEN_COLUMN_WIDTH), MAX_TOKEN_COLUMN_WIDTH))
         self.winner.setText(self.tr("<b>Beam search winner</b> (score {0:.4f}, log-prob {1:.3f} over {2} tokens):"
                                     "<br>{3}").format(win.score, win.logprob, win.length, _html(win.text)))
