@@ -264,177 +264,177 @@
 <context>
     <name>BeamsDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="123"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="126"/>
         <source>Beam search</source>
         <translation>束搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="127"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="130"/>
         <source>What is the capital of France?</source>
         <translation>法国的首都是哪里？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="128"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
         <source>Question:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="140"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="143"/>
         <source>Beams</source>
         <translation>束数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="140"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="143"/>
         <source>Length penalty α</source>
         <translation>长度惩罚 α</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="141"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="144"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="144"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="147"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="156"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="159"/>
         <source>Score = sum of log-probabilities / length^α (the end-of-text token counts).</source>
         <translation>得分 = 对数概率之和 / 长度^α（文本结束 token 也计入长度）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="163"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="163"/>
         <source>log p</source>
         <translation>log p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="163"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="163"/>
         <source>Fate</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="178"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="182"/>
         <source>Ask a question and press Search.</source>
         <translation>输入问题后点击“搜索”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="191"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="195"/>
         <source>Write a question first.</source>
         <translation>请先输入问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="147"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="150"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="148"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="151"/>
         <source>Stop the search within one step (Esc)</source>
         <translation>在一步之内停止搜索（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="203"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="207"/>
         <source>The greedy and sampled answers first, then {0} beams…</source>
         <translation>先生成贪心和采样回答，然后用 {0} 个束搜索…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="216"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="220"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="252"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="256"/>
         <source>Step {0} of at most {1}: {2} beams kept (best cumulative log-prob {3:.3f}), {4} hypotheses finished…</source>
         <translation>第 {0} 步（最多 {1} 步）：保留 {2} 个束（最佳累计对数概率 {3:.3f}），已完成 {4} 个假设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="264"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="271"/>
         <source>The search failed: {0}</source>
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="269"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="276"/>
         <source>Cancelled after {0} steps: the tree shows the search so far; it has no winner.</source>
         <translation>已在 {0} 步后取消：树中显示的是目前为止的搜索，没有胜出者。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="271"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="278"/>
         <source>Cancelled before the first step.</source>
         <translation>在第一步之前已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="295"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="302"/>
         <source>stopped (cancelled)</source>
         <translation>已停止（取消）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="296"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="303"/>
         <source>pruned</source>
         <translation>已剪枝</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="296"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="303"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="296"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="303"/>
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="337"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="348"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="339"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="350"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
         <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="342"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="353"/>
         <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="345"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="356"/>
         <source>&lt;b&gt;Hypotheses kept&lt;/b&gt; (best score first):</source>
         <translation>&lt;b&gt;保留的假设&lt;/b&gt;（按得分从高到低）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="348"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="359"/>
         <source>&lt;b&gt;KV cells&lt;/b&gt; at the last step: {0} held, instead of {1} with a copy per beam; per beam: {2}</source>
         <translation>&lt;b&gt;KV 单元&lt;/b&gt;（最后一步）：共占用 {0} 个，若每个束各复制一份则需 {1} 个；每个束：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="350"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="361"/>
         <source>{0} cells ({1} shared)</source>
         <translation>{0} 个单元（{1} 个共享）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="352"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="363"/>
         <source>{0} steps, {1} candidates, {2:.2f} s.</source>
         <translation>{0} 步，{1} 个候选，{2:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="363"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="374"/>
         <source>&amp;Beam search…</source>
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="364"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="375"/>
         <source>Beam search on a question, the tree of hypotheses beside the greedy answer</source>
         <translation>对一个问题做束搜索：假设树与贪心解码的回答并排显示</translation>
     </message>
@@ -712,12 +712,12 @@
 <context>
     <name>DiagnosisBadge</name>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="42"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="43"/>
         <source>no problem found</source>
         <translation>未发现问题</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="43"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="44"/>
         <source>The diagnosis found nothing wrong with this answer (click for details)</source>
         <translation>诊断未发现这个回答有问题（点击查看详情）</translation>
     </message>
@@ -738,47 +738,47 @@
 <context>
     <name>DiagnosisPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="70"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="71"/>
         <source>Apply the fix</source>
         <translation>应用修复</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="71"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="72"/>
         <source>Make a new version of the answer with the suggested settings</source>
         <translation>用建议的设置生成回答的新版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="91"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="92"/>
         <source>Select an answer&apos;s diagnosis (the mark under it) to see it here.</source>
         <translation>选择某个回答的诊断（回答下方的标记），在这里查看详情。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="93"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="94"/>
         <source>Answer {0}: no problem found.</source>
         <translation>回答 {0}：未发现问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="95"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="96"/>
         <source>Answer {0}: {1} finding(s).</source>
         <translation>回答 {0}：{1} 项发现。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="103"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="105"/>
         <source>Not checked: {0}</source>
         <translation>未检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="126"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="135"/>
         <source>Evidence: {0}</source>
         <translation>证据（步骤）：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="129"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="138"/>
         <source>Fix: {0}</source>
         <translation>修复：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="131"/>
+        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="140"/>
         <source>No setting fixes this one.</source>
         <translation>没有可以修复此问题的设置。</translation>
     </message>
@@ -893,46 +893,51 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="51"/>
+        <source> drafts</source>
+        <translation> 个草稿</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="52"/>
         <source>Drafts verified per evaluation, at most</source>
         <translation>每次计算最多验证的草稿数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="53"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="54"/>
         <source>Speculative decoding: tokens drafted from the context (prompt lookup) or by a smaller model with the same vocabulary are verified in one evaluation; accepted drafts are marked in the chat and the timeline. The answer is the same as without it (with flash attention on, token for token).</source>
         <translation>推测解码：从上下文中起草（提示查找）或由词表相同的较小模型起草的词元在一次计算中验证；被接受的草稿在对话和时间线中标出。回答与不使用时相同（开启 Flash Attention 时逐词元相同）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="62"/>
         <source>Loaded without flash attention: an answer may differ slightly from plain decoding.</source>
         <translation>加载时未开启 Flash Attention：回答可能与普通解码略有不同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="66"/>
         <source>Reload with flash attention</source>
         <translation>开启 Flash Attention 重新加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="66"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="67"/>
         <source>Reload the model with flash attention on: a drafted greedy answer is then identical to the plain one, token for token</source>
         <translation>开启 Flash Attention 重新加载模型：之后使用草稿的贪心回答与普通回答逐词元相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="91"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="92"/>
         <source>Draft: {0}</source>
         <translation>草稿：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="101"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="102"/>
         <source>Choose a draft model</source>
         <translation>选择草稿模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="102"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="103"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="135"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="136"/>
         <source>This engine does its own decoding: speculative decoding needs the local engine</source>
         <translation>此引擎自行解码：推测解码需要本地引擎</translation>
     </message>
@@ -1552,9 +1557,9 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="366"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="377"/>
         <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
-        <location filename="../../app/logitscope/ui/score_view.py" line="310"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="321"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
@@ -2745,161 +2750,166 @@
 <context>
     <name>ScoreDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="73"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="74"/>
         <source>Score a text</source>
         <translation>为文本评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="77"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="78"/>
         <source>Paste a text here, or open a UTF-8 text file.</source>
         <translation>在此粘贴文本，或打开一个 UTF-8 文本文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="81"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="83"/>
         <source>Open file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="84"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="86"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="86"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="88"/>
         <source>Sliding window</source>
         <translation>滑动窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="87"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="89"/>
         <source>llama.cpp perplexity (chunks)</source>
         <translation>llama.cpp 困惑度（分块）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="89"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="91"/>
         <source>Sliding window: every token is scored, each from as much of the text before it as the window holds.
 llama.cpp perplexity: the protocol of llama.cpp&apos;s llama-perplexity tool: the text is cut into chunks of the context size and only the second half of each chunk is scored (its figure is comparable with llama.cpp&apos;s).</source>
         <translation>滑动窗口：为每个词元打分，每个词元都根据窗口能容纳的尽可能多的前文来预测。
 llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按上下文大小切成块，只为每块的后一半打分（结果可与 llama.cpp 的对比）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="95"/>
-        <location filename="../../app/logitscope/ui/score_view.py" line="177"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="97"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="181"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="100"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="102"/>
         <source> tokens</source>
         <translation> 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="107"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="109"/>
         <source>Score</source>
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="110"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="112"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="119"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="113"/>
+        <source>Stop the scoring (Esc)</source>
+        <translation>停止评分（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score_view.py" line="122"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="120"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="123"/>
         <source>rank (GLTR)</source>
         <translation>排名（GLTR）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="121"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="124"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="122"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="125"/>
         <source>difference (B − A)</source>
         <translation>差值（B − A）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="123"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="126"/>
         <source>Comparing two models: how much more (red) or less (blue) surprised model B was by each token than model A, in bits.</source>
         <translation>比较两个模型：模型 B 对每个词元比模型 A 多（红）或少（蓝）多少意外度，单位为比特。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="140"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="143"/>
         <source>&lt;b&gt;Ranks&lt;/b&gt; (tokens per bucket)</source>
         <translation>&lt;b&gt;排名&lt;/b&gt;（每个区间的 token 数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="151"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="155"/>
         <source>Paste or open a text and press Score.</source>
         <translation>粘贴或打开文本，然后按“评分”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="164"/>
         <source>Open a text to score</source>
         <translation>打开要评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="161"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="165"/>
         <source>Text files (*.txt *.md);;All files (*)</source>
         <translation>文本文件 (*.txt *.md);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="170"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="174"/>
         <source>{0} holds no text to score.</source>
         <translation>{0} 中没有可评分的文本。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="173"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="177"/>
         <source>Opened {0} ({1:,} characters).</source>
         <translation>已打开 {0}（{1:,} 个字符）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="177"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="181"/>
         <source>Chunk</source>
         <translation>块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="206"/>
-        <location filename="../../app/logitscope/ui/score_view.py" line="208"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="210"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="212"/>
         <source>Scoring…</source>
         <translation>正在评分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="213"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="217"/>
         <source>Waiting for the chat&apos;s answer to finish (the model does one thing at a time)…</source>
         <translation>正在等待聊天回答结束（模型一次只做一件事）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="214"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="218"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>正在等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="232"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="243"/>
         <source>Scoring stopped: {0}</source>
         <translation>评分已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="243"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="254"/>
         <source>Starting a second engine process for {0}…</source>
         <translation>正在为 {0} 启动第二个引擎进程…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="250"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="261"/>
         <source>Loading {0} in a second engine process…</source>
         <translation>正在第二个引擎进程中加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="255"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="266"/>
         <source>Scoring with {0}…</source>
         <translation>正在用 {0} 打分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="298"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="309"/>
         <source>{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).</source>
         <translation>{1:.2f} 秒内为 {0:,} 个 token 评分（{2:,.0f} token/秒）。</translation>
     </message>
@@ -2939,27 +2949,27 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>文本超出一个 {0:,} 个位置的窗口：分 {1:,} 个窗口读取，每次滑动 {2:,} 个 token（{3}）。第一个窗口之后，每个 token 由它之前的 {4:,} 到 {5:,} 个 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="58"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="60"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="59"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="61"/>
         <source>Bits per token</source>
         <translation>每词元比特数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="60"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="62"/>
         <source>Tokens scored</source>
         <translation>已打分词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="64"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="66"/>
         <source>B / A perplexity: {0:.3f}; B − A bits per token: {1:+.4f}</source>
         <translation>B / A 困惑度：{0:.3f}；B − A 每词元比特数：{1:+.4f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="67"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="69"/>
         <source>Per token, B − A surprisal: mean |difference| {0:.3f} bits, largest {1:+.2f} / {2:+.2f} bits; B was less surprised by {3:,} tokens, more by {4:,}.</source>
         <translation>逐词元的 B − A 意外度：平均 |差值| {0:.3f} 比特，最大 {1:+.2f} / {2:+.2f} 比特；B 对 {3:,} 个词元意外度更低，对 {4:,} 个更高。</translation>
     </message>
@@ -2976,22 +2986,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>没有 BOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="306"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="317"/>
         <source>Score a text: how surprising each token was to the model, perplexity, rank histogram</source>
         <translation>为文本评分：每个 token 对模型而言有多意外、困惑度、排名直方图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="308"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="319"/>
         <source>&amp;Score a text…</source>
         <translation>为文本评分(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="318"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="329"/>
         <source>Load a model to score a text.</source>
         <translation>请先加载模型再为文本评分。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="320"/>
+        <location filename="../../app/logitscope/ui/score_view.py" line="331"/>
         <source>Scoring needs a local model: a server does not give every token&apos;s rank.</source>
         <translation>评分需要本地模型：服务器不提供每个 token 的排名。</translation>
     </message>

@@ -4,10 +4,11 @@ highlighted, the greedy answer beside it, and the KV cache map tells the cells t
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontMetrics
 
 from logitscope.engine.sampler import PRESETS
-from logitscope.ui.beams_view import PRUNED_FOREGROUND, SHORTCUT, WINNER_BACKGROUND
+from logitscope.ui.beams_view import PRUNED_FOREGROUND, SHORTCUT, WINNER_BACKGROUND, WINNER_FOREGROUND
+from logitscope.ui.tokens import id_label
 
 # Two short searches and a greedy answer each; generous for a machine shared with other work (they take seconds
 # on an idle one).
@@ -54,6 +55,17 @@ def test_beams_view_in_the_real_window(qtbot, window) -> None:
     winning = set(result.path(result.winner.node))
     highlighted = [item for item in items if item.background(0).color() == QColor(WINNER_BACKGROUND)]
     assert {node_of[id(item)] for item in highlighted} == winning
+    # dark text on the light highlight (the dark theme's white text was unreadable there), and the deepest
+    # winning token not cut by its column
+    assert all(item.foreground(0).color() == QColor(WINNER_FOREGROUND) for item in highlighted)
+    deepest = next(item for item in highlighted if node_of[id(item)] == result.winner.node)
+    cell = dialog.tree.visualRect(dialog.tree.indexFromItem(deepest, 0))
+    needed = cell.left() + QFontMetrics(deepest.font(0)).horizontalAdvance(deepest.text(0))
+    assert needed <= dialog.tree.columnWidth(0), (needed, dialog.tree.columnWidth(0))
+    assert sum(dialog.tree.columnWidth(c) for c in range(4)) <= dialog.tree.viewport().width()  # no side scroll
+    # each token labelled as the distribution dock labels it (·, ↵, <0xNN> for a part of a character)
+    assert all(item.text(0) == id_label(result.nodes[node_of[id(item)]].token, window.bridge.vocab)
+               for item in items)
     greyed = [item for item in items if item.foreground(0).color() == QColor(PRUNED_FOREGROUND)]
     assert greyed and all(result.nodes[node_of[id(item)]].status == "pruned" for item in greyed)
     assert dialog.greedy is not None

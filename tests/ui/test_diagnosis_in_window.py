@@ -35,6 +35,12 @@ def test_loop_badge_dock_evidence_and_fix(window, qtbot):
     finding = panel.finding
     assert finding is not None and finding.kind == "loop"
     assert panel.fix_button.isEnabled()
+    # at 1280x720 the findings list is as tall as its rows: the details and the fix button stay in view
+    w.resize(1280, 720)
+    w.reset_layout()
+    dock.raise_()
+    qtbot.wait(300)
+    assert not panel.fix_button.visibleRegion().isEmpty() and not panel.details.visibleRegion().isEmpty()
     # the evidence: every step of the loop marked in the chat, one band on the timeline
     assert len(bubble.view.extraSelections()) == len(finding.steps)
     assert len(w.diagnosis.bands) == 1

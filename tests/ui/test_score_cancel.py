@@ -56,3 +56,20 @@ def test_the_chats_stop_leaves_a_running_score_alone(qtbot, window) -> None:
     qtbot.waitUntil(lambda: not dialog.running, timeout=4 * SCORE_TIMEOUT_MS)
     assert dialog.scored is not None, dialog.status.text()
     assert progress[-1] == 1.0 and dialog.scored.n_passes > 1
+
+
+def test_esc_stops_a_running_score_and_keeps_the_dialog_open(qtbot, window) -> None:
+    from PySide6.QtCore import Qt
+
+    dialog = _open(qtbot, window)
+    progress: list[float] = []
+    dialog.progressed.connect(progress.append)
+    dialog.text.setPlainText(TEXT * 8)  # many 32-position windows: still running when Esc is pressed
+    dialog.n_ctx.setValue(32)
+    dialog.score_button.click()
+    qtbot.waitUntil(lambda: bool(progress), timeout=4 * SCORE_TIMEOUT_MS)
+    assert dialog.running and "Esc" in dialog.cancel_button.toolTip()
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=4 * SCORE_TIMEOUT_MS)
+    assert dialog.isVisible() and dialog.scored is None, dialog.status.text()
+    assert dialog.status.text().startswith("Scoring stopped:")

@@ -51,6 +51,9 @@ def test_the_demo_model_compared_with_itself(qtbot, window, demo_model) -> None:
     summary = dialog.summary.text()
     assert summary.count(f"{a.perplexity:.3f}") >= 2 and "B / A perplexity: 1.000" in summary
     assert "B − A bits per token: +0.0000" in summary or "B − A bits per token: -0.0000" in summary
+    # the two models' summary is taller than the side panel at the dialog's size: it scrolls, never cut
+    label = dialog.summary
+    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()) > 0, timeout=3_000)  # laid out
 
     # coloured by the difference: all the middle of the diverging scale; the legend says so
     assert dialog.by_difference.isEnabled() and dialog.by_difference.isChecked()

@@ -38,6 +38,7 @@ def test_prompt_lookup_in_the_window_marks_accepted_drafts(qtbot, window):
     drafting.mode.setCurrentIndex(drafting.mode.findData(DRAFT_LOOKUP))
     drafting.draft_max.setValue(6)
     assert drafting.options() == {"draft": DRAFT_LOOKUP, "draft_max": 6}
+    assert drafting.draft_max.text() == "6 drafts"   # the number says what it counts
     answer = ask(qtbot, w, EDIT, max_tokens=40)
     drafted = [i for i, s in enumerate(answer.steps) if s.drafted]
     assert len(drafted) >= 5, [s.text for s in answer.steps]

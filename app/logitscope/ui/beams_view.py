@@ -56,6 +56,8 @@ from logitscope.errors import LogitscopeError
 from logitscope.host.client import CancelledError
 from logitscope.host.engine_api import EngineLike
 from logitscope.ui.bridge import JOB_BEAMS, EngineBridge
+from logitscope.ui.layout import scroll_area
+from logitscope.ui.tokens import id_label
 
 if TYPE_CHECKING:
     from logitscope.ui.main_window import MainWindow
@@ -63,8 +65,10 @@ if TYPE_CHECKING:
 DEFAULT_BEAMS = 4
 DEFAULT_MAX_TOKENS = 32
 WINNER_BACKGROUND = "#ffe9a8"
+WINNER_FOREGROUND = "#1f1f1f"  # the light background in the dark theme too: its text must not stay white
 PRUNED_FOREGROUND = "#9a9fa8"
 SHORTCUT = "Ctrl+Shift+B"
+TOKEN_COLUMN_WIDTH, MAX_TOKEN_COLUMN_WIDTH = 220, 360  # px: the tree's token column, at first and at most
 
 
 @dataclass
@@ -158,7 +162,7 @@ class BeamsDialog(QDialog):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels([self.tr("Token"), self.tr("log p"), self.tr("Cumulative"), self.tr("Fate")])
-        self.tree.setColumnWidth(0, 220)
+        self.tree.setColumnWidth(0, TOKEN_COLUMN_WIDTH)
         splitter.addWidget(self.tree)
         side = QWidget()
         side_layout = QVBoxLayout(side)
@@ -172,7 +176,8 @@ class BeamsDialog(QDialog):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             side_layout.addWidget(label)
         side_layout.addStretch(1)
-        splitter.addWidget(side)
+        self.side = scroll_area(side)  # many long hypotheses are taller than the panel
+        splitter.addWidget(self.side)
         splitter.setSizes([560, 400])
         layout.addWidget(splitter, 1)
         self.status = QLabel(self.tr("Ask a question and press Search."))
@@ -297,7 +302,9 @@ class BeamsDialog(QDialog):
             return
         fate = (self.tr("stopped (cancelled)") if i in self.cut else
                 {PRUNED: self.tr("pruned"), FINISHED: self.tr("finished")}.get(node.status, self.tr("kept")))
-        item = QTreeWidgetItem([repr(node.text)[1:-1] or " ", f"{node.logprob:.3f}", f"{node.cum_logprob:.3f}", fate])
+        # the token as the other views show it (·, ↵, <0xNN> for a byte of a character), not '�' for a part of one
+        label = id_label(node.token, self.bridge.vocab) if self.bridge.vocab else repr(node.text)[1:-1] or " "
+        item = QTreeWidgetItem([label, f"{node.logprob:.3f}", f"{node.cum_logprob:.3f}", fate])
         item.setData(0, Qt.ItemDataRole.UserRole, i)
         if node.status == PRUNED:
             for column in range(4):
@@ -307,6 +314,7 @@ class BeamsDialog(QDialog):
             bold.setBold(True)
             for column in range(4):
                 item.setBackground(column, QBrush(QColor(WINNER_BACKGROUND)))
+                item.setForeground(column, QBrush(QColor(WINNER_FOREGROUND)))
                 item.setFont(column, bold)
         if parent is not None:
             parent.addChild(item)
@@ -337,6 +345,10 @@ class BeamsDialog(QDialog):
             self._add(i, node, winning)
         for i in winning:
             self.items[i].setExpanded(True)
+        # the winner's path is deep: its last tokens were cut to "<|im_…" at the first width
+        for column in range(4):  # the figures' columns narrow to their numbers: the Fate column stays in view
+            self.tree.resizeColumnToContents(column)
+        self.tree.setColumnWidth(0, min(max(self.tree.columnWidth(0), TOKEN_COLUMN_WIDTH), MAX_TOKEN_COLUMN_WIDTH))
         self.winner.setText(self.tr("<b>Beam search winner</b> (score {0:.4f}, log-prob {1:.3f} over {2} tokens):"
                                     "<br>{3}").format(win.score, win.logprob, win.length, _html(win.text)))
         self.greedy_label.setText(self.tr("<b>Greedy answer</b> ({0} tokens, log-prob {1:.3f}):<br>{2}").format(

@@ -18,6 +18,7 @@ from logitscope.diagnosis import Diagnosis, Finding
 from logitscope.ui.messages import translate_message
 
 MARKS = {"problem": "⛔", "warning": "⚠", "info": "ℹ"}
+MAX_LIST_ROWS = 6  # the findings list shows this many rows before it scrolls: the details stay in view under it
 CLEAN_MARK = "✓"
 
 
@@ -98,6 +99,7 @@ class DiagnosisPanel(QWidget):
             item.setToolTip(translate_message(f.text))
             self.findings.addItem(item)
         self.findings.blockSignals(False)
+        self._fit_findings()
         self.findings.setVisible(bool(diagnosis and diagnosis.findings))
         skipped = [translate_message(m) for m in diagnosis.skipped] if diagnosis else []
         self.skipped.setText(self.tr("Not checked: {0}").format("; ".join(skipped)) if skipped else "")
@@ -106,6 +108,13 @@ class DiagnosisPanel(QWidget):
             self.findings.setCurrentRow(0)
         else:
             self._selected(-1)
+
+    def _fit_findings(self) -> None:
+        """As tall as its rows (up to MAX_LIST_ROWS): a list that took the dock's height pushed the evidence and
+        the fix button out of sight at 1280x720."""
+        rows = min(self.findings.count(), MAX_LIST_ROWS)
+        height = sum(self.findings.sizeHintForRow(i) for i in range(rows)) or self.findings.fontMetrics().height()
+        self.findings.setFixedHeight(height + 2 * self.findings.frameWidth())
 
     @property
     def finding(self) -> Finding | None:

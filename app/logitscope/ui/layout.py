@@ -30,12 +30,17 @@ def scrollable(dock: QDockWidget) -> None:
     content = dock.widget()
     if isinstance(content, QScrollArea):
         return
+    dock.setWidget(scroll_area(content))
+
+
+def scroll_area(content: QWidget) -> QScrollArea:
+    """`content` in a frameless area that scrolls vertically only (its width follows the area's)."""
     area = QScrollArea()
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setWidgetResizable(True)
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     area.setWidget(content)
-    dock.setWidget(area)
+    return area
 
 
 def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:

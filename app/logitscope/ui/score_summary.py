@@ -54,13 +54,15 @@ def compare_html(a: ScoreResult, b: ScoreResult, names: tuple[str, str]) -> str:
         return (f"{r.perplexity:.4f} ± {r.perplexity_error:.5f}" if r.mode == "chunks" else f"{r.perplexity:.3f}")
 
     diffs = np.array([tb.bits - ta.bits for ta, tb in zip(a.tokens, b.tokens, strict=True) if ta.scored and tb.scored])
-    rows = [("", f"<b>A</b> {_html(names[0])}", f"<b>B</b> {_html(names[1])}"),
+    # the file names above the table, not as its column heads: long names that break only at "-" took the width
+    # and squeezed the row names into one (Chinese) character a line
+    rows = [("", "<b>A</b>", "<b>B</b>"),
             (translate("ScoreDialog", "Perplexity"), ppl(a), ppl(b)),
             (translate("ScoreDialog", "Bits per token"), f"{a.bits_per_token:.3f}", f"{b.bits_per_token:.3f}"),
             (translate("ScoreDialog", "Tokens scored"), f"{a.n_scored:,}", f"{b.n_scored:,}")]
     table = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
     ratio = b.perplexity / a.perplexity if a.perplexity > 0 else math.nan
-    lines = [f"<table cellspacing='6'>{table}</table>",
+    lines = [f"<b>A</b> {_html(names[0])}<br><b>B</b> {_html(names[1])}", f"<table cellspacing='6'>{table}</table>",
              translate("ScoreDialog", "B / A perplexity: {0:.3f}; B − A bits per token: {1:+.4f}").format(
                  ratio, b.bits_per_token - a.bits_per_token)]
     if diffs.size:

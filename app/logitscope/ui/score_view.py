@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -39,6 +39,7 @@ from logitscope.errors import LogitscopeError
 from logitscope.host.score_compare import same_tokens
 from logitscope.score_cli import read_text_file
 from logitscope.ui.bridge import JOB_GENERATE, JOB_SCORE, EngineBridge
+from logitscope.ui.layout import scroll_area
 from logitscope.ui.messages import translate_message
 from logitscope.ui.score_compare import CompareEngine, ComparePicker, settings_like
 from logitscope.ui.score_summary import compare_html, summary_html
@@ -76,6 +77,7 @@ class ScoreDialog(QDialog):
         self.text = QPlainTextEdit()
         self.text.setPlaceholderText(self.tr("Paste a text here, or open a UTF-8 text file."))
         self.text.setMaximumHeight(140)
+        self.text.setTabChangesFocus(True)  # Tab moves on to the buttons: a pasted text needs no typed tab
         layout.addWidget(self.text)
         row = QHBoxLayout()
         self.open_button = QPushButton(self.tr("Open file…"))
@@ -108,6 +110,7 @@ class ScoreDialog(QDialog):
         self.score_button.setDefault(True)
         self.score_button.clicked.connect(self.run)
         self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop the scoring (Esc)"))
         self.cancel_button.clicked.connect(self.cancel)
         self.cancel_button.setEnabled(False)
         row.addWidget(self.score_button)
@@ -145,7 +148,8 @@ class ScoreDialog(QDialog):
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         side_layout.addWidget(self.summary)
         side_layout.addStretch(1)
-        splitter.addWidget(side)
+        self.side = scroll_area(side)  # a comparison's summary is taller than the panel at 1280x720
+        splitter.addWidget(self.side)
         splitter.setSizes([680, 320])
         layout.addWidget(splitter, 1)
         self.status = QLabel(self.tr("Paste or open a text and press Score."))
@@ -219,6 +223,13 @@ class ScoreDialog(QDialog):
             self.compare.cancel()
         else:
             self.bridge.cancel(JOB_SCORE)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if event.key() == Qt.Key.Key_Escape and self.running:
+            self.cancel()  # Esc stops the scoring, as in the Beams dialog; it no longer hides a running score
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def _finish(self) -> None:
         self.running = False

@@ -48,6 +48,7 @@ class DraftControls(QWidget):
         self.draft_max = QSpinBox()
         self.draft_max.setRange(1, DRAFT_MAX_LIMIT)
         self.draft_max.setValue(DEFAULT_DRAFT_MAX)
+        self.draft_max.setSuffix(self.tr(" drafts"))  # a bare number beside the choice did not say what it counts
         self.draft_max.setToolTip(self.tr("Drafts verified per evaluation, at most"))
         self.draft_max.setEnabled(False)
         self._tip = self.tr("Speculative decoding: tokens drafted from the context (prompt lookup) or by a smaller "
