@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtGui import QColor
 
 from logitscope.ui.inspector.beam_cells import ALONE_COLOR, SHARED_COLOR
+from logitscope.ui.inspector.cell_strip import free_color
 from tests.ui.test_beams_view import SEARCH_TIMEOUT_MS
 
 pytestmark = pytest.mark.gui
@@ -66,6 +67,7 @@ def test_the_kv_map_draws_the_cells_the_beams_share(qtbot, window) -> None:
     assert _pixel(image, strip, 0) == QColor(SHARED_COLOR)
     assert _pixel(image, strip, own) == QColor(ALONE_COLOR)
     assert _pixel(image, strip, strip.n_ctx - 1) not in (QColor(SHARED_COLOR), QColor(ALONE_COLOR))
+    assert _pixel(image, strip, strip.n_ctx - 1) == free_color(strip.palette())
 
     seqs = sorted(m.seq for m in result.memory)
     tip = strip.tooltip_at(0)

@@ -43,3 +43,16 @@ def test_switching_theme_repaints_plots_and_dims_disabled_widgets(qtbot, bare_wi
         QPalette.ColorGroup.Active, QPalette.ColorRole.Text)
     window.app_settings.update_app(theme="light")
     window.open_settings(accept=True)
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_free_kv_cells_stand_out_from_the_dock_in_either_theme(qtbot, bare_window, theme):
+    """The KV map's free cells were the alternate base colour: the dark theme's window colour itself."""
+    from logitscope.ui.inspector.cell_strip import free_color
+
+    window = bare_window
+    window.app_settings.update_app(theme=theme)
+    window.open_settings(accept=True)
+    palette = window.palette()
+    back = palette.color(QPalette.ColorRole.Window)
+    assert abs(free_color(palette).lightness() - back.lightness()) >= 20, (theme, free_color(palette).name(), back.name())

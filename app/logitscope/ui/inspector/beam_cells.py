@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from logitscope.engine.beam_api import BeamCellRun
-from logitscope.ui.inspector.cell_strip import CellStrip, legend_entry
+from logitscope.ui.inspector.cell_strip import CellStrip, free_color, legend_entry
 
 SHARED_COLOR = "#2a8f9c"   # several beams hold the cell (the shared prefix)
 ALONE_COLOR = "#d05a6e"    # one beam holds it (its own continuation); not a colour of the map above
@@ -93,7 +93,7 @@ class BeamCellsMap(QWidget):
         legend.setSpacing(12)
         for color, text in ((SHARED_COLOR, self.tr("shared by several beams")), (ALONE_COLOR, self.tr("one beam")),
                             (None, self.tr("free"))):
-            legend.addWidget(legend_entry(color or self.palette().color(self.palette().ColorRole.AlternateBase).name(),
+            legend.addWidget(legend_entry(color or free_color(self.palette()).name(),
                                           text, False))
         legend.addStretch(1)
         layout.addLayout(legend)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from math import ceil
 
 from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPixmap
+from PySide6.QtGui import QBrush, QColor, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from logitscope.ui.cell_tooltip import cell_tooltip
@@ -16,6 +16,7 @@ ROW_PX, GAP_PX = 6, 2
 MAX_ROWS = 16        # past this, rows hold more cells instead of growing the dock
 SWATCH_PX = 12
 HATCH_COLOR = QColor(255, 255, 255, 170)
+FREE_TINT = 0.15
 
 
 class CellStrip(QWidget):
@@ -61,10 +62,10 @@ class CellStrip(QWidget):
         return rects
 
     def paint_free(self, painter: QPainter) -> None:
-        """Every cell in the background colour; the cells in use are painted over it."""
-        palette = self.palette()
+        """Every cell in the free colour; the cells in use are painted over it."""
+        color = free_color(self.palette())
         for rect in self._rects(0, self.n_ctx):
-            painter.fillRect(rect, palette.color(palette.ColorRole.AlternateBase))
+            painter.fillRect(rect, color)
 
     # -- what a cell holds, on hover ----------------------------------------------------------------------
     def cell_at(self, point: QPoint) -> int | None:
@@ -78,6 +79,15 @@ class CellStrip(QWidget):
 
     def event(self, event: QEvent) -> bool:
         return cell_tooltip(self, event, self.cell_at, self.tooltip_at) or super().event(event)
+
+
+def free_color(palette: QPalette) -> QColor:
+    """A free cell: the dock's background with FREE_TINT of its text colour mixed in (the alternate base
+    colour the cells had is the dark theme's window colour itself: free cells vanished there)."""
+    back, text = palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.WindowText)
+    mix = [round(b + (t - b) * FREE_TINT) for b, t in
+           ((back.red(), text.red()), (back.green(), text.green()), (back.blue(), text.blue()))]
+    return QColor(*mix)
 
 
 def swatch(color: str, hatched: bool = False) -> QPixmap:
