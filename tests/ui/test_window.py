@@ -267,6 +267,28 @@ def test_a_reload_that_fails_goes_back_to_the_settings_that_worked(qtbot, window
     assert ask(qtbot, window, "Still there?", max_tokens=3).steps
 
 
+def test_a_cancelled_load_brings_the_previous_model_back(qtbot, window, demo_model, tmp_path):
+    """Cancel while another model loads: that load stops, and the model loaded before is there again (the
+    cancel must not also stop the load that restores it)."""
+    import os
+
+    from logitscope.errors import LoadCancelledError
+    from logitscope.ui.bridge import JOB_LOAD
+
+    other = tmp_path / "another-copy.gguf"
+    os.symlink(demo_model, other)
+    before = window.bridge.info.load
+    failures = []
+    window.bridge.loadFailed.connect(failures.append)
+    window.bridge.loadProgress.connect(lambda _f: window.bridge.cancel(JOB_LOAD))  # while it loads
+    with qtbot.waitSignal(window.bridge.loaded, timeout=60_000) as blocker:
+        window.bridge.load(str(other), before)
+    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=10_000)
+    assert [type(f) for f in failures] == [LoadCancelledError]
+    assert blocker.args[0].card.path == str(demo_model) and blocker.args[0].load == before
+    assert ask(qtbot, window, "Still there?", max_tokens=3).steps
+
+
 def test_markdown_answers_can_switch_to_tokens(qtbot, window):
     answer = ask(qtbot, window, "List the days of the week as a numbered list.", max_tokens=40)
     bubble = window.chat.answers[-1]

@@ -279,9 +279,14 @@ class EngineClient:
         with self._call_lock:
             self.start()
             self._cancel.clear()  # a cancel meant for an earlier call
+            token = getattr(self._token, "cancelled", None)
+            if token is not None and token():
+                # its job was cancelled already: not sent (a cancel sent right behind the call could be
+                # cleared by the engine as it starts the call, and then never be sent again)
+                raise errors.LoadCancelledError("model load cancelled") if method == "load" else CancelledError("cancelled")
             self._send(("call", method, kwargs))
             try:
-                reply = self._wait_for_reply(on_progress, on_step, getattr(self._token, "cancelled", None))
+                reply = self._wait_for_reply(on_progress, on_step, token)
             except errors.EngineCrashedError:
                 raise
             except BaseException:
@@ -300,11 +305,12 @@ class EngineClient:
     def cancel_token(self, cancelled: Callable[[], bool]) -> Iterator[None]:
         """Calls made from this thread inside the block also stop (as by cancel()) once `cancelled()` is true,
         and only they: a cancel token that names its job. It is polled while a call waits (every POLL_S)."""
+        outer = getattr(self._token, "cancelled", None)
         self._token.cancelled = cancelled
         try:
             yield
         finally:
-            self._token.cancelled = None
+            self._token.cancelled = outer  # blocks nest: an inner one (a fresh token) ends back at the outer
 
     # -- the Engine API --------------------------------------------------------------------------
     def load(self, path: str, settings: LoadSettings | None = None,

@@ -233,8 +233,6 @@ class BeamsDialog(QDialog):
 
     def _on_progress(self, event: BeamProgress) -> None:
         """Worker thread: queue the step; one signal per burst (the GUI takes them all at once)."""
-        if self._stop.is_set():
-            self.bridge.cancel(JOB_BEAMS)  # a cancel that fell between two calls would be dropped by the next one
         with self._lock:
             self._incoming.append(event)
             first = len(self._incoming) == 1

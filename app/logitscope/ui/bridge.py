@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -200,7 +201,10 @@ class EngineBridge(QObject):
             if previous is not None and previous != (path, settings):  # the same file too, with other settings
                 try:
                     self.loadStarted.emit(previous[0])
-                    self._load(*previous)
+                    # a cancelled load brings the previous model back too: under a token of its own, as the
+                    # job's (true after a Cancel) would stop this load before it starts
+                    with self.local.cancel_token(lambda: False) if self._tokens else nullcontext():
+                        self._load(*previous)
                 except LogitscopeError as exc:
                     self._in_gui(partial(self._load_failed, exc))
 
