@@ -98,6 +98,8 @@ def run_beams(args: argparse.Namespace, request: GenerateRequest) -> int:
     beam_request.validate()
     if args.stop or args.top:
         raise InvalidSettingsError("--stop and --top do not apply to --beams (beams end at the end of the text)")
+    if args.draft:
+        raise InvalidSettingsError("--draft does not apply to --beams (beam search verifies no drafts)")
     if args.engine is not None:
         raise UnsupportedByServerError("--beams needs a local model: a remote server cannot keep hypotheses "
                                        "in llama.cpp sequences")
@@ -120,9 +122,10 @@ def run_beams(args: argparse.Namespace, request: GenerateRequest) -> int:
             signal.signal(signal.SIGINT, previous)
             if progress is not None:
                 progress.erase()
+    stopped = 130 if result.cancelled else 0  # Ctrl+C mid-search: the beams so far, but not an answer
     if args.json:
         sys.stdout.write(json.dumps(beam_result_to_json(result), ensure_ascii=False) + "\n")
-        return 0
+        return stopped
     win = result.winner
     sys.stdout.write(win.text + "\n")
     err = sys.stderr
@@ -140,4 +143,4 @@ def run_beams(args: argparse.Namespace, request: GenerateRequest) -> int:
     for m in result.memory:
         print(f"  beam in seq {m.seq}: {m.n_cells} cells, {m.n_shared} shared, {m.n_own} its own "
               f"({m.n_own * mib:.2f} MiB)", file=err)
-    return 0
+    return stopped

@@ -23,6 +23,7 @@ from tests.cli.test_cli import assert_clean_error, run
     (["--beams", "many"], "invalid int value"),
     (["--length-penalty", "1"], "--length-penalty needs --beams"),
     (["--beams", "2", "--stop", "x"], "do not apply to --beams"),
+    (["--beams", "2", "--draft", "lookup"], "--draft does not apply to --beams"),
     (["--beams", "2", "--engine", "http://127.0.0.1:9"], "needs a local model"),
 ])
 def test_bad_beam_options_one_clear_error(args: list[str], phrase: str) -> None:

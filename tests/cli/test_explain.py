@@ -166,6 +166,8 @@ def test_explain_reads_a_trace_on_stdin_piped_from_generate(looping_trace):
     ('{"type":"note"}\n', "error: bad.jsonl, line 1 is not a trace line"),
     ('\n\n', "error: bad.jsonl is not a JSON file"),
     ('{"type":"diagnosis"}\n', "error: bad.jsonl holds no trace"),
+    ('{"type":"done","n_gen":0,"finish_reason":"stop","kv":[1]}\n',
+     "error: bad.jsonl, line 1 is not a valid trace done line: "),
 ])
 def test_a_bad_trace_file_is_one_error_line(tmp_path, capsys, content, message):
     (tmp_path / "bad.jsonl").write_text(content)

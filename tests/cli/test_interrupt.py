@@ -109,3 +109,17 @@ def test_stopped_engine_is_reported_and_ended(demo_model):
     assert "Traceback" not in err
     assert took < 6
     _assert_gone(engine)
+
+
+def test_ctrl_c_mid_beam_search_exits_130(demo_model):
+    """A beam search stopped by Ctrl+C is not an answer: exit 130, as a stopped `generate` (it exited 0 when
+    the Ctrl+C came during the search's steps, printing the live beams as the winner)."""
+    proc = subprocess.Popen([sys.executable, "-m", "logitscope", "generate", "--model", str(demo_model), "--prompt",
+                             "Once upon a time", "--beams", "4", "--max-tokens", "1000", "--n-ctx", "4096",
+                             "--threads", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(3)  # loaded and searching (1,000 steps of 4 beams take far longer than that)
+    os.killpg(proc.pid, signal.SIGINT)
+    code, err, _took = _finish(proc, 30)
+    assert code == 130, err
+    assert "Traceback" not in err

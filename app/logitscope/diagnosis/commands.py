@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,7 +175,7 @@ def fix_options(fix: Fix) -> str:
         flag = _LOAD_FLAGS.get(name, "--" + name.replace("_", "-"))
         parts += [flag] if value is True else [] if value is False else [f"{flag} {value}"]
     if fix.model is not None:
-        parts.append(f"--model {fix.model}")
+        parts.append(f"--model {shlex.quote(fix.model)}")  # pasted into a shell: a path may hold spaces
     if fix.fork is not None:
         parts.append(f"fork at step {fix.fork[0]} with token {fix.fork[1]}")
     return ", ".join(parts) if fix.fork else " ".join(parts)

@@ -131,8 +131,8 @@ def _result(line: Mapping[str, Any], steps: Sequence[StepRecord]) -> GenerationR
     kv = line.get("kv") or {}
     settings = line.get("settings") or {}
     notices = line.get("notices") or []
-    if not isinstance(settings, dict) or not isinstance(notices, list):
-        raise TypeError("settings must be an object and notices a list")
+    if not isinstance(settings, dict) or not isinstance(notices, list) or not isinstance(kv, dict):
+        raise TypeError("settings and kv must be objects and notices a list")
     return GenerationResult(
         text=str(line.get("text", "")), tokens=[s.token for s in steps], finish_reason=str(line["finish_reason"]),
         timings=Timings(load_s=_float(line.get("load_s")), n_prompt=_count(line.get("n_prompt")), n_prompt_eval=n_eval,
