@@ -26,6 +26,7 @@ from pathlib import Path
 from logitscope.engine.api import LoadSettings
 from logitscope.engine.runtime import amx_kernels_built
 from logitscope.engine.score_api import ScoreRequest
+from logitscope.engine.threads import available_cpus
 from logitscope.errors import LogitscopeError
 from logitscope.host.client import EngineClient
 from logitscope.host.score_compare import LOAD_CTX
@@ -70,7 +71,7 @@ def run_tool(model: Path, text_file: Path, n_ctx: int, threads: int) -> tuple[fl
 
 def run_score_bench(model: Path, args: argparse.Namespace) -> int:
     n_ctx = BENCH_CTX
-    threads = args.threads or os.cpu_count() or 1
+    threads = args.threads or available_cpus()  # both sides: what the engine itself takes for 0
     text = bench_text(n_ctx * (BENCH_CHUNKS + 1))
     tool = (tools_dir() / "llama-perplexity").exists()
     ours, ours_wall, theirs = [], [], []
@@ -78,7 +79,7 @@ def run_score_bench(model: Path, args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp, EngineClient() as client:
         text_file = Path(tmp) / "bench.txt"
         text_file.write_text(text, encoding="utf-8")
-        client.load(str(model), LoadSettings(n_ctx=LOAD_CTX, n_threads=args.threads, flash_attn=True))
+        client.load(str(model), LoadSettings(n_ctx=LOAD_CTX, n_threads=threads, flash_attn=True))
         tokens = client.tokenize(text, True, False)
         n_chunks = len(tokens) // n_ctx
         request = ScoreRequest(text=text, n_ctx=n_ctx, mode="chunks", flash_attn=True)  # the tool's default on CPU

@@ -73,3 +73,24 @@ def test_esc_stops_a_running_score_and_keeps_the_dialog_open(qtbot, window) -> N
     qtbot.waitUntil(lambda: not dialog.running, timeout=4 * SCORE_TIMEOUT_MS)
     assert dialog.isVisible() and dialog.scored is None, dialog.status.text()
     assert dialog.status.text().startswith("Scoring stopped:")
+
+
+def test_closing_the_dialog_stops_its_scoring_and_starts_no_comparison(qtbot, window, demo_model) -> None:
+    """A closed dialog's score would hold the engine (a chat answer waiting behind it), then start the
+    comparison model's engine process for nobody."""
+    dialog = _open(qtbot, window)
+    progress: list[float] = []
+    dialog.progressed.connect(progress.append)
+    dialog.picker.set_path(str(demo_model))  # a comparison is asked for: it must not start after the close
+    dialog.text.setPlainText(TEXT * 8)
+    dialog.n_ctx.setValue(32)
+    dialog.score_button.click()
+    qtbot.waitUntil(lambda: bool(progress), timeout=4 * SCORE_TIMEOUT_MS)
+    dialog.close()
+    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=10_000)  # the score stopped: the engine is free
+    qtbot.wait(500)
+    assert dialog.compare.client is None  # no second engine process
+    window.sampler.max_tokens.setValue(4)
+    window.send("Say hi.")
+    qtbot.waitUntil(lambda: window.streaming is None and window.current.turns[-1].answer.status == "done",
+                    timeout=GEN_TIMEOUT_MS)

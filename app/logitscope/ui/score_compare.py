@@ -9,6 +9,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -143,5 +144,7 @@ class ComparePicker(QWidget):
 
 
 def settings_like(load: LoadSettings) -> LoadSettings:
-    """The second engine loads like the first (threads, GPU layers, flash attention): compare like with like."""
-    return scoring_settings(load.n_gpu_layers, load.n_threads, load.flash_attn)
+    """The second engine loads like the first (threads, GPU layers, flash attention, the KV cache's types: the
+    scoring context takes them from the loaded model's settings): compare like with like."""
+    return replace(scoring_settings(load.n_gpu_layers, load.n_threads, load.flash_attn),
+                   type_k=load.type_k, type_v=load.type_v)

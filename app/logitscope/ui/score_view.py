@@ -65,7 +65,7 @@ class ScoreDialog(QDialog):
         self.compare.scoring.connect(self._compare_scoring)
         self.compare.done.connect(self._compare_done)
         self.compare.failed.connect(self._compare_failed)
-        self.finished.connect(lambda _code: self.compare.close())  # closed: its second engine process ends
+        self.finished.connect(self._closed)
         self._first: ScoreResult | None = None   # the first model's result while the second one scores
         self._comparing = ""                     # the second model's name while it loads / scores
         self._request = ScoreRequest()           # the last one run
@@ -224,6 +224,13 @@ class ScoreDialog(QDialog):
         else:
             self.bridge.cancel(JOB_SCORE)
 
+    def _closed(self, _code: int) -> None:
+        """Nobody is watching: the scoring stops (it would hold the engine, and then start the comparison's
+        engine process for a closed dialog) and the second engine process ends."""
+        if self.running:
+            self.bridge.cancel(JOB_SCORE)
+        self.compare.close()
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() == Qt.Key.Key_Escape and self.running:
             self.cancel()  # Esc stops the scoring, as in the Beams dialog; it no longer hides a running score
@@ -244,7 +251,7 @@ class ScoreDialog(QDialog):
 
     def _done(self, result: ScoreResult) -> None:
         info = self.bridge.info
-        if self.picker.path is None or not isinstance(info, ModelInfo):
+        if self.picker.path is None or not isinstance(info, ModelInfo) or not self.isVisible():
             self._finish()
             self.show_result(result)
             return
