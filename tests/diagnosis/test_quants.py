@@ -71,6 +71,13 @@ def test_the_library_holds_the_smaller_file(cards, quants, isolated_home):
     assert found is not None and found.file_type == "Q4_0" and Path(found.path).name == quants["Q4_0"].name
 
 
+def test_the_users_model_folders_are_searched_too(cards, quants, isolated_home):
+    """The folders the user added to the library (Settings), where the model's other quantizations often are."""
+    assert library_smaller(cards["Q4_1"]) is None
+    found = library_smaller(cards["Q4_1"], [str(quants["Q4_0"].parent)])
+    assert found is not None and Path(found.path) == quants["Q4_0"]
+
+
 def test_slow_with_a_smaller_file_in_the_library_offers_to_load_it(cards, quants, slow_answer):
     steps, result, vocab = slow_answer
     load = LoadSettings(n_ctx=2048)

@@ -40,9 +40,11 @@ def smaller_quantization(card: ModelCard, candidates: Iterable[ModelCard]) -> Qu
     return quant_of(best) if best is not None else None
 
 
-def library_smaller(card: ModelCard) -> Quant | None:
-    """`smaller_quantization` among the models of the local library (its folders, the Hugging Face cache,
-    Ollama). Reads every model's header: call it only when there is a slow answer to fix."""
+def library_smaller(card: ModelCard, folders: Iterable[str] = ()) -> Quant | None:
+    """`smaller_quantization` among the models of the local library (the app's folder and the user's `folders`,
+    the Hugging Face cache, Ollama). Reads every model's header: call it only when there is a slow answer to fix."""
     from logitscope.library.catalog import list_local_models
+    from logitscope.library.discovery import default_roots
 
-    return smaller_quantization(card, (m.card for m in list_local_models() if m.card is not None))
+    return smaller_quantization(card, (m.card for m in list_local_models(default_roots(folders))
+                                       if m.card is not None))

@@ -114,7 +114,8 @@ class DiagnosisController(QObject):
         """A smaller quantization of the loaded model in the library, looked up once per loaded file."""
         if self._smaller is None or self._smaller[0] != info.card.path:
             try:
-                self._smaller = (info.card.path, library_smaller(info.card))
+                folders = self.models.app_settings.app.models_folders  # as the Models window searches
+                self._smaller = (info.card.path, library_smaller(info.card, folders))
             except (LogitscopeError, OSError):   # an unreadable library: no smaller file to offer
                 self._smaller = (info.card.path, None)
         return self._smaller[1]
