@@ -69,6 +69,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "block_count is {n_layer} but the file holds tensors of layer {first} to {last}"),
     QT_TRANSLATE_NOOP("messages", "block_count is {n_layer}, outside llama.cpp's limit of 1 to {LLAMA_MAX_LAYERS} layers"),
     QT_TRANSLATE_NOOP("messages", "bus error"),
+    QT_TRANSLATE_NOOP("messages", "cancelled"),
     QT_TRANSLATE_NOOP("messages", "cannot connect to {url} ({reason}): is the server running?"),
     QT_TRANSLATE_NOOP("messages", "cannot import {path}: it is {st_mode}, not a file"),
     QT_TRANSLATE_NOOP("messages", "cannot open the history database {path}: {exc}"),
