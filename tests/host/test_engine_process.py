@@ -69,7 +69,7 @@ def test_hung_engine_is_detected_when_killed(client):
 
 
 def test_cancel_stops_within_one_token(client):
-    """Steps reach the caller in small batches (~60 a second), so the engine may be a few tokens ahead of
+    """Steps reach the caller in small batches (~20 a second), so the engine may be a few tokens ahead of
     what the caller has seen; what counts is that it stops within a token of receiving the cancel: the
     call returns within a token's time (~10-20 ms here) plus the message round trip."""
     steps = []

@@ -79,7 +79,7 @@ def test_an_answer_ended_while_the_database_is_held_is_not_done_until_all_of_it_
     assert writer.flush()                                  # the retry commits the steps and the ending together
     assert committed(store.path, writer.message_id) == ("done", answer.result.text, list(range(len(answer.steps))))
     steps, pieces = store.load_trace(writer.message_id)
-    assert set().union(*(referenced_tokens(s) for s in steps)) == set(pieces)
+    assert referenced_tokens(steps) == set(pieces)
     assert writer.flush() and writer.saved                 # nothing left: a timer may keep calling it
 
 
@@ -121,7 +121,7 @@ def test_an_answer_streams_completely_while_another_process_imports_a_big_file(t
             time.sleep(0.01)                               # the import has committed its first conversations
         longest_call = longest_refused = 0.0
         n = saved_during_import = 0
-        while importer.poll() is None:                     # steps as the engine sends them, ~60 a second
+        while importer.poll() is None:                     # steps as the engine sends them, ~20 a second
             started = time.monotonic()
             writer.append(replace(answer.steps[n % len(answer.steps)], i=n))
             longest_call = max(longest_call, time.monotonic() - started)
@@ -206,7 +206,7 @@ sys.stdin.readline()
 
 def start_streamer(tmp_path: Path, home: Path, generated) -> tuple[subprocess.Popen[str], int]:
     steps = generated.answers[0].steps[:8]
-    tokens = set().union(*(referenced_tokens(s) for s in steps))
+    tokens = referenced_tokens(steps)
     spec = {"model": generated.model.to_dict(),
             "steps": [base64.b64encode(pack_step(s)).decode() for s in steps],
             "pieces": {t: base64.b64encode(generated.vocab[t]).decode() for t in tokens}}

@@ -60,7 +60,7 @@ def test_a_finished_answer_keeps_its_trace_model_sampler_and_timings(store, gene
     assert len(steps) == len(answer.steps)
     for stored, original in zip(steps, answer.steps, strict=True):
         assert_same_step(stored, original)
-    wanted = set().union(*(referenced_tokens(s) for s in answer.steps))
+    wanted = referenced_tokens(answer.steps)
     assert pieces == {token: generated.vocab[token] for token in wanted}   # every alternative readable
     assert len(wanted) > 16 * 10
 
@@ -213,4 +213,4 @@ def test_kill_9_mid_answer_leaves_a_consistent_partial_answer(tmp_path: Path, de
         # the text and the steps were committed together
         assert partial.content == "".join(s.text for s in steps)
         assert [s.i for s in steps] == list(range(len(steps)))
-        assert set().union(*(referenced_tokens(s) for s in steps)) == set(pieces)
+        assert referenced_tokens(steps) == set(pieces)

@@ -123,10 +123,9 @@ class StreamingWriter:
     def _commit(self, wait_s: float) -> None:
         self._last_attempt = time.monotonic()
         steps = self._pending
-        pieces: dict[int, bytes] = {}
-        for step in steps:
-            for token in referenced_tokens(step) - self._known_pieces - pieces.keys():
-                pieces[token] = step.piece if token == step.token else bytes(self._vocab[token])
+        chosen = {step.token: step.piece for step in steps}
+        pieces = {token: chosen[token] if token in chosen else bytes(self._vocab[token])
+                  for token in referenced_tokens(steps) - self._known_pieces}
         update_sql, params = self._ending or ("UPDATE messages SET content = ?, status = 'streaming' WHERE id = ?",
                                               (self.text, self.message_id))
         self._conn.execute(f"PRAGMA busy_timeout = {round(wait_s * 1000)}")

@@ -17,15 +17,20 @@ from logitscope.store.records import ModelIdentity
 _IN_CHUNK = 500  # host parameters per "IN (...)": well under every SQLite build's limit
 
 
-def referenced_tokens(step: StepRecord) -> set[int]:
-    """Every token id a step mentions. Unknown ids (-1: a remote server that names tokens by text only)
-    are left out: such steps carry their candidates' bytes themselves (raw_pieces / final_pieces)."""
-    ids = {int(step.token)}
-    ids.update(step.raw_ids.tolist())
-    ids.update(step.final_ids.tolist())
-    for stage in step.stages:
-        ids.update(stage.top_ids.tolist())
-    return {i for i in ids if i >= 0}
+def referenced_tokens(steps: Sequence[StepRecord]) -> set[int]:
+    """Every token id the steps mention. Unknown ids (-1: a remote server that names tokens by text only)
+    are left out: such steps carry their candidates' bytes themselves (raw_pieces / final_pieces).
+    Steps go in batches (the window saves a streaming answer a few times a second): one set for all of
+    them costs ~8 µs a step, a set per step ~20 (numpy's unique, more)."""
+    ids = {int(step.token) for step in steps}
+    for step in steps:
+        ids.update(step.raw_ids.tolist())
+        ids.update(step.final_ids.tolist())
+        for stage in step.stages:
+            ids.update(stage.top_ids.tolist())
+    if min(ids, default=0) < 0:
+        ids = {i for i in ids if i >= 0}
+    return ids
 
 
 class PieceVocab:
@@ -83,10 +88,7 @@ def load_trace(conn: sqlite3.Connection, message_id: int) -> tuple[list[StepReco
     if row is None:
         raise StoreError("there is no message with id {message_id}", message_id=message_id)
     steps = [unpack_step(data) for data in packed_steps(conn, message_id)]
-    wanted: set[int] = set()
-    for step in steps:
-        wanted |= referenced_tokens(step)
-    return steps, load_pieces(conn, row[0], wanted)
+    return steps, load_pieces(conn, row[0], referenced_tokens(steps))
 
 
 def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:

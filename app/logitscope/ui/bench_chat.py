@@ -46,7 +46,7 @@ def main() -> int:
         chat.show()
         view = chat.answers[0].view
         view.set_streaming(True)
-        batch = 4  # ~100 tok/s delivered 25 times a second (bridge.REPAINT_INTERVAL_MS)
+        batch = 5  # ~100 tok/s delivered 20 times a second (bridge.REPAINT_INTERVAL_MS)
         costs: dict[int, list[float]] = {}
         n = 0
         while n < 10_050:

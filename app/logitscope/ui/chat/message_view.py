@@ -86,7 +86,7 @@ class TokenTextView(QTextBrowser):
 
     def append_steps(self, steps: Sequence[StepRecord]) -> None:
         """Add tokens at the end. Only the lines from the last one down are repainted: Qt would repaint the
-        whole paragraph that grew (every visible line of a long one, ~2 ms, 25 times a second), though
+        whole paragraph that grew (every visible line of a long one, ~2 ms, 20 times a second), though
         text added at its end never moves the lines above (line breaking is first-fit)."""
         if self.markdown_text is not None:
             self.show_tokens()
