@@ -9,14 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -117,66 +115,85 @@ class DistributionModel(QAbstractTableModel):
         return None
 
 
-class BarDelegate(QStyledItemDelegate):
-    """Paints a cell itself: a probability as a bar behind its number, with the top-p cut and min-p
-    threshold. Text is drawn directly, not through the style (which asks the model for seven roles and
-    costs ~0.2 ms a cell: the panel's largest cost while tokens stream)."""
+class DistributionTable(QTableView):
+    """A ranked list of candidates with probability bars, painted in one pass: the probability as a bar behind
+    its number, the top-p cut and the min-p threshold. A delegate painting cell by cell cost ~45 µs of Python
+    and bindings a cell (56 cells a refresh, three refreshes a second while an answer streams); one pass over
+    the visible rows, with the fonts and column edges looked up once, costs a fraction of that."""
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: BarIndex) -> None:
-        model = index.model()
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        model = self.model()
         assert isinstance(model, DistributionModel)
-        column = index.column()
-        row = model.rows[index.row()]  # read directly: this runs for every visible cell of every update
-        value = row.raw if column == RAW else row.final if column == FINAL else None
-        rect = option.rect
-        if value is not None and value == value:
-            color = CHOSEN_COLOR if (row.chosen and not model.preview and column == FINAL) else (
-                FINAL_COLOR if column == FINAL else RAW_COLOR)
-            bar = rect.adjusted(1, 3, -1, -3)
-            bar.setWidth(max(1, round(bar.width() * min(max(value, 0.0), 1.0))))
-            painter.fillRect(bar, color)
-            if column == RAW and model.min_p_at is not None:
-                x = rect.left() + 1 + round((rect.width() - 2) * min(model.min_p_at, 1.0))
-                painter.save()
-                painter.setPen(QPen(MIN_P_COLOR, 2, Qt.PenStyle.DotLine))
-                painter.drawLine(x, rect.top(), x, rect.bottom())
-                painter.restore()
-        self._text(painter, option, model, index.row(), column)
-        if model.top_p_kept is not None and index.row() == model.top_p_kept - 1:
-            painter.save()
-            painter.setPen(QPen(TOP_P_COLOR, 2, Qt.PenStyle.DashLine))
-            painter.drawLine(rect.left(), rect.bottom(), rect.right(), rect.bottom())
-            painter.restore()
+        if not model.rows:
+            return
+        painter = QPainter(self.viewport())
+        try:
+            self._paint_rows(painter, model, event.rect())
+        finally:
+            painter.end()
+
+    def _paint_rows(self, painter: QPainter, model: DistributionModel, area: QRect) -> None:
+        first = max(0, self.rowAt(area.top()))
+        last = self.rowAt(area.bottom())
+        last = len(model.rows) - 1 if last < 0 else last
+        height = self.verticalHeader().defaultSectionSize()
+        columns = [(column, self.columnViewportPosition(column), self.columnWidth(column))
+                   for column in range(len(model.headers))]
+        font = self.font()
+        bold = QFont(font)
+        bold.setBold(True)
+        text_color = self.palette().color(QPalette.ColorRole.Text)
+        for r in range(first, last + 1):
+            y = self.rowViewportPosition(r)
+            row = model.rows[r]
+            strong = row.chosen and not model.preview
+            for column, x, width in columns:
+                rect = QRect(x, y, width, height)
+                _paint_bar(painter, model, row, r, column, rect)
+                painter.setFont(bold if strong else font)
+                masked = column == TOKEN and row.removed_by == "grammar"
+                painter.setPen(MASKED_COLOR if masked else text_color)
+                _paint_text(painter, model.cell_text(r, column), column, rect)
+                if model.top_p_kept is not None and r == model.top_p_kept - 1:
+                    painter.save()
+                    painter.setPen(QPen(TOP_P_COLOR, 2, Qt.PenStyle.DashLine))
+                    painter.drawLine(rect.left(), rect.bottom(), rect.right(), rect.bottom())
+                    painter.restore()
 
 
-    @staticmethod
-    def _text(painter: QPainter, option: QStyleOptionViewItem, model: DistributionModel, row: int,
-              column: int) -> None:
-        text = model.cell_text(row, column)
-        bold = model.rows[row].chosen and not model.preview
-        font = option.font
-        if bold:
-            font = QFont(font)
-            font.setBold(True)
-        painter.setFont(font)
-        masked = column == TOKEN and model.rows[row].removed_by == "grammar"
-        painter.setPen(MASKED_COLOR if masked else option.palette.color(QPalette.ColorRole.Text))
-        area = option.rect.adjusted(CELL_PADDING, 0, -CELL_PADDING, 0)
-        if column == TOKEN:
-            text = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, area.width())
-            painter.drawText(area, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
-        else:
-            painter.drawText(area, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+def _paint_bar(painter: QPainter, model: DistributionModel, row: Candidate, r: int, column: int, rect: QRect) -> None:
+    value = row.raw if column == RAW else row.final if column == FINAL else None
+    if value is None or value != value:  # NaN: a server did not say
+        return
+    color = CHOSEN_COLOR if (row.chosen and not model.preview and column == FINAL) else (
+        FINAL_COLOR if column == FINAL else RAW_COLOR)
+    bar = rect.adjusted(1, 3, -1, -3)
+    bar.setWidth(max(1, round(bar.width() * min(max(value, 0.0), 1.0))))
+    painter.fillRect(bar, color)
+    if column == RAW and model.min_p_at is not None:
+        x = rect.left() + 1 + round((rect.width() - 2) * min(model.min_p_at, 1.0))
+        painter.save()
+        painter.setPen(QPen(MIN_P_COLOR, 2, Qt.PenStyle.DotLine))
+        painter.drawLine(x, rect.top(), x, rect.bottom())
+        painter.restore()
+
+
+def _paint_text(painter: QPainter, text: str, column: int, rect: QRect) -> None:
+    area = rect.adjusted(CELL_PADDING, 0, -CELL_PADDING, 0)
+    if column == TOKEN:
+        text = painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, area.width())
+        painter.drawText(area, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+    else:
+        painter.drawText(area, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
 
 
 def distribution_table(model: DistributionModel) -> QTableView:
     """A ranked list of candidates with probability bars (this panel's, and a lens layer's in Layers)."""
-    table = QTableView()
+    table = DistributionTable()
     table.setModel(model)
-    table.setItemDelegate(BarDelegate(table))
     table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a display: no focus frame on a cell (and no Python hook per cell to hide it)
+    table.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a display: no focus frame on a cell
     table.setShowGrid(False)
     table.setWordWrap(False)
     rows = table.verticalHeader()
