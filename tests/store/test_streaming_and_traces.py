@@ -109,6 +109,23 @@ def test_every_append_commits_with_a_zero_interval_and_none_without_flush_with_a
     assert committed(store.path, lazy.message_id)[2] == 5
 
 
+def test_a_timer_saves_a_streaming_answer_only_once_its_steps_have_paused(store, generated):
+    """The window's save timer calls flush_if_due: while steps keep coming, append commits them (in the
+    bridge's drain, in step with the repaint); the timer commits only what waited an interval."""
+    answer = generated.answers[2]
+    cid = store.create_conversation("t")
+    writer = store.start_answer(cid, None, generated.model, generated.vocab, {}, commit_interval_s=0.3)
+    started = time.monotonic()
+    writer.append(answer.steps[0])
+    assert writer.flush_if_due() is False or time.monotonic() - started >= 0.3   # a fresh writer: not due yet
+    if time.monotonic() - started < 0.3:
+        assert committed(store.path, writer.message_id)[2] == 0
+    time.sleep(0.35)
+    assert writer.flush_if_due() is True                     # paused for an interval: saved
+    assert committed(store.path, writer.message_id)[2] == 1
+    assert writer.flush_if_due() is True                     # nothing pending: saved, nothing to do
+
+
 def test_a_failed_answer_keeps_its_partial_text_and_refuses_more_steps(store, generated):
     answer = generated.answers[0]
     cid = store.create_conversation("t")

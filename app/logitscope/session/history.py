@@ -130,7 +130,7 @@ class ChatHistory:
         Returns the problems to tell the user: an answer whose saves have been refused for REPORT_AFTER_S,
         once per answer."""
         for writer in self.writers.values():
-            writer.flush()
+            writer.flush_if_due()   # while its steps keep coming, append saves them
         self.unsaved = [writer for writer in self.unsaved if not writer.flush()]
         problems = []
         for writer in [*self.writers.values(), *self.unsaved]:

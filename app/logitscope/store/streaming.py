@@ -3,7 +3,7 @@
 Steps are buffered in memory and written in one short transaction (steps, their token pieces, the
 text so far) when `append` finds the last attempt COMMIT_INTERVAL_S old, and on `flush()`. No
 transaction stays open between commits, so the rest of the store stays usable while an answer streams.
-The owner should also call `flush()` from a timer (e.g. every 250 ms) if steps may pause for long.
+The owner should also call `flush_if_due()` from a timer if steps may pause for long.
 
 Another process may hold the database's write lock (an import): a save then waits at most SAVE_WAIT_S
 (the caller is the window's thread) and, refused, keeps everything for the next try. Nothing is ever
@@ -95,6 +95,14 @@ class StreamingWriter:
         self.problem = None
         self._failing_since = None
         return True
+
+    def flush_if_due(self) -> bool:
+        """`flush()` once the last attempt is an interval old (the steps paused, or a save was refused);
+        else `saved` as it is. For a timer: while steps keep coming, `append` commits them, in step with the
+        caller's other work, and a timer's own commits would only add wake-ups and transactions."""
+        if time.monotonic() - self._last_attempt < self._interval_s:
+            return self.saved
+        return self.flush()
 
     def finish(self, result: GenerationResult) -> bool:
         """The answer is complete (finish_reason stop, length or cancelled): status `done`, committed
