@@ -47,6 +47,15 @@ class WindowRun:
     n: int
     cpu_marks: list[tuple[int, float]] = field(default_factory=list)  # (tokens so far, process CPU seconds)
 
+    @property
+    def streaming_cpu_ms_per_token(self) -> float:
+        """GUI CPU per token while the tokens stream, between the first and the last CPU mark: without
+        what an answer costs once, at its send and its end (the history's rows, the Markdown, the diagnosis)."""
+        if len(self.cpu_marks) < 2 or self.cpu_marks[-1][0] <= self.cpu_marks[0][0]:
+            return float("nan")
+        (n0, c0), (n1, c1) = self.cpu_marks[0], self.cpu_marks[-1]
+        return (c1 - c0) * 1000 / (n1 - n0)
+
 
 def gui_cpu_s() -> float:
     """This process's CPU time, all threads (cheap: getrusage cost 0.4 ms a call here, which the
@@ -240,6 +249,7 @@ def run_window_bench(model: Path, args: argparse.Namespace) -> int:
         report["variants"].append({
             "size": f"{size[0]}x{size[1]}", "heatmap": heatmap, "window_tok_s": w_tok, "cli_tok_s": c_tok,
             "ratio": w_tok / c_tok, "gui_cpu_ms_per_token": statistics.median(r.cpu_ms_per_token for r in runs),
+            "streaming_cpu_ms_per_token": statistics.median(r.streaming_cpu_ms_per_token for r in runs),
             "worst_step_ms": max(r.worst_step_ms for r in runs)})
     if long_run is not None:
         report["long"] = {"tokens": long_run.n, **cpu_growth(long_run)}
@@ -249,12 +259,13 @@ def run_window_bench(model: Path, args: argparse.Namespace) -> int:
     print(f"\n{where}\n{model.name}, {threads} threads, {max_tokens} tokens, greedy, median of {args.reps} "
           f"alternated runs")
     print(f"{'variant':<22}{'window tok/s':>13}{'CLI tok/s':>11}{'ratio':>7}{'GUI CPU ms/tok':>16}"
-          f"{'worst engine step ms':>22}")
+          f"{'while streaming':>17}{'worst engine step ms':>22}")
     for v in report["variants"]:
         label = f"{v['size']} heatmap {'on' if v['heatmap'] else 'off'}"
         print(f"{label:<22}{v['window_tok_s']:13.1f}{v['cli_tok_s']:11.1f}{v['ratio']:7.2f}"
-              f"{v['gui_cpu_ms_per_token']:16.2f}{v['worst_step_ms']:22.0f}")
-    print(f"targets: ratio >= {TARGET_RATIO}, GUI CPU < {TARGET_CPU_MS} ms per token")
+              f"{v['gui_cpu_ms_per_token']:16.2f}{v['streaming_cpu_ms_per_token']:17.2f}{v['worst_step_ms']:22.0f}")
+    print(f"targets: ratio >= {TARGET_RATIO}, GUI CPU < {TARGET_CPU_MS} ms per token (GUI CPU: from send to the "
+          f"answer's end; while streaming: between the first and the last token)")
     if long_run is not None:
         g = report["long"]
         print(f"long answer ({g['tokens']} tokens, 1280x720, heatmap on): GUI CPU {g['start_ms']:.2f} ms/token "
