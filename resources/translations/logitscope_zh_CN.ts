@@ -264,177 +264,182 @@
 <context>
     <name>BeamsDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="127"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="128"/>
         <source>Beam search</source>
         <translation>束搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="132"/>
         <source>What is the capital of France?</source>
         <translation>法国的首都是哪里？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="132"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="133"/>
         <source>Question:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="144"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="145"/>
         <source>Beams</source>
         <translation>束数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="144"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="145"/>
         <source>Length penalty α</source>
         <translation>长度惩罚 α</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="145"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="146"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="148"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="149"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="161"/>
         <source>Score = sum of log-probabilities / length^α (the end-of-text token counts).</source>
         <translation>得分 = 对数概率之和 / 长度^α（文本结束 token 也计入长度）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="165"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="165"/>
         <source>log p</source>
         <translation>log p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="165"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="165"/>
         <source>Fate</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="183"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="184"/>
         <source>Ask a question and press Search.</source>
         <translation>输入问题后点击“搜索”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="196"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="206"/>
         <source>Write a question first.</source>
         <translation>请先输入问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="151"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="152"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="152"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="153"/>
         <source>Stop the search within one step (Esc)</source>
         <translation>在一步之内停止搜索（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="208"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="218"/>
         <source>The greedy and sampled answers first, then {0} beams…</source>
         <translation>先生成贪心和采样回答，然后用 {0} 个束搜索…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="221"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="231"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="255"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="265"/>
         <source>Step {0} of at most {1}: {2} beams kept (best cumulative log-prob {3:.3f}), {4} hypotheses finished…</source>
         <translation>第 {0} 步（最多 {1} 步）：保留 {2} 个束（最佳累计对数概率 {3:.3f}），已完成 {4} 个假设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="270"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="280"/>
         <source>The search failed: {0}</source>
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="275"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="285"/>
         <source>Cancelled after {0} steps: the tree shows the search so far; it has no winner.</source>
         <translation>已在 {0} 步后取消：树中显示的是目前为止的搜索，没有胜出者。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="277"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="287"/>
         <source>Cancelled before the first step.</source>
         <translation>在第一步之前已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="301"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="311"/>
         <source>stopped (cancelled)</source>
         <translation>已停止（取消）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="302"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="312"/>
         <source>pruned</source>
         <translation>已剪枝</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="302"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="312"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="302"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="312"/>
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="350"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="360"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="352"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="362"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
         <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="355"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="365"/>
         <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="358"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="368"/>
         <source>&lt;b&gt;Hypotheses kept&lt;/b&gt; (best score first):</source>
         <translation>&lt;b&gt;保留的假设&lt;/b&gt;（按得分从高到低）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="361"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="371"/>
         <source>&lt;b&gt;KV cells&lt;/b&gt; at the last step: {0} held, instead of {1} with a copy per beam; per beam: {2}</source>
         <translation>&lt;b&gt;KV 单元&lt;/b&gt;（最后一步）：共占用 {0} 个，若每个束各复制一份则需 {1} 个；每个束：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="363"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="373"/>
         <source>{0} cells ({1} shared)</source>
         <translation>{0} 个单元（{1} 个共享）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="365"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="375"/>
         <source>{0} steps, {1} candidates, {2:.2f} s.</source>
         <translation>{0} 步，{1} 个候选，{2:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="376"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="388"/>
         <source>&amp;Beam search…</source>
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="377"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="404"/>
+        <source>Beam search needs a local model: a server cannot keep every hypothesis in sequences of its own.</source>
+        <translation>束搜索需要本地模型：服务器无法把每个假设保存在各自的序列中。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="386"/>
         <source>Beam search on a question, the tree of hypotheses beside the greedy answer</source>
         <translation>对一个问题做束搜索：假设树与贪心解码的回答并排显示</translation>
     </message>
@@ -498,42 +503,42 @@
 <context>
     <name>ComparePicker</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="104"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="120"/>
         <source>Compare with…</source>
         <translation>与…比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="106"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="122"/>
         <source>Score the same tokens with a second model (a GGUF file with the same vocabulary), in an engine process of its own, and colour each token by the difference in surprisal.</source>
         <translation>用第二个模型（词表相同的 GGUF 文件）在它自己的引擎进程中为同样的词元打分，并按意外度之差为每个词元着色。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="112"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="128"/>
         <source>No comparison</source>
         <translation>不比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="130"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="146"/>
         <source>Other GGUF file…</source>
         <translation>其他 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="133"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="149"/>
         <source>Compare with a second model</source>
         <translation>与第二个模型比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="134"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="150"/>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="141"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="157"/>
         <source>B: {0}</source>
         <translation>B：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="141"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="157"/>
         <source>one model</source>
         <translation>单个模型</translation>
     </message>
@@ -725,12 +730,12 @@
 <context>
     <name>DiagnosisController</name>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="188"/>
+        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="210"/>
         <source>This fix reloads the model: it needs a local model</source>
         <translation>此修复需要重新加载模型：需要本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="212"/>
+        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="234"/>
         <source>Applying the fix: {0}</source>
         <translation>正在应用修复：{0}</translation>
     </message>
@@ -1557,7 +1562,7 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="379"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="390"/>
         <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
         <location filename="../../app/logitscope/ui/score_view.py" line="328"/>
         <source>&amp;Model</source>
@@ -1894,47 +1899,47 @@
         <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="185"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="189"/>
         <source>Model loaded in {0:.2f} s</source>
         <translation>模型已加载，用时 {0:.2f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="191"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="195"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="194"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="198"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="198"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="202"/>
         <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="202"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="206"/>
         <source>Connected to {0}</source>
         <translation>已连接到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="211"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="215"/>
         <source>The engine stopped responding</source>
         <translation>引擎已停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="212"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="216"/>
         <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
         <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="215"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="219"/>
         <source>The engine stopped. Use Model ▸ Reload model.</source>
         <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="219"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="223"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>

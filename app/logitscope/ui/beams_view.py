@@ -115,6 +115,7 @@ class BeamsDialog(QDialog):
         self.beam_result: BeamResult | None = None
         self.greedy: GenerationResult | None = None
         self.running = False
+        self.reason = ""   # why a search cannot run now ("" when it can): said at once, nothing is run
         self.on_finished: list[Callable[[], None]] = []  # run after a search (the KV map's refresh)
         self._stop = threading.Event()  # Cancel: the worker checks it between its calls
         self._incoming: list[BeamProgress] = []
@@ -189,8 +190,17 @@ class BeamsDialog(QDialog):
                                    options=DecodeOptions(max_tokens=self.max_tokens.value()))
         return BeamRequest(generate, self.beams.value(), self.alpha.value())
 
+    def set_available(self, reason: str) -> None:
+        self.reason = reason
+        self.run_button.setEnabled(not reason and not self.running)
+        if reason and not self.running:
+            self.status.setText(reason)
+
     def run(self) -> None:
         if self.running:
+            return
+        if self.reason:
+            self.status.setText(self.reason)
             return
         if not self.question.text().strip():
             self.status.setText(self.tr("Write a question first."))
@@ -259,7 +269,7 @@ class BeamsDialog(QDialog):
     def _finish(self) -> None:
         self._drain()  # steps posted before the end
         self.running = False
-        self.run_button.setEnabled(True)
+        self.run_button.setEnabled(not self.reason)
         self.cancel_button.setEnabled(False)
 
     def _failed(self, message: str) -> None:
@@ -373,9 +383,10 @@ def _html(text: str) -> str:
 def install(window: MainWindow) -> BeamsDialog:
     """The dialog, its action in the Model menu, and the KV map refreshed after each search."""
     dialog = BeamsDialog(window.bridge, window, window.sampler.settings_to_send)
+    tip = QCoreApplication.translate(
+        "BeamsDialog", "Beam search on a question, the tree of hypotheses beside the greedy answer")
     action = window._action(QCoreApplication.translate("BeamsDialog", "&Beam search…"), dialog.show,
-                            QKeySequence(SHORTCUT), QCoreApplication.translate(
-                                "BeamsDialog", "Beam search on a question, the tree of hypotheses beside the greedy answer"))
+                            QKeySequence(SHORTCUT), tip)
     model_title = QCoreApplication.translate("MainWindow", "&Model")
     model_menu = next((a.menu() for a in window.menuBar().actions() if a.text() == model_title), None)
     if isinstance(model_menu, QMenu):
@@ -386,6 +397,20 @@ def install(window: MainWindow) -> BeamsDialog:
         window.kv_map_feed.refresh()
 
     dialog.on_finished.append(refresh_kv_map)
+
+    def update() -> None:
+        # a remote engine cannot search beams: said in the menu and the dialog, not after two answers are run
+        remote = window.capabilities.get("beams") is False
+        reason = QCoreApplication.translate(
+            "BeamsDialog", "Beam search needs a local model: a server cannot keep every hypothesis in sequences "
+            "of its own.") if remote else ""
+        action.setEnabled(not reason)
+        action.setStatusTip(reason or tip)
+        action.setToolTip(reason or tip)
+        dialog.set_available(reason)
+
+    window.models.changed.connect(update)
+    update()
     window.beams_dialog = dialog  # type: ignore[attr-defined]
     window.beams_action = action  # type: ignore[attr-defined]
     return dialog
