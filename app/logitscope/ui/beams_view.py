@@ -15,6 +15,7 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from html import escape
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -358,15 +359,15 @@ class BeamsDialog(QDialog):
             self.tree.resizeColumnToContents(column)
         self.tree.setColumnWidth(0, min(max(self.tree.columnWidth(0), TOKEN_COLUMN_WIDTH), MAX_TOKEN_COLUMN_WIDTH))
         self.winner.setText(self.tr("<b>Beam search winner</b> (score {0:.4f}, log-prob {1:.3f} over {2} tokens):"
-                                    "<br>{3}").format(win.score, win.logprob, win.length, _html(win.text)))
+                                    "<br>{3}").format(win.score, win.logprob, win.length, _lines(win.text)))
         self.greedy_label.setText(self.tr("<b>Greedy answer</b> ({0} tokens, log-prob {1:.3f}):<br>{2}").format(
-            len(greedy.result.tokens), greedy.logprob, _html(greedy.result.text)))
+            len(greedy.result.tokens), greedy.logprob, _lines(greedy.result.text)))
         self.sampled_label.setText("" if sampled is None else self.tr(
             "<b>Sampled answer</b> (the sampler's settings, seed {0}; {1} tokens, log-prob {2:.3f}):<br>{3}").format(
             sampled.result.settings.get("seed", "?"), len(sampled.result.tokens), sampled.logprob,
-            _html(sampled.result.text)))
+            _lines(sampled.result.text)))
         self.hypotheses.setText(self.tr("<b>Hypotheses kept</b> (best score first):") + "<br>" + "<br>".join(
-            f"{h.score:.4f} · {_html(h.text)}" for h in result.hypotheses))
+            f"{h.score:.4f} · {_lines(h.text)}" for h in result.hypotheses))
         last = result.steps[-1]
         self.memory.setText(self.tr("<b>KV cells</b> at the last step: {0} held, instead of {1} with a copy per beam; "
                                     "per beam: {2}").format(last.n_cells, last.n_cells_unshared, ", ".join(
@@ -376,8 +377,10 @@ class BeamsDialog(QDialog):
             len(result.steps), len(result.nodes), result.seconds))
 
 
-def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br>")
+
+def _lines(text: str) -> str:
+    """A generated text in a rich-text label: escaped, its line breaks kept."""
+    return escape(text).replace("\n", "<br>")
 
 
 def install(window: MainWindow) -> BeamsDialog:
