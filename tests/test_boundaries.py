@@ -42,6 +42,14 @@ def test_ui_never_imports_llama_cpp():
         assert not bad, f"{path.relative_to(APP)} imports {bad}: the engine runs in its own process"
 
 
+def test_html_is_escaped_one_way():
+    """html.escape everywhere: hand-written escapers had drifted apart (one kept line breaks, none quotes)."""
+    for path in sorted(APP.rglob("*.py")):
+        literals = {node.value for node in ast.walk(ast.parse(path.read_text(), str(path)))
+                    if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+        assert not literals & {"&lt;", "&gt;", "&amp;"}, f"{path.relative_to(APP)} escapes HTML by hand: use html.escape"
+
+
 def test_engine_import_pulls_in_no_qt():
     code = ("import sys, logitscope.engine.core, logitscope.host.client, logitscope.cli, logitscope.session.history; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')]; "

@@ -99,8 +99,8 @@ def run_score(args: argparse.Namespace) -> int:
         result, vocab = _score_with(EngineClient(), path, settings, request, _CtrlC, progress=not args.json)
         other: ScoreResult | None = None
         if other_path is not None:
-            other, other_vocab = _score_with(EngineClient(), other_path, settings, same_tokens(result, request), _CtrlC,
-                                             progress=not args.json, vocab=vocab)
+            other, _ = _score_with(EngineClient(), other_path, settings, same_tokens(result, request), _CtrlC,
+                                   progress=not args.json, vocab=vocab)
     except CancelledError:
         print("error: interrupted", file=sys.stderr)
         return 130

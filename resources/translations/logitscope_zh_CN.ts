@@ -264,177 +264,182 @@
 <context>
     <name>BeamsDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="127"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="129"/>
         <source>Beam search</source>
         <translation>束搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="131"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="133"/>
         <source>What is the capital of France?</source>
         <translation>法国的首都是哪里？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="132"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="134"/>
         <source>Question:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="144"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="146"/>
         <source>Beams</source>
         <translation>束数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="144"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="146"/>
         <source>Length penalty α</source>
         <translation>长度惩罚 α</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="145"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="147"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="148"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="150"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="162"/>
         <source>Score = sum of log-probabilities / length^α (the end-of-text token counts).</source>
         <translation>得分 = 对数概率之和 / 长度^α（文本结束 token 也计入长度）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="166"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="166"/>
         <source>log p</source>
         <translation>log p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="166"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="166"/>
         <source>Fate</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="183"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="185"/>
         <source>Ask a question and press Search.</source>
         <translation>输入问题后点击“搜索”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="196"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="207"/>
         <source>Write a question first.</source>
         <translation>请先输入问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="151"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="153"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="152"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="154"/>
         <source>Stop the search within one step (Esc)</source>
         <translation>在一步之内停止搜索（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="208"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="219"/>
         <source>The greedy and sampled answers first, then {0} beams…</source>
         <translation>先生成贪心和采样回答，然后用 {0} 个束搜索…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="221"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="232"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="255"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="266"/>
         <source>Step {0} of at most {1}: {2} beams kept (best cumulative log-prob {3:.3f}), {4} hypotheses finished…</source>
         <translation>第 {0} 步（最多 {1} 步）：保留 {2} 个束（最佳累计对数概率 {3:.3f}），已完成 {4} 个假设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="270"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="281"/>
         <source>The search failed: {0}</source>
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="275"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="286"/>
         <source>Cancelled after {0} steps: the tree shows the search so far; it has no winner.</source>
         <translation>已在 {0} 步后取消：树中显示的是目前为止的搜索，没有胜出者。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="277"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="288"/>
         <source>Cancelled before the first step.</source>
         <translation>在第一步之前已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="301"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="312"/>
         <source>stopped (cancelled)</source>
         <translation>已停止（取消）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="302"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="313"/>
         <source>pruned</source>
         <translation>已剪枝</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="302"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="313"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="302"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="313"/>
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="350"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="361"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="352"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="363"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
         <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="355"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="366"/>
         <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="358"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="369"/>
         <source>&lt;b&gt;Hypotheses kept&lt;/b&gt; (best score first):</source>
         <translation>&lt;b&gt;保留的假设&lt;/b&gt;（按得分从高到低）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="361"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="372"/>
         <source>&lt;b&gt;KV cells&lt;/b&gt; at the last step: {0} held, instead of {1} with a copy per beam; per beam: {2}</source>
         <translation>&lt;b&gt;KV 单元&lt;/b&gt;（最后一步）：共占用 {0} 个，若每个束各复制一份则需 {1} 个；每个束：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="363"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="374"/>
         <source>{0} cells ({1} shared)</source>
         <translation>{0} 个单元（{1} 个共享）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="365"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="376"/>
         <source>{0} steps, {1} candidates, {2:.2f} s.</source>
         <translation>{0} 步，{1} 个候选，{2:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="376"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="391"/>
         <source>&amp;Beam search…</source>
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="377"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="407"/>
+        <source>Beam search needs a local model: a server cannot keep every hypothesis in sequences of its own.</source>
+        <translation>束搜索需要本地模型：服务器无法把每个假设保存在各自的序列中。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="389"/>
         <source>Beam search on a question, the tree of hypotheses beside the greedy answer</source>
         <translation>对一个问题做束搜索：假设树与贪心解码的回答并排显示</translation>
     </message>
@@ -498,42 +503,42 @@
 <context>
     <name>ComparePicker</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="104"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="120"/>
         <source>Compare with…</source>
         <translation>与…比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="106"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="122"/>
         <source>Score the same tokens with a second model (a GGUF file with the same vocabulary), in an engine process of its own, and colour each token by the difference in surprisal.</source>
         <translation>用第二个模型（词表相同的 GGUF 文件）在它自己的引擎进程中为同样的词元打分，并按意外度之差为每个词元着色。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="112"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="128"/>
         <source>No comparison</source>
         <translation>不比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="130"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="146"/>
         <source>Other GGUF file…</source>
         <translation>其他 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="133"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="149"/>
         <source>Compare with a second model</source>
         <translation>与第二个模型比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="134"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="150"/>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="141"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="157"/>
         <source>B: {0}</source>
         <translation>B：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="141"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="157"/>
         <source>one model</source>
         <translation>单个模型</translation>
     </message>
@@ -725,12 +730,12 @@
 <context>
     <name>DiagnosisController</name>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="188"/>
+        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="210"/>
         <source>This fix reloads the model: it needs a local model</source>
         <translation>此修复需要重新加载模型：需要本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="212"/>
+        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="234"/>
         <source>Applying the fix: {0}</source>
         <translation>正在应用修复：{0}</translation>
     </message>
@@ -1390,7 +1395,7 @@
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="179"/>
+        <location filename="../../app/logitscope/ui/layout.py" line="31"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
@@ -1405,7 +1410,7 @@
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="182"/>
+        <location filename="../../app/logitscope/ui/layout.py" line="32"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
@@ -1557,7 +1562,7 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="379"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="393"/>
         <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
         <location filename="../../app/logitscope/ui/score_view.py" line="328"/>
         <source>&amp;Model</source>
@@ -1587,6 +1592,16 @@
         <location filename="../../app/logitscope/ui/main_window.py" line="415"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="179"/>
+        <source>Waterfall</source>
+        <translation>瀑布图</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/main_window.py" line="182"/>
+        <source>Memory</source>
+        <translation>内存</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/main_window.py" line="416"/>
@@ -1894,47 +1909,47 @@
         <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="185"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="189"/>
         <source>Model loaded in {0:.2f} s</source>
         <translation>模型已加载，用时 {0:.2f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="191"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="195"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="194"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="198"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="198"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="202"/>
         <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="202"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="206"/>
         <source>Connected to {0}</source>
         <translation>已连接到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="211"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="215"/>
         <source>The engine stopped responding</source>
         <translation>引擎已停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="212"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="216"/>
         <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
         <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="215"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="219"/>
         <source>The engine stopped. Use Model ▸ Reload model.</source>
         <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="219"/>
+        <location filename="../../app/logitscope/ui/model_controller.py" line="223"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>
@@ -2914,74 +2929,74 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>{1:.2f} 秒内为 {0:,} 个 token 评分（{2:,.0f} token/秒）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="19"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="20"/>
         <source>&lt;b&gt;Tokens&lt;/b&gt;: {0:,} ({1:,} scored)</source>
         <translation>&lt;b&gt;Token 数&lt;/b&gt;：{0:,}（已评分 {1:,}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="21"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="22"/>
         <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.4f} ± {1:.5f} (llama-perplexity&apos;s final estimate)</source>
         <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.4f} ± {1:.5f}（llama-perplexity 的最终估计）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="24"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="25"/>
         <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.3f}</source>
         <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="25"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="26"/>
         <source>&lt;b&gt;Bits per token&lt;/b&gt;: {0:.3f}</source>
         <translation>&lt;b&gt;每 token 比特数&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="35"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="36"/>
         <source>Split as llama.cpp&apos;s llama-perplexity splits it: {0:,} chunks of {1:,} tokens ({2}); only the second half of each chunk is scored, each token predicted from {3:,} to {4:,} tokens before it. The last {5:,} tokens do not fill a chunk and are not read.</source>
         <translation>按 llama.cpp 的 llama-perplexity 的方式切分：{0:,} 块，每块 {1:,} 个词元（{2}）；只为每块的后一半打分，每个词元根据它之前的 {3:,} 到 {4:,} 个词元预测。最后 {5:,} 个词元不足一块，没有读入。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="41"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="42"/>
         <source>The text fits in one window of {0:,} positions: every token is predicted from all the tokens before it.</source>
         <translation>文本可放入一个 {0:,} 个位置的窗口：每个 token 都由它之前的全部 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="44"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="45"/>
         <source>Too long for one window of {0:,} positions: read in {1:,} windows sliding by {2:,} tokens ({3}). Past the first window, each token is predicted from {4:,} to {5:,} tokens before it.</source>
         <translation>文本超出一个 {0:,} 个位置的窗口：分 {1:,} 个窗口读取，每次滑动 {2:,} 个 token（{3}）。第一个窗口之后，每个 token 由它之前的 {4:,} 到 {5:,} 个 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="60"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="61"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="61"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="62"/>
         <source>Bits per token</source>
         <translation>每词元比特数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="62"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="63"/>
         <source>Tokens scored</source>
         <translation>已打分词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="66"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="67"/>
         <source>B / A perplexity: {0:.3f}; B − A bits per token: {1:+.4f}</source>
         <translation>B / A 困惑度：{0:.3f}；B − A 每词元比特数：{1:+.4f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="69"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="70"/>
         <source>Per token, B − A surprisal: mean |difference| {0:.3f} bits, largest {1:+.2f} / {2:+.2f} bits; B was less surprised by {3:,} tokens, more by {4:,}.</source>
         <translation>逐词元的 B − A 意外度：平均 |差值| {0:.3f} 比特，最大 {1:+.2f} / {2:+.2f} 比特；B 对 {3:,} 个词元意外度更低，对 {4:,} 个更高。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="38"/>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="47"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="39"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="48"/>
         <source>each starts with BOS</source>
         <translation>每个窗口以 BOS 开头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="38"/>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="47"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="39"/>
+        <location filename="../../app/logitscope/ui/score_summary.py" line="48"/>
         <source>no BOS</source>
         <translation>没有 BOS</translation>
     </message>
@@ -3009,47 +3024,47 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>ScoredText</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="33"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="34"/>
         <source>top {0}</source>
         <translation>前 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="34"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="35"/>
         <source>beyond</source>
         <translation>其余</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="61"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="62"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): B − A = {2:+.2f} bits&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（词元 {1}）：B − A = {2:+.2f} 比特&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="67"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="68"/>
         <source>&lt;tr&gt;&lt;th&gt;&lt;/th&gt;&lt;th&gt;p&lt;/th&gt;&lt;th&gt;bits&lt;/th&gt;&lt;th&gt;rank&lt;/th&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;th&gt;&lt;/th&gt;&lt;th&gt;p&lt;/th&gt;&lt;th&gt;比特&lt;/th&gt;&lt;th&gt;排名&lt;/th&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="75"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="76"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;: not scored (nothing before it to predict it from)&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;：未评分（它之前没有可用于预测的内容）&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="77"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="78"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy {5:.2f} nats; predicted from {6} tokens&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个 token）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} nats；由 {6} 个 token 预测&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="207"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="208"/>
         <source>B − A ≤ {0:+g} bits</source>
         <translation>B − A ≤ {0:+g} 比特</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="208"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="209"/>
         <source>same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="209"/>
+        <location filename="../../app/logitscope/ui/score_widgets.py" line="210"/>
         <source>≥ {0:+g} bits</source>
         <translation>≥ {0:+g} 比特</translation>
     </message>
@@ -3223,37 +3238,37 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>TokenTextView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="297"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="298"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="300"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="301"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="304"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="305"/>
         <source>Inspect this token</source>
         <translation>检查此 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="310"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="311"/>
         <source>Fork here with…</source>
         <translation>在此分叉，改用…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="317"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="318"/>
         <source>Type a token…</source>
         <translation>输入一个 token…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="326"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="327"/>
         <source>step {0}: p = {1} (rank {2}), entropy {3} nats</source>
         <translation>第 {0} 步：p = {1}（排名 {2}），熵 {3} nats</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/message_view.py" line="329"/>
+        <location filename="../../app/logitscope/ui/chat/message_view.py" line="330"/>
         <source>an accepted speculative draft: verified in an earlier step&apos;s evaluation</source>
         <translation>被接受的推测草稿：已在之前某一步的计算中验证</translation>
     </message>
@@ -3322,87 +3337,87 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>WaterfallPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="35"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="38"/>
         <source>How each sampler stage narrows the choice.</source>
         <translation>采样器的各个阶段如何逐步缩小选择范围。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="44"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="47"/>
         <source>mass kept</source>
         <translation>保留质量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="44"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="47"/>
         <source>log10 n</source>
         <translation>log10 候选数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="68"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="88"/>
         <source>Step {0}: no candidate is left to preview.</source>
         <translation>第 {0} 步：没有剩下可预览的候选 token。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="70"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="90"/>
         <source>Step {0}: this engine does not report its sampler stages (a remote server samples on its side).</source>
         <translation>第 {0} 步：该引擎不报告采样器各阶段（远程服务器在其自身一侧采样）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="112"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="133"/>
         <source>Step {0}, {1}. Chain: {2}. Mass kept is the share of probability left after each stage (compounded).</source>
         <translation>第 {0} 步，{1}。采样链：{2}。保留质量是每个阶段之后剩余的概率占比（逐级累乘）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="125"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="146"/>
         <source>{0}: μ {1:.2f} → {2:.2f}</source>
         <translation>{0}：μ {1:.2f} → {2:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="128"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="149"/>
         <source>dynamic temperature T = {0:.2f}</source>
         <translation>动态温度 T = {0:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="130"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="151"/>
         <source>XTC removed the top choices</source>
         <translation>XTC 移除了首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="131"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="152"/>
         <source>XTC did not act at this step</source>
         <translation>XTC 在这一步未起作用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="133"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="154"/>
         <source>DRY penalized {0:,} tokens</source>
         <translation>DRY 惩罚了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="135"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="156"/>
         <source>the grammar allowed {0:,} tokens</source>
         <translation>语法允许了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="140"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="161"/>
         <source>the preview could not be computed: {0}</source>
         <translation>无法计算预览：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="141"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="162"/>
         <source>not replayed: {0}</source>
         <translation>未重放：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="78"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="98"/>
         <source>vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="110"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="131"/>
         <source>preview with the current sliders</source>
         <translation>按当前滑块预览</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="110"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="131"/>
         <source>as recorded</source>
         <translation>按记录</translation>
     </message>

@@ -90,3 +90,35 @@ def test_what_cannot_run_says_so_in_the_view(qtbot, window) -> None:
     qtbot.waitUntil(lambda: not dialog.running, timeout=SEARCH_TIMEOUT_MS)
     assert dialog.beam_result is None
     assert dialog.status.text().startswith("The search failed:") and "\n" not in dialog.status.text()
+
+
+def test_a_remote_engine_says_at_once_that_beams_need_a_local_model(qtbot, window, demo_model) -> None:
+    """Capabilities are known when the server is connected: the action and the dialog say why, and a search
+    asked anyway runs nothing (it once ran the greedy and sampled answers on the server first)."""
+    from logitscope.engine.api import LoadSettings
+    from logitscope.host.remote import RemoteEngine
+    from tests.remote.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
+
+    assert window.beams_action.isEnabled()   # the local demo model can
+    chunks = [data(chat_chunk("Hi", [chat_logprob("Hi", -0.1, {"Hi": -0.1})])), data(chat_chunk(None, None, "stop")),
+              "data: [DONE]\n\n"]
+    with FakeServer(chat_routes(chunks)) as server:
+        with qtbot.waitSignal(window.bridge.remoteConnected, timeout=30_000):
+            window.connect_server(RemoteEngine(server.url))
+        qtbot.waitUntil(lambda: not window.bridge.busy, timeout=10_000)
+        asked = len(server.requests)
+        dialog = window.beams_dialog
+        reason = "Beam search needs a local model"
+        assert not window.beams_action.isEnabled() and window.beams_action.statusTip().startswith(reason)
+        dialog.show()
+        assert not dialog.run_button.isEnabled() and dialog.status.text().startswith(reason)
+        dialog.run()   # Enter in the question, or a stale click: still nothing runs
+        assert not dialog.running and not window.bridge.busy and dialog.status.text().startswith(reason)
+        qtbot.wait(300)
+        assert len(server.requests) == asked, server.requests[asked:]   # no answer was asked of the server
+    with qtbot.waitSignal(window.bridge.loaded, timeout=30_000):   # a local model again: beams can run
+        window.open_model(str(demo_model), LoadSettings(n_ctx=2048), ask=False)
+    qtbot.waitUntil(lambda: window.beams_action.isEnabled() and dialog.run_button.isEnabled(), timeout=10_000)
+    qtbot.waitUntil(lambda: "remote" not in window.status_backend.text(), timeout=10_000)   # the local engine's
+    assert window.score_action.isEnabled() and window.models.can_fork()   # no capability of the server stays
+    dialog.close()

@@ -201,7 +201,8 @@ def test_slow_fix_loads_the_smaller_quantization_in_one_click(window, qtbot, dem
     w.send(LOOPING_QUESTION)
     qtbot.waitUntil(lambda: not w.session.busy, timeout=GEN_TIMEOUT_MS)
     old, info = w.current.turns[0].answer, w.bridge.info
-    found = w.diagnosis.smaller_quant(info)   # the window's library lookup
+    qtbot.waitUntil(lambda: w.diagnosis.smaller_quant(info) is not None, timeout=30_000)   # a worker looks it up
+    found = w.diagnosis.smaller_quant(info)
     assert found is not None and found.file_type == "Q4_0" and found.path.endswith(smaller.name)
     # slow against a reference three times this answer's speed (the window's own reference needs three stored
     # answers of this model at normal speed and a slow one: not something a test machine makes on demand)
@@ -222,3 +223,52 @@ def test_slow_fix_loads_the_smaller_quantization_in_one_click(window, qtbot, dem
     store = w.history.store   # each version saved with the file that wrote it
     assert store.message(turn.answer.store_id).model.file_name == smaller.name
     assert store.message(old.store_id).model.file_name == demo_model.name
+
+
+def test_the_library_lookup_never_blocks_the_window_and_the_fix_appears_when_it_returns(
+        window, qtbot, demo_model, isolated_home, tmp_path, monkeypatch):
+    """The first slow answer for a file looks for a smaller quantization in the library (every header read):
+    while that lookup waits, the GUI thread keeps running; when it returns, the dock's slow finding offers it."""
+    import threading
+
+    from PySide6.QtCore import QTimer
+
+    from logitscope.ui import diagnosis_controller
+    from tests.diagnosis.quantized import quantize
+    from tests.ui.conftest import ask
+
+    smaller = quantize(demo_model, tmp_path, "Q4_0")
+    (isolated_home / "models" / smaller.name).symlink_to(smaller)
+    release, threads = threading.Event(), []
+    real_lookup = diagnosis_controller.library_smaller
+
+    def slow_lookup(card, folders=()):
+        threads.append(threading.current_thread())
+        release.wait(5)   # on the GUI thread (the defect) this froze the window for the whole wait
+        return real_lookup(card, folders)
+
+    monkeypatch.setattr(diagnosis_controller, "library_smaller", slow_lookup)
+    # every answer is slow against this reference (the window's own needs several stored answers of the model)
+    monkeypatch.setattr(diagnosis_controller, "reference_tps", lambda _store, _id: 1e9)
+    w = window
+    ask(qtbot, w, LOOPING_QUESTION, max_tokens=40)   # long enough to be judged (never ends before: it loops)
+    qtbot.waitUntil(lambda: bool(threads), timeout=5_000)
+    assert threads[0] is not threading.main_thread()
+    ticks: list[int] = []
+    timer = QTimer(interval=20)
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start()
+    w.diagnosis.show_turn(0)   # the dock on the slow answer while the lookup still waits
+    qtbot.wait(400)
+    timer.stop()
+    assert len(ticks) >= 5 and not release.is_set()   # the GUI thread ran its timer meanwhile
+    slow = _pick(w.diagnosis.panel, "slow")
+    assert slow.fix is None or slow.fix.model is None   # nothing to load yet
+
+    release.set()
+    qtbot.waitUntil(lambda: (f := _pick(w.diagnosis.panel, "slow")).fix is not None
+                    and f.fix.model is not None, timeout=30_000)
+    slow = w.diagnosis.panel.finding
+    assert slow is not None and slow.kind == "slow" and slow.fix is not None
+    assert slow.fix.model is not None and slow.fix.model.endswith(smaller.name) and smaller.name in slow.text
+    assert len(threads) == 1   # looked up once for the loaded file

@@ -107,3 +107,31 @@ def test_edit_dialog_is_roomy_and_wraps(qtbot, window):
     assert seen["size"][0] >= 560 and seen["size"][1] >= 300, seen
     assert seen["wraps"] and seen["grip"] and seen["resizable"], seen
     assert len(window.current.turns) == 1  # cancelled: nothing sent
+
+
+def test_the_waterfalls_stage_names_never_touch_at_1280x720(qtbot, window):
+    """Six stages at 1280x720: "vocabulary" and "penalties" once touched (the names were staggered only beyond
+    six bars). Names side by side keep a gap; names that would not are staggered, and again when the dock widens."""
+    from PySide6.QtCore import QPointF
+
+    window.sampler.set_settings(SamplerSettings(temperature=0.7, top_k=40, top_p=0.9, min_p=0.05, seed=7))
+    ask(qtbot, window, "Write a short poem about the sea.", max_tokens=6)
+    panel = window.waterfall
+
+    def touching() -> list[tuple[str, str]]:
+        qtbot.wait(200)   # laid out
+        axis, box = panel.mass.getAxis("bottom"), panel.mass.getViewBox()   # the names, under the lower plot
+        names = [text for _x, text in axis._tickLevels[0]]   # pyqtgraph keeps the ticks set there
+        advance = panel.fontMetrics().horizontalAdvance   # the axis draws in the panel's font
+        pitch = box.mapViewToScene(QPointF(1, 0)).x() - box.mapViewToScene(QPointF(0, 0)).x()
+        return [(a, b) for a, b in zip(names, names[1:], strict=False)
+                if "\n" not in a + b and (advance(a) + advance(b)) / 2 + 2 > pitch]
+
+    for size in ((1280, 720), (1920, 1080)):
+        window.resize(*size)
+        qtbot.wait(50)
+        window.reset_layout()
+        window.select_step(0, 2)
+        assert len(panel._names) == 6, panel._names   # vocabulary, penalties, top-k, top-p, min-p, temperature
+        assert not touching(), size
+    assert not panel._staggered   # at full HD they stand side by side again

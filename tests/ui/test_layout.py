@@ -44,3 +44,27 @@ def test_reset_layout_fits_the_window(qtbot, bare_window, size):
     for bar in window.findChildren(QTabBar):
         if bar.isVisible():
             assert frame.contains(_in_window(window, bar)), bar
+
+
+def cut_tabs(window) -> list[tuple[str, int, int]]:
+    """The dock tabs narrower than their title needs (Qt elides their text): (title, width, needed)."""
+    cut = []
+    for bar in window.findChildren(QTabBar):
+        if bar.isVisible():
+            cut += [(bar.tabText(i), bar.tabRect(i).width(), bar.tabSizeHint(i).width()) for i in range(bar.count())
+                    if bar.tabRect(i).width() < bar.tabSizeHint(i).width()]
+    return cut
+
+
+def test_every_dock_tab_reads_in_full_at_1280x720(qtbot, bare_window):
+    """The bottom docks' tabs once read "Sampler waterf…", "Memory and cont…", "Model c…", "Attenti…"."""
+    window = bare_window
+    window.resize(1280, 720)
+    qtbot.wait(50)
+    window.reset_layout()
+    qtbot.wait(100)
+    assert sum(bar.isVisible() for bar in window.findChildren(QTabBar)) == 2
+    assert not cut_tabs(window)
+    # the short tab titles keep their full names in the View menu
+    assert window.docks["waterfall"].toggleViewAction().text() == "Sampler waterfall"
+    assert window.docks["memory"].toggleViewAction().text() == "Memory and context"

@@ -181,6 +181,21 @@ def test_chinese_screenshot(chinese_window, tmp_path):
     assert not image.isNull() and image.width() >= 1000 and image.height() >= 600
 
 
+
+def test_chinese_dock_tabs_read_in_full_at_1280x720(qtbot, chinese_window, fresh_ts):
+    from tests.ui.test_layout import cut_tabs
+
+    zh = _translations(fresh_ts)
+    w = chinese_window
+    w.resize(1280, 720)
+    qtbot.wait(50)
+    w.reset_layout()
+    qtbot.wait(100)
+    assert not cut_tabs(w)
+    # the full names in the View menu, as in English
+    assert w.docks["waterfall"].toggleViewAction().text() == zh[("MainWindow", "Sampler waterfall")]
+
+
 # --- the lower layers' messages (engine, host, library, store: no Qt there) ---------------------------
 
 def test_lower_layer_messages_are_literal_templates():

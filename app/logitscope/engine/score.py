@@ -46,7 +46,6 @@ class Scorer:
         self._batch: llama_cpp.llama_batch | None = None
         self._key: tuple[int, bool] | None = None
         self.n_ctx = 0
-        self.create_s = 0.0
 
     # -- the context ----------------------------------------------------------------------------------
     def _ensure_context(self, n_ctx: int, flash_attn: bool) -> None:
@@ -64,12 +63,10 @@ class Scorer:
                                   else llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED)
         params.no_perf = True
         mark = rt.log.mark()
-        t0 = time.perf_counter()
         ctx = llama_cpp.llama_init_from_model(rt.model, params)
         if not ctx:
             raise LogitscopeError("llama.cpp could not create the scoring context: {reason}",
                                   reason=rt.reason_since(mark))
-        self.create_s = time.perf_counter() - t0
         self._ctx, self._key, self.n_ctx = ctx, (n_ctx, flash_attn), n_ctx
         self.n_batch = int(llama_cpp.llama_n_batch(ctx))
         self.out_cap = max(1, min(self.n_batch, LOGITS_BUDGET // (4 * rt.n_vocab)))

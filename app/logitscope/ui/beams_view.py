@@ -15,6 +15,7 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from html import escape
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -115,6 +116,7 @@ class BeamsDialog(QDialog):
         self.beam_result: BeamResult | None = None
         self.greedy: GenerationResult | None = None
         self.running = False
+        self.reason = ""   # why a search cannot run now ("" when it can): said at once, nothing is run
         self.on_finished: list[Callable[[], None]] = []  # run after a search (the KV map's refresh)
         self._stop = threading.Event()  # Cancel: the worker checks it between its calls
         self._incoming: list[BeamProgress] = []
@@ -189,8 +191,17 @@ class BeamsDialog(QDialog):
                                    options=DecodeOptions(max_tokens=self.max_tokens.value()))
         return BeamRequest(generate, self.beams.value(), self.alpha.value())
 
+    def set_available(self, reason: str) -> None:
+        self.reason = reason
+        self.run_button.setEnabled(not reason and not self.running)
+        if reason and not self.running:
+            self.status.setText(reason)
+
     def run(self) -> None:
         if self.running:
+            return
+        if self.reason:
+            self.status.setText(self.reason)
             return
         if not self.question.text().strip():
             self.status.setText(self.tr("Write a question first."))
@@ -259,7 +270,7 @@ class BeamsDialog(QDialog):
     def _finish(self) -> None:
         self._drain()  # steps posted before the end
         self.running = False
-        self.run_button.setEnabled(True)
+        self.run_button.setEnabled(not self.reason)
         self.cancel_button.setEnabled(False)
 
     def _failed(self, message: str) -> None:
@@ -348,15 +359,15 @@ class BeamsDialog(QDialog):
             self.tree.resizeColumnToContents(column)
         self.tree.setColumnWidth(0, min(max(self.tree.columnWidth(0), TOKEN_COLUMN_WIDTH), MAX_TOKEN_COLUMN_WIDTH))
         self.winner.setText(self.tr("<b>Beam search winner</b> (score {0:.4f}, log-prob {1:.3f} over {2} tokens):"
-                                    "<br>{3}").format(win.score, win.logprob, win.length, _html(win.text)))
+                                    "<br>{3}").format(win.score, win.logprob, win.length, _lines(win.text)))
         self.greedy_label.setText(self.tr("<b>Greedy answer</b> ({0} tokens, log-prob {1:.3f}):<br>{2}").format(
-            len(greedy.result.tokens), greedy.logprob, _html(greedy.result.text)))
+            len(greedy.result.tokens), greedy.logprob, _lines(greedy.result.text)))
         self.sampled_label.setText("" if sampled is None else self.tr(
             "<b>Sampled answer</b> (the sampler's settings, seed {0}; {1} tokens, log-prob {2:.3f}):<br>{3}").format(
             sampled.result.settings.get("seed", "?"), len(sampled.result.tokens), sampled.logprob,
-            _html(sampled.result.text)))
+            _lines(sampled.result.text)))
         self.hypotheses.setText(self.tr("<b>Hypotheses kept</b> (best score first):") + "<br>" + "<br>".join(
-            f"{h.score:.4f} · {_html(h.text)}" for h in result.hypotheses))
+            f"{h.score:.4f} · {_lines(h.text)}" for h in result.hypotheses))
         last = result.steps[-1]
         self.memory.setText(self.tr("<b>KV cells</b> at the last step: {0} held, instead of {1} with a copy per beam; "
                                     "per beam: {2}").format(last.n_cells, last.n_cells_unshared, ", ".join(
@@ -366,16 +377,19 @@ class BeamsDialog(QDialog):
             len(result.steps), len(result.nodes), result.seconds))
 
 
-def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br>")
+
+def _lines(text: str) -> str:
+    """A generated text in a rich-text label: escaped, its line breaks kept."""
+    return escape(text).replace("\n", "<br>")
 
 
 def install(window: MainWindow) -> BeamsDialog:
     """The dialog, its action in the Model menu, and the KV map refreshed after each search."""
     dialog = BeamsDialog(window.bridge, window, window.sampler.settings_to_send)
+    tip = QCoreApplication.translate(
+        "BeamsDialog", "Beam search on a question, the tree of hypotheses beside the greedy answer")
     action = window._action(QCoreApplication.translate("BeamsDialog", "&Beam search…"), dialog.show,
-                            QKeySequence(SHORTCUT), QCoreApplication.translate(
-                                "BeamsDialog", "Beam search on a question, the tree of hypotheses beside the greedy answer"))
+                            QKeySequence(SHORTCUT), tip)
     model_title = QCoreApplication.translate("MainWindow", "&Model")
     model_menu = next((a.menu() for a in window.menuBar().actions() if a.text() == model_title), None)
     if isinstance(model_menu, QMenu):
@@ -386,6 +400,20 @@ def install(window: MainWindow) -> BeamsDialog:
         window.kv_map_feed.refresh()
 
     dialog.on_finished.append(refresh_kv_map)
+
+    def update() -> None:
+        # a remote engine cannot search beams: said in the menu and the dialog, not after two answers are run
+        remote = window.capabilities.get("beams") is False
+        reason = QCoreApplication.translate(
+            "BeamsDialog", "Beam search needs a local model: a server cannot keep every hypothesis in sequences "
+            "of its own.") if remote else ""
+        action.setEnabled(not reason)
+        action.setStatusTip(reason or tip)
+        action.setToolTip(reason or tip)
+        dialog.set_available(reason)
+
+    window.models.changed.connect(update)
+    update()
     window.beams_dialog = dialog  # type: ignore[attr-defined]
     window.beams_action = action  # type: ignore[attr-defined]
     return dialog

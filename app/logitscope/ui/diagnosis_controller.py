@@ -27,6 +27,7 @@ from logitscope.errors import InvalidSettingsError, LogitscopeError
 from logitscope.session.conversation import Answer
 from logitscope.session.history import ChatHistory
 from logitscope.store.traces import PieceVocab
+from logitscope.ui.background import Background
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.diagnosis_view import DiagnosisPanel
@@ -53,6 +54,8 @@ class DiagnosisController(QObject):
         self._cache: weakref.WeakKeyDictionary[Answer, tuple[tuple[object, ...], Diagnosis]] = weakref.WeakKeyDictionary()
         self._after_reload: tuple[int, Finding] | None = None
         self._smaller: tuple[str, Quant | None] | None = None   # (loaded file, its smaller quantization)
+        self._looking: str | None = None   # the file whose smaller quantization a worker is looking up
+        self._background = Background(self, workers=1)   # the library lookup reads every header: not on the GUI
         chat.diagnose = self.diagnose
         chat.diagnosisRequested.connect(self.show_turn)
         self.panel.findingSelected.connect(self.mark_evidence)
@@ -95,7 +98,7 @@ class DiagnosisController(QObject):
         context = Context(reference_tps=ref, forked_at=answer.forked_at, load=local.load if local else None,
                           gpu_offload=local.gpu_offload_supported if local else None,
                           quant=quant_of(local.card) if local else None)
-        key = (len(answer.steps), answer.status, answer.result is not None, ref, context.quant)
+        key = (len(answer.steps), answer.status, answer.result is not None, ref, context.quant, self._smaller)
         cached = self._cache.get(answer)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -111,14 +114,33 @@ class DiagnosisController(QObject):
         return diagnosis
 
     def smaller_quant(self, info: ModelInfo) -> Quant | None:
-        """A smaller quantization of the loaded model in the library, looked up once per loaded file."""
-        if self._smaller is None or self._smaller[0] != info.card.path:
-            try:
-                folders = self.models.app_settings.app.models_folders  # as the Models window searches
-                self._smaller = (info.card.path, library_smaller(info.card, folders))
-            except (LogitscopeError, OSError):   # an unreadable library: no smaller file to offer
-                self._smaller = (info.card.path, None)
-        return self._smaller[1]
+        """A smaller quantization of the loaded model in the library, looked up once per loaded file on a worker
+        thread: None until the lookup returns, then the diagnosis shown is made again with it."""
+        path = info.card.path
+        if self._smaller is not None and self._smaller[0] == path:
+            return self._smaller[1]
+        if self._looking != path:
+            self._looking = path
+            card, folders = info.card, list(self.models.app_settings.app.models_folders)  # as the Models window
+
+            def lookup() -> tuple[str, Quant | None]:
+                try:
+                    return path, library_smaller(card, folders)
+                except (LogitscopeError, OSError):   # an unreadable library: no smaller file to offer
+                    return path, None
+
+            self._background.run(lookup, self._smaller_found)
+        return None
+
+    def _smaller_found(self, found: tuple[str, Quant | None]) -> None:
+        if found[0] != self._looking:   # another file was loaded meanwhile: its own lookup is on the way
+            return
+        self._smaller, self._looking = found, None
+        if found[1] is not None and self.dock.isVisible() and self.panel.diagnosis is not None:
+            row = self.panel.findings.currentRow()
+            self._fill(self.panel.turn_index)   # the slow finding's fix can load it now
+            if 0 <= row < self.panel.findings.count():
+                self.panel.findings.setCurrentRow(row)   # the finding the user was reading stays selected
 
     def _vocab(self, answer: Answer) -> Vocab | None:
         """The loaded model's vocabulary for its own answers; for another model's (a saved conversation), the

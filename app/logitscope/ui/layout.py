@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
 LAYOUT_VERSION = 4  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention;
@@ -23,6 +23,13 @@ DISTRIBUTION_SHARE = 0.55  # of the right column's height
 BOTTOM_SHARE = 0.32        # of the window's height, for the timeline and the waterfall
 BOTTOM_MIN_HEIGHT = 250  # the timeline's two plots and the waterfall's caption and two plots
 SCROLLED = ("sampler", "model_card", "memory", "diagnosis")  # docks whose content may be taller than their share
+
+
+def full_names() -> dict[str, str]:
+    """The docks whose tab shows a short title (four long ones were cut to "Sampler waterf…", "Memory and cont…"
+    at 1280x720): their full names, in the View menu."""
+    return {"waterfall": QCoreApplication.translate("MainWindow", "Sampler waterfall"),
+            "memory": QCoreApplication.translate("MainWindow", "Memory and context")}
 
 
 def scrollable(dock: QDockWidget) -> None:
@@ -101,6 +108,9 @@ def add_docks(window: QMainWindow, specs: Sequence[tuple[str, str, QWidget, Qt.D
         window.addDockWidget(area, dock)
         dock.visibilityChanged.connect(shown)
         docks[key] = dock
+    for key, name in full_names().items():
+        if key in docks:
+            docks[key].toggleViewAction().setText(name)
     arrange_docks(window, docks)
     return docks
 

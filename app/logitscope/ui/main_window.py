@@ -176,10 +176,10 @@ class MainWindow(QMainWindow):
         self.diagnosis = DiagnosisController.for_window(self)  # the badges, the Diagnosis dock, the one-click fix
         specs = [
             ("distribution", self.tr("Next-token distribution"), pages["distribution"], Qt.DockWidgetArea.RightDockWidgetArea),
-            ("waterfall", self.tr("Sampler waterfall"), pages["waterfall"], Qt.DockWidgetArea.BottomDockWidgetArea),
+            ("waterfall", self.tr("Waterfall"), pages["waterfall"], Qt.DockWidgetArea.BottomDockWidgetArea),
             ("sampler", self.tr("Sampler controls"), self.sampler, Qt.DockWidgetArea.RightDockWidgetArea),
             ("timeline", self.tr("Timeline"), pages["timeline"], Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("memory", self.tr("Memory and context"), self.memory, Qt.DockWidgetArea.BottomDockWidgetArea),
+            ("memory", self.tr("Memory"), self.memory, Qt.DockWidgetArea.BottomDockWidgetArea),
             ("model_card", self.tr("Model card"), self.model_card, Qt.DockWidgetArea.BottomDockWidgetArea),
             ("tokenizer", self.tr("Tokenizer"), self.tokenizer, Qt.DockWidgetArea.BottomDockWidgetArea),
             ("layers", self.tr("Layers"), forward["layers"], Qt.DockWidgetArea.BottomDockWidgetArea),

@@ -180,7 +180,11 @@ class ModelController(QObject):
         self.box.show_loading(False)
         self.box.model_label.setText(self.tr("{0}<br><small>{1}, {2:,} tokens of context</small>").format(
             model_display_name(info.card.path), info.card.file_type, info.n_ctx))
-        self._push(info, {**self.capabilities, **LOCAL_CAPABILITIES})  # a local engine supports it all
+        was_remote = self.capabilities.get("remote") is True
+        self.capabilities = {**self.capabilities, **LOCAL_CAPABILITIES}  # a local engine supports it all
+        self._push(info, self.capabilities)
+        if was_remote:   # after a server: its backend and GPU offload were shown; the local engine's replace them
+            self.bridge.probe()
         self.changed.emit()
         self.notice.emit(self.tr("Model loaded in {0:.2f} s").format(info.load_s))
         if self.app_settings.app.last_model_path != info.card.path:

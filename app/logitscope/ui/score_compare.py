@@ -6,6 +6,7 @@ when the dialog closes (or the window does)."""
 
 from __future__ import annotations
 
+import threading
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +40,10 @@ class CompareEngine(QObject):
         super().__init__(parent)
         self.client: EngineClient | None = None   # made and used on the worker only
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="score-compare")
+        # the cancel tokens of the comparisons not finished yet: a cancel sets them all, so it stops every
+        # remaining call of a job (load, vocabulary, score), also one sent before the job ran or between calls
+        self._jobs: set[threading.Event] = set()
+        self._jobs_lock = threading.Lock()
 
     @property
     def pid(self) -> int | None:
@@ -60,23 +65,34 @@ class CompareEngine(QObject):
 
     def score(self, path: str, settings: LoadSettings, request: ScoreRequest, vocab: list[bytes]) -> None:
         """Load `path` (unless it is loaded already), refuse another vocabulary than `vocab`, score `request`."""
+        cancelled = threading.Event()
+        with self._jobs_lock:
+            self._jobs.add(cancelled)
+
         def job() -> None:
-            if self.client is None:
-                self.client = EngineClient()
-            client = self.client
-            if client.last_load != (path, settings) or not client.alive:
-                load_for_scoring(client, Path(path), settings, vocab, on_progress=self.loading.emit)
-            else:  # the window may have loaded another first model since
-                check_same_vocabulary(client.vocab(), vocab, Path(path))
-            self.done.emit(client.score(request, on_progress=self.scoring.emit))
+            try:
+                if self.client is None:
+                    self.client = EngineClient()
+                client = self.client
+                with client.cancel_token(cancelled.is_set):
+                    if client.last_load != (path, settings) or not client.alive:
+                        load_for_scoring(client, Path(path), settings, vocab, on_progress=self.loading.emit)
+                    else:  # the window may have loaded another first model since
+                        check_same_vocabulary(client.vocab(), vocab, Path(path))
+                    result = client.score(request, on_progress=self.scoring.emit)
+                self.done.emit(result)
+            finally:
+                with self._jobs_lock:
+                    self._jobs.discard(cancelled)
 
         self._submit(job)
 
     def cancel(self) -> None:
-        """Stop its load or scoring (any thread; this engine serves only the dialog)."""
-        client = self.client
-        if client is not None:
-            client.cancel()
+        """Stop its comparisons, queued or running, at any point (any thread; this engine serves only the
+        dialog)."""
+        with self._jobs_lock:
+            for cancelled in self._jobs:
+                cancelled.set()
 
     def close(self) -> None:
         """End the second engine process (after stopping what it does); it starts again on the next comparison."""

@@ -5,6 +5,7 @@ comparing two models, both side by side."""
 from __future__ import annotations
 
 import math
+from html import escape
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication
@@ -62,7 +63,7 @@ def compare_html(a: ScoreResult, b: ScoreResult, names: tuple[str, str]) -> str:
             (translate("ScoreDialog", "Tokens scored"), f"{a.n_scored:,}", f"{b.n_scored:,}")]
     table = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
     ratio = b.perplexity / a.perplexity if a.perplexity > 0 else math.nan
-    lines = [f"<b>A</b> {_html(names[0])}<br><b>B</b> {_html(names[1])}", f"<table cellspacing='6'>{table}</table>",
+    lines = [f"<b>A</b> {escape(names[0])}<br><b>B</b> {escape(names[1])}", f"<table cellspacing='6'>{table}</table>",
              translate("ScoreDialog", "B / A perplexity: {0:.3f}; B − A bits per token: {1:+.4f}").format(
                  ratio, b.bits_per_token - a.bits_per_token)]
     if diffs.size:
@@ -74,6 +75,3 @@ def compare_html(a: ScoreResult, b: ScoreResult, names: tuple[str, str]) -> str:
     lines.extend(translate_message(n) for n in a.notices + b.notices)
     return "<br>".join(lines)
 
-
-def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

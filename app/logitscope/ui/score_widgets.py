@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from html import escape
 
 from PySide6.QtCore import QCoreApplication, QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QTextCharFormat, QTextCursor
@@ -60,8 +61,8 @@ def compare_tooltip_html(a: ScoredToken, b: ScoredToken, vocab: Sequence[bytes],
         return tooltip_html(a, vocab)
     head = QCoreApplication.translate(
         "ScoredText", "<p><b>{0}</b> (token {1}): B − A = {2:+.2f} bits</p>").format(
-        _html(token_label(a.piece)), a.i, b.bits - a.bits)
-    rows = "".join(f"<tr><td>{_html(name)}</td><td align='right'>{percent(t.p)}</td>"
+        escape(token_label(a.piece)), a.i, b.bits - a.bits)
+    rows = "".join(f"<tr><td>{escape(name)}</td><td align='right'>{percent(t.p)}</td>"
                    f"<td align='right'>{t.bits:.2f}</td><td align='right'>{rank_text(t.rank)}</td></tr>"
                    for name, t in zip(names, (a, b), strict=True))
     header = QCoreApplication.translate("ScoredText", "<tr><th></th><th>p</th><th>bits</th><th>rank</th></tr>")
@@ -70,7 +71,7 @@ def compare_tooltip_html(a: ScoredToken, b: ScoredToken, vocab: Sequence[bytes],
 
 def tooltip_html(token: ScoredToken, vocab: Sequence[bytes]) -> str:
     """The token, p, surprisal, rank, entropy and the best alternatives (the chat heatmap's popup layout)."""
-    label = _html(token_label(token.piece))
+    label = escape(token_label(token.piece))
     if not token.scored:
         return QCoreApplication.translate(
             "ScoredText", "<p><b>{0}</b>: not scored (nothing before it to predict it from)</p>").format(label)
@@ -82,7 +83,7 @@ def tooltip_html(token: ScoredToken, vocab: Sequence[bytes]) -> str:
     for tok, lp in zip(token.top_ids[:ALTERNATIVES_SHOWN].tolist(), token.top_logprobs[:ALTERNATIVES_SHOWN].tolist(),
                        strict=True):
         mark = "<b>▶</b> " if tok == token.token else ""
-        rows.append(f"<tr><td>{mark}{_html(id_label(tok, vocab))}</td>"
+        rows.append(f"<tr><td>{mark}{escape(id_label(tok, vocab))}</td>"
                     f"<td align='right'>{percent(math.exp(lp))}</td></tr>")
     return f"{head}<table>{''.join(rows)}</table>"
 
@@ -251,6 +252,3 @@ class RankHistogram(QWidget):
             painter.drawText(QRect(area.left() + n * width, area.bottom() + 4, width, line),
                              Qt.AlignmentFlag.AlignCenter, label)
 
-
-def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

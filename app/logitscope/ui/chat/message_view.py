@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
+from html import escape
 
 from PySide6.QtCore import QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QTextCharFormat, QTextCursor, QTextOption
@@ -321,7 +322,7 @@ class TokenTextView(QTextBrowser):
         for n, p in enumerate(step.raw_probs[:ALTERNATIVES_SHOWN].tolist()):
             piece = candidate_piece(step, "raw", n, self.vocab)
             mark = "<b>▶</b> " if piece == step.piece else ""
-            rows.append(f"<tr><td>{mark}{_html(token_label(piece))}</td><td align='right'>{percent(p)}</td></tr>")
+            rows.append(f"<tr><td>{mark}{escape(token_label(piece))}</td><td align='right'>{percent(p)}</td></tr>")
         entropy = "—" if step.entropy_raw != step.entropy_raw else f"{step.entropy_raw:.2f}"
         head = self.tr("step {0}: p = {1} (rank {2}), entropy {3} nats").format(
             step.i, percent(step.p_raw), rank_text(step.rank_raw), entropy)
@@ -329,9 +330,6 @@ class TokenTextView(QTextBrowser):
             head += "<br>" + self.tr("an accepted speculative draft: verified in an earlier step's evaluation")
         return f"<p>{head}</p><table>{''.join(rows)}</table>"
 
-
-def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _utf16_length(text: str) -> int:

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from logitscope.engine.trace import StageRecord
@@ -18,6 +19,11 @@ from logitscope.ui.plots import cache_axes
 from logitscope.ui.steady_caption import SteadyCaption
 
 CROWDED = 6   # bars (the vocabulary included) beyond which names are staggered and counts abbreviated
+LEFT_AXIS_WIDTH = 48   # px
+NAME_GAP = 8   # px at least between two names side by side (fewer stages that still do not fit are staggered too)
+# heights of the count plot and the mass plot, which also holds the stage names: one line of them, or two
+# (staggered): the two plots' data areas come out about as tall at 720 px
+STRETCH = {1: (3, 4), 2: (3, 5)}
 
 
 def _count_text(n: int, compact: bool) -> str:
@@ -30,7 +36,7 @@ def _count_text(n: int, compact: bool) -> str:
 class WaterfallPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         self.caption = SteadyCaption(self.tr("How each sampler stage narrows the choice."))
         layout.addWidget(self.caption)
@@ -47,9 +53,12 @@ class WaterfallPanel(QWidget):
             plot.hideButtons()
             plot.setLabel("left", label)
             plot.showGrid(y=True, alpha=0.2)
-            plot.getAxis("left").setWidth(48)
+            plot.getAxis("left").setWidth(LEFT_AXIS_WIDTH)
             cache_axes(plot.getPlotItem())
-            layout.addWidget(plot, 1)
+            layout.addWidget(plot, STRETCH[1][plot is self.mass])
+        # the stage names once, under the lower plot (the bars stand at the same places): at 720 px the upper
+        # plot needs the line its own names took
+        self.counts.getAxis("bottom").setStyle(showValues=False)
         self.count_bars = pg.BarGraphItem(x=[], height=[], width=0.6, brush=pg.mkBrush(60, 130, 220, 220))
         self.mass_bars = pg.BarGraphItem(x=[], height=[], width=0.6, brush=pg.mkBrush(60, 170, 110, 220))
         self.counts.addItem(self.count_bars)
@@ -57,11 +66,28 @@ class WaterfallPanel(QWidget):
         self.mass.setYRange(0, 1.05, padding=0)
         self.count_labels: list[pg.TextItem] = []
         self._names: list[str] = []   # the ticks shown: set again only when they change (an axis redraw is costly)
+        self._staggered = False
+        self._view: StepView | None = None   # the step shown: its names staggered again when the width changes
         self._top = 0.0               # the count plot's y range, likewise
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self._view is not None and self._view.stages and self._crowded(self._names) != self._staggered:
+            self.show_step(self._view)
+
+    def _crowded(self, names: list[str]) -> bool:
+        """Too many bars, or names wider than the room each bar has at this width ("vocabulary" touched
+        "penalties" at 1280x720): every other name goes one line lower."""
+        if len(names) > CROWDED:
+            return True
+        room = (self.counts.width() - LEFT_AXIS_WIDTH) / (len(names) + 0.8)   # the x range (margins included)
+        advance = self.fontMetrics().horizontalAdvance
+        return any((advance(a) + advance(b)) / 2 + NAME_GAP > room for a, b in zip(names, names[1:], strict=False))
 
     def show_step(self, view: StepView | None) -> None:
         if view is None:
             return
+        self._view = view
         stages = view.stages
         if not stages:
             if view.is_preview:   # the replay stopped (the grammar allows none of the stored head): say why
@@ -81,16 +107,20 @@ class WaterfallPanel(QWidget):
         x = np.arange(len(names), dtype=float)
         self.count_bars.setOpts(x=x, height=[math.log10(max(c, 1)) for c in counts], width=0.6)
         self.mass_bars.setOpts(x=x[1:], height=mass[1:], width=0.6)
-        if names != self._names:
-            self._names = names
+        staggered = self._crowded(names)
+        if names != self._names or staggered != self._staggered:
+            self._names, self._staggered = names, staggered
             # more stages than fit side by side: every other name one line lower, so none overlaps
-            shown = [("\n" + n if i % 2 else n) for i, n in enumerate(names)] if len(names) > CROWDED else names
+            shown = [("\n" + n if i % 2 else n) for i, n in enumerate(names)] if staggered else names
             ticks = [list(enumerate(shown)), []]
-            lines = 2 if len(names) > CROWDED else 1
+            lines = 2 if staggered else 1
+            for plot, stretch in zip((self.counts, self.mass), STRETCH[lines], strict=True):
+                self._layout.setStretchFactor(plot, stretch)
             for plot in (self.counts, self.mass):
                 axis = plot.getAxis("bottom")
                 axis.setTicks(ticks)
-                axis.setHeight(self.fontMetrics().height() * lines + 12 if lines > 1 else None)
+                if plot is self.mass:
+                    axis.setHeight(self.fontMetrics().height() * lines + 12 if lines > 1 else None)
                 # room for the first and last names (an axis drops a label that would cross its ends)
                 plot.setXRange(-0.5 - 0.4 * lines, len(names) - 0.5 + 0.4 * lines, padding=0)
         top = math.ceil(math.log10(max(counts + [10])) * 1.3)  # whole decades: the axis rarely changes
