@@ -213,3 +213,14 @@ def test_decoding_without_a_draft_is_one_token_per_evaluation(fa_engine):
     spec = result.speculative
     assert spec is not None and spec.drafted == 0 and len(steps) == 7, spec
     assert spec.evaluations == 7 and spec.tokens_per_evaluation == 1.0, spec
+
+
+def test_the_draft_model_is_freed_when_drafting_is_turned_off(fa_engine, demo_model):
+    run(fa_engine, EDIT, PRESETS["Greedy"], 4, str(demo_model))
+    assert fa_engine.draft is not None and fa_engine.draft.path == demo_model
+    run(fa_engine, EDIT, PRESETS["Greedy"], 4, DRAFT_LOOKUP)  # prompt lookup needs no draft model
+    assert fa_engine.draft is None
+    run(fa_engine, EDIT, PRESETS["Greedy"], 4, str(demo_model))
+    assert fa_engine.draft is not None
+    run(fa_engine, EDIT, PRESETS["Greedy"], 4)  # drafting off
+    assert fa_engine.draft is None

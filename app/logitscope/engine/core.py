@@ -154,7 +154,11 @@ class Engine:
         tokens, notices, options, self.layout = self._prepare(req)
         self.beams = None
         assert self.decoder is not None
-        draft = self._draft_model(options.draft) if options.draft and options.draft != DRAFT_LOOKUP else None
+        draft = None
+        if options.draft and options.draft != DRAFT_LOOKUP:
+            draft = self._draft_model(options.draft)
+        else:
+            self._drop_draft()  # drafting off (or by lookup): its model's memory goes back now, not at a reload
         return self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
                                      n_prefix=len(req.assistant_prefix), draft_model=draft)
 
