@@ -181,6 +181,12 @@ class Engine:
         self.draft = draft
         return draft
 
+    def abort(self) -> None:
+        """Stop a running prompt evaluation, the draft model's included (any thread: only sets flags)."""
+        for rt in (self.runtime, self.draft):
+            if rt is not None:
+                rt.abort()
+
     def _drop_draft(self) -> None:
         if self.draft is not None:
             self.draft.close()

@@ -176,7 +176,7 @@ class Decoder:
                 source = LookupDraft(prompt)
             elif options.draft:
                 assert draft_model is not None, "the engine loads the draft model"
-                source = ModelDraft(draft_model)
+                source = ModelDraft(draft_model, should_cancel)
             yield from self._generate(prompt, settings, options, state, should_cancel, notices, n_prefix, source)
         finally:
             state.close()  # the native grammar, also on cancel or an exception
@@ -189,7 +189,7 @@ class Decoder:
         t_start = time.perf_counter()
         finish = "length"
         try:
-            n_eval = rt.sync(prompt)
+            n_eval = rt.sync(prompt, should_cancel)
         except InterruptedError:  # cancelled during the prompt evaluation
             n_eval, finish = 0, "cancelled"
         t_prompt = time.perf_counter()
