@@ -20,7 +20,7 @@ from logitscope.engine.api import (
 )
 from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
 from logitscope.engine.beams import beam_search
-from logitscope.engine.capacity import ensure_it_can_fit
+from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
 from logitscope.engine.forward import Inspector
@@ -198,10 +198,16 @@ class Engine:
         generation context is untouched. Cancelled during the prompt: InterruptedError."""
         request.validate()
         tokens, notices, options, _layout = self._prepare(request.generate)
-        assert self.info is not None
+        assert self.info is not None and self.card is not None
         self.beams = None  # a search cancelled before its first step leaves no cells to show
+        card, load = self.card, self.info.load
+
+        def ensure_fits(n_cells: int) -> None:  # as score's context: an absurd one is refused, not allocated
+            ensure_beams_fit(card, n_cells, request.n_beams, load.type_k, load.type_v,
+                             offload=load.n_gpu_layers != 0 and supports_gpu_offload())
+
         result = beam_search(self._require(), tokens, request.n_beams, options.max_tokens, request.length_penalty,
-                             round(self.info.kv_bytes_per_token), should_cancel, on_progress)
+                             round(self.info.kv_bytes_per_token), should_cancel, on_progress, ensure_fits)
         result.notices = notices
         self.beams = result
         return result
