@@ -5016,406 +5016,411 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/message_catalog.py" line="326"/>
+        <source>{n_beams} beams need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the beams or max tokens</source>
+        <translation>{n_beams} 个束需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请减少束数或最大 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="327"/>
         <source>{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; the limit is {limit}: lower the beams or max tokens</source>
         <translation>{n_beams} 个束、每个 {max_tokens} 个 token 最多需要 {cells} 个 KV 单元，上限为 {limit}：请减少束数或最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="327"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="328"/>
         <source>{n_head} attention heads cannot share {n_head_kv} KV heads (head_count must be a multiple of head_count_kv)</source>
         <translation>{n_head} 个注意力头无法共享 {n_head_kv} 个 KV 头（head_count 必须是 head_count_kv 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="328"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="329"/>
         <source>{n_tokens} tokens do not fit in the model&apos;s context of {n_ctx}</source>
         <translation>{n_tokens} 个词元放不进模型的 {n_ctx} 上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="329"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="330"/>
         <source>{name!r} is a built-in preset and cannot be deleted</source>
         <translation>{name!r} 是内置预设，不能删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="330"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="331"/>
         <source>{name!r} is a built-in preset; choose another name</source>
         <translation>{name!r} 是内置预设；请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="331"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="332"/>
         <source>{name} = {value} was not applied: {why}</source>
         <translation>{name} = {value} 未生效：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="332"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="333"/>
         <source>{name} cannot be {value!r}: {exc}</source>
         <translation>{name} 不能是 {value!r}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="333"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="334"/>
         <source>{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{name} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="334"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="335"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，第一处不同在词元 {token}）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="335"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="336"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="336"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="337"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="337"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="338"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="338"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="339"/>
         <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
         <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="339"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="340"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="340"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="341"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="341"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="342"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="342"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="343"/>
         <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
         <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="343"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="344"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="344"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="345"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="345"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="346"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="346"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="347"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="347"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="348"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="348"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="349"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="349"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="350"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="350"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="351"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="351"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="352"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="352"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="353"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="353"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="354"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="354"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="355"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="355"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="356"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="356"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="357"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="357"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="358"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="358"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="359"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="359"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="360"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="360"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="361"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="361"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="362"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="362"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="363"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="363"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="364"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="364"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="365"/>
         <source>{source} holds no trace: no &quot;step&quot; or &quot;done&quot; line</source>
         <translation>{source} 中没有轨迹：没有 &quot;step&quot; 或 &quot;done&quot; 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="365"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="366"/>
         <source>{source} is larger than {value} MiB, the most explain reads</source>
         <translation>{source} 大于 {value} MiB，超出 explain 可读取的上限</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="366"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="367"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="367"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="368"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="368"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="369"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="369"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="370"/>
         <source>{source} is not a trace or a history export: it is not UTF-8 text (byte {at})</source>
         <translation>{source} 不是轨迹或历史导出：它不是 UTF-8 文本（字节 {at}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="370"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="371"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="371"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="372"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="372"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="373"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="373"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="374"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="374"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="375"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="375"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="376"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="376"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="377"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="377"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="378"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="378"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="379"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="379"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="380"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="380"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="381"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="381"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="382"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="382"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="383"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="383"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="384"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="384"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="385"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="385"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="386"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="386"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="387"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="387"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="388"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="388"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="389"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="390"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="390"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="391"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="391"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="392"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="392"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="393"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="393"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="394"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="394"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="395"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="395"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="396"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="396"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="397"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="397"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="398"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="398"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="399"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="399"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="400"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="400"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="401"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="401"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="402"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="402"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="403"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="403"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="404"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="404"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="405"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="405"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="406"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/message_catalog.py" line="407"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

@@ -253,3 +253,22 @@ def test_cancel_within_a_prompt_chunk_stops_llama_decode(engine, monkeypatch) ->
     monkeypatch.undo()
     assert len(timers) == 1
     _still_usable(engine)
+
+
+def test_a_beam_context_larger_than_the_machine_is_refused_before_llama_cpp_allocates(engine, monkeypatch) -> None:
+    """The beam context holds prompt + beams x max tokens cells; on a machine with less memory than that needs
+    (here: 1 GiB of RAM, as the machine probe would report it) the search is one clear error, checked as the
+    scoring context is. A real one this size (32 x 2,000 cells, ~1.4 GiB of KV cache) fits this machine."""
+    from logitscope.engine import capacity
+    from logitscope.library.machine import MachineMemory
+
+    monkeypatch.setattr(capacity, "probe_machine", lambda **_kw: MachineMemory(ram_total=1 << 30, ram_available=1 << 29))
+    request = BeamRequest(_request(2000, OPEN_QUESTION), n_beams=32)
+    # a cancelled search ends at once: without the check the test fails fast (no error) instead of searching
+    with pytest.raises(InvalidSettingsError) as err:
+        engine.beam_search(request, lambda: True)
+    text = str(err.value)
+    assert "32 beams" in text and "more than the 1.00 GiB of memory" in text and "\n" not in text, text
+    assert engine.beams is None
+    result = engine.beam_search(BeamRequest(_request(6), n_beams=2))  # a small one still fits
+    assert result.hypotheses

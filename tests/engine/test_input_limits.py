@@ -65,6 +65,32 @@ def test_a_small_context_is_rounded_up_and_says_so(demo_model):
         eng.unload()
 
 
+def test_every_figure_of_a_rounded_up_context_is_the_cells_llama_cpp_made(demo_model, client):
+    """64 asked, 256 made: ModelInfo.n_ctx, the KV cache's bytes, the KV map and an answer's kv all say 256 (what the
+    status line, the memory panel and the KV map show); ModelInfo.load stays the request, which a reload repeats."""
+    import llama_cpp
+
+    eng = Engine()
+    try:
+        info = eng.load(demo_model, LoadSettings(n_ctx=64))
+        assert eng.runtime is not None
+        real = llama_cpp.llama_n_ctx(eng.runtime.context)
+        assert real == info.n_ctx == 256 and info.load.n_ctx == 64
+        assert info.kv_allocated_bytes == round(info.kv_bytes_per_token * real)
+        # a 100-token prompt and a 40-token answer: more than 64 cells, which the context really holds
+        prompt = " ".join(["lamp"] * 100)
+        events = list(eng.generate(GenerateRequest(prompt=prompt, settings=PRESETS["Greedy"],
+                                                   options=DecodeOptions(max_tokens=40))))
+        result = events[-1]
+        assert isinstance(result, GenerationResult) and len(result.prompt_tokens) > 64
+        assert result.kv.n_ctx == real and result.kv.used_cells > 64
+        assert eng.kv_map().n_ctx == real
+    finally:
+        eng.unload()
+    remote = client.load(str(demo_model), LoadSettings(n_ctx=64))  # the same across the engine process
+    assert remote.n_ctx == 256 and remote.load.n_ctx == 64
+
+
 def test_a_context_that_cannot_fit_is_refused_from_the_estimate(demo_model):
     card = read_model_card(demo_model)
     machine = MachineMemory(ram_total=16 * GIB, ram_available=8 * GIB)

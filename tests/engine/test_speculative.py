@@ -78,7 +78,8 @@ def test_greedy_with_either_draft_is_plain_greedy(fa_engine, demo_model, message
         spec = result.speculative
         assert spec is not None and spec.n_tokens == len(steps)
         assert spec.accepted == sum(s.drafted for s in steps) <= spec.drafted
-        # every step came from an evaluation or an accepted draft (the last batch may end unused)
+        # every step came from an evaluation or an accepted draft (an accepted end-of-generation draft
+        # leaves the row after it unread)
         assert len(steps) <= spec.evaluations + spec.accepted <= len(steps) + 1
         # the KV cache holds the answer and nothing of the rejected drafts
         rt = fa_engine.runtime
@@ -193,3 +194,33 @@ def test_drafted_flag_in_the_trace_and_its_migration(fa_engine):
     old = {k: v for k, v in line.items() if k != "drafted"}
     assert migrate_trace_line(old)["drafted"] is False
     assert migrate_trace_line({"type": "done", "schema": 2})["speculative"] is None
+
+
+@pytest.mark.parametrize("draft", ["lookup", "model"])
+def test_every_counted_evaluation_gave_a_step_its_logits(fa_engine, demo_model, draft):
+    """Each step's logits come from an evaluation (the prompt's, a lone token's, a batch's first row) or from
+    the row after an accepted draft; the last token's evaluation (for the next turn's cache) feeds no step."""
+    source = DRAFT_LOOKUP if draft == "lookup" else str(demo_model)
+    steps, result = run(fa_engine, EDIT, PRESETS["Greedy"], 40, source)
+    spec = result.speculative
+    assert spec is not None and result.finish_reason == "length" and spec.accepted > 0
+    assert spec.evaluations + spec.accepted == len(steps) == 40, spec
+
+
+def test_decoding_without_a_draft_is_one_token_per_evaluation(fa_engine):
+    """Prompt lookup that finds nothing to draft in 7 tokens: plain decoding, 1.0 token per evaluation."""
+    steps, result = run(fa_engine, None, PRESETS["Greedy"], 7, DRAFT_LOOKUP, prompt="The capital of France is")
+    spec = result.speculative
+    assert spec is not None and spec.drafted == 0 and len(steps) == 7, spec
+    assert spec.evaluations == 7 and spec.tokens_per_evaluation == 1.0, spec
+
+
+def test_the_draft_model_is_freed_when_drafting_is_turned_off(fa_engine, demo_model):
+    run(fa_engine, EDIT, PRESETS["Greedy"], 4, str(demo_model))
+    assert fa_engine.draft is not None and fa_engine.draft.path == demo_model
+    run(fa_engine, EDIT, PRESETS["Greedy"], 4, DRAFT_LOOKUP)  # prompt lookup needs no draft model
+    assert fa_engine.draft is None
+    run(fa_engine, EDIT, PRESETS["Greedy"], 4, str(demo_model))
+    assert fa_engine.draft is not None
+    run(fa_engine, EDIT, PRESETS["Greedy"], 4)  # drafting off
+    assert fa_engine.draft is None

@@ -90,8 +90,8 @@ class ModelInfo:
     """What the caller learns about a loaded model."""
 
     card: ModelCard
-    load: LoadSettings
-    n_ctx: int
+    load: LoadSettings             # as requested (a reload repeats it): n_ctx 64 or 0 stays 64 or 0
+    n_ctx: int                     # the cells the context has (llama_n_ctx: 64 asked gives 256)
     load_s: float
     backend: str
     gpu_offload_supported: bool

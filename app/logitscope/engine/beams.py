@@ -62,7 +62,10 @@ class _Beam:
 class BeamSearch:
     """One search on a fresh context of `runtime`'s model; `run` once, then `close` (the engine does both)."""
 
-    def __init__(self, runtime: Runtime, n_prompt: int, n_beams: int, max_tokens: int, bytes_per_cell: int) -> None:
+    def __init__(self, runtime: Runtime, n_prompt: int, n_beams: int, max_tokens: int, bytes_per_cell: int,
+                 ensure_fits: Callable[[int], None] | None = None) -> None:
+        """`ensure_fits(n_cells)`: raises when a context of that many cells cannot fit in memory (asked before
+        llama.cpp allocates it)."""
         self.rt = runtime
         self.n_beams = n_beams
         self.bytes_per_cell = bytes_per_cell
@@ -79,6 +82,8 @@ class BeamSearch:
         threads = llama_cpp.llama_n_threads(runtime.context)
         params = llama_cpp.llama_context_default_params()
         params.n_ctx = -(-cells // KV_CELL_PADDING) * KV_CELL_PADDING
+        if ensure_fits is not None:
+            ensure_fits(params.n_ctx)
         params.n_batch = runtime.n_batch        # the prompt in the same chunks as the generation context's
         params.n_ubatch = min(runtime.n_batch, 512)
         params.n_seq_max = n_beams
@@ -301,10 +306,11 @@ class BeamSearch:
 
 def beam_search(runtime: Runtime, prompt: Sequence[int], n_beams: int, max_tokens: int, alpha: float,
                 bytes_per_cell: int, should_cancel: Callable[[], bool] = lambda: False,
-                on_progress: Callable[[BeamProgress], None] | None = None) -> BeamResult:
+                on_progress: Callable[[BeamProgress], None] | None = None,
+                ensure_fits: Callable[[int], None] | None = None) -> BeamResult:
     """Search on a fresh context, freed afterwards; max tokens shrink to what the context can still hold."""
     max_tokens = max(1, min(max_tokens, runtime.n_ctx - len(prompt)))
-    search = BeamSearch(runtime, len(prompt), n_beams, max_tokens, bytes_per_cell)
+    search = BeamSearch(runtime, len(prompt), n_beams, max_tokens, bytes_per_cell, ensure_fits)
     try:
         result = search.run(prompt, max_tokens, alpha, should_cancel, on_progress)
     finally:

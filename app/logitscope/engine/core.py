@@ -20,7 +20,7 @@ from logitscope.engine.api import (
 )
 from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
 from logitscope.engine.beams import beam_search
-from logitscope.engine.capacity import ensure_it_can_fit
+from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
 from logitscope.engine.forward import Inspector
@@ -154,7 +154,11 @@ class Engine:
         tokens, notices, options, self.layout = self._prepare(req)
         self.beams = None
         assert self.decoder is not None
-        draft = self._draft_model(options.draft) if options.draft and options.draft != DRAFT_LOOKUP else None
+        draft = None
+        if options.draft and options.draft != DRAFT_LOOKUP:
+            draft = self._draft_model(options.draft)
+        else:
+            self._drop_draft()  # drafting off (or by lookup): its model's memory goes back now, not at a reload
         return self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
                                      n_prefix=len(req.assistant_prefix), draft_model=draft)
 
@@ -177,6 +181,12 @@ class Engine:
         self.draft = draft
         return draft
 
+    def abort(self) -> None:
+        """Stop a running prompt evaluation, the draft model's included (any thread: only sets flags)."""
+        for rt in (self.runtime, self.draft):
+            if rt is not None:
+                rt.abort()
+
     def _drop_draft(self) -> None:
         if self.draft is not None:
             self.draft.close()
@@ -188,10 +198,16 @@ class Engine:
         generation context is untouched. Cancelled during the prompt: InterruptedError."""
         request.validate()
         tokens, notices, options, _layout = self._prepare(request.generate)
-        assert self.info is not None
+        assert self.info is not None and self.card is not None
         self.beams = None  # a search cancelled before its first step leaves no cells to show
+        card, load = self.card, self.info.load
+
+        def ensure_fits(n_cells: int) -> None:  # as score's context: an absurd one is refused, not allocated
+            ensure_beams_fit(card, n_cells, request.n_beams, load.type_k, load.type_v,
+                             offload=load.n_gpu_layers != 0 and supports_gpu_offload())
+
         result = beam_search(self._require(), tokens, request.n_beams, options.max_tokens, request.length_penalty,
-                             round(self.info.kv_bytes_per_token), should_cancel, on_progress)
+                             round(self.info.kv_bytes_per_token), should_cancel, on_progress, ensure_fits)
         result.notices = notices
         self.beams = result
         return result

@@ -176,7 +176,7 @@ class Decoder:
                 source = LookupDraft(prompt)
             elif options.draft:
                 assert draft_model is not None, "the engine loads the draft model"
-                source = ModelDraft(draft_model)
+                source = ModelDraft(draft_model, should_cancel)
             yield from self._generate(prompt, settings, options, state, should_cancel, notices, n_prefix, source)
         finally:
             state.close()  # the native grammar, also on cancel or an exception
@@ -189,7 +189,7 @@ class Decoder:
         t_start = time.perf_counter()
         finish = "length"
         try:
-            n_eval = rt.sync(prompt)
+            n_eval = rt.sync(prompt, should_cancel)
         except InterruptedError:  # cancelled during the prompt evaluation
             n_eval, finish = 0, "cancelled"
         t_prompt = time.perf_counter()
@@ -216,11 +216,17 @@ class Decoder:
                                    "go the other way; load with flash attention for output identical to "
                                    "plain decoding"))
         spec = (SpeculativeStats(options.draft if options.draft == DRAFT_LOOKUP else Path(options.draft).name,
-                                 options.draft_max, evaluations=1) if source is not None else None)
+                                 options.draft_max) if source is not None else None)
+        fresh = True  # an evaluation (the prompt's first) whose logits no step has read yet
         while i < options.max_tokens and finish != "cancelled":
             if should_cancel():
                 finish = "cancelled"
                 break
+            if fresh and spec is not None:
+                # counted when a step reads it: the last token's evaluation (kept for the next turn's cache)
+                # and one cut short by a cancel feed no step
+                spec.evaluations += 1
+            fresh = False
             logits, draft = queue.pop(0) if queue else (rt.logits(), None)
             recent = rt.history(committed, window)
             top, lse, entropy_raw, e = self.raw_stats(logits)
@@ -291,6 +297,7 @@ class Decoder:
             try:
                 queue = self._evaluate(token, context, source, backoff, spec,
                                        min(options.draft_max, rt.n_ctx - committed - 1, options.max_tokens - i - 1))
+                fresh = True
             except InterruptedError:
                 finish = "cancelled"
             batch = [len(queue) - 1, 0] if queue else [0, 0]
@@ -327,8 +334,6 @@ class Decoder:
         rt = self.rt
         k = min(k, backoff.size)
         drafts = source.propose(context, k) if source is not None and k > 0 and backoff.ready() else []
-        if spec is not None:
-            spec.evaluations += 1
         if not drafts:
             rt.eval([token])
             return []

@@ -211,7 +211,8 @@ class Runtime:
                                    else llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED)
         cparams.no_perf = True
         self._abort_flag: bool = False
-        self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: self._abort_flag)
+        self._cancel_check: Callable[[], bool] | None = None  # the running eval's should_cancel
+        self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: self._should_abort())
         mark = self.log.mark()
         self._ctx = llama_cpp.llama_init_from_model(self._model, cparams)
         if not self._ctx:
@@ -305,11 +306,12 @@ class Runtime:
         return piece
 
     # -- evaluation ---------------------------------------------------------------------------------
-    def sync(self, tokens: Sequence[int]) -> int:
+    def sync(self, tokens: Sequence[int], should_cancel: Callable[[], bool] | None = None) -> int:
         """Make the KV cache hold exactly `tokens` and the logits be those after the last one.
 
         Reuses the longest common prefix with what the cache holds; returns how many tokens were
-        evaluated now. At least the last token is evaluated so that its logits are fresh."""
+        evaluated now. At least the last token is evaluated so that its logits are fresh.
+        `should_cancel`: as for `eval`."""
         if not tokens:
             raise ValueError("cannot evaluate an empty prompt")
         if len(tokens) > self.n_ctx:
@@ -320,7 +322,7 @@ class Runtime:
             common += 1
         self.last_sync = SyncReport(n_kept=common, n_freed=len(self.tokens) - common)
         self.truncate(common)
-        self.eval(tokens[common:])
+        self.eval(tokens[common:], should_cancel)
         return len(tokens) - common
 
     def truncate(self, n_keep: int) -> None:
@@ -334,18 +336,23 @@ class Runtime:
         end = len(self.tokens)
         return self._token_array[max(0, end - n):end] if n > 0 else self._token_array[:0]
 
-    def eval(self, tokens: Sequence[int]) -> None:
+    def eval(self, tokens: Sequence[int], should_cancel: Callable[[], bool] | None = None) -> None:
         """Decode tokens in batches; afterwards `logits()` holds the last token's logits.
 
-        The abort callback (which lets `abort()` stop a long prompt evaluation) is installed only for
-        multi-token evaluations: llama.cpp calls it for every graph node, ~600 times per token, and each
-        call into Python costs ~2 us, which would slow single-token decoding by 10 %."""
+        The abort callback (which lets `abort()` or `should_cancel` stop a long prompt evaluation:
+        InterruptedError) is installed only for multi-token evaluations: llama.cpp calls it for every graph
+        node, ~600 times per token, and each call into Python costs ~2 us, which would slow single-token
+        decoding by 10 %. `should_cancel` is asked too because `abort()` only reaches an evaluation already
+        under way (each one clears the flag: a cancel of an earlier request must not stop this one)."""
         self._abort_flag = False
         cancellable = len(tokens) > 1
         if cancellable:
+            self._cancel_check = should_cancel
             llama_cpp.llama_set_abort_callback(self._ctx, self._abort_cb, None)
         try:
             for start in range(0, len(tokens), self.n_batch):
+                if cancellable and self._should_abort():
+                    raise InterruptedError("evaluation aborted")
                 chunk = tokens[start:start + self.n_batch]
                 arr = (llama_cpp.llama_token * len(chunk))(*chunk)
                 rc = llama_cpp.llama_decode(self._ctx, llama_cpp.llama_batch_get_one(arr, len(chunk)))
@@ -361,7 +368,12 @@ class Runtime:
                 self.tokens.extend(chunk)
         finally:
             if cancellable:
+                self._cancel_check = None
                 llama_cpp.llama_set_abort_callback(self._ctx, llama_cpp.ggml_abort_callback(), None)  # NULL
+
+    def _should_abort(self) -> bool:
+        check = self._cancel_check
+        return self._abort_flag or (check is not None and check())
 
     def eval_outputs(self, tokens: Sequence[int]) -> np.ndarray:
         """Evaluate tokens in ONE llama_decode with logits at every position (speculative verification:

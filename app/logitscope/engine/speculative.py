@@ -11,7 +11,7 @@ from p without x, renormalised; so every token has exactly the distribution plai
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -74,10 +74,12 @@ class LookupDraft:
 class ModelDraft:
     """A smaller model with the same vocabulary, in its own context, read greedily (its drafts are point
     masses: see the module's docstring). Its cache follows the context through Runtime.sync, which keeps
-    the common prefix, so only what changed since the last draft is evaluated."""
+    the common prefix, so only what changed since the last draft is evaluated. The first sync evaluates the
+    whole prompt: `should_cancel` (the request's) stops it (InterruptedError), as it stops the model's."""
 
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, should_cancel: Callable[[], bool] = lambda: False) -> None:
         self.rt = runtime
+        self.should_cancel = should_cancel
 
     def extend(self, context: Sequence[int]) -> None:
         pass
@@ -87,7 +89,7 @@ class ModelDraft:
         k = min(k, rt.n_ctx - len(context))
         if k <= 0:
             return []
-        rt.sync(context)
+        rt.sync(context, self.should_cancel)
         out: list[int] = []
         while True:
             out.append(int(np.argmax(rt.logits())))

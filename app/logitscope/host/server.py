@@ -106,9 +106,8 @@ class EngineServer:
                 os._exit(0)  # the caller is gone
             if msg[0] == "cancel":
                 self.cancel.set()
-                engine = self._engine
-                if engine is not None and engine.runtime is not None:
-                    engine.runtime.abort()
+                if self._engine is not None:
+                    self._engine.abort()
             else:
                 self.inbox.put(msg)
 

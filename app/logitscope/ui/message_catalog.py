@@ -323,6 +323,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "{key} is {n_head}: a {arch} model needs attention heads"),
     QT_TRANSLATE_NOOP("messages", "{malformed} malformed chunk(s) from the server were skipped"),
     QT_TRANSLATE_NOOP("messages", "{model_name} is a split model but {repo_id} lacks part(s) {str}: it cannot be loaded"),
+    QT_TRANSLATE_NOOP("messages", "{n_beams} beams need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the beams or max tokens"),
     QT_TRANSLATE_NOOP("messages", "{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; the limit is {limit}: lower the beams or max tokens"),
     QT_TRANSLATE_NOOP("messages", "{n_head} attention heads cannot share {n_head_kv} KV heads (head_count must be a multiple of head_count_kv)"),
     QT_TRANSLATE_NOOP("messages", "{n_tokens} tokens do not fit in the model's context of {n_ctx}"),
