@@ -272,3 +272,23 @@ def test_the_library_lookup_never_blocks_the_window_and_the_fix_appears_when_it_
     assert slow is not None and slow.kind == "slow" and slow.fix is not None
     assert slow.fix.model is not None and slow.fix.model.endswith(smaller.name) and smaller.name in slow.text
     assert len(threads) == 1   # looked up once for the loaded file
+
+
+def test_a_dock_behind_another_tab_is_filled_when_it_comes_to_the_front(window, qtbot):
+    """Filling the dock (its list, the first finding's marks in the chat and the timeline) costs ~10 ms an
+    answer: behind another tab it waits, and nothing is marked that the user cannot see explained."""
+    w = window
+    w.reset_layout()   # the Diagnosis dock is a tab behind the Timeline
+    dock, panel = w.docks["diagnosis"], w.diagnosis.panel
+    w.docks["timeline"].raise_()
+    qtbot.wait(100)
+    assert dock.isVisible() and dock.visibleRegion().isEmpty()
+    w.sampler.max_tokens.setValue(48)
+    w.send("Say hello.")
+    qtbot.waitUntil(lambda: not w.session.busy, timeout=GEN_TIMEOUT_MS)
+    bubble = w.chat.answers[0]
+    qtbot.waitUntil(lambda: bubble.badge.isVisible(), timeout=5_000)
+    assert panel.diagnosis is None   # not filled behind the tab
+    dock.raise_()
+    qtbot.waitUntil(lambda: panel.diagnosis is not None, timeout=5_000)
+    assert panel.turn_index == 0

@@ -36,6 +36,7 @@ from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.messages import translate_message
 from logitscope.ui.model_controller import ModelController
 from logitscope.ui.session_controller import SessionController
+from logitscope.ui.visibility import on_screen
 
 EVIDENCE_BRUSH = (220, 60, 60, 50)   # the evidence's band on the timeline
 
@@ -54,6 +55,7 @@ class DiagnosisController(QObject):
         self._cache: weakref.WeakKeyDictionary[Answer, tuple[tuple[object, ...], Diagnosis]] = weakref.WeakKeyDictionary()
         self._after_reload: tuple[int, Finding] | None = None
         self._smaller: tuple[str, Quant | None] | None = None   # (loaded file, its smaller quantization)
+        self._waiting_turn: int | None = None   # an answer ended while the dock was behind another tab
         self._looking: str | None = None   # the file whose smaller quantization a worker is looking up
         self._background = Background(self, workers=1)   # the library lookup reads every header: not on the GUI
         chat.diagnose = self.diagnose
@@ -76,6 +78,7 @@ class DiagnosisController(QObject):
         return controller
 
     def forget(self) -> None:
+        self._waiting_turn = None
         self.panel.show_diagnosis(None)
 
     @property
@@ -161,15 +164,28 @@ class DiagnosisController(QObject):
         self.dock.raise_()
 
     def _fill(self, turn_index: int) -> None:
+        self._waiting_turn = None
         turns = self.session.current.turns
         answer = turns[turn_index].answer if 0 <= turn_index < len(turns) else None
         self.panel.can_apply = not self.session.busy
         self.panel.show_diagnosis(self.diagnose(answer) if answer is not None else None, turn_index)
 
     def _answer_ended(self, turn_index: int, _result: object) -> None:
-        # the dock follows the latest answer where it is, never taking the tab the user is looking at
-        if turn_index >= 0 and self.dock.isVisible():
+        # the dock follows the latest answer where it is, never taking the tab the user is looking at; behind
+        # another tab it is filled when it comes to the front (filling it marks the first finding's evidence
+        # in the chat and the timeline, ~10 ms an answer, and marks nobody sees explained)
+        if turn_index < 0 or not self.dock.isVisible():
+            return
+        if on_screen(self.dock):
             self._fill(turn_index)
+        else:
+            self._waiting_turn = turn_index
+
+    def catch_up(self) -> None:
+        """The dock came to the front: show the answer that ended while it was behind another tab."""
+        if self._waiting_turn is not None and on_screen(self.dock):
+            turn, self._waiting_turn = self._waiting_turn, None
+            self._fill(turn)
 
     # -- evidence -----------------------------------------------------------------------------------------
     def mark_evidence(self, finding: Finding | None) -> None:

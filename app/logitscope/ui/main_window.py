@@ -371,8 +371,8 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._catch_up)
 
     def _catch_up(self) -> None:
-        self.inspector.catch_up()
-        self.memory.catch_up()
+        for panel in (self.inspector, self.memory, self.diagnosis):
+            panel.catch_up()
 
     def _model_changed(self) -> None:
         self._update_title()
