@@ -84,7 +84,7 @@ def test_cancel_stops_within_one_token(client):
     result = client.generate(LONG, on_step=on_step)
     returned = time.monotonic()
     assert result.finish_reason == "cancelled"
-    assert returned - cancelled_at[0] < 0.25
+    assert returned - cancelled_at[0] < 0.5   # ~0.05 s quiet; 0.26 s seen with the machine's 2 cores loaded
     assert 10 <= len(steps) < 40
     assert result.tokens == [s.token for s in steps]
     # the engine is still there and usable
@@ -178,3 +178,18 @@ def test_cancelled_error_type_for_a_cancelled_prompt_evaluation(client):
     assert result.finish_reason == "cancelled" and result.tokens == []
     assert result.timings.n_prompt_eval < result.timings.n_prompt and time.monotonic() - started < 5
     assert client.generate(GenerateRequest(prompt="Hi", options=DecodeOptions(max_tokens=2))).tokens
+
+
+def test_a_cancel_right_behind_its_call_is_never_cleared_by_the_call(client):
+    """The engine's reader takes a call and the cancel sent right behind it, both at once: the cancel must
+    still stop that call (the serving thread cleared the cancel flag when it started the call, after the
+    reader had set it, so the answer ran to max_tokens)."""
+    client.start()
+    for _ in range(5):
+        with client._send_lock:   # one write: both messages reach the reader before the call is served
+            client._conn.send(("call", "generate", {"request": LONG}))
+            client._conn.send(("cancel",))
+        start = time.monotonic()
+        reply = client._wait_for_reply(None, None)
+        assert reply[0] == "ok" and reply[1].finish_reason == "cancelled", reply[1].finish_reason
+        assert time.monotonic() - start < 5.0

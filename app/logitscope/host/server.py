@@ -109,6 +109,9 @@ class EngineServer:
                 if self._engine is not None:
                     self._engine.abort()
             else:
+                # a cancel that came before this call was meant for an earlier one; cleared here, in the
+                # order the messages came, so a cancel right behind the call is never cleared with it
+                self.cancel.clear()
                 self.inbox.put(msg)
 
     def serve(self) -> None:
@@ -119,7 +122,6 @@ class EngineServer:
                 self.flush()
                 return
             _, method, kwargs = msg
-            self.cancel.clear()
             try:
                 value = getattr(self, f"do_{method}")(**kwargs)
                 self.send(("ok", value))
