@@ -325,11 +325,12 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/beams_view.py" line="185"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="200"/>
         <source>Ask a question and press Search.</source>
         <translation>输入问题后点击“搜索”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="207"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="209"/>
         <source>Write a question first.</source>
         <translation>请先输入问题。</translation>
     </message>
@@ -344,102 +345,102 @@
         <translation>在一步之内停止搜索（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="219"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="221"/>
         <source>The greedy and sampled answers first, then {0} beams…</source>
         <translation>先生成贪心和采样回答，然后用 {0} 个束搜索…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="232"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="234"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="266"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="268"/>
         <source>Step {0} of at most {1}: {2} beams kept (best cumulative log-prob {3:.3f}), {4} hypotheses finished…</source>
         <translation>第 {0} 步（最多 {1} 步）：保留 {2} 个束（最佳累计对数概率 {3:.3f}），已完成 {4} 个假设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="281"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="283"/>
         <source>The search failed: {0}</source>
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="286"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="288"/>
         <source>Cancelled after {0} steps: the tree shows the search so far; it has no winner.</source>
         <translation>已在 {0} 步后取消：树中显示的是目前为止的搜索，没有胜出者。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="288"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="290"/>
         <source>Cancelled before the first step.</source>
         <translation>在第一步之前已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="312"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="314"/>
         <source>stopped (cancelled)</source>
         <translation>已停止（取消）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="313"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="315"/>
         <source>pruned</source>
         <translation>已剪枝</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="313"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="315"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="313"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="315"/>
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="361"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="363"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="363"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="365"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
         <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="366"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="368"/>
         <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="369"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="371"/>
         <source>&lt;b&gt;Hypotheses kept&lt;/b&gt; (best score first):</source>
         <translation>&lt;b&gt;保留的假设&lt;/b&gt;（按得分从高到低）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="372"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="374"/>
         <source>&lt;b&gt;KV cells&lt;/b&gt; at the last step: {0} held, instead of {1} with a copy per beam; per beam: {2}</source>
         <translation>&lt;b&gt;KV 单元&lt;/b&gt;（最后一步）：共占用 {0} 个，若每个束各复制一份则需 {1} 个；每个束：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="374"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="376"/>
         <source>{0} cells ({1} shared)</source>
         <translation>{0} 个单元（{1} 个共享）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="376"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="378"/>
         <source>{0} steps, {1} candidates, {2:.2f} s.</source>
         <translation>{0} 步，{1} 个候选，{2:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="391"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="393"/>
         <source>&amp;Beam search…</source>
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="407"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="409"/>
         <source>Beam search needs a local model: a server cannot keep every hypothesis in sequences of its own.</source>
         <translation>束搜索需要本地模型：服务器无法把每个假设保存在各自的序列中。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="389"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="391"/>
         <source>Beam search on a question, the tree of hypotheses beside the greedy answer</source>
         <translation>对一个问题做束搜索：假设树与贪心解码的回答并排显示</translation>
     </message>
@@ -503,42 +504,42 @@
 <context>
     <name>ComparePicker</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="120"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="122"/>
         <source>Compare with…</source>
         <translation>与…比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="122"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="124"/>
         <source>Score the same tokens with a second model (a GGUF file with the same vocabulary), in an engine process of its own, and colour each token by the difference in surprisal.</source>
         <translation>用第二个模型（词表相同的 GGUF 文件）在它自己的引擎进程中为同样的词元打分，并按意外度之差为每个词元着色。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="128"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="130"/>
         <source>No comparison</source>
         <translation>不比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="146"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="148"/>
         <source>Other GGUF file…</source>
         <translation>其他 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="149"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="151"/>
         <source>Compare with a second model</source>
         <translation>与第二个模型比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="150"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="152"/>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="157"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="159"/>
         <source>B: {0}</source>
         <translation>B：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="157"/>
+        <location filename="../../app/logitscope/ui/score_compare.py" line="159"/>
         <source>one model</source>
         <translation>单个模型</translation>
     </message>
@@ -730,12 +731,12 @@
 <context>
     <name>DiagnosisController</name>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="210"/>
+        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="231"/>
         <source>This fix reloads the model: it needs a local model</source>
         <translation>此修复需要重新加载模型：需要本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="234"/>
+        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="255"/>
         <source>Applying the fix: {0}</source>
         <translation>正在应用修复：{0}</translation>
     </message>
@@ -791,37 +792,37 @@
 <context>
     <name>DistributionModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="59"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="59"/>
         <source>token</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="59"/>
         <source>raw p</source>
         <translation>原始 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="59"/>
         <source>final p</source>
         <translation>最终 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="111"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="99"/>
         <source>raw p {0} — after the sampler {1}</source>
         <translation>原始 p {0} — 采样后 {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="113"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="101"/>
         <source>The model wanted this token, but the grammar does not allow it here</source>
         <translation>模型想要这个 token，但语法在此处不允许它</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="115"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="103"/>
         <source>XTC removed this top choice at this step</source>
         <translation>XTC 在这一步移除了这个首选 token</translation>
     </message>
@@ -829,52 +830,52 @@
 <context>
     <name>DistributionPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="201"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="208"/>
         <source>No step selected yet: send a message.</source>
         <translation>尚未选中任何步骤：请先发送一条消息。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="206"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="213"/>
         <source>▶ chosen token · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p cut · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p threshold (on raw p)</source>
         <translation>▶ 选中的 token · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p 截断 · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p 阈值（按原始 p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="210"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="217"/>
         <source>{0}: the grammar masked out a token the model wanted; {1}: XTC removed one of the top choices</source>
         <translation>{0}：语法屏蔽了模型想要的 token；{1}：XTC 移除了一个首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="257"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="264"/>
         <source> · {0} masked by the grammar</source>
         <translation> · {0} 被语法屏蔽</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="259"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="266"/>
         <source> · {0} removed by XTC</source>
         <translation> · {0} 被 XTC 移除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="284"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="291"/>
         <source>Step {0} — preview with the current sliders (the model is not run). Recorded choice: {1}</source>
         <translation>第 {0} 步 — 按当前滑块预览（不运行模型）。记录的选择：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="287"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="294"/>
         <source> — {0:.1%} of the raw mass lies outside the stored head</source>
         <translation> — 原始概率质量中有 {0:.1%} 不在已存储的头部候选中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="289"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="296"/>
         <source> — cannot preview these settings: {0}</source>
         <translation> — 无法预览这些设置：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="291"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="298"/>
         <source> — not replayed: {0}</source>
         <translation> — 未重放：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="293"/>
+        <location filename="../../app/logitscope/ui/inspector/distribution.py" line="300"/>
         <source>Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), entropy {6} nats</source>
         <translation>第 {0} 步：选择了 {1} — 原始 p {2}（排名 {3}），最终 p {4}（排名 {5}），熵 {6} nats</translation>
     </message>
@@ -1562,7 +1563,7 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="393"/>
+        <location filename="../../app/logitscope/ui/beams_view.py" line="395"/>
         <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
         <location filename="../../app/logitscope/ui/score_view.py" line="328"/>
         <source>&amp;Model</source>
@@ -3337,87 +3338,87 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>WaterfallPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="38"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="41"/>
         <source>How each sampler stage narrows the choice.</source>
         <translation>采样器的各个阶段如何逐步缩小选择范围。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="47"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="50"/>
         <source>mass kept</source>
         <translation>保留质量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="47"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="50"/>
         <source>log10 n</source>
         <translation>log10 候选数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="88"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="94"/>
         <source>Step {0}: no candidate is left to preview.</source>
         <translation>第 {0} 步：没有剩下可预览的候选 token。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="90"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="96"/>
         <source>Step {0}: this engine does not report its sampler stages (a remote server samples on its side).</source>
         <translation>第 {0} 步：该引擎不报告采样器各阶段（远程服务器在其自身一侧采样）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="133"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="142"/>
         <source>Step {0}, {1}. Chain: {2}. Mass kept is the share of probability left after each stage (compounded).</source>
         <translation>第 {0} 步，{1}。采样链：{2}。保留质量是每个阶段之后剩余的概率占比（逐级累乘）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="146"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="155"/>
         <source>{0}: μ {1:.2f} → {2:.2f}</source>
         <translation>{0}：μ {1:.2f} → {2:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="149"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="158"/>
         <source>dynamic temperature T = {0:.2f}</source>
         <translation>动态温度 T = {0:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="151"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="160"/>
         <source>XTC removed the top choices</source>
         <translation>XTC 移除了首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="152"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="161"/>
         <source>XTC did not act at this step</source>
         <translation>XTC 在这一步未起作用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="154"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="163"/>
         <source>DRY penalized {0:,} tokens</source>
         <translation>DRY 惩罚了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="156"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="165"/>
         <source>the grammar allowed {0:,} tokens</source>
         <translation>语法允许了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="161"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="170"/>
         <source>the preview could not be computed: {0}</source>
         <translation>无法计算预览：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="162"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="171"/>
         <source>not replayed: {0}</source>
         <translation>未重放：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="98"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="104"/>
         <source>vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="131"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="140"/>
         <source>preview with the current sliders</source>
         <translation>按当前滑块预览</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="131"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="140"/>
         <source>as recorded</source>
         <translation>按记录</translation>
     </message>

@@ -121,4 +121,5 @@ def test_a_remote_engine_says_at_once_that_beams_need_a_local_model(qtbot, windo
     qtbot.waitUntil(lambda: window.beams_action.isEnabled() and dialog.run_button.isEnabled(), timeout=10_000)
     qtbot.waitUntil(lambda: "remote" not in window.status_backend.text(), timeout=10_000)   # the local engine's
     assert window.score_action.isEnabled() and window.models.can_fork()   # no capability of the server stays
+    assert not dialog.status.text().startswith(reason)   # the open dialog no longer says a local model is needed
     dialog.close()

@@ -192,10 +192,12 @@ class BeamsDialog(QDialog):
         return BeamRequest(generate, self.beams.value(), self.alpha.value())
 
     def set_available(self, reason: str) -> None:
-        self.reason = reason
+        old, self.reason = self.reason, reason
         self.run_button.setEnabled(not reason and not self.running)
         if reason and not self.running:
             self.status.setText(reason)
+        elif not reason and old and self.status.text() == old:   # a local model is back: the reason goes
+            self.status.setText(self.tr("Ask a question and press Search."))
 
     def run(self) -> None:
         if self.running:

@@ -2,8 +2,8 @@
 
 - Every engine call runs on a single worker thread (one owner of the model; calls queue), never on the
   GUI thread, so the window never freezes during a load or a generation.
-- Steps arrive from the engine in bursts; they are collected and handed to the GUI at most 25 times a
-  second (`steps` signal), so painting cost does not grow with the token rate.
+- Steps arrive from the engine in bursts; they are collected and handed to the GUI at most 20 times a
+  second (REPAINT_INTERVAL_MS) (`steps` signal), so painting cost does not grow with the token rate.
 - Cancelling names the kind of job it stops (JOB_GENERATE, JOB_SCORE, ...): the chat's Stop never stops a
   score, the Score dialog's Cancel never stops a chat answer. A queued job of that kind is dropped at once
   (its caller hears "cancelled"); the running one is stopped through the engine client's cancel token for

@@ -139,11 +139,16 @@ class DiagnosisController(QObject):
         if found[0] != self._looking:   # another file was loaded meanwhile: its own lookup is on the way
             return
         self._smaller, self._looking = found, None
-        if found[1] is not None and self.dock.isVisible() and self.panel.diagnosis is not None:
-            row = self.panel.findings.currentRow()
-            self._fill(self.panel.turn_index)   # the slow finding's fix can load it now
-            if 0 <= row < self.panel.findings.count():
-                self.panel.findings.setCurrentRow(row)   # the finding the user was reading stays selected
+        if found[1] is None or self.panel.diagnosis is None or not self.dock.isVisible():
+            return
+        if not on_screen(self.dock):   # behind another tab: refilled (with the newest answer) when shown
+            if self._waiting_turn is None:
+                self._waiting_turn = self.panel.turn_index
+            return
+        row = self.panel.findings.currentRow()
+        self._fill(self.panel.turn_index)   # the slow finding's fix can load it now
+        if 0 <= row < self.panel.findings.count():
+            self.panel.findings.setCurrentRow(row)   # the finding the user was reading stays selected
 
     def _vocab(self, answer: Answer) -> Vocab | None:
         """The loaded model's vocabulary for its own answers; for another model's (a saved conversation), the

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMenu, QPushButt
 from logitscope.engine.api import LoadSettings
 from logitscope.engine.score_api import ScoreRequest
 from logitscope.errors import LogitscopeError
-from logitscope.host.client import EngineClient
+from logitscope.host.client import CancelledError, EngineClient
 from logitscope.host.score_compare import check_same_vocabulary, load_for_scoring, scoring_settings
 from logitscope.library.discovery import scan_folder
 from logitscope.paths import models_dir
@@ -71,6 +71,8 @@ class CompareEngine(QObject):
 
         def job() -> None:
             try:
+                if cancelled.is_set():   # before the engine process is even started
+                    raise CancelledError("cancelled")
                 if self.client is None:
                     self.client = EngineClient()
                 client = self.client

@@ -92,19 +92,9 @@ class DistributionModel(QAbstractTableModel):
 
     def data(self, index: BarIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         row = self.rows[index.row()]
-        column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.cell_text(index.row(), column)
-        if role == Qt.ItemDataRole.UserRole:  # the bar's length
-            return row.raw if column == RAW else row.final if column == FINAL else None
-        if role == Qt.ItemDataRole.FontRole and row.chosen and not self.preview:
-            font = QFont()
-            font.setBold(True)
-            return font
-        if role == Qt.ItemDataRole.ForegroundRole and row.removed_by == "grammar" and column == TOKEN:
-            return MASKED_COLOR
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (RANK, RAW, FINAL):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return self.cell_text(index.row(), index.column())
+        # the rest of what a cell shows (bars, bold, colours, alignment) DistributionTable paints from `rows`
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = self.tr("raw p {0} — after the sampler {1}").format(percent(row.raw), percent(row.final))
             if row.removed_by == "grammar":
