@@ -1,8 +1,8 @@
 """The window's conversations, kept in the history store as they happen.
 
 Questions are saved when sent, answers while they stream (committed at least every 250 ms by the
-store's StreamingWriter), so killing the app loses at most a quarter of a second of an answer. The
-store's connection belongs to the GUI thread: every call here runs there.
+store's StreamingWriter), so killing the app loses at most a quarter of a second of an answer (half a
+second for the last steps before a pause in them: the timer saves them). The store's connection belongs to the GUI thread: every call here runs there.
 
 When another process holds the database (a long `history import`), saves are refused: the writers keep
 everything and `retry_saving()` (the window calls it from a timer) tries again, also after the answer
@@ -20,11 +20,13 @@ from logitscope.store.database import BUSY_TIMEOUT_S
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import Message, ModelIdentity
 from logitscope.store.results import stored_result
-from logitscope.store.streaming import StreamingWriter
+from logitscope.store.streaming import COMMIT_INTERVAL_S, StreamingWriter
 
 log = logging.getLogger(__name__)
 
 REPORT_AFTER_S = 5.0   # saves refused this long: the user is told (once per answer)
+# how often the window calls retry_saving: an answer whose steps paused is saved within two intervals
+RETRY_INTERVAL_MS = round(COMMIT_INTERVAL_S * 1000)
 
 
 class ChatHistory:

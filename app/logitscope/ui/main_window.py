@@ -35,7 +35,7 @@ from logitscope.engine.sampler import SamplerSettings
 from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.errors import LogitscopeError
 from logitscope.session.conversation import Conversation, Turn
-from logitscope.session.history import ChatHistory
+from logitscope.session.history import RETRY_INTERVAL_MS, ChatHistory
 from logitscope.store.history import HistoryStore
 from logitscope.store.settings import SettingsStore
 from logitscope.ui import beams_view, drafting, score_view, state_probe
@@ -84,7 +84,7 @@ class MainWindow(QMainWindow):
         self.dark = dark
         # Saves the history refused (another process writing to it) are tried again; a lasting refusal is shown.
         self._save_timer = QTimer(self)
-        self._save_timer.setInterval(500)
+        self._save_timer.setInterval(RETRY_INTERVAL_MS)
         self._save_timer.timeout.connect(self._retry_saving)
         self._save_timer.start()
         self.setObjectName("MainWindow")
