@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from logitscope.engine.api import DRAFT_LOOKUP, ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.engine.api import DRAFT_LOOKUP, ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.engine.sampler import PRESETS, SamplerSettings
 from logitscope.engine.speculative import Backoff, LookupDraft
 from logitscope.engine.trace import GenerationResult, StepRecord, pack_step, step_to_json, unpack_step
@@ -28,16 +28,6 @@ FREE = [ChatMessage("user", "Write a short story about a robot who learns to pai
 CODE = [ChatMessage("user", "Write a Python function that adds two numbers, then the same function with "
                             "type hints.")]
 
-
-@pytest.fixture(scope="module")
-def fa_engine(demo_model: Path):
-    """An engine with flash attention on: batched and one-token evaluations agree bit for bit."""
-    from logitscope.engine.core import Engine
-
-    eng = Engine()
-    eng.load(demo_model, LoadSettings(n_ctx=2048, flash_attn=True))
-    yield eng
-    eng.unload()
 
 
 def run(engine, messages, settings: SamplerSettings, n: int, draft: str = "", k: int = 8,

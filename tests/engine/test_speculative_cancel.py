@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
-
-import pytest
 
 from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.engine.sampler import PRESETS
@@ -20,27 +17,17 @@ LONG = "The keeper climbed the stairs at dusk, lit the lamp and watched the ship
 CANCEL_BOUND_S = 1.0
 
 
-@pytest.fixture(scope="module")
-def long_engine(demo_model: Path):
-    from logitscope.engine.core import Engine
-
-    eng = Engine()
-    eng.load(demo_model, LoadSettings(n_ctx=4096, flash_attn=True))
-    yield eng
-    eng.unload()
-
-
 def request(draft: str) -> GenerateRequest:
     return GenerateRequest(prompt=LONG, settings=PRESETS["Greedy"], options=DecodeOptions(max_tokens=8, draft=draft))
 
 
-def test_a_cancel_stops_the_draft_models_prompt_evaluation(long_engine, demo_model):
-    long_engine.reset()
+def test_a_cancel_stops_the_draft_models_prompt_evaluation(fa_engine, demo_model):
+    fa_engine.reset()
     cancel = threading.Event()
-    events = long_engine.generate(request(str(demo_model)), cancel.is_set)
+    events = fa_engine.generate(request(str(demo_model)), cancel.is_set)
     first = next(events)  # the model's prompt is evaluated and its first token chosen; the draft model's is next
     assert isinstance(first, StepRecord)
-    draft = long_engine.draft
+    draft = fa_engine.draft
     assert draft is not None and draft.tokens == []
     cancel.set()
     start = time.monotonic()
@@ -55,7 +42,7 @@ def test_a_cancel_stops_the_draft_models_prompt_evaluation(long_engine, demo_mod
 
 def test_a_cancel_right_after_the_start_stops_both_prompt_evaluations(client, demo_model):
     """Through the engine process: Stop pressed right after Send, with a draft model."""
-    client.load(str(demo_model), LoadSettings(n_ctx=4096, flash_attn=True))
+    client.load(str(demo_model), LoadSettings(n_ctx=2048, flash_attn=True))
     timer = threading.Timer(0.05, client.cancel)
     start = time.monotonic()
     timer.start()
