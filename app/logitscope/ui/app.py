@@ -14,7 +14,17 @@ from logitscope.paths import resources_dir
 from logitscope.ui.theme import apply_theme  # noqa: F401  (also imported from here by the entry points)
 
 
+# Qt's raster engine hands a translucent fill of 96 rows or more, and every large image conversion, to a
+# thread pool of its own and waits for it. On two cores each hand-off wakes a thread that preempts one of
+# llama.cpp's, which then stalls its partner at the next barrier: with the pool, the window made 4-7 % fewer
+# tokens a second and spent 10-20 % more CPU per token (real engine, runs alternated, 2026-12-02), and its
+# GUI thread was switched out ~4,000 times in a 5 s answer instead of ~500. Qt reads this once, at the first
+# such paint; a value the user set is kept.
+NO_GUI_THREAD_POOL_ENV = "QT_NO_GUI_THREADPOOL"
+
+
 def create_app(argv: list[str] | None = None) -> QApplication:
+    os.environ.setdefault(NO_GUI_THREAD_POOL_ENV, "1")
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
     app.setApplicationName("Logitscope")
     app.setOrganizationName("Logitscope")
