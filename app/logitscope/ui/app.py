@@ -13,7 +13,6 @@ from logitscope.engine.api import LoadSettings
 from logitscope.paths import resources_dir
 from logitscope.ui.theme import apply_theme  # noqa: F401  (also imported from here by the entry points)
 
-
 # Qt's raster engine hands a translucent fill of 96 rows or more, and every large image conversion, to a
 # thread pool of its own and waits for it. On two cores each hand-off wakes a thread that preempts one of
 # llama.cpp's, which then stalls its partner at the next barrier: with the pool, the window made 4-7 % fewer
