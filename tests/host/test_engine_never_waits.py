@@ -11,7 +11,7 @@ import pytest
 
 from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.engine.sampler import PRESETS
-from logitscope.engine.trace import StepRecord
+from logitscope.engine.trace import StepRecord, unpack_step
 from logitscope.host.server import EngineServer
 
 N_TOKENS = 400
@@ -39,10 +39,12 @@ def test_a_whole_answer_is_generated_while_the_caller_reads_nothing(server_and_p
     worker.join(60)
     assert done.is_set(), "the engine waited for a caller that did not read"
     steps: list[StepRecord] = []
+    sent = 0
     while len(steps) < N_TOKENS and peer.poll(10):
-        kind, batch = peer.recv()
+        message = peer.recv()
+        sent += len(pickle.dumps(message))
+        kind, batch = message
         assert kind == "steps"
-        steps.extend(batch)
+        steps.extend(unpack_step(data) for data in batch)
     assert [s.i for s in steps] == list(range(N_TOKENS))  # all of them, in order, once read
-    sent = sum(len(pickle.dumps(("steps", [s]))) for s in steps)
     assert sent > 2 * 212_992, "the answer must overflow the socket's buffers for this test to mean anything"

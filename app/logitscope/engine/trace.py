@@ -273,95 +273,102 @@ _PIECES_TAIL = b"P"   # the candidates' own bytes (a remote step)
 _STAGES_TAIL = b"S"   # schema 2: each stage's info and removed_ids
 _DRAFTED_TAIL = b"D"  # schema 3: the step was an accepted draft (no data; absent: it was not)
 _INFO_KEY = 255       # the longest info key, in UTF-8 bytes
+_U16, _STAGE, _F64 = struct.Struct("<H"), struct.Struct("<BIIfB"), struct.Struct("<d")
+_I4, _F4 = np.dtype("<i4"), np.dtype("<f4")
 
 
 def pack_step(step: StepRecord) -> bytes:
     """Binary form for storage. Pieces are not repeated per step (the store keeps a vocabulary)."""
-    head = _HEAD.pack(step.i, step.token, len(step.raw_ids), step.raw_lse, step.p_raw, step.entropy_raw,
-                      step.rank_raw, step.p, step.rank, step.n_final, step.entropy, step.latency_s,
-                      0.0, 0.0, step.kv_used)
-    parts = [head, struct.pack("<H", len(step.piece)), step.piece, struct.pack("<H", len(step.text.encode())),
-             step.text.encode(), step.raw_ids.astype("<i4").tobytes(), step.raw_logits.astype("<f4").tobytes(),
-             struct.pack("<B", len(step.stages))]
+    text = step.text.encode()
+    parts = [_HEAD.pack(step.i, step.token, len(step.raw_ids), step.raw_lse, step.p_raw, step.entropy_raw,
+                        step.rank_raw, step.p, step.rank, step.n_final, step.entropy, step.latency_s,
+                        0.0, 0.0, step.kv_used),
+             _U16.pack(len(step.piece)), step.piece, _U16.pack(len(text)), text,
+             _raw(step.raw_ids, _I4), _raw(step.raw_logits, _F4), bytes((len(step.stages),))]
     for s in step.stages:
-        parts.append(struct.pack("<BIIfB", STAGE_NAMES.index(s.name), s.n_in, s.n_out, s.mass_kept, len(s.top_ids)))
-        parts += [s.top_ids.astype("<i4").tobytes(), s.top_probs.astype("<f4").tobytes()]
-    parts += [struct.pack("<B", len(step.final_ids)), step.final_ids.astype("<i4").tobytes(),
-              step.final_probs.astype("<f4").tobytes()]
+        parts += [_STAGE.pack(STAGE_NAMES.index(s.name), s.n_in, s.n_out, s.mass_kept, len(s.top_ids)),
+                  _raw(s.top_ids, _I4), _raw(s.top_probs, _F4)]
+    parts += [bytes((len(step.final_ids),)), _raw(step.final_ids, _I4), _raw(step.final_probs, _F4)]
     if step.raw_pieces is not None or step.final_pieces is not None:
         # An optional tail (older records end before it): the candidates' own bytes.
         parts.append(_PIECES_TAIL)
         for pieces in (step.raw_pieces or [], step.final_pieces or []):
-            parts.append(struct.pack("<B", len(pieces)))
-            parts += [struct.pack("<H", len(piece)) + piece for piece in pieces]
+            parts.append(bytes((len(pieces),)))
+            parts += [_U16.pack(len(piece)) + piece for piece in pieces]
     if any(s.info or len(s.removed_ids) for s in step.stages):
         parts.append(_STAGES_TAIL)
         for s in step.stages:
-            parts.append(struct.pack("<B", len(s.info)))
+            parts.append(bytes((len(s.info),)))
             for key, value in s.info.items():
                 name = key.encode()[:_INFO_KEY]
-                parts += [struct.pack("<B", len(name)), name, struct.pack("<d", value)]  # Mirostat's mu: exact
+                parts += [bytes((len(name),)), name, _F64.pack(value)]  # Mirostat's mu: exact
             removed = s.removed_ids[:0xFFFF]
-            parts += [struct.pack("<H", len(removed)), removed.astype("<i4").tobytes()]
+            parts += [_U16.pack(len(removed)), _raw(removed, _I4)]
     if step.drafted:
         parts.append(_DRAFTED_TAIL)
     return b"".join(parts)
 
 
+def _raw(values: np.ndarray, dtype: np.dtype[Any]) -> bytes:
+    """The array's bytes in `dtype` (no conversion, no copy, when it is already that)."""
+    return values.tobytes() if values.dtype == dtype else values.astype(dtype).tobytes()
+
+
 def unpack_step(data: bytes) -> StepRecord:
-    pos = 0
-
-    def take(fmt: str) -> tuple[Any, ...]:
-        nonlocal pos
-        values = struct.unpack_from(fmt, data, pos)
-        pos += struct.calcsize(fmt)
-        return values
-
-    def arr(dtype: str, n: int) -> np.ndarray:
-        nonlocal pos
-        out = np.frombuffer(data, dtype=dtype, count=n, offset=pos).copy()
-        pos += 4 * n
-        return out
-
+    """The step `pack_step` wrote. Its arrays are read-only views on `data` (a step is never changed in
+    place): ~10 µs a step instead of ~30 with copies and a closure per field, which counts for the window,
+    which unpacks every step the engine sends. Garbled data raises struct.error, ValueError or IndexError."""
+    frombuffer = np.frombuffer
     (i, token, n_raw, raw_lse, p_raw, entropy_raw, rank_raw, p, rank, n_final, entropy, latency,
-     _r1, _r2, kv_used) = take(_HEAD.format)
-    (n_piece,) = take("<H")
-    piece = data[pos:pos + n_piece]
-    pos += n_piece
-    (n_text,) = take("<H")
-    text = data[pos:pos + n_text].decode()
-    pos += n_text
-    raw_ids, raw_logits = arr("<i4", n_raw), arr("<f4", n_raw)
+     _r1, _r2, kv_used) = _HEAD.unpack_from(data, 0)
+    pos = _HEAD.size
+    (n,) = _U16.unpack_from(data, pos)
+    piece = bytes(data[pos + 2:pos + 2 + n])
+    pos += 2 + n
+    (n,) = _U16.unpack_from(data, pos)
+    text = bytes(data[pos + 2:pos + 2 + n]).decode()
+    pos += 2 + n
+    raw_ids = frombuffer(data, _I4, n_raw, pos)
+    raw_logits = frombuffer(data, _F4, n_raw, pos + 4 * n_raw)
+    pos += 8 * n_raw
     stages = []
-    for _ in range(take("<B")[0]):
-        name_i, n_in, n_out, mass, k = take("<BIIfB")
-        stages.append(StageRecord(STAGE_NAMES[name_i], n_in, n_out, mass, arr("<i4", k), arr("<f4", k)))
-    (k,) = take("<B")
-    final_ids, final_probs = arr("<i4", k), arr("<f4", k)
-
-    def pieces() -> list[bytes]:
-        nonlocal pos
-        out = []
-        for _ in range(take("<B")[0]):
-            (n,) = take("<H")
-            out.append(bytes(data[pos:pos + n]))
-            pos += n
-        return out
-
+    n_stages, pos = data[pos], pos + 1
+    for _ in range(n_stages):
+        name_i, n_in, n_out, mass, k = _STAGE.unpack_from(data, pos)
+        pos += _STAGE.size
+        stages.append(StageRecord(STAGE_NAMES[name_i], n_in, n_out, mass, frombuffer(data, _I4, k, pos),
+                                  frombuffer(data, _F4, k, pos + 4 * k)))
+        pos += 8 * k
+    k, pos = data[pos], pos + 1
+    final_ids, final_probs = frombuffer(data, _I4, k, pos), frombuffer(data, _F4, k, pos + 4 * k)
+    pos += 8 * k
     raw_pieces = final_pieces = None
-    if data[pos:pos + len(_PIECES_TAIL)] == _PIECES_TAIL:
-        pos += len(_PIECES_TAIL)
-        raw_pieces, final_pieces = pieces(), pieces()
-    if data[pos:pos + len(_STAGES_TAIL)] == _STAGES_TAIL:
-        pos += len(_STAGES_TAIL)
-        for s in stages:
-            for _ in range(take("<B")[0]):
-                (n,) = take("<B")
-                key = data[pos:pos + n].decode(errors="replace")
-                pos += n
-                s.info[key] = take("<d")[0]
-            s.removed_ids = arr("<i4", take("<H")[0])
-    drafted = data[pos:pos + len(_DRAFTED_TAIL)] == _DRAFTED_TAIL
-    return StepRecord(i, token, bytes(piece), text, raw_ids, raw_logits, raw_lse, p_raw, rank_raw, entropy_raw,
+    if data[pos:pos + 1] == _PIECES_TAIL:
+        raw_pieces, pos = _unpack_pieces(data, pos + 1)
+        final_pieces, pos = _unpack_pieces(data, pos)
+    if data[pos:pos + 1] == _STAGES_TAIL:
+        pos += 1
+        for stage in stages:
+            n_info, pos = data[pos], pos + 1
+            for _ in range(n_info):
+                n = data[pos]
+                key = bytes(data[pos + 1:pos + 1 + n]).decode(errors="replace")
+                (stage.info[key],) = _F64.unpack_from(data, pos + 1 + n)
+                pos += 1 + n + _F64.size
+            (n,) = _U16.unpack_from(data, pos)
+            stage.removed_ids = frombuffer(data, _I4, n, pos + 2)
+            pos += 2 + 4 * n
+    drafted = data[pos:pos + 1] == _DRAFTED_TAIL
+    return StepRecord(i, token, piece, text, raw_ids, raw_logits, raw_lse, p_raw, rank_raw, entropy_raw,
                       stages, final_ids, final_probs, n_final, p, rank, entropy, latency, kv_used,
                       raw_pieces, final_pieces, drafted)
+
+
+def _unpack_pieces(data: bytes, pos: int) -> tuple[list[bytes], int]:
+    pieces = []
+    n_pieces, pos = data[pos], pos + 1
+    for _ in range(n_pieces):
+        (n,) = _U16.unpack_from(data, pos)
+        pieces.append(bytes(data[pos + 2:pos + 2 + n]))
+        pos += 2 + n
+    return pieces, pos

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.engine.forward_api import InspectRequest
 from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.engine.trace import GenerationResult, StepRecord, pack_step, unpack_step
 from logitscope.errors import LogitscopeError
 from logitscope.host.engine_api import LOCAL_CAPABILITIES
 from logitscope.host.server import STEP_BATCH_S
@@ -75,10 +75,12 @@ def record(model: Path, n_ctx: int, max_tokens: int) -> Recording:
 
 class PacedReplay:
     """The engine interface the window's bridge uses (host/engine_api.py EngineLike), answering every
-    request with the recorded steps, `rate` a second, each step a fresh copy (the window owns what it gets)."""
+    request with the recorded steps, `rate` a second, each step unpacked from the bytes the engine sends
+    (host/server.py), as the real client does: a fresh record per step, and the unpacking's cost counted."""
 
     def __init__(self, recording: Recording, rate: float) -> None:
         self.recording, self.rate = recording, rate
+        self._packed = [pack_step(step) for step in recording.steps]
         self._info: ModelInfo | None = None
         self._cancel = threading.Event()
         self.last_load: tuple[str, LoadSettings] | None = None
@@ -97,7 +99,7 @@ class PacedReplay:
 
     def generate(self, request: GenerateRequest, on_step: Callable[[StepRecord], None] | None = None) -> GenerationResult:
         self._cancel.clear()
-        steps = self.recording.steps[:request.options.max_tokens]
+        steps = self._packed[:request.options.max_tokens]
         start = time.perf_counter()
         sent: list[StepRecord] = []
         k, last_send = 0, -float("inf")
@@ -110,8 +112,8 @@ class PacedReplay:
             delay = last_send - time.perf_counter()
             if delay > 0:
                 time.sleep(delay)
-            for step in steps[k:j + 1]:
-                sent.append(replace(step))
+            for data in steps[k:j + 1]:
+                sent.append(unpack_step(data))
                 if on_step is not None:
                     on_step(sent[-1])
             k = j + 1
