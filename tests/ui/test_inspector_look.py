@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from logitscope.engine.sampler import SamplerSettings
@@ -135,3 +136,25 @@ def test_the_waterfalls_stage_names_never_touch_at_1280x720(qtbot, window):
         assert len(panel._names) == 6, panel._names   # vocabulary, penalties, top-k, top-p, min-p, temperature
         assert not touching(), size
     assert not panel._staggered   # at full HD they stand side by side again
+
+
+def test_the_waterfall_sets_its_bars_again_only_when_they_would_look_different(qtbot, window):
+    """Bars set again repaint both plots (the dear part of a streaming refresh): a step whose bars are the
+    same to a thousandth leaves them, a step whose bars differ shows its own."""
+    from dataclasses import replace
+
+    from logitscope.ui.inspector.state import StepView
+
+    answer = ask(qtbot, window, "Name three colours.", max_tokens=4)
+    step, panel = answer.steps[1], window.waterfall
+    panel.show_step(StepView(step, answer.settings))
+    counts, mass = panel.count_bars.opts["height"], panel.mass_bars.opts["height"]
+    nudged = [replace(s, mass_kept=s.mass_kept * (1 - 1e-9)) for s in step.stages]
+    panel.show_step(StepView(replace(step, i=step.i + 1, stages=nudged), answer.settings))
+    assert panel.count_bars.opts["height"] is counts and panel.mass_bars.opts["height"] is mass
+    assert f"Step {step.i + 1}," in panel.caption.text()   # the rest of the panel follows the step
+    halved = [*step.stages[:-1], replace(step.stages[-1], n_out=1, mass_kept=step.stages[-1].mass_kept / 2)]
+    panel.show_step(StepView(replace(step, stages=halved), answer.settings))
+    expected = 0.5 * float(np.prod([s.mass_kept for s in step.stages]))
+    assert panel.mass_bars.opts["height"][-1] == pytest.approx(expected, abs=1e-3)
+    assert panel.count_bars.opts["height"][-1] == 0.0   # log10 of one candidate

@@ -69,6 +69,7 @@ class WaterfallPanel(QWidget):
         self._staggered = False
         self._view: StepView | None = None   # the step shown: its names staggered again when the width changes
         self._top = 0.0               # the count plot's y range, likewise
+        self._bars: tuple[list[float], list[float]] = ([], [])   # the bars' heights shown, likewise
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
@@ -97,6 +98,7 @@ class WaterfallPanel(QWidget):
                                              "server samples on its side).").format(view.step.i))
             self.count_bars.setOpts(x=[], height=[], width=0.6)
             self.mass_bars.setOpts(x=[], height=[], width=0.6)
+            self._bars = ([], [])
             facts = " · ".join(self.preview_facts(view))
             self.info.setText(facts)
             self.info.setVisible(bool(facts))
@@ -104,9 +106,14 @@ class WaterfallPanel(QWidget):
         names = [self.tr("vocabulary")] + [self.labels.get(s.name, s.name) for s in stages]
         counts = [stages[0].n_in if stages else 0] + [s.n_out for s in stages]
         mass = [1.0] + list(np.cumprod([s.mass_kept for s in stages]))
-        x = np.arange(len(names), dtype=float)
-        self.count_bars.setOpts(x=x, height=[math.log10(max(c, 1)) for c in counts], width=0.6)
-        self.mass_bars.setOpts(x=x[1:], height=mass[1:], width=0.6)
+        # to a thousandth (under a pixel in a plot up to 1,000 px tall): a greedy answer's bars barely move from
+        # step to step, and bars set again repaint both plots, the costly part of a streaming refresh
+        bars = ([round(math.log10(max(c, 1)), 3) for c in counts], [round(float(m), 3) for m in mass[1:]])
+        if bars != self._bars:
+            self._bars = bars
+            x = np.arange(len(names), dtype=float)
+            self.count_bars.setOpts(x=x, height=bars[0], width=0.6)
+            self.mass_bars.setOpts(x=x[1:], height=bars[1], width=0.6)
         staggered = self._crowded(names)
         if names != self._names or staggered != self._staggered:
             self._names, self._staggered = names, staggered
