@@ -29,9 +29,9 @@ def main() -> int:
     import numpy as np
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
-    from logitscope.engine.api import LoadSettings
-    from logitscope.engine.sampler import PRESETS
     from logitscope.library.demo import fetch_demo
+    from logitscope.protocol.api import LoadSettings
+    from logitscope.protocol.sampler_settings import PRESETS
     from logitscope.ui.app import apply_theme, create_app
     from logitscope.ui.main_window import MainWindow
 

@@ -18,11 +18,11 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.engine.core import Engine
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import GenerationResult, StepRecord
 from logitscope.library.demo import demo_model_path
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.store.exchange import export_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity

@@ -29,8 +29,8 @@ PARAGRAPH = {
 def main() -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
-    from logitscope.engine.api import LoadSettings
     from logitscope.library.demo import fetch_demo
+    from logitscope.protocol.api import LoadSettings
     from logitscope.ui.app import create_app, install_translator
     from logitscope.ui.main_window import MainWindow
     from logitscope.ui.theme import apply_theme

@@ -19,9 +19,9 @@ os.environ["LOGITSCOPE_HOME"] = tempfile.mkdtemp(prefix="logitscope-shots-")
 def main() -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
-    from logitscope.engine.api import LoadSettings
-    from logitscope.engine.sampler import PRESETS, SamplerSettings
     from logitscope.library.demo import fetch_demo
+    from logitscope.protocol.api import LoadSettings
+    from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings
     from logitscope.ui.app import apply_theme, create_app
     from logitscope.ui.main_window import MainWindow
 

@@ -25,9 +25,9 @@ THEMES = ("light", "dark")
 def main() -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
-    from logitscope.engine.api import LoadSettings
-    from logitscope.engine.sampler import SamplerSettings
     from logitscope.library.demo import fetch_demo
+    from logitscope.protocol.api import LoadSettings
+    from logitscope.protocol.sampler_settings import SamplerSettings
     from logitscope.ui.app import create_app, install_translator
     from logitscope.ui.main_window import MainWindow
     from logitscope.ui.theme import apply_theme

@@ -28,8 +28,8 @@ def demo_model() -> Path:
 @pytest.fixture(scope="session")
 def engine(demo_model: Path):
     """An in-process Engine (for engine-level tests; the app always uses the engine process)."""
-    from logitscope.engine.api import LoadSettings
     from logitscope.engine.core import Engine
+    from logitscope.protocol.api import LoadSettings
 
     eng = Engine()
     eng.load(demo_model, LoadSettings(n_ctx=2048))
@@ -39,8 +39,8 @@ def engine(demo_model: Path):
 
 @pytest.fixture
 def client(demo_model: Path):
-    from logitscope.engine.api import LoadSettings
     from logitscope.host.client import EngineClient
+    from logitscope.protocol.api import LoadSettings
 
     env = dict(os.environ, LOGITSCOPE_ENGINE_CRASH_HOOKS="1")
     c = EngineClient(env=env)

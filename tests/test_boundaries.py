@@ -51,7 +51,7 @@ def test_html_is_escaped_one_way():
 
 
 def test_engine_import_pulls_in_no_qt():
-    code = ("import sys, logitscope.engine.core, logitscope.host.client, logitscope.cli, logitscope.session.history; "
+    code = ("import sys, logitscope.engine.core, logitscope.host.client, logitscope.cli.main, logitscope.session.history; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')]; "
             "print(bad); sys.exit(1 if bad else 0)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -67,10 +67,10 @@ def test_ruff_lint_is_clean():
 
 def test_gui_and_cli_processes_never_load_llama_cpp():
     """Only the engine process loads llama.cpp's library: the window, the client, the store and the
-    library work without it (what crosses the boundary lives in engine/api.py)."""
+    library work without it (what crosses the boundary lives in protocol/api.py)."""
     code = ("import sys, logitscope.ui.main_window, logitscope.ui.app, logitscope.host.client, "
-            "logitscope.store.history, logitscope.store.settings, logitscope.library.catalog, logitscope.cli, "
-            "logitscope.diagnosis.stored, logitscope.diagnosis.commands; "
+            "logitscope.store.history, logitscope.store.settings, logitscope.library.catalog, logitscope.cli.main, "
+            "logitscope.diagnosis.stored, logitscope.cli.explain; "
             "bad = [m for m in sys.modules if m.split('.')[0] == 'llama_cpp']; print(bad); sys.exit(1 if bad else 0)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -7,8 +7,8 @@ import pickle
 
 import pytest
 
-from logitscope.errors import DamagedModelError, LogitscopeError, ModelFileError, ModelLoadError
-from logitscope.messages import Message, join_messages
+from logitscope.base.errors import DamagedModelError, LogitscopeError, ModelFileError, ModelLoadError
+from logitscope.base.messages import Message, join_messages
 
 
 def test_a_message_is_its_english_text_with_its_template():
@@ -40,7 +40,7 @@ def test_joined_messages_keep_each_part():
 
 
 def test_a_damaged_file_error_keeps_its_template(tmp_path, demo_model):
-    from logitscope.engine.gguf_info import damaged_error, inspect_model
+    from logitscope.gguf.card import damaged_error, inspect_model
     from tests.cli import corpus
 
     damaged = corpus.with_metadata_patched(demo_model, tmp_path / "d.gguf", "llama.attention.head_count_kv", 0)

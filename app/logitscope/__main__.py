@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from logitscope.fatal import describe, release_stdout
+from logitscope.base.fatal import describe, release_stdout
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,10 +26,10 @@ def _dispatch(argv: list[str]) -> int:
         engine_main(argv[1:])
         return 0
     if argv[:1] == ["--selftest"]:  # what installers and the bundle tests run: load, generate, draw
-        from logitscope.selftest import main as selftest_main
+        from logitscope.cli.selftest import main as selftest_main
 
         return selftest_main(argv[1:])
-    from logitscope.cli import main as cli_main
+    from logitscope.cli.main import main as cli_main
 
     return cli_main(argv)
 

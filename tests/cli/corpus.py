@@ -67,7 +67,7 @@ def patch_uint32(path: Path, key: str, value: int) -> Path:
 
 def move_tensor_data(path: Path, index: int, by: int) -> Path:
     """Add `by` to the data offset of the index-th tensor in the header (its data stays where it was)."""
-    from logitscope.engine.gguf_info import read_header
+    from logitscope.gguf.header import read_header
 
     t = read_header(path).tensors[index]
     with path.open("r+b") as fh:

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from logitscope.engine.api import ChatMessage, GenerateRequest
-from logitscope.engine.beam_api import BeamRequest
-from logitscope.errors import UnsupportedByServerError
+from logitscope.base.errors import UnsupportedByServerError
 from logitscope.host.remote import RemoteEngine
+from logitscope.protocol.api import ChatMessage, GenerateRequest
+from logitscope.protocol.beams import BeamRequest
 from tests.cli.test_cli import assert_clean_error, run
 
 

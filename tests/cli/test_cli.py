@@ -164,7 +164,7 @@ def test_engine_crash_is_an_error_line_not_a_traceback(demo_model, tmp_path):
     """A native abort in the engine process: one error line, exit 2 (simulated with the crash hook)."""
     script = (
         "import os, sys\n"
-        "from logitscope.cli import main\n"
+        "from logitscope.cli.main import main\n"
         "from logitscope.host import client\n"
         "orig = client.EngineClient.generate\n"
         "def crash(self, request, on_step=None):\n"

@@ -9,11 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-from logitscope import cli
-from logitscope.engine import memory, sampler
-from logitscope.engine.api import DecodeOptions, LoadSettings
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.sampler_cli import parse_logit_bias, settings_from_args
+from logitscope.cli.main import main as cli
+from logitscope.cli.sampler_options import parse_logit_bias, settings_from_args
+from logitscope.gguf import memory
+from logitscope.protocol import sampler_settings as sampler
+from logitscope.protocol.api import DecodeOptions, LoadSettings
+from logitscope.protocol.sampler_settings import SamplerSettings
 
 
 def _action(parser: argparse.ArgumentParser, *path: str) -> dict[str, argparse.Action]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.cli import main
+from logitscope.cli.main import main
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import load_export

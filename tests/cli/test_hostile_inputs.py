@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.threads import max_threads
+from logitscope.system.threads import max_threads
 from tests.cli.test_cli import CLI, assert_clean_error, run
 
 GENERATE = ("generate", "--prompt", "hi", "--max-tokens", "2")
@@ -52,9 +52,9 @@ def test_small_context_is_rounded_up_with_a_warning(demo_model):
 
 
 def test_absurd_context_is_refused_from_the_estimate_before_allocating(demo_model):
-    from logitscope.engine.gguf_info import read_model_card
-    from logitscope.engine.memory import estimate
-    from logitscope.library.machine import probe_machine
+    from logitscope.gguf.card import read_model_card
+    from logitscope.gguf.memory import estimate
+    from logitscope.system.machine import probe_machine
 
     n_ctx = 1 << 21
     ram = probe_machine(nvidia_smi=None).ram_total
@@ -231,7 +231,7 @@ def test_steps_add_up_when_max_tokens_cuts_inside_an_emoji(demo_model):
 def test_a_library_that_exits_while_loading_becomes_an_error_not_an_exit(capsys):
     """shiboken's bootstrap prints a traceback and calls sys.exit(-1) when memory runs out: that must reach
     main() as an error it can put in one line, with shiboken's text held back."""
-    from logitscope.fatal import quiet_on_failure
+    from logitscope.base.fatal import quiet_on_failure
 
     with pytest.raises(MemoryError), quiet_on_failure():
         print("Problem importing shibokensupport:\nMemoryError: ", file=sys.stderr)
@@ -246,7 +246,7 @@ def test_a_library_that_exits_while_loading_becomes_an_error_not_an_exit(capsys)
 def test_odd_errors_under_a_tight_memory_limit_are_called_out_of_memory(monkeypatch):
     """Under `ulimit -v 150000` Python's compiler itself fails oddly while importing (seen here: "ValueError:
     field 'target' is required for AnnAssign"): one line about memory. Without a tight limit, a bug stays a bug."""
-    from logitscope import fatal
+    from logitscope.base import fatal
 
     odd = ValueError("field 'target' is required for AnnAssign")
     monkeypatch.setattr(fatal, "_address_space_limit", lambda: 146 << 20)

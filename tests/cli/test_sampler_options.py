@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.sampler import SamplerSettings
+from logitscope.protocol.sampler_settings import SamplerSettings
 from tests.cli.test_cli import assert_clean_error, run
 
 

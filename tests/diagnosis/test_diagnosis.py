@@ -13,14 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from logitscope.base.messages import Message
 from logitscope.diagnosis import Context, diagnose
 from logitscope.diagnosis.checks import longest_repeat, notice_pattern
 from logitscope.diagnosis.stored import DiagnosedAnswer, diagnose_export, diagnose_message
 from logitscope.diagnosis.thresholds import LOOP_MIN_TOKENS, SLOW_MIN_TOKENS
-from logitscope.engine.api import DecodeOptions, LoadSettings
-from logitscope.engine.notices import CONTEXT_FULL_NOTICE, TRIMMED_NOTICE
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.messages import Message
+from logitscope.protocol.api import DecodeOptions, LoadSettings
+from logitscope.protocol.notices import CONTEXT_FULL_NOTICE, TRIMMED_NOTICE
+from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import load_export

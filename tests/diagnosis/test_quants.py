@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from logitscope.cli.explain import fix_options
 from logitscope.diagnosis import Context, diagnose
-from logitscope.diagnosis.commands import fix_options
 from logitscope.diagnosis.quants import library_smaller, quant_of, same_model, smaller_quantization
-from logitscope.engine.api import LoadSettings
-from logitscope.engine.gguf_info import read_model_card
+from logitscope.gguf.card import read_model_card
+from logitscope.protocol.api import LoadSettings
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import load_export

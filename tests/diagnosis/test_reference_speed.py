@@ -12,8 +12,8 @@ import pytest
 
 from logitscope.diagnosis.stored import diagnose_message, reference_tps
 from logitscope.diagnosis.thresholds import SLOW_MIN_TOKENS
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import SamplerSettings
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import check_export

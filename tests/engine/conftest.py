@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.api import LoadSettings
+from logitscope.protocol.api import LoadSettings
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import llama_cpp
 import numpy as np
 
 from logitscope.engine.grammar import TOKEN_DATA
-from logitscope.engine.stages import Candidates
+from logitscope.sampling.stages import Candidates
 
 _P = ctypes.POINTER(llama_cpp.llama_token_data)
 

@@ -8,12 +8,12 @@ import llama_cpp
 import numpy as np
 import pytest
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.beam_api import FINISHED, KEPT, PRUNED, BeamRequest, BeamResult, beam_score
+from logitscope.base.errors import InvalidSettingsError
 from logitscope.engine.beams import BeamSearch
-from logitscope.engine.sampler import PRESETS
-from logitscope.engine.trace import GenerationResult
-from logitscope.errors import InvalidSettingsError
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.beams import FINISHED, KEPT, PRUNED, BeamRequest, BeamResult, beam_score
+from logitscope.protocol.sampler_settings import PRESETS
+from logitscope.protocol.trace import GenerationResult
 
 QUESTION = "What is the capital of France?"
 OPEN_QUESTION = "Name three colours."
@@ -260,7 +260,7 @@ def test_a_beam_context_larger_than_the_machine_is_refused_before_llama_cpp_allo
     (here: 1 GiB of RAM, as the machine probe would report it) the search is one clear error, checked as the
     scoring context is. A real one this size (32 x 2,000 cells, ~1.4 GiB of KV cache) fits this machine."""
     from logitscope.engine import capacity
-    from logitscope.library.machine import MachineMemory
+    from logitscope.system.machine import MachineMemory
 
     monkeypatch.setattr(capacity, "probe_machine", lambda **_kw: MachineMemory(ram_total=1 << 30, ram_available=1 << 29))
     request = BeamRequest(_request(2000, OPEN_QUESTION), n_beams=32)

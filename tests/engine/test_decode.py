@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import LEGACY_ORDERS, PRESETS, SamplerSettings
-from logitscope.engine.trace import GenerationResult, StepRecord, pack_step, unpack_step
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.sampler_settings import LEGACY_ORDERS, PRESETS, SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord, pack_step, unpack_step
 
 
 def run(engine, **kwargs) -> tuple[list[StepRecord], GenerationResult]:
@@ -132,8 +132,8 @@ def test_trace_is_compact_and_round_trips(engine):
 
 
 def test_context_full_stops_with_a_notice(demo_model):
-    from logitscope.engine.api import LoadSettings
     from logitscope.engine.core import Engine
+    from logitscope.protocol.api import LoadSettings
 
     eng = Engine()
     eng.load(demo_model, LoadSettings(n_ctx=256))
@@ -149,7 +149,7 @@ def test_context_full_stops_with_a_notice(demo_model):
 
 
 def test_prompt_longer_than_the_context_is_a_clear_error(engine):
-    from logitscope.errors import ContextOverflowError
+    from logitscope.base.errors import ContextOverflowError
 
     with pytest.raises(ContextOverflowError, match="tokens but the context holds 2048"):
         run(engine, prompt="word " * 3000, options=DecodeOptions(max_tokens=5))

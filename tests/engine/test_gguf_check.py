@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.gguf_info import inspect_model, read_model_card
-from logitscope.errors import DamagedModelError, ModelFileError
+from logitscope.base.errors import DamagedModelError, ModelFileError
+from logitscope.gguf.card import inspect_model, read_model_card
 from tests.cli import corpus
 from tests.library.ggufs import split_gguf, tiny_gguf
 

@@ -24,9 +24,9 @@ from gguf import GGUFValueType
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from logitscope.cli import main
-from logitscope.engine.gguf_info import ModelCard, inspect_model
-from logitscope.errors import ModelFileError
+from logitscope.base.errors import ModelFileError
+from logitscope.cli.main import main
+from logitscope.gguf.card import ModelCard, inspect_model
 from tests.cli import corpus
 from tests.library.ggufs import tiny_gguf
 

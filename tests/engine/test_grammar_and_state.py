@@ -11,13 +11,13 @@ import llama_cpp
 import numpy as np
 import pytest
 
-from logitscope.engine import stages as st
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
-from logitscope.engine.replay import replay_step
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import InvalidSettingsError
+from logitscope.base.errors import InvalidSettingsError
 from logitscope.grammars import ready_grammar
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.sampling import stages as st
+from logitscope.sampling.replay import replay_step
 from tests.engine.llama_reference import apply, assert_same, full
 
 GEMMA3 = Path(os.environ.get("LOGITSCOPE_TEST_GEMMA3")

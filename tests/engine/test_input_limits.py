@@ -7,16 +7,16 @@ import time
 
 import pytest
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.base.errors import InvalidSettingsError
 from logitscope.engine.capacity import ensure_it_can_fit
 from logitscope.engine.core import Engine
-from logitscope.engine.gguf_info import read_model_card
-from logitscope.engine.memory import estimate
-from logitscope.engine.sampler import PRESETS
-from logitscope.engine.threads import MAX_THREADS_PER_CPU, available_cpus, max_threads
-from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import InvalidSettingsError
-from logitscope.library.machine import MachineMemory, probe_machine
+from logitscope.gguf.card import read_model_card
+from logitscope.gguf.memory import estimate
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.protocol.sampler_settings import PRESETS
+from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.system.machine import MachineMemory, probe_machine
+from logitscope.system.threads import MAX_THREADS_PER_CPU, available_cpus, max_threads
 
 GIB = 1 << 30
 

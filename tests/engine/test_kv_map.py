@@ -6,12 +6,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.forward_api import KvCell, KvMap
-from logitscope.engine.kv_map import SEGMENTS, build_runs
-from logitscope.engine.memory import kv_cache_bytes, kv_cells
-from logitscope.engine.sampler import PRESETS
-from logitscope.engine.trace import GenerationResult
+from logitscope.gguf.memory import kv_cache_bytes, kv_cells
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.forward import KvCell, KvMap
+from logitscope.protocol.kv_map import SEGMENTS, build_runs
+from logitscope.protocol.sampler_settings import PRESETS
+from logitscope.protocol.trace import GenerationResult
 
 SYSTEM = "You answer in one short sentence."
 QUESTION_1 = "What is the capital of France?"

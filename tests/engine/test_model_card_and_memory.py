@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from logitscope.engine.api import LoadSettings
-from logitscope.engine.gguf_info import read_model_card
-from logitscope.engine.memory import estimate, kv_bytes_per_token, kv_cache_bytes
 from logitscope.engine.runtime import Runtime
+from logitscope.gguf.card import read_model_card
+from logitscope.gguf.memory import estimate, kv_bytes_per_token, kv_cache_bytes
+from logitscope.protocol.api import LoadSettings
 
 
 def test_demo_model_card(demo_model):

@@ -3,15 +3,15 @@ steps depend on) and the KV cache types (engine.memory.KV_CACHE_TYPES)."""
 
 from __future__ import annotations
 
-from logitscope.engine.memory import KV_CACHE_TYPES, kv_bytes_per_element_text
-from logitscope.engine.sampler import (
+from logitscope.gguf.memory import KV_CACHE_TYPES, kv_bytes_per_element_text
+from logitscope.protocol.sampler_settings import (
     CHAIN_STAGES,
     FIXED_BEFORE,
     LEGACY_ORDERS,
     MIROSTAT_CHAIN,
     SamplerSettings,
 )
-from logitscope.engine.trace import STAGE_NAMES
+from logitscope.protocol.trace import STAGE_NAMES
 
 
 def test_each_order_applies_every_chain_stage_once_and_every_stage_has_a_stored_name():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from logitscope.engine.sampler_bench import STAGE_SETTINGS, measure_pipeline, measure_stages
+from logitscope.bench.samplers import STAGE_SETTINGS, measure_pipeline, measure_stages
 
 
 def test_every_stage_is_timed_on_the_whole_vocabulary(engine):

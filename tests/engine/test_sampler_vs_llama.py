@@ -12,7 +12,9 @@ import llama_cpp
 import numpy as np
 import pytest
 
-from logitscope.engine import sampler as S
+from logitscope.protocol.sampler_settings import LEGACY_ORDERS, SamplerSettings, is_on
+from logitscope.sampling import sampler as S
+from logitscope.sampling import stages
 
 PROMPTS = ["The capital of France is", "def fibonacci(n):", "Once upon a time, there was a", "1, 2, 3, 4,"]
 
@@ -51,7 +53,7 @@ def softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum()
 
 
-def assert_same(ours: S.Candidates, ref_ids: np.ndarray, ref_logits: np.ndarray) -> None:
+def assert_same(ours: stages.Candidates, ref_ids: np.ndarray, ref_logits: np.ndarray) -> None:
     assert len(ours) == len(ref_ids), f"{len(ours)} survivors vs llama.cpp's {len(ref_ids)}"
     a = np.argsort(ours.ids)
     b = np.argsort(ref_ids)
@@ -60,35 +62,35 @@ def assert_same(ours: S.Candidates, ref_ids: np.ndarray, ref_logits: np.ndarray)
     np.testing.assert_allclose(softmax(ours.logits[a]), softmax(ref_logits[b]), atol=1e-6)
 
 
-def full(logits: np.ndarray) -> S.Candidates:
-    return S.Candidates(np.arange(len(logits), dtype=np.int32), logits.copy(), False, True)
+def full(logits: np.ndarray) -> stages.Candidates:
+    return stages.Candidates(np.arange(len(logits), dtype=np.int32), logits.copy(), False, True)
 
 
 @pytest.mark.parametrize("k", [1, 5, 40, 300, 0])
 def test_top_k(real_logits, k):
     for logits, _ in real_logits:
-        ours = S.top_k(full(logits), k)
+        ours = stages.top_k(full(logits), k)
         assert_same(ours, *llama_apply(llama_cpp.llama_sampler_init_top_k(k), np.arange(len(logits)), logits))
 
 
 @pytest.mark.parametrize("p", [0.05, 0.5, 0.9, 0.95, 0.999, 1.0])
 def test_top_p_on_full_vocabulary(real_logits, p):
     for logits, _ in real_logits:
-        ours = S.top_p(full(logits), p)
+        ours = stages.top_p(full(logits), p)
         assert_same(ours, *llama_apply(llama_cpp.llama_sampler_init_top_p(p, 1), np.arange(len(logits)), logits))
 
 
 @pytest.mark.parametrize("p", [0.0, 0.01, 0.05, 0.2, 0.9])
 def test_min_p(real_logits, p):
     for logits, _ in real_logits:
-        ours = S.min_p(full(logits), p)
+        ours = stages.min_p(full(logits), p)
         assert_same(ours, *llama_apply(llama_cpp.llama_sampler_init_min_p(p, 1), np.arange(len(logits)), logits))
 
 
 @pytest.mark.parametrize("t", [0.0, 0.3, 1.0, 1.7])
 def test_temperature(real_logits, t):
     for logits, _ in real_logits:
-        ours = S.temperature(full(logits), t)
+        ours = stages.temperature(full(logits), t)
         assert_same(ours, *llama_apply(llama_cpp.llama_sampler_init_temp(t), np.arange(len(logits)), logits))
 
 
@@ -99,23 +101,23 @@ def test_penalties(real_logits, repeat, freq, present, last_n):
         window = recent[-last_n:] if last_n else recent[:0]
         # Count repeats too: the window holds a token twice in one of the prompts.
         window = np.concatenate([window, window[-2:]]) if last_n > 4 else window
-        ours = S.penalties(full(logits), window[-last_n:] if last_n else window, repeat, freq, present)
+        ours = stages.penalties(full(logits), window[-last_n:] if last_n else window, repeat, freq, present)
         smpl = llama_cpp.llama_sampler_init_penalties(len(logits), last_n, repeat, freq, present)
         assert_same(ours, *llama_apply(smpl, np.arange(len(logits)), logits, accept=list(window)))
 
 
-@pytest.mark.parametrize("order", list(S.LEGACY_ORDERS))
+@pytest.mark.parametrize("order", list(LEGACY_ORDERS))
 def test_whole_chain_stage_by_stage(real_logits, order):
     """Run our pipeline and llama.cpp's samplers one after the other on llama.cpp's own output."""
-    settings = S.SamplerSettings(temperature=0.7, top_k=30, top_p=0.9, min_p=0.03, repeat_penalty=1.2,
-                                 repeat_last_n=16, frequency_penalty=0.1, presence_penalty=0.1, samplers=S.LEGACY_ORDERS[order])
+    settings = SamplerSettings(temperature=0.7, top_k=30, top_p=0.9, min_p=0.03, repeat_penalty=1.2,
+                                 repeat_last_n=16, frequency_penalty=0.1, presence_penalty=0.1, samplers=LEGACY_ORDERS[order])
     for logits, recent in real_logits:
         n_vocab = len(logits)
         window = recent[-settings.repeat_last_n:]
         funcs = S.stage_functions(settings, window)
         ours = full(logits)
         ref_ids, ref_logits = np.arange(len(logits)), logits.copy()
-        for name in (n for n in S.LEGACY_ORDERS[order] if S.is_on(n, settings)):
+        for name in (n for n in LEGACY_ORDERS[order] if is_on(n, settings)):
             ours = funcs[name](ours)
             smpl = {
                 "penalties": lambda: llama_cpp.llama_sampler_init_penalties(n_vocab, 16, 1.2, 0.1, 0.1),  # noqa: B023
@@ -131,7 +133,7 @@ def test_whole_chain_stage_by_stage(real_logits, order):
 def test_top_indices_matches_a_full_sort(real_logits):
     for logits, _ in real_logits:
         for k in (1, 10, 128, 3000):
-            np.testing.assert_array_equal(np.sort(logits[S.top_indices(logits, k)])[::-1],
+            np.testing.assert_array_equal(np.sort(logits[stages.top_indices(logits, k)])[::-1],
                                           np.sort(logits)[::-1][:k])
 
 
@@ -140,5 +142,5 @@ def test_settings_validation():
            dict(repeat_penalty=0.0), dict(repeat_last_n=-1), dict(samplers=("sideways",)), dict(temperature=float("nan"))]
     for kwargs in bad:
         with pytest.raises(ValueError):
-            S.SamplerSettings(**kwargs).validate()
-    S.SamplerSettings().validate()
+            SamplerSettings(**kwargs).validate()
+    SamplerSettings().validate()

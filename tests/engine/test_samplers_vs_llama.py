@@ -11,10 +11,11 @@ import llama_cpp
 import numpy as np
 import pytest
 
-from logitscope.engine import stages as st
-from logitscope.engine.dry import build_breakers, dry
-from logitscope.engine.sampler import SamplerSettings, mirostat_update, run_stages, stage_functions
-from logitscope.engine.sampler_state import SamplerState
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.sampling import stages as st
+from logitscope.sampling.dry import build_breakers, dry
+from logitscope.sampling.sampler import mirostat_update, run_stages, stage_functions
+from logitscope.sampling.sampler_state import SamplerState
 from tests.engine.llama_reference import apply, assert_same, full, read_mu
 
 PROMPTS = ["The capital of France is", "def fibonacci(n):", "Once upon a time, there was a", "1, 2, 3, 4,"]

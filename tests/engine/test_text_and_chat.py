@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.base.errors import ChatTemplateError, ContextOverflowError
+from logitscope.base.utf8 import Utf8Stream
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
-from logitscope.engine.sampler import PRESETS
-from logitscope.engine.text import Utf8Stream
-from logitscope.errors import ChatTemplateError, ContextOverflowError
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.sampler_settings import PRESETS
 
 CJK_AND_EMOJI = "你好，世界！大语言模型 🙂🚀 naïve"
 

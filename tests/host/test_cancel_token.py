@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from logitscope.engine.score_api import ScoreRequest
 from logitscope.host.client import CancelledError
+from logitscope.protocol.score import ScoreRequest
 
 TEXT = "The lamp was lit at dusk, and the keeper climbed the stairs to watch the ships pass in the night. " * 6
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logitscope.errors import EngineCrashedError
+from logitscope.base.errors import EngineCrashedError
 from logitscope.host.crash_log import crash_hint, meaningful_lines
 
 ROUTINE = [  # what llama.cpp logs while loading the demo model (captured from the engine process)

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
-from logitscope.engine.sampler import PRESETS
-from logitscope.errors import EngineCrashedError, EngineUnresponsiveError
+from logitscope.base.errors import EngineCrashedError, EngineUnresponsiveError
 from logitscope.host.client import TIMEOUT_ENV, EngineClient
+from logitscope.protocol.api import DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.protocol.sampler_settings import PRESETS
 
 LIMIT_S = 2.5   # short, for the tests; the default is generous (client.DEFAULT_TIMEOUT_S)
 MARGIN_S = 3.0  # process ending, reaping and a busy shared test machine

@@ -9,10 +9,10 @@ from multiprocessing.connection import Connection
 
 import pytest
 
-from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
-from logitscope.engine.sampler import PRESETS
-from logitscope.engine.trace import StepRecord, unpack_step
 from logitscope.host.server import EngineServer
+from logitscope.protocol.api import DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.protocol.sampler_settings import PRESETS
+from logitscope.protocol.trace import StepRecord, unpack_step
 
 N_TOKENS = 400
 _kept_open: list[Connection] = []  # closing the peer would make the server end this process (its caller is gone)

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
-from logitscope.engine.sampler import PRESETS
-from logitscope.errors import EngineCrashedError, LoadCancelledError
+from logitscope.base.errors import EngineCrashedError, LoadCancelledError
+from logitscope.protocol.api import DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.protocol.sampler_settings import PRESETS
 
 LONG = GenerateRequest(prompt="1, 2, 3, 4, 5,", settings=PRESETS["Greedy"], options=DecodeOptions(max_tokens=3000))
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -12,36 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.errors import HubError, LibraryError
-from logitscope.library.commands import add_models_subcommands, run_models
-from logitscope.paths import models_dir
+from logitscope.base.errors import HubError, LibraryError
+from logitscope.base.paths import models_dir
+from logitscope.cli.main import build_parser
 
 MAIN = """
-import argparse, sys
-from logitscope.errors import LogitscopeError
-from logitscope.library.commands import add_models_subcommands, run_models
-parser = argparse.ArgumentParser(prog="logitscope models")
-add_models_subcommands(parser.add_subparsers(dest="models_command", required=True))
-try:
-    sys.exit(run_models(parser.parse_args(sys.argv[1:])))
-except LogitscopeError as exc:
-    print(f"error: {exc}", file=sys.stderr)
-    sys.exit(2)
+import sys
+from logitscope.cli.main import main
+sys.exit(main(["models", *sys.argv[1:]]))
 """
 
 
-def parser() -> argparse.ArgumentParser:
-    """The shape cli.py has: `logitscope models ACTION`, with its own fetch-demo next to ours."""
-    root = argparse.ArgumentParser(prog="logitscope")
-    models = root.add_subparsers(dest="command").add_parser("models")
-    actions = models.add_subparsers(dest="models_command", required=True)
-    actions.add_parser("fetch-demo")
-    add_models_subcommands(actions)
-    return root
-
-
 def run(*argv: str) -> int:
-    return run_models(parser().parse_args(["models", *argv]))
+    """`logitscope models ARGV` in this process; errors raise (the CLI would print them)."""
+    args = build_parser().parse_args(["models", *argv])
+    return int(args.run(args))
 
 
 @pytest.fixture
@@ -152,7 +136,7 @@ def test_list_and_rm_use_the_folders_added_in_the_settings(models, capsys):
 
 
 def test_list_prints_problems_in_the_settings_as_warnings(models, capsys):
-    from logitscope.paths import data_dir
+    from logitscope.base.paths import data_dir
 
     (data_dir() / "settings.json").write_text(json.dumps(
         {"schema": 1, "app": {"theme": "purple", "models_folders": [str(models)]}}))

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 
 import pytest
 
+from logitscope.base.paths import models_dir
+from logitscope.cli.main import build_parser
 from logitscope.library.catalog import list_local_models
-from logitscope.library.commands import add_models_subcommands, run_models
 from logitscope.library.discovery import default_roots
-from logitscope.library.machine import MachineMemory
-from logitscope.paths import models_dir
+from logitscope.system.machine import MachineMemory
 from tests.cli import corpus
 
 GIB = 1024**3
@@ -48,13 +47,13 @@ def test_the_catalogue_marks_damaged_files_with_the_reason(models, demo_model):
 
 
 def test_models_list_says_damaged(models, capsys):
-    parser = argparse.ArgumentParser(prog="logitscope models")
-    add_models_subcommands(parser.add_subparsers(dest="models_command", required=True))
-    assert run_models(parser.parse_args(["list", "--json"])) == 0
+    args = build_parser().parse_args(["models", "list", "--json"])
+    assert args.run(args) == 0
     data = {m["name"]: m for m in json.loads(capsys.readouterr().out)["models"]}
     assert data["truncated.gguf"]["damaged"] is True and "past the end" in data["truncated.gguf"]["error"]
     assert data["notes.gguf"]["damaged"] is False
-    assert run_models(parser.parse_args(["list"])) == 0
+    args = build_parser().parse_args(["models", "list"])
+    assert args.run(args) == 0
     text = capsys.readouterr().out
     block = text[text.index("no-kv-heads.gguf"):].split("\n")
     assert "damaged" in block[0] and "head_count_kv is 0" in block[2]

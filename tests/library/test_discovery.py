@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from huggingface_hub import hf_hub_download
 
-from logitscope.errors import LibraryError
+from logitscope.base.errors import LibraryError
 from logitscope.library.catalog import list_local_models, remove_model
 from logitscope.library.discovery import default_roots, ollama_name
-from logitscope.library.machine import MachineMemory
+from logitscope.system.machine import MachineMemory
 from tests.library.fake_hub import sha256_file
 
 GIB = 1 << 30

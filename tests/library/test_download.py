@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.errors import DownloadCancelledError, DownloadError, HubError
+from logitscope.base.errors import DownloadCancelledError, DownloadError, HubError
+from logitscope.base.paths import models_dir
 from logitscope.library.catalog import list_local_models
 from logitscope.library.demo import DEMO_FILE_NAME, DEMO_SHA256, DEMO_SIZE, sha256_of
 from logitscope.library.discovery import default_roots
 from logitscope.library.download import CHUNK, Progress, pull_model
 from logitscope.library.filenames import partial_paths
 from logitscope.library.hub_token import set_token
-from logitscope.library.machine import MachineMemory
-from logitscope.paths import models_dir
+from logitscope.system.machine import MachineMemory
 from tests.library.conftest import GATED_TOKEN
 from tests.library.test_hub import closed_port_endpoint
 

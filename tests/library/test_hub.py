@@ -13,10 +13,10 @@ from urllib.parse import parse_qs, urlsplit
 import huggingface_hub.constants
 import pytest
 
-from logitscope.errors import HubError, LogitscopeError
+from logitscope.base.errors import HubError, LogitscopeError
 from logitscope.library import hub as hub_module
 from logitscope.library.hub import list_repo_ggufs, search_models
-from logitscope.library.machine import MachineMemory
+from logitscope.system.machine import MachineMemory
 
 GIB = 1 << 30
 MACHINE = MachineMemory(16 * GIB, 8 * GIB)

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.gguf_info import read_model_card
-from logitscope.engine.memory import estimate, format_bytes, value_cache_type
-from logitscope.library import machine as machine_mod
+from logitscope.gguf.card import read_model_card
+from logitscope.gguf.memory import estimate, format_bytes, value_cache_type
 from logitscope.library.fit import (
     FITS_SHARE,
     VRAM_RESERVE,
@@ -17,7 +16,8 @@ from logitscope.library.fit import (
     need_for_card,
     need_for_download,
 )
-from logitscope.library.machine import GpuMemory, MachineMemory, parse_meminfo, probe_machine
+from logitscope.system import machine as machine_mod
+from logitscope.system.machine import GpuMemory, MachineMemory, parse_meminfo, probe_machine
 
 GIB = 1 << 30
 MEMINFO = "MemTotal:       16318112 kB\nMemFree:          901234 kB\nMemAvailable:    9876543 kB\nBuffers: 1 kB\n"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from logitscope.errors import LibraryError
+from logitscope.base.errors import LibraryError
 from logitscope.library.filenames import quant_label
 from logitscope.library.recommended import RECOMMENDED_FILE, load_recommended
 

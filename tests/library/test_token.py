@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from logitscope.errors import HubError
+from logitscope.base.errors import HubError
 from logitscope.library.hub_token import KEYRING_SERVICE, clear_token, get_token, set_token, token_file
 
 

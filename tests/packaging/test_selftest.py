@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.selftest import SelftestError, check_step, greedy_request
+from logitscope.cli.selftest import SelftestError, check_step, greedy_request
 from tests.cli.corpus import with_metadata_patched
 from tests.packaging.pictures import assert_window_picture
 from tests.packaging.runs import assert_one_clear_error, run, user_env

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 
 from logitscope.diagnosis import diagnose
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.trace import StepRecord
 from logitscope.host.remote import RemoteEngine
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.trace import StepRecord
 from tests.remote.test_real_server import GREEDY
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.errors import RemoteEngineError
+from logitscope.base.errors import RemoteEngineError
 from logitscope.host.remote import RemoteEngine
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.sampler_settings import SamplerSettings
 from tests.remote.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
 
 CHAT = GenerateRequest(messages=[ChatMessage("user", "Hi")], settings=SamplerSettings(top_k=0, min_p=0.0, seed=1),

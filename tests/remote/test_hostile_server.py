@@ -19,12 +19,12 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import dumps, result_to_json, step_to_json
-from logitscope.errors import InvalidSettingsError, RemoteEngineError
+from logitscope.base.errors import InvalidSettingsError, RemoteEngineError
 from logitscope.host.remote import MAX_JSON_BYTES, RemoteEngine
 from logitscope.host.remote_stream import MAX_LINE_BYTES, iter_lines
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import dumps, result_to_json, step_to_json
 from tests.remote.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
 
 END = [data(chat_chunk(None, None, "stop")), "data: [DONE]\n\n"]

@@ -8,11 +8,11 @@ import math
 
 import pytest
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings
-from logitscope.engine.trace import pack_step, result_to_json, step_to_json, unpack_step
-from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
+from logitscope.base.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.host.remote import RemoteEngine
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.sampler_settings import LEGACY_ORDERS, SamplerSettings
+from logitscope.protocol.trace import pack_step, result_to_json, step_to_json, unpack_step
 from tests.remote.fake_server import (
     FakeServer,
     ModelToken,

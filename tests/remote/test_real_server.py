@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings
-from logitscope.engine.trace import GenerationResult, StepRecord, pack_step, step_to_json, unpack_step
-from logitscope.errors import RemoteEngineError, UnsupportedByServerError
-from logitscope.host.engine_api import EngineLike
+from logitscope.base.errors import RemoteEngineError, UnsupportedByServerError
 from logitscope.host.remote import RemoteEngine
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.engine_like import EngineLike
+from logitscope.protocol.sampler_settings import LEGACY_ORDERS, SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord, pack_step, step_to_json, unpack_step
 from tests.remote.conftest import API_KEY, RealServer, llama_cpp_server
 
 GREEDY = SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0, repeat_penalty=1.0)

@@ -11,10 +11,10 @@ from dataclasses import replace
 
 import pytest
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import CHAIN_STAGES, SamplerSettings
-from logitscope.errors import InvalidSettingsError
+from logitscope.base.errors import InvalidSettingsError
 from logitscope.host.remote import RemoteEngine
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.sampler_settings import CHAIN_STAGES, SamplerSettings
 from tests.remote.fake_server import (
     FakeServer,
     chat_chunk,

@@ -11,7 +11,10 @@ import math
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from logitscope.engine.trace import (
+from logitscope.base.errors import RemoteEngineError
+from logitscope.host.remote_stream import MAX_LINE_BYTES, Answer, read_answer
+from logitscope.host.remote_wire import CHAT, COMPLETIONS, MAX_COUNT, MAX_PIECE_BYTES, NATIVE
+from logitscope.protocol.trace import (
     RAW_TOP_N,
     dumps,
     pack_step,
@@ -19,9 +22,6 @@ from logitscope.engine.trace import (
     step_to_json,
     unpack_step,
 )
-from logitscope.errors import RemoteEngineError
-from logitscope.host.remote_stream import MAX_LINE_BYTES, Answer, read_answer
-from logitscope.host.remote_wire import CHAT, COMPLETIONS, MAX_COUNT, MAX_PIECE_BYTES, NATIVE
 
 # -- values a server might send where a number, an id, a text or a list belongs ---------------------
 

@@ -8,13 +8,13 @@ import math
 import numpy as np
 import pytest
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import StageRecord, StepRecord, pack_step, step_to_json, unpack_step
-from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
-from logitscope.host.engine_api import CAPABILITY_KEYS, LOCAL_CAPABILITIES, EngineLike
+from logitscope.base.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.host.remote import RemoteEngine, iter_sse, normalize_base_url, server_message
 from logitscope.host.remote_wire import Chunk, TokenReport, chunk_steps
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.engine_like import CAPABILITY_KEYS, LOCAL_CAPABILITIES, EngineLike
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import StageRecord, StepRecord, pack_step, step_to_json, unpack_step
 
 NAN = float("nan")
 

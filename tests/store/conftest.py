@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity
 
@@ -40,8 +40,8 @@ class Generated:
 @pytest.fixture(scope="session")
 def generated(engine, demo_model: Path) -> Generated:
     """Three short answers (16 tokens each), one of them asked in Chinese (multi-byte pieces)."""
-    from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-    from logitscope.engine.sampler import SamplerSettings
+    from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+    from logitscope.protocol.sampler_settings import SamplerSettings
 
     answers = []
     for n, prompt in enumerate(["Why is the sky blue?", "请用中文介绍一下你自己。", "Name three fruits."]):

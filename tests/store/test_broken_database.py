@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
 from logitscope.store import database
 from logitscope.store.history import HistoryStore
 from logitscope.store.schema import LATEST_VERSION

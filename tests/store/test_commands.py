@@ -1,4 +1,4 @@
-"""`logitscope history list | export | import`, through the functions cli.py wires in."""
+"""`logitscope history list | export | import`, through the functions cli/main.py wires in."""
 
 from __future__ import annotations
 
@@ -11,27 +11,24 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.errors import StoreError
-from logitscope.store.commands import add_history_parser, run_history
+from logitscope.base.errors import StoreError
+from logitscope.cli.main import build_parser
 from logitscope.store.history import HistoryStore
 from tests.store.conftest import save_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# The smallest program that wires the command in, as cli.py does.
-HARNESS = ("import argparse, sys; from logitscope.store.commands import add_history_parser, run_history; "
-           "p = argparse.ArgumentParser(prog='logitscope'); s = p.add_subparsers(dest='command'); "
-           "add_history_parser(s); sys.exit(run_history(p.parse_args(sys.argv[1:])))")
+# The CLI in a process of its own (what `logitscope ARGV` runs).
+HARNESS = "import sys; from logitscope.cli.main import main; sys.exit(main(sys.argv[1:]))"
 
 
 def parse(*argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="logitscope")
-    add_history_parser(parser.add_subparsers(dest="command"))
-    return parser.parse_args(argv)
+    return build_parser().parse_args(argv)
 
 
 def run(*argv: str) -> int:
-    return run_history(parse(*argv))
+    args = parse(*argv)
+    return int(args.run(args))
 
 
 @pytest.fixture

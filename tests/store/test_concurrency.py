@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.trace import pack_step
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
+from logitscope.protocol.trace import pack_step
 from logitscope.store import database, exchange
 from logitscope.store.exchange import export_json, import_json
 from logitscope.store.history import HistoryStore
@@ -186,7 +186,7 @@ def test_a_long_import_commits_in_chunks_and_a_failure_removes_the_committed_one
 # Another process streaming an answer through the store, and keeping it open (unfinished) until told.
 STREAMER = r"""
 import base64, json, sys
-from logitscope.engine.trace import unpack_step
+from logitscope.protocol.trace import unpack_step
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from logitscope import TRACE_SCHEMA_VERSION
-from logitscope.engine.trace import pack_step, result_to_json, step_to_json, unpack_step
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
+from logitscope.protocol.trace import pack_step, result_to_json, step_to_json, unpack_step
 from logitscope.store.exchange import export_json, export_markdown, export_trace_jsonl, import_json
 from logitscope.store.history import HistoryStore
 from tests.store.conftest import save_answer

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
 from logitscope.store import import_check
 from logitscope.store.files import atomic_write_bytes, write_export
 from logitscope.store.history import HistoryStore

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
 from logitscope.store.history import HistoryStore
 
 

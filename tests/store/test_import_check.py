@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.cli import main
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
+from logitscope.cli.main import main
 from logitscope.store.exchange import export_json, export_markdown, import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import MAX_EXPORT_BYTES, check_export, load_export

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
 from logitscope.store.exchange import export_json, export_markdown, export_trace_jsonl, import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import check_export, parse_export

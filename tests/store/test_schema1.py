@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from logitscope import TRACE_SCHEMA_VERSION
-from logitscope.engine.sampler import LEGACY_ORDERS, SamplerSettings
-from logitscope.engine.trace import StageRecord, pack_step, step_to_json, unpack_step
-from logitscope.engine.trace_schema import migrate_settings, migrate_trace, migrate_trace_line
+from logitscope.protocol.sampler_settings import LEGACY_ORDERS, SamplerSettings
+from logitscope.protocol.trace import StageRecord, pack_step, step_to_json, unpack_step
+from logitscope.protocol.trace_schema import migrate_settings, migrate_trace, migrate_trace_line
 from logitscope.session.conversation import Conversation
 from logitscope.session.history import ChatHistory
 from logitscope.store.exchange import export_json, import_json
@@ -143,7 +143,7 @@ def test_the_imported_document_is_checked_and_migrated_in_process(tmp_path: Path
 def test_an_import_refuses_absurd_stage_records(tmp_path: Path, damage, phrase):
     import base64
 
-    from logitscope.errors import StoreError
+    from logitscope.base.errors import StoreError
 
     document = json.loads(OLD_EXPORT.read_text(encoding="utf-8"))
     answer = document["conversations"][0]["messages"][1]

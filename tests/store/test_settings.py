@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.engine.api import LoadSettings
-from logitscope.engine.sampler import LEGACY_ORDERS, PRESETS, SamplerSettings
-from logitscope.errors import InvalidSettingsError
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.protocol.api import LoadSettings
+from logitscope.protocol.sampler_settings import LEGACY_ORDERS, PRESETS, SamplerSettings
 from logitscope.store import settings as settings_module
 from logitscope.store.settings import SETTINGS_SCHEMA, AppSettings, SettingsStore, describe
 
@@ -192,7 +192,7 @@ def test_non_finite_numbers_are_invalid(path: Path):
 def test_no_qt_and_no_llama_cpp_in_the_history_modules():
     import subprocess
     import sys
-    code = ("import sys, logitscope.store, logitscope.store.commands; "
+    code = ("import sys, logitscope.store, logitscope.cli.history; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'llama_cpp')]; sys.exit(1 if bad else 0)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
     assert settings_module.LoadSettings is LoadSettings  # settings does use the engine's own dataclass

@@ -10,7 +10,7 @@ import sqlite3
 from dataclasses import asdict
 from pathlib import Path
 
-from logitscope.engine.trace import KvInfo, Timings
+from logitscope.protocol.trace import KvInfo, Timings
 from logitscope.session.conversation import Conversation
 from logitscope.session.history import ChatHistory
 from logitscope.store.exchange import export_trace_jsonl

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from logitscope.engine.trace import StepRecord
+from logitscope.protocol.trace import StepRecord
 from logitscope.store.history import HistoryStore
 from logitscope.store.streaming import COMMIT_INTERVAL_S
 from logitscope.store.traces import referenced_tokens
@@ -161,12 +161,12 @@ def test_opening_marks_an_answer_left_streaming_as_interrupted(tmp_path: Path, g
 
 CHILD = r"""
 import sys
-from logitscope.engine.api import GenerateRequest
+from logitscope.protocol.api import GenerateRequest
 from logitscope.engine.core import Engine
-from logitscope.engine.api import DecodeOptions
-from logitscope.engine.api import LoadSettings
-from logitscope.engine.sampler import PRESETS
-from logitscope.engine.trace import StepRecord
+from logitscope.protocol.api import DecodeOptions
+from logitscope.protocol.api import LoadSettings
+from logitscope.sampling.sampler import PRESETS
+from logitscope.protocol.trace import StepRecord
 from logitscope.store.history import HistoryStore
 from logitscope.store.streaming import COMMIT_INTERVAL_S
 from logitscope.store.records import ModelIdentity

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from logitscope.engine.api import LoadSettings
-from logitscope.engine.sampler import PRESETS
+from logitscope.protocol.api import LoadSettings
+from logitscope.protocol.sampler_settings import PRESETS
 from tests.library.conftest import gguf_files, hub, sealed  # noqa: F401  (the fake Hub, for the Models page)
 from tests.remote.conftest import real_server  # noqa: F401  (llama_cpp.server with the demo model)
 

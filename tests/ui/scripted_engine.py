@@ -1,4 +1,4 @@
-"""A scripted engine for the fast UI tier: the EngineClient interface (host/engine_api.py EngineLike, plus
+"""A scripted engine for the fast UI tier: the EngineClient interface (protocol/engine_like.py EngineLike, plus
 load / last_load / vocab) replaying StepRecords recorded from the real demo model, so the chat's state
 machine can be tested without running the model for each test. `record` makes the recording once."""
 
@@ -10,9 +10,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
-from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
-from logitscope.engine.forward_api import (
+from logitscope.base.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
+from logitscope.protocol.api import GenerateRequest, LoadSettings, ModelInfo
+from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
+from logitscope.protocol.forward import (
     LENS_TOP_K,
     AttentionMatrix,
     AttentionRow,
@@ -20,10 +22,8 @@ from logitscope.engine.forward_api import (
     InspectRequest,
     LayerLens,
 )
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
-from logitscope.host.engine_api import LOCAL_CAPABILITIES
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord
 
 
 @dataclass
@@ -35,7 +35,7 @@ class Recording:
 
 def record(engine, questions: Sequence[str], max_tokens: int = 6) -> Recording:  # noqa: ANN001 - engine.core.Engine
     """Answer each question once with the real engine (greedy), keeping every step and the result."""
-    from logitscope.engine.api import ChatMessage, DecodeOptions
+    from logitscope.protocol.api import ChatMessage, DecodeOptions
 
     answers = []
     for question in questions:

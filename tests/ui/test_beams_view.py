@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor, QFontMetrics
 
-from logitscope.engine.sampler import PRESETS
+from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.ui.beams_view import PRUNED_FOREGROUND, SHORTCUT, WINNER_BACKGROUND, WINNER_FOREGROUND
 from logitscope.ui.tokens import id_label
 
@@ -95,8 +95,8 @@ def test_what_cannot_run_says_so_in_the_view(qtbot, window) -> None:
 def test_a_remote_engine_says_at_once_that_beams_need_a_local_model(qtbot, window, demo_model) -> None:
     """Capabilities are known when the server is connected: the action and the dialog say why, and a search
     asked anyway runs nothing (it once ran the greedy and sampled answers on the server first)."""
-    from logitscope.engine.api import LoadSettings
     from logitscope.host.remote import RemoteEngine
+    from logitscope.protocol.api import LoadSettings
     from tests.remote.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
 
     assert window.beams_action.isEnabled()   # the local demo model can

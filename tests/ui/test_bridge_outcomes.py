@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from logitscope.engine.api import LoadSettings
-from logitscope.errors import LoadCancelledError, ModelLoadError
+from logitscope.base.errors import LoadCancelledError, ModelLoadError
 from logitscope.host.client import CancelledError
+from logitscope.protocol.api import LoadSettings
 
 pytestmark = pytest.mark.gui
 

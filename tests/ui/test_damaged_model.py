@@ -35,7 +35,7 @@ def test_the_models_page_marks_a_damaged_file(qtbot, isolated_home, demo_model):
 def test_the_load_dialog_refuses_a_damaged_card(qtbot, damaged):
     from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
-    from logitscope.engine.gguf_info import inspect_model
+    from logitscope.gguf.card import inspect_model
     from logitscope.ui.dialogs.load_model import LoadModelDialog
 
     dialog = LoadModelDialog(inspect_model(damaged), gpu_offload=False, backend="CPU")

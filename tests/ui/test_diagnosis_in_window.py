@@ -120,7 +120,7 @@ def _pick(panel, kind: str):
 def test_off_course_fix_forks_at_the_step_with_the_models_first_choice(window, qtbot):
     """Sampled hot and untruncated, the sampler draws a token the model gave < 2 % while it was sure of another:
     the fix regenerates from that step with the model's first choice forced, cooler, as a new version."""
-    from logitscope.engine.sampler import SamplerSettings
+    from logitscope.protocol.sampler_settings import SamplerSettings
 
     w = window
     w.sampler.set_settings(SamplerSettings(temperature=1.5, top_k=0, top_p=1.0, min_p=0.0, seed=1))
@@ -157,7 +157,7 @@ def test_a_fix_that_reloads_the_model_makes_the_new_version_after_the_reload(win
     """The context (256 tokens, llama.cpp's smallest) fills while the model loops: the fix reloads the model
     with twice the context (the engine's settings say so), then regenerates; the first version stays, with its
     diagnosis."""
-    from logitscope.engine.api import LoadSettings
+    from logitscope.protocol.api import LoadSettings
 
     w = window
     with qtbot.waitSignal(w.bridge.loaded, timeout=30_000):

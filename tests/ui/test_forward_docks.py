@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
-from logitscope.errors import LogitscopeError
+from logitscope.base.errors import LogitscopeError
 from logitscope.ui.inspector.attention import MEAN_OF_HEADS
 from logitscope.ui.inspector.layers import FIRST_TOKEN
 from tests.ui.conftest import ask

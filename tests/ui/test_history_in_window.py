@@ -13,7 +13,7 @@ import time
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
-from logitscope.engine.api import LoadSettings
+from logitscope.protocol.api import LoadSettings
 from tests.ui.conftest import ask
 
 pytestmark = pytest.mark.gui

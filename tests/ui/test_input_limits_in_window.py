@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from logitscope.engine.api import LoadSettings
-from logitscope.engine.gguf_info import read_model_card
-from logitscope.engine.threads import max_threads
+from logitscope.gguf.card import read_model_card
+from logitscope.protocol.api import LoadSettings
 from logitscope.store.settings import SettingsStore
+from logitscope.system.threads import max_threads
 from tests.ui.conftest import ask
 
 

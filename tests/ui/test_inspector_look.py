@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from logitscope.engine.sampler import SamplerSettings
+from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.ui.inspector.distribution import FINAL, RANK, RAW, TOKEN
 from tests.ui.conftest import ask, heatmap_answer, token_point
 

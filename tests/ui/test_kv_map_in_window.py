@@ -67,7 +67,7 @@ def test_memory_dock_floated_while_hidden_catches_up(qtbot, window):
 
 
 def test_kv_map_says_a_remote_engine_cannot_show_it(qtbot):
-    from logitscope.host.engine_api import LOCAL_CAPABILITIES, RemoteModelInfo
+    from logitscope.protocol.engine_like import LOCAL_CAPABILITIES, RemoteModelInfo
     from logitscope.ui.inspector.memory import MemoryPanel
 
     memory = MemoryPanel()  # what the model controller pushes a remote server's model and capabilities to

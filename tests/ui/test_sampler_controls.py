@@ -12,9 +12,9 @@ from PySide6.QtCore import QMimeData, QPoint, Qt
 from PySide6.QtGui import QDropEvent
 from PySide6.QtTest import QTest
 
-from logitscope.engine.sampler import CHAIN_STAGES, DEFAULT_SAMPLERS, PRESETS, SamplerSettings
-from logitscope.errors import InvalidSettingsError
+from logitscope.base.errors import InvalidSettingsError
 from logitscope.grammars import READY_GRAMMARS, ready_grammar
+from logitscope.protocol.sampler_settings import CHAIN_STAGES, DEFAULT_SAMPLERS, PRESETS, SamplerSettings
 from logitscope.ui.inspector.bias_table import parse_token, token_cell
 from logitscope.ui.inspector.sampler_fields import FIELDS, breakers_text, parse_breakers
 

@@ -12,12 +12,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from logitscope.engine.replay import Replay
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import GenerationResult, KvInfo, StageRecord, StepRecord, Timings
-from logitscope.errors import InvalidSettingsError
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
 from logitscope.grammars import ready_grammar
-from logitscope.messages import Message
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import GenerationResult, KvInfo, StageRecord, StepRecord, Timings
+from logitscope.sampling.replay import Replay
 from logitscope.session.conversation import Answer, Turn
 from logitscope.ui.chat.output_check import check_output
 from logitscope.ui.inspector.state import StepView

@@ -5,9 +5,9 @@ cancels as its vocabulary call returns."""
 
 from __future__ import annotations
 
-from logitscope.engine.score_api import ScoreRequest
 from logitscope.host.client import EngineClient
 from logitscope.host.score_compare import scoring_settings
+from logitscope.protocol.score import ScoreRequest
 from logitscope.ui.score_compare import CompareEngine
 
 TEXT = "The lighthouse keeper climbed the stairs every evening to light the lamp for the ships at sea."

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor, QTextCursor
 
-from logitscope.engine.score_api import ScoreRequest, ScoreResult, rank_bucket
+from logitscope.protocol.score import ScoreRequest, ScoreResult, rank_bucket
 from logitscope.ui.score_view import SHORTCUT
 from logitscope.ui.score_widgets import BUCKET_COLORS, token_color, tooltip_html
 from logitscope.ui.tokens import rank_text

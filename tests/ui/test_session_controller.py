@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
-from logitscope.engine.api import DecodeOptions, LoadSettings
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.errors import ContextOverflowError
+from logitscope.base.errors import ContextOverflowError
+from logitscope.protocol.api import DecodeOptions, LoadSettings
+from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtGui import QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QFileDialog
 
-from logitscope.engine.api import DRAFT_LOOKUP
+from logitscope.protocol.api import DRAFT_LOOKUP
 from logitscope.store.settings import SettingsStore
 from logitscope.ui.inspector.draft_controls import CHOOSE
 from tests.ui.conftest import ask

@@ -200,7 +200,7 @@ def test_chinese_dock_tabs_read_in_full_at_1280x720(qtbot, chinese_window, fresh
 
 def test_lower_layer_messages_are_literal_templates():
     """A message built with an f-string cannot be collected into the catalogue, so it would stay English:
-    write `SomeError("... {name} ...", name=value)` or `Message(...)` (logitscope/messages.py) instead."""
+    write `SomeError("... {name} ...", name=value)` or `Message(...)` (logitscope/base/messages.py) instead."""
     import ast
 
     files = i18n.lower_layer_sources()
@@ -236,7 +236,7 @@ def test_every_lower_layer_template_is_translated():
 
 def _sample(template: str):
     """`template` rendered with made-up parameters, as the lower layer would (numbers where a spec needs one)."""
-    from logitscope.messages import Message, fields
+    from logitscope.base.messages import Message, fields
 
     params = {name: (7 + k if spec else f"value{k}") for k, (name, spec, _c) in enumerate(fields(template))}
     return Message(template, **params)
@@ -325,7 +325,7 @@ def test_a_damaged_or_invalid_file_is_reported_in_chinese(chinese_loaded_window,
 
 
 def test_the_fit_verdict_is_in_chinese(chinese_loaded_window, qtbot, demo_model):
-    from logitscope.engine.gguf_info import read_model_card
+    from logitscope.gguf.card import read_model_card
     from logitscope.ui.dialogs.load_model import LoadModelDialog
 
     dialog = LoadModelDialog(read_model_card(demo_model), gpu_offload=False, backend="CPU")

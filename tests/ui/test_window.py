@@ -10,7 +10,7 @@ import time
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
-from logitscope.engine.sampler import LEGACY_ORDERS
+from logitscope.protocol.sampler_settings import LEGACY_ORDERS
 from tests.ui.conftest import GEN_TIMEOUT_MS, ask, heatmap_answer, token_point
 
 pytestmark = pytest.mark.gui
@@ -219,7 +219,7 @@ def test_clicking_a_token_selects_its_step(qtbot, window):
 
 
 def test_load_dialog_estimates_memory_as_values_change(qtbot, window, demo_model):
-    from logitscope.engine.gguf_info import read_model_card
+    from logitscope.gguf.card import read_model_card
     from logitscope.ui.dialogs.load_model import LoadModelDialog
 
     dialog = LoadModelDialog(read_model_card(demo_model), gpu_offload=False, backend="CPU")
@@ -272,7 +272,7 @@ def test_a_cancelled_load_brings_the_previous_model_back(qtbot, window, demo_mod
     cancel must not also stop the load that restores it)."""
     import os
 
-    from logitscope.errors import LoadCancelledError
+    from logitscope.base.errors import LoadCancelledError
     from logitscope.ui.bridge import JOB_LOAD
 
     other = tmp_path / "another-copy.gguf"

@@ -15,14 +15,14 @@ from typing import Any
 
 import numpy as np
 
+from logitscope.base.messages import Message, fields
 from logitscope.diagnosis import thresholds as th
 from logitscope.diagnosis.findings import Context, Finding, Fix
 from logitscope.diagnosis.quants import NEXT_SMALLER
-from logitscope.engine.api import DecodeOptions
-from logitscope.engine.memory import UNQUANTIZED_KV
-from logitscope.engine.notices import CONTEXT_FULL_NOTICE, FALLBACK_NOTICE, TRIMMED_NOTICE
-from logitscope.engine.trace import GenerationResult, StepRecord, Vocab, piece_text
-from logitscope.messages import Message, fields
+from logitscope.gguf.memory import UNQUANTIZED_KV
+from logitscope.protocol.api import DecodeOptions
+from logitscope.protocol.notices import CONTEXT_FULL_NOTICE, FALLBACK_NOTICE, TRIMMED_NOTICE
+from logitscope.protocol.trace import GenerationResult, StepRecord, Vocab, piece_text
 
 SENTENCE_END = ".!?:\n"
 _SENTENCE_STARTS = ("", *SENTENCE_END)   # what the last character written may be at a sentence's start

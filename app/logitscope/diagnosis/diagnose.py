@@ -6,11 +6,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from logitscope.base.messages import Message
 from logitscope.diagnosis import checks
 from logitscope.diagnosis.findings import SEVERITIES, Context, Diagnosis, Finding
 from logitscope.diagnosis.thresholds import SLOW_REFERENCE_MIN_ANSWERS
-from logitscope.engine.trace import GenerationResult, StepRecord, Vocab
-from logitscope.messages import Message
+from logitscope.protocol.trace import GenerationResult, StepRecord, Vocab
 
 
 def diagnose(steps: Sequence[StepRecord], result: GenerationResult | None, vocab: Vocab | None = None,

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from logitscope.engine.api import DecodeOptions, LoadSettings
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.messages import Message
+from logitscope.base.messages import Message
+from logitscope.protocol.api import DecodeOptions, LoadSettings
+from logitscope.protocol.sampler_settings import SamplerSettings
 
 KINDS = ("loop", "cut_off", "guessing", "off_course", "stop_missed", "trimmed", "slow")
 SEVERITIES = ("info", "warning", "problem")   # mildest first

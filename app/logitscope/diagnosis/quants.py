@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from logitscope.diagnosis.findings import Quant
 from logitscope.diagnosis.thresholds import QUANT_MIN_BPW_STEP
-from logitscope.engine.gguf_info import ModelCard
+from logitscope.gguf.card import ModelCard
 
 # The usual next step down from each file type (llama.cpp's common quantizations): named when the library has
 # no smaller file. Q4 and below have no entry: going further costs more quality than speed is worth.

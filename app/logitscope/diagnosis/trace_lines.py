@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from logitscope.engine.trace import GenerationResult, KvInfo, StageRecord, StepRecord, Timings
-from logitscope.engine.trace_schema import migrate_trace_line
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
+from logitscope.protocol.trace import GenerationResult, KvInfo, StageRecord, StepRecord, Timings
+from logitscope.protocol.trace_schema import migrate_trace_line
 
 DIAGNOSIS_LINE = "diagnosis"   # the "type" of `generate --explain --json`'s last line
 _TINY_P = 1e-12                # a probability rounded to 0 in the JSON: still a finite logit

@@ -1,4 +1,4 @@
-"""Beam search with llama.cpp sequences in one context (issue 15, section 2; the score: engine/beam_api.py).
+"""Beam search with llama.cpp sequences in one context (issue 15, section 2; the score: protocol/beams.py).
 
 A context of its own on the loaded model, made for each search: `n_seq_max` is fixed at context creation
 and the generation context has one sequence. It has `kv_unified` on: with one KV stream per sequence (the
@@ -31,7 +31,10 @@ from dataclasses import dataclass, replace
 import llama_cpp
 import numpy as np
 
-from logitscope.engine.beam_api import (
+from logitscope.base.errors import ContextOverflowError, LogitscopeError
+from logitscope.engine.runtime import Runtime
+from logitscope.gguf.memory import KV_CELL_PADDING, kv_type_id
+from logitscope.protocol.beams import (
     FINISHED,
     KEPT,
     MAX_BEAM_CELLS,
@@ -46,9 +49,6 @@ from logitscope.engine.beam_api import (
     beam_score,
     node_path,
 )
-from logitscope.engine.memory import KV_CELL_PADDING, kv_type_id
-from logitscope.engine.runtime import Runtime
-from logitscope.errors import ContextOverflowError, LogitscopeError
 
 
 @dataclass

@@ -8,10 +8,10 @@ same way before they are made (a beam context holds beams x max tokens cells).""
 
 from __future__ import annotations
 
-from logitscope.engine.gguf_info import ModelCard
-from logitscope.engine.memory import MemoryEstimate, estimate, format_bytes
-from logitscope.errors import InvalidSettingsError
-from logitscope.library.machine import MachineMemory, probe_machine
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.gguf.card import ModelCard
+from logitscope.gguf.memory import MemoryEstimate, estimate, format_bytes
+from logitscope.system.machine import MachineMemory, probe_machine
 
 
 def _shortfall(card: ModelCard, n_ctx: int, type_k: str, type_v: str, offload: bool,

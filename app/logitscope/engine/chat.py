@@ -12,10 +12,10 @@ from typing import TypeVar, cast
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 from llama_cpp.llama_types import ChatCompletionRequestMessage
 
-from logitscope.engine.api import ChatMessage
-from logitscope.engine.notices import FALLBACK_NOTICE, TRIMMED_NOTICE
-from logitscope.errors import ChatTemplateError, ContextOverflowError
-from logitscope.messages import Message
+from logitscope.base.errors import ChatTemplateError, ContextOverflowError
+from logitscope.base.messages import Message
+from logitscope.protocol.api import ChatMessage
+from logitscope.protocol.notices import FALLBACK_NOTICE, TRIMMED_NOTICE
 
 T = TypeVar("T")
 

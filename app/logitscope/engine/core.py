@@ -10,7 +10,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from logitscope.engine.api import (
+from logitscope.base.errors import ContextOverflowError, LoadCancelledError, NoModelLoadedError
+from logitscope.engine.beams import beam_search
+from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
+from logitscope.engine.chat import ChatTemplate, build_chat_prompt
+from logitscope.engine.decode import Decoder
+from logitscope.engine.forward import Inspector
+from logitscope.engine.runtime import Runtime, backend_name, supports_gpu_offload
+from logitscope.engine.score import Scorer
+from logitscope.engine.speculative import check_vocabulary
+from logitscope.gguf.card import ModelCard, read_model_card
+from logitscope.gguf.memory import kv_bytes_per_token, kv_bytes_per_token_by_layer
+from logitscope.protocol.api import (
     DRAFT_LOOKUP,
     ChatMessage,
     DecodeOptions,
@@ -18,23 +29,12 @@ from logitscope.engine.api import (
     LoadSettings,
     ModelInfo,
 )
-from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
-from logitscope.engine.beams import beam_search
-from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
-from logitscope.engine.chat import ChatTemplate, build_chat_prompt
-from logitscope.engine.decode import Decoder
-from logitscope.engine.forward import Inspector
-from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
-from logitscope.engine.gguf_info import ModelCard, read_model_card
-from logitscope.engine.kv_map import PromptLayout, build_runs
-from logitscope.engine.memory import kv_bytes_per_token, kv_bytes_per_token_by_layer
-from logitscope.engine.runtime import Runtime, backend_name, supports_gpu_offload
-from logitscope.engine.sampler import LOCAL_STAGES, SamplerSettings
-from logitscope.engine.score import Scorer
-from logitscope.engine.score_api import ScoreRequest, ScoreResult
-from logitscope.engine.speculative import check_vocabulary
-from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import ContextOverflowError, LoadCancelledError, NoModelLoadedError
+from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
+from logitscope.protocol.kv_map import PromptLayout, build_runs
+from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
+from logitscope.protocol.score import ScoreRequest, ScoreResult
+from logitscope.protocol.trace import GenerationResult, StepRecord
 
 
 class Engine:

@@ -23,16 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
-from logitscope.engine.api import DRAFT_LOOKUP, DecodeOptions
-from logitscope.engine.dry import DryBreakers, build_breakers
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
+from logitscope.base.utf8 import Utf8Stream
 from logitscope.engine.grammar import Grammar, schema_to_gbnf
-from logitscope.engine.notices import CONTEXT_FULL_NOTICE
 from logitscope.engine.runtime import Runtime
-from logitscope.engine.sampler import Candidates, SamplerSettings, sample, top_indices
-from logitscope.engine.sampler_state import GrammarDeadEnd, SamplerState, resolve_bias
 from logitscope.engine.speculative import Backoff, DraftSource, LookupDraft, ModelDraft
-from logitscope.engine.text import Utf8Stream
-from logitscope.engine.trace import (
+from logitscope.protocol.api import DRAFT_LOOKUP, DecodeOptions
+from logitscope.protocol.notices import CONTEXT_FULL_NOTICE
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import (
     FINAL_TOP_K,
     RAW_TOP_N,
     GenerationResult,
@@ -41,8 +41,10 @@ from logitscope.engine.trace import (
     StepRecord,
     Timings,
 )
-from logitscope.errors import InvalidSettingsError
-from logitscope.messages import Message
+from logitscope.sampling.dry import DryBreakers, build_breakers
+from logitscope.sampling.sampler import sample
+from logitscope.sampling.sampler_state import GrammarDeadEnd, SamplerState, resolve_bias
+from logitscope.sampling.stages import Candidates, top_indices
 
 
 @dataclass

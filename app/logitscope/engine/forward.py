@@ -28,20 +28,21 @@ from typing import Literal
 import llama_cpp
 import numpy as np
 
-from logitscope.engine.forward_api import (
+from logitscope.base.errors import InvalidSettingsError, LogitscopeError
+from logitscope.base.messages import Message
+from logitscope.engine.ggml_tensor import read_tensor, tensor_name
+from logitscope.engine.lens import OutputHead, layer_lens, load_output_head
+from logitscope.engine.runtime import Runtime
+from logitscope.gguf.card import ModelCard
+from logitscope.gguf.header import read_header
+from logitscope.gguf.memory import UNQUANTIZED_KV, kv_bytes_per_token, kv_type_id
+from logitscope.protocol.forward import (
     AttentionMatrix,
     AttentionRow,
     ForwardInspection,
     InspectRequest,
     LayerLens,
 )
-from logitscope.engine.ggml_tensor import read_tensor, tensor_name
-from logitscope.engine.gguf_info import ModelCard, read_header
-from logitscope.engine.lens import OutputHead, layer_lens, load_output_head
-from logitscope.engine.memory import UNQUANTIZED_KV, kv_bytes_per_token, kv_type_id
-from logitscope.engine.runtime import Runtime
-from logitscope.errors import InvalidSettingsError, LogitscopeError
-from logitscope.messages import Message
 
 log = logging.getLogger(__name__)
 

@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from logitscope.engine.forward_api import LENS_TOP_K, LayerLens
+from logitscope.base.errors import LogitscopeError
 from logitscope.engine.ggml_tensor import dequantize_into
-from logitscope.engine.gguf_info import TensorInfo, read_header
-from logitscope.engine.threads import available_cpus
-from logitscope.errors import LogitscopeError
+from logitscope.gguf.header import TensorInfo, read_header
+from logitscope.protocol.forward import LENS_TOP_K, LayerLens
+from logitscope.system.threads import available_cpus
 
 # ggml types whose CPU dot product quantizes the activations to Q8_0 / Q8_1: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0
 Q8_ACTIVATION_TYPES = frozenset({2, 3, 6, 7, 8})

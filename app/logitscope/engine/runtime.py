@@ -21,12 +21,12 @@ from pathlib import Path
 import llama_cpp
 import numpy as np
 
-from logitscope.engine.api import DRAFT_MAX_LIMIT, LoadSettings
-from logitscope.engine.memory import KV_CELL_PADDING, kv_type_id
-from logitscope.engine.text import require_utf8
-from logitscope.engine.threads import available_cpus
-from logitscope.errors import LoadCancelledError, ModelLoadError
-from logitscope.messages import Message
+from logitscope.base.errors import LoadCancelledError, ModelLoadError
+from logitscope.base.messages import Message
+from logitscope.base.utf8 import require_utf8
+from logitscope.gguf.memory import KV_CELL_PADDING, kv_type_id
+from logitscope.protocol.api import DRAFT_MAX_LIMIT, LoadSettings
+from logitscope.system.threads import available_cpus
 
 log = logging.getLogger("logitscope.llama")
 MAX_VERIFY_BATCH = DRAFT_MAX_LIMIT + 1  # one speculative verification: the pending token and its drafts

@@ -2,7 +2,7 @@
 
 A scoring context on the same llama_model as the generation context (so a chat's KV cache is left alone),
 created on first use and kept while its size and flash-attention setting stay the same. Each window (or
-chunk, engine/score_api.py says which) is evaluated in batched llama_decode calls that request logits only
+chunk, protocol/score.py says which) is evaluated in batched llama_decode calls that request logits only
 for the positions whose next token is scored. llama.cpp sizes its logits buffer by the outputs of one call
 (n_outputs x n_vocab floats: 2,048 outputs of a 262,144-token vocabulary would be 2 GiB), so a call carries
 at most LOGITS_BUDGET bytes of outputs; positions without outputs fill the rest of the batch.
@@ -22,12 +22,12 @@ from collections.abc import Callable, Sequence
 import llama_cpp
 import numpy as np
 
-from logitscope.engine.memory import kv_type_id
+from logitscope.base.errors import InvalidSettingsError, LogitscopeError
+from logitscope.base.messages import Message
+from logitscope.base.utf8 import Utf8Stream
 from logitscope.engine.runtime import Runtime
-from logitscope.engine.score_api import ScoredToken, ScoreRequest, ScoreResult, window_stride
-from logitscope.engine.text import Utf8Stream
-from logitscope.errors import InvalidSettingsError, LogitscopeError
-from logitscope.messages import Message
+from logitscope.gguf.memory import kv_type_id
+from logitscope.protocol.score import ScoredToken, ScoreRequest, ScoreResult, window_stride
 
 SCORE_BATCH = 512               # tokens per llama_decode (and per ubatch), as the generation context
 LOGITS_BUDGET = 64 << 20        # bytes of logits one llama_decode may return
@@ -207,7 +207,7 @@ class Scorer:
                            nll_sum=nll[0], nll2_sum=nll[1], notices=notices)
 
     def _window_plan(self, seq: list[int], n_ctx: int) -> tuple[list[tuple[list[int], np.ndarray]], int, bool]:
-        """The sliding windows (engine/score_api.py): each window's tokens and, per position, the sequence
+        """The sliding windows (protocol/score.py): each window's tokens and, per position, the sequence
         index of the token its logits predict (-1: not scored in this window)."""
         rt = self.rt
         bos = bool(seq) and rt.add_bos and seq[0] == rt.bos

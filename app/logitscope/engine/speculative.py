@@ -18,8 +18,8 @@ from typing import Protocol
 
 import numpy as np
 
+from logitscope.base.errors import InvalidSettingsError
 from logitscope.engine.runtime import Runtime
-from logitscope.errors import InvalidSettingsError
 
 NGRAM_MAX = 4   # the longest context suffix looked up (the longest match wins)
 NGRAM_MIN = 2   # a single repeated token says too little about what follows

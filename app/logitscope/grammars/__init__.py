@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from logitscope.messages import Message
+from logitscope.base.messages import Message
 
 # file stem -> the name shown (translated in the window)
 READY_GRAMMARS: dict[str, str] = {

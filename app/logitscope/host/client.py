@@ -36,16 +36,16 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any
 
-from logitscope import errors
-from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
-from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
-from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.score_api import ScoreRequest, ScoreResult
-from logitscope.engine.trace import GenerationResult, StepRecord, unpack_step
+from logitscope.base import errors
+from logitscope.base.messages import Message
 from logitscope.host.crash_log import crash_hint
-from logitscope.host.engine_api import LOCAL_CAPABILITIES
-from logitscope.messages import Message
+from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
+from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
+from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.score import ScoreRequest, ScoreResult
+from logitscope.protocol.trace import GenerationResult, StepRecord, unpack_step
 
 POLL_MS = 50               # a waiting call looks at its cancel flag and the engine's silence this often
 SHUTDOWN_WAIT_S = 3.0
@@ -367,7 +367,7 @@ class EngineClient:
         return tokens
 
     def kv_map(self) -> KvMap:
-        """The generation context's KV cells after the last request (engine/forward_api.py)."""
+        """The generation context's KV cells after the last request (protocol/forward.py)."""
         kv: KvMap = self.call("kv_map")
         return kv
 

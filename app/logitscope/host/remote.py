@@ -38,14 +38,8 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx2
 
-from logitscope.engine.api import GenerateRequest
-from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
-from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.score_api import ScoreRequest, ScoreResult
-from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
-from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.base.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
+from logitscope.base.messages import Message
 from logitscope.host.remote_params import applied_stages, json_schema_object, readable
 from logitscope.host.remote_stream import Answer, iter_sse, read_answer, server_message
 from logitscope.host.remote_wire import (
@@ -56,7 +50,13 @@ from logitscope.host.remote_wire import (
     build_request,
     count,
 )
-from logitscope.messages import Message
+from logitscope.protocol.api import GenerateRequest
+from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.engine_like import RemoteModelInfo
+from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.score import ScoreRequest, ScoreResult
+from logitscope.protocol.trace import GenerationResult, StepRecord
 
 __all__ = ["RemoteEngine", "ServerAddress", "iter_sse", "normalize_base_url", "server_address", "server_message"]
 

@@ -25,8 +25,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from logitscope.engine.sampler import CHAIN_STAGES, LEGACY_ORDERS, SamplerSettings, is_on
-from logitscope.errors import InvalidSettingsError
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.protocol.sampler_settings import CHAIN_STAGES, LEGACY_ORDERS, SamplerSettings, is_on
 
 OPENAI_BAN = -100.0          # OpenAI's logit_bias range is [-100, 100]; -100 "should result in a ban"
 LLAMA_CPP_PYTHON_BAN = -1e30  # added to a float32 logit: its probability is 0 (JSON has no -inf)

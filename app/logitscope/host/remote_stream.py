@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
-from logitscope.errors import RemoteEngineError
+from logitscope.base.errors import RemoteEngineError
+from logitscope.base.messages import Message
 from logitscope.host.remote_wire import NATIVE, PARSERS, Chunk, MalformedChunk, chunk_steps, count
-from logitscope.messages import Message
+from logitscope.protocol.trace import GenerationResult, KvInfo, StepRecord, Timings
 
 MAX_LINE_BYTES = 4 << 20     # one line of the stream; a token's chunk is a few kB
 MAX_EVENT_BYTES = MAX_LINE_BYTES  # one event, however many `data:` lines it has

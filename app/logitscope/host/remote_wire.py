@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from logitscope.engine.api import GenerateRequest
-from logitscope.engine.sampler import SamplerSettings, is_on
-from logitscope.engine.text import Utf8Stream
-from logitscope.engine.trace import RAW_TOP_N, StepRecord
+from logitscope.base.utf8 import Utf8Stream
 from logitscope.host.remote_params import STAGE_SETTINGS, extra_params, not_applied, stage_on
+from logitscope.protocol.api import GenerateRequest
+from logitscope.protocol.sampler_settings import SamplerSettings, is_on
+from logitscope.protocol.trace import RAW_TOP_N, StepRecord
 
 NAN = float("nan")
 MAX_PIECE_BYTES = 0xFFFF     # a step's piece and text, and each candidate's piece: pack_step stores uint16 lengths

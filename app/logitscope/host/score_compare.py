@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from logitscope.engine.api import LoadSettings, ModelInfo
-from logitscope.engine.score_api import ScoreRequest, ScoreResult
-from logitscope.errors import InvalidSettingsError
+from logitscope.base.errors import InvalidSettingsError
 from logitscope.host.client import EngineClient
+from logitscope.protocol.api import LoadSettings, ModelInfo
+from logitscope.protocol.score import ScoreRequest, ScoreResult
 
 LOAD_CTX = 256  # the generation context a scoring engine loads with: scoring makes a context of its own
 

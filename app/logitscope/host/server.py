@@ -36,13 +36,13 @@ from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from logitscope.engine.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
-    from logitscope.engine.beam_api import BeamProgress, BeamRequest, BeamResult
     from logitscope.engine.core import Engine
-    from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
-    from logitscope.engine.sampler import SamplerSettings
-    from logitscope.engine.score_api import ScoreRequest, ScoreResult
-    from logitscope.engine.trace import GenerationResult
+    from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
+    from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+    from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
+    from logitscope.protocol.sampler_settings import SamplerSettings
+    from logitscope.protocol.score import ScoreRequest, ScoreResult
+    from logitscope.protocol.trace import GenerationResult
 
 CRASH_HOOKS_ENV = "LOGITSCOPE_ENGINE_CRASH_HOOKS"  # tests set it to simulate native crashes
 # Steps go out in batches, at most 20 a second (the window takes them in as often, ui/bridge.py): each
@@ -150,7 +150,7 @@ class EngineServer:
         StepRecord (its numpy arrays) cost ~77 µs here and ~30-100 µs in the caller's reader, packing ~13 and
         unpacking ~12. The first step goes out at once."""
         # not at the top: the reader starts before numpy loads
-        from logitscope.engine.trace import StepRecord, pack_step
+        from logitscope.protocol.trace import StepRecord, pack_step
 
         result: GenerationResult | None = None
         batch: list[bytes] = []
@@ -235,8 +235,8 @@ class EngineServer:
 
 
 def _error_reply(exc: Exception) -> tuple[str, str, str]:
-    from logitscope.errors import LogitscopeError
-    from logitscope.messages import Message
+    from logitscope.base.errors import LogitscopeError
+    from logitscope.base.messages import Message
 
     if isinstance(exc, LogitscopeError):
         return ("err", type(exc).__name__, exc.message)  # a Message: pickled with its template

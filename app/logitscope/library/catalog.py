@@ -13,12 +13,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from logitscope.engine.gguf_info import ModelCard, read_model_card
-from logitscope.errors import DamagedModelError, LibraryError, ModelFileError
+from logitscope.base.errors import DamagedModelError, LibraryError, ModelFileError
+from logitscope.gguf.card import ModelCard, read_model_card
 from logitscope.library.discovery import FoundModel, ModelRoots, default_roots, find_models
 from logitscope.library.filenames import partial_paths
 from logitscope.library.fit import DEFAULT_N_CTX, FitVerdict, assess_fit, need_for_card
-from logitscope.library.machine import MachineMemory, probe_machine
+from logitscope.system.machine import MachineMemory, probe_machine
 
 CARD_FIELDS = ("architecture", "name", "n_params", "file_type", "bits_per_weight", "n_layer", "n_ctx_train",
                "has_chat_template")

@@ -17,8 +17,8 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-from logitscope.errors import DownloadError
-from logitscope.paths import models_dir
+from logitscope.base.errors import DownloadError
+from logitscope.base.paths import models_dir
 
 DEMO_FILE_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEMO_SIZE = 98_362_432

@@ -14,9 +14,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from logitscope.base.messages import Message
+from logitscope.base.paths import models_dir
 from logitscope.library.filenames import FileGroup, group_gguf_files
-from logitscope.messages import Message
-from logitscope.paths import models_dir
 
 SOURCES = ("app", "folder", "lmstudio", "huggingface", "ollama")
 MAX_DEPTH = 6                 # LM Studio nests publisher/repo/file; nothing real is deeper

@@ -36,13 +36,13 @@ import httpx2
 from huggingface_hub import get_hf_file_metadata, get_session, hf_hub_url, hf_raise_for_status
 from huggingface_hub.utils import build_hf_headers
 
-from logitscope.engine.memory import format_bytes
-from logitscope.errors import DownloadCancelledError, DownloadError, HubError
+from logitscope.base.errors import DownloadCancelledError, DownloadError, HubError
+from logitscope.base.paths import models_dir
+from logitscope.gguf.memory import format_bytes
 from logitscope.library.demo import sha256_of
 from logitscope.library.filenames import partial_paths
 from logitscope.library.hub import RemoteFile, find_remote_model, hub_endpoint, hub_token, repo_snapshot
 from logitscope.library.hub_errors import hub_errors
-from logitscope.paths import models_dir
 
 CHUNK = 1 << 20
 METADATA_TIMEOUT_S = 15.0

@@ -1,6 +1,6 @@
 """Will this model run on this machine? Weights + KV cache + compute buffer against RAM and VRAM.
 
-For a file on disk the need comes from its header (engine/memory.py `estimate`). For a file still on the
+For a file on disk the need comes from its header (gguf/memory.py `estimate`). For a file still on the
 Hub only its size is known, so the KV cache and compute buffer are a rough allowance taken from typical
 models (see `need_for_download`); the verdict says so.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from logitscope.engine.gguf_info import ModelCard
-from logitscope.engine.memory import UNQUANTIZED_KV, estimate, format_bytes
-from logitscope.library.machine import MachineMemory
-from logitscope.messages import Message, join_messages
+from logitscope.base.messages import Message, join_messages
+from logitscope.gguf.card import ModelCard
+from logitscope.gguf.memory import UNQUANTIZED_KV, estimate, format_bytes
+from logitscope.system.machine import MachineMemory
 
 DEFAULT_N_CTX = 4096
 FITS_SHARE = 0.8          # "fits" leaves a fifth of the available RAM to everything else

@@ -22,12 +22,12 @@ from huggingface_hub.hf_api import ModelInfo
 from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
 
 from logitscope import __version__
-from logitscope.errors import HubError
+from logitscope.base.errors import HubError
 from logitscope.library.filenames import group_gguf_files, quant_label
 from logitscope.library.fit import DEFAULT_N_CTX, FitVerdict, assess_fit, need_for_download
 from logitscope.library.hub_errors import hub_errors
 from logitscope.library.hub_token import get_token
-from logitscope.library.machine import MachineMemory, probe_machine
+from logitscope.system.machine import MachineMemory, probe_machine
 
 SORTS = {"downloads": "downloads", "likes": "likes", "recent": "lastModified"}  # ours -> the Hub's `sort`
 SEARCH_EXPAND = ["downloads", "likes", "lastModified", "gated", "tags"]

@@ -23,8 +23,8 @@ from huggingface_hub.errors import (
     RevisionNotFoundError,
 )
 
-from logitscope.errors import HubError, LogitscopeError
-from logitscope.messages import Message
+from logitscope.base.errors import HubError, LogitscopeError
+from logitscope.base.messages import Message
 
 SET_TOKEN_HINT = Message("set a token with 'logitscope models token set'")
 

@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 from types import ModuleType
 
-from logitscope.errors import HubError
-from logitscope.paths import data_dir
+from logitscope.base.errors import HubError
+from logitscope.base.paths import data_dir
 
 KEYRING_SERVICE = "logitscope"
 KEYRING_USER = "huggingface-token"

@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from logitscope.errors import LibraryError
-from logitscope.paths import resources_dir
+from logitscope.base.errors import LibraryError
+from logitscope.base.paths import resources_dir
 
 RECOMMENDED_FILE = resources_dir() / "recommended_models.json"
 SCHEMA = 1

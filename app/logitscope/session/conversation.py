@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from logitscope.engine.api import ChatMessage
-from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.protocol.api import ChatMessage
+from logitscope.protocol.trace import GenerationResult, StepRecord
 
 _ids = itertools.count(1)
 NEW_CHAT_TITLE = "New chat"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from logitscope.engine.trace import GenerationResult, StepRecord
+from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.store.database import BUSY_TIMEOUT_S
 from logitscope.store.history import HistoryStore

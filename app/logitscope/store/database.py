@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
 from logitscope.store.files import move_aside
 from logitscope.store.owners import owner_is_alive, sweep_dead_owners
 from logitscope.store.schema import LATEST_VERSION, migrate

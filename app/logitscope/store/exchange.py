@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from logitscope import __version__
-from logitscope.engine.trace import dumps, result_to_json, step_to_json, unpack_step
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
+from logitscope.protocol.trace import dumps, result_to_json, step_to_json, unpack_step
 from logitscope.store.database import ChunkedTransaction, transaction
 from logitscope.store.history import HistoryStore, active_path_of, insert_conversation, insert_message
 from logitscope.store.import_check import (

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
 
 PRIVATE_MODE = 0o600   # the app's own files (settings): for this user only
 PUBLIC_MODE = 0o666    # an export, like any file a program writes: the umask applies

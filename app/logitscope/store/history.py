@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from logitscope.engine.trace import StepRecord
-from logitscope.errors import StoreError
-from logitscope.paths import data_dir
+from logitscope.base.errors import StoreError
+from logitscope.base.paths import data_dir
+from logitscope.protocol.trace import StepRecord
 from logitscope.store.database import open_database, transaction
 from logitscope.store.owners import OwnerLock
 from logitscope.store.records import (

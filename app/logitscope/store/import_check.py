@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from logitscope.engine.trace import KvInfo, StepRecord, Timings, unpack_step
-from logitscope.errors import StoreError
-from logitscope.messages import Message
+from logitscope.base.errors import StoreError
+from logitscope.base.messages import Message
+from logitscope.protocol.trace import KvInfo, StepRecord, Timings, unpack_step
 from logitscope.store.files import file_kind
 from logitscope.store.records import ROLES
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from logitscope.engine.trace_schema import migrate_settings
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
+from logitscope.protocol.trace_schema import migrate_settings
 
 Role = Literal["system", "user", "assistant"]
 Status = Literal["streaming", "done", "interrupted", "error"]
@@ -68,8 +68,8 @@ class Message:
     model: ModelIdentity | None = None      # assistant answers only, from here on
     sampler: dict[str, Any] | None = None   # SamplerSettings as a dict, with the actual seed once known
     seed: int | None = None
-    timings: dict[str, Any] | None = None   # logitscope.engine.trace.Timings as a dict
-    kv: dict[str, Any] | None = None        # logitscope.engine.trace.KvInfo as a dict
+    timings: dict[str, Any] | None = None   # logitscope.protocol.trace.Timings as a dict
+    kv: dict[str, Any] | None = None        # logitscope.protocol.trace.KvInfo as a dict
     finish_reason: str | None = None        # "stop" | "length" | "cancelled" (done answers)
     error: str | None = None                # why an answer has status "error"
     notices: list[str] = field(default_factory=list)

@@ -12,7 +12,7 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from logitscope.engine.trace import GenerationResult, KvInfo, StepRecord, Timings
+from logitscope.protocol.trace import GenerationResult, KvInfo, StepRecord, Timings
 from logitscope.store.records import Message
 
 if TYPE_CHECKING:

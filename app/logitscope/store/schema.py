@@ -53,7 +53,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE trace_steps (
         message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
         i          INTEGER NOT NULL,
-        data       BLOB NOT NULL,        -- logitscope.engine.trace.pack_step
+        data       BLOB NOT NULL,        -- logitscope.protocol.trace.pack_step
         PRIMARY KEY (message_id, i)
     );
     ALTER TABLE messages ADD COLUMN model_id INTEGER REFERENCES models(id);

@@ -27,11 +27,11 @@ from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from logitscope.engine.api import LoadSettings
-from logitscope.engine.sampler import LEGACY_ORDERS, PRESETS, SamplerSettings, sampler_name
-from logitscope.errors import InvalidSettingsError
-from logitscope.messages import Message
-from logitscope.paths import data_dir
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
+from logitscope.base.paths import data_dir
+from logitscope.protocol.api import LoadSettings
+from logitscope.protocol.sampler_settings import LEGACY_ORDERS, PRESETS, SamplerSettings, sampler_name
 from logitscope.store.files import atomic_write_text, copy_aside, move_aside
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict
 
-from logitscope.engine.trace import GenerationResult, StepRecord, pack_step
+from logitscope.protocol.trace import GenerationResult, StepRecord, pack_step
 from logitscope.store.database import BUSY_TIMEOUT_S, transaction
 from logitscope.store.records import to_json
 from logitscope.store.traces import referenced_tokens, save_pieces, save_steps

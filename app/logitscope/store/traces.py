@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from logitscope.engine.trace import StepRecord, unpack_step
-from logitscope.errors import StoreError
+from logitscope.base.errors import StoreError
+from logitscope.protocol.trace import StepRecord, unpack_step
 from logitscope.store.records import ModelIdentity
 
 _IN_CHUNK = 500  # host parameters per "IN (...)": well under every SQLite build's limit

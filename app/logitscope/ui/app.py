@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTimer, QTranslator
 from PySide6.QtWidgets import QApplication
 
-from logitscope.engine.api import LoadSettings
-from logitscope.paths import resources_dir
+from logitscope.base.paths import resources_dir
+from logitscope.protocol.api import LoadSettings
 from logitscope.ui.theme import apply_theme  # noqa: F401  (also imported from here by the entry points)
 
 # Qt's raster engine hands a translucent fill of 96 rows or more, and every large image conversion, to a

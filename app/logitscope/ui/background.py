@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from logitscope.errors import LogitscopeError
+from logitscope.base.errors import LogitscopeError
 
 
 class Background(QObject):

@@ -37,8 +37,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.engine.beam_api import (
+from logitscope.base.errors import LogitscopeError
+from logitscope.host.client import CancelledError
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+from logitscope.protocol.beams import (
     DEFAULT_LENGTH_PENALTY,
     FINISHED,
     KEPT,
@@ -51,11 +53,9 @@ from logitscope.engine.beam_api import (
     BeamResult,
     node_path,
 )
-from logitscope.engine.sampler import PRESETS, SamplerSettings
-from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import LogitscopeError
-from logitscope.host.client import CancelledError
-from logitscope.host.engine_api import EngineLike
+from logitscope.protocol.engine_like import EngineLike
+from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.ui.bridge import JOB_BEAMS, EngineBridge
 from logitscope.ui.layout import scroll_area
 from logitscope.ui.tokens import id_label

@@ -26,11 +26,16 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from logitscope.engine.api import GenerateRequest, LoadSettings, ModelInfo
-from logitscope.errors import EngineCrashedError, EngineUnresponsiveError, LoadCancelledError, LogitscopeError
+from logitscope.base.errors import (
+    EngineCrashedError,
+    EngineUnresponsiveError,
+    LoadCancelledError,
+    LogitscopeError,
+)
 from logitscope.host.client import CancelledError, EngineClient
-from logitscope.host.engine_api import EngineLike, RemoteModelInfo
 from logitscope.host.remote import RemoteEngine
+from logitscope.protocol.api import GenerateRequest, LoadSettings, ModelInfo
+from logitscope.protocol.engine_like import EngineLike, RemoteModelInfo
 
 # Steps reach the window 20 times a second: smooth text. Each drain wakes the GUI and repaints the answer;
 # bench --window --replay measured 25 a second at ~0.1 ms more GUI CPU per token (100 tok/s).
@@ -58,7 +63,7 @@ class EngineBridge(QObject):
                                               # the steps received so far were already delivered
     engineCrashed = Signal(str)               # message; a model can be reloaded
     engineUnresponsive = Signal(float)        # seconds without a sign of life; it was ended, a model can be reloaded
-    capabilities = Signal(dict)               # {"backend", "gpu_offload", ...}: see host/engine_api.py
+    capabilities = Signal(dict)               # {"backend", "gpu_offload", ...}: see protocol/engine_like.py
     remoteConnected = Signal(object, dict)    # RemoteModelInfo, capabilities
     busyChanged = Signal(bool)
 

@@ -16,14 +16,14 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDockWidget
 
+from logitscope.base.errors import InvalidSettingsError, LogitscopeError
 from logitscope.diagnosis import Context, Diagnosis, Finding, diagnose
 from logitscope.diagnosis.findings import Quant
 from logitscope.diagnosis.quants import library_smaller, quant_of
 from logitscope.diagnosis.stored import reference_tps
-from logitscope.engine.api import LoadSettings, ModelInfo
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import Vocab
-from logitscope.errors import InvalidSettingsError, LogitscopeError
+from logitscope.protocol.api import LoadSettings, ModelInfo
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import Vocab
 from logitscope.session.conversation import Answer
 from logitscope.session.history import ChatHistory
 from logitscope.store.traces import PieceVocab

@@ -9,8 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from logitscope.engine.api import ModelInfo
-from logitscope.errors import InvalidSettingsError
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.protocol.api import ModelInfo
 
 if TYPE_CHECKING:
     from logitscope.ui.main_window import MainWindow

@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from logitscope.engine.trace import dumps, result_to_json, step_to_json
-from logitscope.errors import LogitscopeError
+from logitscope.base.errors import LogitscopeError
+from logitscope.protocol.trace import dumps, result_to_json, step_to_json
 from logitscope.session.conversation import Answer, Conversation
 from logitscope.session.history import ChatHistory
 from logitscope.store.files import write_export

@@ -22,10 +22,10 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget
 
-from logitscope.engine.api import GenerateRequest
-from logitscope.engine.forward_api import AttentionMatrix, ForwardInspection, InspectRequest
-from logitscope.errors import LogitscopeError
-from logitscope.host.engine_api import EngineLike
+from logitscope.base.errors import LogitscopeError
+from logitscope.protocol.api import GenerateRequest
+from logitscope.protocol.engine_like import EngineLike
+from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.session.conversation import Answer
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.inspector.attention import AttentionPanel
@@ -98,7 +98,7 @@ class ForwardInspector(QObject):
     # -- what the engine can do --------------------------------------------------------------------------
     def set_capabilities(self, caps: dict[str, object]) -> None:
         """Remote servers cannot show the forward pass: the docks say so instead of asking."""
-        # "forward_pass" is the engine's key (host/engine_api.py); an engine that predates it is local unless remote
+        # "forward_pass" is the engine's key (protocol/engine_like.py); an engine that predates it is local unless remote
         supported = caps.get("forward_pass", not caps.get("remote", False))
         self.supported = bool(supported)
         self.last = None   # another engine or model: nothing of the old one stays shown

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QStackedWidget, QWidget
 
-from logitscope.engine.sampler import SamplerSettings
+from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.session.conversation import Answer, Conversation
 from logitscope.ui.inspector.distribution import DistributionPanel
 from logitscope.ui.inspector.state import StepView, differs

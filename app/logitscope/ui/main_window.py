@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope import __version__
-from logitscope.engine.api import DecodeOptions, GenerateRequest, LoadSettings
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import LogitscopeError
+from logitscope.base.errors import LogitscopeError
+from logitscope.protocol.api import DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.session.conversation import Conversation, Turn
 from logitscope.session.history import RETRY_INTERVAL_MS, ChatHistory
 from logitscope.store.history import HistoryStore

@@ -1,4 +1,4 @@
-"""The lower layers' messages (logitscope.messages) in the interface language.
+"""The lower layers' messages (logitscope.base.messages) in the interface language.
 
 `translate_message` takes an error, a Message, or plain English text (a message that lost its template on
 the way: through a Qt signal, the history database, the engine's log) and returns it translated. A Message
@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 
 from PySide6.QtCore import QCoreApplication
 
-from logitscope.messages import Message, fields, render
+from logitscope.base.messages import Message, fields, render
 from logitscope.ui.message_catalog import TEMPLATES
 
 CONTEXT = "messages"  # the translation context of every lower-layer template (scripts/i18n.py)

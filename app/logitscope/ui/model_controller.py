@@ -18,12 +18,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.api import LoadSettings, ModelInfo
-from logitscope.engine.gguf_info import damaged_error, inspect_model
-from logitscope.errors import LoadCancelledError, LogitscopeError
-from logitscope.host.engine_api import LOCAL_CAPABILITIES, RemoteModelInfo
+from logitscope.base.errors import LoadCancelledError, LogitscopeError
+from logitscope.gguf.card import damaged_error, inspect_model
 from logitscope.host.remote import RemoteEngine
 from logitscope.library.display_name import model_display_name
+from logitscope.protocol.api import LoadSettings, ModelInfo
+from logitscope.protocol.engine_like import LOCAL_CAPABILITIES, RemoteModelInfo
 from logitscope.store.records import ModelIdentity
 from logitscope.store.settings import SettingsStore
 from logitscope.ui.bridge import JOB_LOAD, EngineBridge

@@ -18,13 +18,13 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget
 
-from logitscope.engine.api import LoadSettings
-from logitscope.engine.score_api import ScoreRequest
-from logitscope.errors import LogitscopeError
+from logitscope.base.errors import LogitscopeError
+from logitscope.base.paths import models_dir
 from logitscope.host.client import CancelledError, EngineClient
 from logitscope.host.score_compare import check_same_vocabulary, load_for_scoring, scoring_settings
 from logitscope.library.discovery import scan_folder
-from logitscope.paths import models_dir
+from logitscope.protocol.api import LoadSettings
+from logitscope.protocol.score import ScoreRequest
 
 
 class CompareEngine(QObject):

@@ -10,7 +10,7 @@ from html import escape
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
-from logitscope.engine.score_api import ScoreResult
+from logitscope.protocol.score import ScoreResult
 from logitscope.ui.messages import translate_message
 
 translate = QCoreApplication.translate  # under this name the translation scanner finds the strings

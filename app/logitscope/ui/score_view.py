@@ -33,11 +33,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.api import ModelInfo
-from logitscope.engine.score_api import DEFAULT_SCORE_CTX, MIN_SCORE_CTX, ScoreRequest, ScoreResult
-from logitscope.errors import LogitscopeError
+from logitscope.base.errors import LogitscopeError
+from logitscope.base.utf8 import read_text_file
 from logitscope.host.score_compare import same_tokens
-from logitscope.score_cli import read_text_file
+from logitscope.protocol.api import ModelInfo
+from logitscope.protocol.score import DEFAULT_SCORE_CTX, MIN_SCORE_CTX, ScoreRequest, ScoreResult
 from logitscope.ui.bridge import JOB_GENERATE, JOB_SCORE, EngineBridge
 from logitscope.ui.layout import scroll_area
 from logitscope.ui.messages import translate_message

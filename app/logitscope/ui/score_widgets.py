@@ -13,7 +13,7 @@ from PySide6.QtCore import QCoreApplication, QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QSizePolicy, QTextEdit, QToolTip, QWidget
 
-from logitscope.engine.score_api import RANK_BUCKET_NAMES, RANK_BUCKETS, ScoredToken, ScoreResult, rank_bucket
+from logitscope.protocol.score import RANK_BUCKET_NAMES, RANK_BUCKETS, ScoredToken, ScoreResult, rank_bucket
 from logitscope.ui.tokens import id_label, percent, probability_color, rank_text, run_under, token_label
 
 # GLTR's colours (Gehrmann et al. 2019): top 10 green, top 100 yellow, top 1,000 red, beyond purple.

@@ -12,11 +12,11 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, Signal
 
-from logitscope.engine.api import DecodeOptions, GenerateRequest
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import GenerationResult, StepRecord
-from logitscope.errors import EngineCrashedError, InvalidSettingsError, LogitscopeError
+from logitscope.base.errors import EngineCrashedError, InvalidSettingsError, LogitscopeError
 from logitscope.host.client import CancelledError
+from logitscope.protocol.api import DecodeOptions, GenerateRequest
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.session.conversation import NEW_CHAT_TITLE, Answer, Conversation, Turn
 from logitscope.session.history import ChatHistory
 from logitscope.store.records import ModelIdentity

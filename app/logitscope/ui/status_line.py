@@ -8,9 +8,9 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar
 
-from logitscope.engine.api import ModelInfo
-from logitscope.engine.trace import SpeculativeStats, Timings
-from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.protocol.api import ModelInfo
+from logitscope.protocol.engine_like import RemoteModelInfo
+from logitscope.protocol.trace import SpeculativeStats, Timings
 from logitscope.ui.visibility import Coalescer
 
 STREAMING_CONTEXT_MS = 250  # the context count while tokens stream: a label's new text relayouts the status bar

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QTextEdit
 
-from logitscope.engine.trace import StepRecord, piece_text
+from logitscope.protocol.trace import StepRecord, piece_text
 
 
 def token_label(piece: bytes) -> str:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.diagnosis import Diagnosis
-from logitscope.engine.trace import StepRecord
+from logitscope.protocol.trace import StepRecord
 from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.ui.chat.heatmap_legend import HeatmapLegend
 from logitscope.ui.chat.message_view import TokenTextView

@@ -4,7 +4,7 @@ Each token is inserted at the end of the document; a parallel list of character 
 position back to its step, so hovering shows that step's alternatives and clicking selects it. Tokens
 share a handful of character formats (one per colour bucket): a distinct format per token (an anchor
 per token, say) grows Qt's format table and makes every insert slower as the answer grows
-(`python -m logitscope.ui.bench_chat` measures it).
+(`python -m logitscope.bench.window.chat` measures it).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from PySide6.QtCore import QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QTextCharFormat, QTextCursor, QTextOption
 from PySide6.QtWidgets import QMenu, QSizePolicy, QTextBrowser, QTextEdit, QToolTip, QWidget
 
-from logitscope.engine.trace import StepRecord
+from logitscope.protocol.trace import StepRecord
 from logitscope.ui.tokens import (
     candidate_piece,
     percent,

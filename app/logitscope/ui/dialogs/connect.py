@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.errors import LogitscopeError
+from logitscope.base.errors import LogitscopeError
 from logitscope.host.remote import RemoteEngine
 from logitscope.ui.background import Background
 from logitscope.ui.messages import translate_message

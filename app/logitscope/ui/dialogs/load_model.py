@@ -19,13 +19,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.api import LoadSettings
-from logitscope.engine.gguf_info import ModelCard
-from logitscope.engine.memory import KV_CACHE_TYPES, estimate, format_bytes, kv_cells, value_cache_type
-from logitscope.engine.threads import max_threads
+from logitscope.gguf.card import ModelCard
+from logitscope.gguf.memory import KV_CACHE_TYPES, estimate, format_bytes, kv_cells, value_cache_type
 from logitscope.library.display_name import model_display_name
 from logitscope.library.fit import assess_fit, need_for_card
-from logitscope.library.machine import probe_machine
+from logitscope.protocol.api import LoadSettings
+from logitscope.system.machine import probe_machine
+from logitscope.system.threads import max_threads
 from logitscope.ui.messages import translate_message
 
 

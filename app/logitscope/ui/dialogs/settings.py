@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.sampler import PRESETS
-from logitscope.paths import data_dir
+from logitscope.base.paths import data_dir
+from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.store.settings import AppSettings, SettingsStore
 from logitscope.ui.messages import translate_template
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.forward_api import AttentionRow
+from logitscope.protocol.forward import AttentionRow
 from logitscope.ui.inspector.token_strip import TokenHeatStrip
 from logitscope.ui.messages import translate_message
 from logitscope.ui.steady_caption import SteadyCaption

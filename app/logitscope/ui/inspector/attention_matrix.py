@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.forward_api import AttentionMatrix
+from logitscope.protocol.forward import AttentionMatrix
 from logitscope.ui.cell_tooltip import cell_tooltip
 from logitscope.ui.inspector.distribution import FINAL_COLOR
 

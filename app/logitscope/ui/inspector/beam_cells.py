@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from logitscope.engine.beam_api import BeamCellRun
+from logitscope.protocol.beams import BeamCellRun
 from logitscope.ui.inspector.cell_strip import CellStrip, free_color, legend_entry
 
 SHARED_COLOR = "#2a8f9c"   # several beams hold the cell (the shared prefix)

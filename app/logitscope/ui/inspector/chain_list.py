@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QDropEvent, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QWidget
 
-from logitscope.engine.sampler import CHAIN_STAGES, DEFAULT_SAMPLERS
+from logitscope.protocol.sampler_settings import CHAIN_STAGES, DEFAULT_SAMPLERS
 
 NAME = Qt.ItemDataRole.UserRole   # an item's stage name (llama-server's)
 

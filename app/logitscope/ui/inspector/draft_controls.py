@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.api import DEFAULT_DRAFT_MAX, DRAFT_LOOKUP, DRAFT_MAX_LIMIT, ModelInfo
+from logitscope.base.paths import models_dir
 from logitscope.library.display_name import model_display_name
-from logitscope.paths import models_dir
+from logitscope.protocol.api import DEFAULT_DRAFT_MAX, DRAFT_LOOKUP, DRAFT_MAX_LIMIT, ModelInfo
 
 CHOOSE = "\0choose"  # the "Draft model…" item's data: it opens the file dialog, it is never a choice itself
 

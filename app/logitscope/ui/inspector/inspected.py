@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from logitscope.engine.forward_api import ForwardInspection
+from logitscope.protocol.forward import ForwardInspection
 from logitscope.session.conversation import Answer
 
 

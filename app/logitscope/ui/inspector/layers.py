@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.forward_api import LayerLens
+from logitscope.protocol.forward import LayerLens
 from logitscope.ui.inspector.distribution import (
     CHOSEN_COLOR,
     FINAL_COLOR,

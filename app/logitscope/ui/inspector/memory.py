@@ -7,8 +7,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QFormLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
-from logitscope.engine.api import ModelInfo
-from logitscope.engine.memory import KV_CACHE_TYPES, format_bytes, kv_bytes_per_element_text, kv_cache_bytes
+from logitscope.gguf.memory import KV_CACHE_TYPES, format_bytes, kv_bytes_per_element_text, kv_cache_bytes
+from logitscope.protocol.api import ModelInfo
 from logitscope.ui.inspector.kv_map import KvMapPanel
 from logitscope.ui.visibility import Coalescer, on_screen
 

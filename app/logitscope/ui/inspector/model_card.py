@@ -6,10 +6,10 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
-from logitscope.engine.api import ModelInfo
-from logitscope.engine.memory import format_bytes
-from logitscope.host.engine_api import RemoteModelInfo
+from logitscope.gguf.memory import format_bytes
 from logitscope.library.display_name import model_display_name
+from logitscope.protocol.api import ModelInfo
+from logitscope.protocol.engine_like import RemoteModelInfo
 from logitscope.ui.messages import translate_message
 
 

@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.sampler import PRESETS, SamplerSettings, is_on
-from logitscope.errors import InvalidSettingsError
-from logitscope.messages import Message
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
+from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings, is_on
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.inspector.bias_table import BiasTable
 from logitscope.ui.inspector.chain_list import ChainList

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.errors import InvalidSettingsError
-from logitscope.host.engine_api import EngineLike
-from logitscope.messages import Message
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
+from logitscope.protocol.engine_like import EngineLike
+from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.ui.bridge import EngineBridge
 
 PAUSE_MS = 400   # a check starts this long after the last keystroke

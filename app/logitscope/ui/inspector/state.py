@@ -7,11 +7,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from logitscope.engine.replay import Replay, replay_step
-from logitscope.engine.sampler import SamplerSettings
-from logitscope.engine.trace import StageRecord, StepRecord
-from logitscope.errors import InvalidSettingsError
-from logitscope.messages import Message
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import StageRecord, StepRecord
+from logitscope.sampling.replay import Replay, replay_step
 
 
 @dataclass

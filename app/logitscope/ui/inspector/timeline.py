@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from logitscope.engine.trace import StepRecord
+from logitscope.protocol.trace import StepRecord
 from logitscope.ui.plots import cache_axes
 
 X_CHUNK = 64  # steps: the x axis's smallest range; it then grows by half or a third of itself (below)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.trace import piece_text
+from logitscope.protocol.trace import piece_text
 
 COLORS = ["#fde2a7", "#c9e7f9", "#d8f5c8", "#f7cfe0", "#e3d9fb", "#fbd8c2"]
 

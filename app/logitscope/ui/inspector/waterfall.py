@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from logitscope.engine.trace import StageRecord
+from logitscope.protocol.trace import StageRecord
 from logitscope.ui.inspector.sampler_texts import SamplerTexts
 from logitscope.ui.inspector.state import StepView
 from logitscope.ui.messages import translate_message

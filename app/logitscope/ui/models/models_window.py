@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.engine.memory import format_bytes
+from logitscope.gguf.memory import format_bytes
 from logitscope.library.catalog import LocalModel, list_local_models, remove_model
 from logitscope.library.discovery import default_roots
 from logitscope.library.download import Progress, PullResult, pull_model

@@ -1,0 +1,102 @@
+"""`logitscope bench`: every benchmark behind one command (the benchmarks themselves are bench/)."""
+
+from __future__ import annotations
+
+import argparse
+
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.cli.common import (
+    Subparsers,
+    add_model_argument,
+    resolve_model,
+)
+from logitscope.protocol.api import DecodeOptions
+
+
+def run(args: argparse.Namespace) -> int:
+    from logitscope.protocol.api import DecodeOptions, LoadSettings
+
+    LoadSettings(n_threads=args.threads).validate()  # the thread count first: the most common mistake
+    if args.reps is None:
+        args.reps = 5 if args.inspect else 3
+    if args.tokens < 2 or args.reps < 1 or args.long < 0:
+        raise InvalidSettingsError("--tokens must be >= 2, --reps >= 1 and --long >= 0")
+    if args.replay and not args.window or args.rate < 0 or (args.rate and not args.replay):
+        raise InvalidSettingsError("--replay goes with --window, and --rate (> 0) with --replay")
+    if args.vocab_model and not args.samplers:
+        raise InvalidSettingsError("--vocab-model goes with --samplers")
+    if args.diagnosis:
+        from logitscope.bench.diagnosis import run_diagnosis_bench
+
+        return run_diagnosis_bench(resolve_model(args.model), args)
+    if args.speculative:
+        from logitscope.bench.speculative import run_speculative_bench
+
+        DecodeOptions(draft_max=args.draft_max).validate()
+        return run_speculative_bench(resolve_model(args.model), args)
+    if args.samplers:
+        from logitscope.bench.samplers import run_sampler_bench
+
+        return run_sampler_bench([resolve_model(args.model), *(resolve_model(m) for m in args.vocab_model)], args)
+    if args.score:
+        from logitscope.bench.score import run_score_bench
+
+        return run_score_bench(resolve_model(args.model), args)
+    if args.window and args.replay:
+        from logitscope.bench.window.replay import run_replay_bench  # needs Qt
+
+        return run_replay_bench(resolve_model(args.model), args)
+    if args.window:
+        from logitscope.bench.window.streaming import run_window_bench  # the only bench that needs Qt
+
+        return run_window_bench(resolve_model(args.model), args)
+    if args.pipe:
+        from logitscope.bench.generation import run_pipe_bench
+
+        return run_pipe_bench(resolve_model(args.model), args)
+    if args.inspect:
+        from logitscope.bench.generation import run_inspect_bench
+
+        return run_inspect_bench(resolve_model(args.model), args)
+    from logitscope.bench.generation import run_bench
+
+    return run_bench(resolve_model(args.model), args)
+
+
+def register(sub: Subparsers) -> None:
+    p = sub.add_parser("bench", help="tokens/s: bare llama.cpp vs llama-cpp-python vs Logitscope")
+    add_model_argument(p)
+    p.add_argument("--tokens", type=int, default=128)
+    p.add_argument("--prompt-tokens", type=int, default=512)
+    p.add_argument("--reps", type=int, default=None, help="repetitions (default 3; 5 with --inspect)")
+    p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--window", action="store_true",
+                      help="the real window against `logitscope generate`: tok/s, GUI CPU per token, worst step")
+    what.add_argument("--pipe", action="store_true",
+                      help="`generate --json` piped to a reader against the bare llama.cpp loop")
+    what.add_argument("--samplers", action="store_true",
+                      help="each sampler stage's cost per token on the whole vocabulary, and the whole sampler "
+                           "with the default chain against the classic five stages")
+    what.add_argument("--diagnosis", action="store_true",
+                      help="the diagnosis of a 4,000-token trace: milliseconds per run, against its budget")
+    what.add_argument("--speculative", action="store_true",
+                      help="generation tok/s of plain greedy against prompt-lookup drafting, on an edit-this-text "
+                           "and a free-writing prompt")
+    what.add_argument("--inspect", action="store_true",
+                      help="opening the layer lens + attention of one step, the inspection context's memory, and "
+                           "generation tok/s without and with an inspection context")
+    what.add_argument("--score", action="store_true",
+                      help="scoring a text (score --chunks) against llama.cpp's llama-perplexity, tok/s")
+    p.add_argument("--long", type=int, default=0, metavar="N",
+                   help="with --window: one more run of N tokens, GUI CPU per token at its start and end")
+    p.add_argument("--vocab-model", action="append", default=[], metavar="PATH",
+                   help="with --samplers: another GGUF measured too (e.g. a 262k-token vocabulary); repeatable")
+    p.add_argument("--replay", action="store_true",
+                   help="with --window: the window's own CPU per token, fed a recorded answer at a fixed rate "
+                        "(no model running while it is measured)")
+    p.add_argument("--rate", type=float, default=0.0, help="with --replay: tokens per second (default 100)")
+    p.add_argument("--draft-max", type=int, default=DecodeOptions().draft_max, metavar="K",
+                   help="with --speculative: drafts verified per evaluation, at most")
+    p.set_defaults(run=run)

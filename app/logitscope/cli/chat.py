@@ -1,0 +1,32 @@
+"""`logitscope chat`: an interactive chat in the terminal (cli/terminal_chat.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from logitscope.cli.common import (
+    Subparsers,
+    add_load_arguments,
+    add_model_argument,
+    load_settings,
+    resolve_model,
+)
+from logitscope.protocol.sampler_settings import SamplerSettings
+
+
+def run(args: argparse.Namespace) -> int:
+    from logitscope.cli.terminal_chat import TerminalChat
+
+    return TerminalChat(resolve_model(args.model), load_settings(args), args.system, args.temperature,
+                        args.max_tokens, save=not args.no_save).run()
+
+
+def register(sub: Subparsers) -> None:
+    p = sub.add_parser("chat", help="an interactive chat in the terminal")
+    add_model_argument(p)
+    p.add_argument("--system")
+    p.add_argument("--temperature", type=float, default=SamplerSettings().temperature)
+    p.add_argument("--max-tokens", type=int, default=512)
+    p.add_argument("--no-save", action="store_true", help="do not save this chat to the history")
+    add_load_arguments(p)
+    p.set_defaults(run=run)

@@ -1,0 +1,96 @@
+"""What every command shares: the one-line parser errors, the model and load options, the demo model
+fetched when none is given, and Ctrl+C during an answer."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+from logitscope.base.errors import InvalidSettingsError
+
+if TYPE_CHECKING:
+    from logitscope.host.remote import RemoteEngine
+    from logitscope.protocol.api import LoadSettings
+    from logitscope.protocol.engine_like import EngineLike
+
+EXIT_USAGE = 2
+# what a command's register(sub) receives: the `logitscope` parser's subparsers
+Subparsers = argparse._SubParsersAction  # type: ignore[type-arg]
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, not usage + message
+        print(f"error: {message} (see '{self.prog} --help')", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def add_model_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", metavar="PATH", help="a GGUF file (default: the demo model, fetched if missing)")
+
+
+def add_load_arguments(p: argparse.ArgumentParser) -> None:
+    from logitscope.gguf import memory
+    from logitscope.protocol.api import LoadSettings
+
+    default = LoadSettings()
+    p.add_argument("--n-ctx", type=int, default=default.n_ctx, help="context window in tokens (0 = the model's own)")
+    p.add_argument("--n-gpu-layers", type=int, default=default.n_gpu_layers,
+                   help="layers to offload to the GPU (-1 = all)")
+    p.add_argument("--threads", type=int, default=default.n_threads, help="CPU threads (0 = all cores)")
+    p.add_argument("--kv-type", choices=list(memory.KV_CACHE_TYPES), default=default.type_k,
+                   help="KV cache element type")
+    p.add_argument("--flash-attn", action="store_true", help="use flash attention (needed for a quantized V cache)")
+
+
+def resolve_model(arg: str | None) -> Path:
+    from logitscope.library.demo import fetch_demo
+
+    if arg:
+        return Path(arg).expanduser()
+    # verifies the demo model's hash, fetching it again when missing or damaged
+    return fetch_demo(log=lambda msg: print(msg, file=sys.stderr))
+
+
+def load_settings(args: argparse.Namespace) -> LoadSettings:
+    from logitscope.gguf.memory import value_cache_type
+    from logitscope.protocol.api import LoadSettings
+
+    settings = LoadSettings(n_ctx=args.n_ctx, n_gpu_layers=args.n_gpu_layers, n_threads=args.threads,
+                            type_k=args.kv_type, type_v=value_cache_type(args.kv_type, args.flash_attn),
+                            flash_attn=args.flash_attn)
+    settings.validate()
+    return settings
+
+
+def remote_engine(args: argparse.Namespace) -> RemoteEngine:
+    """A RemoteEngine, connected."""
+    from logitscope.host.remote import DEFAULT_TIMEOUT_S, RemoteEngine
+
+    if args.model:
+        raise InvalidSettingsError("--model names a local file; with --engine the server has the model "
+                                   "(choose it with --remote-model)")
+    engine = RemoteEngine(args.engine, api_key=args.api_key, model=args.remote_model,
+                          verify_tls=not args.insecure, post_sampling_probs=args.post_sampling_probs,
+                          timeout=DEFAULT_TIMEOUT_S if args.remote_timeout is None else args.remote_timeout)
+    try:
+        engine.connect()
+    except BaseException:
+        engine.close()
+        raise
+    return engine
+
+
+class CtrlC:
+    """SIGINT during an answer: the first asks the engine to stop (what was generated is kept; an engine that
+    does not answer is ended, see host/client.py); a second one interrupts at once."""
+
+    def __init__(self, engine: EngineLike) -> None:
+        self.engine, self.pressed = engine, 0
+
+    def __call__(self, *_signal: object) -> None:
+        self.pressed += 1
+        if self.pressed > 1:
+            raise KeyboardInterrupt
+        self.engine.cancel()

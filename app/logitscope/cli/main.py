@@ -1,0 +1,70 @@
+"""The command line: `logitscope info | generate | chat | bench | models ...`, one module per command.
+
+Every failure the user can cause (a bad file, a bad option, a crashed engine) ends as one `error:` line
+on stderr and exit code 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from logitscope import __version__
+from logitscope.base.errors import LogitscopeError
+from logitscope.base.fatal import describe as describe_environment_failure
+from logitscope.base.fatal import release_stdout
+from logitscope.cli import bench, chat, explain, generate, history, info, inspect, models, score, window
+from logitscope.cli.common import EXIT_USAGE, Parser
+
+if TYPE_CHECKING:
+    pass
+
+
+
+
+
+
+
+
+
+# every command, in the order `logitscope --help` lists them; each module's register(sub) adds its parser
+# and sets the parser's `run`
+COMMANDS = (info, generate, inspect, score, window, chat, bench, models, history, explain)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="logitscope", description="Chat with a local LLM and see inside it.")
+    parser.add_argument("--version", action="version", version=f"logitscope {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
+    for command in COMMANDS:
+        command.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(list(argv) if argv else ["window"])  # no command: the window
+    try:
+        code = args.run(args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not in Python's flush at exit
+        return code
+    except LogitscopeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (`| head -1`): nothing more to say
+        release_stdout()
+        return 0
+    except Exception as exc:
+        message = describe_environment_failure(exc)
+        if message is None:
+            raise
+        release_stdout()
+        print(f"error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+
+

@@ -1,0 +1,186 @@
+"""`logitscope score FILE|--text TEXT`: how surprised the model is by every token of a text (issue 15, part 1).
+
+Per-token records (the trace's keys where they apply) and a summary line: tokens, perplexity, bits per token,
+GLTR rank buckets. `--chunks` follows llama-perplexity's protocol and prints its "Final estimate" line;
+`--compare OTHER.gguf` scores the same token ids with a second model (its own engine process, after the first
+has finished) and prints each token's surprisal difference and both perplexities.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.utf8 import read_text_file
+from logitscope.cli.common import Subparsers, add_model_argument
+from logitscope.protocol.score import (
+    DEFAULT_SCORE_CTX,
+    SCORE_TOP_N,
+    ScoredToken,
+    ScoreRequest,
+    ScoreResult,
+    summary_to_json,
+    token_to_json,
+)
+
+
+def register(sub: Subparsers) -> None:
+    p = sub.add_parser("score", help="score a text: every token's probability, rank and surprisal, the perplexity")
+    add_model_argument(p)
+    p.add_argument("file", nargs="?", metavar="FILE", help="a UTF-8 text file")
+    p.add_argument("--text", help="the text itself (instead of FILE)")
+    p.add_argument("--n-ctx", type=int, default=DEFAULT_SCORE_CTX,
+                   help="the scoring window (with --chunks: the chunk size) in tokens; default %(default)s")
+    p.add_argument("--chunks", action="store_true",
+                   help="llama-perplexity's protocol: n_ctx-token chunks, the second half of each scored")
+    p.add_argument("--top", type=int, default=3, metavar="N",
+                   help=f"alternatives shown per token (JSON: at least {SCORE_TOP_N}); default %(default)s")
+    p.add_argument("--json", action="store_true", help="JSON Lines: one object per token, then a summary")
+    p.add_argument("--compare", metavar="OTHER.gguf", help="score the same tokens with a second model")
+    p.add_argument("--threads", type=int, default=0, help="CPU threads (0 = all cores)")
+    p.add_argument("--n-gpu-layers", type=int, default=0, help="layers to offload to the GPU (-1 = all)")
+    p.add_argument("--flash-attn", action="store_true", help="flash attention (llama-perplexity's default on CPU)")
+    p.set_defaults(run=run)
+
+
+def read_text(args: argparse.Namespace) -> str:
+    if (args.file is None) == (args.text is None):
+        raise InvalidSettingsError("give the text to score as FILE or with --text (one of them)")
+    if args.text is not None:
+        return str(args.text)
+    return read_text_file(Path(args.file))
+
+
+
+
+def run(args: argparse.Namespace) -> int:
+    from logitscope.cli.common import CtrlC, resolve_model
+    from logitscope.gguf.card import read_model_card
+    from logitscope.host.client import CancelledError, EngineClient
+    from logitscope.host.score_compare import same_tokens, scoring_settings
+
+    text = read_text(args)
+    top = max(args.top, SCORE_TOP_N) if args.json else args.top
+    if args.top < 0:
+        raise InvalidSettingsError("--top must be >= 0")
+    request = ScoreRequest(text=text, n_ctx=args.n_ctx, mode="chunks" if args.chunks else "window", top=min(top, 128),
+                           flash_attn=args.flash_attn)
+    request.validate()
+    settings = scoring_settings(args.n_gpu_layers, args.threads, args.flash_attn)
+    settings.validate()
+    path = resolve_model(args.model)
+    read_model_card(path)  # bad files fail here, before an engine starts
+    other_path = Path(args.compare).expanduser() if args.compare else None
+    if other_path is not None:
+        read_model_card(other_path)
+    try:
+        result, vocab = _score_with(EngineClient(), path, settings, request, CtrlC, progress=not args.json)
+        other: ScoreResult | None = None
+        if other_path is not None:
+            other, _ = _score_with(EngineClient(), other_path, settings, same_tokens(result, request), CtrlC,
+                                   progress=not args.json, vocab=vocab)
+    except CancelledError:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    _print(args, result, vocab, other, path, other_path)
+    return 0
+
+
+def _score_with(client: Any, path: Path, settings: Any, request: ScoreRequest, ctrl_c_type: Any, progress: bool,
+                vocab: list[bytes] | None = None) -> tuple[ScoreResult, list[bytes]]:
+    """Load `path` in its own engine process, check its vocabulary against `vocab` (a comparison), score."""
+    from logitscope.host.score_compare import load_for_scoring
+
+    with contextlib.closing(client):
+        info, own = load_for_scoring(client, path, settings, vocab)
+        for notice in info.notices:
+            print(f"warning: {notice}", file=sys.stderr)
+        ctrl_c = ctrl_c_type(client)
+        previous = signal.signal(signal.SIGINT, ctrl_c)
+        shown = [-1]
+
+        def on_progress(fraction: float) -> None:
+            percent = int(fraction * 100)
+            if progress and sys.stderr.isatty() and percent != shown[0]:
+                print(f"\rscoring with {path.name}: {percent}%", end="", file=sys.stderr, flush=True)
+                shown[0] = percent
+
+        try:
+            result: ScoreResult = client.score(request, on_progress=on_progress)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            if shown[0] >= 0:
+                print("", file=sys.stderr)
+        for notice in result.notices:
+            print(f"warning: {notice}", file=sys.stderr)
+        return result, own
+
+
+def _fmt(x: float, spec: str) -> str:
+    return "-" if not math.isfinite(x) else format(x, spec)
+
+
+def _line(t: ScoredToken, vocab: list[bytes], top: int, other: ScoredToken | None) -> str:
+    from logitscope.protocol.trace import piece_text
+
+    if not t.scored:
+        return f"{t.i:>6} {piece_text(t.piece)!r:<18} (not scored)"
+    alts = ", ".join(f"{piece_text(vocab[int(a)])!r} {math.exp(float(lp)):.3f}"
+                     for a, lp in zip(t.top_ids[:top], t.top_logprobs[:top], strict=True))
+    line = (f"{t.i:>6} {piece_text(t.piece)!r:<18} {t.logprob:>9.4f} {t.bits:>7.3f} {t.p:>7.4f} {t.rank:>7} "
+            f"{t.entropy:>7.3f}")
+    if other is not None:
+        line += f" {_fmt(other.bits, '>7.3f')} {_fmt(other.bits - t.bits, '>+8.3f')}"
+    return line + (f"  {alts}" if alts else "")
+
+
+def summary_line(r: ScoreResult) -> str:
+    b = r.rank_buckets()
+    protocol = (f"{r.n_passes} chunks of {r.n_ctx} (llama-perplexity's protocol)" if r.mode == "chunks" else
+                f"window {r.n_ctx} (stride {r.stride}), {r.n_passes} pass{'es' if r.n_passes != 1 else ''}")
+    return (f"{len(r.tokens)} tokens, {r.n_scored} scored: perplexity {_fmt(r.perplexity, '.4f')}, "
+            f"{_fmt(r.bits_per_token, '.4f')} bits per token, ranks top10 {b['top10']} / top100 {b['top100']} / "
+            f"top1000 {b['top1000']} / beyond {b['beyond']}; {protocol}; {r.tokens_per_s:.0f} tok/s")
+
+
+def _print(args: argparse.Namespace, r: ScoreResult, vocab: list[bytes], other: ScoreResult | None,
+           path: Path, other_path: Path | None) -> None:
+    from logitscope.protocol.trace import dumps
+
+    out = sys.stdout
+    pairs = zip(r.tokens, other.tokens if other is not None else [None] * len(r.tokens), strict=True)
+    if args.json:
+        for t, o in pairs:
+            record = token_to_json(t, vocab)
+            if o is not None:
+                record["compare"] = {"logprob": round(o.logprob, 6) if o.scored else None,
+                                     "bits": round(o.bits, 5) if o.scored else None,
+                                     "bits_diff": round(o.bits - t.bits, 5) if o.scored and t.scored else None}
+            out.write(dumps(record) + "\n")
+        summary = summary_to_json(r) | {"model": path.name}
+        if other is not None and other_path is not None:
+            summary["compare"] = summary_to_json(other) | {"model": other_path.name}
+        out.write(dumps(summary) + "\n")
+        return
+    head = f"{'i':>6} {'token':<18} {'logprob':>9} {'bits':>7} {'p':>7} {'rank':>7} {'entropy':>7}"
+    if other is not None:
+        head += f" {'bits B':>7} {'B - A':>8}"
+    print(head + (f"  top {args.top}" if args.top else ""), file=out)
+    for t, o in pairs:
+        print(_line(t, vocab, args.top, o), file=out)
+    label = f"{path.name}: " if other is not None else ""
+    print(label + summary_line(r), file=out)
+    if r.mode == "chunks":
+        print(f"Final estimate: PPL = {r.perplexity:.4f} +/- {_fmt(r.perplexity_error, '.5f')}", file=out)
+    if other is not None and other_path is not None:
+        print(f"{other_path.name}: " + summary_line(other), file=out)
+        ratio = other.perplexity / r.perplexity if r.perplexity > 0 else math.nan
+        print(f"perplexity A {r.perplexity:.4f} vs B {other.perplexity:.4f} (B/A {_fmt(ratio, '.3f')}); "
+              f"bits per token B - A {other.bits_per_token - r.bits_per_token:+.4f}", file=out)
+

@@ -1,0 +1,185 @@
+"""`logitscope chat`: a conversation in the terminal, saved to the history as the window saves its own.
+
+- A turn that cannot be answered (longer than the context, text that is not UTF-8, a template that
+  fails) is reported on one `error:` line and the session goes on with its earlier turns.
+- Unless `--no-save`, every question and answer goes to the history store (answers while they stream,
+  through the store's StreamingWriter), so the conversation shows in `history list` and in the window.
+  A turn that fails before its first token leaves nothing behind; one that breaks off keeps what came.
+"""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from logitscope.base.errors import ChatTemplateError, ContextOverflowError, InvalidSettingsError, StoreError
+from logitscope.host.client import CancelledError, EngineClient
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.store.history import HistoryStore
+from logitscope.store.records import ModelIdentity
+from logitscope.store.streaming import StreamingWriter
+
+TITLE_CHARS = 40  # a new conversation is named after its first question, as in the window
+TURN_ERRORS = (ContextOverflowError, InvalidSettingsError, ChatTemplateError)  # this turn only: the chat goes on
+
+
+class ChatRecorder:
+    """Saves one linear chat: the system prompt (if any), then each question with its answer below it."""
+
+    def __init__(self, store: HistoryStore, model: ModelIdentity, vocab: Sequence[bytes],
+                 system: str | None) -> None:
+        self.store = store
+        self.model = model
+        self.vocab = vocab
+        self.system = system
+        self.conversation_id: int | None = None
+        self.parent_id: int | None = None  # the last saved answer (or the system prompt)
+
+    def start_answer(self, question: str, sampler: dict[str, Any]) -> StreamingWriter:
+        """Save the question and open its answer (called once the answer's first token is there)."""
+        if self.conversation_id is None:
+            self.conversation_id = self.store.create_conversation(question[:TITLE_CHARS])
+            if self.system:
+                self.parent_id = self.store.add_message(self.conversation_id, "system", self.system)
+        question_id = self.store.add_message(self.conversation_id, "user", question, self.parent_id)
+        return self.store.start_answer(self.conversation_id, question_id, self.model, self.vocab, sampler)
+
+    def answered(self, writer: StreamingWriter) -> None:
+        self.parent_id = writer.message_id  # the next question follows this answer
+
+
+class _AnswerSaver:
+    """The saving side of one turn: the question and its answer are saved once the first token is there.
+    A failure to save is reported once and the chat goes on unsaved (what is on the screen stays)."""
+
+    def __init__(self, chat: TerminalChat, question: str, sampler: dict[str, Any]) -> None:
+        self.chat, self.question, self.sampler = chat, question, sampler
+        self.writer: StreamingWriter | None = None
+
+    @contextmanager
+    def _saving(self) -> Iterator[ChatRecorder | None]:
+        try:
+            yield self.chat.recorder
+        except (StoreError, sqlite3.Error) as exc:
+            self.chat.stop_saving(exc)
+
+    def _writer(self, recorder: ChatRecorder) -> StreamingWriter:
+        if self.writer is None:
+            self.writer = recorder.start_answer(self.question, self.sampler)
+        return self.writer
+
+    def step(self, step: StepRecord) -> None:
+        with self._saving() as recorder:
+            if recorder is not None:
+                self._writer(recorder).append(step)
+
+    def finish(self, result: GenerationResult) -> None:
+        with self._saving() as recorder:
+            if recorder is not None:
+                writer = self._writer(recorder)
+                writer.finish(result)
+                recorder.answered(writer)
+
+    def fail(self, error: str) -> None:
+        """The answer broke off: keep what was saved of it, marked as failed. A turn that failed before its
+        first token saved nothing, and saves nothing now."""
+        with self._saving() as recorder:
+            if recorder is not None and self.writer is not None:
+                self.writer.fail(error)
+
+
+class TerminalChat:
+    """Questions from stdin, answers streamed to stdout, everything else (notes, errors) on stderr."""
+
+    def __init__(self, model_path: Path, load: LoadSettings, system: str | None, temperature: float,
+                 max_tokens: int, save: bool) -> None:
+        self.model_path = model_path
+        self.load = load
+        self.system = system
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.save = save
+        self.recorder: ChatRecorder | None = None
+        self.messages: list[ChatMessage] = []
+
+    def say(self, text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    def stop_saving(self, exc: Exception) -> None:
+        self.recorder = None
+        self.say(f"warning: this chat is no longer being saved: {exc}")
+
+    def run(self) -> int:
+        SamplerSettings(temperature=self.temperature).validate()  # bad options: refused before anything starts
+        DecodeOptions(max_tokens=self.max_tokens).validate()
+        store = HistoryStore() if self.save else None  # a data folder that cannot be used fails here, first
+        try:
+            with EngineClient() as client:
+                info = client.load(str(self.model_path), self.load)
+                for notice in (store.notices if store else []) + info.notices:
+                    self.say(f"warning: {notice}")
+                if store is not None:
+                    self.recorder = ChatRecorder(store, ModelIdentity.of_file(self.model_path), client.vocab(),
+                                                 self.system)
+                saving = "saved to the history" if store else "not saved (--no-save)"
+                self.say(f"{info.card.name} ({info.card.file_type}, {info.n_ctx} tokens of context); this chat is "
+                         f"{saving}. Empty line or Ctrl+D quits, Ctrl+C stops an answer.")
+                while (question := self.read_question()) is not None:
+                    self.turn(client, question)
+        finally:
+            if store is not None:
+                store.close()
+        return 0
+
+    def read_question(self) -> str | None:
+        """The next line (None: end of input, an empty line, Ctrl+C). Bytes that are not UTF-8 are kept
+        as surrogates, so the request's validation names them (rather than a decoding traceback here)."""
+        sys.stdout.write("\nyou> ")
+        sys.stdout.flush()
+        try:
+            raw = sys.stdin.buffer.readline()
+        except KeyboardInterrupt:
+            return None
+        return raw.decode("utf-8", "surrogateescape").strip() or None
+
+    def turn(self, client: EngineClient, question: str) -> None:
+        settings = SamplerSettings(temperature=self.temperature)
+        request = GenerateRequest(messages=[*self.messages, ChatMessage("user", question)], system=self.system,
+                                  settings=settings, options=DecodeOptions(max_tokens=self.max_tokens))
+        saver = _AnswerSaver(self, question, settings.to_dict())
+
+        def on_step(step: StepRecord) -> None:
+            try:
+                sys.stdout.write(("bot> " if step.i == 0 else "") + step.text)
+                sys.stdout.flush()
+            except OSError:  # the terminal is gone: stop the engine, then report
+                client.cancel()
+                raise
+            saver.step(step)
+
+        previous = signal.signal(signal.SIGINT, lambda *_: client.cancel())
+        try:
+            result = client.generate(request, on_step=on_step)
+        except TURN_ERRORS as exc:
+            self.say(f"error: {exc}")  # this turn is dropped; the conversation so far stays
+            return
+        except CancelledError:
+            saver.fail("stopped")
+            return
+        except BaseException as exc:
+            saver.fail(str(exc) or type(exc).__name__)
+            raise
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        sys.stdout.write("\n")
+        self.messages += [ChatMessage("user", question), ChatMessage("assistant", result.text)]
+        saver.finish(result)
+        for notice in result.notices:
+            self.say(f"(note: {notice})")

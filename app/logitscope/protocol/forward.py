@@ -1,0 +1,100 @@
+"""What the forward-pass inspection hands across the process boundary (issue 13): compact numpy arrays.
+
+Importable without llama.cpp (the GUI process uses these with the engine client). Positions are token
+positions in the inspected context (0 = its first token); "layer" rows run from the embeddings (row 0,
+named "embd") through every block (row l + 1 is after block l), so a model with L blocks has L + 1 rows.
+The engine computes them in an inspection context of its own (flash attention off, a graph callback),
+never in the generation context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from logitscope.protocol.beams import BeamCellRun
+
+LENS_TOP_K = 10  # tokens kept per layer in the lens (the grid's columns)
+
+
+@dataclass(frozen=True)
+class InspectRequest:
+    """Inspect the forward pass at the last token of `tokens` (whose logits predict the next token).
+
+    `chosen`: the token actually chosen at that step (its rank/probability per layer are reported), or
+    None for a prompt token (the lens then follows the next prompt token if `tokens` is a prefix of a
+    known context, else the final top-1). `lens` / `attention`: which views to compute."""
+    tokens: tuple[int, ...]
+    chosen: int | None = None
+    lens: bool = True
+    attention: bool = True
+
+
+@dataclass
+class LayerLens:
+    """The logit lens at one position: the residual stream after each layer, through the final norm and
+    the output head, softmaxed. Arrays have one row per layer row (L + 1)."""
+    layer_names: list[str]          # "embd", "0", "1", ... (the block index)
+    top_ids: np.ndarray             # int32 [L + 1, LENS_TOP_K], best first
+    top_probs: np.ndarray           # float32 [L + 1, LENS_TOP_K]
+    chosen: int                     # the token followed through the layers
+    chosen_rank: np.ndarray         # int32 [L + 1]: 0 = top-1
+    chosen_prob: np.ndarray         # float32 [L + 1]
+    entropy: np.ndarray             # float32 [L + 1], nats
+    resid_norm: np.ndarray          # float32 [L + 1]: L2 norm of the residual stream after the row's layer
+    attn_norm: np.ndarray           # float32 [L]: L2 norm of what block l's attention added (NaN: unknown)
+    ffn_norm: np.ndarray            # float32 [L]: L2 norm of what block l's FFN added (NaN: unknown)
+
+
+@dataclass
+class AttentionRow:
+    """Where one position looks: softmax(QK^T) of its query over every earlier position, per layer and
+    query head. Causal: zero after `position`; each [layer, head] row sums to 1."""
+    position: int                   # the query's position (the last token of the request)
+    weights: np.ndarray             # float32 [n_layer, n_head, position + 1]
+    kv_head_of: list[int]           # query head -> the KV head it reads (grouped-query attention)
+    window: list[int | None]        # per layer: sliding-window length, None = full attention
+
+
+@dataclass
+class ForwardInspection:
+    tokens: list[int]               # the inspected context
+    lens: LayerLens | None
+    attention: AttentionRow | None
+    unavailable: dict[str, str] = field(default_factory=dict)  # view -> why it cannot be shown (a Message)
+    seconds: float = 0.0            # engine time to compute it
+    context_bytes: int = 0          # memory of the inspection context
+
+
+@dataclass
+class AttentionMatrix:
+    """One layer/head over a whole context: row t = where position t looks (lower-triangular)."""
+    layer: int
+    head: int
+    weights: np.ndarray             # float32 [T, T]
+
+
+@dataclass
+class KvCell:
+    """A run of consecutive KV cells of the generation context with the same origin."""
+    start: int                      # first cell (= position in a single-sequence context)
+    count: int
+    segment: str                    # "system" | "user" | "assistant" | "template" | "answer"
+    reused: bool                    # kept from the previous request (not evaluated again)
+
+
+@dataclass
+class KvMap:
+    """The generation context's KV cache after a request."""
+    n_ctx: int
+    runs: list[KvCell]
+    n_reused: int                   # cells of this request's prompt that needed no evaluation
+    n_evaluated: int                # prompt cells evaluated for this request
+    bytes_per_cell: int             # K + V over all layers
+    bytes_per_cell_by_layer: list[int]
+    n_freed: int = 0                # cells the previous request left past the shared prefix, freed for this one
+    # After a beam search (the last request), its own context's cells: which sequences hold each run (one cell
+    # in several sequences = shared by llama_memory_seq_cp). Empty otherwise.
+    beam_cells: list[BeamCellRun] = field(default_factory=list)
+    beam_n_ctx: int = 0
