@@ -41,7 +41,10 @@ LANGUAGE = "zh_CN"
 TS = TRANSLATIONS / f"logitscope_{LANGUAGE}.ts"
 QM = TRANSLATIONS / f"logitscope_{LANGUAGE}.qm"
 PACKAGE = ROOT / "app" / "logitscope"
-LOWER_LAYERS = ("engine", "host", "library", "store", "grammars", "diagnosis")  # grammars: the ready grammars' names
+# every Qt-free package whose messages can reach the window (grammars: the ready grammars' names); the
+# CLI and the benchmarks print to a terminal, in English
+LOWER_LAYERS = ("base", "gguf", "system", "protocol", "sampling", "engine", "host", "library", "store", "session",
+                "diagnosis", "grammars")
 CATALOG = UI_DIR / "message_catalog.py"
 MESSAGE_CONTEXT = "messages"
 
@@ -66,7 +69,7 @@ def sources() -> list[Path]:
 
 def lower_layer_sources() -> list[Path]:
     found = [p for layer in LOWER_LAYERS for p in (PACKAGE / layer).rglob("*.py") if "__pycache__" not in p.parts]
-    return sorted(found + [PACKAGE / "base/errors.py"])
+    return sorted(found)
 
 
 def _error_classes(files: list[Path]) -> set[str]:

@@ -17,21 +17,26 @@ MARKS = (10, 1_000, 3_000, 10_000)
 
 def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from logitscope.engine.core import Engine
+    from logitscope.host.client import EngineClient
     from logitscope.library.demo import fetch_demo
     from logitscope.protocol.api import DecodeOptions, GenerateRequest, LoadSettings
     from logitscope.protocol.sampler_settings import SamplerSettings
+    from logitscope.protocol.trace import StepRecord
     from logitscope.session.conversation import Answer, Conversation, Turn
     from logitscope.ui.app import apply_theme, create_app
     from logitscope.ui.chat.chat_view import ChatView
 
-    engine = Engine()
-    engine.load(fetch_demo(log=lambda _m: None), LoadSettings(n_ctx=1024))
-    request = GenerateRequest(prompt="Once upon a time", settings=SamplerSettings(seed=1),
-                              options=DecodeOptions(max_tokens=200))
-    steps = [e for e in engine.generate(request) if not hasattr(e, "finish_reason")]
-    vocab = engine.vocab()
-    engine.unload()
+    # the steps come from the engine process, as in the window (llama.cpp never loads in this process)
+    engine = EngineClient()
+    try:
+        engine.load(str(fetch_demo(log=lambda _m: None)), LoadSettings(n_ctx=1024))
+        request = GenerateRequest(prompt="Once upon a time", settings=SamplerSettings(seed=1),
+                                  options=DecodeOptions(max_tokens=200))
+        steps: list[StepRecord] = []
+        engine.generate(request, on_step=steps.append)
+        vocab = engine.vocab()
+    finally:
+        engine.close()
 
     app = create_app([])
     apply_theme(app, "light")

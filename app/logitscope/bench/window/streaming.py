@@ -210,9 +210,9 @@ def cli_run(model: Path, n_ctx: int, threads: int, max_tokens: int, env: dict[st
 
 
 def run_window_bench(model: Path, args: argparse.Namespace) -> int:
-    from logitscope.engine.runtime import default_threads
+    from logitscope.system.threads import available_cpus
 
-    threads = args.threads or default_threads()
+    threads = args.threads or available_cpus()  # the engine's default, read without loading llama.cpp here
     max_tokens = args.tokens
     n_ctx = max(2048, (args.long or 0) + 512)
     home = Path(tempfile.mkdtemp(prefix="logitscope-bench-"))
