@@ -1,0 +1,1 @@
+"""The machine: RAM, GPU memory and CPUs, read without llama.cpp."""
