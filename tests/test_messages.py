@@ -40,11 +40,11 @@ def test_joined_messages_keep_each_part():
 
 
 def test_a_damaged_file_error_keeps_its_template(tmp_path, demo_model):
-    from logitscope.gguf.card import damaged_error, inspect_model
+    from logitscope.gguf.card import damaged_error, read_model_card_with_problems
     from tests.cli import corpus
 
     damaged = corpus.with_metadata_patched(demo_model, tmp_path / "d.gguf", "llama.attention.head_count_kv", 0)
-    error = damaged_error(inspect_model(damaged))
+    error = damaged_error(read_model_card_with_problems(damaged))
     message = error.message
     assert message.template == "{file} is damaged and cannot load: {problem}"
     assert message.params["problem"].template == "{key} is {n_head_kv}: a {arch} model needs at least one KV head"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from logitscope.base.errors import DamagedModelError, ModelFileError
-from logitscope.gguf.card import inspect_model, read_model_card
+from logitscope.gguf.card import read_model_card, read_model_card_with_problems
 from tests.cli import corpus
 from tests.library.ggufs import split_gguf, tiny_gguf
 
@@ -42,11 +42,11 @@ def test_a_damaged_header_is_reported_with_its_card(bad_files, name):
     card = err.value.card
     assert card.architecture == "llama" and card.n_params == 134_515_008  # what can be read is kept
     assert phrase in card.problems[0]
-    assert inspect_model(path).problems == card.problems
+    assert read_model_card_with_problems(path).problems == card.problems
 
 
 def test_the_card_shows_zero_kv_heads_as_stored(bad_files):
-    card = inspect_model(bad_files["zero-kv-heads"][0])
+    card = read_model_card_with_problems(bad_files["zero-kv-heads"][0])
     assert (card.n_head, card.n_head_kv) == (9, 0)  # it used to show "KV heads 9"
 
 
@@ -55,7 +55,7 @@ def test_llama_cpp_refuses_every_file_the_check_rejects(bad_files, demo_model, n
     """The oracle: llama.cpp itself, in a child process (some of these abort it). None: the demo model loads."""
     path = bad_files[name][0] if name else demo_model
     assert llama_cpp_loads(path, tmp_path) == (name is None)
-    assert bool(inspect_model(path).problems) == (name is not None)
+    assert bool(read_model_card_with_problems(path).problems) == (name is not None)
 
 
 def llama_cpp_loads(path: Path, cwd: Path) -> bool:
@@ -65,7 +65,7 @@ def llama_cpp_loads(path: Path, cwd: Path) -> bool:
 
 
 def test_valid_small_models_have_no_problems(tmp_path):
-    assert inspect_model(tiny_gguf(tmp_path / "tiny.gguf", n_layer=3)).problems == []
+    assert read_model_card_with_problems(tiny_gguf(tmp_path / "tiny.gguf", n_layer=3)).problems == []
     parts = split_gguf(tmp_path / "split" / "big.gguf", n_parts=3)
     card = read_model_card(parts[0])
     singles = [read_model_card(tiny_gguf(tmp_path / "one.gguf", n_layer=2))]
@@ -77,21 +77,21 @@ def test_valid_small_models_have_no_problems(tmp_path):
 def test_a_split_model_is_checked_whole(tmp_path):
     parts = split_gguf(tmp_path / "split" / "big.gguf", n_parts=3)
     parts[1].unlink()
-    card = inspect_model(parts[0])
+    card = read_model_card_with_problems(parts[0])
     assert "part 2 of 3" in card.problems[0] and "missing" in card.problems[0]
     renamed = tmp_path / "split" / "renamed.gguf"
     shutil.copyfile(parts[0], renamed)
-    assert "must be named" in inspect_model(renamed).problems[0]
+    assert "must be named" in read_model_card_with_problems(renamed).problems[0]
     with pytest.raises(ModelFileError, match="part 3 of a split model: open its first part"):
-        inspect_model(parts[2])
+        read_model_card_with_problems(parts[2])
 
 
 def test_tensor_data_must_follow_gguf_layout(tmp_path, demo_model):
     """gguf.c refuses a tensor whose data is not right after the one before it (checked with llama.cpp: a gap,
     two swapped tensors and a misaligned offset all fail to load)."""
     path = corpus.header_copy(demo_model, tmp_path / "moved.gguf")
-    assert inspect_model(path).problems == []
-    problems = inspect_model(corpus.move_tensor_data(path, 1, by=32)).problems
+    assert read_model_card_with_problems(path).problems == []
+    problems = read_model_card_with_problems(corpus.move_tensor_data(path, 1, by=32)).problems
     assert "gguf's layout puts it at" in problems[0]
 
 

@@ -2,7 +2,7 @@
 
 Random mutations (counts, lengths, types and offsets set to edge values, byte flips, truncation) of two
 valid seeds: a small llama GGUF from the gguf package's writer, and the real demo model's header (followed
-by a hole up to its size, so the tensor data "exists"). For each: `inspect_model` / `read_model_card` give a
+by a hole up to its size, so the tensor data "exists"). For each: `read_model_card_with_problems` / `read_model_card` give a
 ModelCard (strict-JSON serialisable) or a ModelFileError, never another exception; `logitscope info` prints
 and exits 0 or 2; no example takes long or allocates much more than the file (lengths are bounded by it).
 """
@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from logitscope.base.errors import ModelFileError
 from logitscope.cli.main import main
-from logitscope.gguf.card import ModelCard, inspect_model
+from logitscope.gguf.card import ModelCard, read_model_card_with_problems
 from tests.cli import corpus
 from tests.library.ggufs import tiny_gguf
 
@@ -159,7 +159,7 @@ def check(path: Path, trace_memory: bool) -> None:
         tracemalloc.start()
     start = time.monotonic()
     try:
-        card: ModelCard | None = inspect_model(path)
+        card: ModelCard | None = read_model_card_with_problems(path)
     except ModelFileError as exc:
         assert str(exc) and "\n" not in str(exc)
         card = None
@@ -188,7 +188,7 @@ MUTATIONS = st.lists(MUTATION, min_size=1, max_size=4)
 @pytest.mark.parametrize("seed_name", ["tiny", "demo-header"])
 def test_unmutated_seeds_give_clean_cards(seeds, target, seed_name):
     mutate(seeds[seed_name], [], target)
-    assert inspect_model(target).problems == []
+    assert read_model_card_with_problems(target).problems == []
     check(target, trace_memory=True)
 
 

@@ -35,10 +35,10 @@ def test_the_models_page_marks_a_damaged_file(qtbot, isolated_home, demo_model):
 def test_the_load_dialog_refuses_a_damaged_card(qtbot, damaged):
     from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
-    from logitscope.gguf.card import inspect_model
+    from logitscope.gguf.card import read_model_card_with_problems
     from logitscope.ui.dialogs.load_model import LoadModelDialog
 
-    dialog = LoadModelDialog(inspect_model(damaged), gpu_offload=False, backend="CPU")
+    dialog = LoadModelDialog(read_model_card_with_problems(damaged), gpu_offload=False, backend="CPU")
     qtbot.addWidget(dialog)
     assert "damaged" in dialog.refusal.text() and "head_count_kv is 0" in dialog.refusal.text()
     buttons = dialog.findChild(QDialogButtonBox)

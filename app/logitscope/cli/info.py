@@ -16,10 +16,10 @@ from logitscope.cli.common import (
 def run(args: argparse.Namespace) -> int:
     """The card; for a damaged file (its header reads, but llama.cpp cannot load it) the card as read plus
     its problems (`problems` in --json, where `kv_cache_bytes` is then null), and exit code 2."""
-    from logitscope.gguf.card import damaged_error, inspect_model
+    from logitscope.gguf.card import damaged_error, read_model_card_with_problems
     from logitscope.gguf.memory import KV_CACHE_TYPES, format_bytes, kv_cache_bytes
 
-    card = inspect_model(resolve_model(args.model))
+    card = read_model_card_with_problems(resolve_model(args.model))
     contexts = sorted({512, 2048, 4096, 8192, card.n_ctx_train} - {0})
     table = {} if card.problems else {n: {t: kv_cache_bytes(card, n, t, t) for t in KV_CACHE_TYPES}
                                       for n in contexts}

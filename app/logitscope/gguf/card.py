@@ -80,7 +80,7 @@ class ModelCard:
 def read_model_card(path: str | Path) -> ModelCard:
     """Model card from the header. Raises ModelFileError for anything that is not a usable model: a
     DamagedModelError, carrying the card, when the header reads but llama.cpp certainly cannot load it."""
-    card = inspect_model(path)
+    card = read_model_card_with_problems(path)
     if card.problems:
         raise damaged_error(card)
     return card
@@ -97,7 +97,7 @@ def damaged_error(card: ModelCard) -> DamagedModelError:
                              file=Path(card.path).name, problem=card.problems[0], more_problems=more_problems)
 
 
-def inspect_model(path: str | Path) -> ModelCard:
+def read_model_card_with_problems(path: str | Path) -> ModelCard:
     """The model card with `problems` (see gguf/check.py), empty when llama.cpp can load the model as far as
     its header tells. Raises ModelFileError only when there is no card to show: the header is unreadable.
     A split model is read whole: its other parts are found next to `path` as llama.cpp finds them."""

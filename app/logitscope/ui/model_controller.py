@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.base.errors import LoadCancelledError, LogitscopeError
-from logitscope.gguf.card import damaged_error, inspect_model
+from logitscope.gguf.card import damaged_error, read_model_card_with_problems
 from logitscope.host.remote import RemoteEngine
 from logitscope.library.display_name import model_display_name
 from logitscope.protocol.api import LoadSettings, ModelInfo
@@ -139,7 +139,7 @@ class ModelController(QObject):
             if not path:
                 return False
         try:
-            card = inspect_model(path)  # a damaged file: the load dialog shows what was read and why it cannot load
+            card = read_model_card_with_problems(path)  # a damaged file: the load dialog shows what was read and why it cannot load
             if card.problems and not ask:
                 raise damaged_error(card)
         except LogitscopeError as exc:
