@@ -9,7 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from logitscope.cli.main import main as cli
+from logitscope.cli import common
+from logitscope.cli.main import build_parser
 from logitscope.cli.sampler_options import parse_logit_bias, settings_from_args
 from logitscope.gguf import memory
 from logitscope.protocol import sampler_settings as sampler
@@ -35,20 +36,20 @@ def _sampler_flags() -> dict[str, str]:
 
 
 def test_generate_defaults_are_the_engines():
-    args = cli.build_parser().parse_args(["generate", "--prompt", "x"])
+    args = build_parser().parse_args(["generate", "--prompt", "x"])
     assert settings_from_args(args) == SamplerSettings()
     assert args.max_tokens == DecodeOptions().max_tokens
-    assert cli.load_settings(args) == LoadSettings()
+    assert common.load_settings(args) == LoadSettings()
 
 
 def test_chat_temperature_is_the_engines_default():
-    args = cli.build_parser().parse_args(["chat"])
+    args = build_parser().parse_args(["chat"])
     assert args.temperature == SamplerSettings().temperature
-    assert cli.load_settings(args) == LoadSettings()
+    assert common.load_settings(args) == LoadSettings()
 
 
 def test_every_sampler_setting_has_a_generate_option():
-    options = _action(cli.build_parser(), "generate")
+    options = _action(build_parser(), "generate")
     assert set(_sampler_flags().values()) <= set(options)
 
 
@@ -67,7 +68,7 @@ def test_every_option_reaches_its_setting():
                "--grammar": ('root ::= "yes"', "grammar", 'root ::= "yes"'),
                "--json-schema": ('{"type": "object"}', "json_schema", '{"type": "object"}')}
     for flag, (value, name, expected) in changed.items():
-        settings = settings_from_args(cli.build_parser().parse_args(["generate", "--prompt", "x", flag, value]))
+        settings = settings_from_args(build_parser().parse_args(["generate", "--prompt", "x", flag, value]))
         assert settings == replace(SamplerSettings(), **{name: expected}), flag
 
 
@@ -83,7 +84,7 @@ def test_logit_bias_forms(text: str, bias: tuple):
 def test_choices_follow_the_engines_constants(monkeypatch: pytest.MonkeyPatch):
     """A KV cache type or a sampler stage added to the engine is offered by the CLI without touching it."""
     monkeypatch.setitem(memory.KV_CACHE_TYPES, "q5_1", (7, 24 / 32))
-    parser = cli.build_parser()
+    parser = build_parser()
     for command in ("generate", "chat"):
         assert _action(parser, command)["--kv-type"].choices == list(memory.KV_CACHE_TYPES)
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
