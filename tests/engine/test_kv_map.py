@@ -8,8 +8,7 @@ from hypothesis import strategies as st
 
 from logitscope.gguf.memory import kv_cache_bytes, kv_cells
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.protocol.forward import KvCell, KvMap
-from logitscope.protocol.kv_map import SEGMENTS, build_runs
+from logitscope.protocol.kv_map import SEGMENTS, KvCell, KvMap, build_runs
 from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.protocol.trace import GenerationResult
 

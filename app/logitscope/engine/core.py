@@ -30,8 +30,8 @@ from logitscope.protocol.api import (
     ModelInfo,
 )
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
-from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
-from logitscope.protocol.kv_map import PromptLayout, build_runs
+from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
+from logitscope.protocol.kv_map import KvMap, PromptLayout, build_runs
 from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
 from logitscope.protocol.trace import GenerationResult, StepRecord

@@ -42,7 +42,8 @@ from logitscope.host.crash_log import crash_hint
 from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
-from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
+from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
+from logitscope.protocol.kv_map import KvMap
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
 from logitscope.protocol.trace import GenerationResult, StepRecord, unpack_step

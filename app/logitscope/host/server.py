@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     from logitscope.engine.core import Engine
     from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
     from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
-    from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest, KvMap
+    from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
+    from logitscope.protocol.kv_map import KvMap
     from logitscope.protocol.sampler_settings import SamplerSettings
     from logitscope.protocol.score import ScoreRequest, ScoreResult
     from logitscope.protocol.trace import GenerationResult

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from logitscope.protocol.beams import BeamCellRun
-
 LENS_TOP_K = 10  # tokens kept per layer in the lens (the grid's columns)
 
 
@@ -75,26 +73,5 @@ class AttentionMatrix:
     weights: np.ndarray             # float32 [T, T]
 
 
-@dataclass
-class KvCell:
-    """A run of consecutive KV cells of the generation context with the same origin."""
-    start: int                      # first cell (= position in a single-sequence context)
-    count: int
-    segment: str                    # "system" | "user" | "assistant" | "template" | "answer"
-    reused: bool                    # kept from the previous request (not evaluated again)
 
 
-@dataclass
-class KvMap:
-    """The generation context's KV cache after a request."""
-    n_ctx: int
-    runs: list[KvCell]
-    n_reused: int                   # cells of this request's prompt that needed no evaluation
-    n_evaluated: int                # prompt cells evaluated for this request
-    bytes_per_cell: int             # K + V over all layers
-    bytes_per_cell_by_layer: list[int]
-    n_freed: int = 0                # cells the previous request left past the shared prefix, freed for this one
-    # After a beam search (the last request), its own context's cells: which sequences hold each run (one cell
-    # in several sequences = shared by llama_memory_seq_cp). Empty otherwise.
-    beam_cells: list[BeamCellRun] = field(default_factory=list)
-    beam_n_ctx: int = 0

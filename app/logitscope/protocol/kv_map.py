@@ -1,4 +1,4 @@
-"""The KV cache map (issue 13, section 3): which of the generation context's cells hold which part of the
+"""The KV cache map: which of the generation context's cells hold which part of the
 conversation, which of them the last request reused, and what a cell costs.
 
 The prompt's layout is recorded with each request (cheaply: the rendered text and its messages) and turned
@@ -8,10 +8,10 @@ into runs only when someone asks (`Engine.kv_map`), so generation pays nothing f
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from logitscope.protocol.api import ChatMessage
-from logitscope.protocol.forward import KvCell
+from logitscope.protocol.beams import BeamCellRun
 
 SEGMENTS = ("system", "user", "assistant", "template", "answer")
 ANSWER = "answer"        # the current answer: a fork's kept tokens and everything generated
@@ -19,6 +19,31 @@ TEMPLATE = "template"    # what the chat template writes around the messages (an
 RAW_PROMPT = "user"      # a raw prompt is the user's text as a whole
 
 Layout = list[tuple[str, int]]  # (segment, number of tokens), consecutive from the first token
+
+
+@dataclass
+class KvCell:
+    """A run of consecutive KV cells of the generation context with the same origin."""
+    start: int                      # first cell (= position in a single-sequence context)
+    count: int
+    segment: str                    # "system" | "user" | "assistant" | "template" | "answer"
+    reused: bool                    # kept from the previous request (not evaluated again)
+
+
+@dataclass
+class KvMap:
+    """The generation context's KV cache after a request."""
+    n_ctx: int
+    runs: list[KvCell]
+    n_reused: int                   # cells of this request's prompt that needed no evaluation
+    n_evaluated: int                # prompt cells evaluated for this request
+    bytes_per_cell: int             # K + V over all layers
+    bytes_per_cell_by_layer: list[int]
+    n_freed: int = 0                # cells the previous request left past the shared prefix, freed for this one
+    # After a beam search (the last request), its own context's cells: which sequences hold each run (one cell
+    # in several sequences = shared by llama_memory_seq_cp). Empty otherwise.
+    beam_cells: list[BeamCellRun] = field(default_factory=list)
+    beam_n_ctx: int = 0
 
 
 @dataclass(frozen=True)

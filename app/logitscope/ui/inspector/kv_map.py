@@ -13,7 +13,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from logitscope.gguf.memory import format_bytes
-from logitscope.protocol.forward import KvCell, KvMap
+from logitscope.protocol.kv_map import KvCell, KvMap
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.inspector.beam_cells import BeamCellsMap
 from logitscope.ui.inspector.cell_strip import HATCH_COLOR, CellStrip, legend_entry
