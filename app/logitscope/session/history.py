@@ -90,7 +90,8 @@ class ChatHistory:
         if m.finish_reason == "cancelled":
             status = "stopped"
         return Answer(steps=steps, result=stored_result(m, steps), status=status, error=m.error or "", settings=dict(m.sampler or {}),
-                      model_name=m.model.file_name if m.model else "", store_id=m.id)
+                      model_name=m.model.file_name if m.model else "", store_id=m.id, forked_at=m.forked_at,
+                      prefix_steps=m.prefix_steps)
 
     # -- writing ---------------------------------------------------------------------------------------
     def save_question(self, conversation: Conversation, turn_index: int) -> None:
@@ -107,7 +108,8 @@ class ChatHistory:
         """`identity`: the model file (ModelIdentity.of_file) or, for a remote engine, server and model."""
         if conversation.store_id is None or turn.store_id is None:
             return
-        writer = self.store.start_answer(conversation.store_id, turn.store_id, identity, vocab, answer.settings)
+        writer = self.store.start_answer(conversation.store_id, turn.store_id, identity, vocab, answer.settings,
+                                         forked_at=answer.forked_at, prefix_steps=answer.prefix_steps)
         answer.store_id = writer.message_id
         self.writers[id(answer)] = writer
         for step in answer.steps:  # a fork starts with the steps it shares with its source

@@ -91,6 +91,8 @@ def _export_message(conn: sqlite3.Connection, m: Message, position: dict[int, in
         "finish_reason": m.finish_reason,
         "error": m.error,
         "notices": m.notices,
+        "forked_at": m.forked_at,
+        "prefix_steps": m.prefix_steps,
         "trace": _export_trace(conn, m) if m.n_steps else None,
     }
 
@@ -185,7 +187,10 @@ def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[
         seed=checked_field(msg, "seed", int, where, optional=True), timings=checked_field(msg, "timings", dict, where, optional=True),
         kv=checked_field(msg, "kv", dict, where, optional=True),
         finish_reason=checked_field(msg, "finish_reason", str, where, optional=True),
-        error=checked_field(msg, "error", str, where, optional=True), notices=notices)
+        error=checked_field(msg, "error", str, where, optional=True), notices=notices,
+        # exports written before forks were stored have neither: no fork
+        forked_at=checked_field(msg, "forked_at", int, where, optional=True),
+        prefix_steps=checked_field(msg, "prefix_steps", int, where, optional=True) or 0)
     if trace is not None:
         assert model_id is not None
         _import_trace(conn, message_id, model_id, trace, where)

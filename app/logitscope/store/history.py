@@ -188,17 +188,20 @@ class HistoryStore:
 
     def start_answer(self, conversation_id: int, parent_id: int | None, model: ModelIdentity,
                      vocab: Sequence[bytes], sampler: Mapping[str, Any],
-                     commit_interval_s: float = COMMIT_INTERVAL_S) -> StreamingWriter:
+                     commit_interval_s: float = COMMIT_INTERVAL_S, *, forked_at: int | None = None,
+                     prefix_steps: int = 0) -> StreamingWriter:
         """A new assistant message, status `streaming`, and the writer that fills it. A regeneration or a
         token-level fork is simply another answer under the same parent. `vocab`: every token's bytes by id
         (the engine's `vocab()`), for the alternatives the steps mention; `sampler`: SamplerSettings.to_dict().
+        A fork says where it left its source (`forked_at`) and how many steps it copied (`prefix_steps`).
         The writer commits at least every `commit_interval_s` while steps arrive (see streaming.py)."""
         owner = self._owner_id()
         with transaction(self.connection):
             model_id = model_row_id(self.connection, model)
             message_id = insert_message(self.connection, conversation_id, parent_id, "assistant", "",
                                         status="streaming", model_id=model_id, sampler=dict(sampler),
-                                        seed=sampler.get("seed"), owner=owner)
+                                        seed=sampler.get("seed"), owner=owner, forked_at=forked_at,
+                                        prefix_steps=prefix_steps)
             self._touch(conversation_id)
         return StreamingWriter(self.connection, message_id, model_id, vocab, commit_interval_s)
 
@@ -274,7 +277,8 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
                    model_id: int | None = None, sampler: dict[str, Any] | None = None, seed: int | None = None,
                    timings: dict[str, Any] | None = None, kv: dict[str, Any] | None = None,
                    finish_reason: str | None = None, error: str | None = None,
-                   notices: Sequence[str] | None = None, owner: str | None = None) -> int:
+                   notices: Sequence[str] | None = None, owner: str | None = None,
+                   forked_at: int | None = None, prefix_steps: int = 0) -> int:
     """Insert one message row. Without `selected_seq` the new message becomes the active branch."""
     if role not in ROLES:
         raise StoreError("a message's role must be one of {ROLES}, not {role!r}", ROLES=', '.join(ROLES), role=role)
@@ -289,11 +293,11 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
                                     "WHERE conversation_id = ?", (conversation_id,)).fetchone()[0]
     cursor = conn.execute(
         "INSERT INTO messages (conversation_id, parent_id, role, content, status, created_at, selected_seq, "
-        "model_id, sampler_json, seed, timings_json, kv_json, finish_reason, error, notices_json, owner) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "model_id, sampler_json, seed, timings_json, kv_json, finish_reason, error, notices_json, owner, "
+        "forked_at, prefix_steps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (conversation_id, parent_id, role, content, status, time.time() if created_at is None else created_at,
          selected_seq, model_id, to_json(sampler), seed, to_json(timings), to_json(kv), finish_reason, error,
-         to_json(list(notices)) if notices is not None else None, owner))
+         to_json(list(notices)) if notices is not None else None, owner, forked_at, prefix_steps))
     assert cursor.lastrowid is not None
     return cursor.lastrowid
 
