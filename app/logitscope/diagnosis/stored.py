@@ -19,7 +19,7 @@ from logitscope.diagnosis.thresholds import SLOW_MIN_TOKENS, SLOW_REFERENCE_MIN_
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import CheckedExport, load_export
-from logitscope.store.records import Message
+from logitscope.store.records import StoredMessage
 from logitscope.store.results import stored_result
 from logitscope.store.traces import PieceVocab
 
@@ -28,7 +28,7 @@ from logitscope.store.traces import PieceVocab
 class DiagnosedAnswer:
     conversation_id: int
     title: str
-    message: Message
+    message: StoredMessage
     diagnosis: Diagnosis
 
 

@@ -31,7 +31,7 @@ from logitscope.store.import_check import (
     check_export,
     checked_field,
 )
-from logitscope.store.records import ROLES, Conversation, Message, ModelIdentity, migrated_sampler
+from logitscope.store.records import ROLES, Conversation, ModelIdentity, StoredMessage, migrated_sampler
 from logitscope.store.results import stored_result
 from logitscope.store.traces import (
     PieceVocab,
@@ -75,7 +75,7 @@ def _export_conversation(store: HistoryStore, conv: Conversation) -> dict[str, A
     }
 
 
-def _export_message(conn: sqlite3.Connection, m: Message, position: dict[int, int]) -> dict[str, Any]:
+def _export_message(conn: sqlite3.Connection, m: StoredMessage, position: dict[int, int]) -> dict[str, Any]:
     return {
         "parent": position[m.parent_id] if m.parent_id is not None else None,
         "role": m.role,
@@ -97,7 +97,7 @@ def _export_message(conn: sqlite3.Connection, m: Message, position: dict[int, in
     }
 
 
-def _export_trace(conn: sqlite3.Connection, m: Message) -> dict[str, Any]:
+def _export_trace(conn: sqlite3.Connection, m: StoredMessage) -> dict[str, Any]:
     _, pieces = load_trace(conn, m.id)
     return {"steps": [_b64(blob) for blob in packed_steps(conn, m.id)],
             "pieces": {str(token): _b64(pieces[token]) for token in sorted(pieces)}}
@@ -251,7 +251,7 @@ def _markdown(store: HistoryStore, conv: Conversation) -> str:
     return "\n".join(out)
 
 
-def _answer_line(m: Message) -> str:
+def _answer_line(m: StoredMessage) -> str:
     parts = []
     if m.model:
         parts.append(m.model.file_name)

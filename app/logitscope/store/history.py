@@ -29,9 +29,9 @@ from logitscope.store.records import (
     MESSAGE_FROM,
     ROLES,
     Conversation,
-    Message,
     ModelIdentity,
     SearchHit,
+    StoredMessage,
     conversation_from_row,
     message_from_row,
     to_json,
@@ -205,31 +205,31 @@ class HistoryStore:
             self._touch(conversation_id)
         return StreamingWriter(self.connection, message_id, model_id, vocab, commit_interval_s)
 
-    def message(self, message_id: int) -> Message:
+    def message(self, message_id: int) -> StoredMessage:
         row = self.connection.execute(f"SELECT {MESSAGE_COLUMNS} FROM {MESSAGE_FROM} WHERE m.id = ?",
                                       (message_id,)).fetchone()
         if row is None:
             raise StoreError("there is no message with id {message_id}", message_id=message_id)
         return message_from_row(row)
 
-    def messages(self, conversation_id: int) -> list[Message]:
+    def messages(self, conversation_id: int) -> list[StoredMessage]:
         """The whole tree, every branch, in creation order (a parent always before its children)."""
         rows = self.connection.execute(f"SELECT {MESSAGE_COLUMNS} FROM {MESSAGE_FROM} "
                                        "WHERE m.conversation_id = ? ORDER BY m.id", (conversation_id,))
         return [message_from_row(row) for row in rows]
 
-    def children(self, conversation_id: int, parent_id: int | None) -> list[Message]:
+    def children(self, conversation_id: int, parent_id: int | None) -> list[StoredMessage]:
         """The messages directly under `parent_id` (None: the conversation's first messages), oldest first."""
         rows = self.connection.execute(f"SELECT {MESSAGE_COLUMNS} FROM {MESSAGE_FROM} WHERE m.conversation_id = ? "
                                        "AND m.parent_id IS ? ORDER BY m.id", (conversation_id, parent_id))
         return [message_from_row(row) for row in rows]
 
-    def active_path(self, conversation_id: int) -> list[Message]:
+    def active_path(self, conversation_id: int) -> list[StoredMessage]:
         """From the first message to a leaf, taking at every fork the most recently selected child."""
         self.conversation(conversation_id)  # unknown id: a clear error rather than an empty path
         return active_path_of(self.messages(conversation_id))
 
-    def switch_branch(self, message_id: int) -> list[Message]:
+    def switch_branch(self, message_id: int) -> list[StoredMessage]:
         """Make the active path run through `message_id` (and on below it as last selected); returns it."""
         target = self.message(message_id)
         with transaction(self.connection):
@@ -302,12 +302,12 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
     return cursor.lastrowid
 
 
-def active_path_of(messages: Sequence[Message]) -> list[Message]:
+def active_path_of(messages: Sequence[StoredMessage]) -> list[StoredMessage]:
     """The active path through a conversation's messages (see HistoryStore.active_path)."""
-    children: dict[int | None, list[Message]] = {}
+    children: dict[int | None, list[StoredMessage]] = {}
     for message in messages:
         children.setdefault(message.parent_id, []).append(message)
-    path: list[Message] = []
+    path: list[StoredMessage] = []
     parent: int | None = None
     while parent in children:
         chosen = max(children[parent], key=lambda m: (m.selected_seq, m.id))

@@ -56,7 +56,10 @@ class Conversation:
 
 
 @dataclass(frozen=True)
-class Message:
+class StoredMessage:
+    """One message of a stored conversation (a question, a system prompt or an answer), as the history
+    holds it. Not base.messages.Message, which is a user-facing text to translate."""
+
     id: int
     conversation_id: int
     parent_id: int | None
@@ -101,10 +104,10 @@ def conversation_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:
     return Conversation(*row)
 
 
-def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Message:
+def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredMessage:
     (mid, cid, parent, role, content, status, created, seq, file_name, size, sha, sampler, seed,
      timings, kv, finish, error, notices, n_steps, forked_at, prefix_steps) = row
-    return Message(
+    return StoredMessage(
         id=mid, conversation_id=cid, parent_id=parent, role=role, content=content, status=status,
         created_at=created, selected_seq=seq,
         model=ModelIdentity(file_name, size, sha) if file_name is not None else None,
