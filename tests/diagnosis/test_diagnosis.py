@@ -155,6 +155,19 @@ def test_stored_answers_after_a_restart_give_the_same_diagnosis(export_file, ans
                     assert [f.kind for f in again.findings] == kinds(answers[conv.title]), conv.title
 
 
+def test_a_stored_fork_is_not_blamed_for_the_steps_it_was_given(export_file, tmp_path):
+    """A fork's steps up to where it left its source were copied or forced, not drawn: read back from the
+    history, it is diagnosed knowing that, as the window's fresh fork is."""
+    with HistoryStore(tmp_path / "history.sqlite3") as store:
+        import_json(store, load_export(export_file))
+        m = answer_message(store, "off_course:")
+        (off,) = diagnose_message(store, m.id, judge_speed=False).of_kind("off_course")
+        last_stray = max(off.steps)
+        store.connection.execute("UPDATE messages SET forked_at = ?, prefix_steps = ? WHERE id = ?",
+                                 (last_stray, last_stray, m.id))
+        assert diagnose_message(store, m.id, judge_speed=False).of_kind("off_course") == []
+
+
 def test_remote_trace_without_probabilities_skips_those_checks_and_says_so(store):
     """As a server without probabilities reports it: NaN and -1, no ids, the bytes in the step."""
     steps, result, _vocab = trace(store, "loop:")

@@ -70,6 +70,41 @@ def test_json_export_import_export_is_lossless(rich_store, tmp_path: Path, gener
         assert statuses.count("interrupted") == 1 and statuses.count("done") == 5
 
 
+def save_fork(store: HistoryStore, generated, forked_at: int) -> int:
+    """A question with a forked answer (the fork starting with the steps it shares); returns the conversation."""
+    answer = generated.answers[0]
+    cid = store.create_conversation("forked")
+    question = store.add_message(cid, "user", answer.prompt)
+    writer = store.start_answer(cid, question, generated.model, generated.vocab, answer.result.settings,
+                                forked_at=forked_at, prefix_steps=forked_at)
+    for step in answer.steps:
+        writer.append(step)
+    writer.finish(answer.result)
+    return cid
+
+
+def test_a_fork_keeps_where_it_was_forked_through_export_and_import(store, tmp_path: Path, generated):
+    save_fork(store, generated, forked_at=4)
+    document = export_json(store)
+    question, fork = document["conversations"][0]["messages"]
+    assert (fork["forked_at"], fork["prefix_steps"]) == (4, 4)
+    assert (question["forked_at"], question["prefix_steps"]) == (None, 0)
+    with HistoryStore(tmp_path / "second.sqlite3") as second:
+        (cid,) = import_json(second, json.loads(json.dumps(document)))
+        assert [(m.forked_at, m.prefix_steps) for m in second.messages(cid)] == [(None, 0), (4, 4)]
+        assert without_ids(export_json(second)) == without_ids(document)
+
+
+def test_an_export_from_before_forks_were_exported_imports_without_them(store, tmp_path: Path, generated):
+    save_fork(store, generated, forked_at=4)
+    document = export_json(store)
+    for message in document["conversations"][0]["messages"]:
+        del message["forked_at"], message["prefix_steps"]
+    with HistoryStore(tmp_path / "second.sqlite3") as second:
+        (cid,) = import_json(second, document)
+        assert [(m.forked_at, m.prefix_steps) for m in second.messages(cid)] == [(None, 0), (None, 0)]
+
+
 def test_export_one_conversation_even_from_the_trash(rich_store):
     store, _cid, _other, trash = rich_store
     (conv,) = export_json(store, [trash])["conversations"]

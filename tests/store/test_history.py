@@ -216,3 +216,30 @@ def test_an_index_from_an_older_version_is_rebuilt_to_leave_streaming_answers_ou
         assert "streaming" in sql[0]
         assert [h.conversation.id for h in store.search("older index")] == [cid]
         store.connection.execute("INSERT INTO message_search (message_search) VALUES ('integrity-check')")
+
+
+def save_fork(store: HistoryStore, generated, forked_at: int) -> tuple[int, int]:
+    """An answer and a fork of it at step `forked_at`, the fork starting with the steps it shares;
+    returns (conversation id, the fork's id)."""
+    answer = generated.answers[0]
+    cid = store.create_conversation("forks")
+    question = store.add_message(cid, "user", answer.prompt)
+    writer = store.start_answer(cid, question, generated.model, generated.vocab, answer.result.settings,
+                                forked_at=forked_at, prefix_steps=forked_at)
+    for step in answer.steps:
+        writer.append(step)
+    writer.finish(answer.result)
+    return cid, writer.message_id
+
+
+def test_a_forked_answer_keeps_where_it_was_forked_after_reopening(tmp_path: Path, generated):
+    path = tmp_path / "h.sqlite3"
+    with HistoryStore(path) as store:
+        cid, fork_id = save_fork(store, generated, forked_at=3)
+        question = store.message(fork_id).parent_id
+        plain = store.add_message(cid, "assistant", "not a fork", question)
+    with HistoryStore(path) as store:
+        fork = store.message(fork_id)
+        assert (fork.forked_at, fork.prefix_steps) == (3, 3)
+        assert (store.message(plain).forked_at, store.message(plain).prefix_steps) == (None, 0)
+        assert [(m.forked_at, m.prefix_steps) for m in store.messages(cid)] == [(None, 0), (3, 3), (None, 0)]

@@ -100,10 +100,15 @@ def set_in_first_step(doc: dict, offset: int, fmt: str, value: float) -> None:
     (lambda d: set_in_first_step(d, 28, "<f", 5.0), "a probability out of range (5)"),
     (lambda d: set_in_first_step(d, 12, "<f", -1e30), "a probability out of range (inf)"),
     (lambda d: set_in_first_step(d, 20, "<f", float("inf")), "its entropy is inf"),
+    (lambda d: answer(d).update(forked_at=-1), '"forked_at" must be between'),
+    (lambda d: answer(d).update(forked_at="3"), '"forked_at" must be int or null'),
+    (lambda d: answer(d).update(prefix_steps=2**40), '"prefix_steps" must be between'),
+    (lambda d: answer(d).update(prefix_steps=True), '"prefix_steps" must be int'),
 ], ids=["seed", "selected_seq", "model-size", "huge-time", "inf-time", "nan-time", "negative-time", "n_gen",
         "gen_s", "kv-field", "deep-sampler", "big-in-sampler", "surrogate-title", "surrogate-content",
         "surrogate-notice", "surrogate-key", "piece-key", "piece-key-superscript", "piece-key-huge",
-        "duplicate-step", "version-string", "step-p", "step-lse", "step-entropy"])
+        "duplicate-step", "version-string", "step-p", "step-lse", "step-entropy", "forked_at-negative",
+        "forked_at-string", "prefix_steps-huge", "prefix_steps-bool"])
 def test_bad_values_are_clear_errors_and_add_nothing(document, home, tmp_path, capsys, damage, phrase):
     damage(document)
     path = tmp_path / "bad.json"

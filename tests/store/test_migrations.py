@@ -11,6 +11,8 @@ from logitscope.store.history import HistoryStore
 from logitscope.store.schema import LATEST_VERSION, MIGRATIONS, migrate
 from tests.store.conftest import save_answer
 
+FORKS_STORED = 4   # the version that added messages.forked_at and prefix_steps
+
 # Rows as each version wrote them (version 0 is an empty file).
 SAMPLE_ROWS = {
     1: """
@@ -66,6 +68,22 @@ def test_an_old_database_is_migrated_to_the_latest(tmp_path: Path, version: int,
             _, answer_id = save_answer(store, generated, generated.answers[0], conversation_id=1, parent_id=4)
             assert store.message(answer_id).n_steps == len(generated.answers[0].steps)
     assert schema_of(old) == schema_of(fresh)
+
+
+def test_answers_from_before_forks_were_stored_are_no_forks_and_forks_can_be_added(tmp_path: Path, generated):
+    path = tmp_path / "history.sqlite3"
+    make_database(path, FORKS_STORED - 1)
+    with HistoryStore(path) as store:
+        assert [(m.forked_at, m.prefix_steps) for m in store.messages(1)] == [(None, 0)] * 4
+        answer = generated.answers[0]
+        writer = store.start_answer(1, 1, generated.model, generated.vocab, answer.result.settings,
+                                    forked_at=2, prefix_steps=2)
+        for step in answer.steps:
+            writer.append(step)
+        writer.finish(answer.result)
+    with HistoryStore(path) as store:
+        fork = store.message(writer.message_id)
+        assert (fork.forked_at, fork.prefix_steps, fork.parent_id) == (2, 2, 1)
 
 
 def test_a_failed_migration_changes_nothing_and_the_file_is_kept(tmp_path: Path):

@@ -165,7 +165,7 @@ from logitscope.protocol.api import GenerateRequest
 from logitscope.engine.core import Engine
 from logitscope.protocol.api import DecodeOptions
 from logitscope.protocol.api import LoadSettings
-from logitscope.sampling.sampler import PRESETS
+from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.protocol.trace import StepRecord
 from logitscope.store.history import HistoryStore
 from logitscope.store.streaming import COMMIT_INTERVAL_S

@@ -53,6 +53,24 @@ def test_conversations_and_traces_survive_a_restart(qtbot, window, tmp_path, dem
         again.close()
 
 
+def test_a_fork_still_says_where_it_was_forked_after_a_restart(qtbot, scripted_window, tmp_path, demo_model):
+    window = scripted_window
+    answer = ask(qtbot, window, "Say hi.", max_tokens=6)
+    forced = next(t for t in answer.steps[2].raw_ids.tolist() if t != answer.steps[2].token)
+    with qtbot.waitSignal(window.bridge.generationFinished, timeout=10_000):
+        window.fork(0, 2, forced)
+    qtbot.waitUntil(lambda: window.streaming is None, timeout=5_000)
+    assert "forked at token 2" in window.chat.answers[0].status.text()
+    window.close()
+    again = make_window(qtbot, tmp_path, demo_model, load=False)
+    try:
+        fork = again.current.turns[0].answer
+        assert (fork.forked_at, fork.prefix_steps) == (2, 2)
+        assert "forked at token 2" in again.chat.answers[0].status.text()
+    finally:
+        again.close()
+
+
 def test_versions_and_edits_are_saved_as_a_tree(qtbot, window, tmp_path, demo_model):
     ask(qtbot, window, "Say hi.", max_tokens=4)
     with qtbot.waitSignal(window.bridge.generationFinished, timeout=60_000):

@@ -93,6 +93,22 @@ def test_regenerating_an_earlier_answer_keeps_the_later_turns_under_the_old_one(
     assert users(session) == ["Say hi.", "Name a colour."]
 
 
+def test_a_fork_is_saved_with_where_it_left_its_source(qtbot, session, recording):
+    answered(qtbot, session, lambda: session.send("Say hi."))
+    source = session.current.turns[0].answer
+    forced = next(t for t in source.steps[2].raw_ids.tolist() if t != source.steps[2].token)
+    answered(qtbot, session, lambda: session.fork(0, 2, forced))
+    again = ChatHistory(HistoryStore(session.history.store.path))   # as after a restart
+    try:
+        (saved,) = again.conversations()
+        again.fill(saved)
+        old, fork = saved.turns[0].answers
+        assert (fork.forked_at, fork.prefix_steps) == (2, 2)
+        assert (old.forked_at, old.prefix_steps) == (None, 0)
+    finally:
+        again.close()
+
+
 def test_stop_keeps_the_partial_answer_marked_stopped(qtbot, session, scripted):
     scripted.gate = threading.Event()
     session.send("Count to three.")

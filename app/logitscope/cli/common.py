@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from logitscope.base.errors import InvalidSettingsError
 
@@ -16,8 +16,9 @@ if TYPE_CHECKING:
     from logitscope.protocol.engine_like import EngineLike
 
 EXIT_USAGE = 2
-# what a command's register(sub) receives: the `logitscope` parser's subparsers
-Subparsers = argparse._SubParsersAction  # type: ignore[type-arg]
+# what a command's register(sub) receives: the `logitscope` parser's subparsers (generic only in the
+# type stubs, hence the string)
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 class Parser(argparse.ArgumentParser):

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 from logitscope import __version__
 from logitscope.base.errors import LogitscopeError
@@ -18,16 +17,8 @@ from logitscope.base.fatal import release_stdout
 from logitscope.cli import bench, chat, explain, generate, history, info, inspect, models, score, window
 from logitscope.cli.common import EXIT_USAGE, Parser
 
-if TYPE_CHECKING:
-    pass
-
-
-
-
-
-
-
-
+# a command: what its register() sets as its parser's `run`
+Run = Callable[[argparse.Namespace], int]
 
 # every command, in the order `logitscope --help` lists them; each module's register(sub) adds its parser
 # and sets the parser's `run`
@@ -43,11 +34,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command(args: argparse.Namespace) -> Run:
+    run: Run = args.run
+    return run
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv) if argv else ["window"])  # no command: the window
     try:
-        code = args.run(args)
+        code = _command(args)(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not in Python's flush at exit
         return code
     except LogitscopeError as exc:

@@ -19,7 +19,7 @@ from logitscope.diagnosis.thresholds import SLOW_MIN_TOKENS, SLOW_REFERENCE_MIN_
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import CheckedExport, load_export
-from logitscope.store.records import Message
+from logitscope.store.records import StoredMessage
 from logitscope.store.results import stored_result
 from logitscope.store.traces import PieceVocab
 
@@ -28,7 +28,7 @@ from logitscope.store.traces import PieceVocab
 class DiagnosedAnswer:
     conversation_id: int
     title: str
-    message: Message
+    message: StoredMessage
     diagnosis: Diagnosis
 
 
@@ -64,11 +64,13 @@ def _remote(sampler_json: str | None) -> bool:
 
 def diagnose_message(store: HistoryStore, message_id: int, context: Context | None = None,
                      judge_speed: bool = True) -> Diagnosis:
-    """One stored answer, as it was saved (its own settings; the same model's other answers as the speed
-    reference unless `context` gives one, or `judge_speed` is False)."""
+    """One stored answer, as it was saved (its own settings, where it was forked; the same model's other
+    answers as the speed reference unless `context` gives one, or `judge_speed` is False)."""
     message = store.message(message_id)
     steps, pieces = store.load_trace(message_id)
     context = context or Context()
+    if context.forked_at is None:   # a fork's steps up to there were copied or forced, not drawn
+        context = replace(context, forked_at=message.forked_at)
     if context.reference_tps is None and judge_speed:
         context = replace(context, reference_tps=reference_tps(store, message_id))
     result = stored_result(message, steps) if message.status == "done" else None

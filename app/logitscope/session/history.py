@@ -18,7 +18,7 @@ from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.store.database import BUSY_TIMEOUT_S
 from logitscope.store.history import HistoryStore
-from logitscope.store.records import Message, ModelIdentity
+from logitscope.store.records import ModelIdentity, StoredMessage
 from logitscope.store.results import stored_result
 from logitscope.store.streaming import COMMIT_INTERVAL_S, StreamingWriter
 
@@ -54,11 +54,11 @@ class ChatHistory:
         if conversation.loaded or conversation.store_id is None:
             return
         messages = self.store.messages(conversation.store_id)
-        children: dict[int | None, list[Message]] = {}
+        children: dict[int | None, list[StoredMessage]] = {}
         for m in messages:
             children.setdefault(m.parent_id, []).append(m)
 
-        def last_selected(group: list[Message]) -> int:
+        def last_selected(group: list[StoredMessage]) -> int:
             return max(range(len(group)), key=lambda i: (group[i].selected_seq, group[i].id))
 
         def questions(parent_id: int | None) -> tuple[list[Turn], int]:
@@ -84,13 +84,14 @@ class ChatHistory:
         conversation.first, conversation.active_first = questions(top)
         conversation.loaded = True
 
-    def _answer(self, m: Message) -> Answer:
+    def _answer(self, m: StoredMessage) -> Answer:
         steps, _pieces = self.store.load_trace(m.id)
         status = {"done": "done", "interrupted": "interrupted", "error": "error"}.get(m.status, "interrupted")
         if m.finish_reason == "cancelled":
             status = "stopped"
         return Answer(steps=steps, result=stored_result(m, steps), status=status, error=m.error or "", settings=dict(m.sampler or {}),
-                      model_name=m.model.file_name if m.model else "", store_id=m.id)
+                      model_name=m.model.file_name if m.model else "", store_id=m.id, forked_at=m.forked_at,
+                      prefix_steps=m.prefix_steps)
 
     # -- writing ---------------------------------------------------------------------------------------
     def save_question(self, conversation: Conversation, turn_index: int) -> None:
@@ -107,7 +108,8 @@ class ChatHistory:
         """`identity`: the model file (ModelIdentity.of_file) or, for a remote engine, server and model."""
         if conversation.store_id is None or turn.store_id is None:
             return
-        writer = self.store.start_answer(conversation.store_id, turn.store_id, identity, vocab, answer.settings)
+        writer = self.store.start_answer(conversation.store_id, turn.store_id, identity, vocab, answer.settings,
+                                         forked_at=answer.forked_at, prefix_steps=answer.prefix_steps)
         answer.store_id = writer.message_id
         self.writers[id(answer)] = writer
         for step in answer.steps:  # a fork starts with the steps it shares with its source

@@ -9,7 +9,7 @@
 """
 
 from logitscope.store.history import HistoryStore
-from logitscope.store.records import Conversation, Message, ModelIdentity, SearchHit
+from logitscope.store.records import Conversation, ModelIdentity, SearchHit, StoredMessage
 from logitscope.store.streaming import StreamingWriter
 
-__all__ = ["Conversation", "HistoryStore", "Message", "ModelIdentity", "SearchHit", "StreamingWriter"]
+__all__ = ["Conversation", "HistoryStore", "ModelIdentity", "SearchHit", "StoredMessage", "StreamingWriter"]

@@ -31,7 +31,7 @@ from logitscope.store.import_check import (
     check_export,
     checked_field,
 )
-from logitscope.store.records import ROLES, Conversation, Message, ModelIdentity, migrated_sampler
+from logitscope.store.records import ROLES, Conversation, ModelIdentity, StoredMessage, migrated_sampler
 from logitscope.store.results import stored_result
 from logitscope.store.traces import (
     PieceVocab,
@@ -75,7 +75,7 @@ def _export_conversation(store: HistoryStore, conv: Conversation) -> dict[str, A
     }
 
 
-def _export_message(conn: sqlite3.Connection, m: Message, position: dict[int, int]) -> dict[str, Any]:
+def _export_message(conn: sqlite3.Connection, m: StoredMessage, position: dict[int, int]) -> dict[str, Any]:
     return {
         "parent": position[m.parent_id] if m.parent_id is not None else None,
         "role": m.role,
@@ -91,11 +91,13 @@ def _export_message(conn: sqlite3.Connection, m: Message, position: dict[int, in
         "finish_reason": m.finish_reason,
         "error": m.error,
         "notices": m.notices,
+        "forked_at": m.forked_at,
+        "prefix_steps": m.prefix_steps,
         "trace": _export_trace(conn, m) if m.n_steps else None,
     }
 
 
-def _export_trace(conn: sqlite3.Connection, m: Message) -> dict[str, Any]:
+def _export_trace(conn: sqlite3.Connection, m: StoredMessage) -> dict[str, Any]:
     _, pieces = load_trace(conn, m.id)
     return {"steps": [_b64(blob) for blob in packed_steps(conn, m.id)],
             "pieces": {str(token): _b64(pieces[token]) for token in sorted(pieces)}}
@@ -185,7 +187,10 @@ def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[
         seed=checked_field(msg, "seed", int, where, optional=True), timings=checked_field(msg, "timings", dict, where, optional=True),
         kv=checked_field(msg, "kv", dict, where, optional=True),
         finish_reason=checked_field(msg, "finish_reason", str, where, optional=True),
-        error=checked_field(msg, "error", str, where, optional=True), notices=notices)
+        error=checked_field(msg, "error", str, where, optional=True), notices=notices,
+        # exports written before forks were stored have neither: no fork
+        forked_at=checked_field(msg, "forked_at", int, where, optional=True),
+        prefix_steps=checked_field(msg, "prefix_steps", int, where, optional=True) or 0)
     if trace is not None:
         assert model_id is not None
         _import_trace(conn, message_id, model_id, trace, where)
@@ -246,7 +251,7 @@ def _markdown(store: HistoryStore, conv: Conversation) -> str:
     return "\n".join(out)
 
 
-def _answer_line(m: Message) -> str:
+def _answer_line(m: StoredMessage) -> str:
     parts = []
     if m.model:
         parts.append(m.model.file_name)

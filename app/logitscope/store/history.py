@@ -29,9 +29,9 @@ from logitscope.store.records import (
     MESSAGE_FROM,
     ROLES,
     Conversation,
-    Message,
     ModelIdentity,
     SearchHit,
+    StoredMessage,
     conversation_from_row,
     message_from_row,
     to_json,
@@ -188,45 +188,48 @@ class HistoryStore:
 
     def start_answer(self, conversation_id: int, parent_id: int | None, model: ModelIdentity,
                      vocab: Sequence[bytes], sampler: Mapping[str, Any],
-                     commit_interval_s: float = COMMIT_INTERVAL_S) -> StreamingWriter:
+                     commit_interval_s: float = COMMIT_INTERVAL_S, *, forked_at: int | None = None,
+                     prefix_steps: int = 0) -> StreamingWriter:
         """A new assistant message, status `streaming`, and the writer that fills it. A regeneration or a
         token-level fork is simply another answer under the same parent. `vocab`: every token's bytes by id
         (the engine's `vocab()`), for the alternatives the steps mention; `sampler`: SamplerSettings.to_dict().
+        A fork says where it left its source (`forked_at`) and how many steps it copied (`prefix_steps`).
         The writer commits at least every `commit_interval_s` while steps arrive (see streaming.py)."""
         owner = self._owner_id()
         with transaction(self.connection):
             model_id = model_row_id(self.connection, model)
             message_id = insert_message(self.connection, conversation_id, parent_id, "assistant", "",
                                         status="streaming", model_id=model_id, sampler=dict(sampler),
-                                        seed=sampler.get("seed"), owner=owner)
+                                        seed=sampler.get("seed"), owner=owner, forked_at=forked_at,
+                                        prefix_steps=prefix_steps)
             self._touch(conversation_id)
         return StreamingWriter(self.connection, message_id, model_id, vocab, commit_interval_s)
 
-    def message(self, message_id: int) -> Message:
+    def message(self, message_id: int) -> StoredMessage:
         row = self.connection.execute(f"SELECT {MESSAGE_COLUMNS} FROM {MESSAGE_FROM} WHERE m.id = ?",
                                       (message_id,)).fetchone()
         if row is None:
             raise StoreError("there is no message with id {message_id}", message_id=message_id)
         return message_from_row(row)
 
-    def messages(self, conversation_id: int) -> list[Message]:
+    def messages(self, conversation_id: int) -> list[StoredMessage]:
         """The whole tree, every branch, in creation order (a parent always before its children)."""
         rows = self.connection.execute(f"SELECT {MESSAGE_COLUMNS} FROM {MESSAGE_FROM} "
                                        "WHERE m.conversation_id = ? ORDER BY m.id", (conversation_id,))
         return [message_from_row(row) for row in rows]
 
-    def children(self, conversation_id: int, parent_id: int | None) -> list[Message]:
+    def children(self, conversation_id: int, parent_id: int | None) -> list[StoredMessage]:
         """The messages directly under `parent_id` (None: the conversation's first messages), oldest first."""
         rows = self.connection.execute(f"SELECT {MESSAGE_COLUMNS} FROM {MESSAGE_FROM} WHERE m.conversation_id = ? "
                                        "AND m.parent_id IS ? ORDER BY m.id", (conversation_id, parent_id))
         return [message_from_row(row) for row in rows]
 
-    def active_path(self, conversation_id: int) -> list[Message]:
+    def active_path(self, conversation_id: int) -> list[StoredMessage]:
         """From the first message to a leaf, taking at every fork the most recently selected child."""
         self.conversation(conversation_id)  # unknown id: a clear error rather than an empty path
         return active_path_of(self.messages(conversation_id))
 
-    def switch_branch(self, message_id: int) -> list[Message]:
+    def switch_branch(self, message_id: int) -> list[StoredMessage]:
         """Make the active path run through `message_id` (and on below it as last selected); returns it."""
         target = self.message(message_id)
         with transaction(self.connection):
@@ -274,7 +277,8 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
                    model_id: int | None = None, sampler: dict[str, Any] | None = None, seed: int | None = None,
                    timings: dict[str, Any] | None = None, kv: dict[str, Any] | None = None,
                    finish_reason: str | None = None, error: str | None = None,
-                   notices: Sequence[str] | None = None, owner: str | None = None) -> int:
+                   notices: Sequence[str] | None = None, owner: str | None = None,
+                   forked_at: int | None = None, prefix_steps: int = 0) -> int:
     """Insert one message row. Without `selected_seq` the new message becomes the active branch."""
     if role not in ROLES:
         raise StoreError("a message's role must be one of {ROLES}, not {role!r}", ROLES=', '.join(ROLES), role=role)
@@ -289,21 +293,21 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
                                     "WHERE conversation_id = ?", (conversation_id,)).fetchone()[0]
     cursor = conn.execute(
         "INSERT INTO messages (conversation_id, parent_id, role, content, status, created_at, selected_seq, "
-        "model_id, sampler_json, seed, timings_json, kv_json, finish_reason, error, notices_json, owner) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "model_id, sampler_json, seed, timings_json, kv_json, finish_reason, error, notices_json, owner, "
+        "forked_at, prefix_steps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (conversation_id, parent_id, role, content, status, time.time() if created_at is None else created_at,
          selected_seq, model_id, to_json(sampler), seed, to_json(timings), to_json(kv), finish_reason, error,
-         to_json(list(notices)) if notices is not None else None, owner))
+         to_json(list(notices)) if notices is not None else None, owner, forked_at, prefix_steps))
     assert cursor.lastrowid is not None
     return cursor.lastrowid
 
 
-def active_path_of(messages: Sequence[Message]) -> list[Message]:
+def active_path_of(messages: Sequence[StoredMessage]) -> list[StoredMessage]:
     """The active path through a conversation's messages (see HistoryStore.active_path)."""
-    children: dict[int | None, list[Message]] = {}
+    children: dict[int | None, list[StoredMessage]] = {}
     for message in messages:
         children.setdefault(message.parent_id, []).append(message)
-    path: list[Message] = []
+    path: list[StoredMessage] = []
     parent: int | None = None
     while parent in children:
         chosen = max(children[parent], key=lambda m: (m.selected_seq, m.id))

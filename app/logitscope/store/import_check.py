@@ -46,6 +46,7 @@ STATUSES = ("streaming", "done", "interrupted", "error")
 MAX_EXPORT_BYTES = 512 * 1024 * 1024
 INT64 = (-(2**63), 2**63 - 1)          # SQLite's INTEGER
 TOKEN_IDS = (0, 2**31 - 1)             # a step record stores token ids as int32
+STEP_INDEXES = (0, 2**31 - 1)          # and its index too
 TIMES = (0.0, 32_503_680_000.0)        # seconds since 1970, up to the year 3000 (the limit on Windows)
 PROBABILITY_SLACK = 1.001              # float32 rounding; anything beyond is a damaged record
 MAX_PLAIN_DEPTH = 8                    # free-form values: a sampler's settings are 2 levels deep
@@ -155,6 +156,8 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
     _time(msg, "created_at", where)
     _int(msg, "selected_seq", where, INT64)
     _int(msg, "seed", where, INT64, optional=True)
+    for key in ("forked_at", "prefix_steps"):   # step indexes; absent from exports made before forks were stored
+        _int(msg, key, where, STEP_INDEXES, optional=True)
     for key in ("finish_reason", "error"):
         _text(msg, key, where, optional=True)
     for k, notice in enumerate(checked_field(msg, "notices", list, where, optional=True) or [], 1):
@@ -208,7 +211,7 @@ def _step(text: Any, where: str) -> StepRecord:
         step = unpack_step(blob)
     except (struct.error, ValueError, IndexError) as exc:  # short, garbled or not UTF-8
         raise StoreError("{where} is not a valid step record: {exc}", where=where, exc=exc) from None
-    if not 0 <= step.i <= TOKEN_IDS[1]:
+    if not STEP_INDEXES[0] <= step.i <= STEP_INDEXES[1]:
         raise StoreError("{where} is not a valid step record: its index is {step_i}", where=where, step_i=step.i)
     for pieces, ids, name in ((step.raw_pieces, step.raw_ids, "raw"), (step.final_pieces, step.final_ids, "final")):
         if pieces and len(pieces) != len(ids):  # the trace export pairs them one to one

@@ -56,7 +56,10 @@ class Conversation:
 
 
 @dataclass(frozen=True)
-class Message:
+class StoredMessage:
+    """One message of a stored conversation (a question, a system prompt or an answer), as the history
+    holds it. Not base.messages.Message, which is a user-facing text to translate."""
+
     id: int
     conversation_id: int
     parent_id: int | None
@@ -74,6 +77,8 @@ class Message:
     error: str | None = None                # why an answer has status "error"
     notices: list[str] = field(default_factory=list)
     n_steps: int = 0                        # trace steps stored (load them with HistoryStore.load_trace)
+    forked_at: int | None = None            # a fork: the step where it left the answer it was forked from
+    prefix_steps: int = 0                   # a fork: the steps it copied from that answer
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,7 @@ CONVERSATION_COLUMNS = ("c.id, c.title, c.created_at, c.updated_at, c.deleted_at
 MESSAGE_COLUMNS = ("m.id, m.conversation_id, m.parent_id, m.role, m.content, m.status, m.created_at, "
                    "m.selected_seq, md.file_name, md.size, md.head_sha256, m.sampler_json, m.seed, "
                    "m.timings_json, m.kv_json, m.finish_reason, m.error, m.notices_json, "
-                   "(SELECT count(*) FROM trace_steps WHERE message_id = m.id)")
+                   "(SELECT count(*) FROM trace_steps WHERE message_id = m.id), m.forked_at, m.prefix_steps")
 MESSAGE_FROM = "messages m LEFT JOIN models md ON md.id = m.model_id"
 
 
@@ -99,15 +104,15 @@ def conversation_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:
     return Conversation(*row)
 
 
-def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Message:
+def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredMessage:
     (mid, cid, parent, role, content, status, created, seq, file_name, size, sha, sampler, seed,
-     timings, kv, finish, error, notices, n_steps) = row
-    return Message(
+     timings, kv, finish, error, notices, n_steps, forked_at, prefix_steps) = row
+    return StoredMessage(
         id=mid, conversation_id=cid, parent_id=parent, role=role, content=content, status=status,
         created_at=created, selected_seq=seq,
         model=ModelIdentity(file_name, size, sha) if file_name is not None else None,
         sampler=migrated_sampler(_json(sampler)), seed=seed, timings=_json(timings), kv=_json(kv), finish_reason=finish,
-        error=error, notices=_json(notices) or [], n_steps=n_steps)
+        error=error, notices=_json(notices) or [], n_steps=n_steps, forked_at=forked_at, prefix_steps=prefix_steps)
 
 
 def migrated_sampler(settings: Any) -> Any:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from logitscope.protocol.trace import GenerationResult, KvInfo, StepRecord, Timings
-from logitscope.store.records import Message
+from logitscope.store.records import StoredMessage
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -31,7 +31,7 @@ def from_stored(cls: type[T], values: Mapping[str, Any]) -> T:
     return cls(**known)
 
 
-def stored_result(message: Message, steps: Sequence[StepRecord]) -> GenerationResult | None:
+def stored_result(message: StoredMessage, steps: Sequence[StepRecord]) -> GenerationResult | None:
     """The result of a stored answer, or None when it has none (it never finished: no timings)."""
     if message.timings is None:
         return None

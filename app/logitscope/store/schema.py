@@ -70,6 +70,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE messages ADD COLUMN owner TEXT;
     """,
+    # v4: where a token-level fork left the answer it came from (its steps up to there were copied or
+    # forced, not drawn: the chat says so and the diagnosis does not blame the sampler for them).
+    # NULL / 0 for every answer before: none of them is known to be a fork.
+    """
+    ALTER TABLE messages ADD COLUMN forked_at INTEGER;
+    ALTER TABLE messages ADD COLUMN prefix_steps INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 LATEST_VERSION = len(MIGRATIONS)
