@@ -1,30 +1,23 @@
 """The main window, as assembly: the sidebar and the chat in the centre, inspector docks around them,
-menus, the status bar and the layout. Each job lives in its own room:
+menus, the status bar and the layout. Each job lives in its own room (session/ keeps the conversation tree,
+without Qt):
 
-- ui/session_controller.py    send / regenerate / edit / fork / versions / streaming / history writes
-- ui/model_controller.py      load, connect to a server, reload, capabilities pushed to the panels
-- ui/sidebar.py               the conversation list: search, new, rename, delete with undo
-- ui/inspector_coordinator.py the selected step and what every step panel shows (empty states too)
-- ui/forward_inspector.py     the Layers and Attention docks: what to ask the engine for the selected step
-- ui/file_actions.py          export a trace or a conversation, import conversations
-- ui/window_menus.py          the actions and the menu bar (ui/actions.py makes each action)
-- ui/central.py               the splitter: conversation list and model box, chat and prompt
-- ui/session_display.py       what the session's signals change on screen (chat, inspector, memory, status)
-- ui/tokenizer_feed.py        the Tokenizer dock's requests to the engine
-- ui/window_boxes.py          the error box and About; ui/save_retry.py the history saves tried again
-- ui/beams_view.py, ui/score_view.py, ui/drafting.py  dialogs and rows given what they need, never the window
-- session/                    the conversation tree and its history mapping, without Qt
+- session_controller.py send, regenerate, edit, fork, versions, streaming; session_display.py what it shows
+- model_controller.py load, connect, reload, capabilities; sidebar.py the conversation list
+- inspector_coordinator.py the selected step and the step panels; forward_inspector.py Layers and Attention
+- window_menus.py the actions (actions.py) and menus; window_docks.py the docks; central.py the splitter
+- chat_commands.py, file_actions.py, tokenizer_feed.py, window_boxes.py, save_retry.py: one job each
+- beams_view.py, score_view.py, drafting.py: given what they need (bridge, menu, controllers), never the window
 """
 
 from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QInputDialog,
     QLabel,
     QMainWindow,
 )
@@ -42,8 +35,9 @@ from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.central import build_central
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
+from logitscope.ui.chat_commands import ChatCommands
 from logitscope.ui.diagnosis_controller import DiagnosisController
-from logitscope.ui.dialogs.edit_message import EditMessageDialog
+from logitscope.ui.dialogs.settings import ask_settings
 from logitscope.ui.file_actions import FileActions
 from logitscope.ui.forward_inspector import ForwardInspector
 from logitscope.ui.inspector.attention import AttentionPanel
@@ -70,6 +64,7 @@ from logitscope.ui.status_line import StatusLine
 from logitscope.ui.theme import apply_theme
 from logitscope.ui.tokenizer_feed import TokenizerFeed
 from logitscope.ui.window_boxes import show_about, show_error_box
+from logitscope.ui.window_docks import dock_specs
 from logitscope.ui.window_menus import build_actions, build_menus
 
 
@@ -137,7 +132,8 @@ class MainWindow(QMainWindow):
         self.kv_map_feed = KvMapFeed(self.bridge, self.memory.kv_map, parent=self)
         self.inspector = InspectorCoordinator(self.distribution, self.waterfall, self.timeline, self.sampler.settings,
                                               parent=self)
-        self.files = FileActions(self, self.history, lambda: self.current, self._inspected_answer,
+        self.chat_commands = ChatCommands(self.session, self.bridge, self, self.show_error)
+        self.files = FileActions(self, self.history, lambda: self.current, self.inspector.inspected_answer,
                                  lambda: self.bridge.vocab, self.sidebar.add_imported)
 
     def _build_central(self) -> None:
@@ -151,19 +147,9 @@ class MainWindow(QMainWindow):
         # the badges, the Diagnosis dock, the one-click fix
         self.diagnosis = DiagnosisController(lambda: self.docks["diagnosis"], self.chat, self.timeline, self.session,
                                              self.sampler, self.models, self.bridge, self.history, parent=self)
-        specs = [
-            ("distribution", self.tr("Next-token distribution"), pages["distribution"], Qt.DockWidgetArea.RightDockWidgetArea),
-            ("waterfall", self.tr("Waterfall"), pages["waterfall"], Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("sampler", self.tr("Sampler controls"), self.sampler, Qt.DockWidgetArea.RightDockWidgetArea),
-            ("timeline", self.tr("Timeline"), pages["timeline"], Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("memory", self.tr("Memory"), self.memory, Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("model_card", self.tr("Model card"), self.model_card, Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("tokenizer", self.tr("Tokenizer"), self.tokenizer, Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("layers", self.tr("Layers"), forward["layers"], Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("attention", self.tr("Attention"), forward["attention"], Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("diagnosis", self.tr("Diagnosis"), self.diagnosis.panel, Qt.DockWidgetArea.BottomDockWidgetArea),
-        ]
-        self.docks = add_docks(self, specs, self._dock_visibility)
+        panels = {**pages, "sampler": self.sampler, "memory": self.memory, "model_card": self.model_card,
+                  "tokenizer": self.tokenizer, **forward, "diagnosis": self.diagnosis.panel}
+        self.docks = add_docks(self, dock_specs(panels), self._dock_visibility)
         self.forward = ForwardInspector(self.bridge, self.inspector,
                                         {key: (self.docks[key], page) for key, page in forward.items()}, parent=self)
         self.models.capable.append(self.forward)
@@ -197,7 +183,7 @@ class MainWindow(QMainWindow):
         self.stop_button.clicked.connect(session.stop)
         chat.stepSelected.connect(inspector.select_step)
         chat.forkRequested.connect(self.fork)
-        chat.forkOtherRequested.connect(self.fork_other)
+        chat.forkOtherRequested.connect(self.chat_commands.fork_other)
         chat.regenerateRequested.connect(self.regenerate)
         chat.editRequested.connect(self.edit_turn)
         chat.branchRequested.connect(self.switch_branch)
@@ -209,7 +195,7 @@ class MainWindow(QMainWindow):
         self.diagnosis.notice.connect(self.statusMessage)
         sidebar.switched.connect(self.diagnosis.forget)  # another conversation: the dock's answer is gone
         sidebar.switched.connect(self._show_conversation)
-        sidebar.deleted.connect(self._offer_undo)
+        sidebar.deleted.connect(lambda text: self.status.offer_undo(text, self.undo_delete))
         sidebar.notice.connect(self.statusMessage)
         models.changed.connect(self._model_changed)
         models.error.connect(self.show_error)
@@ -270,7 +256,7 @@ class MainWindow(QMainWindow):
 
     def _model_changed(self) -> None:
         self._update_title()
-        self._update_status_bar()
+        self.status.show_model(self.models.name(), self.bridge.info, self.capabilities)
         self._update_actions()
 
     # -- the chat (what the menus, the chat view and the tests call) -----------------------------------
@@ -285,13 +271,7 @@ class MainWindow(QMainWindow):
         self.session.regenerate(turn_index)
 
     def edit_turn(self, turn_index: int) -> None:
-        """Edit and resend a question: the old version stays, with its answers and the turns after it."""
-        if self.session.busy or not 0 <= turn_index < len(self.current.turns):
-            return
-        old = self.current.turns[turn_index]
-        text, ok = EditMessageDialog.ask(self, old.user)
-        if ok and text.strip() and text.strip() != old.user:
-            self.resend_edited(turn_index, text.strip())
+        self.chat_commands.edit_turn(turn_index)
 
     def resend_edited(self, turn_index: int, text: str) -> None:
         self.session.edit(turn_index, text)
@@ -305,22 +285,8 @@ class MainWindow(QMainWindow):
     def fork(self, turn_index: int, step_index: int, token: int) -> None:
         self.session.fork(turn_index, step_index, token)
 
-    def fork_other(self, turn_index: int, step_index: int) -> None:
-        text, ok = QInputDialog.getText(self, self.tr("Fork with your own token"),
-                                        self.tr("Text of the token to force (its first token is used):"))
-        if not ok or not text:
-            return
-
-        def done(tokens: list[int]) -> None:
-            if tokens:
-                self.fork(turn_index, step_index, tokens[0])
-
-        self.bridge.call(lambda c: c.tokenize(text), done, lambda msg: self.show_error(self.tr("Tokenizer"), msg))
-
     def copy_last_answer(self) -> None:
-        answer = self.current.turns[-1].answer if self.current.turns else None
-        if answer is not None:
-            QApplication.clipboard().setText(answer.text)
+        self.chat_commands.copy_last_answer()
 
     def _decode_options(self, forced: tuple[int, ...]) -> DecodeOptions:
         return DecodeOptions(max_tokens=self.sampler.max_tokens.value(), stop=self.sampler.stop_sequences(),
@@ -339,9 +305,6 @@ class MainWindow(QMainWindow):
     def undo_delete(self) -> None:
         self.sidebar.undo_delete()
 
-    def _offer_undo(self, text: str) -> None:
-        self.status.offer_undo(text, self.undo_delete)
-
     # -- models (the model controller's) ----------------------------------------------------------------
     def open_model(self, path: str | None = None, settings: LoadSettings | None = None, ask: bool = True) -> bool:
         return self.models.open_model(path, settings, ask)
@@ -353,14 +316,7 @@ class MainWindow(QMainWindow):
         self.models.reload_model()
 
     def show_models(self) -> object:
-        from logitscope.ui.models.models_window import ModelsWindow
-
-        if getattr(self, "models_window", None) is None:
-            self.models_window = ModelsWindow(self.app_settings.app.models_folders, self)
-            self.models_window.loadRequested.connect(lambda path: self.open_model(path))
-        self.models_window.show()
-        self.models_window.raise_()
-        return self.models_window
+        return self.models.show_models()
 
     # -- inspector (the coordinator's) ------------------------------------------------------------------
     def select_step(self, turn_index: int, step_index: int) -> None:
@@ -368,11 +324,6 @@ class MainWindow(QMainWindow):
 
     def current_step_view(self) -> StepView | None:
         return self.inspector.current_step_view()
-
-    def _inspected_answer(self):  # noqa: ANN202 - Answer | None
-        index = self.inspector.inspected_turn()
-        turns = self.current.turns
-        return turns[index].answer if 0 <= index < len(turns) else None
 
     def show_chat_prompt(self) -> None:
         self.tokenizer_feed.show_chat_prompt()
@@ -388,20 +339,10 @@ class MainWindow(QMainWindow):
         return self.files.import_conversations(path)
 
     def open_settings(self, accept: bool | None = None) -> None:
-        from logitscope.ui.dialogs.settings import SettingsDialog
-
-        dialog = SettingsDialog(self.app_settings, self)
-        if accept is None:
-            accept = dialog.exec() == SettingsDialog.DialogCode.Accepted
-        if accept:
-            try:
-                app = dialog.apply()
-            except LogitscopeError as exc:
-                self.show_error(self.tr("Settings"), str(exc))
-                return
+        self.settings_dialog, app = ask_settings(self.app_settings, self, accept, self.show_error)
+        if app is not None:
             self.dark = apply_theme(QApplication.instance(), app.theme)  # type: ignore[arg-type]
             self.chat.set_dark(self.dark)
-        self.settings_dialog = dialog
 
     def _save_preset(self, name: str, settings: SamplerSettings) -> None:
         try:
@@ -435,9 +376,6 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         name = self.models.name()
         self.setWindowTitle(f"Logitscope — {name}" if name else "Logitscope")
-
-    def _update_status_bar(self) -> None:
-        self.status.show_model(self.models.name(), self.bridge.info, self.capabilities)
 
     def _update_actions(self) -> None:
         busy = self.session.busy
