@@ -55,7 +55,7 @@ def main() -> int:
     window.sampler.max_tokens.setValue(120)
     window.send("Write a short poem about the sea.")
     wait(lambda: window.streaming is None and bool(window.current.turns[-1].answer.steps))
-    window.heatmap_action.setChecked(True)
+    window.window_actions.heatmap.setChecked(True)
     window.toggle_heatmap()
     window.select_step(0, 5)
     settle()

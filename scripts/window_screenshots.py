@@ -57,7 +57,7 @@ def main() -> int:
     window.sampler.max_tokens.setValue(60)
     window.send("用一句话介绍大海。" if language == "zh_CN" else "Write a short poem about the sea.")
     wait(lambda: window.streaming is None and bool(window.current.turns[-1].answer.steps))
-    window.heatmap_action.setChecked(True)
+    window.window_actions.heatmap.setChecked(True)
     window.toggle_heatmap()
     window.select_step(0, 4)
     for width, height in SIZES:

@@ -95,7 +95,7 @@ def ask(qtbot, window, text: str, max_tokens: int = 24):
 def heatmap_answer(qtbot, window):
     """A real answer shown as heatmap tokens: (answer, its token view, the step of its 4th visible token)."""
     answer = ask(qtbot, window, "List three animals.", max_tokens=12)
-    window.heatmap_action.setChecked(True)
+    window.window_actions.heatmap.setChecked(True)
     window.toggle_heatmap()
     view = window.chat.answers[-1].view
     qtbot.waitUntil(lambda: view.isVisible(), timeout=5_000)

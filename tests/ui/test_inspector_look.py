@@ -38,13 +38,13 @@ def test_heatmap_has_a_legend(qtbot, window):
     ask(qtbot, window, "Say hi.", max_tokens=4)
     legend = window.chat.legend
     assert not legend.isVisible()
-    window.heatmap_action.setChecked(True)
+    window.window_actions.heatmap.setChecked(True)
     window.toggle_heatmap()
     assert legend.isVisible() and "p" in legend.title.text() and legend.high.text() == "100%"
-    window.rank_action.setChecked(True)
+    window.window_actions.rank.setChecked(True)
     window.toggle_heatmap()
     assert legend.isVisible() and "rank" in legend.title.text()
-    window.heatmap_action.setChecked(False)
+    window.window_actions.heatmap.setChecked(False)
     window.toggle_heatmap()
     assert not legend.isVisible()
 

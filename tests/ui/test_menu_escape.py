@@ -16,8 +16,8 @@ def test_escape_after_closing_a_menu_is_not_swallowed(qtbot, bare_window):
         window.activateWindow()
     window.prompt.setFocus()
     stops = []
-    window.stop_action.setEnabled(True)  # as while an answer streams
-    window.stop_action.triggered.connect(lambda: stops.append(True))
+    window.window_actions.stop.setEnabled(True)  # as while an answer streams
+    window.window_actions.stop.triggered.connect(lambda: stops.append(True))
     bar = window.menuBar()
     QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(bar.actions()[0]).center())
     qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=2_000)
@@ -27,7 +27,7 @@ def test_escape_after_closing_a_menu_is_not_swallowed(qtbot, bare_window):
                     timeout=2_000)
     qtbot.wait(50)
     assert not stops  # that Esc closed the menu only
-    window.stop_action.setEnabled(True)  # again: a late state update of the window (no model) may have disabled it
+    window.window_actions.stop.setEnabled(True)  # again: a late state update of the window (no model) may have disabled it
     QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Escape)
     assert stops == [True]
     assert QApplication.focusWidget() is window.prompt

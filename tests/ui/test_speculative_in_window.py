@@ -48,7 +48,7 @@ def test_prompt_lookup_in_the_window_marks_accepted_drafts(qtbot, window):
     dots = w.timeline.drafted_dots.getData()[0]
     assert sorted(int(x) for x in dots) == drafted and w.timeline.drafted_dots.isVisible()
     # the chat's token view: accepted drafts are underlined, the others are not
-    w.heatmap_action.setChecked(True)
+    w.window_actions.heatmap.setChecked(True)
     w.toggle_heatmap()
     view = w.chat.answers[-1].view
     qtbot.waitUntil(lambda: view.isVisible() and len(view._owners) > 0, timeout=5_000)

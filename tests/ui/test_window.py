@@ -146,7 +146,7 @@ def test_killed_engine_leaves_the_window_alive_and_reloadable(qtbot, window):
 
 def test_heatmap_tooltip_and_export(qtbot, window, tmp_path):
     answer = ask(qtbot, window, "Why is the sky blue?", max_tokens=10)
-    window.heatmap_action.setChecked(True)
+    window.window_actions.heatmap.setChecked(True)
     window.toggle_heatmap()
     view = window.chat.answers[-1].view
     assert view.heatmap and view.markdown_text is None

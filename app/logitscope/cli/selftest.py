@@ -4,7 +4,7 @@ It does what a first start does, without a person: loads the model in the engine
 few tokens greedily and checks every step carries probabilities, then builds the real main window
 offscreen, lets it answer one question and saves a screenshot. Exit 0 with a short report; any
 failure is one `error:` line on stderr and exit code 2, never a traceback. Installers and the bundle
-tests run it; a user can too, to check a machine.
+tests run it; a user can too, to check a machine. The window part (Qt) is ui/selftest_window.py.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from logitscope import __version__
 from logitscope.base.errors import LogitscopeError
@@ -158,79 +158,6 @@ def ensure_display() -> str:
     return os.environ.get("QT_QPA_PLATFORM", "default")
 
 
-def _run_until(action: Callable[[], object], done: Any, failed: list[Any], timeout_s: float, what: str) -> None:
-    """Connect first, then act, then run the event loop until `done` fires (a fast engine may answer
-    before a later connect). A failure signal, a falsy action or the timeout becomes SelftestError."""
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    loop = QEventLoop()
-    outcome: dict[str, str] = {}
-
-    def finish(key: str, message: str = "") -> None:
-        outcome.setdefault(key, message)
-        loop.quit()
-
-    def act() -> None:
-        if not action():
-            finish("error", "it refused to start")
-
-    done.connect(lambda *_args: finish("ok"))
-    for signal in failed:
-        signal.connect(lambda message: finish("error", str(message)))
-    QTimer.singleShot(0, act)
-    QTimer.singleShot(int(timeout_s * 1000), lambda: finish("error", f"no result after {timeout_s:.0f} s"))
-    loop.exec()
-    if "ok" not in outcome:
-        raise SelftestError(f"the window could not {what}: {outcome.get('error')}")
-
-
-@dataclass
-class WindowReport:
-    width: int
-    height: int
-    backend_shown: str   # what the status bar and the About dialog show
-
-
-def run_window_check(client: EngineClient, model: Path, n_tokens: int, screenshot: Path,
-                     scratch: Path) -> WindowReport:
-    """The real main window over the same engine client: load, answer one question, save a picture."""
-    from PySide6.QtCore import QSettings
-
-    from logitscope.protocol.api import LoadSettings
-    from logitscope.protocol.sampler_settings import PRESETS
-    from logitscope.ui.app import apply_theme, create_app
-    from logitscope.ui.bridge import EngineBridge
-    from logitscope.ui.main_window import MainWindow
-
-    app = create_app([sys.argv[0]])
-    dark = apply_theme(app, "light")
-    settings = QSettings(str(scratch / "window.ini"), QSettings.Format.IniFormat)  # not the user's layout
-    window = MainWindow(bridge=EngineBridge(client=client), settings=settings, dark=dark)
-    try:
-        window.resize(1280, 800)
-        window.show()
-        bridge = window.bridge
-        _run_until(lambda: window.open_model(str(model), LoadSettings(n_ctx=N_CTX), ask=False),
-                   bridge.loaded, [bridge.loadFailed, bridge.engineCrashed], LOAD_TIMEOUT_S, "load the model")
-        window.sampler.set_settings(PRESETS["Greedy"])
-        window.sampler.max_tokens.setValue(n_tokens)
-        def ask() -> bool:
-            window.send(PROMPT)  # a refusal shows no signal: the wait's timeout reports it
-            return True
-
-        _run_until(ask, bridge.generationFinished,
-                   [bridge.generationFailed, bridge.engineCrashed], ANSWER_TIMEOUT_S, "answer a question")
-        app.processEvents()
-        screenshot.parent.mkdir(parents=True, exist_ok=True)
-        picture = window.grab()
-        if picture.isNull() or not picture.save(str(screenshot), "PNG"):
-            raise SelftestError(f"could not save the screenshot to {screenshot}")
-        return WindowReport(picture.width(), picture.height(), str(window.capabilities.get("backend")))
-    finally:
-        window.close()
-        app.processEvents()
-
-
 @contextmanager
 def private_data_folder(folder: Path) -> Iterator[None]:
     """The window keeps history and settings in the data folder: during the self-test that is a scratch
@@ -249,6 +176,7 @@ def private_data_folder(folder: Path) -> Iterator[None]:
 def run(model_arg: str | None, screenshot_arg: str | None, n_tokens: int) -> list[str]:
     """All checks; returns the report's lines. Raises LogitscopeError on the first failure."""
     from logitscope.host.client import EngineClient
+    from logitscope.ui.selftest_window import WindowCheck, run_window_check
 
     if not 1 <= n_tokens <= 256:
         raise SelftestError("--tokens must be between 1 and 256")
@@ -260,7 +188,8 @@ def run(model_arg: str | None, screenshot_arg: str | None, n_tokens: int) -> lis
     with tempfile.TemporaryDirectory(prefix="logitscope-selftest-") as tmp, private_data_folder(Path(tmp)), \
             EngineClient() as client:
         engine = run_engine_check(client, model, n_tokens)
-        window = run_window_check(client, model, n_tokens, screenshot, Path(tmp))
+        check = WindowCheck(PROMPT, n_tokens, N_CTX, LOAD_TIMEOUT_S, ANSWER_TIMEOUT_S)
+        window = run_window_check(client, model, check, screenshot, Path(tmp))
     if window.backend_shown != engine.backend:
         raise SelftestError(f"the window shows the backend as {window.backend_shown!r}, "
                             f"the engine reports {engine.backend!r}")

@@ -5,13 +5,18 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTimer, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTimer, QTranslator
 from PySide6.QtWidgets import QApplication
 
 from logitscope.base.paths import resources_dir
 from logitscope.protocol.api import LoadSettings
 from logitscope.ui.theme import apply_theme  # noqa: F401  (also imported from here by the entry points)
+
+if TYPE_CHECKING:
+    from logitscope.ui.bridge import EngineBridge
+    from logitscope.ui.main_window import MainWindow
 
 # Qt's raster engine hands a translucent fill of 96 rows or more, and every large image conversion, to a
 # thread pool of its own and waits for it. On two cores each hand-off wakes a thread that preempts one of
@@ -44,6 +49,13 @@ def install_translator(app: QApplication, language: str) -> str:
         app.installTranslator(qt)
     app._translators = [ours, qt]  # type: ignore[attr-defined]  # keep them alive
     return "zh_CN"
+
+
+def build_window(bridge: EngineBridge, settings: QSettings, dark: bool) -> MainWindow:
+    """The main window for a caller that drives it itself (the self-test): ui/ reaches the window only here."""
+    from logitscope.ui.main_window import MainWindow
+
+    return MainWindow(bridge=bridge, settings=settings, dark=dark)
 
 
 AUTOSEND_ENV = "LOGITSCOPE_AUTOSEND"  # tests: send this message once the model is loaded

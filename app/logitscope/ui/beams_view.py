@@ -19,7 +19,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QBrush, QCloseEvent, QColor, QFont, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QBrush, QCloseEvent, QColor, QFont, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDoubleSpinBox,
@@ -61,7 +61,9 @@ from logitscope.ui.layout import scroll_area
 from logitscope.ui.tokens import id_label
 
 if TYPE_CHECKING:
-    from logitscope.ui.main_window import MainWindow
+    from logitscope.ui.actions import ActionRegistry
+    from logitscope.ui.inspector.kv_map import KvMapFeed
+    from logitscope.ui.model_controller import ModelController
 
 DEFAULT_BEAMS = 4
 DEFAULT_MAX_TOKENS = 32
@@ -385,27 +387,25 @@ def _lines(text: str) -> str:
     return escape(text).replace("\n", "<br>")
 
 
-def install(window: MainWindow) -> BeamsDialog:
+def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, model_menu: QMenu,
+            models: ModelController, sampler_settings: Callable[[], SamplerSettings], kv_map: KvMapFeed) -> tuple[BeamsDialog, QAction]:
     """The dialog, its action in the Model menu, and the KV map refreshed after each search."""
-    dialog = BeamsDialog(window.bridge, window, window.sampler.settings_to_send)
+    dialog = BeamsDialog(bridge, parent, sampler_settings)
     tip = QCoreApplication.translate(
         "BeamsDialog", "Beam search on a question, the tree of hypotheses beside the greedy answer")
-    action = window._action(QCoreApplication.translate("BeamsDialog", "&Beam search…"), dialog.show,
-                            QKeySequence(SHORTCUT), tip)
-    model_title = QCoreApplication.translate("MainWindow", "&Model")
-    model_menu = next((a.menu() for a in window.menuBar().actions() if a.text() == model_title), None)
-    if isinstance(model_menu, QMenu):
-        model_menu.addAction(action)
+    action = actions.add(QCoreApplication.translate("BeamsDialog", "&Beam search…"), dialog.show,
+                         QKeySequence(SHORTCUT), tip)
+    model_menu.addAction(action)
 
     def refresh_kv_map() -> None:
-        window.kv_map_feed.stale = True
-        window.kv_map_feed.refresh()
+        kv_map.stale = True
+        kv_map.refresh()
 
     dialog.on_finished.append(refresh_kv_map)
 
     def update() -> None:
         # a remote engine cannot search beams: said in the menu and the dialog, not after two answers are run
-        remote = window.capabilities.get("beams") is False
+        remote = models.capabilities.get("beams") is False
         reason = QCoreApplication.translate(
             "BeamsDialog", "Beam search needs a local model: a server cannot keep every hypothesis in sequences "
             "of its own.") if remote else ""
@@ -414,8 +414,6 @@ def install(window: MainWindow) -> BeamsDialog:
         action.setToolTip(reason or tip)
         dialog.set_available(reason)
 
-    window.models.changed.connect(update)
+    models.changed.connect(update)
     update()
-    window.beams_dialog = dialog  # type: ignore[attr-defined]
-    window.beams_action = action  # type: ignore[attr-defined]
-    return dialog
+    return dialog, action

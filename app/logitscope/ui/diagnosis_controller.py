@@ -10,7 +10,6 @@ import sqlite3
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Signal
@@ -65,17 +64,7 @@ class DiagnosisController(QObject):
         session.answerEnded.connect(self._answer_ended)
         bridge.loaded.connect(self._reloaded)
         bridge.loadFailed.connect(self._reload_failed)
-
-    @classmethod
-    def for_window(cls, window: Any) -> DiagnosisController:  # noqa: ANN401 - the MainWindow (no import cycle)
-        """Made from the main window's parts, before its docks; its notices go to the window's status bar."""
-        controller = cls(lambda: window.docks["diagnosis"], window.chat, window.timeline, window.session,
-                         window.sampler, window.models, window.bridge, window.history, parent=window)
-        controller.notice.connect(window.statusMessage)
-        # another conversation or branch on screen: the dock's answer and its marks are gone
-        window.sidebar.switched.connect(controller.forget)
-        window.session.pathChanged.connect(controller.forget)
-        return controller
+        session.pathChanged.connect(self.forget)  # another branch on screen: the dock's answer and marks are gone
 
     def forget(self) -> None:
         self._waiting_turn = None

@@ -103,6 +103,12 @@ class InspectorCoordinator(QObject):
             return self.selected[0]
         return len(self.conversation.turns) - 1
 
+    def inspected_answer(self) -> Answer | None:
+        """The answer a trace export takes: the selected step's, else the last turn's."""
+        index = self.inspected_turn()
+        turns = self.conversation.turns
+        return turns[index].answer if 0 <= index < len(turns) else None
+
     def selected_answer(self) -> Answer | None:
         turns = self.conversation.turns
         if self.selected is None or not 0 <= self.selected[0] < len(turns):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
@@ -28,6 +28,9 @@ from logitscope.store.records import ModelIdentity
 from logitscope.store.settings import SettingsStore
 from logitscope.ui.bridge import JOB_LOAD, EngineBridge
 from logitscope.ui.dialogs.load_model import LoadModelDialog
+
+if TYPE_CHECKING:
+    from logitscope.ui.models.models_window import ModelsWindow
 
 
 class CapablePanel(Protocol):
@@ -86,6 +89,7 @@ class ModelController(QObject):
         self.bridge, self.app_settings, self.box = bridge, app_settings, box
         self.capable, self.model_panels, self.vocab_users = list(capable), list(model_panels), list(vocab_users)
         self.parent_widget = parent_widget
+        self.models_window: ModelsWindow | None = None
         self.capabilities: dict[str, object] = {"backend": "…", "gpu_offload": False}
         box.cancel_load_button.clicked.connect(lambda: bridge.cancel(JOB_LOAD))
         box.open_button.clicked.connect(lambda: self.open_model())
@@ -100,6 +104,17 @@ class ModelController(QObject):
         b.capabilities.connect(self._on_capabilities)
         b.remoteConnected.connect(self._on_remote_connected)
         b.probe()
+
+    def show_models(self) -> QWidget:
+        """The Models window (this computer's and Hugging Face's), made once; its Load opens the model."""
+        from logitscope.ui.models.models_window import ModelsWindow
+
+        if self.models_window is None:
+            self.models_window = ModelsWindow(self.app_settings.app.models_folders, self.parent_widget)
+            self.models_window.loadRequested.connect(lambda path: self.open_model(path))
+        self.models_window.show()
+        self.models_window.raise_()
+        return self.models_window
 
     # -- what is loaded ---------------------------------------------------------------------------------
     @property

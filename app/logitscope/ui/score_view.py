@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -46,7 +46,8 @@ from logitscope.ui.score_summary import compare_html, summary_html
 from logitscope.ui.score_widgets import RankHistogram, ScoredText, ScoreLegend
 
 if TYPE_CHECKING:
-    from logitscope.ui.main_window import MainWindow
+    from logitscope.ui.actions import ActionRegistry
+    from logitscope.ui.model_controller import ModelController
 
 SHORTCUT = "Ctrl+Shift+T"
 PROGRESS_STEPS = 1000
@@ -317,24 +318,22 @@ class ScoreDialog(QDialog):
             result.n_scored, result.eval_s, result.tokens_per_s))
 
 
-def install(window: MainWindow) -> ScoreDialog:
+def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, model_menu: QMenu,
+            models: ModelController) -> tuple[ScoreDialog, QAction]:
     """The dialog and its action in the Model menu, enabled only with a local model loaded
     (the reason in its tip and in the dialog otherwise)."""
-    dialog = ScoreDialog(window.bridge, window)
+    dialog = ScoreDialog(bridge, parent)
     tip = QCoreApplication.translate(
         "ScoreDialog", "Score a text: how surprising each token was to the model, perplexity, rank histogram")
-    action = window._action(QCoreApplication.translate("ScoreDialog", "&Score a text…"), dialog.show,
-                            QKeySequence(SHORTCUT), tip)
-    model_title = QCoreApplication.translate("MainWindow", "&Model")
-    model_menu = next((a.menu() for a in window.menuBar().actions() if a.text() == model_title), None)
-    if isinstance(model_menu, QMenu):
-        model_menu.addAction(action)
+    action = actions.add(QCoreApplication.translate("ScoreDialog", "&Score a text…"), dialog.show,
+                         QKeySequence(SHORTCUT), tip)
+    model_menu.addAction(action)
 
     def update() -> None:
-        info = window.bridge.info
+        info = bridge.info
         if info is None:
             reason = QCoreApplication.translate("ScoreDialog", "Load a model to score a text.")
-        elif not isinstance(info, ModelInfo) or window.capabilities.get("score") is False:
+        elif not isinstance(info, ModelInfo) or models.capabilities.get("score") is False:
             reason = QCoreApplication.translate(
                 "ScoreDialog", "Scoring needs a local model: a server does not give every token's rank.")
         else:
@@ -344,9 +343,7 @@ def install(window: MainWindow) -> ScoreDialog:
         action.setToolTip(reason or tip)
         dialog.set_available(reason, info.n_ctx if isinstance(info, ModelInfo) else 0)
 
-    window.installEventFilter(dialog)
-    window.models.changed.connect(update)
+    parent.installEventFilter(dialog)  # the window closing ends the second engine process
+    models.changed.connect(update)
     update()
-    window.score_dialog = dialog  # type: ignore[attr-defined]
-    window.score_action = action  # type: ignore[attr-defined]
-    return dialog
+    return dialog, action

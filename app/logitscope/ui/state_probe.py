@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
-if TYPE_CHECKING:
-    from logitscope.ui.main_window import MainWindow
+from logitscope.ui.inspector_coordinator import InspectorCoordinator
+from logitscope.ui.session_controller import SessionController
+from logitscope.ui.sidebar import ConversationSidebar
 
 STATE_FILE_ENV = "LOGITSCOPE_UI_STATE_FILE"
 INTERVAL_MS = 200
@@ -27,32 +27,34 @@ def _centre(widget: QWidget) -> list[int]:
     return [point.x(), point.y()]
 
 
-def install(window: MainWindow) -> None:
+def install(owner: QObject, session: SessionController, sidebar: ConversationSidebar,
+            inspector: InspectorCoordinator) -> None:
+    """`owner`: the window, whose life the timer shares."""
     target = os.environ.get(STATE_FILE_ENV)
     if not target:
         return
     path = Path(target)
 
     def write() -> None:
-        rows = window.sidebar.conversation_list
+        rows = sidebar.conversation_list
         listed = []
         for row in range(rows.count()):
             item = rows.item(row)
             centre = rows.viewport().mapToGlobal(rows.visualItemRect(item).center())
             listed.append({"title": item.text(), "at": [centre.x(), centre.y()]})
         state = {
-            "turns": len(window.current.turns),
-            "answering": window.session.busy,
-            "selected": window.inspector.selected,
-            "panels_empty": {key: page.showing_empty() for key, page in window.inspector.pages.items()},
+            "turns": len(session.current.turns),
+            "answering": session.busy,
+            "selected": inspector.selected,
+            "panels_empty": {key: page.showing_empty() for key, page in inspector.pages.items()},
             "rows": listed,
-            "delete_button": _centre(window.sidebar.delete_button),
+            "delete_button": _centre(sidebar.delete_button),
         }
         partial = path.with_suffix(".tmp")
         partial.write_text(json.dumps(state))
         partial.replace(path)  # readers never see half a file
 
-    timer = QTimer(window)
+    timer = QTimer(owner)
     timer.setInterval(INTERVAL_MS)
     timer.timeout.connect(write)
     timer.start()

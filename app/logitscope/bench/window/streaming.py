@@ -162,7 +162,7 @@ class WindowDriver:
         window = self.window
         window.resize(*size)
         arrange_docks(window, window.docks)
-        window.heatmap_action.setChecked(heatmap)
+        window.window_actions.heatmap.setChecked(heatmap)
         window.toggle_heatmap()
         window.sampler.max_tokens.setValue(max_tokens)
         window.new_chat()

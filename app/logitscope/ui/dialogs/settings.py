@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QUrl
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from logitscope.base.errors import LogitscopeError
 from logitscope.base.paths import data_dir
 from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.store.settings import AppSettings, SettingsStore
@@ -90,3 +93,19 @@ class SettingsDialog(QDialog):
 
     def apply(self) -> AppSettings:
         return self.store.update_app(**self.values())
+
+
+def ask_settings(store: SettingsStore, parent: QWidget, accept: bool | None,
+                 error: Callable[[str, str], None]) -> tuple[SettingsDialog, AppSettings | None]:
+    """The dialog, run (`accept` None) or settled without showing it (tests); the settings saved, or None when
+    cancelled or refused (the reason given to `error`, the window's error box)."""
+    dialog = SettingsDialog(store, parent)
+    if accept is None:
+        accept = dialog.exec() == SettingsDialog.DialogCode.Accepted
+    if not accept:
+        return dialog, None
+    try:
+        return dialog, dialog.apply()
+    except LogitscopeError as exc:
+        error(QCoreApplication.translate("MainWindow", "Settings"), str(exc))
+        return dialog, None

@@ -1,0 +1,49 @@
+"""The main window's centre: the conversation list and the model box on the left, the chat, its legend and
+the prompt with Send and Stop on the right, in a splitter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSplitter, QVBoxLayout, QWidget
+
+from logitscope.ui.chat.chat_view import ChatView
+from logitscope.ui.chat.prompt_box import PromptBox
+
+
+@dataclass
+class Central:
+    splitter: QSplitter
+    send_button: QPushButton
+    stop_button: QPushButton
+
+
+def build_central(sidebar: QWidget, model_box: QWidget, chat: ChatView, prompt: PromptBox) -> Central:
+    splitter = QSplitter(Qt.Orientation.Horizontal)
+    left = QWidget()
+    left_layout = QVBoxLayout(left)
+    left_layout.setContentsMargins(6, 6, 6, 6)
+    left_layout.addWidget(sidebar, 1)
+    left_layout.addWidget(model_box)
+    splitter.addWidget(left)
+    centre = QWidget()
+    centre_layout = QVBoxLayout(centre)
+    centre_layout.setContentsMargins(0, 0, 0, 6)
+    centre_layout.addWidget(chat, 1)
+    centre_layout.addWidget(chat.legend)
+    input_row = QHBoxLayout()
+    input_row.setContentsMargins(8, 0, 8, 0)
+    send_button = QPushButton(QCoreApplication.translate("MainWindow", "Send"))
+    stop_button = QPushButton(QCoreApplication.translate("MainWindow", "Stop"))
+    input_row.addWidget(prompt, 1)
+    side = QVBoxLayout()
+    side.addWidget(send_button)
+    side.addWidget(stop_button)
+    input_row.addLayout(side)
+    centre_layout.addLayout(input_row)
+    splitter.addWidget(centre)
+    splitter.setStretchFactor(0, 0)
+    splitter.setStretchFactor(1, 1)
+    splitter.setSizes([230, 700])
+    return Central(splitter, send_button, stop_button)

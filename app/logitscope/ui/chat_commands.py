@@ -1,0 +1,50 @@
+"""The chat's commands that ask the user first or leave the window: edit a question in a dialog, fork with
+a token the user types (tokenized by the engine, off the GUI thread), copy the last answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QApplication, QInputDialog, QWidget
+
+from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.dialogs.edit_message import EditMessageDialog
+from logitscope.ui.session_controller import SessionController
+
+
+class ChatCommands:
+    def __init__(self, session: SessionController, bridge: EngineBridge, parent: QWidget,
+                 error: Callable[[str, str], None]) -> None:
+        """`parent`: the dialogs' window; `error`: the window's error box."""
+        self.session, self.bridge, self.parent, self.error = session, bridge, parent, error
+
+    def edit_turn(self, turn_index: int) -> None:
+        """Edit and resend a question: the old version stays, with its answers and the turns after it."""
+        turns = self.session.current.turns
+        if self.session.busy or not 0 <= turn_index < len(turns):
+            return
+        old = turns[turn_index]
+        text, ok = EditMessageDialog.ask(self.parent, old.user)
+        if ok and text.strip() and text.strip() != old.user:
+            self.session.edit(turn_index, text.strip())
+
+    def fork_other(self, turn_index: int, step_index: int) -> None:
+        text, ok = QInputDialog.getText(
+            self.parent, QCoreApplication.translate("MainWindow", "Fork with your own token"),
+            QCoreApplication.translate("MainWindow", "Text of the token to force (its first token is used):"))
+        if not ok or not text:
+            return
+
+        def done(tokens: list[int]) -> None:
+            if tokens:
+                self.session.fork(turn_index, step_index, tokens[0])
+
+        self.bridge.call(lambda c: c.tokenize(text), done,
+                         lambda msg: self.error(QCoreApplication.translate("MainWindow", "Tokenizer"), msg))
+
+    def copy_last_answer(self) -> None:
+        turns = self.session.current.turns
+        answer = turns[-1].answer if turns else None
+        if answer is not None:
+            QApplication.clipboard().setText(answer.text)

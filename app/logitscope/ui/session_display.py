@@ -1,0 +1,68 @@
+"""What the session's signals change on screen: the chat's turns and answers, the step the inspector follows,
+the memory panel's fill and the status line's speed and context."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject
+
+from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.ui.chat.chat_view import ChatView
+from logitscope.ui.inspector.memory import MemoryPanel
+from logitscope.ui.inspector_coordinator import InspectorCoordinator
+from logitscope.ui.session_controller import SessionController
+from logitscope.ui.status_line import StatusLine
+
+
+class SessionDisplay(QObject):
+    def __init__(self, session: SessionController, chat: ChatView, inspector: InspectorCoordinator,
+                 memory: MemoryPanel, status: StatusLine, update_actions: Callable[[], None],
+                 parent: QObject | None = None) -> None:
+        """`update_actions`: the window's Send, Stop, Regenerate… follow whether an answer is streaming."""
+        super().__init__(parent)
+        self.session, self.chat, self.inspector, self.memory, self.status = session, chat, inspector, memory, status
+        self.update_actions = update_actions
+        session.pathChanged.connect(self.show_path)
+        session.turnAdded.connect(lambda index: chat.add_turn(session.current.turns[index]))
+        session.answerStarted.connect(self.answer_started)
+        session.stepsArrived.connect(self.steps_arrived)
+        session.answerEnded.connect(self.answer_ended)
+
+    def show_conversation(self) -> None:
+        """Another conversation on screen: the chat shows it, the inspector forgets the old one's step."""
+        self.chat.show_conversation(self.session.current)
+        self.inspector.show_conversation(self.session.current)
+
+    def show_path(self) -> None:
+        """The same conversation on another branch: the chat redraws, a selection there follows the last turn."""
+        current = self.session.current
+        self.chat.show_conversation(current)
+        self.inspector.show_conversation(current)
+        if current.turns:
+            self.inspector.follow(len(current.turns) - 1)
+        self.update_actions()
+
+    def answer_started(self, turn_index: int) -> None:
+        self.chat.answers[turn_index].refresh()
+        self.inspector.follow(turn_index)
+        self.update_actions()
+
+    def steps_arrived(self, turn_index: int, steps: list[StepRecord]) -> None:
+        self.chat.answers[turn_index].append(steps)
+        used = steps[-1].kv_used + 1 if steps[-1].kv_used >= 0 else -1
+        if used >= 0:
+            self.memory.set_used(used)
+        self.status.show_context_soon(used)
+        self.inspector.steps_arrived(turn_index)
+
+    def answer_ended(self, turn_index: int, result: GenerationResult | None) -> None:
+        if turn_index >= 0:
+            self.chat.answers[turn_index].refresh()
+        self.inspector.refresh()
+        self.update_actions()
+        if result is not None:
+            self.status.show_speed(result.timings, result.speculative)
+            self.status.show_context(result.kv.used_cells)
+            if result.kv.used_cells >= 0:
+                self.memory.set_used(result.kv.used_cells)

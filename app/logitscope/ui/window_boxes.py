@@ -1,0 +1,35 @@
+"""The main window's message boxes: an error (non-modal, with Reload model when that may help) and About."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from logitscope import __version__
+from logitscope.ui.messages import translate_message
+
+
+def show_error_box(parent: QWidget, title: str, message: str, reload: Callable[[], None] | None = None) -> str:
+    """Opens the box without waiting for it; returns the message as shown (translated)."""
+    message = translate_message(message)  # the engine's, library's and store's English, translated
+    box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, parent)
+    box.setObjectName("errorBox")
+    if reload is not None:
+        button = box.addButton(QCoreApplication.translate("MainWindow", "Reload model"),
+                               QMessageBox.ButtonRole.AcceptRole)
+        button.clicked.connect(reload)
+    box.setModal(False)
+    box.open()
+    return message
+
+
+def show_about(parent: QWidget, capabilities: dict[str, object]) -> None:
+    QMessageBox.about(parent, QCoreApplication.translate("MainWindow", "About Logitscope"),
+                      QCoreApplication.translate(
+        "MainWindow", "<h3>Logitscope {0}</h3><p>Chat with a local LLM and see inside it.</p>"
+        "<p>llama.cpp backend in this build: <b>{1}</b> (GPU offload: {2}).</p>").format(
+        __version__, capabilities.get("backend"),
+        QCoreApplication.translate("MainWindow", "yes") if capabilities.get("gpu_offload")
+        else QCoreApplication.translate("MainWindow", "no")))
