@@ -1,4 +1,4 @@
-"""Screenshots of the forward-pass views (issue 13) for the README: `.venv/bin/python scripts/forward_screenshots.py
+"""Screenshots of the forward-pass views for the README: `.venv/bin/python scripts/forward_screenshots.py
 [OUT_DIR]`, best under Xvfb at 1280x720 (`Xvfb :N -screen 0 1280x720x24`, then DISPLAY=:N QT_QPA_PLATFORM=xcb):
 each view's dock is floated over the whole screen and the screen is captured with ImageMagick's
 `import -window root`; without a display (offscreen) the dock grabs itself.

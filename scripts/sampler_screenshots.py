@@ -1,4 +1,4 @@
-"""Screenshots of the sampler stages in the window (issue 14): `.venv/bin/python scripts/sampler_screenshots.py
+"""Screenshots of the sampler stages in the window: `.venv/bin/python scripts/sampler_screenshots.py
 [en|zh_CN] [OUT_DIR]`, once per language (the interface language is chosen when the app starts).
 
 Drives the real window (offscreen) over the real engine and the demo model in a throw-away data folder:

@@ -1,4 +1,4 @@
-"""A screenshot of the Score dialog (issue 15, section 1): `.venv/bin/python scripts/score_screenshots.py
+"""A screenshot of the Score dialog: `.venv/bin/python scripts/score_screenshots.py
 [en|zh_CN] [OUT_DIR]`.
 
 Drives the real window (offscreen) over the real engine and the demo model in a throw-away data folder: a

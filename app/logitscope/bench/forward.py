@@ -1,4 +1,4 @@
-"""What opening the layer lens and attention of one step costs (issue 13's target: < 250 ms for the demo model
+"""What opening the layer lens and attention of one step costs (the target: < 250 ms for the demo model
 on 2 cores at a ~100-token context): `python -m logitscope.bench.forward [MODEL]`.
 
 Per thread count: the first inspection (the head read and dequantized, the inspection context created), then

@@ -265,7 +265,7 @@ def generation_with_and_without_inspection(engine: Any, prompt_text: str, n_gen:
 
 
 def run_inspect_bench(model: Path, args: argparse.Namespace) -> int:
-    """Issue 13's costs: opening the lens + attention of one step, the inspection context's memory, and the
+    """The forward-pass views' costs: opening the lens + attention of one step, the inspection context's memory, and the
     generation speed without and with an inspection context (zero effect expected: it is a separate one)."""
     from logitscope.bench.forward import measure_opening, print_opening
     from logitscope.engine.core import Engine

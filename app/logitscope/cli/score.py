@@ -1,4 +1,4 @@
-"""`logitscope score FILE|--text TEXT`: how surprised the model is by every token of a text (issue 15, part 1).
+"""`logitscope score FILE|--text TEXT`: how surprised the model is by every token of a text.
 
 Per-token records (the trace's keys where they apply) and a summary line: tokens, perplexity, bits per token,
 GLTR rank buckets. `--chunks` follows llama-perplexity's protocol and prints its "Final estimate" line;

@@ -1,4 +1,4 @@
-"""Beam search with llama.cpp sequences in one context (issue 15, section 2; the score: protocol/beams.py).
+"""Beam search with llama.cpp sequences in one context (the score: protocol/beams.py).
 
 A context of its own on the loaded model, made for each search: `n_seq_max` is fixed at context creation
 and the generation context has one sequence. It has `kv_unified` on: with one KV stream per sequence (the

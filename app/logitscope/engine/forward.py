@@ -1,4 +1,4 @@
-"""Seeing inside the forward pass (issue 13): the logit lens and the attention weights of one step.
+"""Seeing inside the forward pass: the logit lens and the attention weights of one step.
 
 An inspection context on the same llama_model as the generation context, created on first use, has flash
 attention off (so llama.cpp computes `kq_soft_max`) and a graph callback (cb_eval) that copies out the few

@@ -111,7 +111,7 @@ def backend_name() -> str:
 
 def amx_kernels_built() -> bool:
     """Whether this llama.cpp build carries its AMX kernels (built on CPUs with AMX, e.g. Xeon Sapphire
-    Rapids). They crash or compute wrong results on some quantizations (llama.cpp issue 20824, PR 16315):
+    Rapids). They crash or compute wrong results on some quantizations (llama.cpp GitHub issue 20824, pull request 16315):
     the demo model (Q4_1) segfaulted in ggml_backend_amx_mul_mat on its first multi-token batch."""
     return "AMX_INT8 = 1" in llama_cpp.llama_print_system_info().decode(errors="replace")
 

@@ -1,4 +1,4 @@
-"""Scoring a text at prompt-processing speed (issue 15, part 1): how surprised the model is by every token.
+"""Scoring a text at prompt-processing speed: how surprised the model is by every token.
 
 A scoring context on the same llama_model as the generation context (so a chat's KV cache is left alone),
 created on first use and kept while its size and flash-attention setting stay the same. Each window (or

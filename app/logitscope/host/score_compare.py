@@ -1,4 +1,4 @@
-"""Scoring a text with a second model (issue 15, part 1: compare two models), caller's side, shared by
+"""Scoring a text with a second model, caller's side, shared by
 `logitscope score --compare` and the window's Score dialog: the second model runs in an engine process of its
 own, reads exactly the token ids the first model read, and must share its vocabulary (a token-by-token
 comparison of two vocabularies has no common unit: one clear error instead)."""

@@ -1,4 +1,4 @@
-"""Beam search (issue 15, section 2): what crosses the process boundary. Importable without llama.cpp.
+"""Beam search: what crosses the process boundary. Importable without llama.cpp.
 
 The score of a hypothesis is its summed log-probability divided by its length to the power alpha
 (the length penalty, as in Hugging Face transformers and Wu et al. 2016's simpler form):

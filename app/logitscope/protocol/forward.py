@@ -1,4 +1,4 @@
-"""What the forward-pass inspection hands across the process boundary (issue 13): compact numpy arrays.
+"""What the forward-pass inspection hands across the process boundary: compact numpy arrays.
 
 Importable without llama.cpp (the GUI process uses these with the engine client). Positions are token
 positions in the inspected context (0 = its first token); "layer" rows run from the embeddings (row 0,

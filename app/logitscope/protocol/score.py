@@ -1,4 +1,4 @@
-"""Scoring a text (issue 15, part 1): what crosses the process boundary, and the numbers made from it.
+"""Scoring a text: what crosses the process boundary, and the numbers made from it.
 
 Importable without llama.cpp (the CLI and the GUI use these with the engine client). The engine fills them
 in engine/score.py. Two protocols:

@@ -1,4 +1,4 @@
-"""`logitscope bench --window`: does the window stream as fast as the engine? (issue 12)
+"""`logitscope bench --window`: does the window stream as fast as the engine?
 
 The real window (all docks, default layout, the inspector following the live step) answers a fixed chat
 prompt, greedy, alternated with `logitscope generate` on the same prompt and settings, for each variant
