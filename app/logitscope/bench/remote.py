@@ -2,7 +2,7 @@
 server used directly by a bare HTTP client (the same request body, the stream read line by line, no
 JSON parsing), interleaved, on one server.
 
-    python -m logitscope.bench.remote --engine http://127.0.0.1:8080 [--tokens 128] [--reps 3]
+    logitscope bench --remote http://127.0.0.1:8080 [--tokens 128] [--reps 3]   (or python -m logitscope.bench.remote --engine URL)
 
 Figures (medians over the repetitions): end-to-end tokens/s (tokens over the whole request), stream
 tokens/s (the gaps between the first and the last event), time to the first event, and the client's

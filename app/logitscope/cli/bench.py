@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from logitscope.base.errors import InvalidSettingsError
-from logitscope.cli.common import (
-    Subparsers,
-    add_model_argument,
-    resolve_model,
-)
+from logitscope.cli.common import Subparsers, add_model_argument, resolve_model
 from logitscope.protocol.api import DecodeOptions
 
 
 def run(args: argparse.Namespace) -> int:
-    from logitscope.protocol.api import DecodeOptions, LoadSettings
+    from logitscope.protocol.api import LoadSettings
 
+    remote_only = args.api_key or args.remote_model or args.insecure or args.chat or args.top_n is not None
+    if remote_only and args.remote is None:
+        raise InvalidSettingsError("--api-key, --remote-model, --insecure, --chat and --top-n go with --remote URL")
+    if args.remote is not None:
+        from logitscope.bench.remote import run_bench as run_remote_bench
+
+        args.engine, args.top_n = args.remote, 20 if args.top_n is None else args.top_n
+        args.api_key = args.api_key or os.environ.get("LOGITSCOPE_API_KEY")
+        return run_remote_bench(args)
+    if args.chat_view:
+        from logitscope.bench.window.chat import main as run_chat_view_bench  # needs Qt
+
+        return run_chat_view_bench()
     LoadSettings(n_threads=args.threads).validate()  # the thread count first: the most common mistake
     if args.reps is None:
         args.reps = 5 if args.inspect else 3
@@ -89,6 +99,10 @@ def register(sub: Subparsers) -> None:
                            "generation tok/s without and with an inspection context")
     what.add_argument("--score", action="store_true",
                       help="scoring a text (score --chunks) against llama.cpp's llama-perplexity, tok/s")
+    what.add_argument("--chat-view", action="store_true",
+                      help="appending a token to a chat answer at token 10 against token 10,000 (Qt, no window)")
+    what.add_argument("--remote", metavar="URL",
+                      help="a remote server through RemoteEngine against a bare HTTP client on the same server")
     p.add_argument("--long", type=int, default=0, metavar="N",
                    help="with --window: one more run of N tokens, GUI CPU per token at its start and end")
     p.add_argument("--vocab-model", action="append", default=[], metavar="PATH",
@@ -99,4 +113,10 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--rate", type=float, default=0.0, help="with --replay: tokens per second (default 100)")
     p.add_argument("--draft-max", type=int, default=DecodeOptions().draft_max, metavar="K",
                    help="with --speculative: drafts verified per evaluation, at most")
+    r = p.add_argument_group("with --remote")
+    r.add_argument("--api-key", help="the server's API key (default: $LOGITSCOPE_API_KEY)")
+    r.add_argument("--remote-model", metavar="NAME", help="the server's model id (default: the first it lists)")
+    r.add_argument("--insecure", action="store_true", help="do not verify the server's TLS certificate")
+    r.add_argument("--top-n", type=int, default=None, help="alternatives asked for per token (default 20)")
+    r.add_argument("--chat", action="store_true", help="/v1/chat/completions instead of a raw prompt")
     p.set_defaults(run=run)

@@ -1,4 +1,4 @@
-"""`python -m logitscope.bench.window.chat`: does appending a token cost the same at token 10,000 as at 10?
+"""`logitscope bench --chat-view`: does appending a token cost the same at token 10,000 as at 10?
 
 Real steps (the demo model, 200 tokens) are appended to a chat answer in batches like the bridge
 delivers them, each batch followed by a repaint; the cost per batch is compared near the start and
