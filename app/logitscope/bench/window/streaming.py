@@ -210,7 +210,7 @@ def cli_run(model: Path, n_ctx: int, threads: int, max_tokens: int, env: dict[st
 
 
 def run_window_bench(model: Path, args: argparse.Namespace) -> int:
-    from logitscope.engine.runtime import default_threads
+    from logitscope.engine.handles import default_threads
 
     threads = args.threads or default_threads()
     max_tokens = args.tokens
