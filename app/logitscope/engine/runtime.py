@@ -44,7 +44,6 @@ class Runtime:
         self.path = Path(path)
         self.settings = settings
         self.log = llama_log()
-        self._cancelled = False
         self._weights: Model | None = None
         self._context: Context | None = None
         self._verify: Batch | None = None  # made on the first speculative verification
