@@ -45,7 +45,7 @@ def free_port() -> int:
 def llama_cpp_server(model: Path, log: Path, api_key: str | None = API_KEY) -> Iterator[RealServer]:
     port = free_port()
     # `python -m llama_cpp.server`, loading the model as the engine does (see apply_amx_workaround)
-    launch = ("from logitscope.engine.runtime import apply_amx_workaround; apply_amx_workaround(); "
+    launch = ("from logitscope.engine.handles import apply_amx_workaround; apply_amx_workaround(); "
               "import runpy; runpy.run_module('llama_cpp.server', run_name='__main__')")
     cmd = [sys.executable, "-c", launch, "--model", str(model), "--host", "127.0.0.1",
            "--port", str(port), "--n_ctx", "1024"]

@@ -21,7 +21,8 @@ from typing import Any
 
 import llama_cpp
 
-from logitscope.engine.runtime import Runtime, apply_amx_workaround, default_threads
+from logitscope.engine.handles import apply_amx_workaround, default_threads
+from logitscope.engine.runtime import Runtime
 from logitscope.host.client import EngineClient
 from logitscope.protocol.api import DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.protocol.sampler_settings import PRESETS

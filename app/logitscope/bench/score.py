@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from logitscope.base.errors import LogitscopeError
-from logitscope.engine.runtime import amx_kernels_built
+from logitscope.engine.handles import amx_kernels_built
 from logitscope.host.client import EngineClient
 from logitscope.host.score_compare import LOAD_CTX
 from logitscope.protocol.api import LoadSettings

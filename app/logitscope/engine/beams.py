@@ -32,8 +32,8 @@ import llama_cpp
 import numpy as np
 
 from logitscope.base.errors import ContextOverflowError, LogitscopeError
+from logitscope.engine.handles import Batch, Context, beam_spec, decode_error
 from logitscope.engine.runtime import Runtime
-from logitscope.gguf.memory import KV_CELL_PADDING, kv_type_id
 from logitscope.protocol.beams import (
     FINISHED,
     KEPT,
@@ -78,54 +78,37 @@ class BeamSearch:
             raise ContextOverflowError("{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; "
                                        "the limit is {limit}: lower the beams or max tokens", n_beams=n_beams,
                                        max_tokens=max_tokens, cells=cells, limit=MAX_BEAM_CELLS)
-        s = runtime.settings
-        threads = llama_cpp.llama_n_threads(runtime.context)
-        params = llama_cpp.llama_context_default_params()
-        params.n_ctx = -(-cells // KV_CELL_PADDING) * KV_CELL_PADDING
+        spec = beam_spec(runtime.settings, cells, n_beams, runtime.n_batch, runtime.n_threads)
         if ensure_fits is not None:
-            ensure_fits(params.n_ctx)
-        params.n_batch = runtime.n_batch        # the prompt in the same chunks as the generation context's
-        params.n_ubatch = min(runtime.n_batch, 512)
-        params.n_seq_max = n_beams
-        params.kv_unified = True                 # one stream: seq_cp shares cells (module docstring)
-        params.n_threads = params.n_threads_batch = threads
-        params.type_k, params.type_v = kv_type_id(s.type_k), kv_type_id(s.type_v)
-        params.flash_attn_type = (llama_cpp.LLAMA_FLASH_ATTN_TYPE_ENABLED if s.flash_attn
-                                  else llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED)  # as generation: same numbers
-        params.no_perf = True
-        mark = runtime.log.mark()
-        self._ctx = llama_cpp.llama_init_from_model(runtime.model, params)
-        if not self._ctx:
-            raise LogitscopeError("llama.cpp could not create the beam-search context: {reason}",
-                                  reason=runtime.reason_since(mark))
-        self.n_ctx = int(llama_cpp.llama_n_ctx(self._ctx))
-        self.mem = llama_cpp.llama_get_memory(self._ctx)
-        self._batch = llama_cpp.llama_batch_init(n_beams, 0, 1)
+            ensure_fits(spec.n_ctx)
+        self._context = Context(runtime.model, spec, runtime.log, _context_failed)
+        self._ctx = self._context.ptr
+        self.n_ctx = self._context.n_ctx
+        self.mem = self._context.memory
+        self._beams = Batch(n_beams)
+        self._batch = self._beams.raw
         self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: runtime.abort_requested)  # kept alive here
         self.nodes: list[BeamNode] = []
         self.live: list[_Beam] = []
         self.n_prompt = 0
 
     def close(self) -> None:
-        if self._ctx is not None:
-            llama_cpp.llama_batch_free(self._batch)
-            llama_cpp.llama_free(self._ctx)
-            self._ctx = None
+        self._beams.close()
+        self._context.close()
+        self._ctx = None
 
     # -- evaluation ------------------------------------------------------------------------------
     def _decode(self, batch: llama_cpp.llama_batch) -> None:
         rc = llama_cpp.llama_decode(self._ctx, batch)
-        if rc == 2:  # the abort callback said stop (only installed for the prompt)
-            raise InterruptedError("beam search cancelled during the prompt")
-        if rc != 0:
-            raise LogitscopeError("llama.cpp could not evaluate the beams (llama_decode returned {rc})", rc=rc)
+        if rc != 0:  # 2: the abort callback said stop (only installed for the prompt)
+            raise decode_error(rc, "beam search cancelled during the prompt", _eval_failed)
 
     def _eval_prompt(self, tokens: Sequence[int], should_cancel: Callable[[], bool]) -> None:
         """In n_batch chunks, cancellable between them and, through the abort callback, within one (installed
         only here: called for every graph node, it would slow the one-token steps)."""
         rt = self.rt
         rt.clear_abort()  # a cancel meant for an earlier request
-        llama_cpp.llama_set_abort_callback(self._ctx, self._abort_cb, None)
+        self._context.watch_abort(self._abort_cb)
         try:
             for start in range(0, len(tokens), rt.n_batch):
                 if start and (should_cancel() or rt.abort_requested):
@@ -134,7 +117,7 @@ class BeamSearch:
                 arr = (llama_cpp.llama_token * len(chunk))(*chunk)
                 self._decode(llama_cpp.llama_batch_get_one(arr, len(chunk)))
         finally:
-            llama_cpp.llama_set_abort_callback(self._ctx, llama_cpp.ggml_abort_callback(), None)  # NULL
+            self._context.unwatch_abort()
 
     def _eval_beams(self, position: int) -> None:
         batch = self._batch
@@ -302,6 +285,14 @@ class BeamSearch:
 
     def _path(self, node: int) -> list[int]:
         return node_path(self.nodes, node)
+
+
+def _context_failed(reason: str) -> LogitscopeError:
+    return LogitscopeError("llama.cpp could not create the beam-search context: {reason}", reason=reason)
+
+
+def _eval_failed(rc: int) -> LogitscopeError:
+    return LogitscopeError("llama.cpp could not evaluate the beams (llama_decode returned {rc})", rc=rc)
 
 
 def beam_search(runtime: Runtime, prompt: Sequence[int], n_beams: int, max_tokens: int, alpha: float,

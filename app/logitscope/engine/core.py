@@ -16,7 +16,8 @@ from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
 from logitscope.engine.forward import Inspector
-from logitscope.engine.runtime import Runtime, backend_name, supports_gpu_offload
+from logitscope.engine.handles import backend_name, supports_gpu_offload
+from logitscope.engine.runtime import Runtime
 from logitscope.engine.score import Scorer
 from logitscope.engine.speculative import check_vocabulary
 from logitscope.gguf.card import ModelCard, read_model_card
@@ -75,7 +76,7 @@ class Engine:
             n_gpu_layers=min(max(settings.n_gpu_layers, 0) if settings.n_gpu_layers >= 0 else card.n_offloadable,
                              card.n_offloadable) if supports_gpu_offload() else 0,
             kv_bytes_per_token=bpt, kv_allocated_bytes=round(bpt * runtime.n_ctx),
-            compute_buffer_bytes=_compute_buffer_from_log(runtime.log.tail(60)),
+            compute_buffer_bytes=round(runtime.compute_buffer_mib * 1024 * 1024) or None,
             log_tail=runtime.log.tail(40), notices=list(runtime.notices),
         )
         return self.info
@@ -272,13 +273,3 @@ class Engine:
         return {"backend": backend_name(), "gpu_offload": supports_gpu_offload(),
                 "samplers": list(LOCAL_STAGES), "grammar": True, "speculative": True}
 
-
-def _compute_buffer_from_log(lines: list[str]) -> int | None:
-    import re
-
-    total = 0.0
-    for line in lines:
-        m = re.search(r"compute buffer size =\s*([\d.]+) MiB", line)
-        if m:
-            total += float(m.group(1))
-    return round(total * 1024 * 1024) if total else None

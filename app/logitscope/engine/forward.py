@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import ctypes
 import logging
-import re
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -31,11 +30,12 @@ import numpy as np
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError
 from logitscope.base.messages import Message
 from logitscope.engine.ggml_tensor import read_tensor, tensor_name
+from logitscope.engine.handles import INSPECT_BATCH, Context, decode_error, inspection_spec
 from logitscope.engine.lens import OutputHead, layer_lens, load_output_head
 from logitscope.engine.runtime import Runtime
 from logitscope.gguf.card import ModelCard
 from logitscope.gguf.header import read_header
-from logitscope.gguf.memory import UNQUANTIZED_KV, kv_bytes_per_token, kv_type_id
+from logitscope.gguf.memory import UNQUANTIZED_KV, kv_bytes_per_token
 from logitscope.protocol.forward import (
     AttentionMatrix,
     AttentionRow,
@@ -46,8 +46,6 @@ from logitscope.protocol.forward import (
 
 log = logging.getLogger(__name__)
 
-INSPECT_BATCH = 256      # tokens per decode (and per ubatch): without flash attention the compute buffer
-                         # holds n_ubatch x n_kv x n_head attention weights per layer
 MIN_INSPECT_CTX = 512    # the inspection context grows in powers of two up to the generation context's size
 SAVED_STATES_BYTES = 64 << 20  # states of the generation context kept for later inspections (about 2,800
                                # tokens of the demo model); the latest is always kept
@@ -111,7 +109,8 @@ class Inspector:
         self.window, self.window_note = layer_windows(card)
         self._capture = _GraphCapture()
         self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: runtime.abort_requested)
-        self._ctx: llama_cpp.llama_context_p | None = None
+        self._context: Context | None = None
+        self._ctx: llama_cpp.llama_context_p | None = None  # its raw pointer
         self._mem: llama_cpp.llama_memory_t | None = None
         self.n_ctx = 0
         self.tokens: list[int] = []    # what the inspection context's KV cache holds
@@ -134,37 +133,21 @@ class Inspector:
         while n_ctx < n_tokens:
             n_ctx *= 2
         n_ctx = min(n_ctx, self.rt.n_ctx)
-        s = self.rt.settings
-        threads = llama_cpp.llama_n_threads(self.rt.context)
-        params = llama_cpp.llama_context_default_params()
-        params.n_ctx = n_ctx
-        params.n_batch = params.n_ubatch = INSPECT_BATCH
-        params.n_threads = params.n_threads_batch = threads
-        params.type_k = kv_type_id(s.type_k)   # as in the generation context, so its state can be copied
-        params.type_v = kv_type_id(UNQUANTIZED_KV)  # a quantized V cache needs flash attention
-        params.flash_attn_type = llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED  # else there is no kq_soft_max
-        params.swa_full = True   # sliding-window layers keep every cell too: cells stay positions
-        params.no_perf = True
-        params.cb_eval = self._capture.callback
-        mark = self.rt.log.mark()
+        rt = self.rt
+        spec = inspection_spec(rt.settings, n_ctx, rt.n_threads)
         t0 = time.perf_counter()
-        ctx = llama_cpp.llama_init_from_model(self.rt.model, params)
-        if not ctx:
-            raise LogitscopeError("llama.cpp could not create the inspection context: {reason}",
-                                  reason=self.rt.reason_since(mark))
+        context = Context(rt.model, spec, rt.log, _context_failed, cb_eval=self._capture.callback)
         self.create_s = time.perf_counter() - t0
-        self._ctx, self._mem = ctx, llama_cpp.llama_get_memory(ctx)
-        self.n_ctx = int(llama_cpp.llama_n_ctx(ctx))
+        self._context, self._ctx, self._mem = context, context.ptr, context.memory
+        self.n_ctx = context.n_ctx
         self.tokens = []
-        compute = sum(float(m.group(1)) for line in self.rt.log.since(mark)
-                      if (m := re.search(r"compute buffer size =\s*([\d.]+) MiB", line)))
-        kv = kv_bytes_per_token(self.card, s.type_k, UNQUANTIZED_KV) * self.n_ctx
-        self.context_bytes = round(kv + compute * 1024 * 1024)
+        kv = kv_bytes_per_token(self.card, rt.settings.type_k, UNQUANTIZED_KV) * self.n_ctx
+        self.context_bytes = round(kv + context.compute_mib * 1024 * 1024)
 
     def _free_context(self) -> None:
-        if self._ctx is not None:
-            llama_cpp.llama_free(self._ctx)
-        self._ctx = self._mem = None
+        if self._context is not None:
+            self._context.close()
+        self._context = self._ctx = self._mem = None
         self.tokens = []
         self.n_ctx = 0
 
@@ -261,9 +244,11 @@ class Inspector:
     def _decode(self, tokens: Sequence[int]) -> None:
         """Evaluate `tokens` after what the context holds. A long evaluation stops when the engine is asked to
         cancel (Runtime.abort): the abort callback, called for every graph node, is only installed then."""
+        assert self._context is not None
+        context = self._context
         cancellable = len(tokens) > 1
         if cancellable:
-            llama_cpp.llama_set_abort_callback(self._ctx, self._abort_cb, None)
+            context.watch_abort(self._abort_cb)
         try:
             for start in range(0, len(tokens), INSPECT_BATCH):
                 chunk = list(tokens[start:start + INSPECT_BATCH])
@@ -271,14 +256,11 @@ class Inspector:
                 rc = llama_cpp.llama_decode(self._ctx, llama_cpp.llama_batch_get_one(arr, len(chunk)))
                 if rc != 0:
                     self._truncate(0)
-                    if rc == 2:
-                        raise InterruptedError("inspection aborted")
-                    raise LogitscopeError("llama.cpp could not evaluate the tokens to inspect (code {code})",
-                                          code=rc)
+                    raise decode_error(rc, "inspection aborted", _eval_failed)
                 self.tokens.extend(chunk)
         finally:
             if cancellable:
-                llama_cpp.llama_set_abort_callback(self._ctx, llama_cpp.ggml_abort_callback(), None)  # NULL
+                context.unwatch_abort()
 
     def _decode_capturing(self, tokens: Sequence[int], names: set[str]) -> dict[str, list[np.ndarray]]:
         self._capture.begin(names)
@@ -438,6 +420,14 @@ class Inspector:
         if bad is not None:
             raise InvalidSettingsError("token id {token} is not in the vocabulary (0 to {last})", token=bad,
                                        last=self.rt.n_vocab - 1)
+
+
+def _context_failed(reason: str) -> LogitscopeError:
+    return LogitscopeError("llama.cpp could not create the inspection context: {reason}", reason=reason)
+
+
+def _eval_failed(rc: int) -> LogitscopeError:
+    return LogitscopeError("llama.cpp could not evaluate the tokens to inspect (code {code})", code=rc)
 
 
 def layer_windows(card: ModelCard) -> tuple[list[int | None], Message | None]:

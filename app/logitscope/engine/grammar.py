@@ -24,7 +24,7 @@ import llama_cpp
 import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError
-from logitscope.engine.runtime import LlamaLog
+from logitscope.engine.handles import LlamaLog
 
 # llama_token_data {int32 id; float logit; float p}: a numpy record with the same layout
 TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)])

@@ -25,11 +25,10 @@ import numpy as np
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError
 from logitscope.base.messages import Message
 from logitscope.base.utf8 import Utf8Stream
+from logitscope.engine.handles import Batch, Context, decode_error, scoring_spec
 from logitscope.engine.runtime import Runtime
-from logitscope.gguf.memory import kv_type_id
 from logitscope.protocol.score import ScoredToken, ScoreRequest, ScoreResult, window_stride
 
-SCORE_BATCH = 512               # tokens per llama_decode (and per ubatch), as the generation context
 LOGITS_BUDGET = 64 << 20        # bytes of logits one llama_decode may return
 ROW_BLOCK = 32                  # rows of logits processed at once (stays in cache)
 TOP_MARGIN = 12.0               # nats below the best logit that the top alternatives are looked for first
@@ -42,8 +41,9 @@ class Scorer:
     def __init__(self, runtime: Runtime) -> None:
         self.rt = runtime
         self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: runtime.abort_requested)
-        self._ctx: llama_cpp.llama_context_p | None = None
-        self._batch: llama_cpp.llama_batch | None = None
+        self._context: Context | None = None
+        self._ctx: llama_cpp.llama_context_p | None = None  # its raw pointer
+        self._batch: Batch | None = None
         self._key: tuple[int, bool] | None = None
         self.n_ctx = 0
 
@@ -52,26 +52,14 @@ class Scorer:
         if self._ctx is not None and self._key == (n_ctx, flash_attn):
             return
         self.close()
-        rt, s = self.rt, self.rt.settings
-        params = llama_cpp.llama_context_default_params()
-        params.n_ctx = n_ctx
-        params.n_batch = params.n_ubatch = min(SCORE_BATCH, n_ctx)
-        threads = llama_cpp.llama_n_threads(rt.context)
-        params.n_threads = params.n_threads_batch = threads
-        params.type_k, params.type_v = kv_type_id(s.type_k), kv_type_id(s.type_v)
-        params.flash_attn_type = (llama_cpp.LLAMA_FLASH_ATTN_TYPE_ENABLED if flash_attn
-                                  else llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED)
-        params.no_perf = True
-        mark = rt.log.mark()
-        ctx = llama_cpp.llama_init_from_model(rt.model, params)
-        if not ctx:
-            raise LogitscopeError("llama.cpp could not create the scoring context: {reason}",
-                                  reason=rt.reason_since(mark))
-        self._ctx, self._key, self.n_ctx = ctx, (n_ctx, flash_attn), n_ctx
-        self.n_batch = int(llama_cpp.llama_n_batch(ctx))
+        rt = self.rt
+        spec = scoring_spec(rt.settings, n_ctx, flash_attn, rt.n_threads)
+        context = Context(rt.model, spec, rt.log, _context_failed)
+        self._context, self._ctx, self._key, self.n_ctx = context, context.ptr, (n_ctx, flash_attn), n_ctx
+        self.n_batch = context.n_batch
         self.out_cap = max(1, min(self.n_batch, LOGITS_BUDGET // (4 * rt.n_vocab)))
-        batch = llama_cpp.llama_batch_init(self.n_batch, 0, 1)
-        self._batch = batch
+        self._batch = Batch(self.n_batch)
+        batch = self._batch.raw
         for k in range(self.n_batch):  # one sequence: set once
             batch.n_seq_id[k] = 1
             batch.seq_id[k][0] = 0
@@ -79,15 +67,13 @@ class Scorer:
         self._pos = np.ctypeslib.as_array(batch.pos, shape=(self.n_batch,))
         self._out = np.ctypeslib.as_array(ctypes.cast(batch.logits, ctypes.POINTER(ctypes.c_int8)),
                                           shape=(self.n_batch,))
-        llama_cpp.llama_set_abort_callback(ctx, self._abort_cb, None)
+        context.watch_abort(self._abort_cb)
 
     def close(self) -> None:
-        if self._batch is not None:
-            llama_cpp.llama_batch_free(self._batch)
-            self._batch = None
-        if self._ctx is not None:
-            llama_cpp.llama_free(self._ctx)
-            self._ctx = None
+        for handle in (self._batch, self._context):
+            if handle is not None:
+                handle.close()
+        self._batch = self._context = self._ctx = None
         self._key = None
         self.n_ctx = 0
 
@@ -96,8 +82,9 @@ class Scorer:
                   on_rows: Callable[[np.ndarray, np.ndarray], None], should_cancel: Callable[[], bool]) -> None:
         """Decode `tokens` (positions 0..) from an empty cache; `outputs`: bool per position, logits wanted.
         `on_rows(positions, logits)` gets each call's logits (rows in position order) before the next call."""
-        assert self._ctx is not None and self._batch is not None
-        llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(self._ctx), True)
+        assert self._context is not None and self._batch is not None
+        batch = self._batch.raw
+        llama_cpp.llama_memory_clear(self._context.memory, True)
         n = len(tokens)
         want = np.asarray(outputs, dtype=bool)
         out_positions = np.flatnonzero(want)
@@ -116,12 +103,10 @@ class Scorer:
             self._tok[:size] = arr[start:end]
             self._pos[:size] = np.arange(start, end, dtype=np.int32)
             self._out[:size] = want[start:end]
-            self._batch.n_tokens = size
-            rc = llama_cpp.llama_decode(self._ctx, self._batch)
-            if rc == 2:
-                raise InterruptedError("scoring cancelled")
+            batch.n_tokens = size
+            rc = llama_cpp.llama_decode(self._ctx, batch)
             if rc != 0:
-                raise LogitscopeError("llama.cpp could not evaluate the text (llama_decode returned {rc})", rc=rc)
+                raise decode_error(rc, "scoring cancelled", _eval_failed)
             positions = np.flatnonzero(want[start:end]) + start
             if len(positions):
                 ptr = llama_cpp.llama_get_logits(self._ctx)
@@ -253,6 +238,14 @@ class Scorer:
             targets[first:n_ctx - 1] = np.arange(base + first + 1, base + n_ctx)
             plan.append((window, targets))
         return plan, n_ctx, bool(rt.add_bos)
+
+
+def _context_failed(reason: str) -> LogitscopeError:
+    return LogitscopeError("llama.cpp could not create the scoring context: {reason}", reason=reason)
+
+
+def _eval_failed(rc: int) -> LogitscopeError:
+    return LogitscopeError("llama.cpp could not evaluate the text (llama_decode returned {rc})", rc=rc)
 
 
 def score_rows(logits: np.ndarray, targets: np.ndarray, top: int
