@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
-from logitscope.engine import forward
 from logitscope.engine.core import Engine
+from logitscope.engine.forward import inspection as forward
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.protocol.forward import LENS_TOP_K, InspectRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
@@ -315,7 +315,7 @@ def test_gemma3_lens_and_sliding_window_attention():
 
 def test_a_big_head_kept_in_float16_gives_the_same_lens(demo_model, monkeypatch):
     """Heads over FLOAT32_HEAD_LIMIT are stored in float16 (half the memory) and multiplied in slices."""
-    from logitscope.engine import lens as lens_module
+    from logitscope.engine.forward import lens as lens_module
 
     full = lens_module.load_output_head(demo_model, "llama")
     monkeypatch.setattr(lens_module, "FLOAT32_HEAD_LIMIT", 1 << 20)
@@ -327,7 +327,7 @@ def test_a_big_head_kept_in_float16_gives_the_same_lens(demo_model, monkeypatch)
 
 
 def test_the_head_is_dequantized_alike_by_ggml_and_by_the_gguf_package(demo_model, monkeypatch):
-    from logitscope.engine import lens as lens_module
+    from logitscope.engine.forward import lens as lens_module
 
     by_ggml = lens_module.load_output_head(demo_model, "llama")
     monkeypatch.setattr(lens_module, "dequantize_into", lambda *_args: False)  # as where ggml has no to_float

@@ -15,7 +15,7 @@ from logitscope.engine.beams import beam_search
 from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
-from logitscope.engine.forward import Inspector
+from logitscope.engine.forward.inspection import Inspector
 from logitscope.engine.handles import backend_name, supports_gpu_offload
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.score import Scorer
@@ -247,7 +247,7 @@ class Engine:
         return self.inspector
 
     def inspect(self, request: InspectRequest) -> ForwardInspection:
-        """The logit lens and attention of the step at the last of `request.tokens` (engine/forward.py)."""
+        """The logit lens and attention of the step at the last of `request.tokens` (engine/forward/inspection.py)."""
         return self._inspector().inspect(request)
 
     def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:

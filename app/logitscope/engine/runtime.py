@@ -94,7 +94,7 @@ class Runtime:
     # -- introspection ----------------------------------------------------------------------------
     @property
     def model(self) -> llama_cpp.llama_model_p | None:
-        """The llama_model (for another context on the same weights: engine/forward.py)."""
+        """The llama_model (for another context on the same weights: engine/forward/inspection.py)."""
         return self._model
 
     @property

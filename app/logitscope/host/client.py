@@ -382,7 +382,7 @@ class EngineClient:
 
     def inspect(self, request: InspectRequest) -> ForwardInspection:
         """The logit lens and the attention weights of the step at the last of `request.tokens`, computed in
-        the engine's inspection context (engine/forward.py)."""
+        the engine's inspection context (engine/forward/inspection.py)."""
         inspection: ForwardInspection = self.call("inspect", request=request)
         return inspection
 

@@ -29,9 +29,9 @@ import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError
 from logitscope.base.messages import Message
-from logitscope.engine.ggml_tensor import read_tensor, tensor_name
+from logitscope.engine.forward.lens import OutputHead, layer_lens, load_output_head
+from logitscope.engine.forward.tensors import read_tensor, tensor_name
 from logitscope.engine.handles import INSPECT_BATCH, Context, decode_error, inspection_spec
-from logitscope.engine.lens import OutputHead, layer_lens, load_output_head
 from logitscope.engine.runtime import Runtime
 from logitscope.gguf.card import ModelCard
 from logitscope.gguf.header import read_header

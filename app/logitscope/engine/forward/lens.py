@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from logitscope.base.errors import LogitscopeError
-from logitscope.engine.ggml_tensor import dequantize_into
+from logitscope.engine.forward.tensors import dequantize_into
 from logitscope.gguf.header import TensorInfo, read_header
 from logitscope.protocol.forward import LENS_TOP_K, LayerLens
 from logitscope.system.threads import available_cpus
