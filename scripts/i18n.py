@@ -15,8 +15,8 @@ translated yet is reported too.
 The engine, host, library and store never import Qt, so their user-facing messages are templates:
 `SomeLogitscopeError("cannot read {path}: {reason}", path=..., reason=...)` or `Message("...", ...)`
 (logitscope/base/messages.py). `catalog` (run by `update` too) collects every such literal template into the
-generated app/logitscope/ui/message_catalog.py as `QT_TRANSLATE_NOOP("messages", ...)`, so lupdate puts
-them in the .ts under the context "messages", where ui/messages.py looks them up.
+generated app/logitscope/ui/common/message_catalog.py as `QT_TRANSLATE_NOOP("messages", ...)`, so lupdate puts
+them in the .ts under the context "messages", where ui/common/messages.py looks them up.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ PACKAGE = ROOT / "app" / "logitscope"
 # CLI and the benchmarks print to a terminal, in English
 LOWER_LAYERS = ("base", "gguf", "system", "protocol", "sampling", "engine", "host", "library", "store", "session",
                 "diagnosis", "grammars")
-CATALOG = UI_DIR / "message_catalog.py"
+CATALOG = UI_DIR / "common" / "message_catalog.py"
 MESSAGE_CONTEXT = "messages"
 
 

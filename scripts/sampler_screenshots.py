@@ -35,7 +35,7 @@ def main() -> int:
     from logitscope.protocol.sampler_settings import SamplerSettings
     from logitscope.ui.app import create_app, install_translator
     from logitscope.ui.main_window import MainWindow
-    from logitscope.ui.theme import apply_theme
+    from logitscope.ui.window.theme import apply_theme
 
     language = sys.argv[1] if len(sys.argv) > 1 else "en"
     out = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/screenshots")

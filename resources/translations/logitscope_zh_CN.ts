@@ -264,183 +264,183 @@
 <context>
     <name>BeamsDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="129"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="131"/>
         <source>Beam search</source>
         <translation>束搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="133"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="135"/>
         <source>What is the capital of France?</source>
         <translation>法国的首都是哪里？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="134"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="136"/>
         <source>Question:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="146"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="148"/>
         <source>Beams</source>
         <translation>束数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="146"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="148"/>
         <source>Length penalty α</source>
         <translation>长度惩罚 α</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="147"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="149"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="150"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="152"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="162"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="164"/>
         <source>Score = sum of log-probabilities / length^α (the end-of-text token counts).</source>
         <translation>得分 = 对数概率之和 / 长度^α（文本结束 token 也计入长度）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="166"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="168"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="166"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="168"/>
         <source>log p</source>
         <translation>log p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="166"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="168"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="166"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="168"/>
         <source>Fate</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="185"/>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="200"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="187"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="202"/>
         <source>Ask a question and press Search.</source>
         <translation>输入问题后点击“搜索”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="209"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="211"/>
         <source>Write a question first.</source>
         <translation>请先输入问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="153"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="155"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="154"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="156"/>
         <source>Stop the search within one step (Esc)</source>
         <translation>在一步之内停止搜索（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="221"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="223"/>
         <source>The greedy and sampled answers first, then {0} beams…</source>
         <translation>先生成贪心和采样回答，然后用 {0} 个束搜索…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="234"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="236"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="268"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="270"/>
         <source>Step {0} of at most {1}: {2} beams kept (best cumulative log-prob {3:.3f}), {4} hypotheses finished…</source>
         <translation>第 {0} 步（最多 {1} 步）：保留 {2} 个束（最佳累计对数概率 {3:.3f}），已完成 {4} 个假设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="283"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="285"/>
         <source>The search failed: {0}</source>
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="288"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="290"/>
         <source>Cancelled after {0} steps: the tree shows the search so far; it has no winner.</source>
         <translation>已在 {0} 步后取消：树中显示的是目前为止的搜索，没有胜出者。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="290"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="292"/>
         <source>Cancelled before the first step.</source>
         <translation>在第一步之前已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="314"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="316"/>
         <source>stopped (cancelled)</source>
         <translation>已停止（取消）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="315"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="317"/>
         <source>pruned</source>
         <translation>已剪枝</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="315"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="317"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="315"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="317"/>
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="363"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="365"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="365"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="367"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
         <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="368"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="370"/>
         <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="371"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="373"/>
         <source>&lt;b&gt;Hypotheses kept&lt;/b&gt; (best score first):</source>
         <translation>&lt;b&gt;保留的假设&lt;/b&gt;（按得分从高到低）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="374"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="376"/>
         <source>&lt;b&gt;KV cells&lt;/b&gt; at the last step: {0} held, instead of {1} with a copy per beam; per beam: {2}</source>
         <translation>&lt;b&gt;KV 单元&lt;/b&gt;（最后一步）：共占用 {0} 个，若每个束各复制一份则需 {1} 个；每个束：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="376"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="378"/>
         <source>{0} cells ({1} shared)</source>
         <translation>{0} 个单元（{1} 个共享）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="378"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="380"/>
         <source>{0} steps, {1} candidates, {2:.2f} s.</source>
         <translation>{0} 步，{1} 个候选，{2:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="393"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="396"/>
         <source>&amp;Beam search…</source>
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="409"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="409"/>
         <source>Beam search needs a local model: a server cannot keep every hypothesis in sequences of its own.</source>
         <translation>束搜索需要本地模型：服务器无法把每个假设保存在各自的序列中。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="391"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="394"/>
         <source>Beam search on a question, the tree of hypotheses beside the greedy answer</source>
         <translation>对一个问题做束搜索：假设树与贪心解码的回答并排显示</translation>
     </message>
@@ -504,42 +504,42 @@
 <context>
     <name>ComparePicker</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="122"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="122"/>
         <source>Compare with…</source>
         <translation>与…比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="124"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="124"/>
         <source>Score the same tokens with a second model (a GGUF file with the same vocabulary), in an engine process of its own, and colour each token by the difference in surprisal.</source>
         <translation>用第二个模型（词表相同的 GGUF 文件）在它自己的引擎进程中为同样的词元打分，并按意外度之差为每个词元着色。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="130"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="130"/>
         <source>No comparison</source>
         <translation>不比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="148"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="148"/>
         <source>Other GGUF file…</source>
         <translation>其他 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="151"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="151"/>
         <source>Compare with a second model</source>
         <translation>与第二个模型比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="152"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="152"/>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="159"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="159"/>
         <source>B: {0}</source>
         <translation>B：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_compare.py" line="159"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="159"/>
         <source>one model</source>
         <translation>单个模型</translation>
     </message>
@@ -658,59 +658,59 @@
 <context>
     <name>ConversationSidebar</name>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="41"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="41"/>
         <source>&lt;b&gt;Conversations&lt;/b&gt;</source>
         <translation>&lt;b&gt;对话&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="43"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="43"/>
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="52"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="52"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="53"/>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="111"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="53"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="111"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="54"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="54"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="81"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="81"/>
         <source>No conversations match</source>
         <translation>没有匹配的对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="88"/>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="101"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="88"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="101"/>
         <source>Wait for the answer to finish (or press Esc)</source>
         <translation>请等待回答完成（或按 Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="111"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="111"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="124"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="124"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="125"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="125"/>
         <source>Delete “{0}”?</source>
         <translation>删除“{0}”？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/sidebar.py" line="135"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="135"/>
         <source>Conversation deleted.</source>
         <translation>对话已删除。</translation>
     </message>
@@ -718,12 +718,12 @@
 <context>
     <name>DiagnosisBadge</name>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="43"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="43"/>
         <source>no problem found</source>
         <translation>未发现问题</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="44"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="44"/>
         <source>The diagnosis found nothing wrong with this answer (click for details)</source>
         <translation>诊断未发现这个回答有问题（点击查看详情）</translation>
     </message>
@@ -731,12 +731,12 @@
 <context>
     <name>DiagnosisController</name>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="231"/>
+        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="220"/>
         <source>This fix reloads the model: it needs a local model</source>
         <translation>此修复需要重新加载模型：需要本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_controller.py" line="255"/>
+        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="244"/>
         <source>Applying the fix: {0}</source>
         <translation>正在应用修复：{0}</translation>
     </message>
@@ -744,47 +744,47 @@
 <context>
     <name>DiagnosisPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="71"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="71"/>
         <source>Apply the fix</source>
         <translation>应用修复</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="72"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="72"/>
         <source>Make a new version of the answer with the suggested settings</source>
         <translation>用建议的设置生成回答的新版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="92"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="92"/>
         <source>Select an answer&apos;s diagnosis (the mark under it) to see it here.</source>
         <translation>选择某个回答的诊断（回答下方的标记），在这里查看详情。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="94"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="94"/>
         <source>Answer {0}: no problem found.</source>
         <translation>回答 {0}：未发现问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="96"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="96"/>
         <source>Answer {0}: {1} finding(s).</source>
         <translation>回答 {0}：{1} 项发现。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="105"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="105"/>
         <source>Not checked: {0}</source>
         <translation>未检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="135"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="135"/>
         <source>Evidence: {0}</source>
         <translation>证据（步骤）：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="138"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="138"/>
         <source>Fix: {0}</source>
         <translation>修复：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/diagnosis_view.py" line="140"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="140"/>
         <source>No setting fixes this one.</source>
         <translation>没有可以修复此问题的设置。</translation>
     </message>
@@ -969,73 +969,73 @@
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="33"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="33"/>
         <source>No answer to export yet</source>
         <translation>还没有可导出的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="36"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="36"/>
         <source>Export trace</source>
         <translation>导出轨迹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="37"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="37"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="47"/>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="73"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="47"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="73"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="49"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="49"/>
         <source>Trace saved to {0}</source>
         <translation>轨迹已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="57"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="57"/>
         <source>Nothing to export yet</source>
         <translation>还没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="60"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="60"/>
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="62"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="62"/>
         <source>Markdown (*.md);;JSON, lossless with traces (*.json)</source>
         <translation>Markdown (*.md);;JSON，无损并含轨迹 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="75"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="75"/>
         <source>Conversation saved to {0}</source>
         <translation>对话已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="83"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="83"/>
         <source>Import conversations</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="84"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="84"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="91"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="91"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="94"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="94"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/file_actions.py" line="96"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="96"/>
         <source>{0} conversation(s) imported</source>
         <translation>已导入 {0} 个对话</translation>
     </message>
@@ -1043,37 +1043,37 @@
 <context>
     <name>ForwardInspector</name>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="67"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="67"/>
         <source>The forward pass cannot be shown for this engine: a remote server does not expose the layers and attention of its model. Load a local GGUF model to see them.</source>
         <translation>此引擎无法显示前向传播：远程服务器不提供其模型的各层与注意力。请加载本地 GGUF 模型以查看。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="175"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="175"/>
         <source>Computing… (after the engine finishes the answer it is writing)</source>
         <translation>计算中…（等引擎写完当前回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="176"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="176"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="216"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="216"/>
         <source>The engine could not inspect this step: {0}</source>
         <translation>引擎无法检查这一步：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="231"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="231"/>
         <source>Not available for this model: {0}</source>
         <translation>此模型不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="254"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="254"/>
         <source>The engine could not compute this matrix: {0}</source>
         <translation>引擎无法计算此矩阵：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/forward_inspector.py" line="286"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="286"/>
         <source>{0} at position {1} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
         <translation>位置 {1} 的 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
     </message>
@@ -1094,7 +1094,7 @@
 <context>
     <name>InspectorCoordinator</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector_coordinator.py" line="67"/>
+        <location filename="../../app/logitscope/ui/controllers/inspector_coordinator.py" line="67"/>
         <source>No step selected — click a token in an answer</source>
         <translation>未选择步骤 — 点击回答中的某个 token</translation>
     </message>
@@ -1376,286 +1376,284 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="107"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="102"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="159"/>
+        <location filename="../../app/logitscope/ui/window/central.py" line="37"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="160"/>
+        <location filename="../../app/logitscope/ui/window/central.py" line="38"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="178"/>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="17"/>
         <source>Next-token distribution</source>
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/layout.py" line="31"/>
+        <location filename="../../app/logitscope/ui/window/layout.py" line="31"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="180"/>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="19"/>
         <source>Sampler controls</source>
         <translation>采样器参数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="181"/>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="20"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/layout.py" line="32"/>
+        <location filename="../../app/logitscope/ui/window/layout.py" line="32"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="183"/>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="22"/>
         <source>Model card</source>
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="184"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="424"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="506"/>
+        <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="44"/>
+        <location filename="../../app/logitscope/ui/controllers/tokenizer_feed.py" line="44"/>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="23"/>
         <source>Tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="185"/>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="24"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="186"/>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="25"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="187"/>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="26"/>
         <source>Diagnosis</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="206"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="72"/>
         <source>&amp;New chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="207"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="73"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="74"/>
         <source>&amp;Export trace…</source>
         <translation>导出轨迹(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="209"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="76"/>
         <source>Save the selected answer&apos;s trace as JSON Lines</source>
         <translation>将所选回答的轨迹保存为 JSON Lines</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="77"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="211"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="78"/>
         <source>&amp;Stop generating</source>
         <translation>停止生成(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="212"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="79"/>
         <source>&amp;Regenerate</source>
         <translation>重新生成(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="214"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="81"/>
         <source>&amp;Edit last message</source>
         <translation>编辑最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="216"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="83"/>
         <source>&amp;Copy last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="217"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="85"/>
         <source>Probability &amp;heatmap</source>
         <translation>概率热力图(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="219"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="86"/>
         <source>Colour by &amp;rank instead</source>
         <translation>改为按排名着色(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="221"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="87"/>
         <source>Reset &amp;layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="222"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="88"/>
         <source>&amp;Reload model</source>
         <translation>重新加载模型(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="223"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="89"/>
         <source>&amp;Models…</source>
         <translation>模型库(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="224"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="90"/>
         <source>Models on this computer and on Hugging Face</source>
         <translation>本机和 Hugging Face 上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="225"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="91"/>
         <source>&amp;Connect to a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="226"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="92"/>
         <source>llama-server, vLLM or any OpenAI-compatible server</source>
         <translation>llama-server、vLLM 或任何兼容 OpenAI 的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="227"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="94"/>
         <source>&amp;About Logitscope</source>
         <translation>关于 Logitscope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="228"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="95"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="229"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="96"/>
         <source>Export conversation…</source>
         <translation>导出对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="230"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="98"/>
         <source>Import conversations…</source>
         <translation>导入对话…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="232"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="108"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="239"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="114"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="242"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="116"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams_view.py" line="395"/>
-        <location filename="../../app/logitscope/ui/main_window.py" line="250"/>
-        <location filename="../../app/logitscope/ui/score_view.py" line="328"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="122"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="253"/>
+        <location filename="../../app/logitscope/ui/window/menus.py" line="124"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="280"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="193"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="437"/>
+        <location filename="../../app/logitscope/ui/controllers/save_retry.py" line="24"/>
         <source>The answer is not saved yet</source>
         <translation>回答尚未保存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="438"/>
+        <location filename="../../app/logitscope/ui/controllers/save_retry.py" line="25"/>
         <source>The history database refused to save this answer ({0}). It stays in this window, and Logitscope keeps trying to save it: another program may be writing to the history.</source>
         <translation>历史数据库拒绝保存此回答（{0}）。回答仍保留在此窗口中，Logitscope 会继续尝试保存：可能有其他程序正在写入历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="415"/>
+        <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="34"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="179"/>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="18"/>
         <source>Waterfall</source>
         <translation>瀑布图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="182"/>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="21"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="416"/>
+        <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="35"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="498"/>
+        <location filename="../../app/logitscope/ui/controllers/tokenizer_feed.py" line="35"/>
         <source>Start a chat first: the prompt is built from it</source>
         <translation>请先开始对话：提示词由对话生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="504"/>
+        <location filename="../../app/logitscope/ui/controllers/tokenizer_feed.py" line="40"/>
         <source>the prompt of the last turn, as the model received it</source>
         <translation>最后一轮的提示词，即模型实际收到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="528"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="110"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="538"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="352"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="554"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="29"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="555"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="30"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="557"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="34"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="558"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="35"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="565"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="20"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/app.py" line="69"/>
+        <location filename="../../app/logitscope/ui/app.py" line="81"/>
         <source>No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)</source>
         <translation>尚无模型：文件 ▸ 打开模型…（或运行 `logitscope models fetch-demo`）</translation>
     </message>
@@ -1734,32 +1732,32 @@
 <context>
     <name>ModelBox</name>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="48"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="51"/>
         <source>&lt;b&gt;Model&lt;/b&gt;</source>
         <translation>&lt;b&gt;模型&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="49"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="52"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="55"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="58"/>
         <source>Cancel loading</source>
         <translation>取消加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="62"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="65"/>
         <source>Models…</source>
         <translation>模型库…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="63"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="66"/>
         <source>Open model…</source>
         <translation>打开模型…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="64"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="67"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
@@ -1875,82 +1873,82 @@
 <context>
     <name>ModelController</name>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="98"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="102"/>
         <source>The engine process crashed</source>
         <translation>引擎进程已崩溃</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="137"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="152"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="138"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="153"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="146"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="161"/>
         <source>This file cannot be loaded</source>
         <translation>无法加载此文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="167"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="182"/>
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="176"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="191"/>
         <source>Loading {0}…</source>
         <translation>正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="181"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="196"/>
         <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="189"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="204"/>
         <source>Model loaded in {0:.2f} s</source>
         <translation>模型已加载，用时 {0:.2f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="195"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="210"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="198"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="213"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="202"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="217"/>
         <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="206"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="221"/>
         <source>Connected to {0}</source>
         <translation>已连接到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="215"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="230"/>
         <source>The engine stopped responding</source>
         <translation>引擎已停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="216"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="231"/>
         <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
         <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="219"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="234"/>
         <source>The engine stopped. Use Model ▸ Reload model.</source>
         <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/model_controller.py" line="223"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="238"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>
@@ -2766,258 +2764,258 @@
 <context>
     <name>ScoreDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="74"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="75"/>
         <source>Score a text</source>
         <translation>为文本评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="78"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="79"/>
         <source>Paste a text here, or open a UTF-8 text file.</source>
         <translation>在此粘贴文本，或打开一个 UTF-8 文本文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="83"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="84"/>
         <source>Open file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="86"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="87"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="88"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="89"/>
         <source>Sliding window</source>
         <translation>滑动窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="89"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="90"/>
         <source>llama.cpp perplexity (chunks)</source>
         <translation>llama.cpp 困惑度（分块）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="91"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="92"/>
         <source>Sliding window: every token is scored, each from as much of the text before it as the window holds.
 llama.cpp perplexity: the protocol of llama.cpp&apos;s llama-perplexity tool: the text is cut into chunks of the context size and only the second half of each chunk is scored (its figure is comparable with llama.cpp&apos;s).</source>
         <translation>滑动窗口：为每个词元打分，每个词元都根据窗口能容纳的尽可能多的前文来预测。
 llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按上下文大小切成块，只为每块的后一半打分（结果可与 llama.cpp 的对比）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="97"/>
-        <location filename="../../app/logitscope/ui/score_view.py" line="181"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="98"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="182"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="102"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="103"/>
         <source> tokens</source>
         <translation> 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="109"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="110"/>
         <source>Score</source>
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="112"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="113"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="113"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="114"/>
         <source>Stop the scoring (Esc)</source>
         <translation>停止评分（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="122"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="123"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="123"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="124"/>
         <source>rank (GLTR)</source>
         <translation>排名（GLTR）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="124"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="125"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="125"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="126"/>
         <source>difference (B − A)</source>
         <translation>差值（B − A）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="126"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="127"/>
         <source>Comparing two models: how much more (red) or less (blue) surprised model B was by each token than model A, in bits.</source>
         <translation>比较两个模型：模型 B 对每个词元比模型 A 多（红）或少（蓝）多少意外度，单位为比特。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="143"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="144"/>
         <source>&lt;b&gt;Ranks&lt;/b&gt; (tokens per bucket)</source>
         <translation>&lt;b&gt;排名&lt;/b&gt;（每个区间的 token 数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="155"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="156"/>
         <source>Paste or open a text and press Score.</source>
         <translation>粘贴或打开文本，然后按“评分”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="165"/>
         <source>Open a text to score</source>
         <translation>打开要评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="165"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="166"/>
         <source>Text files (*.txt *.md);;All files (*)</source>
         <translation>文本文件 (*.txt *.md);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="174"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="175"/>
         <source>{0} holds no text to score.</source>
         <translation>{0} 中没有可评分的文本。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="177"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="178"/>
         <source>Opened {0} ({1:,} characters).</source>
         <translation>已打开 {0}（{1:,} 个字符）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="181"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="182"/>
         <source>Chunk</source>
         <translation>块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="210"/>
-        <location filename="../../app/logitscope/ui/score_view.py" line="212"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="211"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="213"/>
         <source>Scoring…</source>
         <translation>正在评分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="217"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="218"/>
         <source>Waiting for the chat&apos;s answer to finish (the model does one thing at a time)…</source>
         <translation>正在等待聊天回答结束（模型一次只做一件事）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="218"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="219"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>正在等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="250"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="251"/>
         <source>Scoring stopped: {0}</source>
         <translation>评分已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="261"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="262"/>
         <source>Starting a second engine process for {0}…</source>
         <translation>正在为 {0} 启动第二个引擎进程…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="268"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="269"/>
         <source>Loading {0} in a second engine process…</source>
         <translation>正在第二个引擎进程中加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="273"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="274"/>
         <source>Scoring with {0}…</source>
         <translation>正在用 {0} 打分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="316"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="317"/>
         <source>{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).</source>
         <translation>{1:.2f} 秒内为 {0:,} 个 token 评分（{2:,.0f} token/秒）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="20"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="20"/>
         <source>&lt;b&gt;Tokens&lt;/b&gt;: {0:,} ({1:,} scored)</source>
         <translation>&lt;b&gt;Token 数&lt;/b&gt;：{0:,}（已评分 {1:,}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="22"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="22"/>
         <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.4f} ± {1:.5f} (llama-perplexity&apos;s final estimate)</source>
         <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.4f} ± {1:.5f}（llama-perplexity 的最终估计）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="25"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="25"/>
         <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.3f}</source>
         <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="26"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="26"/>
         <source>&lt;b&gt;Bits per token&lt;/b&gt;: {0:.3f}</source>
         <translation>&lt;b&gt;每 token 比特数&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="36"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="36"/>
         <source>Split as llama.cpp&apos;s llama-perplexity splits it: {0:,} chunks of {1:,} tokens ({2}); only the second half of each chunk is scored, each token predicted from {3:,} to {4:,} tokens before it. The last {5:,} tokens do not fill a chunk and are not read.</source>
         <translation>按 llama.cpp 的 llama-perplexity 的方式切分：{0:,} 块，每块 {1:,} 个词元（{2}）；只为每块的后一半打分，每个词元根据它之前的 {3:,} 到 {4:,} 个词元预测。最后 {5:,} 个词元不足一块，没有读入。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="42"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="42"/>
         <source>The text fits in one window of {0:,} positions: every token is predicted from all the tokens before it.</source>
         <translation>文本可放入一个 {0:,} 个位置的窗口：每个 token 都由它之前的全部 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="45"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="45"/>
         <source>Too long for one window of {0:,} positions: read in {1:,} windows sliding by {2:,} tokens ({3}). Past the first window, each token is predicted from {4:,} to {5:,} tokens before it.</source>
         <translation>文本超出一个 {0:,} 个位置的窗口：分 {1:,} 个窗口读取，每次滑动 {2:,} 个 token（{3}）。第一个窗口之后，每个 token 由它之前的 {4:,} 到 {5:,} 个 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="61"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="61"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="62"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="62"/>
         <source>Bits per token</source>
         <translation>每词元比特数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="63"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="63"/>
         <source>Tokens scored</source>
         <translation>已打分词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="67"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="67"/>
         <source>B / A perplexity: {0:.3f}; B − A bits per token: {1:+.4f}</source>
         <translation>B / A 困惑度：{0:.3f}；B − A 每词元比特数：{1:+.4f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="70"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="70"/>
         <source>Per token, B − A surprisal: mean |difference| {0:.3f} bits, largest {1:+.2f} / {2:+.2f} bits; B was less surprised by {3:,} tokens, more by {4:,}.</source>
         <translation>逐词元的 B − A 意外度：平均 |差值| {0:.3f} 比特，最大 {1:+.2f} / {2:+.2f} 比特；B 对 {3:,} 个词元意外度更低，对 {4:,} 个更高。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="39"/>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="48"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="39"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="48"/>
         <source>each starts with BOS</source>
         <translation>每个窗口以 BOS 开头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="39"/>
-        <location filename="../../app/logitscope/ui/score_summary.py" line="48"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="39"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="48"/>
         <source>no BOS</source>
         <translation>没有 BOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="324"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="326"/>
         <source>Score a text: how surprising each token was to the model, perplexity, rank histogram</source>
         <translation>为文本评分：每个 token 对模型而言有多意外、困惑度、排名直方图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="326"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="328"/>
         <source>&amp;Score a text…</source>
         <translation>为文本评分(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="336"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="335"/>
         <source>Load a model to score a text.</source>
         <translation>请先加载模型再为文本评分。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_view.py" line="338"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="337"/>
         <source>Scoring needs a local model: a server does not give every token&apos;s rank.</source>
         <translation>评分需要本地模型：服务器不提供每个 token 的排名。</translation>
     </message>
@@ -3025,47 +3023,47 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>ScoredText</name>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="34"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="41"/>
         <source>top {0}</source>
         <translation>前 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="35"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="42"/>
         <source>beyond</source>
         <translation>其余</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="62"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="69"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): B − A = {2:+.2f} bits&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（词元 {1}）：B − A = {2:+.2f} 比特&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="68"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="75"/>
         <source>&lt;tr&gt;&lt;th&gt;&lt;/th&gt;&lt;th&gt;p&lt;/th&gt;&lt;th&gt;bits&lt;/th&gt;&lt;th&gt;rank&lt;/th&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;th&gt;&lt;/th&gt;&lt;th&gt;p&lt;/th&gt;&lt;th&gt;比特&lt;/th&gt;&lt;th&gt;排名&lt;/th&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="76"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="83"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;: not scored (nothing before it to predict it from)&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;：未评分（它之前没有可用于预测的内容）&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="78"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="85"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy {5:.2f} nats; predicted from {6} tokens&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个 token）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} nats；由 {6} 个 token 预测&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="208"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="215"/>
         <source>B − A ≤ {0:+g} bits</source>
         <translation>B − A ≤ {0:+g} 比特</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="209"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="216"/>
         <source>same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score_widgets.py" line="210"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="217"/>
         <source>≥ {0:+g} bits</source>
         <translation>≥ {0:+g} 比特</translation>
     </message>
@@ -3073,22 +3071,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SessionController</name>
     <message>
-        <location filename="../../app/logitscope/ui/session_controller.py" line="77"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="77"/>
         <source>Load a model first (File ▸ Open model…)</source>
         <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/session_controller.py" line="117"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="117"/>
         <source>Forking needs token ids: use a local model</source>
         <translation>分叉需要 token id：请使用本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/session_controller.py" line="120"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="120"/>
         <source>Forking works when nothing is generating</source>
         <translation>分叉只能在没有生成进行时使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/session_controller.py" line="166"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="166"/>
         <source>Not sent: {0}</source>
         <translation>未发送：{0}</translation>
     </message>
@@ -3096,73 +3094,73 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="31"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="34"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="36"/>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="42"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="39"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="45"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="36"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="39"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="37"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="40"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="40"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="43"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="45"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="48"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="46"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="49"/>
         <source>A new language applies the next time Logitscope starts.</source>
         <translation>新语言将在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="53"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="56"/>
         <source>Default sampler preset</source>
         <translation>默认采样器预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="57"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="60"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="61"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="64"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="63"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="66"/>
         <source>Also look for models in these folders:</source>
         <translation>同时在以下文件夹中查找模型：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="68"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="71"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="69"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="72"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="82"/>
+        <location filename="../../app/logitscope/ui/dialogs/settings.py" line="85"/>
         <source>Models folder</source>
         <translation>模型文件夹</translation>
     </message>
@@ -3170,37 +3168,37 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="31"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="31"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="34"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="34"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="36"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="36"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="53"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="53"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="60"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="60"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="62"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="62"/>
         <source> · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation</source>
         <translation> · 草稿接受率 {0:.0%} · 每次计算 {1:.2f} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/status_line.py" line="68"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="68"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -3426,1997 +3424,1997 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>messages</name>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="8"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="8"/>
         <source> (and in {n} more layers)</source>
         <translation>（另有 {n} 层也是如此）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="9"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="9"/>
         <source> (no chat template: a plain format was used)</source>
         <translation>（没有聊天模板：使用了纯文本格式）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="10"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="10"/>
         <source> after {n} tokens</source>
         <translation>（在 {n} 个词元之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="11"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="11"/>
         <source>; a smaller quantization of this model is in the library: {name} ({type}, {bpw:.2f} bits per weight instead of {now:.2f})</source>
         <translation>；模型库中有此模型更小的量化版本：{name}（{type}，每权重 {bpw:.2f} 位，当前为 {now:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="12"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="12"/>
         <source>; a smaller quantization would be faster: {smaller} instead of {now} (none is in the library)</source>
         <translation>；更小的量化会更快：用 {smaller} 代替 {now}（模型库中没有）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="13"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="13"/>
         <source>; {n} such steps in all</source>
         <translation>；共 {n} 个这样的步骤</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="14"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="14"/>
         <source>A list (&quot;- item&quot; lines)</source>
         <translation>列表（&quot;- 条目&quot; 行）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="15"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="15"/>
         <source>Balanced</source>
         <translation>均衡</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="16"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="16"/>
         <source>Creative</source>
         <translation>创意</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="17"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="17"/>
         <source>Creative writing (min-p + DRY)</source>
         <translation>创意写作（min-p + DRY）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="18"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="18"/>
         <source>DRY allowed length must be &gt;= 0</source>
         <translation>DRY 允许长度必须 &gt;= 0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="19"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="19"/>
         <source>DRY base must be &gt;= 1</source>
         <translation>DRY 底数必须 &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="20"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="20"/>
         <source>DRY multiplier must be &gt;= 0 (0 = off)</source>
         <translation>DRY 乘数必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="21"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="21"/>
         <source>DRY penalty-last-n must be &gt;= -1 (-1 = the whole context, 0 = off)</source>
         <translation>DRY penalty-last-n 必须 &gt;= -1（-1 = 整个上下文，0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="22"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="22"/>
         <source>DRY&apos;s sequence breakers need the vocabulary: replayed without them</source>
         <translation>DRY 的序列断点需要词表：重放时未使用它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="23"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="23"/>
         <source>DRY&apos;s sequence breakers that begin inside a token need the model&apos;s tokenizer: they are not replayed</source>
         <translation>从某个词元内部开始的 DRY 序列断点需要模型的分词器：未重放这些断点</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="24"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="24"/>
         <source>GPU: all {n_layer} layers fit in {vram} free VRAM</source>
         <translation>GPU：全部 {n_layer} 层可放入 {vram} 空闲显存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="25"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="25"/>
         <source>GPU: does not fit whole in {vram} free VRAM</source>
         <translation>GPU：无法整体放入 {vram} 空闲显存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="26"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="26"/>
         <source>GPU: the whole model fit in {vram} free VRAM</source>
         <translation>GPU：整个模型可放入 {vram} 空闲显存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="27"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="27"/>
         <source>GPU: {gpu_layers} of {n_layer} layers fit in {vram} free VRAM</source>
         <translation>GPU：{n_layer} 层中有 {gpu_layers} 层可放入 {vram} 空闲显存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="28"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="28"/>
         <source>Greedy</source>
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="29"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="29"/>
         <source>HF_HUB_OFFLINE is set, so the Hugging Face Hub is not contacted: unset it to search and download</source>
         <translation>已设置 HF_HUB_OFFLINE，因此不会连接 Hugging Face Hub：取消该设置后才能搜索和下载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="30"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="30"/>
         <source>JSON</source>
         <translation>JSON</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="31"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="31"/>
         <source>JSON object</source>
         <translation>JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="32"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="32"/>
         <source>KV cache type must be one of {KV_CACHE_TYPES}, not {name!r}</source>
         <translation>KV 缓存类型必须是 {KV_CACHE_TYPES} 之一，而不是 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="33"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="33"/>
         <source>Mirostat 1 needs the vocabulary&apos;s size: the stored head&apos;s is used</source>
         <translation>Mirostat 1 需要词表大小：使用已存储头部的大小</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="34"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="34"/>
         <source>Mirostat eta must be &gt; 0</source>
         <translation>Mirostat eta 必须 &gt; 0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="35"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="35"/>
         <source>Mirostat tau must be &gt; 0</source>
         <translation>Mirostat tau 必须 &gt; 0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="36"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="36"/>
         <source>Mirostat was not on at this step: it is replayed from its starting state (mu = 2 × tau)</source>
         <translation>此步未启用 Mirostat：从其初始状态重放（mu = 2 × tau）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="37"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="37"/>
         <source>Ollama blob {blob} for {name} is missing</source>
         <translation>缺少 {name} 的 Ollama 数据块 {blob}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="38"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="38"/>
         <source>Ollama manifest {manifest} has no model layer</source>
         <translation>Ollama 清单 {manifest} 中没有模型层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="39"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="39"/>
         <source>Precise</source>
         <translation>精确</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="40"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="40"/>
         <source>RAM: {free} free of {total}</source>
         <translation>内存：共 {total}，空闲 {free}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="41"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="41"/>
         <source>VRAM: unknown</source>
         <translation>显存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="42"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="42"/>
         <source>XTC creative</source>
         <translation>XTC 创意</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="43"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="43"/>
         <source>XTC probability must be in [0, 1] (0 = off)</source>
         <translation>XTC 概率必须在 [0, 1] 之间（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="44"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="44"/>
         <source>XTC replays this step&apos;s draw (cut or not); a new probability does not draw again</source>
         <translation>XTC 重放此步的抽取结果（是否截除）；更改概率不会重新抽取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="45"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="45"/>
         <source>XTC threshold must be in [0, 1] (&gt; 0.5 = off)</source>
         <translation>XTC 阈值必须在 [0, 1] 之间（&gt; 0.5 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="46"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="46"/>
         <source>XTC was not on at this step: the preview shows the cut it makes when its draw says so</source>
         <translation>此步未启用 XTC：预览显示其抽取结果为截除时的效果</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="47"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="47"/>
         <source>Yes or no</source>
         <translation>是或否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="48"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="48"/>
         <source>a DRY sequence breaker cannot be empty</source>
         <translation>DRY 序列断点不能为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="49"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="49"/>
         <source>a chat needs at least one message</source>
         <translation>对话至少需要一条消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="50"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="50"/>
         <source>a context of {tokens:,} tokens needs about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: choose a smaller context or a quantized KV cache</source>
         <translation>{tokens:,} 个词元的上下文约需 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请选择更小的上下文或量化的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="51"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="51"/>
         <source>a conversation title cannot be empty</source>
         <translation>对话标题不能为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="52"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="52"/>
         <source>a line longer than {mib} MiB</source>
         <translation>一行超过了 {mib} MiB</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="53"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="53"/>
         <source>a logit bias applies to a token id &gt;= 0 or a non-empty text</source>
         <translation>logit 偏置只能用于 &gt;= 0 的 token id 或非空文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="54"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="54"/>
         <source>a logit bias must be a number or -inf (ban)</source>
         <translation>logit 偏置必须是数字或 -inf（禁用）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="55"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="55"/>
         <source>a logit bias on a text needs the model&apos;s tokenizer: only biases on token ids are replayed</source>
         <translation>对文本的 logit 偏置需要模型的分词器：只重放对词元 ID 的偏置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="56"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="56"/>
         <source>a message&apos;s role must be one of {ROLES}, not {role!r}</source>
         <translation>消息的角色必须是 {ROLES} 之一，而不是 {role!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="57"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="57"/>
         <source>a preset needs a name</source>
         <translation>预设需要一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="58"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="58"/>
         <source>a quantized V cache needs flash attention on</source>
         <translation>量化的 V 缓存需要开启 Flash Attention</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="59"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="59"/>
         <source>a stop sequence cannot be empty</source>
         <translation>停止序列不能为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="60"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="60"/>
         <source>allow {n} tokens</source>
         <translation>允许 {n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="61"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="61"/>
         <source>alternatives per token must be between 1 and {MAX_TOP_N}</source>
         <translation>每个词元的候选数必须在 1 到 {MAX_TOP_N} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="62"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="62"/>
         <source>an event larger than {mib} MiB</source>
         <translation>一个事件大于 {mib} MiB</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="63"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="63"/>
         <source>and 1 more problem: &apos;logitscope info&apos; lists them</source>
         <translation>另有 1 个问题：&apos;logitscope info&apos; 会列出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="64"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="64"/>
         <source>and {more} more problems: &apos;logitscope info&apos; lists them</source>
         <translation>另有 {more} 个问题：&apos;logitscope info&apos; 会列出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="65"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="65"/>
         <source>arithmetic error</source>
         <translation>算术错误</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="66"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="66"/>
         <source>beam search is not available on a remote engine: it keeps every hypothesis in llama.cpp sequences of a local model&apos;s context</source>
         <translation>远程引擎不支持束搜索：它需要把每个假设保存在本地模型上下文的 llama.cpp 序列中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="67"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="67"/>
         <source>block_count is {n_layer} but the file holds tensors for {have} layers ({missing:,} missing, the first is layer {first})</source>
         <translation>block_count 为 {n_layer}，但文件只含 {have} 层的张量（缺少 {missing:,} 层，第一个缺失的是第 {first} 层）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="68"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="68"/>
         <source>block_count is {n_layer} but the file holds tensors of layer {first}</source>
         <translation>block_count 为 {n_layer}，但文件含有第 {first} 层的张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="69"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="69"/>
         <source>block_count is {n_layer} but the file holds tensors of layer {first} to {last}</source>
         <translation>block_count 为 {n_layer}，但文件含有第 {first} 到 {last} 层的张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="70"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="70"/>
         <source>block_count is {n_layer}, outside llama.cpp&apos;s limit of 1 to {LLAMA_MAX_LAYERS} layers</source>
         <translation>block_count 为 {n_layer}，超出 llama.cpp 的 1 到 {LLAMA_MAX_LAYERS} 层限制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="71"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="71"/>
         <source>bus error</source>
         <translation>总线错误</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="73"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="73"/>
         <source>cannot connect to {url} ({reason}): is the server running?</source>
         <translation>无法连接到 {url}（{reason}）：服务器在运行吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="74"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="74"/>
         <source>cannot import {path}: it is {st_mode}, not a file</source>
         <translation>无法导入 {path}：它是{st_mode}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="75"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="75"/>
         <source>cannot open the history database {path}: {exc}</source>
         <translation>无法打开历史数据库 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="76"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="76"/>
         <source>cannot reach the Hugging Face Hub at {endpoint}: check the internet connection (offline?)</source>
         <translation>无法连接位于 {endpoint} 的 Hugging Face Hub：请检查网络连接（是否离线？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="77"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="77"/>
         <source>cannot read the history database {path}: {exc}</source>
         <translation>无法读取历史数据库 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="78"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="78"/>
         <source>cannot read the model file {path}: {exc}</source>
         <translation>无法读取模型文件 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="79"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="79"/>
         <source>cannot read {path}: {exc}</source>
         <translation>无法读取 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="80"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="80"/>
         <source>cannot read {path}: {reason}</source>
         <translation>无法读取 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="81"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="81"/>
         <source>cannot use the history database {path}: {exc}</source>
         <translation>无法使用历史数据库 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="82"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="82"/>
         <source>cannot write {path}: it is a named pipe and no program is reading from it</source>
         <translation>无法写入 {path}：它是命名管道，且没有程序在读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="83"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="83"/>
         <source>cannot write {path}: it is {st_mode}, not a file</source>
         <translation>无法写入 {path}：它是{st_mode}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="84"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="84"/>
         <source>cannot write {path}: {exc}</source>
         <translation>无法写入 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="85"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="85"/>
         <source>context trimmed</source>
         <translation>上下文被截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="86"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="86"/>
         <source>could not create a new history database at {path}: {reason}</source>
         <translation>无法在 {path} 创建新的历史数据库：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="87"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="87"/>
         <source>could not download {DEMO_WHEEL_REQUIREMENT} with pip: {tail}</source>
         <translation>无法用 pip 下载 {DEMO_WHEEL_REQUIREMENT}：{tail}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="88"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="88"/>
         <source>cut off</source>
         <translation>被截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="89"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="89"/>
         <source>demo model hash mismatch: got {digest}, expected {DEMO_SHA256}</source>
         <translation>演示模型哈希不符：得到 {digest}，应为 {DEMO_SHA256}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="90"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="90"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="91"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="91"/>
         <source>download of {remote_path} cancelled after {done} of {total}; pulling it again resumes it</source>
         <translation>{remote_path} 的下载在 {done}/{total} 时已取消；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="92"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="92"/>
         <source>draft-max must be between 1 and {limit}, not {value}</source>
         <translation>draft-max 必须在 1 到 {limit} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="93"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="93"/>
         <source>dynamic temperature exponent must be &gt; 0</source>
         <translation>动态温度指数必须 &gt; 0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="94"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="94"/>
         <source>dynamic temperature range must be &gt;= 0 (0 = off)</source>
         <translation>动态温度范围必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="95"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="95"/>
         <source>embedding_length is {n_embd} but the token embedding is {shape} wide</source>
         <translation>embedding_length 为 {n_embd}，但词元嵌入宽度为 {shape}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="96"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="96"/>
         <source>end of turn missed</source>
         <translation>错过回合结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="97"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="97"/>
         <source>exit code {code}</source>
         <translation>退出码 {code}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="98"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="98"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="99"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="99"/>
         <source>forking at a token continues from token ids, but a remote server takes text: fork with a local model</source>
         <translation>在词元处分叉需要从词元 ID 继续，但远程服务器只接受文本：请用本地模型分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="100"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="100"/>
         <source>frequency penalty must be a finite number</source>
         <translation>频率惩罚必须是有限的数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="101"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="101"/>
         <source>give a grammar or a JSON schema, not both</source>
         <translation>请给出语法或 JSON Schema，不要同时给出两者</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="102"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="102"/>
         <source>give either a raw prompt or chat messages</source>
         <translation>请给出原始提示词或对话消息，二者选一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="103"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="103"/>
         <source>give either a text or tokens to score</source>
         <translation>请提供要评分的文本或词元（二选一）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="104"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="104"/>
         <source>greedy decoding (temperature 0): the model&apos;s best guess every time</source>
         <translation>贪婪解码（温度 0）：每次都取模型的最佳猜测</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="105"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="105"/>
         <source>guessing</source>
         <translation>在猜测</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="106"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="106"/>
         <source>head must be between 0 and {last}, not {head}</source>
         <translation>注意力头必须在 0 到 {last} 之间，而不是 {head}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="107"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="107"/>
         <source>internal engine error: {kind}: {exc}</source>
         <translation>引擎内部错误：{kind}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="108"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="108"/>
         <source>killed</source>
         <translation>被杀死</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="109"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="109"/>
         <source>layer must be between 0 and {last}, not {layer}</source>
         <translation>层必须在 0 到 {last} 之间，而不是 {layer}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="110"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="110"/>
         <source>llama.cpp could not create a context for {path_name}: {reason}</source>
         <translation>llama.cpp 无法为 {path_name} 创建上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="111"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="111"/>
         <source>llama.cpp could not create the beam-search context: {reason}</source>
         <translation>llama.cpp 无法创建束搜索上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="112"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="112"/>
         <source>llama.cpp could not create the inspection context: {reason}</source>
         <translation>llama.cpp 无法创建检视上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="113"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="113"/>
         <source>llama.cpp could not create the scoring context: {reason}</source>
         <translation>llama.cpp 无法创建评分上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="114"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="114"/>
         <source>llama.cpp could not evaluate the beams (llama_decode returned {rc})</source>
         <translation>llama.cpp 无法计算各个束（llama_decode 返回 {rc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="115"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="115"/>
         <source>llama.cpp could not evaluate the text (llama_decode returned {rc})</source>
         <translation>llama.cpp 无法评估该文本（llama_decode 返回 {rc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="116"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="116"/>
         <source>llama.cpp could not evaluate the tokens to inspect (code {code})</source>
         <translation>llama.cpp 无法计算要检视的词元（代码 {code}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="117"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="117"/>
         <source>llama.cpp could not load {path_name}: {reason}</source>
         <translation>llama.cpp 无法加载 {path_name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="118"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="118"/>
         <source>load {name}, the smaller quantization ({type})</source>
         <translation>加载更小的量化版本 {name}（{type}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="119"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="119"/>
         <source>logit-bias token {token} is not in the vocabulary (0 to {last})</source>
         <translation>logit 偏置词元 {token} 不在词表中（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="120"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="120"/>
         <source>max tokens must be &gt;= 1</source>
         <translation>最大词元数必须 &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="121"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="121"/>
         <source>message {message_id} has no trace (only answers generated by Logitscope have one)</source>
         <translation>消息 {message_id} 没有追踪记录（只有 Logitscope 生成的回答才有）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="122"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="122"/>
         <source>message {parent_id} is not in conversation {conversation_id}</source>
         <translation>消息 {parent_id} 不在对话 {conversation_id} 中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="123"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="123"/>
         <source>min-keep must be &gt;= 0</source>
         <translation>min-keep 必须 &gt;= 0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="124"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="124"/>
         <source>min-p must be in [0, 1] (0 = off)</source>
         <translation>min-p 必须在 [0, 1] 之间（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="125"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="125"/>
         <source>mirostat must be 0 (off), 1 or 2</source>
         <translation>mirostat 必须是 0（关闭）、1 或 2</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="126"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="126"/>
         <source>model file not found: {path}</source>
         <translation>找不到模型文件：{path}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="127"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="127"/>
         <source>model load cancelled</source>
         <translation>模型加载已取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="128"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="128"/>
         <source>n_batch must be &gt;= 1</source>
         <translation>n_batch 必须 &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="129"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="129"/>
         <source>n_ctx must be between 0 (the model&apos;s training context) and {value}</source>
         <translation>n_ctx 必须在 0（模型的训练上下文）到 {value} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="130"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="130"/>
         <source>n_gpu_layers must be -1 (all) or a number of layers &gt;= 0</source>
         <translation>n_gpu_layers 必须是 -1（全部）或 &gt;= 0 的层数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="131"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="131"/>
         <source>n_threads must be between 0 (automatic) and {max_threads} ({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not {n_threads}</source>
         <translation>n_threads 必须在 0（自动）到 {max_threads} 之间（每个 CPU {MAX_THREADS_PER_CPU} 个；本机有 {available_cpus} 个），而不是 {n_threads}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="132"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="132"/>
         <source>native abort</source>
         <translation>原生代码中止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="133"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="133"/>
         <source>no model is loaded</source>
         <translation>没有加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="134"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="134"/>
         <source>no model named {query!r}: &apos;logitscope models list&apos; shows the names</source>
         <translation>没有名为 {query!r} 的模型：&apos;logitscope models list&apos; 会列出名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="135"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="135"/>
         <source>no model was loaded before</source>
         <translation>之前没有加载过模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="136"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="136"/>
         <source>no permission to read {path}</source>
         <translation>没有读取 {path} 的权限</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="137"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="137"/>
         <source>no reason given in its log</source>
         <translation>其日志未给出原因</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="139"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="139"/>
         <source>no token fits the grammar here: generation stopped</source>
         <translation>此处没有符合语法的词元：生成已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="140"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="140"/>
         <source>not enough disk space for {remote_path}: it needs {value}, {free} free in {parent}</source>
         <translation>磁盘空间不足，无法下载 {remote_path}：需要 {value}，{parent} 中只有 {free} 空闲</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="141"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="141"/>
         <source>post-sampling probabilities need llama-server; {base_url} is {kind}</source>
         <translation>采样后概率需要 llama-server；{base_url} 是 {kind}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="142"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="142"/>
         <source>presence penalty must be a finite number</source>
         <translation>存在惩罚必须是有限的数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="143"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="143"/>
         <source>raise the repeat penalty to {value}</source>
         <translation>将重复惩罚提高到 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="144"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="144"/>
         <source>reading the forward pass failed: {reason}</source>
         <translation>读取前向传播失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="145"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="145"/>
         <source>refusing the file name {path!r} from {repo_id}: it points outside the models folder</source>
         <translation>拒绝来自 {repo_id} 的文件名 {path!r}：它指向模型文件夹之外</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="146"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="146"/>
         <source>regenerate from step {i} with the model&apos;s first choice, at temperature {t} and top-p {p}</source>
         <translation>从第 {i} 步用模型的首选重新生成，温度 {t}，top-p {p}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="147"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="147"/>
         <source>reload the model with a context of {n} tokens (the KV cache grows with it)</source>
         <translation>以 {n} 个词元的上下文重新加载模型（KV 缓存随之增大）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="148"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="148"/>
         <source>reload the model with a context of {n} tokens (the KV cache grows with it), or start a new chat with a summary</source>
         <translation>以 {n} 个词元的上下文重新加载模型（KV 缓存随之增大），或用摘要开始新对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="149"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="149"/>
         <source>reload the model with every layer on the GPU</source>
         <translation>重新加载模型，把所有层放到 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="150"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="150"/>
         <source>reload the model with flash attention and a {kv} KV cache</source>
         <translation>使用 flash attention 和 {kv} KV 缓存重新加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="151"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="151"/>
         <source>repeat penalty must be &gt; 0 (1 = off)</source>
         <translation>重复惩罚必须 &gt; 0（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="152"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="152"/>
         <source>repeat-last-n must be &gt;= 0 (0 = off)</source>
         <translation>repeat-last-n 必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="153"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="153"/>
         <source>repetition loop</source>
         <translation>重复循环</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="154"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="154"/>
         <source>repository {repo} was not found on the Hub; if it is private, {SET_TOKEN_HINT}</source>
         <translation>在 Hub 上找不到仓库 {repo}；如果它是私有的，请{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="155"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="155"/>
         <source>rope.dimension_count is {rope} but the head dimension is {head_k} (embedding_length {n_embd} / {n_head} heads)</source>
         <translation>rope.dimension_count 为 {rope}，但注意力头维度为 {head_k}（embedding_length {n_embd} / {n_head} 个头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="156"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="156"/>
         <source>sampler settings: {error}</source>
         <translation>采样器设置：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="157"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="157"/>
         <source>samplers must be distinct names among {names}</source>
         <translation>samplers 必须是 {names} 中互不相同的名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="158"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="158"/>
         <source>sampling drove it off course</source>
         <translation>采样使其偏离方向</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="159"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="159"/>
         <source>sampling drove it off course: at step {i} the model was {top:.0%} sure of &quot;{best}&quot; but the sampler drew &quot;{chosen}&quot; (p {p:.3f}, rank {rank}){more}</source>
         <translation>采样使其偏离方向：在第 {i} 步，模型有 {top:.0%} 的把握选“{best}”，但采样器抽到了“{chosen}”（p {p:.3f}，排名 {rank}）{more}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="160"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="160"/>
         <source>scoring needs at least 2 tokens (the first has no context)</source>
         <translation>评分至少需要 2 个词元（第一个词元没有上下文）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="161"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="161"/>
         <source>seed must be between 0 and 2^63 - 1</source>
         <translation>种子必须在 0 到 2^63 - 1 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="162"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="162"/>
         <source>segmentation fault</source>
         <translation>段错误</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="163"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="163"/>
         <source>set a token with &apos;logitscope models token set&apos;</source>
         <translation>用 &apos;logitscope models token set&apos; 设置访问令牌</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="164"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="164"/>
         <source>settings: a saved preset named {name!r} hides a built-in one; ignored</source>
         <translation>设置：已保存的预设 {name!r} 与内置预设同名；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="165"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="165"/>
         <source>settings: the {name!r} section is not an object; ignored</source>
         <translation>设置：{name!r} 部分不是对象；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="166"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="166"/>
         <source>settings: there is no sampler preset {sampler_preset!r}; using &apos;Balanced&apos;</source>
         <translation>设置：没有采样预设 {sampler_preset!r}；改用“均衡”（Balanced）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="167"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="167"/>
         <source>settings: {path_name} could not be repaired ({exc}); it is used as it is</source>
         <translation>设置：{path_name} 无法修复（{exc}）；按原样使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="168"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="168"/>
         <source>settings: {path_name} was not used because {reason} ({exc}); the defaults are used</source>
         <translation>设置：未使用 {path_name}，因为{reason}（{exc}）；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="169"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="169"/>
         <source>settings: {path_name} was not used because {reason}; it was kept as {aside_name} and the defaults are used</source>
         <translation>设置：未使用 {path_name}，因为{reason}；它已保留为 {aside_name}，并使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="170"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="170"/>
         <source>settings: {path_name} was rewritten without what was ignored; the file as it was is kept as {backup_name}</source>
         <translation>设置：{path_name} 已重写，去掉了被忽略的部分；原文件保留为 {backup_name}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="171"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="171"/>
         <source>settings: {where} ignored: {refused}</source>
         <translation>设置：已忽略 {where}：{refused}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="172"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="172"/>
         <source>settings: {where} is not an object; ignored</source>
         <translation>设置：{where} 不是对象；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="173"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="173"/>
         <source>settings: {where}: {f_name} = {value!r} is invalid ({refused}); using {fallback!r}</source>
         <translation>设置：{where}：{f_name} = {value!r} 无效（{refused}）；改用 {fallback!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="174"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="174"/>
         <source>slow</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="138"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="138"/>
         <source>no speed of this model on this machine to compare with (it needs {n} finished answers of it generated on this machine): the speed was not judged</source>
         <translation>没有此模型在本机上的速度可供比较（需要它在本机生成的 {n} 个已完成回答）：未评判速度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="72"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="72"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="175"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="175"/>
         <source>slow: {tps:.1f} tokens/s, {share:.0%} of the {ref:.1f} tokens/s this model reaches on this machine{quant}</source>
         <translation>慢：{tps:.1f} 词元/秒，仅为此模型在本机上 {ref:.1f} 词元/秒的 {share:.0%}{quant}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="176"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="176"/>
         <source>speculative decoding needs the local engine: a remote server does its own decoding</source>
         <translation>推测解码需要本地引擎：远程服务器自行解码</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="177"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="177"/>
         <source>speculative decoding without flash attention: the batched verification rounds slightly differently from one token at a time, so a near tie may go the other way; load with flash attention for output identical to plain decoding</source>
         <translation>未开启 Flash Attention 的推测解码：批量验证的舍入与逐个词元计算略有不同，因此接近平局时结果可能不同；开启 Flash Attention 加载可得到与普通解码完全相同的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="178"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="178"/>
         <source>split model is missing part(s) {parts} of {expected_parts} (expected next to {first})</source>
         <translation>分卷模型缺少第 {parts} 部分（共 {expected_parts} 部分，应位于 {first} 旁边）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="179"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="179"/>
         <source>stop at &quot;{marker}&quot;</source>
         <translation>在“{marker}”处停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="180"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="180"/>
         <source>stopped answering</source>
         <translation>停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="181"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="181"/>
         <source>temperature must be &gt;= 0 (0 = greedy)</source>
         <translation>温度必须 &gt;= 0（0 = 贪心）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="182"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="182"/>
         <source>tensor {tensor} is {shape} but the hyperparameters make it {expected}{more}</source>
         <translation>张量 {tensor} 的形状为 {shape}，但按超参数应为 {expected}{more}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="183"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="183"/>
         <source>that does not look like a Hugging Face token (one word like hf_..., from huggingface.co/settings/tokens)</source>
         <translation>这看起来不像 Hugging Face 访问令牌（应为类似 hf_... 的一个词，来自 huggingface.co/settings/tokens）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="184"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="184"/>
         <source>the Hub did not say which commit {repo_id} is at; try again later</source>
         <translation>Hub 没有告知 {repo_id} 当前的提交；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="185"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="185"/>
         <source>the Hub refused access to {repo} (403 Forbidden): if the repository is gated, accept its licence on {page} and {SET_TOKEN_HINT} (with read access)</source>
         <translation>Hub 拒绝访问 {repo}（403 Forbidden）：如果该仓库受限，请在 {page} 接受其许可，并{SET_TOKEN_HINT}（需有读取权限）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="186"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="186"/>
         <source>the Hub rejected the request for {repo} (401 Unauthorized): the repository is gated or private, or the token is invalid; accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>Hub 拒绝了对 {repo} 的请求（401 Unauthorized）：该仓库受限或私有，或访问令牌无效；请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="187"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="187"/>
         <source>the Hugging Face Hub answered {status} for {repo}</source>
         <translation>Hugging Face Hub 对 {repo} 的回答是 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="188"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="188"/>
         <source>the Hugging Face Hub at {endpoint} did not answer in time: check the internet connection</source>
         <translation>位于 {endpoint} 的 Hugging Face Hub 没有及时回答：请检查网络连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="189"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="189"/>
         <source>the Hugging Face Hub at {endpoint} sent an unreadable answer (not JSON); try again later</source>
         <translation>位于 {endpoint} 的 Hugging Face Hub 发回了无法读取的回答（不是 JSON）；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="190"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="190"/>
         <source>the Hugging Face Hub at {endpoint} sent an unreadable model list; try again later</source>
         <translation>位于 {endpoint} 的 Hugging Face Hub 发回了无法读取的模型列表；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="191"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="191"/>
         <source>the Hugging Face Hub had a server error ({status}); try again later</source>
         <translation>Hugging Face Hub 出现服务器错误（{status}）；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="192"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="192"/>
         <source>the Hugging Face Hub is rate-limiting requests (429 Too Many Requests): wait a minute and retry</source>
         <translation>Hugging Face Hub 正在限制请求频率（429 Too Many Requests）：请等一分钟再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="193"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="193"/>
         <source>the JSON schema cannot be converted to a grammar: {error}</source>
         <translation>无法将 JSON 模式转换为语法：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="194"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="194"/>
         <source>the JSON schema is not valid JSON: {error}</source>
         <translation>JSON 模式不是有效的 JSON：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="195"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="195"/>
         <source>the JSON schema must be a JSON object</source>
         <translation>JSON 模式必须是一个 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="196"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="196"/>
         <source>the TLS certificate of {url} could not be verified ({reason}); --insecure skips the check, only for a server you trust</source>
         <translation>无法验证 {url} 的 TLS 证书（{reason}）；--insecure 可跳过检查，仅用于你信任的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="197"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="197"/>
         <source>the answer did not finish: how it ended and its speed were not checked</source>
         <translation>回答没有完成：未检查其结束方式和速度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="198"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="198"/>
         <source>the answer ended inside a multi-byte character; its incomplete bytes are not part of the text</source>
         <translation>回答在一个多字节字符中间结束；不完整的字节不计入文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="199"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="199"/>
         <source>the answer repeats itself: &quot;{block}&quot; {times} times in a row (steps {first}-{last})</source>
         <translation>回答在重复自己：“{block}”连续出现 {times} 次（第 {first}-{last} 步）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="200"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="200"/>
         <source>the answer repeats itself: &quot;{block}&quot; {times} times in a row (steps {first}-{last}), and by then the model was sure of each repeated token (mean p {p:.2f}): it is stuck in a loop</source>
         <translation>回答在重复自己：“{block}”连续出现 {times} 次（第 {first}-{last} 步），到后来模型对每个重复的词元都很确定（平均 p {p:.2f}）：它陷入了循环</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="201"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="201"/>
         <source>the answer so far does not fit the grammar</source>
         <translation>目前的回答不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="202"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="202"/>
         <source>the answer so far fills the context window: nothing more can be generated</source>
         <translation>目前的回答已占满上下文窗口：无法再生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="203"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="203"/>
         <source>the answer was cut off: it reached the limit of {n} tokens before the model ended it</source>
         <translation>回答被截断：在模型结束之前达到了 {n} 个词元的上限</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="204"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="204"/>
         <source>the answer was cut off: the context window ({n_ctx} tokens) filled up</source>
         <translation>回答被截断：上下文窗口（{n_ctx} 个词元）已满</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="205"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="205"/>
         <source>the attention weights cannot be shown for this {architecture} model: llama.cpp does not compute them as one softmax per head here</source>
         <translation>无法显示此 {architecture} 模型的注意力权重：llama.cpp 在这里不是按每个注意力头做一次 softmax 来计算它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="206"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="206"/>
         <source>the beam search found no hypothesis</source>
         <translation>束搜索没有找到任何假设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="207"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="207"/>
         <source>the chosen token does not fit the grammar</source>
         <translation>所选词元不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="208"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="208"/>
         <source>the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); the text has {n_tokens}: use a smaller --n-ctx or a longer text</source>
         <translation>分块困惑度在上下文为 {n_ctx} 时至少需要 {need} 个词元（2 块）；该文本只有 {n_tokens} 个：请使用更小的 --n-ctx 或更长的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="209"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="209"/>
         <source>the connection to {url} broke{cut} ({reason}): did the server stop?</source>
         <translation>与 {url} 的连接断开了{cut}（{reason}）：服务器停止了吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="210"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="210"/>
         <source>the connection was lost after {part_size} of {size} of {remote_path} ({exc}); pulling it again resumes it</source>
         <translation>{remote_path} 下载到 {part_size}/{size} 时连接中断（{exc}）；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="211"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="211"/>
         <source>the context holds {n_ctx} tokens, not the {n_ctx2} asked for: llama.cpp uses at least {KV_CELL_PADDING} and rounds up to a multiple of {KV_CELL_PADDING}</source>
         <translation>上下文可容纳 {n_ctx} 个词元，而不是要求的 {n_ctx2} 个：llama.cpp 至少使用 {KV_CELL_PADDING} 个，并向上取整到 {KV_CELL_PADDING} 的倍数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="212"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="212"/>
         <source>the context window is full ({n_ctx} tokens): generation stopped</source>
         <translation>上下文窗口已满（{n_ctx} 个词元）：生成已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="213"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="213"/>
         <source>the conversation did not fit the context ({n_ctx} tokens): the {trimmed} oldest message(s) were left out, so the model did not see them</source>
         <translation>对话超出了上下文（{n_ctx} 个词元）：最早的 {trimmed} 条消息被省略，模型没有看到它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="214"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="214"/>
         <source>the conversation was longer than the context ({n_ctx} tokens): the {trimmed} oldest message(s) were left out of the prompt</source>
         <translation>对话超出了上下文（{n_ctx} 个词元）：最早的 {trimmed} 条消息未放入提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="215"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="215"/>
         <source>the downloaded wheel {wheel_name} does not hold {DEMO_MEMBER}: {exc}</source>
         <translation>下载的 wheel {wheel_name} 中没有 {DEMO_MEMBER}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="216"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="216"/>
         <source>the draft model {name} does not share the model&apos;s vocabulary ({n_draft} tokens, the model has {n_model}): a draft model must have the same tokenizer</source>
         <translation>草稿模型 {name} 与模型的词表不同（{n_draft} 个词元，模型有 {n_model} 个）：草稿模型必须使用相同的分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="217"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="217"/>
         <source>the engine did not answer the request to stop (no sign of life for {seconds:g} s), so it was ended</source>
         <translation>引擎没有响应停止请求（{seconds:g} 秒无响应），因此已被结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="218"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="218"/>
         <source>the engine process crashed ({how})</source>
         <translation>引擎进程崩溃了（{how}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="219"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="219"/>
         <source>the engine reported no generation time: the speed was not checked</source>
         <translation>引擎没有报告生成时间：未检查速度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="220"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="220"/>
         <source>the engine reported no raw probability or entropy for {n} of {total} tokens: the guessing and off-course checks skipped them</source>
         <translation>引擎没有报告 {total} 个词元中 {n} 个的原始概率或熵：猜测和偏离检查跳过了它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="221"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="221"/>
         <source>the engine stopped responding (no sign of life for {seconds:g} s), so it was ended (a very slow machine can allow longer with {variable}=SECONDS)</source>
         <translation>引擎停止响应（{seconds:g} 秒无响应），因此已被结束（很慢的机器可以用 {variable}=秒数 放宽时限）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="222"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="222"/>
         <source>the generation context does not hold these tokens: nothing to copy</source>
         <translation>生成上下文中没有这些词元：没有可复制的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="223"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="223"/>
         <source>the grammar allows none of the stored head&apos;s tokens</source>
         <translation>语法不允许已存储头部中的任何词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="224"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="224"/>
         <source>the grammar does not parse: {reason}</source>
         <translation>语法无法解析：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="225"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="225"/>
         <source>the grammar is replayed as this step applied it: a changed grammar cannot be replayed from the stored head</source>
         <translation>按此步实际应用的方式重放语法：无法用已存储的头部重放更改后的语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="226"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="226"/>
         <source>the grammar was not on at this step: it cannot be replayed from the stored head</source>
         <translation>此步未启用语法：无法用已存储的头部重放</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="227"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="227"/>
         <source>the history database {path} cannot be used ({reason}) and could not be moved aside: {exc}</source>
         <translation>历史数据库 {path} 无法使用（{reason}），也无法移到一旁：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="228"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="228"/>
         <source>the history export holds inconsistent data: {exc}</source>
         <translation>历史导出文件中的数据不一致：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="229"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="229"/>
         <source>the import failed ({cause}) and the conversations it had already added (ids {ids}-{ids2}) could not be removed: {exc}</source>
         <translation>导入失败（{cause}），且已添加的对话（ID {ids}-{ids2}）无法删除：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="230"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="230"/>
         <source>the layer lens and attention maps are not available on a remote engine: a server does not show the inside of its forward pass</source>
         <translation>远程引擎无法提供逐层透镜和注意力图：服务器不公开其前向传播的内部</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="231"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="231"/>
         <source>the length penalty must be between 0 and {max_alpha}, not {alpha}</source>
         <translation>长度惩罚必须在 0 到 {max_alpha} 之间，而不是 {alpha}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="232"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="232"/>
         <source>the logit lens cannot be shown for this {architecture} model: its last layer does not reproduce the model&apos;s own output</source>
         <translation>无法显示此 {architecture} 模型的 logit 透镜：其最后一层无法复现模型自身的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="233"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="233"/>
         <source>the logit lens cannot be shown for this {architecture} model: its residual stream is not among the tensors llama.cpp names</source>
         <translation>无法显示此 {architecture} 模型的 logit 透镜：llama.cpp 命名的张量中没有它的残差流</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="234"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="234"/>
         <source>the logit lens needs the model&apos;s final RMS norm and output head, and this {architecture} model does not have them in the form it knows</source>
         <translation>logit 透镜需要模型的最终 RMS 归一化和输出头，而此 {architecture} 模型没有它所认识的形式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="235"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="235"/>
         <source>the logit-bias text {text!r} gives no token</source>
         <translation>logit 偏置文本 {text!r} 没有产生任何词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="236"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="236"/>
         <source>the message is too long: the prompt needs {n_tokens} tokens but the context holds {n_ctx} and {reserve} are kept for the answer; shorten it or load the model with a larger context</source>
         <translation>消息太长：提示词需要 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个，且要为回答保留 {reserve} 个；请缩短消息，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="237"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="237"/>
         <source>the model was guessing: {n} names or numbers were chosen among close rivals ({words}); check them, it may have made them up</source>
         <translation>模型在猜测：有 {n} 个名称或数字是在势均力敌的候选中选出的（{words}）；请核实，它们可能是编造的</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="238"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="238"/>
         <source>the model was trained on a context of {n_train} tokens; a window of {n_ctx} goes past it</source>
         <translation>该模型的训练上下文为 {n_train} 个词元；{n_ctx} 的窗口超出了它</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="239"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="239"/>
         <source>the model went past the end of its turn: &quot;{marker}&quot; at step {i}, the rest is not its answer{cause}</source>
         <translation>模型越过了自己回合的结尾：第 {i} 步出现“{marker}”，之后的内容不是它的回答{cause}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="240"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="240"/>
         <source>the model&apos;s chat template failed: {exc}</source>
         <translation>模型的对话模板出错：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="241"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="241"/>
         <source>the model&apos;s chat template is invalid: {exc}</source>
         <translation>模型的对话模板无效：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="242"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="242"/>
         <source>the model&apos;s chat template took longer than {RENDER_TIMEOUT_S:.0f} s to render</source>
         <translation>模型的对话模板渲染超过了 {RENDER_TIMEOUT_S:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="243"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="243"/>
         <source>the number of alternatives must be between 0 and {high}</source>
         <translation>备选词元的数量必须在 0 到 {high} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="244"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="244"/>
         <source>the number of beams must be between 1 and {max_beams}, not {n_beams}</source>
         <translation>束数必须在 1 到 {max_beams} 之间，而不是 {n_beams}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="245"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="245"/>
         <source>the port of {shown} must be between 1 and 65535</source>
         <translation>{shown} 的端口必须在 1 到 65535 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="246"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="246"/>
         <source>the prompt ({n_prompt} tokens) and {max_tokens} tokens of answer do not fit in the context of {n_ctx}: lower max tokens</source>
         <translation>提示（{n_prompt} 个 token）加上 {max_tokens} 个回答 token 超出了 {n_ctx} 的上下文：请减小最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="247"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="247"/>
         <source>the prompt is empty</source>
         <translation>提示词为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="248"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="248"/>
         <source>the prompt is {n_tokens} tokens but the context holds {n_ctx}; shorten it or load the model with a larger context</source>
         <translation>提示词有 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个；请缩短它，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="249"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="249"/>
         <source>the recommended models list {path} has a bad entry: {m_id}</source>
         <translation>推荐模型列表 {path} 中有一个错误条目：{m_id}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="250"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="250"/>
         <source>the recommended models list {path} is unreadable: {exc}</source>
         <translation>推荐模型列表 {path} 无法读取：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="251"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="251"/>
         <source>the request to {url} failed{cut} ({kind}: {reason})</source>
         <translation>对 {url} 的请求失败了{cut}（{kind}：{reason}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="252"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="252"/>
         <source>the scoring context must be between {low} and {high} tokens, not {n_ctx}</source>
         <translation>评分上下文必须在 {low} 到 {high} 个词元之间，而不是 {n_ctx}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="253"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="253"/>
         <source>the scoring mode must be one of {modes}, not {mode!r}</source>
         <translation>评分模式必须是 {modes} 之一，而不是 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="254"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="254"/>
         <source>the server address is empty (e.g. http://127.0.0.1:8080)</source>
         <translation>服务器地址为空（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="255"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="255"/>
         <source>the server ended the answer with finish_reason {reason!r}</source>
         <translation>服务器以 finish_reason {reason!r} 结束了回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="256"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="256"/>
         <source>the server kind must be one of {SERVER_KINDS}</source>
         <translation>服务器类型必须是 {SERVER_KINDS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="257"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="257"/>
         <source>the server reported an error: {data}</source>
         <translation>服务器报告了错误：{data}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="258"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="258"/>
         <source>the server sent more than max_tokens = {max_tokens} tokens: the answer was cut there</source>
         <translation>服务器发送的词元超过 max_tokens = {max_tokens}：回答在此截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="259"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="259"/>
         <source>the server sent no probabilities for {blind} of {n_steps} tokens</source>
         <translation>服务器没有发送 {n_steps} 个词元中 {blind} 个的概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="260"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="260"/>
         <source>the stream from {base_url} ended before the answer was complete (after {n_steps} tokens)</source>
         <translation>来自 {base_url} 的流在回答完成前就结束了（在 {n_steps} 个词元之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="261"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="261"/>
         <source>the text to score is empty</source>
         <translation>要评分的文本为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="262"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="262"/>
         <source>the vocabulary has {n_vocab:,} tokens but the token embedding has {rows:,} rows</source>
         <translation>词表有 {n_vocab:,} 个词元，但词元嵌入有 {rows:,} 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="263"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="263"/>
         <source>there is no conversation with id {conversation_id}</source>
         <translation>没有 ID 为 {conversation_id} 的对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="264"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="264"/>
         <source>there is no message with id {message_id}</source>
         <translation>没有 ID 为 {message_id} 的消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="265"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="265"/>
         <source>there is no sampler preset {name!r}</source>
         <translation>没有采样预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="266"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="266"/>
         <source>there is no sampler preset {sampler_preset!r}</source>
         <translation>没有采样预设 {sampler_preset!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="267"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="267"/>
         <source>there is no saved preset {name!r}</source>
         <translation>没有已保存的预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="268"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="268"/>
         <source>there is no setting {name!r}</source>
         <translation>没有设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="269"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="269"/>
         <source>there is no token to inspect</source>
         <translation>没有可检视的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="270"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="270"/>
         <source>this engine cannot score texts: a remote server does not report every token&apos;s probability over the whole vocabulary; score with a local model</source>
         <translation>此引擎无法为文本评分：远程服务器不会报告每个词元在整个词表上的概率；请使用本地模型评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="271"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="271"/>
         <source>this history export has version {version}; this Logitscope reads version {EXPORT_VERSION}</source>
         <translation>此历史导出文件的版本为 {version}；本 Logitscope 读取版本 {EXPORT_VERSION}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="272"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="272"/>
         <source>this history was opened read-only</source>
         <translation>此历史以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="273"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="273"/>
         <source>this is not a Logitscope history export (no &quot;format&quot;: &quot;logitscope-history&quot;)</source>
         <translation>这不是 Logitscope 历史导出文件（没有 &quot;format&quot;: &quot;logitscope-history&quot;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="274"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="274"/>
         <source>this model has no chat template: a plain &apos;User:&apos; / &apos;Assistant:&apos; format was used, which the model may not know how to end; a model file with its own chat template answers better</source>
         <translation>此模型没有聊天模板：使用了纯文本的“User:”/“Assistant:”格式，模型可能不知道何时结束；带有自己聊天模板的模型文件回答得更好</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="275"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="275"/>
         <source>this model has no chat template: using a plain &apos;User:&apos; / &apos;Assistant:&apos; format</source>
         <translation>此模型没有聊天模板：使用纯文本的“User:”/“Assistant:”格式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="276"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="276"/>
         <source>this model uses a sliding attention window of {window} tokens on some layers, but which ones is not known here</source>
         <translation>此模型在部分层上使用 {window} 个词元的滑动注意力窗口，但这里不知道是哪些层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="277"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="277"/>
         <source>tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="278"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="278"/>
         <source>timeouts must be &gt; 0 and at most {MAX_TIMEOUT_S:g} seconds</source>
         <translation>超时必须 &gt; 0 且不超过 {MAX_TIMEOUT_S:g} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="279"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="279"/>
         <source>token id {token} is not in the vocabulary (0 to {last})</source>
         <translation>词元 ID {token} 不在词表中（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="280"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="280"/>
         <source>token {token} does not fit the grammar here</source>
         <translation>词元 {token} 在此处不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="281"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="281"/>
         <source>token {token} is not in the vocabulary (0..{last})</source>
         <translation>词元 {token} 不在词表中（0..{last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="282"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="282"/>
         <source>top-k must be &gt;= 0 (0 = off)</source>
         <translation>top-k 必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="283"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="283"/>
         <source>top-n-sigma must be a finite number (&lt;= 0 = off)</source>
         <translation>top-n-sigma 必须是有限数（&lt;= 0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="284"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="284"/>
         <source>top-p must be in (0, 1] (1 = off)</source>
         <translation>top-p 必须在 (0, 1] 之间（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="285"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="285"/>
         <source>turn on DRY (multiplier 0.8), which penalizes repeating a sequence</source>
         <translation>开启 DRY（乘数 0.8），它会惩罚重复序列</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="286"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="286"/>
         <source>typical-p must be in (0, 1] (1 = off)</source>
         <translation>typical-p 必须在 (0, 1] 之间（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="287"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="287"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="288"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="288"/>
         <source>unknown sampler {name!r}: use {names}</source>
         <translation>未知的采样器 {name!r}：请使用 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="289"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="289"/>
         <source>unknown sort {sort!r}: use one of {SORTS}</source>
         <translation>未知的排序方式 {sort!r}：请使用 {SORTS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="290"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="290"/>
         <source>unreadable Ollama manifest {manifest}: {exc}</source>
         <translation>无法读取 Ollama 清单 {manifest}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="291"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="291"/>
         <source>weights {weights} + KV cache {about}{kv} at {n_ctx} tokens + compute {about}{compute}</source>
         <translation>权重 {weights} + KV 缓存 {about}{kv}（{n_ctx} 个词元）+ 计算 {about}{compute}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="292"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="292"/>
         <source>{absurd} out-of-range probabilities from the server were left out (shown as unknown)</source>
         <translation>服务器发来的 {absurd} 个超出范围的概率已被忽略（显示为未知）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="293"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="293"/>
         <source>{base_url} ({kind_name}) cannot tokenize text</source>
         <translation>{base_url}（{kind_name}）不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="294"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="294"/>
         <source>{base_url} answered {path} with {said}</source>
         <translation>{base_url} 对 {path} 的回答是 {said}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="295"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="295"/>
         <source>{base_url} applies its own chat template: the prompt&apos;s tokens are not known here</source>
         <translation>{base_url} 使用它自己的聊天模板：此处无法得知提示词的 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="296"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="296"/>
         <source>{base_url} carries a user name and password and an API key was given too: both would be sent as the Authorization header; give one of them</source>
         <translation>{base_url} 带有用户名和密码，同时又给出了 API 密钥：两者都会作为 Authorization 头发送；请只给其中一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="297"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="297"/>
         <source>{base_url} does not publish its vocabulary: alternatives are shown by their text</source>
         <translation>{base_url} 不公开其词表：候选词元按文本显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="298"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="298"/>
         <source>{base_url} has no model {model!r}; it serves: {models}</source>
         <translation>{base_url} 没有模型 {model!r}；它提供：{models}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="299"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="299"/>
         <source>{base_url} has no {path} ({said}): is this the right address of an OpenAI-compatible server?</source>
         <translation>{base_url} 没有 {path}（{said}）：这是 OpenAI 兼容服务器的正确地址吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="300"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="300"/>
         <source>{base_url} has no {path}: it cannot tokenize text</source>
         <translation>{base_url} 没有 {path}：它不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="301"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="301"/>
         <source>{base_url} lists no models: name one with --remote-model</source>
         <translation>{base_url} 没有列出任何模型：请用 --remote-model 指定一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="302"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="302"/>
         <source>{base_url} refused the request ({said}); {hint}</source>
         <translation>{base_url} 拒绝了请求（{said}）；{hint}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="303"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="303"/>
         <source>{base_url}/v1/models is not a model list: is this an OpenAI-compatible server?</source>
         <translation>{base_url}/v1/models 不是模型列表：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="304"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="304"/>
         <source>{base_url}{path} did not answer with JSON: is this an OpenAI-compatible server?</source>
         <translation>{base_url}{path} 的回答不是 JSON：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="305"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="305"/>
         <source>{base_url}{path} did not answer with a list of token ids</source>
         <translation>{base_url}{path} 的回答不是词元 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="306"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="306"/>
         <source>{base_url}{path} did not finish its answer within {timeout_s:g} s: the request was given up</source>
         <translation>{base_url}{path} 没有在 {timeout_s:g} 秒内完成回答：已放弃该请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="307"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="307"/>
         <source>{base_url}{path} sent more than {value} MiB: that is not the answer of an OpenAI-compatible server (is this the right address?)</source>
         <translation>{base_url}{path} 发送了超过 {value} MiB 的数据：这不是 OpenAI 兼容服务器的回答（地址正确吗？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="308"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="308"/>
         <source>{base_url}{wire_path} answered with {value}, not a stream of events: {value2}</source>
         <translation>{base_url}{wire_path} 的回答是 {value}，而不是事件流：{value2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="309"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="309"/>
         <source>{crashed}; its log ends with: {line}</source>
         <translation>{crashed}；其日志最后一行：{line}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="310"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="310"/>
         <source>{crashed}; llama.cpp gave up on a check: {check}</source>
         <translation>{crashed}；llama.cpp 的检查未通过：{check}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="311"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="311"/>
         <source>{dest_name} is already being downloaded</source>
         <translation>{dest_name} 已在下载中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="312"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="312"/>
         <source>{endpoint} does not answer like the Hugging Face Hub (no commit or ETag header): check HF_ENDPOINT and any proxy</source>
         <translation>{endpoint} 的回答不像 Hugging Face Hub（没有 commit 或 ETag 头）：请检查 HF_ENDPOINT 和代理设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="313"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="313"/>
         <source>{filename} is ambiguous in {repo_id}: give its full path ({names})</source>
         <translation>{filename} 在 {repo_id} 中有歧义：请给出完整路径（{names}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="314"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="314"/>
         <source>{file} is damaged and cannot load: {problem}</source>
         <translation>{file} 已损坏，无法加载：{problem}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="315"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="315"/>
         <source>{file} is damaged and cannot load: {problem} ({more_problems})</source>
         <translation>{file} 已损坏，无法加载：{problem}（{more_problems}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="316"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="316"/>
         <source>{found_name} is not in Logitscope&apos;s models folder ({app_dir}) but in {source} ({found_path}); Logitscope never deletes other tools&apos; files: remove it with the tool that owns it</source>
         <translation>{found_name} 不在 Logitscope 的模型文件夹（{app_dir}）中，而在 {source}（{found_path}）中；Logitscope 从不删除其他工具的文件：请用拥有它的工具删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="317"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="317"/>
         <source>{key} has {n_values} values for {n_layer} layers</source>
         <translation>{key} 有 {n_values} 个值，但共有 {n_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="318"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="318"/>
         <source>{key} is missing</source>
         <translation>缺少 {key}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="319"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="319"/>
         <source>{key} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{key} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="320"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="320"/>
         <source>{key} is {n_head_kv}: a {arch} model needs at least one KV head</source>
         <translation>{key} 为 {n_head_kv}：{arch} 模型至少需要一个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="321"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="321"/>
         <source>{key} is {n_head}: a {arch} model needs attention heads</source>
         <translation>{key} 为 {n_head}：{arch} 模型需要注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="322"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="322"/>
         <source>{malformed} malformed chunk(s) from the server were skipped</source>
         <translation>已跳过服务器发来的 {malformed} 个格式错误的数据块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="323"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="323"/>
         <source>{model_name} is a split model but {repo_id} lacks part(s) {str}: it cannot be loaded</source>
         <translation>{model_name} 是分卷模型，但 {repo_id} 缺少第 {str} 部分：无法加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="324"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="324"/>
         <source>{n_beams} beams need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the beams or max tokens</source>
         <translation>{n_beams} 个束需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请减少束数或最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="325"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="325"/>
         <source>{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; the limit is {limit}: lower the beams or max tokens</source>
         <translation>{n_beams} 个束、每个 {max_tokens} 个 token 最多需要 {cells} 个 KV 单元，上限为 {limit}：请减少束数或最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="326"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="326"/>
         <source>{n_head} attention heads cannot share {n_head_kv} KV heads (head_count must be a multiple of head_count_kv)</source>
         <translation>{n_head} 个注意力头无法共享 {n_head_kv} 个 KV 头（head_count 必须是 head_count_kv 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="327"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="327"/>
         <source>{n_tokens} tokens do not fit in the model&apos;s context of {n_ctx}</source>
         <translation>{n_tokens} 个词元放不进模型的 {n_ctx} 上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="328"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="328"/>
         <source>{name!r} is a built-in preset and cannot be deleted</source>
         <translation>{name!r} 是内置预设，不能删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="329"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="329"/>
         <source>{name!r} is a built-in preset; choose another name</source>
         <translation>{name!r} 是内置预设；请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="330"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="330"/>
         <source>{name} = {value} was not applied: {why}</source>
         <translation>{name} = {value} 未生效：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="331"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="331"/>
         <source>{name} cannot be {value!r}: {exc}</source>
         <translation>{name} 不能是 {value!r}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="332"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="332"/>
         <source>{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{name} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="333"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="333"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，第一处不同在词元 {token}）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="334"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="334"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="335"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="335"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="336"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="336"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="337"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="337"/>
         <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
         <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="338"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="338"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="339"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="339"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="340"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="340"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="341"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="341"/>
         <source>{path} is a folder, not a text file</source>
         <translation>{path} 是一个文件夹，不是文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="342"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="342"/>
         <source>{path} is larger than {limit} MiB: not a text to score</source>
         <translation>{path} 大于 {limit} MiB：不是可以评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="343"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="343"/>
         <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
         <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="344"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="344"/>
         <source>{path} is not UTF-8 text (byte 0x{byte:02x} at offset {offset})</source>
         <translation>{path} 不是 UTF-8 文本（偏移 {offset} 处的字节 0x{byte:02x}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="345"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="345"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="346"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="346"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="347"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="347"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="348"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="348"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="349"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="349"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="350"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="350"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="351"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="351"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="352"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="352"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="353"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="353"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="354"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="354"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="355"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="355"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="356"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="356"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="357"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="357"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="358"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="358"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="359"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="359"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="360"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="360"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="361"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="361"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="362"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="362"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="363"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="363"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="364"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="364"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="365"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="365"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="366"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="366"/>
         <source>{source} holds no trace: no &quot;step&quot; or &quot;done&quot; line</source>
         <translation>{source} 中没有轨迹：没有 &quot;step&quot; 或 &quot;done&quot; 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="367"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="367"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="368"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="368"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="369"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="369"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="370"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="370"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="371"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="371"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="372"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="372"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="373"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="373"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="374"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="374"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="375"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="375"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="376"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="376"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="377"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="377"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="378"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="378"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="379"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="379"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="380"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="380"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="381"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="381"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="382"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="382"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="383"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="383"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="384"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="384"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="385"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="385"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="386"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="386"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="387"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="387"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="388"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="388"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="389"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="390"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="390"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="391"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="391"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="392"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="392"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="393"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="393"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="394"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="394"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="395"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="395"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="396"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="396"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="397"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="398"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="399"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="400"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="401"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="402"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="403"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="404"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="405"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/message_catalog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

@@ -120,8 +120,8 @@ def test_type_a_question_in_the_real_window(xvfb, isolated_home, demo_model, tmp
 def test_the_panels_follow_new_chat_switch_and_delete(xvfb, isolated_home, demo_model, tmp_path):
     """With a step on the panels, New chat, switching conversation and deleting the open one each leave the
     distribution, waterfall and timeline empty (or showing the conversation on screen), never another
-    chat's step. The window reports what it shows through its e2e state file (ui/state_probe.py)."""
-    from logitscope.ui.state_probe import STATE_FILE_ENV
+    chat's step. The window reports what it shows through its e2e state file (ui/window/state_probe.py)."""
+    from logitscope.ui.window.state_probe import STATE_FILE_ENV
 
     state_file = tmp_path / "ui-state.json"
     app, log = launch(xvfb, demo_model, tmp_path, **{STATE_FILE_ENV: str(state_file)})

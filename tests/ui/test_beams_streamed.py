@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
-from logitscope.ui.beams_view import WINNER_BACKGROUND
+from logitscope.ui.beams.view import WINNER_BACKGROUND
 from tests.ui.conftest import ask
 from tests.ui.test_beams_view import SEARCH_TIMEOUT_MS, _items
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFontMetrics
 
 from logitscope.protocol.sampler_settings import PRESETS
-from logitscope.ui.beams_view import PRUNED_FOREGROUND, SHORTCUT, WINNER_BACKGROUND, WINNER_FOREGROUND
-from logitscope.ui.tokens import id_label
+from logitscope.ui.beams.view import PRUNED_FOREGROUND, SHORTCUT, WINNER_BACKGROUND, WINNER_FOREGROUND
+from logitscope.ui.common.tokens import id_label
 
 # Two short searches and a greedy answer each; generous for a machine shared with other work (they take seconds
 # on an idle one).

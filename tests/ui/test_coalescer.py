@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from logitscope.ui.visibility import GRACE_MS, Coalescer
+from logitscope.ui.common.visibility import GRACE_MS, Coalescer
 
 
 def _counted(interval_ms: int) -> tuple[Coalescer, list[float]]:

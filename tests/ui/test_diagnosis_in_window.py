@@ -233,7 +233,7 @@ def test_the_library_lookup_never_blocks_the_window_and_the_fix_appears_when_it_
 
     from PySide6.QtCore import QTimer
 
-    from logitscope.ui import diagnosis_controller
+    from logitscope.ui.controllers import diagnosis as diagnosis_controller
     from tests.diagnosis.quantized import quantize
     from tests.ui.conftest import ask
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from logitscope.ui.common.tokens import id_label
 from logitscope.ui.inspector.layers import FIRST_TOKEN
-from logitscope.ui.tokens import id_label
 from tests.ui.conftest import ask
 
 pytestmark = pytest.mark.gui

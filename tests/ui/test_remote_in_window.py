@@ -14,7 +14,7 @@ pytestmark = pytest.mark.gui
 def token_text(step) -> str:  # noqa: ANN001
     from html import escape
 
-    from logitscope.ui.tokens import token_label
+    from logitscope.ui.common.tokens import token_label
 
     return escape(token_label(step.piece))
 

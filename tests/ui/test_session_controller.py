@@ -27,7 +27,7 @@ def scripted(recording):
 @pytest.fixture
 def session(qtbot, tmp_path, scripted):
     from logitscope.ui.bridge import EngineBridge
-    from logitscope.ui.session_controller import SessionController, SessionServices
+    from logitscope.ui.controllers.session import SessionController, SessionServices
 
     bridge = EngineBridge(client=scripted)  # type: ignore[arg-type]
     history = ChatHistory(HistoryStore(tmp_path / "history.sqlite3"))

@@ -23,7 +23,7 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 ENGLISH = re.compile(r"[A-Za-z]{3,}")
 # contexts that are not classes: a module-level `window.tr(...)` is looked up under the object's class
 # ("MainWindow") at run time, so lupdate's context for it never matches and the string stays English
-# ("messages" is the lower layers' templates, looked up by that name in ui/messages.py)
+# ("messages" is the lower layers' templates, looked up by that name in ui/common/messages.py)
 KNOWN_NON_CLASS_CONTEXTS: set[str] = {"messages"}
 
 
@@ -245,7 +245,7 @@ def _sample(template: str):
 def test_messages_are_translated_with_or_without_their_template(chinese):
     """Through a Qt signal, the history or the engine pipe a message may arrive as plain English: it is
     found by its wording. Every template with words of its own is translated both ways."""
-    from logitscope.ui.messages import MIN_LETTERS_TO_MATCH, translate_message
+    from logitscope.ui.common.messages import MIN_LETTERS_TO_MATCH, translate_message
 
     english = []
     for template in i18n.message_templates():
@@ -262,7 +262,7 @@ def test_messages_are_translated_with_or_without_their_template(chinese):
 
 
 def test_english_messages_stay_exactly_the_same(qapp):
-    from logitscope.ui.messages import translate_message
+    from logitscope.ui.common.messages import translate_message
 
     for template in i18n.message_templates():
         message = _sample(template)

@@ -3,7 +3,7 @@
 A `Message` is the English text (it *is* a `str`: the CLI, logs, JSON and existing comparisons see the
 same text as before) that also carries its template (a stable English sentence, like gettext's msgid)
 and its parameters, each already rendered. The window translates the template
-(`ui/messages.py`) and puts the parameters back in. `scripts/i18n.py catalog` collects every template
+(`ui/common/messages.py`) and puts the parameters back in. `scripts/i18n.py catalog` collects every template
 written as `Message("...", ...)` or `SomeLogitscopeError("...", ...)` into the translation catalogue.
 """
 

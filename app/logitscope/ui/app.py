@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from logitscope.base.paths import resources_dir
 from logitscope.protocol.api import LoadSettings
-from logitscope.ui.theme import apply_theme  # noqa: F401  (also imported from here by the entry points)
+from logitscope.ui.window.theme import apply_theme  # noqa: F401  (also imported from here by the entry points)
 
 if TYPE_CHECKING:
     from logitscope.ui.bridge import EngineBridge

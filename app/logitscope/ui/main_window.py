@@ -1,13 +1,11 @@
 """The main window, as assembly: the sidebar and the chat in the centre, inspector docks around them,
-menus, the status bar and the layout. Each job lives in its own room (session/ keeps the conversation tree,
-without Qt):
+menus, the status bar and the layout. Each job lives in its own room (session/, without Qt, keeps the tree):
 
-- session_controller.py send, regenerate, edit, fork, versions, streaming; session_display.py what it shows
-- model_controller.py load, connect, reload, capabilities; sidebar.py the conversation list
-- inspector_coordinator.py the selected step and the step panels; forward_inspector.py Layers and Attention
-- window_menus.py the actions (actions.py) and menus; window_docks.py the docks; central.py the splitter
-- chat_commands.py, file_actions.py, tokenizer_feed.py, window_boxes.py, save_retry.py: one job each
-- beams_view.py, score_view.py, drafting.py: given what they need (bridge, menu, controllers), never the window
+- controllers/: session.py send, regenerate, edit, fork, versions, streaming; session_display.py what it
+  shows; model.py load, connect, reload, capabilities; inspector_coordinator.py the selected step and the
+  step panels; forward_inspector.py Layers and Attention; chat_commands, file_actions, tokenizer_feed and
+  save_retry one job each; drafting (like beams/view.py, score/view.py) given what it needs, never the window
+- window/: menus.py actions (actions.py) and menus, docks.py, central.py the splitter, sidebar.py, boxes.py
 """
 
 from __future__ import annotations
@@ -29,17 +27,22 @@ from logitscope.session.conversation import Conversation, Turn
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
 from logitscope.store.settings import SettingsStore
-from logitscope.ui import beams_view, drafting, score_view, state_probe
-from logitscope.ui.actions import ActionRegistry
+from logitscope.ui.beams import view as beams_view
 from logitscope.ui.bridge import EngineBridge
-from logitscope.ui.central import build_central
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
-from logitscope.ui.chat_commands import ChatCommands
-from logitscope.ui.diagnosis_controller import DiagnosisController
+from logitscope.ui.controllers import drafting
+from logitscope.ui.controllers.chat_commands import ChatCommands
+from logitscope.ui.controllers.diagnosis import DiagnosisController
+from logitscope.ui.controllers.file_actions import FileActions
+from logitscope.ui.controllers.forward_inspector import ForwardInspector
+from logitscope.ui.controllers.inspector_coordinator import InspectorCoordinator
+from logitscope.ui.controllers.model import ModelBox, ModelController
+from logitscope.ui.controllers.save_retry import SaveRetry
+from logitscope.ui.controllers.session import SessionController, SessionServices
+from logitscope.ui.controllers.session_display import SessionDisplay
+from logitscope.ui.controllers.tokenizer_feed import TokenizerFeed
 from logitscope.ui.dialogs.settings import ask_settings
-from logitscope.ui.file_actions import FileActions
-from logitscope.ui.forward_inspector import ForwardInspector
 from logitscope.ui.inspector.attention import AttentionPanel
 from logitscope.ui.inspector.distribution import DistributionPanel
 from logitscope.ui.inspector.forward_page import ForwardPage
@@ -52,20 +55,18 @@ from logitscope.ui.inspector.state import StepView
 from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
-from logitscope.ui.inspector_coordinator import InspectorCoordinator
-from logitscope.ui.layout import add_docks, arrange_docks, restore_layout, save_layout
-from logitscope.ui.menu_focus import MenuFocusKeeper
-from logitscope.ui.model_controller import ModelBox, ModelController
-from logitscope.ui.save_retry import SaveRetry
-from logitscope.ui.session_controller import SessionController, SessionServices
-from logitscope.ui.session_display import SessionDisplay
-from logitscope.ui.sidebar import ConversationSidebar
-from logitscope.ui.status_line import StatusLine
-from logitscope.ui.theme import apply_theme
-from logitscope.ui.tokenizer_feed import TokenizerFeed
-from logitscope.ui.window_boxes import show_about, show_error_box
-from logitscope.ui.window_docks import dock_specs
-from logitscope.ui.window_menus import build_actions, build_menus
+from logitscope.ui.score import view as score_view
+from logitscope.ui.window import state_probe
+from logitscope.ui.window.actions import ActionRegistry
+from logitscope.ui.window.boxes import show_about, show_error_box
+from logitscope.ui.window.central import build_central
+from logitscope.ui.window.docks import dock_specs
+from logitscope.ui.window.layout import add_docks, arrange_docks, restore_layout, save_layout
+from logitscope.ui.window.menu_focus import MenuFocusKeeper
+from logitscope.ui.window.menus import build_actions, build_menus
+from logitscope.ui.window.sidebar import ConversationSidebar
+from logitscope.ui.window.status_line import StatusLine
+from logitscope.ui.window.theme import apply_theme
 
 
 class MainWindow(QMainWindow):

@@ -157,7 +157,7 @@ class WindowDriver:
             raise RuntimeError(f"{what}: no result after {timeout_s:.0f} s")
 
     def run(self, size: tuple[int, int], heatmap: bool, max_tokens: int) -> WindowRun:
-        from logitscope.ui.layout import arrange_docks
+        from logitscope.ui.window.layout import arrange_docks
 
         window = self.window
         window.resize(*size)

@@ -24,8 +24,8 @@ from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.ui.chat.heatmap_legend import HeatmapLegend
 from logitscope.ui.chat.message_view import TokenTextView
 from logitscope.ui.chat.output_check import Verdict, check_output
-from logitscope.ui.diagnosis_view import DiagnosisBadge
-from logitscope.ui.messages import translate_message
+from logitscope.ui.common.messages import translate_message
+from logitscope.ui.inspector.diagnosis import DiagnosisBadge
 
 
 class UserBubble(QFrame):

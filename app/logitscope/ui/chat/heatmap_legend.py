@@ -6,7 +6,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QLinearGradient, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from logitscope.ui.tokens import probability_color, rank_color
+from logitscope.ui.common.tokens import probability_color, rank_color
 
 RANKS_SHOWN = 4  # rank_color has a colour for ranks 1, 2, 3 and one for the rest
 

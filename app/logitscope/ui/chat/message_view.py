@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QFont, QMouseEvent, QTextCharFormat, QTextCurs
 from PySide6.QtWidgets import QMenu, QSizePolicy, QTextBrowser, QTextEdit, QToolTip, QWidget
 
 from logitscope.protocol.trace import StepRecord
-from logitscope.ui.tokens import (
+from logitscope.ui.common.tokens import (
     candidate_piece,
     percent,
     probability_color,

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
 
 from logitscope.base.errors import LogitscopeError
 from logitscope.host.remote import RemoteEngine
-from logitscope.ui.background import Background
-from logitscope.ui.messages import translate_message
+from logitscope.ui.common.background import Background
+from logitscope.ui.common.messages import translate_message
 
 
 class ConnectDialog(QDialog):

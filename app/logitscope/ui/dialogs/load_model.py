@@ -26,7 +26,7 @@ from logitscope.library.fit import assess_fit, need_for_card
 from logitscope.protocol.api import LoadSettings
 from logitscope.system.machine import probe_machine
 from logitscope.system.threads import max_threads
-from logitscope.ui.messages import translate_message
+from logitscope.ui.common.messages import translate_message
 
 
 class LoadModelDialog(QDialog):

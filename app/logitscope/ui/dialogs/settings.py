@@ -24,7 +24,7 @@ from logitscope.base.errors import LogitscopeError
 from logitscope.base.paths import data_dir
 from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.store.settings import AppSettings, SettingsStore
-from logitscope.ui.messages import translate_template
+from logitscope.ui.common.messages import translate_template
 
 
 class SettingsDialog(QDialog):

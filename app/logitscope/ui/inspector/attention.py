@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.protocol.forward import AttentionRow
+from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.tokens import id_label
+from logitscope.ui.inspector.steady_caption import SteadyCaption
 from logitscope.ui.inspector.token_strip import TokenHeatStrip
-from logitscope.ui.messages import translate_message
-from logitscope.ui.steady_caption import SteadyCaption
-from logitscope.ui.tokens import id_label
 
 if TYPE_CHECKING:
     from logitscope.ui.inspector.inspected import Inspected

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.protocol.forward import AttentionMatrix
-from logitscope.ui.cell_tooltip import cell_tooltip
+from logitscope.ui.inspector.cell_tooltip import cell_tooltip
 from logitscope.ui.inspector.distribution import FINAL_COLOR
 
 MASK_COLOR = QColor(150, 150, 150, 110)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from logitscope.ui.cell_tooltip import cell_tooltip
+from logitscope.ui.inspector.cell_tooltip import cell_tooltip
 
 MIN_CELL_PX = 4      # the narrowest a cell is drawn; a context too long for that shares a pixel column
 ROW_PX, GAP_PX = 6, 2

@@ -8,7 +8,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from logitscope.grammars import READY_GRAMMARS, ready_grammar
-from logitscope.ui.messages import translate_template
+from logitscope.ui.common.messages import translate_template
 
 NONE, CUSTOM, SCHEMA = "", "custom", "schema"   # the mode box's data besides a ready grammar's stem
 READY = {stem: ready_grammar(stem) for stem in READY_GRAMMARS}

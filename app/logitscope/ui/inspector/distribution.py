@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.tokens import candidate_key, candidate_piece, percent, rank_text, token_label
 from logitscope.ui.inspector.state import StepView
-from logitscope.ui.messages import translate_message
-from logitscope.ui.steady_caption import SteadyCaption
-from logitscope.ui.tokens import candidate_key, candidate_piece, percent, rank_text, token_label
+from logitscope.ui.inspector.steady_caption import SteadyCaption
 
 SHOWN = 30  # rows of candidates; a tall dock shows them all, a short one scrolls
 RANK, TOKEN, RAW, FINAL = range(4)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
 
-from logitscope.ui.inspector_coordinator import EmptyStatePage
+from logitscope.ui.controllers.inspector_coordinator import EmptyStatePage
 
 
 class ForwardPage(EmptyStatePage):

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.protocol.forward import LayerLens
+from logitscope.ui.common.tokens import id_label, percent, rank_text
 from logitscope.ui.inspector.distribution import (
     CHOSEN_COLOR,
     FINAL_COLOR,
@@ -33,8 +34,7 @@ from logitscope.ui.inspector.distribution import (
     DistributionModel,
     distribution_table,
 )
-from logitscope.ui.steady_caption import SteadyCaption
-from logitscope.ui.tokens import id_label, percent, rank_text
+from logitscope.ui.inspector.steady_caption import SteadyCaption
 
 if TYPE_CHECKING:
     from logitscope.ui.inspector.inspected import Inspected

@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QProgressBar, QVBoxLayout, QW
 
 from logitscope.gguf.memory import KV_CACHE_TYPES, format_bytes, kv_bytes_per_element_text, kv_cache_bytes
 from logitscope.protocol.api import ModelInfo
+from logitscope.ui.common.visibility import Coalescer, on_screen
 from logitscope.ui.inspector.kv_map import KvMapPanel
-from logitscope.ui.visibility import Coalescer, on_screen
 
 USED_REFRESH_MS = 100  # the context gauge while tokens stream (a progress bar repaints itself at once)
 

@@ -10,7 +10,7 @@ from logitscope.gguf.memory import format_bytes
 from logitscope.library.display_name import model_display_name
 from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.engine_like import RemoteModelInfo
-from logitscope.ui.messages import translate_message
+from logitscope.ui.common.messages import translate_message
 
 
 class ModelCardPanel(QWidget):

@@ -32,6 +32,7 @@ from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.messages import Message
 from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings, is_on
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.common.messages import translate_message, translate_template
 from logitscope.ui.inspector.bias_table import BiasTable
 from logitscope.ui.inspector.chain_list import ChainList
 from logitscope.ui.inspector.constraint_box import ConstraintBox
@@ -39,7 +40,6 @@ from logitscope.ui.inspector.draft_controls import DraftControls
 from logitscope.ui.inspector.sampler_fields import FIELDS, Row, Section, breakers_text, parse_breakers
 from logitscope.ui.inspector.sampler_texts import SamplerTexts
 from logitscope.ui.inspector.settings_check import EngineCheck
-from logitscope.ui.messages import translate_message, translate_template
 
 CUSTOM = ""  # the preset box's data for "Custom" (sliders that match no preset); a preset name is never empty
 # section key -> the fields it shows, in order (the others: Mirostat, bias, constraint, order, generation)

@@ -16,7 +16,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from logitscope.protocol.trace import StepRecord
-from logitscope.ui.plots import cache_axes
+from logitscope.ui.inspector.plots import cache_axes
 
 X_CHUNK = 64  # steps: the x axis's smallest range; it then grows by half or a third of itself (below)
 LATENCY_SCALE_MS = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000)

@@ -12,11 +12,11 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from logitscope.protocol.trace import StageRecord
+from logitscope.ui.common.messages import translate_message
+from logitscope.ui.inspector.plots import cache_axes
 from logitscope.ui.inspector.sampler_texts import SamplerTexts
 from logitscope.ui.inspector.state import StepView
-from logitscope.ui.messages import translate_message
-from logitscope.ui.plots import cache_axes
-from logitscope.ui.steady_caption import SteadyCaption
+from logitscope.ui.inspector.steady_caption import SteadyCaption
 
 CROWDED = 6   # bars (the vocabulary included) beyond which names are staggered and counts abbreviated
 LEFT_AXIS_WIDTH = 48   # px

@@ -35,8 +35,8 @@ from logitscope.library.download import Progress, PullResult, pull_model
 from logitscope.library.hub import HubRepo, RemoteModel, list_repo_ggufs, search_models
 from logitscope.library.hub_token import clear_token, get_token, set_token
 from logitscope.library.recommended import RecommendedModel, load_recommended
-from logitscope.ui.background import Background
-from logitscope.ui.messages import translate_message
+from logitscope.ui.common.background import Background
+from logitscope.ui.common.messages import translate_message
 
 VERDICT_COLORS = {"fits": "#2e7d32", "tight": "#b26a00", "does not fit": "#c62828", "unknown": "#666666"}
 

@@ -8,7 +8,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from logitscope import __version__
-from logitscope.ui.messages import translate_message
+from logitscope.ui.common.messages import translate_message
 
 
 def show_error_box(parent: QWidget, title: str, message: str, reload: Callable[[], None] | None = None) -> str:

@@ -57,13 +57,13 @@ from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.ui.bridge import JOB_BEAMS, EngineBridge
-from logitscope.ui.layout import scroll_area
-from logitscope.ui.tokens import id_label
+from logitscope.ui.common.tokens import id_label
+from logitscope.ui.window.layout import scroll_area
 
 if TYPE_CHECKING:
-    from logitscope.ui.actions import ActionRegistry
+    from logitscope.ui.controllers.model import ModelController
     from logitscope.ui.inspector.kv_map import KvMapFeed
-    from logitscope.ui.model_controller import ModelController
+    from logitscope.ui.window.actions import ActionRegistry
 
 DEFAULT_BEAMS = 4
 DEFAULT_MAX_TOKENS = 32

@@ -13,8 +13,8 @@ from logitscope.base.errors import InvalidSettingsError
 from logitscope.protocol.api import ModelInfo
 from logitscope.store.settings import SettingsStore
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.controllers.model import ModelController
 from logitscope.ui.inspector.draft_controls import DraftControls
-from logitscope.ui.model_controller import ModelController
 
 
 def install(row: DraftControls, models: ModelController, app_settings: SettingsStore, bridge: EngineBridge,

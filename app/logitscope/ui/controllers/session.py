@@ -21,7 +21,7 @@ from logitscope.session.conversation import NEW_CHAT_TITLE, Answer, Conversation
 from logitscope.session.history import ChatHistory
 from logitscope.store.records import ModelIdentity
 from logitscope.ui.bridge import JOB_GENERATE, EngineBridge
-from logitscope.ui.messages import translate_message
+from logitscope.ui.common.messages import translate_message
 
 TITLE_LENGTH = 40   # a new conversation is named after the start of its first question
 

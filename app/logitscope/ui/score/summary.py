@@ -1,4 +1,4 @@
-"""The Score dialog's summary (ui/score_view.py): the text's perplexity and bits per token, and how the text was
+"""The Score dialog's summary (ui/score/view.py): the text's perplexity and bits per token, and how the text was
 read — one window, a sliding window, or llama-perplexity's chunks (with its estimate's ±, as the CLI prints it);
 comparing two models, both side by side."""
 
@@ -11,7 +11,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 
 from logitscope.protocol.score import ScoreResult
-from logitscope.ui.messages import translate_message
+from logitscope.ui.common.messages import translate_message
 
 translate = QCoreApplication.translate  # under this name the translation scanner finds the strings
 

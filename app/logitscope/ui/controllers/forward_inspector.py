@@ -28,13 +28,13 @@ from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.session.conversation import Answer
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.common.messages import translate_message
+from logitscope.ui.controllers.inspector_coordinator import InspectorCoordinator
 from logitscope.ui.inspector.attention import AttentionPanel
 from logitscope.ui.inspector.attention_matrix import AttentionMatrixDialog
 from logitscope.ui.inspector.forward_page import ForwardPage
 from logitscope.ui.inspector.inspected import Inspected, InspectedStep
 from logitscope.ui.inspector.layers import LayersPanel
-from logitscope.ui.inspector_coordinator import InspectorCoordinator
-from logitscope.ui.messages import translate_message
 
 FOLLOW_INTERVAL_MS = 500  # while streaming: how often the docks may ask for the newest step
 UNSUPPORTED = "unsupported"  # what the worker answers for an engine without inspect() (a remote server)

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 
 from logitscope.session.conversation import Conversation
 from logitscope.session.history import ChatHistory
-from logitscope.ui.list_notice import notice_item
-from logitscope.ui.session_controller import SessionController
+from logitscope.ui.controllers.session import SessionController
+from logitscope.ui.window.list_notice import notice_item
 
 
 class ConversationSidebar(QWidget):

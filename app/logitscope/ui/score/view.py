@@ -39,15 +39,15 @@ from logitscope.host.score_compare import same_tokens
 from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.score import DEFAULT_SCORE_CTX, MIN_SCORE_CTX, ScoreRequest, ScoreResult
 from logitscope.ui.bridge import JOB_GENERATE, JOB_SCORE, EngineBridge
-from logitscope.ui.layout import scroll_area
-from logitscope.ui.messages import translate_message
-from logitscope.ui.score_compare import CompareEngine, ComparePicker, settings_like
-from logitscope.ui.score_summary import compare_html, summary_html
-from logitscope.ui.score_widgets import RankHistogram, ScoredText, ScoreLegend
+from logitscope.ui.common.messages import translate_message
+from logitscope.ui.score.compare import CompareEngine, ComparePicker, settings_like
+from logitscope.ui.score.summary import compare_html, summary_html
+from logitscope.ui.score.widgets import RankHistogram, ScoredText, ScoreLegend
+from logitscope.ui.window.layout import scroll_area
 
 if TYPE_CHECKING:
-    from logitscope.ui.actions import ActionRegistry
-    from logitscope.ui.model_controller import ModelController
+    from logitscope.ui.controllers.model import ModelController
+    from logitscope.ui.window.actions import ActionRegistry
 
 SHORTCUT = "Ctrl+Shift+T"
 PROGRESS_STEPS = 1000

@@ -9,10 +9,10 @@ from PySide6.QtCore import QObject
 
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.ui.chat.chat_view import ChatView
+from logitscope.ui.controllers.inspector_coordinator import InspectorCoordinator
+from logitscope.ui.controllers.session import SessionController
 from logitscope.ui.inspector.memory import MemoryPanel
-from logitscope.ui.inspector_coordinator import InspectorCoordinator
-from logitscope.ui.session_controller import SessionController
-from logitscope.ui.status_line import StatusLine
+from logitscope.ui.window.status_line import StatusLine
 
 
 class SessionDisplay(QObject):

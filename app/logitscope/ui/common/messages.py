@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 from PySide6.QtCore import QCoreApplication
 
 from logitscope.base.messages import Message, fields, render
-from logitscope.ui.message_catalog import TEMPLATES
+from logitscope.ui.common.message_catalog import TEMPLATES
 
 CONTEXT = "messages"  # the translation context of every lower-layer template (scripts/i18n.py)
 MIN_LETTERS_TO_MATCH = 6  # a template with fewer letters of its own is looked for only inside a message

@@ -14,9 +14,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
-from logitscope.ui.inspector_coordinator import InspectorCoordinator
-from logitscope.ui.session_controller import SessionController
-from logitscope.ui.sidebar import ConversationSidebar
+from logitscope.ui.controllers.inspector_coordinator import InspectorCoordinator
+from logitscope.ui.controllers.session import SessionController
+from logitscope.ui.window.sidebar import ConversationSidebar
 
 STATE_FILE_ENV = "LOGITSCOPE_UI_STATE_FILE"
 INTERVAL_MS = 200

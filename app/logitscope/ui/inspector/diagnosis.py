@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.diagnosis import Diagnosis, Finding
-from logitscope.ui.messages import translate_message
+from logitscope.ui.common.messages import translate_message
 
 MARKS = {"problem": "⛔", "warning": "⚠", "info": "ℹ"}
 MAX_LIST_ROWS = 6  # the findings list shows this many rows before it scrolls: the details stay in view under it

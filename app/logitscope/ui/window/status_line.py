@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar
 from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.engine_like import RemoteModelInfo
 from logitscope.protocol.trace import SpeculativeStats, Timings
-from logitscope.ui.visibility import Coalescer
+from logitscope.ui.common.visibility import Coalescer
 
 STREAMING_CONTEXT_MS = 250  # the context count while tokens stream: a label's new text relayouts the status bar
 

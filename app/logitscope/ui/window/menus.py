@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
 
 from logitscope.session.conversation import Conversation
-from logitscope.ui.actions import ActionRegistry
+from logitscope.ui.window.actions import ActionRegistry
 
 
 class WindowCommands(Protocol):

@@ -26,16 +26,16 @@ from logitscope.protocol.trace import Vocab
 from logitscope.session.conversation import Answer
 from logitscope.session.history import ChatHistory
 from logitscope.store.traces import PieceVocab
-from logitscope.ui.background import Background
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
-from logitscope.ui.diagnosis_view import DiagnosisPanel
+from logitscope.ui.common.background import Background
+from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.visibility import on_screen
+from logitscope.ui.controllers.model import ModelController
+from logitscope.ui.controllers.session import SessionController
+from logitscope.ui.inspector.diagnosis import DiagnosisPanel
 from logitscope.ui.inspector.sampler_controls import SamplerPanel
 from logitscope.ui.inspector.timeline import TimelinePanel
-from logitscope.ui.messages import translate_message
-from logitscope.ui.model_controller import ModelController
-from logitscope.ui.session_controller import SessionController
-from logitscope.ui.visibility import on_screen
 
 EVIDENCE_BRUSH = (220, 60, 60, 50)   # the evidence's band on the timeline
 

@@ -14,11 +14,11 @@ from PySide6.QtWidgets import QLabel, QStackedWidget, QWidget
 
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.session.conversation import Answer, Conversation
+from logitscope.ui.common.visibility import Coalescer, on_screen
 from logitscope.ui.inspector.distribution import DistributionPanel
 from logitscope.ui.inspector.state import StepView, differs
 from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
-from logitscope.ui.visibility import Coalescer, on_screen
 
 # While tokens stream, plots repaint at most ~8 times a second: on a small machine the GUI shares the
 # cores with llama.cpp, and every millisecond painting is a millisecond not decoding.

@@ -9,8 +9,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QInputDialog, QWidget
 
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.controllers.session import SessionController
 from logitscope.ui.dialogs.edit_message import EditMessageDialog
-from logitscope.ui.session_controller import SessionController
 
 
 class ChatCommands:

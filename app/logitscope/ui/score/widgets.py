@@ -1,4 +1,4 @@
-"""The parts of the Score dialog (ui/score_view.py) that show a ScoreResult: the text with every token
+"""The parts of the Score dialog (ui/score/view.py) that show a ScoreResult: the text with every token
 coloured by its GLTR rank bucket, its probability, or (comparing two models) the difference in surprisal
 (hover: the token's numbers and alternatives; both models' when comparing), the colour legend, and the rank
 histogram."""
@@ -14,7 +14,14 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QTextCharF
 from PySide6.QtWidgets import QSizePolicy, QTextEdit, QToolTip, QWidget
 
 from logitscope.protocol.score import RANK_BUCKET_NAMES, RANK_BUCKETS, ScoredToken, ScoreResult, rank_bucket
-from logitscope.ui.tokens import id_label, percent, probability_color, rank_text, run_under, token_label
+from logitscope.ui.common.tokens import (
+    id_label,
+    percent,
+    probability_color,
+    rank_text,
+    run_under,
+    token_label,
+)
 
 # GLTR's colours (Gehrmann et al. 2019): top 10 green, top 100 yellow, top 1,000 red, beyond purple.
 BUCKET_COLORS: tuple[str, ...] = ("#a8e6a1", "#fbe58a", "#f6a6a0", "#d2b0f2")

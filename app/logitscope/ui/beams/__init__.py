@@ -1,0 +1,1 @@
+"""The Beams view: beam search on a question, as the tree of hypotheses beside the greedy answer."""

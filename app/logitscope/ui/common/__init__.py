@@ -1,0 +1,1 @@
+"""Shared by the whole window: tokens shown, messages translated, background work, what can be seen."""

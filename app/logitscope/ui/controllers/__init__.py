@@ -1,0 +1,1 @@
+"""The window's controllers: the conversation, the model, the diagnosis and the selected step on screen."""
