@@ -9,6 +9,7 @@ from pathlib import Path
 import platformdirs
 
 from logitscope.base.errors import StoreError
+from logitscope.base.messages import Message
 
 HOME_ENV = "LOGITSCOPE_HOME"
 
@@ -23,15 +24,17 @@ def data_dir() -> Path:
     """The data folder (created on first use); DataFolderError when it cannot be used."""
     override = os.environ.get(HOME_ENV)
     path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir("logitscope", False))
-    return _usable_folder(path, f"the data folder {path}" + (f" (from ${HOME_ENV})" if override else ""))
+    what = (Message("the data folder {path} (from ${env})", path=str(path), env=HOME_ENV) if override else
+            Message("the data folder {path}", path=str(path)))
+    return _usable_folder(path, what)
 
 
 def models_dir() -> Path:
     path = data_dir() / "models"
-    return _usable_folder(path, f"the models folder {path}")
+    return _usable_folder(path, Message("the models folder {path}", path=str(path)))
 
 
-def _usable_folder(path: Path, what: str) -> Path:
+def _usable_folder(path: Path, what: Message) -> Path:
     """`path`, created if missing and (once per process) checked to take a file: else one clear error.
 
     A real probe file, not os.access(): for root, os.access says yes to read-only places (under /proc,
@@ -39,18 +42,18 @@ def _usable_folder(path: Path, what: str) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise DataFolderError(f"{what} cannot be used: it is a file, not a folder") from None
+        raise DataFolderError("{what} cannot be used: it is a file, not a folder", what=what) from None
     except NotADirectoryError:
-        raise DataFolderError(f"{what} cannot be created: a part of its path is a file") from None
+        raise DataFolderError("{what} cannot be created: a part of its path is a file", what=what) from None
     except OSError as exc:
-        raise DataFolderError(f"{what} cannot be created: {exc.strerror or exc}") from None
+        raise DataFolderError("{what} cannot be created: {reason}", what=what, reason=exc.strerror or str(exc)) from None
     if path in _checked_folders:
         return path
     try:
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
-        raise DataFolderError(f"{what} cannot be written to: {exc.strerror or exc}") from None
+        raise DataFolderError("{what} cannot be written to: {reason}", what=what, reason=exc.strerror or str(exc)) from None
     _checked_folders.add(path)
     return path
 
