@@ -66,4 +66,4 @@ def resources_dir() -> Path:
     bundle = getattr(sys, "_MEIPASS", None)
     if bundle:
         return Path(bundle) / "resources"
-    return Path(__file__).resolve().parents[2] / "resources"
+    return Path(__file__).resolve().parents[3] / "resources"  # app/logitscope/base/paths.py -> the root
