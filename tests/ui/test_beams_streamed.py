@@ -36,9 +36,9 @@ def _start(dialog, beams: int, max_tokens: int) -> list[tuple[bool, int, int]]:
     return seen
 
 
-def test_the_tree_grows_while_the_engine_searches(qtbot, window) -> None:
-    window.beams_action.trigger()
-    dialog = window.beams_dialog
+def test_the_tree_grows_while_the_engine_searches(qtbot, real_window) -> None:
+    real_window.beams_action.trigger()
+    dialog = real_window.beams_dialog
     seen = _start(dialog, beams=4, max_tokens=24)
     qtbot.waitUntil(lambda: not dialog.running, timeout=SEARCH_TIMEOUT_MS)
     result = dialog.beam_result
@@ -58,9 +58,9 @@ def _unreachable(result) -> int:
     return sum(1 for node in result.nodes if node.parent >= 0 and result.nodes[node.parent].status != "kept")
 
 
-def test_cancel_stops_the_run_and_the_engine_answers_after(qtbot, window) -> None:
-    window.beams_action.trigger()
-    dialog = window.beams_dialog
+def test_cancel_stops_the_run_and_the_engine_answers_after(qtbot, real_window) -> None:
+    real_window.beams_action.trigger()
+    dialog = real_window.beams_dialog
 
     # Cancel during the greedy answer: the beams never start
     _start(dialog, beams=8, max_tokens=MAX_TOKENS)
@@ -90,5 +90,5 @@ def test_cancel_stops_the_run_and_the_engine_answers_after(qtbot, window) -> Non
     assert stopped_s < 30, stopped_s  # within a step or so (seconds at most on a machine shared with other work)
 
     # the same engine, right after: a normal chat answer
-    answer = ask(qtbot, window, "Say hi.", max_tokens=6)
+    answer = ask(qtbot, real_window, "Say hi.", max_tokens=6)
     assert answer.text and answer.result.finish_reason != "cancelled"

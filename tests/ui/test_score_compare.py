@@ -26,8 +26,8 @@ def _gone(pid: int) -> bool:
     return False
 
 
-def test_the_demo_model_compared_with_itself(qtbot, window, demo_model) -> None:
-    dialog = _open(qtbot, window)
+def test_the_demo_model_compared_with_itself(qtbot, real_window, demo_model) -> None:
+    dialog = _open(qtbot, real_window)
     dialog.text.setPlainText(TEXT)
     dialog.picker.fill_menu()  # the app's models folder is offered, then any file
     names = [a.text() for a in dialog.picker.menu.actions() if a.text()]
@@ -42,7 +42,7 @@ def test_the_demo_model_compared_with_itself(qtbot, window, demo_model) -> None:
     assert a is not None and b is not None, dialog.status.text()
     assert loading and loading[-1] == 1.0  # the second engine's load was shown
     pid = dialog.compare.pid
-    assert pid is not None and pid != window.bridge.local.pid  # a process of its own
+    assert pid is not None and pid != real_window.bridge.local.pid  # a process of its own
 
     assert [t.token for t in b.tokens] == [t.token for t in a.tokens]
     assert b.perplexity == pytest.approx(a.perplexity, rel=1e-6)
@@ -62,7 +62,7 @@ def test_the_demo_model_compared_with_itself(qtbot, window, demo_model) -> None:
     assert {_background(dialog.view, t.i).name() for t in shown} == {QColor(DIFF_SAME).name()}
     token = next(t for t in shown if t.rank > 0)
     tip = dialog.view.tooltip(token.i)
-    assert tip == compare_tooltip_html(token, b.tokens[token.i], window.bridge.vocab, dialog.view.names)
+    assert tip == compare_tooltip_html(token, b.tokens[token.i], real_window.bridge.vocab, dialog.view.names)
     assert "B − A = +0.00 bits" in tip or "B − A = -0.00 bits" in tip
     assert tip.count("<tr>") == 3 and dialog.view.names[1] == demo_model.name
 
@@ -77,8 +77,8 @@ def test_the_demo_model_compared_with_itself(qtbot, window, demo_model) -> None:
 
 
 @pytest.mark.skipif(not GEMMA.exists(), reason="the Gemma 3 model (another vocabulary) is not on this machine")
-def test_a_model_with_another_vocabulary_is_refused_in_one_line(qtbot, window) -> None:
-    dialog = _open(qtbot, window)
+def test_a_model_with_another_vocabulary_is_refused_in_one_line(qtbot, real_window) -> None:
+    dialog = _open(qtbot, real_window)
     dialog.text.setPlainText(TEXT)
     dialog.picker.set_path(str(GEMMA))
     dialog.score_button.click()

@@ -39,10 +39,10 @@ def _reference(qtbot, window, request: ScoreRequest) -> ScoreResult:
     return got[0]
 
 
-def test_score_a_text_in_the_real_window(qtbot, window) -> None:
-    assert window.score_action.shortcut().toString() == SHORTCUT
-    assert window.score_action.isEnabled()
-    dialog = _open(qtbot, window)
+def test_score_a_text_in_the_real_window(qtbot, real_window) -> None:
+    assert real_window.score_action.shortcut().toString() == SHORTCUT
+    assert real_window.score_action.isEnabled()
+    dialog = _open(qtbot, real_window)
     progress: list[float] = []
     dialog.progressed.connect(progress.append)
     dialog.text.setPlainText(TEXT)
@@ -53,7 +53,7 @@ def test_score_a_text_in_the_real_window(qtbot, window) -> None:
     assert result is not None, dialog.status.text()
     assert progress and progress[-1] == 1.0
 
-    expected = _reference(qtbot, window, ScoreRequest(text=TEXT, n_ctx=dialog.n_ctx.value()))
+    expected = _reference(qtbot, real_window, ScoreRequest(text=TEXT, n_ctx=dialog.n_ctx.value()))
     assert len(result.tokens) == len(expected.tokens) and result.n_scored == expected.n_scored
     summary = dialog.summary.text()
     assert f"{len(expected.tokens):,} ({expected.n_scored:,} scored)" in summary
@@ -62,7 +62,7 @@ def test_score_a_text_in_the_real_window(qtbot, window) -> None:
 
     # hovering a token: its rank, its p and its alternatives
     token = next(t for t in result.tokens if t.scored and t.text.strip() and t.rank > 0)
-    tip = tooltip_html(token, window.bridge.vocab)
+    tip = tooltip_html(token, real_window.bridge.vocab)
     assert f"rank {rank_text(token.rank)}" in tip and "<table>" in tip
     rect = dialog.view.token_rect(token.i)
     assert dialog.view.token_at(rect.center()) == token.i  # the mouse finds the token it is on
@@ -84,8 +84,8 @@ def test_score_a_text_in_the_real_window(qtbot, window) -> None:
     assert dialog.view.color_by == "rank"
 
 
-def test_a_long_text_is_windowed_and_says_how(qtbot, window) -> None:
-    dialog = _open(qtbot, window)
+def test_a_long_text_is_windowed_and_says_how(qtbot, real_window) -> None:
+    dialog = _open(qtbot, real_window)
     dialog.text.setPlainText(TEXT * 4)
     dialog.n_ctx.setValue(32)
     dialog.score_button.click()
@@ -95,8 +95,8 @@ def test_a_long_text_is_windowed_and_says_how(qtbot, window) -> None:
     assert f"read in {result.n_passes:,} windows sliding by {result.stride:,} tokens" in dialog.summary.text()
 
 
-def test_bad_input_says_so_in_one_line(qtbot, window, tmp_path) -> None:
-    dialog = _open(qtbot, window)
+def test_bad_input_says_so_in_one_line(qtbot, real_window, tmp_path) -> None:
+    dialog = _open(qtbot, real_window)
     dialog.text.setPlainText("   \n ")
     dialog.score_button.click()
     assert not dialog.running and dialog.status.text() == "the text to score is empty"
@@ -126,8 +126,8 @@ def test_without_a_model_the_action_says_why(qtbot, bare_window) -> None:
     assert not bare_window.score_dialog.score_button.isEnabled()
 
 
-def test_cancel_stops_scoring_and_the_dialog_scores_again(qtbot, window) -> None:
-    dialog = _open(qtbot, window)
+def test_cancel_stops_scoring_and_the_dialog_scores_again(qtbot, real_window) -> None:
+    dialog = _open(qtbot, real_window)
     progress: list[float] = []
     dialog.progressed.connect(progress.append)
     dialog.text.setPlainText(TEXT * 40)  # about 1,500 tokens in 32-position windows: many passes to stop between
@@ -145,14 +145,14 @@ def test_cancel_stops_scoring_and_the_dialog_scores_again(qtbot, window) -> None
     assert dialog.scored is not None, dialog.status.text()
 
 
-def test_a_remote_engine_cannot_score_and_says_why(qtbot, window, real_server) -> None:
+def test_a_remote_engine_cannot_score_and_says_why(qtbot, real_window, real_server) -> None:
     from logitscope.host.remote import RemoteEngine
 
-    assert window.score_action.isEnabled()
-    with qtbot.waitSignal(window.bridge.remoteConnected, timeout=30_000):
-        window.connect_server(RemoteEngine(real_server.url, api_key=real_server.api_key))
-    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=10_000)
-    assert not window.score_action.isEnabled()
-    assert window.score_action.statusTip().startswith("Scoring needs a local model")
-    assert not window.score_dialog.score_button.isEnabled()
-    assert window.score_dialog.status.text().startswith("Scoring needs a local model")
+    assert real_window.score_action.isEnabled()
+    with qtbot.waitSignal(real_window.bridge.remoteConnected, timeout=30_000):
+        real_window.connect_server(RemoteEngine(real_server.url, api_key=real_server.api_key))
+    qtbot.waitUntil(lambda: not real_window.bridge.busy, timeout=10_000)
+    assert not real_window.score_action.isEnabled()
+    assert real_window.score_action.statusTip().startswith("Scoring needs a local model")
+    assert not real_window.score_dialog.score_button.isEnabled()
+    assert real_window.score_dialog.status.text().startswith("Scoring needs a local model")

@@ -305,9 +305,9 @@ def test_preset_names_are_shown_in_chinese_and_stored_in_english(chinese, qtbot,
 
 
 @pytest.fixture
-def chinese_loaded_window(chinese, window):
+def chinese_loaded_window(chinese, real_window):
     """The window over the demo model, built after the Chinese translation was installed."""
-    return window
+    return real_window
 
 
 def test_a_damaged_or_invalid_file_is_reported_in_chinese(chinese_loaded_window, tmp_path, demo_model):
