@@ -36,11 +36,11 @@ def real_window(qtbot, tmp_path, demo_model, isolated_home):
 
 
 @pytest.fixture(scope="session")
-def recording(engine):
-    """Answers of the real demo model, recorded once per session for the scripted engine (fast tier)."""
-    from tests.ui.scripted_engine import record
+def recording(demo_model):
+    """Answers of the real demo model, read from tests/data/scripted_engine.json.gz (no llama.cpp)."""
+    from tests.ui.scripted_engine import load_recording
 
-    return record(engine, ["Say hi.", "Name a colour.", "Count to three."])
+    return load_recording(demo_model)
 
 
 @pytest.fixture
