@@ -15,10 +15,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # tests.ui.scripted_engine holds the file's format
 
+from tests.helpers.scripted_engine import RECORDING_FILE, record, save_recording  # noqa: E402
+
 from logitscope.engine.core import Engine  # noqa: E402
 from logitscope.library.demo import fetch_demo  # noqa: E402
 from logitscope.protocol.api import LoadSettings  # noqa: E402
-from tests.ui.scripted_engine import RECORDING_FILE, record, save_recording  # noqa: E402
 
 
 def main(out: Path) -> None:

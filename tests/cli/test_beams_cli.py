@@ -10,7 +10,7 @@ from logitscope.base.errors import UnsupportedByServerError
 from logitscope.host.remote import RemoteEngine
 from logitscope.protocol.api import ChatMessage, GenerateRequest
 from logitscope.protocol.beams import BeamRequest
-from tests.cli.test_cli import assert_clean_error, run
+from tests.helpers.cli import assert_clean_error, run
 
 
 @pytest.mark.parametrize(("args", "phrase"), [
@@ -76,7 +76,7 @@ def test_a_terminal_sees_a_progress_line_per_step(demo_model) -> None:
     import subprocess
     import time
 
-    from tests.cli.test_cli import CLI
+    from tests.helpers.cli import CLI
 
     question = ("generate", "--chat", "Name three colours.", "--max-tokens", "8", "--beams", "3")
     leader, follower = pty.openpty()

@@ -12,22 +12,8 @@ from pathlib import Path
 import pytest
 
 from logitscope import TRACE_SCHEMA_VERSION
-from tests.cli import corpus
-
-CLI = [sys.executable, "-m", "logitscope"]
-
-
-def run(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout, **kwargs)
-
-
-def assert_clean_error(proc: subprocess.CompletedProcess[str], phrase: str = "") -> None:
-    assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    errors = [line for line in lines if line.startswith("error:")]
-    assert len(errors) == 1, proc.stderr[-2000:]
-    assert "Traceback" not in proc.stderr
-    assert phrase.lower() in errors[0].lower(), errors[0]
+from tests.helpers import gguf_corpus
+from tests.helpers.cli import CLI, assert_clean_error, run
 
 
 def test_info_text_and_json(demo_model):
@@ -118,14 +104,14 @@ def test_missing_prompt_is_a_usage_error():
 
 @pytest.fixture(scope="module")
 def bad_files(tmp_path_factory, demo_model) -> dict[str, tuple[Path, str]]:
-    return corpus.build(tmp_path_factory.mktemp("corpus"), demo_model)
+    return gguf_corpus.build(tmp_path_factory.mktemp("corpus"), demo_model)
 
 
 @pytest.mark.parametrize("name", ["missing", "directory", "empty.gguf", "text.gguf", "truncated-in-header.gguf",
                                   "truncated-in-tensors.gguf", "bad-version.gguf", "absurd-kv-count.gguf",
                                   "absurd-tensor-count.gguf", "absurd-string.gguf", "bad-value-type.gguf",
                                   "no-architecture.gguf", "unknown-architecture", "too-many-layers", "absurd-heads",
-                                  *corpus.DAMAGED])
+                                  *gguf_corpus.DAMAGED])
 @pytest.mark.parametrize("command", ["info", "generate"])
 def test_bad_model_files(bad_files, name, command, tmp_path):
     path, phrase = bad_files[name]
@@ -143,7 +129,7 @@ def test_bad_model_files(bad_files, name, command, tmp_path):
     assert not list(tmp_path.glob("core*")), "a core dump was written"
 
 
-@pytest.mark.parametrize("name", corpus.DAMAGED)
+@pytest.mark.parametrize("name", gguf_corpus.DAMAGED)
 def test_info_shows_a_damaged_file_with_its_problems(bad_files, name):
     """The card as read stays on stdout (text and --json, with `problems`); the error line says what is wrong."""
     path, phrase = bad_files[name]

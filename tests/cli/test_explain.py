@@ -15,7 +15,7 @@ from logitscope.cli.main import main
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import load_export
-from tests.diagnosis.test_diagnosis import FIXTURE
+from tests.helpers.data import DIAGNOSIS_TRACES
 
 APP = Path(__file__).resolve().parents[2] / "app"
 
@@ -23,7 +23,7 @@ APP = Path(__file__).resolve().parents[2] / "app"
 @pytest.fixture
 def export_file(tmp_path) -> Path:
     path = tmp_path / "traces.json"
-    path.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
+    path.write_bytes(gzip.decompress(DIAGNOSIS_TRACES.read_bytes()))
     return path
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from logitscope.system.threads import max_threads
-from tests.cli.test_cli import CLI, assert_clean_error, run
+from tests.helpers.cli import CLI, assert_clean_error, run
 
 GENERATE = ("generate", "--prompt", "hi", "--max-tokens", "2")
 

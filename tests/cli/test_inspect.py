@@ -7,7 +7,7 @@ import subprocess
 
 import numpy as np
 
-from tests.cli.test_cli import CLI, assert_clean_error, run
+from tests.helpers.cli import CLI, assert_clean_error, run
 
 SHORT_ANSWER = "What is 2+2? Answer with a number only."  # the demo model answers "2 + 2 = 4" and stops
 

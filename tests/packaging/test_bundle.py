@@ -20,10 +20,10 @@ import pytest
 
 from logitscope import __version__
 from logitscope.library.demo import DEMO_FILE_NAME
-from tests.cli.corpus import with_metadata_patched
-from tests.packaging.conftest import BUILD_ENV, BUILD_TIMEOUT_S, ROOT, Artefacts, require
-from tests.packaging.pictures import assert_window_picture
-from tests.packaging.runs import assert_one_clear_error, run, user_env
+from tests.helpers.bundle import BUILD_ENV, BUILD_TIMEOUT_S, ROOT, Artefacts, require
+from tests.helpers.bundle_runs import assert_one_clear_error, run, user_env
+from tests.helpers.gguf_corpus import with_metadata_patched
+from tests.helpers.pictures import assert_window_picture
 
 pytestmark = pytest.mark.timeout(BUILD_TIMEOUT_S if os.environ.get(BUILD_ENV) == "1" else 900)
 

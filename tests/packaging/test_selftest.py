@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from logitscope.cli.selftest import SelftestError, check_step, greedy_request
-from tests.cli.corpus import with_metadata_patched
-from tests.packaging.pictures import assert_window_picture
-from tests.packaging.runs import assert_one_clear_error, run, user_env
+from tests.helpers.bundle_runs import assert_one_clear_error, run, user_env
+from tests.helpers.gguf_corpus import with_metadata_patched
+from tests.helpers.pictures import assert_window_picture
 
 SELFTEST = [sys.executable, "-m", "logitscope", "--selftest"]
 

@@ -9,7 +9,7 @@ import pytest
 
 from logitscope.store.history import HistoryStore
 from logitscope.store.schema import LATEST_VERSION, MIGRATIONS, migrate
-from tests.store.conftest import save_answer
+from tests.helpers.store import save_answer
 
 # Rows as each version wrote them (version 0 is an empty file).
 SAMPLE_ROWS = {

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor
 
 from logitscope.ui.inspector.beam_cells import ALONE_COLOR, SHARED_COLOR
 from logitscope.ui.inspector.cell_strip import free_color
-from tests.ui.test_beams_view import SEARCH_TIMEOUT_MS
+from tests.helpers.beams_view import SEARCH_TIMEOUT_MS
 
 pytestmark = pytest.mark.gui
 

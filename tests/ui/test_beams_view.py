@@ -9,10 +9,7 @@ from PySide6.QtGui import QColor, QFontMetrics
 from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.ui.beams_view import PRUNED_FOREGROUND, SHORTCUT, WINNER_BACKGROUND, WINNER_FOREGROUND
 from logitscope.ui.tokens import id_label
-
-# Two short searches and a greedy answer each; generous for a machine shared with other work (they take seconds
-# on an idle one).
-SEARCH_TIMEOUT_MS = 400_000
+from tests.helpers.beams_view import SEARCH_TIMEOUT_MS, tree_items
 
 
 def _search(qtbot, dialog, question: str, beams: int, max_tokens: int) -> None:
@@ -22,14 +19,6 @@ def _search(qtbot, dialog, question: str, beams: int, max_tokens: int) -> None:
     dialog.run_button.click()
     assert dialog.running and not dialog.run_button.isEnabled()  # it runs on the worker: the GUI is free
     qtbot.waitUntil(lambda: not dialog.running, timeout=SEARCH_TIMEOUT_MS)
-
-
-def _items(tree):
-    stack = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
-    while stack:
-        item = stack.pop()
-        yield item
-        stack.extend(item.child(i) for i in range(item.childCount()))
 
 
 def test_beams_view_in_the_real_window(qtbot, real_window) -> None:
@@ -50,7 +39,7 @@ def test_beams_view_in_the_real_window(qtbot, real_window) -> None:
     result = dialog.beam_result
     assert result is not None and result.n_beams == 3
     assert dialog.tree.topLevelItemCount() == 6  # the prompt's 2N best first tokens
-    items = list(_items(dialog.tree))
+    items = list(tree_items(dialog.tree))
     node_of = {id(item): item.data(0, 0x0100) for item in items}  # Qt.UserRole
     winning = set(result.path(result.winner.node))
     highlighted = [item for item in items if item.background(0).color() == QColor(WINNER_BACKGROUND)]
@@ -97,7 +86,7 @@ def test_a_remote_engine_says_at_once_that_beams_need_a_local_model(qtbot, real_
     asked anyway runs nothing (it once ran the greedy and sampled answers on the server first)."""
     from logitscope.host.remote import RemoteEngine
     from logitscope.protocol.api import LoadSettings
-    from tests.remote.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
+    from tests.helpers.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
 
     assert real_window.beams_action.isEnabled()   # the local demo model can
     chunks = [data(chat_chunk("Hi", [chat_logprob("Hi", -0.1, {"Hi": -0.1})])), data(chat_chunk(None, None, "stop")),

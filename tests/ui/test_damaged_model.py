@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli import corpus
+from tests.helpers import gguf_corpus
 
 pytestmark = pytest.mark.gui
 
 
 @pytest.fixture
 def damaged(tmp_path, demo_model):
-    return corpus.with_metadata_patched(demo_model, tmp_path / "no-kv-heads.gguf", "llama.attention.head_count_kv", 0)
+    return gguf_corpus.with_metadata_patched(demo_model, tmp_path / "no-kv-heads.gguf", "llama.attention.head_count_kv", 0)
 
 
 def test_the_models_page_marks_a_damaged_file(qtbot, isolated_home, demo_model):
     from logitscope.ui.models.models_window import ModelsWindow
 
-    corpus.header_copy(demo_model, isolated_home / "models" / "cut.gguf", demo_model.stat().st_size * 99 // 100)
+    gguf_corpus.header_copy(demo_model, isolated_home / "models" / "cut.gguf", demo_model.stat().st_size * 99 // 100)
     w = ModelsWindow(())
     qtbot.addWidget(w)
     w.show()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.conftest import GEN_TIMEOUT_MS as BASE_TIMEOUT_MS
+from tests.helpers.window import GEN_TIMEOUT_MS as BASE_TIMEOUT_MS
 
 GEN_TIMEOUT_MS = 4 * BASE_TIMEOUT_MS   # two answers in a row on a machine shared with other test runs
 
@@ -83,11 +83,11 @@ def test_stored_answers_after_a_restart_show_their_badges_and_evidence(bare_wind
 
     from logitscope.store.exchange import import_json
     from logitscope.store.import_check import load_export
-    from tests.diagnosis.test_diagnosis import FIXTURE
+    from tests.helpers.data import DIAGNOSIS_TRACES
 
     w = bare_window
     export = tmp_path / "traces.json"
-    export.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
+    export.write_bytes(gzip.decompress(DIAGNOSIS_TRACES.read_bytes()))
     import_json(w.history.store, load_export(export))
     for title, expected in (("loop:", "problem"), ("clean: haiku", "clean"), ("guessing:", "problem")):   # guessing, and cut off
         conv = next(c for c in w.history.conversations() if c.title.startswith(title))
@@ -192,7 +192,7 @@ def test_slow_fix_loads_the_smaller_quantization_in_one_click(real_window, qtbot
     finding's fix loads it (same load settings) and makes the new version with it; the old version stays."""
     from logitscope.diagnosis import Context, diagnose
     from logitscope.diagnosis.quants import quant_of
-    from tests.diagnosis.quantized import quantize
+    from tests.helpers.quantize import quantize
 
     w = real_window
     smaller = quantize(demo_model, tmp_path, "Q4_0")
@@ -234,8 +234,8 @@ def test_the_library_lookup_never_blocks_the_window_and_the_fix_appears_when_it_
     from PySide6.QtCore import QTimer
 
     from logitscope.ui import diagnosis_controller
-    from tests.diagnosis.quantized import quantize
-    from tests.ui.conftest import ask
+    from tests.helpers.quantize import quantize
+    from tests.helpers.window import ask
 
     smaller = quantize(demo_model, tmp_path, "Q4_0")
     (isolated_home / "models" / smaller.name).symlink_to(smaller)

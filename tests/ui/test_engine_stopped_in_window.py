@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.ui.conftest import GEN_TIMEOUT_MS, ask
+from tests.helpers.window import GEN_TIMEOUT_MS, ask
 
 pytestmark = pytest.mark.gui
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QToolTip
 from logitscope.base.errors import LogitscopeError
 from logitscope.ui.inspector.attention import MEAN_OF_HEADS
 from logitscope.ui.inspector.layers import FIRST_TOKEN
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 pytestmark = pytest.mark.gui
 

@@ -9,7 +9,7 @@ import pytest
 
 from logitscope.ui.inspector.layers import FIRST_TOKEN
 from logitscope.ui.tokens import id_label
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 pytestmark = pytest.mark.gui
 

@@ -11,25 +11,11 @@ import sys
 import time
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
-from logitscope.protocol.api import LoadSettings
-from tests.ui.conftest import ask
+from tests.helpers.window import ask, make_window
 
 pytestmark = pytest.mark.gui
-
-
-def make_window(qtbot, tmp_path, demo_model, load: bool = True):
-    from logitscope.ui.main_window import MainWindow
-
-    w = MainWindow(settings=QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    w.show()
-    if load:
-        with qtbot.waitSignal(w.bridge.loaded, timeout=30_000):
-            w.open_model(str(demo_model), LoadSettings(n_ctx=2048), ask=False)
-        qtbot.waitUntil(lambda: not w.bridge.busy, timeout=10_000)
-    return w
 
 
 def test_conversations_and_traces_survive_a_restart(qtbot, real_window, tmp_path, demo_model):
@@ -189,7 +175,7 @@ def test_an_answer_streamed_while_another_process_holds_the_history_is_saved_who
     after its end: the window keeps every step, says so, never marks the answer done with holes, and
     saves all of it once the lock is free."""
     from logitscope.session import history as persistence
-    from tests.store.conftest import WriteLockHolder
+    from tests.helpers.store import WriteLockHolder
 
     monkeypatch.setattr(persistence, "REPORT_AFTER_S", 1.0)
     store = real_window.history.store

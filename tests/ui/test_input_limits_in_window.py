@@ -9,7 +9,7 @@ from logitscope.gguf.card import read_model_card
 from logitscope.protocol.api import LoadSettings
 from logitscope.store.settings import SettingsStore
 from logitscope.system.threads import max_threads
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 
 def test_load_dialog_bounds_threads_and_says_how_the_context_is_rounded(qtbot, demo_model):

@@ -7,7 +7,7 @@ import pytest
 
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.ui.inspector.distribution import FINAL, RANK, RAW, TOKEN
-from tests.ui.conftest import ask, heatmap_answer, token_point
+from tests.helpers.window import ask, heatmap_answer, token_point
 
 pytestmark = pytest.mark.gui
 

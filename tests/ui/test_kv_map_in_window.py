@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 pytestmark = pytest.mark.gui
 

@@ -6,6 +6,8 @@ import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QTabBar
 
+from tests.helpers.window import cut_tabs
+
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("does not support")]  # offscreen: floating docks
 
 MIN_DOCK = (160, 110)  # the smallest a dock's content may be and still be read
@@ -44,16 +46,6 @@ def test_reset_layout_fits_the_window(qtbot, bare_window, size):
     for bar in window.findChildren(QTabBar):
         if bar.isVisible():
             assert frame.contains(_in_window(window, bar)), bar
-
-
-def cut_tabs(window) -> list[tuple[str, int, int]]:
-    """The dock tabs narrower than their title needs (Qt elides their text): (title, width, needed)."""
-    cut = []
-    for bar in window.findChildren(QTabBar):
-        if bar.isVisible():
-            cut += [(bar.tabText(i), bar.tabRect(i).width(), bar.tabSizeHint(i).width()) for i in range(bar.count())
-                    if bar.tabRect(i).width() < bar.tabSizeHint(i).width()]
-    return cut
 
 
 def test_every_dock_tab_reads_in_full_at_1280x720(qtbot, bare_window):

@@ -8,7 +8,7 @@ import pytest
 
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
-from tests.ui.conftest import GEN_TIMEOUT_MS, ask
+from tests.helpers.window import GEN_TIMEOUT_MS, ask
 
 pytestmark = pytest.mark.gui
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.remote.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
-from tests.ui.conftest import GEN_TIMEOUT_MS
+from tests.helpers.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
+from tests.helpers.window import GEN_TIMEOUT_MS
 
 pytestmark = pytest.mark.gui
 

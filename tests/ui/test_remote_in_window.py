@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from tests.ui.conftest import GEN_TIMEOUT_MS
+from tests.helpers.window import GEN_TIMEOUT_MS
 
 pytestmark = pytest.mark.gui
 

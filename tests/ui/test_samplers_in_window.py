@@ -21,7 +21,7 @@ from logitscope.sampling.replay import Replay
 from logitscope.session.conversation import Answer, Turn
 from logitscope.ui.chat.output_check import check_output
 from logitscope.ui.inspector.state import StepView
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 BAD_GRAMMAR = 'root ::= "yes" | undefined-rule'
 BAD_REASON = "the grammar does not parse: expecting name at line 1"
@@ -194,17 +194,6 @@ def test_a_real_window_sends_the_chain_the_controls_show(qtbot, real_window):
     assert ticks == ["vocabulary", "temperature", "min-p", "top-k", "penalties"]
 
 
-def _engine_checks() -> bool:
-    from logitscope.host.client import EngineClient
-
-    return hasattr(EngineClient, "check_settings")
-
-
-needs_engine_stages = pytest.mark.skipif(not _engine_checks(), reason="the engine's stages and check_settings "
-                                         "(issue 14's engine side) are not in this tree yet")
-
-
-@needs_engine_stages
 def test_the_real_engine_refuses_a_bad_grammar_beside_the_control_and_the_send(qtbot, real_window):
     box = real_window.sampler.constraint
     box.mode.setCurrentIndex(box.mode.findData("custom"))

@@ -4,8 +4,8 @@ engine, demo model. While the score waits behind the answer, the dialog says so 
 
 from __future__ import annotations
 
-from tests.ui.conftest import GEN_TIMEOUT_MS
-from tests.ui.test_score_view import SCORE_TIMEOUT_MS, TEXT, _open
+from tests.helpers.score_dialog import SCORE_TIMEOUT_MS, SCORED_TEXT, open_score_dialog
+from tests.helpers.window import GEN_TIMEOUT_MS
 
 LONG_ANSWER = 200   # tokens: the answer is still streaming when the score is queued and cancelled
 PROMPT = "Write a long story about a lighthouse keeper and the sea, with many chapters."
@@ -19,8 +19,8 @@ def test_the_score_dialogs_cancel_leaves_a_streaming_answer_alone(qtbot, real_wi
     real_window.bridge.generationFinished.connect(finished.append)
     real_window.send(PROMPT)
     qtbot.waitUntil(lambda: bool(steps), timeout=GEN_TIMEOUT_MS)
-    dialog = _open(qtbot, real_window)
-    dialog.text.setPlainText(TEXT)
+    dialog = open_score_dialog(qtbot, real_window)
+    dialog.text.setPlainText(SCORED_TEXT)
     dialog.score_button.click()
     assert dialog.running
     assert dialog.status.text().startswith("Waiting for the chat's answer to finish")  # queued, and it says so
@@ -39,10 +39,10 @@ def test_the_score_dialogs_cancel_leaves_a_streaming_answer_alone(qtbot, real_wi
 
 
 def test_the_chats_stop_leaves_a_running_score_alone(qtbot, real_window) -> None:
-    dialog = _open(qtbot, real_window)
+    dialog = open_score_dialog(qtbot, real_window)
     progress: list[float] = []
     dialog.progressed.connect(progress.append)
-    dialog.text.setPlainText(TEXT * 8)  # about 300 tokens in 32-position windows: many passes, a few seconds
+    dialog.text.setPlainText(SCORED_TEXT * 8)  # about 300 tokens in 32-position windows: many passes, a few seconds
     dialog.n_ctx.setValue(32)
     dialog.score_button.click()
     qtbot.waitUntil(lambda: bool(progress), timeout=4 * SCORE_TIMEOUT_MS)
@@ -61,10 +61,10 @@ def test_the_chats_stop_leaves_a_running_score_alone(qtbot, real_window) -> None
 def test_esc_stops_a_running_score_and_keeps_the_dialog_open(qtbot, real_window) -> None:
     from PySide6.QtCore import Qt
 
-    dialog = _open(qtbot, real_window)
+    dialog = open_score_dialog(qtbot, real_window)
     progress: list[float] = []
     dialog.progressed.connect(progress.append)
-    dialog.text.setPlainText(TEXT * 8)  # many 32-position windows: still running when Esc is pressed
+    dialog.text.setPlainText(SCORED_TEXT * 8)  # many 32-position windows: still running when Esc is pressed
     dialog.n_ctx.setValue(32)
     dialog.score_button.click()
     qtbot.waitUntil(lambda: bool(progress), timeout=4 * SCORE_TIMEOUT_MS)
@@ -78,11 +78,11 @@ def test_esc_stops_a_running_score_and_keeps_the_dialog_open(qtbot, real_window)
 def test_closing_the_dialog_stops_its_scoring_and_starts_no_comparison(qtbot, real_window, demo_model) -> None:
     """A closed dialog's score would hold the engine (a chat answer waiting behind it), then start the
     comparison model's engine process for nobody."""
-    dialog = _open(qtbot, real_window)
+    dialog = open_score_dialog(qtbot, real_window)
     progress: list[float] = []
     dialog.progressed.connect(progress.append)
     dialog.picker.set_path(str(demo_model))  # a comparison is asked for: it must not start after the close
-    dialog.text.setPlainText(TEXT * 8)
+    dialog.text.setPlainText(SCORED_TEXT * 8)
     dialog.n_ctx.setValue(32)
     dialog.score_button.click()
     qtbot.waitUntil(lambda: bool(progress), timeout=4 * SCORE_TIMEOUT_MS)

@@ -5,30 +5,13 @@ line and nothing crashes; without a model the action is disabled with the reason
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QTextCursor
+from PySide6.QtGui import QColor
 
 from logitscope.protocol.score import ScoreRequest, ScoreResult, rank_bucket
 from logitscope.ui.score_view import SHORTCUT
 from logitscope.ui.score_widgets import BUCKET_COLORS, token_color, tooltip_html
 from logitscope.ui.tokens import rank_text
-
-SCORE_TIMEOUT_MS = 120_000  # a paragraph scores in well under a second on an idle machine; this one is shared
-TEXT = ("The quick brown fox jumps over the lazy dog. Paris is the capital of France, and Berlin is the capital "
-        "of Germany. Water boils at one hundred degrees Celsius at sea level.")
-
-
-def _open(qtbot, window):
-    window.score_action.trigger()
-    dialog = window.score_dialog
-    qtbot.waitUntil(dialog.isVisible, timeout=5_000)
-    return dialog
-
-
-def _background(view, index: int) -> QColor:
-    """The background a token is drawn with in the scored text."""
-    cursor = QTextCursor(view.document())
-    cursor.setPosition(view._starts[view._owners.index(index)] + 1)
-    return cursor.charFormat().background().color()
+from tests.helpers.score_dialog import SCORE_TIMEOUT_MS, SCORED_TEXT, open_score_dialog, token_background
 
 
 def _reference(qtbot, window, request: ScoreRequest) -> ScoreResult:
@@ -42,10 +25,10 @@ def _reference(qtbot, window, request: ScoreRequest) -> ScoreResult:
 def test_score_a_text_in_the_real_window(qtbot, real_window) -> None:
     assert real_window.score_action.shortcut().toString() == SHORTCUT
     assert real_window.score_action.isEnabled()
-    dialog = _open(qtbot, real_window)
+    dialog = open_score_dialog(qtbot, real_window)
     progress: list[float] = []
     dialog.progressed.connect(progress.append)
-    dialog.text.setPlainText(TEXT)
+    dialog.text.setPlainText(SCORED_TEXT)
     dialog.score_button.click()
     assert dialog.running and dialog.progress.isVisible()  # on the worker: the GUI is free meanwhile
     qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
@@ -53,7 +36,7 @@ def test_score_a_text_in_the_real_window(qtbot, real_window) -> None:
     assert result is not None, dialog.status.text()
     assert progress and progress[-1] == 1.0
 
-    expected = _reference(qtbot, real_window, ScoreRequest(text=TEXT, n_ctx=dialog.n_ctx.value()))
+    expected = _reference(qtbot, real_window, ScoreRequest(text=SCORED_TEXT, n_ctx=dialog.n_ctx.value()))
     assert len(result.tokens) == len(expected.tokens) and result.n_scored == expected.n_scored
     summary = dialog.summary.text()
     assert f"{len(expected.tokens):,} ({expected.n_scored:,} scored)" in summary
@@ -72,21 +55,21 @@ def test_score_a_text_in_the_real_window(qtbot, real_window) -> None:
 
     # every scored token wears its GLTR bucket's colour
     shown = [t for t in result.tokens if t.scored and t.text]
-    assert {t.i: _background(dialog.view, t.i) for t in shown} == {
+    assert {t.i: token_background(dialog.view, t.i) for t in shown} == {
         t.i: QColor(BUCKET_COLORS[rank_bucket(t.rank)]) for t in shown}
     # colour by probability instead, then back to ranks: the same tokens, other colours
     first = dialog.view.document().toPlainText()
     dialog.by_probability.setChecked(True)
     assert dialog.view.color_by == "probability" and dialog.legend.color_by == "probability"
     assert dialog.view.document().toPlainText() == first
-    assert _background(dialog.view, token.i) == token_color(token, "probability")
+    assert token_background(dialog.view, token.i) == token_color(token, "probability")
     dialog.by_rank.setChecked(True)
     assert dialog.view.color_by == "rank"
 
 
 def test_a_long_text_is_windowed_and_says_how(qtbot, real_window) -> None:
-    dialog = _open(qtbot, real_window)
-    dialog.text.setPlainText(TEXT * 4)
+    dialog = open_score_dialog(qtbot, real_window)
+    dialog.text.setPlainText(SCORED_TEXT * 4)
     dialog.n_ctx.setValue(32)
     dialog.score_button.click()
     qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
@@ -96,7 +79,7 @@ def test_a_long_text_is_windowed_and_says_how(qtbot, real_window) -> None:
 
 
 def test_bad_input_says_so_in_one_line(qtbot, real_window, tmp_path) -> None:
-    dialog = _open(qtbot, real_window)
+    dialog = open_score_dialog(qtbot, real_window)
     dialog.text.setPlainText("   \n ")
     dialog.score_button.click()
     assert not dialog.running and dialog.status.text() == "the text to score is empty"
@@ -127,10 +110,10 @@ def test_without_a_model_the_action_says_why(qtbot, bare_window) -> None:
 
 
 def test_cancel_stops_scoring_and_the_dialog_scores_again(qtbot, real_window) -> None:
-    dialog = _open(qtbot, real_window)
+    dialog = open_score_dialog(qtbot, real_window)
     progress: list[float] = []
     dialog.progressed.connect(progress.append)
-    dialog.text.setPlainText(TEXT * 40)  # about 1,500 tokens in 32-position windows: many passes to stop between
+    dialog.text.setPlainText(SCORED_TEXT * 40)  # about 1,500 tokens in 32-position windows: many passes to stop between
     dialog.n_ctx.setValue(32)
     dialog.score_button.click()
     qtbot.waitUntil(lambda: bool(progress) or not dialog.running, timeout=SCORE_TIMEOUT_MS)
@@ -139,7 +122,7 @@ def test_cancel_stops_scoring_and_the_dialog_scores_again(qtbot, real_window) ->
     assert dialog.scored is None and dialog.status.text().startswith("Scoring stopped:")
     assert "\n" not in dialog.status.text() and progress[-1] < 1.0
     assert dialog.score_button.isEnabled() and not dialog.progress.isVisible()
-    dialog.text.setPlainText(TEXT)
+    dialog.text.setPlainText(SCORED_TEXT)
     dialog.score_button.click()
     qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
     assert dialog.scored is not None, dialog.status.text()

@@ -9,7 +9,7 @@ from dataclasses import asdict, replace
 import numpy as np
 import pytest
 
-from tests.ui.scripted_engine import load_recording, record
+from tests.helpers.scripted_engine import load_recording, record
 
 pytestmark = pytest.mark.model  # runs the real demo model
 

