@@ -167,6 +167,8 @@ def real_server(demo_model: Path, tmp_path_factory: pytest.TempPathFactory) -> I
 # a test that uses one, directly or through another fixture, is a `model` test.
 MODEL_FIXTURES = frozenset({"engine", "client", "fa_engine", "real_server", "generated", "real_window"})
 GUI_FIXTURES = frozenset({"qtbot", "qapp"})
+# The built bundle (tests/packaging): the frozen app carries llama.cpp and runs it, so it is a `model` test too.
+BUNDLE_FIXTURES = frozenset({"built"})
 # A module marked `model` as a whole may import llama.cpp at its top: the fast tier does not even import it.
 WHOLE_MODULE_MODEL = re.compile(r"^pytestmark = .*\bpytest\.mark\.model\b", re.MULTILINE)
 
@@ -203,7 +205,9 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if fixtures & MODEL_FIXTURES:
+        if fixtures & BUNDLE_FIXTURES:
+            item.add_marker(pytest.mark.bundle)
+        if fixtures & (MODEL_FIXTURES | BUNDLE_FIXTURES):
             item.add_marker(pytest.mark.model)
         if fixtures & GUI_FIXTURES:
             item.add_marker(pytest.mark.gui)

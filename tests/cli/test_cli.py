@@ -26,6 +26,7 @@ def test_info_text_and_json(demo_model):
     assert data["problems"] == []
 
 
+@pytest.mark.model
 def test_generate_json_lines_schema(demo_model):
     proc = run("generate", "--chat", "What is 2+2?", "--temperature", "0", "--max-tokens", "12", "--json")
     assert proc.returncode == 0, proc.stderr
@@ -45,6 +46,7 @@ def test_generate_json_lines_schema(demo_model):
     assert done["kv"]["bytes_per_token"] == 23040
 
 
+@pytest.mark.model
 def test_json_lines_are_flushed_as_tokens_are_produced(demo_model):
     # 160 tokens: still running when the first line arrives (1.6 s here), done within the test's timeout on a
     # machine so loaded that the demo model makes ~1 token a second (400 took over 300 s there)
@@ -58,6 +60,7 @@ def test_json_lines_are_flushed_as_tokens_are_produced(demo_model):
     assert json.loads(rest[-1])["type"] == "done"
 
 
+@pytest.mark.model
 def test_text_streams_and_top_table(demo_model):
     proc = run("generate", "--prompt", "The capital of France is", "--temperature", "0", "--max-tokens", "8",
                "--top", "3")
@@ -67,6 +70,7 @@ def test_text_streams_and_top_table(demo_model):
     assert "tok/s" in proc.stderr
 
 
+@pytest.mark.model
 def test_seed_makes_runs_repeatable(demo_model):
     args = ("generate", "--prompt", "Tell me a story", "--temperature", "1.0", "--seed", "42", "--max-tokens", "20",
             "--json")
@@ -74,6 +78,7 @@ def test_seed_makes_runs_repeatable(demo_model):
     assert a["tokens"] == b["tokens"] and a["settings"]["seed"] == 42
 
 
+@pytest.mark.model
 def test_stop_sequence(demo_model):
     proc = run("generate", "--prompt", "1, 2, 3, 4,", "--temperature", "0", "--max-tokens", "40",
                "--stop", " 7", "--json")
@@ -107,6 +112,7 @@ def bad_files(tmp_path_factory, demo_model) -> dict[str, tuple[Path, str]]:
     return gguf_corpus.build(tmp_path_factory.mktemp("corpus"), demo_model)
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("name", ["missing", "directory", "empty.gguf", "text.gguf", "truncated-in-header.gguf",
                                   "truncated-in-tensors.gguf", "bad-version.gguf", "absurd-kv-count.gguf",
                                   "absurd-tensor-count.gguf", "absurd-string.gguf", "bad-value-type.gguf",
@@ -146,6 +152,7 @@ def test_info_shows_a_damaged_file_with_its_problems(bad_files, name):
         assert data["n_head_kv"] == 0  # as stored, not replaced by the query head count
 
 
+@pytest.mark.model
 def test_engine_crash_is_an_error_line_not_a_traceback(demo_model, tmp_path):
     """A native abort in the engine process: one error line, exit 2 (simulated with the crash hook)."""
     script = (

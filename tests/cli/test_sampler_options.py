@@ -19,6 +19,7 @@ def generate_json(*args: str) -> tuple[list[dict], dict]:
     return lines[:-1], lines[-1]
 
 
+@pytest.mark.model
 def test_samplers_set_the_chain_and_its_order(demo_model):
     steps, done = generate_json("--prompt", "The capital of France is", "--samplers", "min-p,top_k;temp",
                                 "--temperature", "0")
@@ -31,6 +32,7 @@ def test_samplers_set_the_chain_and_its_order(demo_model):
     assert min_p["n_in"] == 49152 and top_k["n_in"] == min_p["n_out"] < 40  # min-p ran first
 
 
+@pytest.mark.model
 def test_every_new_setting_is_recorded(demo_model):
     """Settings that leave their stage off (so any engine runs them) still go into the trace as given."""
     _, done = generate_json("--prompt", "Hi", "--temperature", "0", "--min-keep", "2", "--dry-base", "2.5",
@@ -47,6 +49,7 @@ def test_every_new_setting_is_recorded(demo_model):
     assert "order" not in recorded
 
 
+@pytest.mark.model
 def test_grammar_file_constrains_the_answer(demo_model, tmp_path: Path):
     grammar = tmp_path / "yes_no.gbnf"
     grammar.write_text('root ::= "yes" | "no"\n', encoding="utf-8")
@@ -56,6 +59,7 @@ def test_grammar_file_constrains_the_answer(demo_model, tmp_path: Path):
     assert steps[0]["stages"][0]["name"] == "grammar" and steps[0]["stages"][0]["info"]["allowed"] >= 1
 
 
+@pytest.mark.model
 def test_logit_bias_bans_a_token_and_a_text(demo_model):
     steps, _ = generate_json("--prompt", "The capital of France is", "--temperature", "0", "--max-tokens", "1")
     best = steps[0]["token"]
@@ -64,15 +68,18 @@ def test_logit_bias_bans_a_token_and_a_text(demo_model):
     assert steps[0]["token"] != best and done["settings"]["logit_bias"] == [[best, "-inf"]]
 
 
+@pytest.mark.model
 def test_a_token_outside_the_vocabulary_is_refused(demo_model):
     assert_clean_error(run("generate", "--prompt", "hi", "--logit-bias", "999999+1"), "999999")
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("grammar", ["root ::= (", "root ::= undefined-rule", "nothing here"])
 def test_a_grammar_that_does_not_parse_is_refused(demo_model, grammar):
     assert_clean_error(run("generate", "--prompt", "hi", "--max-tokens", "2", "--grammar", grammar), "grammar")
 
 
+@pytest.mark.model
 def test_a_schema_that_is_not_json_is_refused(demo_model):
     assert_clean_error(run("generate", "--prompt", "hi", "--max-tokens", "2", "--json-schema", "{not json"), "schema")
 

@@ -15,6 +15,8 @@ import pytest
 from tests.helpers.cli import CLI, assert_clean_error, run
 from tests.helpers.data import SCORE_DATA, SCORE_TEXT_FILE
 
+pytestmark = pytest.mark.model  # starts an engine process (the CLI, the window or EngineClient)
+
 REFERENCE = SCORE_DATA / "llama_perplexity.json"
 TOOLS = Path(os.environ.get("LLAMA_TOOLS_DIR", Path.home() / ".cache" / "llama-tools-0.3.36"))
 TOLERANCE = 0.005  # the 0.5 %

@@ -13,6 +13,7 @@ EDIT = ("Rewrite this text, replacing 'fox' with 'cat' and keeping everything el
         "each other by name.")
 
 
+@pytest.mark.model
 def test_generate_with_lookup_equals_plain_greedy_and_reports_its_figures(demo_model):
     common = ("generate", "--chat", EDIT, "--temperature", "0", "--max-tokens", "48", "--flash-attn")
     plain = run(*common, "--json")
@@ -30,6 +31,7 @@ def test_generate_with_lookup_equals_plain_greedy_and_reports_its_figures(demo_m
     assert "drafts accepted" in text.stderr and "tokens per evaluation" in text.stderr
 
 
+@pytest.mark.model
 def test_without_flash_attention_a_note_says_why_output_may_differ(demo_model):
     proc = run("generate", "--prompt", "one two one two one", "--temperature", "0", "--max-tokens", "8",
                "--draft", "lookup")
@@ -48,11 +50,13 @@ def test_bad_draft_arguments_give_one_clear_error(demo_model, args, phrase):
     assert_clean_error(run("generate", "--prompt", "Hello", "--max-tokens", "4", *args), phrase)
 
 
+@pytest.mark.model
 def test_a_draft_model_with_another_vocabulary_gives_one_clear_error(demo_model, gemma3):
     assert_clean_error(run("generate", "--prompt", "Hello", "--max-tokens", "4", "--draft", str(gemma3)),
                        "does not share the model's vocabulary")
 
 
+@pytest.mark.model
 def test_bench_speculative_prints_both_prompts_side_by_side(demo_model):
     proc = run("bench", "--speculative", "--tokens", "24", "--reps", "1", "--json", timeout=600)
     assert proc.returncode == 0, proc.stderr

@@ -186,7 +186,7 @@ class ScriptedEngine:
             if key in self.refuse:
                 raise self.refuse[key]
 
-    # -- the forward pass (issue 13): arrays of the contract's shapes, computed from the request alone --
+    # -- the forward pass: arrays of the contract's shapes, computed from the request alone --
     def inspect(self, request: InspectRequest) -> ForwardInspection:
         if self.inspect_gate is not None:
             self.inspect_gate.wait(10)
