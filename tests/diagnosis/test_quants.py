@@ -22,6 +22,8 @@ from logitscope.store.traces import PieceVocab
 from tests.helpers.data import DIAGNOSIS_TRACES
 from tests.helpers.quantize import quantize
 
+pytestmark = pytest.mark.model  # loads llama.cpp (in a child process or here)
+
 
 @pytest.fixture(scope="module")
 def quants(demo_model, tmp_path_factory) -> dict[str, Path]:

@@ -46,6 +46,7 @@ def test_the_card_shows_zero_kv_heads_as_stored(bad_files):
     assert (card.n_head, card.n_head_kv) == (9, 0)  # it used to show "KV heads 9"
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("name", [None, "too-many-layers", "absurd-heads", *gguf_corpus.DAMAGED])
 def test_llama_cpp_refuses_every_file_the_check_rejects(bad_files, demo_model, name, tmp_path):
     """The oracle: llama.cpp itself, in a child process (some of these abort it). None: the demo model loads."""
@@ -98,6 +99,7 @@ def test_a_real_gemma3_model_passes(tmp_path, gemma3):
     assert (card.n_head, card.n_head_kv, card.head_dim_k, card.n_embd) == (4, 1, 256, 640)
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("key,value,phrase", [
     ("attention.head_count_kv", 0, "head_count_kv is 0"), ("attention.head_count", 3, "attn_q.weight is [640, 1024]"),
     ("attention.key_length", 128, "attn_q.weight is [640, 1024]"), ("block_count", 17, "tensors of layer 17")])
