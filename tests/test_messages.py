@@ -52,6 +52,7 @@ def test_a_damaged_file_error_keeps_its_template(tmp_path, demo_model):
                                 "model needs at least one KV head"
 
 
+@pytest.mark.model
 def test_the_template_crosses_the_engine_process(tmp_path):
     from logitscope.host.client import EngineClient
     from tests.helpers.gguf_corpus import tiny_gguf

@@ -202,6 +202,7 @@ def test_cancel_closes_the_stream_at_once(real_server):
                                                options=DecodeOptions(max_tokens=2))).finish_reason == "length"
 
 
+@pytest.mark.model
 def test_a_server_killed_mid_stream_keeps_the_partial_answer(demo_model, tmp_path: Path):
     with llama_cpp_server(demo_model, tmp_path / "server.log", api_key=None) as server:
         client = RemoteEngine(server.url, timeout=20)

@@ -188,6 +188,7 @@ for event in engine.generate(GenerateRequest(prompt=prompt, settings=PRESETS["Gr
 """
 
 
+@pytest.mark.model
 def test_kill_9_mid_answer_leaves_a_consistent_partial_answer(tmp_path: Path, demo_model: Path):
     home = tmp_path / "home"
     home.mkdir()
