@@ -75,6 +75,7 @@ def test_clean_answer_has_a_clean_badge_and_selecting_nothing_clears_the_marks(r
     assert bubble.view.extraSelections() == [] and w.diagnosis.bands == []
 
 
+@pytest.mark.model
 def test_stored_answers_after_a_restart_show_their_badges_and_evidence(bare_window, qtbot, tmp_path):
     """No model loaded: answers imported into the window's history (the recorded real traces) are diagnosed
     from what the store kept; the fix cannot run without a model, so its button stays off while nothing

@@ -62,6 +62,7 @@ def test_versions_and_edits_are_saved_as_a_tree(qtbot, real_window, tmp_path, de
         again.close()
 
 
+@pytest.mark.model
 def test_kill_9_in_the_middle_of_an_answer_loses_nothing(qtbot, tmp_path, demo_model, isolated_home):
     """The real app in a real process, killed with SIGKILL while it streams an answer."""
     from logitscope.store.history import HistoryStore, history_path
@@ -156,6 +157,7 @@ def test_settings_dialog_and_presets_are_saved(qtbot, real_window):
     assert reread.load_settings_for(real_window.bridge.client.last_load[0]) is None  # loaded without the dialog
 
 
+@pytest.mark.model
 def test_a_corrupt_history_database_is_set_aside_and_the_app_starts(qtbot, tmp_path, isolated_home, demo_model):
     (isolated_home / "history.sqlite3").write_bytes(b"this is not a database" * 100)
     window = make_window(qtbot, tmp_path, demo_model)

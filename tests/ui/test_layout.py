@@ -17,6 +17,7 @@ def _in_window(window, widget) -> QRect:
     return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_reset_layout_fits_the_window(qtbot, bare_window, size):
     window = bare_window
@@ -48,6 +49,7 @@ def test_reset_layout_fits_the_window(qtbot, bare_window, size):
             assert frame.contains(_in_window(window, bar)), bar
 
 
+@pytest.mark.model
 def test_every_dock_tab_reads_in_full_at_1280x720(qtbot, bare_window):
     """The bottom docks' tabs once read "Sampler waterf…", "Memory and cont…", "Model c…", "Attenti…"."""
     window = bare_window

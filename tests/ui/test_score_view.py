@@ -5,6 +5,7 @@ line and nothing crashes; without a model the action is disabled with the reason
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtGui import QColor
 
 from logitscope.protocol.score import ScoreRequest, ScoreResult, rank_bucket
@@ -102,6 +103,7 @@ def test_bad_input_says_so_in_one_line(qtbot, real_window, tmp_path) -> None:
     assert dialog.open_file(str(good)) and dialog.text.toPlainText() == "Un texte en français."
 
 
+@pytest.mark.model
 def test_without_a_model_the_action_says_why(qtbot, bare_window) -> None:
     action = bare_window.score_action
     assert not action.isEnabled()

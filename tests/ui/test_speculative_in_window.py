@@ -158,6 +158,7 @@ def test_a_draft_model_that_cannot_draft_is_refused_with_one_clear_message(qtbot
     assert answer.steps
 
 
+@pytest.mark.model
 def test_the_remembered_draft_model_is_offered_at_start(qtbot, saved_draft, bare_window):
     drafting = bare_window.sampler.drafting
     assert drafting.draft_model() == (str(saved_draft) if saved_draft.is_file() else "")

@@ -22,6 +22,7 @@ def saved_conversation() -> None:
         store.add_message(store.create_conversation("Saved"), "user", "hello there")
 
 
+@pytest.mark.model
 @pytest.mark.timeout(120)
 @pytest.mark.skipif(os.name != "posix", reason="named pipes and modes are POSIX")
 def test_exports_never_hang_on_a_pipe_nor_change_a_files_mode(qtbot, tmp_path, isolated_home, demo_model):
@@ -68,6 +69,7 @@ def test_import_in_the_window_is_bounded_checked_and_reports_gaps(qtbot, real_wi
                                            f"(missing: 2-{n - 1}); it was imported as it is")
 
 
+@pytest.mark.model
 def test_a_settings_file_with_bad_values_is_backed_up_and_reported_once(qtbot, tmp_path, isolated_home, demo_model):
     (isolated_home / "settings.json").write_text(json.dumps(
         {"schema": 1, "app": {"theme": "purple", "language": "en"}, "sampler_presets": {"Mine": {"top_k": -2,

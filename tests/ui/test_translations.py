@@ -150,6 +150,7 @@ def _visible_texts(window) -> list[tuple[str, str]]:
     return [(kind, text) for kind, text in texts if text]
 
 
+@pytest.mark.model
 def test_window_is_in_chinese(chinese_window, fresh_ts):
     from PySide6.QtWidgets import QDockWidget
 
@@ -168,6 +169,7 @@ def test_window_is_in_chinese(chinese_window, fresh_ts):
     assert not english, f"still in English (not wrapped in tr()?): {english}"
 
 
+@pytest.mark.model
 def test_chinese_screenshot(chinese_window, tmp_path):
     from PySide6.QtGui import QFontDatabase, QImage
 
@@ -182,6 +184,7 @@ def test_chinese_screenshot(chinese_window, tmp_path):
 
 
 
+@pytest.mark.model
 def test_chinese_dock_tabs_read_in_full_at_1280x720(qtbot, chinese_window, fresh_ts):
     from tests.helpers.window import cut_tabs
 
