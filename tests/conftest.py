@@ -19,7 +19,7 @@ from pathlib import Path
 
 import huggingface_hub.constants
 import pytest
-from _pytest.mark.expression import Expression
+from _pytest.mark.expression import Expression  # what -m uses, to read the tier asked for
 from hypothesis import settings
 
 from logitscope.library.demo import DEMO_FILE_NAME, DEMO_SHA256, demo_model_path, fetch_demo

@@ -5,7 +5,11 @@ which owns llama.cpp), without the `model` marker fails loudly at its teardown.
 Two halves: an import finder in the pytest process, and child_guard/sitecustomize.py in every Python
 child process (it is put first on PYTHONPATH), so a CLI run or an engine process is caught too. Children
 learn whether the running test is guarded from a state file, not from their environment, because tests
-often hand children environments copied earlier."""
+often hand children environments copied earlier.
+
+Its one blind spot: a child whose environment drops or replaces PYTHONPATH (bundle_runs.user_env, a few
+`PYTHONPATH=app` runs in tests/cli/test_explain.py) never loads the sitecustomize; those tests are marked
+`model` by hand where they start the engine."""
 
 from __future__ import annotations
 
