@@ -10,6 +10,7 @@ makes a test not marked `model` fail when it (or a child process of it) imports 
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -177,9 +178,19 @@ GUARD = pytest.StashKey[LlamaGuard]()
 
 
 def model_tests_deselected(config: pytest.Config) -> bool:
-    """True when -m leaves out a test that has only the `model` marker (as `-m "not model"` does)."""
+    """True when -m leaves out every `model` test, whatever its other markers (as `-m "not model"` does)."""
     expression = config.getoption("markexpr")
-    return bool(expression) and not Expression.compile(expression).evaluate(lambda name, **_: name == "model")
+    if not expression:
+        return False
+    compiled = Expression.compile(expression)
+    others = sorted(set(re.findall(r"[A-Za-z_]\w*", expression)) - {"and", "or", "not", "model"})
+    combos = (combo for n in range(len(others) + 1) for combo in itertools.combinations(others, n))
+    return not any(compiled.evaluate(markers_present({"model", *combo})) for combo in combos)
+
+
+def markers_present(names: set[str]):  # noqa: ANN201 - the matcher -m's Expression calls
+    """A test with exactly these markers, as -m's expression sees it."""
+    return lambda name, **_: name in names
 
 
 def pytest_configure(config: pytest.Config) -> None:
