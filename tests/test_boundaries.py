@@ -50,6 +50,7 @@ def test_html_is_escaped_one_way():
         assert not literals & {"&lt;", "&gt;", "&amp;"}, f"{path.relative_to(APP)} escapes HTML by hand: use html.escape"
 
 
+@pytest.mark.model
 def test_engine_import_pulls_in_no_qt():
     code = ("import sys, logitscope.engine.core, logitscope.host.client, logitscope.cli.main, logitscope.session.history; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')]; "

@@ -41,9 +41,9 @@ def test_joined_messages_keep_each_part():
 
 def test_a_damaged_file_error_keeps_its_template(tmp_path, demo_model):
     from logitscope.gguf.card import damaged_error, read_model_card_with_problems
-    from tests.cli import corpus
+    from tests.helpers import gguf_corpus
 
-    damaged = corpus.with_metadata_patched(demo_model, tmp_path / "d.gguf", "llama.attention.head_count_kv", 0)
+    damaged = gguf_corpus.with_metadata_patched(demo_model, tmp_path / "d.gguf", "llama.attention.head_count_kv", 0)
     error = damaged_error(read_model_card_with_problems(damaged))
     message = error.message
     assert message.template == "{file} is damaged and cannot load: {problem}"
@@ -52,9 +52,10 @@ def test_a_damaged_file_error_keeps_its_template(tmp_path, demo_model):
                                 "model needs at least one KV head"
 
 
+@pytest.mark.model
 def test_the_template_crosses_the_engine_process(tmp_path):
     from logitscope.host.client import EngineClient
-    from tests.cli.corpus import tiny_gguf
+    from tests.helpers.gguf_corpus import tiny_gguf
 
     bad = tiny_gguf(tmp_path / "unknown-arch.gguf", "frobnicator")
     client = EngineClient()

@@ -8,7 +8,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from tests.test_architecture import QT_HOMES
+from tests.helpers.layers import QT_HOMES
 
 ROOT = Path(__file__).resolve().parents[1]
 

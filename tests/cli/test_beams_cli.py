@@ -10,7 +10,7 @@ from logitscope.base.errors import UnsupportedByServerError
 from logitscope.host.remote import RemoteEngine
 from logitscope.protocol.api import ChatMessage, GenerateRequest
 from logitscope.protocol.beams import BeamRequest
-from tests.cli.test_cli import assert_clean_error, run
+from tests.helpers.cli import assert_clean_error, run
 
 
 @pytest.mark.parametrize(("args", "phrase"), [
@@ -39,6 +39,7 @@ def test_a_remote_engine_says_it_cannot() -> None:
         remote.close()
 
 
+@pytest.mark.model
 @pytest.mark.timeout(900)  # three engine processes on a machine that may be shared; seconds when idle
 def test_one_beam_equals_greedy_and_the_tree_is_consistent(demo_model) -> None:
     question = ("--chat", "Name three colours.", "--max-tokens", "16")
@@ -67,6 +68,7 @@ def test_one_beam_equals_greedy_and_the_tree_is_consistent(demo_model) -> None:
     assert all(m["n_shared"] + m["n_own"] == m["n_cells"] for m in data["memory"])
 
 
+@pytest.mark.model
 @pytest.mark.timeout(600)
 def test_a_terminal_sees_a_progress_line_per_step(demo_model) -> None:
     """stderr on a terminal (a pseudo-terminal here): one line per search step, rewritten in place and erased at
@@ -76,7 +78,7 @@ def test_a_terminal_sees_a_progress_line_per_step(demo_model) -> None:
     import subprocess
     import time
 
-    from tests.cli.test_cli import CLI
+    from tests.helpers.cli import CLI
 
     question = ("generate", "--chat", "Name three colours.", "--max-tokens", "8", "--beams", "3")
     leader, follower = pty.openpty()

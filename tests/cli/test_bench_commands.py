@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 
 def bench(*args: str, env: dict[str, str] | None = None) -> dict:
     proc = subprocess.run([sys.executable, "-m", "logitscope", "bench", *args, "--reps", "1", "--threads", "1",
@@ -16,12 +18,14 @@ def bench(*args: str, env: dict[str, str] | None = None) -> dict:
     return json.loads(proc.stdout)
 
 
+@pytest.mark.model
 def test_bench_pipe_compares_generate_json_with_the_bare_loop(demo_model):
     report = bench("--pipe", "--tokens", "8", "--prompt-tokens", "32", "--model", str(demo_model))
     assert report["bare_gen_tok_s"] > 0 and report["piped_gen_tok_s"] > 0
     assert report["ratio"] == report["piped_gen_tok_s"] / report["bare_gen_tok_s"]
 
 
+@pytest.mark.model
 def test_bench_window_reports_each_variant(demo_model, isolated_home):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")  # the fastest display; Xvfb is used when there is one
     report = bench("--window", "--tokens", "12", "--model", str(demo_model), env=env)
@@ -33,6 +37,7 @@ def test_bench_window_reports_each_variant(demo_model, isolated_home):
         assert v["ratio"] == v["window_tok_s"] / v["cli_tok_s"] and v["worst_step_ms"] > 0
 
 
+@pytest.mark.model
 def test_bench_window_replay_measures_the_window_alone(demo_model, isolated_home):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     report = bench("--window", "--replay", "--rate", "200", "--tokens", "12", "--model", str(demo_model), env=env)
@@ -49,6 +54,7 @@ def test_bench_replay_flags_are_checked():
         assert proc.returncode == 2 and proc.stderr.startswith("error:") and "Traceback" not in proc.stderr, args
 
 
+@pytest.mark.model
 def test_bench_samplers_times_every_stage(demo_model):
     report = bench("--samplers", "--tokens", "4", "--model", str(demo_model))
     (model,) = report  # one entry per model

@@ -12,22 +12,8 @@ from pathlib import Path
 import pytest
 
 from logitscope import TRACE_SCHEMA_VERSION
-from tests.cli import corpus
-
-CLI = [sys.executable, "-m", "logitscope"]
-
-
-def run(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout, **kwargs)
-
-
-def assert_clean_error(proc: subprocess.CompletedProcess[str], phrase: str = "") -> None:
-    assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    errors = [line for line in lines if line.startswith("error:")]
-    assert len(errors) == 1, proc.stderr[-2000:]
-    assert "Traceback" not in proc.stderr
-    assert phrase.lower() in errors[0].lower(), errors[0]
+from tests.helpers import gguf_corpus
+from tests.helpers.cli import CLI, assert_clean_error, run
 
 
 def test_info_text_and_json(demo_model):
@@ -40,6 +26,7 @@ def test_info_text_and_json(demo_model):
     assert data["problems"] == []
 
 
+@pytest.mark.model
 def test_generate_json_lines_schema(demo_model):
     proc = run("generate", "--chat", "What is 2+2?", "--temperature", "0", "--max-tokens", "12", "--json")
     assert proc.returncode == 0, proc.stderr
@@ -59,6 +46,7 @@ def test_generate_json_lines_schema(demo_model):
     assert done["kv"]["bytes_per_token"] == 23040
 
 
+@pytest.mark.model
 def test_json_lines_are_flushed_as_tokens_are_produced(demo_model):
     # 160 tokens: still running when the first line arrives (1.6 s here), done within the test's timeout on a
     # machine so loaded that the demo model makes ~1 token a second (400 took over 300 s there)
@@ -72,6 +60,7 @@ def test_json_lines_are_flushed_as_tokens_are_produced(demo_model):
     assert json.loads(rest[-1])["type"] == "done"
 
 
+@pytest.mark.model
 def test_text_streams_and_top_table(demo_model):
     proc = run("generate", "--prompt", "The capital of France is", "--temperature", "0", "--max-tokens", "8",
                "--top", "3")
@@ -81,6 +70,7 @@ def test_text_streams_and_top_table(demo_model):
     assert "tok/s" in proc.stderr
 
 
+@pytest.mark.model
 def test_seed_makes_runs_repeatable(demo_model):
     args = ("generate", "--prompt", "Tell me a story", "--temperature", "1.0", "--seed", "42", "--max-tokens", "20",
             "--json")
@@ -88,6 +78,7 @@ def test_seed_makes_runs_repeatable(demo_model):
     assert a["tokens"] == b["tokens"] and a["settings"]["seed"] == 42
 
 
+@pytest.mark.model
 def test_stop_sequence(demo_model):
     proc = run("generate", "--prompt", "1, 2, 3, 4,", "--temperature", "0", "--max-tokens", "40",
                "--stop", " 7", "--json")
@@ -118,14 +109,15 @@ def test_missing_prompt_is_a_usage_error():
 
 @pytest.fixture(scope="module")
 def bad_files(tmp_path_factory, demo_model) -> dict[str, tuple[Path, str]]:
-    return corpus.build(tmp_path_factory.mktemp("corpus"), demo_model)
+    return gguf_corpus.build(tmp_path_factory.mktemp("corpus"), demo_model)
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("name", ["missing", "directory", "empty.gguf", "text.gguf", "truncated-in-header.gguf",
                                   "truncated-in-tensors.gguf", "bad-version.gguf", "absurd-kv-count.gguf",
                                   "absurd-tensor-count.gguf", "absurd-string.gguf", "bad-value-type.gguf",
                                   "no-architecture.gguf", "unknown-architecture", "too-many-layers", "absurd-heads",
-                                  *corpus.DAMAGED])
+                                  *gguf_corpus.DAMAGED])
 @pytest.mark.parametrize("command", ["info", "generate"])
 def test_bad_model_files(bad_files, name, command, tmp_path):
     path, phrase = bad_files[name]
@@ -143,7 +135,7 @@ def test_bad_model_files(bad_files, name, command, tmp_path):
     assert not list(tmp_path.glob("core*")), "a core dump was written"
 
 
-@pytest.mark.parametrize("name", corpus.DAMAGED)
+@pytest.mark.parametrize("name", gguf_corpus.DAMAGED)
 def test_info_shows_a_damaged_file_with_its_problems(bad_files, name):
     """The card as read stays on stdout (text and --json, with `problems`); the error line says what is wrong."""
     path, phrase = bad_files[name]
@@ -160,6 +152,7 @@ def test_info_shows_a_damaged_file_with_its_problems(bad_files, name):
         assert data["n_head_kv"] == 0  # as stored, not replaced by the query head count
 
 
+@pytest.mark.model
 def test_engine_crash_is_an_error_line_not_a_traceback(demo_model, tmp_path):
     """A native abort in the engine process: one error line, exit 2 (simulated with the crash hook)."""
     script = (

@@ -15,7 +15,7 @@ from logitscope.cli.main import main
 from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import load_export
-from tests.diagnosis.test_diagnosis import FIXTURE
+from tests.helpers.data import DIAGNOSIS_TRACES
 
 APP = Path(__file__).resolve().parents[2] / "app"
 
@@ -23,7 +23,7 @@ APP = Path(__file__).resolve().parents[2] / "app"
 @pytest.fixture
 def export_file(tmp_path) -> Path:
     path = tmp_path / "traces.json"
-    path.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
+    path.write_bytes(gzip.decompress(DIAGNOSIS_TRACES.read_bytes()))
     return path
 
 
@@ -89,6 +89,7 @@ def test_a_question_is_not_an_answer(saved, capsys):
     assert "is a user message, not an answer" in capsys.readouterr().err
 
 
+@pytest.mark.model
 def test_generate_explain_on_the_real_engine(demo_model, isolated_home):
     env = dict(os.environ, PYTHONPATH=str(APP))
     proc = subprocess.run(
@@ -117,6 +118,7 @@ def looping_trace(demo_model, tmp_path_factory) -> list[str]:
     return proc.stdout.splitlines()
 
 
+@pytest.mark.model
 def test_generate_explain_json_ends_with_one_diagnosis_line(looping_trace):
     lines = [json.loads(line) for line in looping_trace]
     assert [line["type"] for line in lines] == ["step"] * 80 + ["done", "diagnosis"]
@@ -131,6 +133,7 @@ def test_generate_explain_json_ends_with_one_diagnosis_line(looping_trace):
     assert any("no speed of this model" in s for s in diagnosis["skipped"])
 
 
+@pytest.mark.model
 def test_explain_reads_a_generate_json_trace_file(looping_trace, tmp_path, capsys):
     live = json.loads(looping_trace[-1])
     path = tmp_path / "trace.jsonl"
@@ -147,6 +150,7 @@ def test_explain_reads_a_generate_json_trace_file(looping_trace, tmp_path, capsy
     assert "[problem] repetition loop: the answer repeats itself" in out
 
 
+@pytest.mark.model
 def test_explain_reads_a_trace_on_stdin_piped_from_generate(looping_trace):
     """`generate --json --explain ... | logitscope explain -`: the diagnosis line is skipped (worked out again);
     two traces one after the other are two answers; one cut before its "done" line did not finish."""

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from logitscope.system.threads import max_threads
-from tests.cli.test_cli import CLI, assert_clean_error, run
+from tests.helpers.cli import CLI, assert_clean_error, run
 
 GENERATE = ("generate", "--prompt", "hi", "--max-tokens", "2")
 
@@ -38,11 +38,13 @@ def test_absurd_thread_count_is_refused(command):
     assert time.monotonic() - start < 30
 
 
+@pytest.mark.model
 def test_threads_at_the_bound_are_accepted(demo_model):
     proc = run(*GENERATE, "--threads", str(max_threads()))
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.model
 def test_small_context_is_rounded_up_with_a_warning(demo_model):
     proc = run(*GENERATE, "--n-ctx", "64", "--json")
     assert proc.returncode == 0, proc.stderr
@@ -51,6 +53,7 @@ def test_small_context_is_rounded_up_with_a_warning(demo_model):
     assert json.loads(proc.stdout.splitlines()[-1])["kv"]["n_ctx"] == 256
 
 
+@pytest.mark.model
 def test_absurd_context_is_refused_from_the_estimate_before_allocating(demo_model):
     from logitscope.gguf.card import read_model_card
     from logitscope.gguf.memory import estimate
@@ -110,6 +113,7 @@ def test_the_window_entry_with_a_bad_data_folder(tmp_path):
     assert_clean_error(proc, phrase)
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
 def test_a_full_output(demo_model, as_json):
     args = ["generate", "--prompt", "1, 2, 3,", "--temperature", "0", "--max-tokens", "300"]
@@ -128,6 +132,7 @@ def test_a_full_output_for_short_commands(demo_model, command):
     assert_clean_error(proc, "could not write the output")
 
 
+@pytest.mark.model
 def test_a_closed_pipe_ends_quietly(demo_model):
     """`logitscope generate --json | head -1`: the reader goes away; no BrokenPipeError, no hang."""
     proc = subprocess.Popen([*CLI, "generate", "--prompt", "1, 2, 3,", "--temperature", "0", "--max-tokens", "300",
@@ -214,6 +219,7 @@ def test_a_memory_limit_too_small_to_start(tmp_path, command):
 
 # -- item 13: the steps add up to the answer --------------------------------------------------------
 
+@pytest.mark.model
 def test_steps_add_up_when_max_tokens_cuts_inside_an_emoji(demo_model):
     """The demo model answers this with emoji, each of three tokens: two tokens end inside the first one."""
     proc = run("generate", "--chat", "Reply with only an emoji of a happy face.", "--temperature", "0",

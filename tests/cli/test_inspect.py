@@ -6,8 +6,11 @@ import json
 import subprocess
 
 import numpy as np
+import pytest
 
-from tests.cli.test_cli import CLI, assert_clean_error, run
+from tests.helpers.cli import CLI, assert_clean_error, run
+
+pytestmark = pytest.mark.model  # starts an engine process (the CLI, the window or EngineClient)
 
 SHORT_ANSWER = "What is 2+2? Answer with a number only."  # the demo model answers "2 + 2 = 4" and stops
 

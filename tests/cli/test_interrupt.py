@@ -14,6 +14,8 @@ import pytest
 
 from logitscope.host.client import TIMEOUT_ENV
 
+pytestmark = pytest.mark.model  # starts an engine process (the CLI, the window or EngineClient)
+
 ARGS = ["generate", "--prompt", "1, 2, 3, 4, 5,", "--max-tokens", "3000", "--temperature", "0", "--n-ctx", "4096", "--threads", "1"]
 
 

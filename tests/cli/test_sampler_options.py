@@ -9,14 +9,7 @@ from pathlib import Path
 import pytest
 
 from logitscope.protocol.sampler_settings import SamplerSettings
-from tests.cli.test_cli import assert_clean_error, run
-
-
-@pytest.fixture(scope="module")
-def stages_applied(engine) -> None:
-    """The engine applies issue 14's stages (grammar, logit bias, ...): otherwise they are placeholders."""
-    if not engine.capabilities().get("grammar"):
-        pytest.skip("this engine does not apply the grammar and logit-bias stages yet")
+from tests.helpers.cli import assert_clean_error, run
 
 
 def generate_json(*args: str) -> tuple[list[dict], dict]:
@@ -26,6 +19,7 @@ def generate_json(*args: str) -> tuple[list[dict], dict]:
     return lines[:-1], lines[-1]
 
 
+@pytest.mark.model
 def test_samplers_set_the_chain_and_its_order(demo_model):
     steps, done = generate_json("--prompt", "The capital of France is", "--samplers", "min-p,top_k;temp",
                                 "--temperature", "0")
@@ -38,6 +32,7 @@ def test_samplers_set_the_chain_and_its_order(demo_model):
     assert min_p["n_in"] == 49152 and top_k["n_in"] == min_p["n_out"] < 40  # min-p ran first
 
 
+@pytest.mark.model
 def test_every_new_setting_is_recorded(demo_model):
     """Settings that leave their stage off (so any engine runs them) still go into the trace as given."""
     _, done = generate_json("--prompt", "Hi", "--temperature", "0", "--min-keep", "2", "--dry-base", "2.5",
@@ -54,7 +49,8 @@ def test_every_new_setting_is_recorded(demo_model):
     assert "order" not in recorded
 
 
-def test_grammar_file_constrains_the_answer(demo_model, stages_applied, tmp_path: Path):
+@pytest.mark.model
+def test_grammar_file_constrains_the_answer(demo_model, tmp_path: Path):
     grammar = tmp_path / "yes_no.gbnf"
     grammar.write_text('root ::= "yes" | "no"\n', encoding="utf-8")
     steps, done = generate_json("--chat", "Is the sky blue?", "--grammar-file", str(grammar), "--max-tokens", "8")
@@ -63,7 +59,8 @@ def test_grammar_file_constrains_the_answer(demo_model, stages_applied, tmp_path
     assert steps[0]["stages"][0]["name"] == "grammar" and steps[0]["stages"][0]["info"]["allowed"] >= 1
 
 
-def test_logit_bias_bans_a_token_and_a_text(demo_model, stages_applied):
+@pytest.mark.model
+def test_logit_bias_bans_a_token_and_a_text(demo_model):
     steps, _ = generate_json("--prompt", "The capital of France is", "--temperature", "0", "--max-tokens", "1")
     best = steps[0]["token"]
     steps, done = generate_json("--prompt", "The capital of France is", "--temperature", "0", "--max-tokens", "1",
@@ -71,16 +68,19 @@ def test_logit_bias_bans_a_token_and_a_text(demo_model, stages_applied):
     assert steps[0]["token"] != best and done["settings"]["logit_bias"] == [[best, "-inf"]]
 
 
-def test_a_token_outside_the_vocabulary_is_refused(demo_model, stages_applied):
+@pytest.mark.model
+def test_a_token_outside_the_vocabulary_is_refused(demo_model):
     assert_clean_error(run("generate", "--prompt", "hi", "--logit-bias", "999999+1"), "999999")
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("grammar", ["root ::= (", "root ::= undefined-rule", "nothing here"])
 def test_a_grammar_that_does_not_parse_is_refused(demo_model, grammar):
     assert_clean_error(run("generate", "--prompt", "hi", "--max-tokens", "2", "--grammar", grammar), "grammar")
 
 
-def test_a_schema_that_is_not_json_is_refused(demo_model, stages_applied):
+@pytest.mark.model
+def test_a_schema_that_is_not_json_is_refused(demo_model):
     assert_clean_error(run("generate", "--prompt", "hi", "--max-tokens", "2", "--json-schema", "{not json"), "schema")
 
 

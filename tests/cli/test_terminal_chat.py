@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from logitscope.session.conversation import Conversation
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
-from tests.cli.test_cli import CLI, assert_clean_error
+from tests.helpers.cli import CLI, assert_clean_error
 
 CHAT = [*CLI, "chat", "--n-ctx", "256", "--max-tokens", "6", "--temperature", "0"]
 TOO_LONG = "word " * 400  # about 400 tokens: more than a 256-token context
@@ -21,6 +23,7 @@ def chat(stdin: bytes, *extra: str, timeout: float = 180) -> subprocess.Complete
                                        proc.stderr.decode("utf-8", "replace"))
 
 
+@pytest.mark.model
 def test_a_turn_that_cannot_be_answered_is_reported_and_the_chat_goes_on(isolated_home):
     stdin = b"Hi, who are you?\n" + TOO_LONG.encode() + b"\n\xff\xfe\nWhat is 2+2?\n"
     proc = chat(stdin)
@@ -46,6 +49,7 @@ def test_a_turn_that_cannot_be_answered_is_reported_and_the_chat_goes_on(isolate
             assert answer.content in proc.stdout
 
 
+@pytest.mark.model
 def test_the_saved_chat_opens_in_the_window(isolated_home):
     proc = chat(b"Name a colour.\nAnd another one?\n", "--system", "You answer in one word.")
     assert proc.returncode == 0, proc.stderr
@@ -63,6 +67,7 @@ def test_the_saved_chat_opens_in_the_window(isolated_home):
             assert answer.model_name == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
+@pytest.mark.model
 def test_no_save_leaves_the_history_alone(isolated_home):
     proc = chat(b"Hi\n", "--no-save")
     assert proc.returncode == 0, proc.stderr

@@ -26,14 +26,13 @@ from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import load_export
 from logitscope.store.results import stored_result
 from logitscope.store.traces import PieceVocab
-
-FIXTURE = Path(__file__).resolve().parents[1] / "data" / "diagnosis_traces.json.gz"
+from tests.helpers.data import DIAGNOSIS_TRACES
 
 
 @pytest.fixture(scope="module")
 def export_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("diagnosis") / "traces.json"
-    path.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
+    path.write_bytes(gzip.decompress(DIAGNOSIS_TRACES.read_bytes()))
     return path
 
 

@@ -19,8 +19,10 @@ from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import load_export
 from logitscope.store.results import stored_result
 from logitscope.store.traces import PieceVocab
-from tests.diagnosis.quantized import quantize
-from tests.diagnosis.test_diagnosis import FIXTURE
+from tests.helpers.data import DIAGNOSIS_TRACES
+from tests.helpers.quantize import quantize
+
+pytestmark = pytest.mark.model  # loads llama.cpp (in a child process or here)
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +41,7 @@ def cards(quants):
 def slow_answer(tmp_path_factory):
     """A real recorded answer of the demo model, 32+ tokens (cut off at max tokens)."""
     export = tmp_path_factory.mktemp("traces") / "traces.json"
-    export.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
+    export.write_bytes(gzip.decompress(DIAGNOSIS_TRACES.read_bytes()))
     with HistoryStore(tmp_path_factory.mktemp("store") / "history.sqlite3") as store:
         import_json(store, load_export(export))
         conv = next(c for c in store.list_conversations() if c.title.startswith("cut_off:"))

@@ -18,7 +18,7 @@ from logitscope.store.exchange import import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import check_export
 from logitscope.store.records import ModelIdentity
-from tests.diagnosis.test_diagnosis import FIXTURE
+from tests.helpers.data import DIAGNOSIS_TRACES
 
 QUESTION = "What is the capital of France?"
 
@@ -63,7 +63,7 @@ def test_the_reference_counts_only_answers_generated_here(client, demo_model, hi
 
     # another machine's answers of the same model file, ten times faster, imported: counted, they would make
     # every answer of this machine look slow
-    document = _faster_machine(json.loads(gzip.decompress(FIXTURE.read_bytes())), 10 * mine)
+    document = _faster_machine(json.loads(gzip.decompress(DIAGNOSIS_TRACES.read_bytes())), 10 * mine)
     imported = [m for c in document["conversations"] for m in c["messages"] if m.get("timings")]
     assert {m["model"]["file_name"] for m in imported} == {demo_model.name} and len(imported) > 3
     import_json(history, check_export(document))
@@ -78,7 +78,7 @@ def test_the_reference_counts_only_answers_generated_here(client, demo_model, hi
 
 
 def test_imported_answers_alone_are_no_reference(history):
-    import_json(history, check_export(json.loads(gzip.decompress(FIXTURE.read_bytes()))))
+    import_json(history, check_export(json.loads(gzip.decompress(DIAGNOSIS_TRACES.read_bytes()))))
     conv = next(c for c in history.list_conversations() if c.title.startswith("clean: haiku"))
     answer = history.active_path(conv.id)[-1]
     assert reference_tps(history, answer.id) is None

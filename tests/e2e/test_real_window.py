@@ -75,6 +75,7 @@ def find_window(display: str, log: Path, title: str = WINDOW_TITLE, timeout: flo
     return window
 
 
+@pytest.mark.model
 def test_type_a_question_in_the_real_window(xvfb, isolated_home, demo_model, tmp_path):
     app, log = launch(xvfb, demo_model, tmp_path)
     try:
@@ -117,6 +118,7 @@ def test_type_a_question_in_the_real_window(xvfb, isolated_home, demo_model, tmp
         end(app)
 
 
+@pytest.mark.model
 def test_the_panels_follow_new_chat_switch_and_delete(xvfb, isolated_home, demo_model, tmp_path):
     """With a step on the panels, New chat, switching conversation and deleting the open one each leave the
     distribution, waterfall and timeline empty (or showing the conversation on screen), never another

@@ -15,6 +15,8 @@ from logitscope.protocol.beams import FINISHED, KEPT, PRUNED, BeamRequest, BeamR
 from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.protocol.trace import GenerationResult
 
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 QUESTION = "What is the capital of France?"
 OPEN_QUESTION = "Name three colours."
 # Beams' cells interleave in the shared cache, so llama.cpp sums attention in another order than for one

@@ -131,6 +131,7 @@ def test_trace_is_compact_and_round_trips(engine):
         assert back.p == pytest.approx(s.p) and back.kv_used == s.kv_used
 
 
+@pytest.mark.model
 def test_context_full_stops_with_a_notice(demo_model):
     from logitscope.engine.core import Engine
     from logitscope.protocol.api import LoadSettings

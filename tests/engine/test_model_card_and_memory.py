@@ -11,6 +11,8 @@ from logitscope.gguf.card import read_model_card
 from logitscope.gguf.memory import estimate, kv_bytes_per_token, kv_cache_bytes
 from logitscope.protocol.api import LoadSettings
 
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 
 def test_demo_model_card(demo_model):
     card = read_model_card(demo_model)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from logitscope.bench.samplers import STAGE_SETTINGS, measure_pipeline, measure_stages
+
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
 
 
 def test_every_stage_is_timed_on_the_whole_vocabulary(engine):

@@ -16,6 +16,8 @@ from logitscope.protocol.sampler_settings import LEGACY_ORDERS, SamplerSettings,
 from logitscope.sampling import sampler as S
 from logitscope.sampling import stages
 
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 PROMPTS = ["The capital of France is", "def fibonacci(n):", "Once upon a time, there was a", "1, 2, 3, 4,"]
 
 

@@ -16,7 +16,9 @@ from logitscope.sampling import stages as st
 from logitscope.sampling.dry import build_breakers, dry
 from logitscope.sampling.sampler import mirostat_update, run_stages, stage_functions
 from logitscope.sampling.sampler_state import SamplerState
-from tests.engine.llama_reference import apply, assert_same, full, read_mu
+from tests.helpers.llama_reference import apply, assert_same, full, read_mu
+
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
 
 PROMPTS = ["The capital of France is", "def fibonacci(n):", "Once upon a time, there was a", "1, 2, 3, 4,"]
 

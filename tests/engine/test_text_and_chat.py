@@ -12,6 +12,8 @@ from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.protocol.sampler_settings import PRESETS
 
+pytestmark = pytest.mark.model  # imports llama.cpp at its top
+
 CJK_AND_EMOJI = "你好，世界！大语言模型 🙂🚀 naïve"
 
 

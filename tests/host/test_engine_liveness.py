@@ -80,6 +80,7 @@ def lean_client(demo_model):
         yield c
 
 
+@pytest.mark.model
 def test_engine_stopped_mid_generation_is_ended_with_a_clear_error(lean_client):
     client = lean_client
     client.timeout_s = LIMIT_S
@@ -103,6 +104,7 @@ def test_engine_stopped_mid_generation_is_ended_with_a_clear_error(lean_client):
     assert client.generate(GenerateRequest(prompt="Hi", options=DecodeOptions(max_tokens=2))).tokens
 
 
+@pytest.mark.model
 def test_engine_stopped_during_load(lean_client, demo_model):
     client = lean_client
     client.timeout_s = LIMIT_S
@@ -122,6 +124,7 @@ def test_engine_stopped_during_load(lean_client, demo_model):
     assert _gone(pids[0]) and not client.alive
 
 
+@pytest.mark.model
 def test_engine_stopped_during_prompt_evaluation(lean_client):
     client = lean_client
     client.timeout_s = LIMIT_S
@@ -134,6 +137,7 @@ def test_engine_stopped_during_prompt_evaluation(lean_client):
     assert _gone(pid)
 
 
+@pytest.mark.model
 def test_a_long_alive_generation_is_not_ended(lean_client):
     """200 tokens with a limit far below the whole generation's time: steps and answers to the caller's
     questions keep it alive."""
@@ -144,6 +148,7 @@ def test_a_long_alive_generation_is_not_ended(lean_client):
     assert result.finish_reason == "length" and result.timings.n_gen == 200
 
 
+@pytest.mark.model
 def test_a_silent_but_alive_engine_is_not_ended(lean_client):
     """A long prompt evaluation sends nothing until the first token, for longer than the limit here; the
     engine still answers while llama.cpp works, so it is left alone."""
@@ -155,6 +160,7 @@ def test_a_silent_but_alive_engine_is_not_ended(lean_client):
     assert result.timings.n_gen >= 1 and client.alive
 
 
+@pytest.mark.model
 def test_a_busy_main_thread_still_answers(lean_client):
     """The engine's main thread busy for 3 s without a word (a test hook): alive, so not ended."""
     lean_client.timeout_s = 0.5
@@ -163,6 +169,7 @@ def test_a_busy_main_thread_still_answers(lean_client):
     assert time.monotonic() - start >= 3.0 and lean_client.alive
 
 
+@pytest.mark.model
 def test_stopped_engine_and_cancel_ends_it_quickly(lean_client):
     """Asked to stop, a live engine answers within a token; one that does not answer within
     CANCEL_TIMEOUT_S is ended (so Ctrl+C and Stop never wait the whole timeout)."""
@@ -205,6 +212,7 @@ def test_the_timeout_comes_from_the_environment(monkeypatch):
     assert EngineClient().timeout_s == DEFAULT_TIMEOUT_S
 
 
+@pytest.mark.model
 def test_an_interrupted_call_ends_the_engine(lean_client):
     client = lean_client
     """A call broken off on the caller's side (Ctrl+C, a failing callback) leaves the engine mid-call; its

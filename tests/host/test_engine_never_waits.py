@@ -14,6 +14,8 @@ from logitscope.protocol.api import DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.protocol.trace import StepRecord, unpack_step
 
+pytestmark = pytest.mark.model  # imports the engine process's module (it owns llama.cpp)
+
 N_TOKENS = 400
 _kept_open: list[Connection] = []  # closing the peer would make the server end this process (its caller is gone)
 

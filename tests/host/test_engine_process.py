@@ -122,6 +122,7 @@ def test_load_reports_progress_and_can_be_cancelled(client, demo_model):
     client.load(str(demo_model), LoadSettings(n_ctx=512))
 
 
+@pytest.mark.model
 def test_engine_start_and_demo_load_is_fast(demo_model):
     """Measured, not asserted tightly (benchmarks hold the targets): a sanity bound only."""
     from logitscope.host.client import EngineClient
@@ -132,6 +133,7 @@ def test_engine_start_and_demo_load_is_fast(demo_model):
     assert time.monotonic() - start < 10
 
 
+@pytest.mark.model
 def test_engine_exits_when_its_caller_dies(demo_model, tmp_path):
     import subprocess
     import sys

@@ -12,7 +12,7 @@ from logitscope.cli.main import build_parser
 from logitscope.library.catalog import list_local_models
 from logitscope.library.discovery import default_roots
 from logitscope.system.machine import MachineMemory
-from tests.cli import corpus
+from tests.helpers import gguf_corpus
 
 GIB = 1024**3
 MACHINE = MachineMemory(16 * GIB, 8 * GIB)
@@ -24,8 +24,8 @@ def models(sealed, demo_model, gguf_files):
     folder = models_dir()
     folder.mkdir(parents=True, exist_ok=True)
     (folder / demo_model.name).symlink_to(demo_model)
-    corpus.header_copy(demo_model, folder / "truncated.gguf", demo_model.stat().st_size * 99 // 100)
-    corpus.with_metadata_patched(demo_model, folder / "no-kv-heads.gguf", "llama.attention.head_count_kv", 0)
+    gguf_corpus.header_copy(demo_model, folder / "truncated.gguf", demo_model.stat().st_size * 99 // 100)
+    gguf_corpus.with_metadata_patched(demo_model, folder / "no-kv-heads.gguf", "llama.attention.head_count_kv", 0)
     (folder / "notes.gguf").write_text("not a model\n")
     (folder / "split").mkdir()
     for i in (1, 2, 3):

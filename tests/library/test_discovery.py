@@ -14,7 +14,7 @@ from logitscope.base.errors import LibraryError
 from logitscope.library.catalog import list_local_models, remove_model
 from logitscope.library.discovery import default_roots, ollama_name
 from logitscope.system.machine import MachineMemory
-from tests.library.fake_hub import sha256_file
+from tests.helpers.fake_hub import sha256_file
 
 GIB = 1 << 30
 MACHINE = MachineMemory(16 * GIB, 8 * GIB)

@@ -17,8 +17,7 @@ from logitscope.library.download import CHUNK, Progress, pull_model
 from logitscope.library.filenames import partial_paths
 from logitscope.library.hub_token import set_token
 from logitscope.system.machine import MachineMemory
-from tests.library.conftest import GATED_TOKEN
-from tests.library.test_hub import closed_port_endpoint
+from tests.helpers.fake_hub import GATED_TOKEN, closed_port_endpoint
 
 DEMO_REPO = "test-org/SmolLM2-Demo-GGUF"
 

@@ -17,16 +17,10 @@ from logitscope.base.errors import HubError, LogitscopeError
 from logitscope.library import hub as hub_module
 from logitscope.library.hub import list_repo_ggufs, search_models
 from logitscope.system.machine import MachineMemory
+from tests.helpers.fake_hub import closed_port_endpoint
 
 GIB = 1 << 30
 MACHINE = MachineMemory(16 * GIB, 8 * GIB)
-
-
-def closed_port_endpoint() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    return f"http://127.0.0.1:{port}"  # nothing listens there: connection refused
 
 
 def test_search_sorts_and_filters_gguf_repositories(hub):

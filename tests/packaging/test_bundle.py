@@ -20,12 +20,14 @@ import pytest
 
 from logitscope import __version__
 from logitscope.library.demo import DEMO_FILE_NAME
-from tests.cli.corpus import with_metadata_patched
-from tests.packaging.conftest import BUILD_ENV, BUILD_TIMEOUT_S, ROOT, Artefacts, require
-from tests.packaging.pictures import assert_window_picture
-from tests.packaging.runs import assert_one_clear_error, run, user_env
+from tests.helpers.bundle import BUILD_ENV, BUILD_TIMEOUT_S, ROOT, Artefacts, require
+from tests.helpers.bundle_runs import assert_one_clear_error, run, user_env
+from tests.helpers.gguf_corpus import with_metadata_patched
+from tests.helpers.pictures import assert_window_picture
 
-pytestmark = pytest.mark.timeout(BUILD_TIMEOUT_S if os.environ.get(BUILD_ENV) == "1" else 900)
+# The frozen app, built or run: it carries llama.cpp (a frozen child never sees the import guard, so mark it here).
+pytestmark = [pytest.mark.bundle, pytest.mark.model,
+              pytest.mark.timeout(BUILD_TIMEOUT_S if os.environ.get(BUILD_ENV) == "1" else 900)]
 
 # What the brief asks the package to depend on at the least: the libraries Qt's xcb platform loads.
 REQUIRED_DEPENDS = {"libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1", "libegl1", "libgl1", "libfontconfig1",

@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 
 from logitscope.cli.selftest import SelftestError, check_step, greedy_request
-from tests.cli.corpus import with_metadata_patched
-from tests.packaging.pictures import assert_window_picture
-from tests.packaging.runs import assert_one_clear_error, run, user_env
+from tests.helpers.bundle_runs import assert_one_clear_error, run, user_env
+from tests.helpers.gguf_corpus import with_metadata_patched
+from tests.helpers.pictures import assert_window_picture
 
 SELFTEST = [sys.executable, "-m", "logitscope", "--selftest"]
 
 
+@pytest.mark.model
 def test_selftest_passes_and_draws_the_window(tmp_path: Path, demo_model: Path):
     shot = tmp_path / "shots" / "window.png"
     env = user_env(tmp_path / "home")
@@ -38,6 +39,7 @@ def test_selftest_passes_and_draws_the_window(tmp_path: Path, demo_model: Path):
     assert sorted(p.name for p in (tmp_path / "home").iterdir()) == ["models"]
 
 
+@pytest.mark.model
 def test_explicit_model_and_token_count(tmp_path: Path, demo_model: Path):
     shot = tmp_path / "w.png"
     proc = run([*SELFTEST, "--model", demo_model, "--tokens", "3", "--screenshot", shot],
@@ -64,6 +66,7 @@ def test_a_bad_model_file_is_one_error_line(tmp_path: Path, name: str, content: 
     assert proc.stdout == ""
 
 
+@pytest.mark.model
 def test_a_model_that_crashes_llama_cpp_is_one_error_line(tmp_path: Path, demo_model: Path):
     """A header the reader accepts but llama.cpp aborts on: the engine process dies, the self-test says so."""
     # a BOS token id past the vocabulary: the header check lets it through, llama.cpp's loader throws

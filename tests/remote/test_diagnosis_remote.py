@@ -9,7 +9,7 @@ from logitscope.diagnosis import diagnose
 from logitscope.host.remote import RemoteEngine
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.protocol.trace import StepRecord
-from tests.remote.test_real_server import GREEDY
+from tests.helpers.real_server import GREEDY
 
 
 def test_remote_greedy_loop_is_diagnosed(real_server):

@@ -18,7 +18,7 @@ from logitscope.base.errors import RemoteEngineError
 from logitscope.host.remote import RemoteEngine
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
-from tests.remote.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
+from tests.helpers.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
 
 CHAT = GenerateRequest(messages=[ChatMessage("user", "Hi")], settings=SamplerSettings(top_k=0, min_p=0.0, seed=1),
                        options=DecodeOptions(max_tokens=8))

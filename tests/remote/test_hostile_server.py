@@ -25,7 +25,7 @@ from logitscope.host.remote_stream import MAX_LINE_BYTES, iter_lines
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.trace import dumps, result_to_json, step_to_json
-from tests.remote.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
+from tests.helpers.fake_server import FakeServer, chat_chunk, chat_logprob, chat_routes, data
 
 END = [data(chat_chunk(None, None, "stop")), "data: [DONE]\n\n"]
 

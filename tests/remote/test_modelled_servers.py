@@ -13,9 +13,9 @@ from logitscope.host.remote import RemoteEngine
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.protocol.sampler_settings import LEGACY_ORDERS, SamplerSettings
 from logitscope.protocol.trace import pack_step, result_to_json, step_to_json, unpack_step
-from tests.remote.fake_server import (
+from tests.helpers.fake_server import (
+    MODELLED_TOKENS,
     FakeServer,
-    ModelToken,
     chat_chunk,
     chat_logprob,
     data,
@@ -23,15 +23,6 @@ from tests.remote.fake_server import (
     vllm_routes,
 )
 
-# " café!" as the model might write it: "é" (c3 a9) split over two tokens.
-TOKENS = [
-    ModelToken(1101, b" caf", -0.2, [(1101, b" caf", -0.2), (2202, b" the", -1.9)],
-               0.9, [(1101, b" caf", 0.9), (2202, b" the", 0.1)]),
-    ModelToken(195, b"\xc3", -0.05, [(195, b"\xc3", -0.05), (68, b"e", -3.2)], 1.0, [(195, b"\xc3", 1.0)]),
-    ModelToken(169, b"\xa9", -0.01, [(169, b"\xa9", -0.01)], 1.0, [(169, b"\xa9", 1.0)]),
-    ModelToken(0, b"!", -1.5, [(13, b".", -0.4), (0, b"!", -1.5), (30, b"?", -2.0)],
-               0.25, [(13, b".", 0.75), (0, b"!", 0.25)]),
-]
 SETTINGS = SamplerSettings(temperature=0.7, top_k=40, top_p=0.9, min_p=0.05, repeat_penalty=1.1, repeat_last_n=32,
                            frequency_penalty=0.1, presence_penalty=0.2, seed=77, samplers=LEGACY_ORDERS["temperature_first"])
 PROMPT = GenerateRequest(prompt="Let's go to the", settings=SETTINGS, options=DecodeOptions(max_tokens=4, stop=("\n",)))
@@ -39,7 +30,7 @@ PROMPT = GenerateRequest(prompt="Let's go to the", settings=SETTINGS, options=De
 
 @pytest.fixture
 def llama_server():
-    with FakeServer(llama_server_routes(TOKENS)) as server:
+    with FakeServer(llama_server_routes(MODELLED_TOKENS)) as server:
         yield server
 
 

@@ -21,9 +21,8 @@ from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.sampler_settings import LEGACY_ORDERS, SamplerSettings
 from logitscope.protocol.trace import GenerationResult, StepRecord, pack_step, step_to_json, unpack_step
-from tests.remote.conftest import API_KEY, RealServer, llama_cpp_server
+from tests.helpers.real_server import API_KEY, GREEDY, RealServer, llama_cpp_server
 
-GREEDY = SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0, repeat_penalty=1.0)
 PROMPT = "The capital of France is"
 
 
@@ -203,6 +202,7 @@ def test_cancel_closes_the_stream_at_once(real_server):
                                                options=DecodeOptions(max_tokens=2))).finish_reason == "length"
 
 
+@pytest.mark.model
 def test_a_server_killed_mid_stream_keeps_the_partial_answer(demo_model, tmp_path: Path):
     with llama_cpp_server(demo_model, tmp_path / "server.log", api_key=None) as server:
         client = RemoteEngine(server.url, timeout=20)

@@ -15,7 +15,8 @@ from logitscope.base.errors import InvalidSettingsError
 from logitscope.host.remote import RemoteEngine
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.protocol.sampler_settings import CHAIN_STAGES, SamplerSettings
-from tests.remote.fake_server import (
+from tests.helpers.fake_server import (
+    MODELLED_TOKENS,
     FakeServer,
     chat_chunk,
     chat_logprob,
@@ -24,7 +25,6 @@ from tests.remote.fake_server import (
     llama_server_routes,
     vllm_routes,
 )
-from tests.remote.test_modelled_servers import TOKENS
 
 CLI = [sys.executable, "-m", "logitscope"]
 SCHEMA = '{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}'
@@ -51,7 +51,7 @@ def prompt(settings: SamplerSettings) -> GenerateRequest:
 
 
 def test_llama_server_takes_every_setting_under_its_own_name():
-    with FakeServer(llama_server_routes(TOKENS)) as server, RemoteEngine(server.url) as engine:
+    with FakeServer(llama_server_routes(MODELLED_TOKENS)) as server, RemoteEngine(server.url) as engine:
         result = engine.generate(prompt(EVERYTHING))
         caps = engine.capabilities()
     body = server.bodies("/completion")[0]
@@ -72,7 +72,7 @@ def test_llama_server_takes_every_setting_under_its_own_name():
 
 def test_llama_server_json_schema_and_mirostat():
     settings = SamplerSettings(json_schema=SCHEMA, mirostat=2, mirostat_tau=4.0, mirostat_eta=0.2, seed=1)
-    with FakeServer(llama_server_routes(TOKENS)) as server, RemoteEngine(server.url) as engine:
+    with FakeServer(llama_server_routes(MODELLED_TOKENS)) as server, RemoteEngine(server.url) as engine:
         engine.generate(chat(settings))
         with pytest.raises(InvalidSettingsError, match="the JSON schema is not valid JSON"):
             engine.generate(chat(SamplerSettings(json_schema="{'type': 'object'}")))
@@ -88,7 +88,7 @@ def test_llama_server_json_schema_and_mirostat():
 
 def test_llama_server_refuses_an_empty_list_of_breakers_so_it_is_reported():
     settings = SamplerSettings(dry_multiplier=0.8, dry_sequence_breakers=(), seed=1)
-    with FakeServer(llama_server_routes(TOKENS)) as server, RemoteEngine(server.url) as engine:
+    with FakeServer(llama_server_routes(MODELLED_TOKENS)) as server, RemoteEngine(server.url) as engine:
         result = engine.generate(prompt(settings))
     assert "dry_sequence_breakers" not in server.bodies("/completion")[0]
     assert result.notices == ["dry_sequence_breakers = none was not applied: llama-server refuses an empty list "

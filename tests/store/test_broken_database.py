@@ -13,7 +13,7 @@ from logitscope.base.errors import StoreError
 from logitscope.store import database
 from logitscope.store.history import HistoryStore
 from logitscope.store.schema import LATEST_VERSION
-from tests.store.conftest import save_answer
+from tests.helpers.store import save_answer
 
 
 def filled_database(path: Path, generated) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -12,23 +11,14 @@ from pathlib import Path
 import pytest
 
 from logitscope.base.errors import StoreError
-from logitscope.cli.main import build_parser
 from logitscope.store.history import HistoryStore
-from tests.store.conftest import save_answer
+from tests.helpers.cli import parse_command, run_command
+from tests.helpers.store import save_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # The CLI in a process of its own (what `logitscope ARGV` runs).
 HARNESS = "import sys; from logitscope.cli.main import main; sys.exit(main(sys.argv[1:]))"
-
-
-def parse(*argv: str) -> argparse.Namespace:
-    return build_parser().parse_args(argv)
-
-
-def run(*argv: str) -> int:
-    args = parse(*argv)
-    return int(args.run(args))
 
 
 @pytest.fixture
@@ -43,55 +33,55 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, generated) -> Path:
 
 
 def test_list(home: Path, capsys: pytest.CaptureFixture[str]):
-    assert run("history", "list", "--json") == 0
+    assert run_command("history", "list", "--json") == 0
     listed = json.loads(capsys.readouterr().out)
     assert [c["title"] for c in listed] == ["请用中文介绍一下你自己。", "Why is the sky blue?"]
     assert all(c["n_messages"] == 2 for c in listed)
-    assert run("history", "list") == 0
+    assert run_command("history", "list") == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and lines[1].split()[0] == "1" and lines[1].endswith("Why is the sky blue?")
 
 
 def test_export_json_then_import_elsewhere(home: Path, tmp_path: Path, monkeypatch, capsys):
     out = tmp_path / "all.json"
-    assert run("history", "export", "-o", str(out)) == 0
+    assert run_command("history", "export", "-o", str(out)) == 0
     assert capsys.readouterr().out == ""
     exported = json.loads(out.read_text(encoding="utf-8"))
     assert exported["format"] == "logitscope-history" and len(exported["conversations"]) == 2
 
     monkeypatch.setenv("LOGITSCOPE_HOME", str(tmp_path / "elsewhere"))
-    assert run("history", "import", str(out)) == 0
+    assert run_command("history", "import", str(out)) == 0
     assert capsys.readouterr().out.startswith("imported 2 conversations")
-    assert run("history", "export", "1", "--format", "json") == 0
+    assert run_command("history", "export", "1", "--format", "json") == 0
     (conv,) = json.loads(capsys.readouterr().out)["conversations"]
     assert conv["title"] == "Why is the sky blue?" and conv["messages"][1]["trace"]["steps"]
 
 
 def test_export_markdown(home: Path, capsys):
-    assert run("history", "export", "2", "--format", "md") == 0
+    assert run_command("history", "export", "2", "--format", "md") == 0
     text = capsys.readouterr().out
     assert text.startswith("# 请用中文介绍一下你自己。\n") and "## Assistant" in text and "Why is the sky" not in text
-    assert run("history", "export", "--format", "md") == 0
+    assert run_command("history", "export", "--format", "md") == 0
     assert capsys.readouterr().out.count("\n---\n") == 1
 
 
 def test_mistakes_are_clear_errors(home: Path, tmp_path: Path):
     with pytest.raises(StoreError, match="no conversation with id 42"):
-        run("history", "export", "42")
+        run_command("history", "export", "42")
     with pytest.raises(StoreError, match="cannot read"):
-        run("history", "import", str(tmp_path / "missing.json"))
+        run_command("history", "import", str(tmp_path / "missing.json"))
     (tmp_path / "notes.txt").write_text("hello")
     with pytest.raises(StoreError, match="is not a JSON file"):
-        run("history", "import", str(tmp_path / "notes.txt"))
+        run_command("history", "import", str(tmp_path / "notes.txt"))
     (tmp_path / "other.json").write_text('{"hello": 1}')
     with pytest.raises(StoreError, match="not a Logitscope history export"):
-        run("history", "import", str(tmp_path / "other.json"))
+        run_command("history", "import", str(tmp_path / "other.json"))
     with pytest.raises(StoreError, match="cannot write"):
-        run("history", "export", "-o", str(tmp_path / "no" / "such" / "folder.json"))
+        run_command("history", "export", "-o", str(tmp_path / "no" / "such" / "folder.json"))
     with pytest.raises(SystemExit):
-        parse("history", "export", "--format", "xml")
+        parse_command("history", "export", "--format", "xml")
     with pytest.raises(SystemExit):
-        parse("history")
+        parse_command("history")
 
 
 def test_through_a_real_process(home: Path, tmp_path: Path):
@@ -114,12 +104,12 @@ def test_a_broken_database_is_reported_as_a_note(tmp_path: Path, monkeypatch, ca
     home.mkdir()
     (home / "history.sqlite3").write_bytes(b"garbage" * 1000)
     monkeypatch.setenv("LOGITSCOPE_HOME", str(home))
-    assert run("history", "list") == 0
+    assert run_command("history", "list") == 0
     captured = capsys.readouterr()
     assert captured.err.startswith("note: The history database could not be used")
     assert "no saved conversations" in captured.err
     assert [p.name for p in home.iterdir()] == ["history.sqlite3"]     # list only reads: nothing moved
-    assert run("history", "import", str(write_empty_export(tmp_path))) == 0   # a write sets it aside
+    assert run_command("history", "import", str(write_empty_export(tmp_path))) == 0   # a write sets it aside
     assert "could not be used" in capsys.readouterr().err
     assert len(list(home.glob("history.sqlite3.broken-*"))) == 1
 

@@ -24,7 +24,7 @@ from logitscope.store.history import HistoryStore
 from logitscope.store.owners import owners_folder
 from logitscope.store.streaming import SAVE_WAIT_S
 from logitscope.store.traces import referenced_tokens
-from tests.store.conftest import WriteLockHolder, child_env, save_answer
+from tests.helpers.store import WriteLockHolder, child_env, save_answer
 
 
 def committed(path: Path, message_id: int) -> tuple[str, str, list[int]]:

@@ -14,7 +14,7 @@ from logitscope.base.errors import StoreError
 from logitscope.protocol.trace import pack_step, result_to_json, step_to_json, unpack_step
 from logitscope.store.exchange import export_json, export_markdown, export_trace_jsonl, import_json
 from logitscope.store.history import HistoryStore
-from tests.store.conftest import save_answer
+from tests.helpers.store import save_answer
 
 
 def without_ids(document: dict) -> dict:

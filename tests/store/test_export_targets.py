@@ -15,7 +15,7 @@ from logitscope.base.errors import StoreError
 from logitscope.store import import_check
 from logitscope.store.files import atomic_write_bytes, write_export
 from logitscope.store.history import HistoryStore
-from tests.store.test_commands import run
+from tests.helpers.cli import run_command
 
 POSIX_ONLY = pytest.mark.skipif(os.name != "posix", reason="pipes, devices and modes are POSIX")
 pytestmark = POSIX_ONLY
@@ -32,7 +32,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def export_to(target: Path) -> int:
-    return run("history", "export", "--format", "md", "-o", str(target))
+    return run_command("history", "export", "--format", "md", "-o", str(target))
 
 
 def device(tmp_path: Path, name: str, major: int, minor: int, kind: int = stat.S_IFCHR) -> Path:
@@ -152,10 +152,10 @@ def test_a_disk_is_refused(home: Path, tmp_path: Path):
 
 def test_an_export_too_big_to_import_says_so(home: Path, tmp_path: Path, monkeypatch, capsys):
     monkeypatch.setattr(import_check, "MAX_EXPORT_BYTES", 100)
-    assert run("history", "export", "-o", str(tmp_path / "all.json")) == 0
+    assert run_command("history", "export", "-o", str(tmp_path / "all.json")) == 0
     assert "note: this export is 0 MiB; 'history import' reads at most 0 MiB" in capsys.readouterr().err
     with pytest.raises(StoreError, match="larger than 0 MiB, the most a history import reads"):
-        run("history", "import", str(tmp_path / "all.json"))
+        run_command("history", "import", str(tmp_path / "all.json"))
 
 
 def test_the_app_files_atomic_writes_follow_links_and_refuse_pipes(tmp_path: Path):

@@ -20,7 +20,7 @@ from logitscope.cli.main import main
 from logitscope.store.exchange import export_json, export_markdown, import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import MAX_EXPORT_BYTES, check_export, load_export
-from tests.store.conftest import save_answer
+from tests.helpers.store import save_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 

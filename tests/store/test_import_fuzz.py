@@ -24,7 +24,7 @@ from logitscope.base.errors import StoreError
 from logitscope.store.exchange import export_json, export_markdown, export_trace_jsonl, import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import check_export, parse_export
-from tests.store.conftest import save_answer
+from tests.helpers.store import save_answer
 
 FUZZ = settings(max_examples=150, deadline=None, database=None,
                 phases=[Phase.explicit, Phase.generate, Phase.shrink],  # no "explain": minutes on a failure

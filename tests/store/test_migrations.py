@@ -9,7 +9,7 @@ import pytest
 
 from logitscope.store.history import HistoryStore
 from logitscope.store.schema import LATEST_VERSION, MIGRATIONS, migrate
-from tests.store.conftest import save_answer
+from tests.helpers.store import save_answer
 
 FORKS_STORED = 4   # the version that added messages.forked_at and prefix_steps
 

@@ -22,7 +22,7 @@ from logitscope.store.exchange import export_json, import_json
 from logitscope.store.history import HistoryStore
 from logitscope.store.import_check import load_export
 from logitscope.store.traces import PieceVocab
-from tests.store.conftest import child_env
+from tests.helpers.store import child_env
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 OLD_TRACE = DATA / "schema1_generate.jsonl"

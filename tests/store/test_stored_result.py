@@ -16,7 +16,7 @@ from logitscope.session.history import ChatHistory
 from logitscope.store.exchange import export_trace_jsonl
 from logitscope.store.history import HistoryStore
 from logitscope.store.results import from_stored, stored_result
-from tests.store.conftest import save_answer
+from tests.helpers.store import save_answer
 
 
 def _rewrite(path: Path, message_id: int, timings: dict[str, object], kv: dict[str, object]) -> None:

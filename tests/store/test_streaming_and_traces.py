@@ -19,7 +19,7 @@ from logitscope.protocol.trace import StepRecord
 from logitscope.store.history import HistoryStore
 from logitscope.store.streaming import COMMIT_INTERVAL_S
 from logitscope.store.traces import referenced_tokens
-from tests.store.conftest import child_env, save_answer
+from tests.helpers.store import child_env, save_answer
 
 
 def assert_same_step(stored: StepRecord, original: StepRecord) -> None:
@@ -188,6 +188,7 @@ for event in engine.generate(GenerateRequest(prompt=prompt, settings=PRESETS["Gr
 """
 
 
+@pytest.mark.model
 def test_kill_9_mid_answer_leaves_a_consistent_partial_answer(tmp_path: Path, demo_model: Path):
     home = tmp_path / "home"
     home.mkdir()

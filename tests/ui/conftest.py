@@ -6,14 +6,11 @@ import pytest
 
 from logitscope.protocol.api import LoadSettings
 from logitscope.protocol.sampler_settings import PRESETS
-from tests.library.conftest import gguf_files, hub, sealed  # noqa: F401  (the fake Hub, for the Models page)
-from tests.remote.conftest import real_server  # noqa: F401  (llama_cpp.server with the demo model)
-
-GEN_TIMEOUT_MS = 90_000
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, demo_model, isolated_home):
+def real_window(qtbot, tmp_path, demo_model, isolated_home):
+    """The window over a real engine process with the demo model loaded (greedy)."""
     from PySide6.QtCore import QSettings
 
     from logitscope.ui.app import apply_theme, create_app
@@ -35,23 +32,23 @@ def window(qtbot, tmp_path, demo_model, isolated_home):
 
 
 @pytest.fixture(scope="session")
-def recording(engine):
-    """Answers of the real demo model, recorded once per session for the scripted engine (fast tier)."""
-    from tests.ui.scripted_engine import record
+def recording(demo_model):
+    """Answers of the real demo model, read from tests/data/scripted_engine.json.gz (no llama.cpp)."""
+    from tests.helpers.scripted_engine import load_recording
 
-    return record(engine, ["Say hi.", "Name a colour.", "Count to three."])
+    return load_recording(demo_model)
 
 
 @pytest.fixture
 def scripted_window(qtbot, tmp_path, recording, isolated_home):
     """The real window over a scripted engine that replays the recorded steps: window state tests
-    without running the model (the real-engine window is the `window` fixture)."""
+    without running the model (the real-engine window is `real_window`)."""
     from PySide6.QtCore import QSettings
 
     from logitscope.ui.app import apply_theme, create_app
     from logitscope.ui.bridge import EngineBridge
     from logitscope.ui.main_window import MainWindow
-    from tests.ui.scripted_engine import ScriptedEngine
+    from tests.helpers.scripted_engine import ScriptedEngine
 
     app = create_app([])
     dark = apply_theme(app, "light")
@@ -83,34 +80,3 @@ def bare_window(qtbot, tmp_path, isolated_home):
     w.close()
 
 
-def ask(qtbot, window, text: str, max_tokens: int = 24):
-    """Send a message and wait for the whole answer."""
-    window.sampler.max_tokens.setValue(max_tokens)
-    with qtbot.waitSignal(window.bridge.generationFinished, timeout=GEN_TIMEOUT_MS):
-        window.send(text)
-    qtbot.waitUntil(lambda: window.streaming is None, timeout=5_000)
-    return window.current.turns[-1].answer
-
-
-def heatmap_answer(qtbot, window):
-    """A real answer shown as heatmap tokens: (answer, its token view, the step of its 4th visible token)."""
-    answer = ask(qtbot, window, "List three animals.", max_tokens=12)
-    window.window_actions.heatmap.setChecked(True)
-    window.toggle_heatmap()
-    view = window.chat.answers[-1].view
-    qtbot.waitUntil(lambda: view.isVisible(), timeout=5_000)
-    target = next(i for i, s in enumerate(answer.steps) if i >= 3 and s.text.strip())
-    return answer, view, target
-
-
-def token_point(view, answer, target: int):
-    """A point inside the first character of step `target`'s text in the token view."""
-    from PySide6.QtGui import QTextCursor
-
-    start = sum(len(s.text) for s in answer.steps[:target])
-    cursor = QTextCursor(view.document())
-    cursor.setPosition(start + 1)
-    rect = view.cursorRect(cursor)
-    point = rect.center()
-    point.setX(rect.left() - 2)
-    return point

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor
 
 from logitscope.ui.inspector.beam_cells import ALONE_COLOR, SHARED_COLOR
 from logitscope.ui.inspector.cell_strip import free_color
-from tests.ui.test_beams_view import SEARCH_TIMEOUT_MS
+from tests.helpers.beams_view import SEARCH_TIMEOUT_MS
 
 pytestmark = pytest.mark.gui
 
@@ -33,13 +33,13 @@ def _pixel(image, strip, cell: int) -> QColor:
     return image.pixelColor(int(center.x()), int(center.y()))
 
 
-def test_the_kv_map_draws_the_cells_the_beams_share(qtbot, window) -> None:
-    window.docks["memory"].show()
-    window.docks["memory"].raise_()
-    panel = window.memory.kv_map
+def test_the_kv_map_draws_the_cells_the_beams_share(qtbot, real_window) -> None:
+    real_window.docks["memory"].show()
+    real_window.docks["memory"].raise_()
+    panel = real_window.memory.kv_map
     assert not panel.beams.isVisible()  # no beam search yet: no beam strip
-    window.beams_action.trigger()
-    dialog = window.beams_dialog
+    real_window.beams_action.trigger()
+    dialog = real_window.beams_dialog
     dialog.question.setText("Name three colours.")
     dialog.beams.setValue(4)
     dialog.max_tokens.setValue(10)
@@ -48,7 +48,7 @@ def test_the_kv_map_draws_the_cells_the_beams_share(qtbot, window) -> None:
     result = dialog.beam_result
     assert result is not None and len(result.memory) == 4, dialog.status.text()
     qtbot.waitUntil(lambda: panel.kv is not None and bool(panel.kv.beam_cells), timeout=30_000)
-    window.docks["memory"].raise_()
+    real_window.docks["memory"].raise_()
     qtbot.waitUntil(panel.beams.isVisible, timeout=5_000)
 
     strip = panel.beams.strip

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from logitscope.ui.beams.view import WINNER_BACKGROUND
-from tests.ui.conftest import ask
-from tests.ui.test_beams_view import SEARCH_TIMEOUT_MS, _items
+from tests.helpers.beams_view import SEARCH_TIMEOUT_MS, tree_items
+from tests.helpers.window import ask
 
 pytestmark = pytest.mark.gui
 
@@ -25,7 +25,7 @@ def _start(dialog, beams: int, max_tokens: int) -> list[tuple[bool, int, int]]:
     """Start a search; returns what each live update showed: (still running, rows in the tree, its last step)."""
     seen: list[tuple[bool, int, int]] = []
     # queued: the signal is emitted on the bridge's worker thread, and the tree may only be read on the GUI's
-    dialog.progressed.connect(lambda: seen.append((dialog.running, len(list(_items(dialog.tree))),
+    dialog.progressed.connect(lambda: seen.append((dialog.running, len(list(tree_items(dialog.tree))),
                                                    dialog.steps_seen[-1] if dialog.steps_seen else -1)),
                               Qt.ConnectionType.QueuedConnection)
     dialog.question.setText(OPEN_QUESTION)
@@ -36,9 +36,9 @@ def _start(dialog, beams: int, max_tokens: int) -> list[tuple[bool, int, int]]:
     return seen
 
 
-def test_the_tree_grows_while_the_engine_searches(qtbot, window) -> None:
-    window.beams_action.trigger()
-    dialog = window.beams_dialog
+def test_the_tree_grows_while_the_engine_searches(qtbot, real_window) -> None:
+    real_window.beams_action.trigger()
+    dialog = real_window.beams_dialog
     seen = _start(dialog, beams=4, max_tokens=24)
     qtbot.waitUntil(lambda: not dialog.running, timeout=SEARCH_TIMEOUT_MS)
     result = dialog.beam_result
@@ -49,7 +49,7 @@ def test_the_tree_grows_while_the_engine_searches(qtbot, window) -> None:
     assert [rows for _, rows, _ in live] == sorted(rows for _, rows, _ in live) and live[0][1] < live[-1][1]
     assert [step for _, _, step in live] == sorted(step for _, _, step in live)
     # the final tree is the streamed one, the winner's path highlighted
-    assert len(list(_items(dialog.tree))) == len(result.nodes) - _unreachable(result)
+    assert len(list(tree_items(dialog.tree))) == len(result.nodes) - _unreachable(result)
     assert "winner" in dialog.winner.text() and not dialog.cancel_button.isEnabled()
 
 
@@ -58,9 +58,9 @@ def _unreachable(result) -> int:
     return sum(1 for node in result.nodes if node.parent >= 0 and result.nodes[node.parent].status != "kept")
 
 
-def test_cancel_stops_the_run_and_the_engine_answers_after(qtbot, window) -> None:
-    window.beams_action.trigger()
-    dialog = window.beams_dialog
+def test_cancel_stops_the_run_and_the_engine_answers_after(qtbot, real_window) -> None:
+    real_window.beams_action.trigger()
+    dialog = real_window.beams_dialog
 
     # Cancel during the greedy answer: the beams never start
     _start(dialog, beams=8, max_tokens=MAX_TOKENS)
@@ -83,12 +83,12 @@ def test_cancel_stops_the_run_and_the_engine_answers_after(qtbot, window) -> Non
     assert dialog.status.text().startswith(f"Cancelled after {last + 1} steps"), dialog.status.text()
     assert dialog.beam_result is None and dialog.isVisible()
     assert dialog.winner.text() == dialog.hypotheses.text() == dialog.memory.text() == ""
-    rows = list(_items(dialog.tree))
+    rows = list(tree_items(dialog.tree))
     assert rows and not any(item.background(0).color() == QColor(WINNER_BACKGROUND) for item in rows)
     assert sum(item.text(3) == "stopped (cancelled)" for item in rows) == len(dialog.cut) > 0  # not "finished"
     assert seen and all(running for running, _, _ in seen[:-1])
     assert stopped_s < 30, stopped_s  # within a step or so (seconds at most on a machine shared with other work)
 
     # the same engine, right after: a normal chat answer
-    answer = ask(qtbot, window, "Say hi.", max_tokens=6)
+    answer = ask(qtbot, real_window, "Say hi.", max_tokens=6)
     assert answer.text and answer.result.finish_reason != "cancelled"

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli import corpus
+from tests.helpers import gguf_corpus
 
 pytestmark = pytest.mark.gui
 
 
 @pytest.fixture
 def damaged(tmp_path, demo_model):
-    return corpus.with_metadata_patched(demo_model, tmp_path / "no-kv-heads.gguf", "llama.attention.head_count_kv", 0)
+    return gguf_corpus.with_metadata_patched(demo_model, tmp_path / "no-kv-heads.gguf", "llama.attention.head_count_kv", 0)
 
 
 def test_the_models_page_marks_a_damaged_file(qtbot, isolated_home, demo_model):
     from logitscope.ui.models.models_window import ModelsWindow
 
-    corpus.header_copy(demo_model, isolated_home / "models" / "cut.gguf", demo_model.stat().st_size * 99 // 100)
+    gguf_corpus.header_copy(demo_model, isolated_home / "models" / "cut.gguf", demo_model.stat().st_size * 99 // 100)
     w = ModelsWindow(())
     qtbot.addWidget(w)
     w.show()
@@ -47,15 +47,15 @@ def test_the_load_dialog_refuses_a_damaged_card(qtbot, damaged):
     assert dialog.result() != QDialog.DialogCode.Accepted
 
 
-def test_the_window_refuses_a_damaged_file_before_loading(qtbot, window, damaged, demo_model, monkeypatch):
+def test_the_window_refuses_a_damaged_file_before_loading(qtbot, real_window, damaged, demo_model, monkeypatch):
     from PySide6.QtWidgets import QDialog
 
     from logitscope.ui.dialogs.load_model import LoadModelDialog
 
-    assert not window.open_model(str(damaged), ask=False)
-    assert "head_count_kv is 0" in window.last_error[1]
+    assert not real_window.open_model(str(damaged), ask=False)
+    assert "head_count_kv is 0" in real_window.last_error[1]
     shown = []
     monkeypatch.setattr(LoadModelDialog, "exec", lambda self: shown.append(self) or QDialog.DialogCode.Rejected)
-    assert not window.open_model(str(damaged))
+    assert not real_window.open_model(str(damaged))
     assert shown and shown[0].card.problems  # the dialog showed the card as read, with its problems
-    assert window.bridge.info.card.path == str(demo_model) and not window.bridge.busy  # nothing was loaded
+    assert real_window.bridge.info.card.path == str(demo_model) and not real_window.bridge.busy  # nothing was loaded

@@ -15,14 +15,11 @@ from PySide6.QtWidgets import QApplication, QToolTip
 from logitscope.base.errors import LogitscopeError
 from logitscope.ui.inspector.attention import MEAN_OF_HEADS
 from logitscope.ui.inspector.layers import FIRST_TOKEN
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture
-def window(scripted_window):
-    return scripted_window
 
 
 def engine_of(window):
@@ -47,29 +44,29 @@ def wait_shown(qtbot, window, key: str, step: int):
     return page.panel
 
 
-def test_nothing_is_asked_while_the_docks_are_hidden(qtbot, window):
-    engine = engine_of(window)
-    answer = ask(qtbot, window, "Hi!", max_tokens=4)
-    window.select_step(0, 1)
-    window.select_step(0, 2)
+def test_nothing_is_asked_while_the_docks_are_hidden(qtbot, scripted_window):
+    engine = engine_of(scripted_window)
+    answer = ask(qtbot, scripted_window, "Hi!", max_tokens=4)
+    scripted_window.select_step(0, 1)
+    scripted_window.select_step(0, 2)
     qtbot.wait(100)
-    assert not window.forward.visible_views()          # the default layout keeps them behind other tabs
-    assert engine.inspect_requests == [] and window.forward.requests_sent == 0
-    show_dock(qtbot, window, "layers")
-    wait_shown(qtbot, window, "layers", 2)
+    assert not scripted_window.forward.visible_views()          # the default layout keeps them behind other tabs
+    assert engine.inspect_requests == [] and scripted_window.forward.requests_sent == 0
+    show_dock(qtbot, scripted_window, "layers")
+    wait_shown(qtbot, scripted_window, "layers", 2)
     (request,) = engine.inspect_requests                # one request, for the step selected now
     assert list(request.tokens) == context_of(answer, 2)
     assert request.chosen == answer.steps[2].token
     assert request.lens and not request.attention       # the Attention dock is not shown: not asked
 
 
-def test_layers_grid_shows_the_lens_and_a_layer_on_click(qtbot, window):
-    answer = ask(qtbot, window, "Hi!", max_tokens=4)
-    show_dock(qtbot, window, "layers")
-    window.select_step(0, 3)
-    panel = wait_shown(qtbot, window, "layers", 3)
+def test_layers_grid_shows_the_lens_and_a_layer_on_click(qtbot, scripted_window):
+    answer = ask(qtbot, scripted_window, "Hi!", max_tokens=4)
+    show_dock(qtbot, scripted_window, "layers")
+    scripted_window.select_step(0, 3)
+    panel = wait_shown(qtbot, scripted_window, "layers", 3)
     lens = panel.lens
-    n_layer = window.bridge.info.card.n_layer
+    n_layer = scripted_window.bridge.info.card.n_layer
     assert panel.model.rowCount() == n_layer + 1 and lens.chosen == answer.steps[3].token
     assert panel.model.headerData(0, Qt.Orientation.Vertical) == "embd"
     # the chosen token's cell is the one outlined, in every row where it is among the top tokens
@@ -95,21 +92,21 @@ def test_layers_grid_shows_the_lens_and_a_layer_on_click(qtbot, window):
     assert panel.row == 4
 
 
-def test_a_newer_selection_supersedes_an_older_request(qtbot, window):
-    engine = engine_of(window)
-    answer = ask(qtbot, window, "Hi!", max_tokens=4)
-    show_dock(qtbot, window, "layers")
+def test_a_newer_selection_supersedes_an_older_request(qtbot, scripted_window):
+    engine = engine_of(scripted_window)
+    answer = ask(qtbot, scripted_window, "Hi!", max_tokens=4)
+    show_dock(qtbot, scripted_window, "layers")
     gate = threading.Event()
     engine.inspect_gate = gate
-    window.select_step(0, 1)
-    qtbot.waitUntil(lambda: window.forward._in_flight is not None, timeout=2_000)
-    page = window.docks["layers"].widget()
+    scripted_window.select_step(0, 1)
+    qtbot.waitUntil(lambda: scripted_window.forward._in_flight is not None, timeout=2_000)
+    page = scripted_window.docks["layers"].widget()
     assert page.showing_empty() and page.empty_text() == "Computing…"
-    window.select_step(0, 2)
-    window.select_step(0, 3)
+    scripted_window.select_step(0, 2)
+    scripted_window.select_step(0, 3)
     gate.set()
-    panel = wait_shown(qtbot, window, "layers", 3)
-    qtbot.waitUntil(lambda: window.forward._in_flight is None, timeout=2_000)
+    panel = wait_shown(qtbot, scripted_window, "layers", 3)
+    qtbot.waitUntil(lambda: scripted_window.forward._in_flight is None, timeout=2_000)
     qtbot.wait(50)
     assert panel.shown_key[1] == 3                      # the stale answer for step 1 was dropped
     assert [list(r.tokens) for r in engine.inspect_requests][-1] == context_of(answer, 3)
@@ -118,14 +115,14 @@ def test_a_newer_selection_supersedes_an_older_request(qtbot, window):
 
 
 @pytest.mark.qt_log_ignore("does not support")  # offscreen: the tooltip popup
-def test_attention_strip_heads_and_the_chat(qtbot, window):
-    engine = engine_of(window)
-    answer = ask(qtbot, window, "Hi!", max_tokens=4)
-    show_dock(qtbot, window, "attention")
-    window.select_step(0, 3)
-    panel = wait_shown(qtbot, window, "attention", 3)
+def test_attention_strip_heads_and_the_chat(qtbot, scripted_window):
+    engine = engine_of(scripted_window)
+    answer = ask(qtbot, scripted_window, "Hi!", max_tokens=4)
+    show_dock(qtbot, scripted_window, "attention")
+    scripted_window.select_step(0, 3)
+    panel = wait_shown(qtbot, scripted_window, "attention", 3)
     context = context_of(answer, 3)
-    card = window.bridge.info.card
+    card = scripted_window.bridge.info.card
     assert engine.inspect_requests[-1].attention and not engine.inspect_requests[-1].lens
     assert len(panel.strip.labels) == len(context)
     assert panel.head() == MEAN_OF_HEADS and panel.layer() == card.n_layer - 1
@@ -144,9 +141,9 @@ def test_attention_strip_heads_and_the_chat(qtbot, window):
     assert QToolTip.text().startswith(panel.strip.labels[position])
     panel.area.ensureVisible(chip.center().x(), chip.center().y())
     qtbot.mouseClick(panel.strip, Qt.MouseButton.LeftButton, pos=chip.center())
-    assert window.chat.answers[0].view.highlighted_step == 1
+    assert scripted_window.chat.answers[0].view.highlighted_step == 1
     # a prompt token has no place in the answer: the status bar says where it is
-    with qtbot.waitSignal(window.statusMessage, timeout=2_000) as said:
+    with qtbot.waitSignal(scripted_window.statusMessage, timeout=2_000) as said:
         qtbot.mouseClick(panel.strip, Qt.MouseButton.LeftButton, pos=panel.strip.chip_rect(0).center())
     assert "prompt" in said.args[0]
     # it names the token and its position, and keeps it marked in the strip
@@ -154,16 +151,16 @@ def test_attention_strip_heads_and_the_chat(qtbot, window):
     assert panel.strip.marked == 0
 
 
-def test_whole_prompt_matrix_is_lower_triangular(qtbot, window):
-    engine = engine_of(window)
-    answer = ask(qtbot, window, "Hi!", max_tokens=4)
-    show_dock(qtbot, window, "attention")
-    window.select_step(0, 2)
-    panel = wait_shown(qtbot, window, "attention", 2)
+def test_whole_prompt_matrix_is_lower_triangular(qtbot, scripted_window):
+    engine = engine_of(scripted_window)
+    answer = ask(qtbot, scripted_window, "Hi!", max_tokens=4)
+    show_dock(qtbot, scripted_window, "attention")
+    scripted_window.select_step(0, 2)
+    panel = wait_shown(qtbot, scripted_window, "attention", 2)
     panel.layer_box.setCurrentIndex(3)
     panel.head_box.setCurrentIndex(1 + 5)
     qtbot.mouseClick(panel.whole_button, Qt.MouseButton.LeftButton)
-    dialog = window.forward.matrix_dialog
+    dialog = scripted_window.forward.matrix_dialog
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: dialog.matrix is not None, timeout=5_000)
     n = len(context_of(answer, 2))
@@ -178,39 +175,39 @@ def test_whole_prompt_matrix_is_lower_triangular(qtbot, window):
     assert not image.isNull()
 
 
-def test_unavailable_views_and_engine_errors_are_said_plainly(qtbot, window):
-    engine = engine_of(window)
-    ask(qtbot, window, "Hi!", max_tokens=4)
-    show_dock(qtbot, window, "attention")
+def test_unavailable_views_and_engine_errors_are_said_plainly(qtbot, scripted_window):
+    engine = engine_of(scripted_window)
+    ask(qtbot, scripted_window, "Hi!", max_tokens=4)
+    show_dock(qtbot, scripted_window, "attention")
     engine.inspect_unavailable = {"attention": "this architecture has no attention tensors"}
-    window.select_step(0, 1)
-    page = window.docks["attention"].widget()
+    scripted_window.select_step(0, 1)
+    page = scripted_window.docks["attention"].widget()
     qtbot.waitUntil(lambda: "no attention tensors" in page.empty_text(), timeout=5_000)
     assert page.showing_empty()
     engine.inspect_unavailable = {"attention_window": "layers 0, 2 and 4 see only the last 512 tokens"}
-    window.select_step(0, 3)                            # a note about the weights: shown with them
-    panel = wait_shown(qtbot, window, "attention", 3)
+    scripted_window.select_step(0, 3)                            # a note about the weights: shown with them
+    panel = wait_shown(qtbot, scripted_window, "attention", 3)
     assert panel.note.text() == "layers 0, 2 and 4 see only the last 512 tokens" and not panel.note.isHidden()
     engine.inspect_unavailable = {}
     engine.inspect_error = LogitscopeError("the inspection context could not be created")
-    window.select_step(0, 2)
+    scripted_window.select_step(0, 2)
     qtbot.waitUntil(lambda: "could not be created" in page.empty_text(), timeout=5_000)
     assert page.empty_text().startswith("The engine could not inspect this step")
 
 
-def test_a_remote_engine_says_why_and_asks_nothing(qtbot, window):
-    engine = engine_of(window)
-    ask(qtbot, window, "Hi!", max_tokens=4)
-    window.forward.set_capabilities({"remote": True, "forward_pass": False})
+def test_a_remote_engine_says_why_and_asks_nothing(qtbot, scripted_window):
+    engine = engine_of(scripted_window)
+    ask(qtbot, scripted_window, "Hi!", max_tokens=4)
+    scripted_window.forward.set_capabilities({"remote": True, "forward_pass": False})
     for key in ("layers", "attention"):
-        page = show_dock(qtbot, window, key)
-        window.select_step(0, 1)
+        page = show_dock(qtbot, scripted_window, key)
+        scripted_window.select_step(0, 1)
         assert page.showing_empty() and "remote server" in page.empty_text()
     assert engine.inspect_requests == []
 
 
-def test_nothing_selected_says_so(qtbot, window):
-    page = show_dock(qtbot, window, "layers")
+def test_nothing_selected_says_so(qtbot, scripted_window):
+    page = show_dock(qtbot, scripted_window, "layers")
     assert page.showing_empty() and "No step selected" in page.empty_text()
 
 
@@ -227,47 +224,47 @@ class StepGate:
         self.steps.release(n)
 
 
-def test_streaming_follows_the_live_step_without_piling_up_requests(qtbot, window):
-    engine = engine_of(window)
-    show_dock(qtbot, window, "layers")
+def test_streaming_follows_the_live_step_without_piling_up_requests(qtbot, scripted_window):
+    engine = engine_of(scripted_window)
+    show_dock(qtbot, scripted_window, "layers")
     gate = StepGate()
     engine.gate = gate                                   # the answer streams only as steps are let through
-    window.sampler.max_tokens.setValue(6)
-    window.send("Hi!")
+    scripted_window.sampler.max_tokens.setValue(6)
+    scripted_window.send("Hi!")
     gate.let_through(2)                                  # two steps in, the engine is still generating
-    page = window.docks["layers"].widget()
+    page = scripted_window.docks["layers"].widget()
     qtbot.waitUntil(lambda: "after the engine finishes" in page.empty_text(), timeout=3_000)
     for _ in range(4):
         qtbot.wait(150)
         gate.let_through(1)
-    qtbot.waitUntil(lambda: window.streaming is None, timeout=10_000)
-    answer = window.current.turns[0].answer
+    qtbot.waitUntil(lambda: scripted_window.streaming is None, timeout=10_000)
+    answer = scripted_window.current.turns[0].answer
     last = len(answer.steps) - 1
-    panel = wait_shown(qtbot, window, "layers", last)
+    panel = wait_shown(qtbot, scripted_window, "layers", last)
     assert panel.lens.chosen == answer.steps[last].token
     # while it streamed the engine was generating: at most one request waited behind it (and, stale by the
     # end, skipped the engine), then the last step was asked for once
-    assert window.forward.requests_sent <= 3
+    assert scripted_window.forward.requests_sent <= 3
     assert [r.chosen for r in engine.inspect_requests] == [answer.steps[last].token]
 
 
-def test_the_inspected_step_of_a_history_answer_asks_for_its_prompt(qtbot, window):
+def test_the_inspected_step_of_a_history_answer_asks_for_its_prompt(qtbot, scripted_window):
     """An answer without a result (loaded from history, where prompt tokens are not kept) gets its prompt
     from the engine, in the same worker job."""
-    engine = engine_of(window)
-    answer = ask(qtbot, window, "Hi!", max_tokens=4)
+    engine = engine_of(scripted_window)
+    answer = ask(qtbot, scripted_window, "Hi!", max_tokens=4)
     prompt = list(answer.result.prompt_tokens)
     answer.result = None
     calls = []
     engine.prompt_tokens = lambda request: calls.append(request) or prompt
-    show_dock(qtbot, window, "layers")
-    window.select_step(0, 2)
-    wait_shown(qtbot, window, "layers", 2)
+    show_dock(qtbot, scripted_window, "layers")
+    scripted_window.select_step(0, 2)
+    wait_shown(qtbot, scripted_window, "layers", 2)
     assert len(calls) == 1 and calls[0].messages[-1].content == "Hi!"
     assert list(engine.inspect_requests[-1].tokens) == prompt + [s.token for s in answer.steps[:2]]
 
 
-def test_layout_places_the_new_docks(qtbot, window):
+def test_layout_places_the_new_docks(qtbot, scripted_window):
     for key in ("layers", "attention"):
-        dock = window.docks[key]
-        assert not dock.isFloating() and window.tabifiedDockWidgets(dock)
+        dock = scripted_window.docks[key]
+        assert not dock.isFloating() and scripted_window.tabifiedDockWidgets(dock)

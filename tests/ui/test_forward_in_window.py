@@ -9,7 +9,7 @@ import pytest
 
 from logitscope.ui.common.tokens import id_label
 from logitscope.ui.inspector.layers import FIRST_TOKEN
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 pytestmark = pytest.mark.gui
 
@@ -42,30 +42,30 @@ def assert_lens_matches_the_step(panel, step) -> None:  # noqa: ANN001 - LayersP
         assert abs(model.probability(top) - step.p_raw) < 0.01
 
 
-def test_layers_dock_shows_the_real_lens_of_the_selected_step(qtbot, window):
-    answer = ask(qtbot, window, "What is the capital of France?", max_tokens=8)
+def test_layers_dock_shows_the_real_lens_of_the_selected_step(qtbot, real_window):
+    answer = ask(qtbot, real_window, "What is the capital of France?", max_tokens=8)
     assert len(answer.steps) >= 4
-    show_dock(qtbot, window, "layers")
-    window.select_step(0, 1)
-    panel = wait_shown(qtbot, window, "layers", 1)
-    assert panel.model.rowCount() == window.bridge.info.card.n_layer + 1
+    show_dock(qtbot, real_window, "layers")
+    real_window.select_step(0, 1)
+    panel = wait_shown(qtbot, real_window, "layers", 1)
+    assert panel.model.rowCount() == real_window.bridge.info.card.n_layer + 1
     assert_lens_matches_the_step(panel, answer.steps[1])
     first = panel.lens
     # another step: the grid follows it, with that step's numbers
-    window.select_step(0, 3)
-    panel = wait_shown(qtbot, window, "layers", 3)
+    real_window.select_step(0, 3)
+    panel = wait_shown(qtbot, real_window, "layers", 3)
     assert panel.lens is not first
     assert_lens_matches_the_step(panel, answer.steps[3])
 
 
-def test_attention_dock_rows_sum_to_one_over_the_context(qtbot, window):
-    answer = ask(qtbot, window, "Name a colour.", max_tokens=6)
+def test_attention_dock_rows_sum_to_one_over_the_context(qtbot, real_window):
+    answer = ask(qtbot, real_window, "Name a colour.", max_tokens=6)
     prompt = list(answer.result.prompt_tokens)
-    show_dock(qtbot, window, "attention")
-    card = window.bridge.info.card
+    show_dock(qtbot, real_window, "attention")
+    card = real_window.bridge.info.card
     for step in (2, 4):
-        window.select_step(0, step)
-        panel = wait_shown(qtbot, window, "attention", step)
+        real_window.select_step(0, step)
+        panel = wait_shown(qtbot, real_window, "attention", step)
         context = len(prompt) + step                     # the prompt and the answer's tokens before the step
         weights = panel.row.weights
         assert weights.shape == (card.n_layer, card.n_head, context)

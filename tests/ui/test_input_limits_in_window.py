@@ -9,7 +9,7 @@ from logitscope.gguf.card import read_model_card
 from logitscope.protocol.api import LoadSettings
 from logitscope.store.settings import SettingsStore
 from logitscope.system.threads import max_threads
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 
 def test_load_dialog_bounds_threads_and_says_how_the_context_is_rounded(qtbot, demo_model):
@@ -41,19 +41,19 @@ def test_stored_load_settings_with_absurd_threads_fall_back_to_the_default_with_
     assert any("n_threads must be between 0" in n for n in store.notices), store.notices
 
 
-def test_model_card_shows_that_the_context_was_rounded_up(qtbot, window, demo_model):
-    with qtbot.waitSignal(window.bridge.loaded, timeout=30_000):
-        window.open_model(str(demo_model), LoadSettings(n_ctx=300), ask=False)
-    text = window.model_card.text.toPlainText()
+def test_model_card_shows_that_the_context_was_rounded_up(qtbot, real_window, demo_model):
+    with qtbot.waitSignal(real_window.bridge.loaded, timeout=30_000):
+        real_window.open_model(str(demo_model), LoadSettings(n_ctx=300), ask=False)
+    text = real_window.model_card.text.toPlainText()
     assert "the context holds 512 tokens, not the 300 asked for" in text
 
 
-def test_a_stored_answer_cut_inside_an_emoji_adds_up(qtbot, window):
-    answer = ask(qtbot, window, "Reply with only an emoji of a happy face.", max_tokens=2)
+def test_a_stored_answer_cut_inside_an_emoji_adds_up(qtbot, real_window):
+    answer = ask(qtbot, real_window, "Reply with only an emoji of a happy face.", max_tokens=2)
     assert b"".join(s.piece for s in answer.steps).decode("utf-8", "replace") == "\ufffd", \
         "the model's answer changed: pick another prompt that cuts inside a character"
     assert answer.text == "".join(s.text for s in answer.steps) == ""
-    stored = window.history.store.message(answer.store_id)
-    steps, _ = window.history.store.load_trace(answer.store_id)
+    stored = real_window.history.store.message(answer.store_id)
+    steps, _ = real_window.history.store.load_trace(answer.store_id)
     assert stored.status == "done" and stored.content == "".join(s.text for s in steps) == ""
-    assert "\ufffd" not in window.chat.answers[-1].view.toPlainText()
+    assert "\ufffd" not in real_window.chat.answers[-1].view.toPlainText()

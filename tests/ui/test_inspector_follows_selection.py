@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture
-def window(scripted_window):
-    """The window over the scripted engine (recorded demo-model steps): no model run per test."""
-    return scripted_window
 
 EMPTY = "No step selected"
 
@@ -33,25 +29,25 @@ def select_a_step(qtbot, window, question: str):
     assert window.distribution.view is not None and window.distribution.view.step.i == 1
 
 
-def test_new_chat_empties_the_inspector(qtbot, window):
-    select_a_step(qtbot, window, "Hi!")
-    window.new_chat()
-    assert_inspector_empty(window)
+def test_new_chat_empties_the_inspector(qtbot, scripted_window):
+    select_a_step(qtbot, scripted_window, "Hi!")
+    scripted_window.new_chat()
+    assert_inspector_empty(scripted_window)
 
 
-def test_switching_conversation_empties_the_inspector(qtbot, window):
-    select_a_step(qtbot, window, "Hi!")
-    window.new_chat()
-    select_a_step(qtbot, window, "Hello!")
-    window.conversation_list.setCurrentRow(1)   # the first chat
-    assert window.current.turns[0].user == "Hi!"
-    assert_inspector_empty(window)
+def test_switching_conversation_empties_the_inspector(qtbot, scripted_window):
+    select_a_step(qtbot, scripted_window, "Hi!")
+    scripted_window.new_chat()
+    select_a_step(qtbot, scripted_window, "Hello!")
+    scripted_window.conversation_list.setCurrentRow(1)   # the first chat
+    assert scripted_window.current.turns[0].user == "Hi!"
+    assert_inspector_empty(scripted_window)
 
 
-def test_deleting_the_current_conversation_empties_the_inspector(qtbot, window):
-    select_a_step(qtbot, window, "Hi!")
-    window.delete_conversation(confirm=False)
-    assert_inspector_empty(window)
+def test_deleting_the_current_conversation_empties_the_inspector(qtbot, scripted_window):
+    select_a_step(qtbot, scripted_window, "Hi!")
+    scripted_window.delete_conversation(confirm=False)
+    assert_inspector_empty(scripted_window)
 
 
 def test_the_timelines_x_axis_changes_a_few_times_in_a_long_answer():

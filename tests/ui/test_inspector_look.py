@@ -7,68 +7,68 @@ import pytest
 
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.ui.inspector.distribution import FINAL, RANK, RAW, TOKEN
-from tests.ui.conftest import ask, heatmap_answer, token_point
+from tests.helpers.window import ask, heatmap_answer, token_point
 
 pytestmark = pytest.mark.gui
 
 
-def test_distribution_is_a_ranked_list_with_markers(qtbot, window):
-    answer = ask(qtbot, window, "Name three colours.", max_tokens=8)
-    window.select_step(0, 1)
+def test_distribution_is_a_ranked_list_with_markers(qtbot, real_window):
+    answer = ask(qtbot, real_window, "Name three colours.", max_tokens=8)
+    real_window.select_step(0, 1)
     step = answer.steps[1]
-    model = window.distribution.model
+    model = real_window.distribution.model
     assert model.rowCount() >= 8
     assert [model.index(r, RANK).data() for r in range(3)] == ["1", "2", "3"]   # ranks count from 1
     chosen = [r for r in range(model.rowCount()) if model.index(r, TOKEN).data().startswith("▶")]
     assert chosen == [step.rank_raw]   # greedy: the chosen token is the most likely one, marked
     assert model.index(0, RAW).data().endswith("%") and model.index(0, FINAL).data() == "100.0%"
-    assert "(rank 1)" in window.distribution.caption.text()
-    assert "rank 1)" in window.chat.answers[0].view.tooltip_html(step)
+    assert "(rank 1)" in real_window.distribution.caption.text()
+    assert "rank 1)" in real_window.chat.answers[0].view.tooltip_html(step)
     # a preview with top-p and min-p: both cuts fall among the shown rows
-    window.sampler.set_settings(SamplerSettings(temperature=1.5, top_k=0, top_p=0.5, min_p=0.05))
+    real_window.sampler.set_settings(SamplerSettings(temperature=1.5, top_k=0, top_p=0.5, min_p=0.05))
     assert model.preview
-    kept = [s for s in window.current_step_view().stages if s.name == "top_p"][0].n_out
+    kept = [s for s in real_window.current_step_view().stages if s.name == "top_p"][0].n_out
     assert model.top_p_kept == kept and 0 < kept < model.rowCount()
     assert model.min_p_at == pytest.approx(0.05 * float(step.raw_probs[0]))
     finals = [model.rows[r].final for r in range(model.rowCount())]
     assert all(p == 0.0 for p in finals[kept:]) and finals[0] > 0
 
 
-def test_heatmap_has_a_legend(qtbot, window):
-    ask(qtbot, window, "Say hi.", max_tokens=4)
-    legend = window.chat.legend
+def test_heatmap_has_a_legend(qtbot, real_window):
+    ask(qtbot, real_window, "Say hi.", max_tokens=4)
+    legend = real_window.chat.legend
     assert not legend.isVisible()
-    window.window_actions.heatmap.setChecked(True)
-    window.toggle_heatmap()
+    real_window.window_actions.heatmap.setChecked(True)
+    real_window.toggle_heatmap()
     assert legend.isVisible() and "p" in legend.title.text() and legend.high.text() == "100%"
-    window.window_actions.rank.setChecked(True)
-    window.toggle_heatmap()
+    real_window.window_actions.rank.setChecked(True)
+    real_window.toggle_heatmap()
     assert legend.isVisible() and "rank" in legend.title.text()
-    window.window_actions.heatmap.setChecked(False)
-    window.toggle_heatmap()
+    real_window.window_actions.heatmap.setChecked(False)
+    real_window.toggle_heatmap()
     assert not legend.isVisible()
 
 
-def test_model_named_after_its_file_and_layers_counted_alike(window):
-    card = window.bridge.info.card
+def test_model_named_after_its_file_and_layers_counted_alike(real_window):
+    card = real_window.bridge.info.card
     assert card.name != "SmolLM2-135M-Instruct"   # the metadata's name is a training-run name
-    assert "SmolLM2-135M-Instruct" in window.windowTitle() and "SmolLM2-135M-Instruct" in window.model_label.text()
-    shown = window.status_backend.text()
+    assert "SmolLM2-135M-Instruct" in real_window.windowTitle() and "SmolLM2-135M-Instruct" in real_window.model_label.text()
+    shown = real_window.status_backend.text()
     total = card.n_layer + 1
     assert f"of {total} layers" in shown, shown
-    html = window.model_card.text.toPlainText()
+    html = real_window.model_card.text.toPlainText()
     assert f"{card.n_layer} (+ the output layer: {total}" in html
     assert f"of {total} layers on the GPU" in html
 
 
 
 @pytest.mark.qt_log_ignore("does not support")  # offscreen popups
-def test_token_menu_is_ours(qtbot, window):
+def test_token_menu_is_ours(qtbot, real_window):
     from PySide6.QtCore import QTimer
     from PySide6.QtGui import QContextMenuEvent
     from PySide6.QtWidgets import QApplication
 
-    answer, view, target = heatmap_answer(qtbot, window)
+    answer, view, target = heatmap_answer(qtbot, real_window)
     point = token_point(view, answer, target)
     assert view.step_at(point) == target
     seen: list[str] = []
@@ -85,12 +85,12 @@ def test_token_menu_is_ours(qtbot, window):
     assert "Copy" in seen and "Fork here with…" in seen and "Inspect this token" in seen
 
 
-def test_edit_dialog_is_roomy_and_wraps(qtbot, window):
+def test_edit_dialog_is_roomy_and_wraps(qtbot, real_window):
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QDialog, QPlainTextEdit, QTextEdit
 
     question = "Explain, in a few sentences, why the sky looks blue on a clear day and red at sunset, please."
-    ask(qtbot, window, question, max_tokens=2)
+    ask(qtbot, real_window, question, max_tokens=2)
     seen: dict[str, object] = {}
 
     def look_and_cancel() -> None:
@@ -103,21 +103,21 @@ def test_edit_dialog_is_roomy_and_wraps(qtbot, window):
         dialog.reject()
 
     QTimer.singleShot(200, look_and_cancel)
-    window.edit_turn(0)
+    real_window.edit_turn(0)
     assert seen["text"] == question
     assert seen["size"][0] >= 560 and seen["size"][1] >= 300, seen
     assert seen["wraps"] and seen["grip"] and seen["resizable"], seen
-    assert len(window.current.turns) == 1  # cancelled: nothing sent
+    assert len(real_window.current.turns) == 1  # cancelled: nothing sent
 
 
-def test_the_waterfalls_stage_names_never_touch_at_1280x720(qtbot, window):
+def test_the_waterfalls_stage_names_never_touch_at_1280x720(qtbot, real_window):
     """Six stages at 1280x720: "vocabulary" and "penalties" once touched (the names were staggered only beyond
     six bars). Names side by side keep a gap; names that would not are staggered, and again when the dock widens."""
     from PySide6.QtCore import QPointF
 
-    window.sampler.set_settings(SamplerSettings(temperature=0.7, top_k=40, top_p=0.9, min_p=0.05, seed=7))
-    ask(qtbot, window, "Write a short poem about the sea.", max_tokens=6)
-    panel = window.waterfall
+    real_window.sampler.set_settings(SamplerSettings(temperature=0.7, top_k=40, top_p=0.9, min_p=0.05, seed=7))
+    ask(qtbot, real_window, "Write a short poem about the sea.", max_tokens=6)
+    panel = real_window.waterfall
 
     def touching() -> list[tuple[str, str]]:
         qtbot.wait(200)   # laid out
@@ -129,24 +129,24 @@ def test_the_waterfalls_stage_names_never_touch_at_1280x720(qtbot, window):
                 if "\n" not in a + b and (advance(a) + advance(b)) / 2 + 2 > pitch]
 
     for size in ((1280, 720), (1920, 1080)):
-        window.resize(*size)
+        real_window.resize(*size)
         qtbot.wait(50)
-        window.reset_layout()
-        window.select_step(0, 2)
+        real_window.reset_layout()
+        real_window.select_step(0, 2)
         assert len(panel._names) == 6, panel._names   # vocabulary, penalties, top-k, top-p, min-p, temperature
         assert not touching(), size
     assert not panel._staggered   # at full HD they stand side by side again
 
 
-def test_the_waterfall_sets_its_bars_again_only_when_they_would_look_different(qtbot, window):
+def test_the_waterfall_sets_its_bars_again_only_when_they_would_look_different(qtbot, real_window):
     """Bars set again repaint both plots (the dear part of a streaming refresh): a step whose bars are the
     same to a thousandth leaves them, a step whose bars differ shows its own."""
     from dataclasses import replace
 
     from logitscope.ui.inspector.state import StepView
 
-    answer = ask(qtbot, window, "Name three colours.", max_tokens=4)
-    step, panel = answer.steps[1], window.waterfall
+    answer = ask(qtbot, real_window, "Name three colours.", max_tokens=4)
+    step, panel = answer.steps[1], real_window.waterfall
     panel.show_step(StepView(step, answer.settings))
     counts, mass = panel.count_bars.opts["height"], panel.mass_bars.opts["height"]
     nudged = [replace(s, mass_kept=s.mass_kept * (1 - 1e-9)) for s in step.stages]

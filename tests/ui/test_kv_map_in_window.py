@@ -5,35 +5,35 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 pytestmark = pytest.mark.gui
 
 
-def test_kv_map_shows_reuse_on_turn_two(qtbot, window):
-    panel = window.memory.kv_map
+def test_kv_map_shows_reuse_on_turn_two(qtbot, real_window):
+    panel = real_window.memory.kv_map
     calls: list[object] = []
-    window.bridge.local.kv_map = _counting(window.bridge.local.kv_map, calls)
+    real_window.bridge.local.kv_map = _counting(real_window.bridge.local.kv_map, calls)
 
     # hidden (its dock is a tab behind the waterfall): an answer does not ask the engine for the map
     assert not panel.on_screen()
-    first_answer = ask(qtbot, window, "What is the capital of France?", max_tokens=12)
-    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=5_000)
+    first_answer = ask(qtbot, real_window, "What is the capital of France?", max_tokens=12)
+    qtbot.waitUntil(lambda: not real_window.bridge.busy, timeout=5_000)
     assert calls == [] and panel.kv is None
 
     # shown: it asks once and draws turn 1, nothing reused yet
-    window.docks["memory"].raise_()
+    real_window.docks["memory"].raise_()
     qtbot.waitUntil(lambda: panel.kv is not None, timeout=10_000)
     first = panel.kv
     assert len(calls) == 1
     assert first.n_reused == 0 and first.n_evaluated > 0 and not any(run.reused for run in first.runs)
-    assert sum(run.count for run in first.runs) == window.bridge.info.n_ctx - panel.strip.free_cells()
+    assert sum(run.count for run in first.runs) == real_window.bridge.info.n_ctx - panel.strip.free_cells()
     assert {"template", "user", "answer"} <= {run.segment for run in first.runs}
     assert panel.summary.text().startswith(f"0 tokens reused, {first.n_evaluated} evaluated")
     assert first_answer.text
 
     # turn 2, shown: one more call after the answer; the cells of turn 1 are marked reused
-    ask(qtbot, window, "And the capital of Italy?", max_tokens=12)
+    ask(qtbot, real_window, "And the capital of Italy?", max_tokens=12)
     qtbot.waitUntil(lambda: panel.kv is not first, timeout=10_000)
     second = panel.kv
     assert len(calls) == 2
@@ -49,15 +49,15 @@ def test_kv_map_shows_reuse_on_turn_two(qtbot, window):
 
 
 @pytest.mark.qt_log_ignore("does not support")  # offscreen: a floating window's size hints and raise()
-def test_memory_dock_floated_while_hidden_catches_up(qtbot, window):
+def test_memory_dock_floated_while_hidden_catches_up(qtbot, real_window):
     """Floating the dock shows it as a new top-level window: it is painted only after visibilityChanged
     (whose catch-up then finds nothing on screen), so the gauge and the map must catch up when painted."""
-    memory = window.memory
-    answer = ask(qtbot, window, "Name a colour.", max_tokens=6)
-    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=5_000)
+    memory = real_window.memory
+    answer = ask(qtbot, real_window, "Name a colour.", max_tokens=6)
+    qtbot.waitUntil(lambda: not real_window.bridge.busy, timeout=5_000)
     used = len(answer.result.prompt_tokens) + len(answer.steps)
     assert not memory.kv_map.on_screen() and memory.gauge.value() == 0   # hidden: nothing updated yet
-    dock = window.docks["memory"]
+    dock = real_window.docks["memory"]
     dock.setFloating(True)
     dock.show()
     qtbot.waitUntil(lambda: memory.gauge.value() > 0, timeout=5_000)

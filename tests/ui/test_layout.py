@@ -6,6 +6,8 @@ import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QTabBar
 
+from tests.helpers.window import cut_tabs
+
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("does not support")]  # offscreen: floating docks
 
 MIN_DOCK = (160, 110)  # the smallest a dock's content may be and still be read
@@ -15,6 +17,7 @@ def _in_window(window, widget) -> QRect:
     return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_reset_layout_fits_the_window(qtbot, bare_window, size):
     window = bare_window
@@ -46,16 +49,7 @@ def test_reset_layout_fits_the_window(qtbot, bare_window, size):
             assert frame.contains(_in_window(window, bar)), bar
 
 
-def cut_tabs(window) -> list[tuple[str, int, int]]:
-    """The dock tabs narrower than their title needs (Qt elides their text): (title, width, needed)."""
-    cut = []
-    for bar in window.findChildren(QTabBar):
-        if bar.isVisible():
-            cut += [(bar.tabText(i), bar.tabRect(i).width(), bar.tabSizeHint(i).width()) for i in range(bar.count())
-                    if bar.tabRect(i).width() < bar.tabSizeHint(i).width()]
-    return cut
-
-
+@pytest.mark.model
 def test_every_dock_tab_reads_in_full_at_1280x720(qtbot, bare_window):
     """The bottom docks' tabs once read "Sampler waterf…", "Memory and cont…", "Model c…", "Attenti…"."""
     window = bare_window

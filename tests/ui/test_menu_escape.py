@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("does not support")]  # offscreen popups
 
 
+@pytest.mark.model
 def test_escape_after_closing_a_menu_is_not_swallowed(qtbot, bare_window):
     window = bare_window
     with qtbot.waitActive(window):

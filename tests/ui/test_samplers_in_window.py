@@ -21,7 +21,7 @@ from logitscope.sampling.replay import Replay
 from logitscope.session.conversation import Answer, Turn
 from logitscope.ui.chat.output_check import check_output
 from logitscope.ui.inspector.state import StepView
-from tests.ui.conftest import ask
+from tests.helpers.window import ask
 
 BAD_GRAMMAR = 'root ::= "yes" | undefined-rule'
 BAD_REASON = "the grammar does not parse: expecting name at line 1"
@@ -181,44 +181,33 @@ def test_a_schema_that_is_no_schema_is_said_so():
     assert verdict is not None and verdict.kind == "bad_schema" and not verdict.ok
 
 
-def test_a_real_window_sends_the_chain_the_controls_show(qtbot, window):
+def test_a_real_window_sends_the_chain_the_controls_show(qtbot, real_window):
     """The real engine process: the reordered chain and the new settings travel with the request and are
     recorded with the answer (stages the engine does not apply yet stay off here)."""
     settings = SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0,
                                samplers=("temperature", "min_p", "top_k", "penalties"), seed=3)
-    window.sampler.set_settings(settings)
-    answer = ask(qtbot, window, "Name a colour.", max_tokens=4)
+    real_window.sampler.set_settings(settings)
+    answer = ask(qtbot, real_window, "Name a colour.", max_tokens=4)
     assert tuple(answer.settings["samplers"]) == settings.samplers
-    window.select_step(len(window.current.turns) - 1, 0)
-    ticks = [name.strip() for _x, name in window.waterfall.counts.getAxis("bottom")._tickLevels[0]]
+    real_window.select_step(len(real_window.current.turns) - 1, 0)
+    ticks = [name.strip() for _x, name in real_window.waterfall.counts.getAxis("bottom")._tickLevels[0]]
     assert ticks == ["vocabulary", "temperature", "min-p", "top-k", "penalties"]
 
 
-def _engine_checks() -> bool:
-    from logitscope.host.client import EngineClient
-
-    return hasattr(EngineClient, "check_settings")
-
-
-needs_engine_stages = pytest.mark.skipif(not _engine_checks(), reason="the engine's stages and check_settings "
-                                         "(issue 14's engine side) are not in this tree yet")
-
-
-@needs_engine_stages
-def test_the_real_engine_refuses_a_bad_grammar_beside_the_control_and_the_send(qtbot, window):
-    box = window.sampler.constraint
+def test_the_real_engine_refuses_a_bad_grammar_beside_the_control_and_the_send(qtbot, real_window):
+    box = real_window.sampler.constraint
     box.mode.setCurrentIndex(box.mode.findData("custom"))
     box.text.setPlainText(BAD_GRAMMAR)
     qtbot.waitUntil(lambda: not box.problem.isHidden(), timeout=20_000)   # its section may be folded
     assert "grammar" in box.problem.text().lower(), box.problem.text()
-    turns = len(window.current.turns)
-    window.send("Answer yes or no.")
-    assert len(window.current.turns) == turns
-    window.sampler.set_settings(SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0, json_schema=SCHEMA))
+    turns = len(real_window.current.turns)
+    real_window.send("Answer yes or no.")
+    assert len(real_window.current.turns) == turns
+    real_window.sampler.set_settings(SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0, json_schema=SCHEMA))
     qtbot.waitUntil(lambda: box.problem.isHidden(), timeout=20_000)
-    answer = ask(qtbot, window, "Give a number n as JSON.", max_tokens=40)
-    bubble = window.chat.answers[-1]
+    answer = ask(qtbot, real_window, "Give a number n as JSON.", max_tokens=40)
+    bubble = real_window.chat.answers[-1]
     assert answer.result.finish_reason == "stop", answer.text
     assert bubble.status.text().startswith("✓ valid JSON, matches the schema"), (answer.text, bubble.status.text())
-    window.select_step(len(window.current.turns) - 1, 0)
-    assert "the grammar allowed" in window.waterfall.info.text()
+    real_window.select_step(len(real_window.current.turns) - 1, 0)
+    assert "the grammar allowed" in real_window.waterfall.info.text()

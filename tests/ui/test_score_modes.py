@@ -8,16 +8,16 @@ import json
 
 import pytest
 
-from tests.cli.test_cli import run
-from tests.cli.test_score_cli import TEXT_FILE
-from tests.ui.test_score_view import SCORE_TIMEOUT_MS, _open
+from tests.helpers.cli import run
+from tests.helpers.data import SCORE_TEXT_FILE
+from tests.helpers.score_dialog import SCORE_TIMEOUT_MS, open_score_dialog
 
 CHUNK = 256
 
 
-def test_chunks_mode_gives_the_clis_llama_perplexity_figures(qtbot, window, demo_model) -> None:
-    dialog = _open(qtbot, window)
-    assert dialog.open_file(str(TEXT_FILE))
+def test_chunks_mode_gives_the_clis_llama_perplexity_figures(qtbot, real_window, demo_model) -> None:
+    dialog = open_score_dialog(qtbot, real_window)
+    assert dialog.open_file(str(SCORE_TEXT_FILE))
     dialog.mode.setCurrentIndex(dialog.mode.findData("chunks"))
     assert dialog.ctx_label.text() == "Chunk"
     dialog.n_ctx.setValue(CHUNK)
@@ -27,8 +27,8 @@ def test_chunks_mode_gives_the_clis_llama_perplexity_figures(qtbot, window, demo
     assert result is not None, dialog.status.text()
 
     # the same engine settings as the window's model: flash attention off, all cores (the CLI's defaults)
-    assert not window.bridge.info.load.flash_attn
-    proc = run("score", "--model", str(demo_model), str(TEXT_FILE), "--chunks", "--n-ctx", str(CHUNK), "--json",
+    assert not real_window.bridge.info.load.flash_attn
+    proc = run("score", "--model", str(demo_model), str(SCORE_TEXT_FILE), "--chunks", "--n-ctx", str(CHUNK), "--json",
                timeout=900)
     assert proc.returncode == 0, proc.stderr
     cli = json.loads(proc.stdout.splitlines()[-1])
@@ -48,8 +48,8 @@ def test_chunks_mode_gives_the_clis_llama_perplexity_figures(qtbot, window, demo
     assert min(t.n_context for t in result.tokens if t.scored) >= CHUNK // 2
 
 
-def test_chunks_mode_on_a_short_text_says_why_in_one_line(qtbot, window) -> None:
-    dialog = _open(qtbot, window)
+def test_chunks_mode_on_a_short_text_says_why_in_one_line(qtbot, real_window) -> None:
+    dialog = open_score_dialog(qtbot, real_window)
     dialog.text.setPlainText("A short text: far fewer tokens than two chunks.")
     dialog.mode.setCurrentIndex(dialog.mode.findData("chunks"))
     dialog.n_ctx.setValue(CHUNK)

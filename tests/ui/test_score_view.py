@@ -5,30 +5,14 @@ line and nothing crashes; without a model the action is disabled with the reason
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QTextCursor
+import pytest
+from PySide6.QtGui import QColor
 
 from logitscope.protocol.score import ScoreRequest, ScoreResult, rank_bucket
 from logitscope.ui.common.tokens import rank_text
 from logitscope.ui.score.view import SHORTCUT
 from logitscope.ui.score.widgets import BUCKET_COLORS, token_color, tooltip_html
-
-SCORE_TIMEOUT_MS = 120_000  # a paragraph scores in well under a second on an idle machine; this one is shared
-TEXT = ("The quick brown fox jumps over the lazy dog. Paris is the capital of France, and Berlin is the capital "
-        "of Germany. Water boils at one hundred degrees Celsius at sea level.")
-
-
-def _open(qtbot, window):
-    window.score_action.trigger()
-    dialog = window.score_dialog
-    qtbot.waitUntil(dialog.isVisible, timeout=5_000)
-    return dialog
-
-
-def _background(view, index: int) -> QColor:
-    """The background a token is drawn with in the scored text."""
-    cursor = QTextCursor(view.document())
-    cursor.setPosition(view._starts[view._owners.index(index)] + 1)
-    return cursor.charFormat().background().color()
+from tests.helpers.score_dialog import SCORE_TIMEOUT_MS, SCORED_TEXT, open_score_dialog, token_background
 
 
 def _reference(qtbot, window, request: ScoreRequest) -> ScoreResult:
@@ -39,13 +23,13 @@ def _reference(qtbot, window, request: ScoreRequest) -> ScoreResult:
     return got[0]
 
 
-def test_score_a_text_in_the_real_window(qtbot, window) -> None:
-    assert window.score_action.shortcut().toString() == SHORTCUT
-    assert window.score_action.isEnabled()
-    dialog = _open(qtbot, window)
+def test_score_a_text_in_the_real_window(qtbot, real_window) -> None:
+    assert real_window.score_action.shortcut().toString() == SHORTCUT
+    assert real_window.score_action.isEnabled()
+    dialog = open_score_dialog(qtbot, real_window)
     progress: list[float] = []
     dialog.progressed.connect(progress.append)
-    dialog.text.setPlainText(TEXT)
+    dialog.text.setPlainText(SCORED_TEXT)
     dialog.score_button.click()
     assert dialog.running and dialog.progress.isVisible()  # on the worker: the GUI is free meanwhile
     qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
@@ -53,7 +37,7 @@ def test_score_a_text_in_the_real_window(qtbot, window) -> None:
     assert result is not None, dialog.status.text()
     assert progress and progress[-1] == 1.0
 
-    expected = _reference(qtbot, window, ScoreRequest(text=TEXT, n_ctx=dialog.n_ctx.value()))
+    expected = _reference(qtbot, real_window, ScoreRequest(text=SCORED_TEXT, n_ctx=dialog.n_ctx.value()))
     assert len(result.tokens) == len(expected.tokens) and result.n_scored == expected.n_scored
     summary = dialog.summary.text()
     assert f"{len(expected.tokens):,} ({expected.n_scored:,} scored)" in summary
@@ -62,7 +46,7 @@ def test_score_a_text_in_the_real_window(qtbot, window) -> None:
 
     # hovering a token: its rank, its p and its alternatives
     token = next(t for t in result.tokens if t.scored and t.text.strip() and t.rank > 0)
-    tip = tooltip_html(token, window.bridge.vocab)
+    tip = tooltip_html(token, real_window.bridge.vocab)
     assert f"rank {rank_text(token.rank)}" in tip and "<table>" in tip
     rect = dialog.view.token_rect(token.i)
     assert dialog.view.token_at(rect.center()) == token.i  # the mouse finds the token it is on
@@ -72,21 +56,21 @@ def test_score_a_text_in_the_real_window(qtbot, window) -> None:
 
     # every scored token wears its GLTR bucket's colour
     shown = [t for t in result.tokens if t.scored and t.text]
-    assert {t.i: _background(dialog.view, t.i) for t in shown} == {
+    assert {t.i: token_background(dialog.view, t.i) for t in shown} == {
         t.i: QColor(BUCKET_COLORS[rank_bucket(t.rank)]) for t in shown}
     # colour by probability instead, then back to ranks: the same tokens, other colours
     first = dialog.view.document().toPlainText()
     dialog.by_probability.setChecked(True)
     assert dialog.view.color_by == "probability" and dialog.legend.color_by == "probability"
     assert dialog.view.document().toPlainText() == first
-    assert _background(dialog.view, token.i) == token_color(token, "probability")
+    assert token_background(dialog.view, token.i) == token_color(token, "probability")
     dialog.by_rank.setChecked(True)
     assert dialog.view.color_by == "rank"
 
 
-def test_a_long_text_is_windowed_and_says_how(qtbot, window) -> None:
-    dialog = _open(qtbot, window)
-    dialog.text.setPlainText(TEXT * 4)
+def test_a_long_text_is_windowed_and_says_how(qtbot, real_window) -> None:
+    dialog = open_score_dialog(qtbot, real_window)
+    dialog.text.setPlainText(SCORED_TEXT * 4)
     dialog.n_ctx.setValue(32)
     dialog.score_button.click()
     qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
@@ -95,8 +79,8 @@ def test_a_long_text_is_windowed_and_says_how(qtbot, window) -> None:
     assert f"read in {result.n_passes:,} windows sliding by {result.stride:,} tokens" in dialog.summary.text()
 
 
-def test_bad_input_says_so_in_one_line(qtbot, window, tmp_path) -> None:
-    dialog = _open(qtbot, window)
+def test_bad_input_says_so_in_one_line(qtbot, real_window, tmp_path) -> None:
+    dialog = open_score_dialog(qtbot, real_window)
     dialog.text.setPlainText("   \n ")
     dialog.score_button.click()
     assert not dialog.running and dialog.status.text() == "the text to score is empty"
@@ -119,6 +103,7 @@ def test_bad_input_says_so_in_one_line(qtbot, window, tmp_path) -> None:
     assert dialog.open_file(str(good)) and dialog.text.toPlainText() == "Un texte en français."
 
 
+@pytest.mark.model
 def test_without_a_model_the_action_says_why(qtbot, bare_window) -> None:
     action = bare_window.score_action
     assert not action.isEnabled()
@@ -126,11 +111,11 @@ def test_without_a_model_the_action_says_why(qtbot, bare_window) -> None:
     assert not bare_window.score_dialog.score_button.isEnabled()
 
 
-def test_cancel_stops_scoring_and_the_dialog_scores_again(qtbot, window) -> None:
-    dialog = _open(qtbot, window)
+def test_cancel_stops_scoring_and_the_dialog_scores_again(qtbot, real_window) -> None:
+    dialog = open_score_dialog(qtbot, real_window)
     progress: list[float] = []
     dialog.progressed.connect(progress.append)
-    dialog.text.setPlainText(TEXT * 40)  # about 1,500 tokens in 32-position windows: many passes to stop between
+    dialog.text.setPlainText(SCORED_TEXT * 40)  # about 1,500 tokens in 32-position windows: many passes to stop between
     dialog.n_ctx.setValue(32)
     dialog.score_button.click()
     qtbot.waitUntil(lambda: bool(progress) or not dialog.running, timeout=SCORE_TIMEOUT_MS)
@@ -139,20 +124,20 @@ def test_cancel_stops_scoring_and_the_dialog_scores_again(qtbot, window) -> None
     assert dialog.scored is None and dialog.status.text().startswith("Scoring stopped:")
     assert "\n" not in dialog.status.text() and progress[-1] < 1.0
     assert dialog.score_button.isEnabled() and not dialog.progress.isVisible()
-    dialog.text.setPlainText(TEXT)
+    dialog.text.setPlainText(SCORED_TEXT)
     dialog.score_button.click()
     qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
     assert dialog.scored is not None, dialog.status.text()
 
 
-def test_a_remote_engine_cannot_score_and_says_why(qtbot, window, real_server) -> None:
+def test_a_remote_engine_cannot_score_and_says_why(qtbot, real_window, real_server) -> None:
     from logitscope.host.remote import RemoteEngine
 
-    assert window.score_action.isEnabled()
-    with qtbot.waitSignal(window.bridge.remoteConnected, timeout=30_000):
-        window.connect_server(RemoteEngine(real_server.url, api_key=real_server.api_key))
-    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=10_000)
-    assert not window.score_action.isEnabled()
-    assert window.score_action.statusTip().startswith("Scoring needs a local model")
-    assert not window.score_dialog.score_button.isEnabled()
-    assert window.score_dialog.status.text().startswith("Scoring needs a local model")
+    assert real_window.score_action.isEnabled()
+    with qtbot.waitSignal(real_window.bridge.remoteConnected, timeout=30_000):
+        real_window.connect_server(RemoteEngine(real_server.url, api_key=real_server.api_key))
+    qtbot.waitUntil(lambda: not real_window.bridge.busy, timeout=10_000)
+    assert not real_window.score_action.isEnabled()
+    assert real_window.score_action.statusTip().startswith("Scoring needs a local model")
+    assert not real_window.score_dialog.score_button.isEnabled()
+    assert real_window.score_dialog.status.text().startswith("Scoring needs a local model")

@@ -14,7 +14,7 @@ from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity
-from tests.ui.scripted_engine import ScriptedEngine
+from tests.helpers.scripted_engine import ScriptedEngine
 
 pytestmark = pytest.mark.gui
 

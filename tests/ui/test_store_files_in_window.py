@@ -9,8 +9,7 @@ import time
 
 import pytest
 
-from tests.ui.conftest import ask
-from tests.ui.test_history_in_window import make_window
+from tests.helpers.window import ask, make_window
 
 pytestmark = pytest.mark.gui
 
@@ -23,6 +22,7 @@ def saved_conversation() -> None:
         store.add_message(store.create_conversation("Saved"), "user", "hello there")
 
 
+@pytest.mark.model
 @pytest.mark.timeout(120)
 @pytest.mark.skipif(os.name != "posix", reason="named pipes and modes are POSIX")
 def test_exports_never_hang_on_a_pipe_nor_change_a_files_mode(qtbot, tmp_path, isolated_home, demo_model):
@@ -48,27 +48,28 @@ def test_exports_never_hang_on_a_pipe_nor_change_a_files_mode(qtbot, tmp_path, i
 
 
 @pytest.mark.skipif(os.name != "posix", reason="/dev/zero")
-def test_import_in_the_window_is_bounded_checked_and_reports_gaps(qtbot, window, tmp_path):
-    assert window.import_conversations("/dev/zero") == 0             # refused at once, not read forever
-    assert window.last_error == ("Import failed", "cannot import /dev/zero: it is a character device, not a file")
-    ask(qtbot, window, "What is 2+2?", max_tokens=6)
+def test_import_in_the_window_is_bounded_checked_and_reports_gaps(qtbot, real_window, tmp_path):
+    assert real_window.import_conversations("/dev/zero") == 0             # refused at once, not read forever
+    assert real_window.last_error == ("Import failed", "cannot import /dev/zero: it is a character device, not a file")
+    ask(qtbot, real_window, "What is 2+2?", max_tokens=6)
     exported = tmp_path / "chat.json"
-    assert window.export_conversation(str(exported))
+    assert real_window.export_conversation(str(exported))
     document = json.loads(exported.read_text(encoding="utf-8"))
     bad = json.loads(json.dumps(document))
     bad["conversations"][0]["created_at"] = float("nan")
     (tmp_path / "nan.json").write_text(json.dumps(bad))
-    assert window.import_conversations(str(tmp_path / "nan.json")) == 0
-    assert window.last_error[0] == "Import failed" and '"created_at" must be a time' in window.last_error[1]
+    assert real_window.import_conversations(str(tmp_path / "nan.json")) == 0
+    assert real_window.last_error[0] == "Import failed" and '"created_at" must be a time' in real_window.last_error[1]
     answer = document["conversations"][0]["messages"][1]
     n = len(answer["trace"]["steps"])
     del answer["trace"]["steps"][2:]
     (tmp_path / "cut.json").write_text(json.dumps(document))
-    assert window.import_conversations(str(tmp_path / "cut.json")) == 1   # imported, and said
-    assert window.last_error == ("Notice", f"conversation 1, message 2: the trace has only 2 of {n} steps "
+    assert real_window.import_conversations(str(tmp_path / "cut.json")) == 1   # imported, and said
+    assert real_window.last_error == ("Notice", f"conversation 1, message 2: the trace has only 2 of {n} steps "
                                            f"(missing: 2-{n - 1}); it was imported as it is")
 
 
+@pytest.mark.model
 def test_a_settings_file_with_bad_values_is_backed_up_and_reported_once(qtbot, tmp_path, isolated_home, demo_model):
     (isolated_home / "settings.json").write_text(json.dumps(
         {"schema": 1, "app": {"theme": "purple", "language": "en"}, "sampler_presets": {"Mine": {"top_k": -2,

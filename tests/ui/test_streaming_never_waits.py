@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import time
 
-from tests.ui.conftest import GEN_TIMEOUT_MS
+from tests.helpers.window import GEN_TIMEOUT_MS
 
 N_TOKENS = 300
 STALL_S = 2.0
 
 
-def test_the_gui_thread_sleeping_mid_answer_delays_no_engine_step(qtbot, window):
+def test_the_gui_thread_sleeping_mid_answer_delays_no_engine_step(qtbot, real_window):
     stalled: list[int] = []
 
     def stall(steps: list) -> None:  # a slot on the GUI thread, like any slow handler would be
@@ -19,12 +19,12 @@ def test_the_gui_thread_sleeping_mid_answer_delays_no_engine_step(qtbot, window)
             stalled.append(steps[-1].i)
             time.sleep(STALL_S)
 
-    window.bridge.steps.connect(stall)
-    window.sampler.max_tokens.setValue(N_TOKENS)
-    with qtbot.waitSignal(window.bridge.generationFinished, timeout=GEN_TIMEOUT_MS) as finished:
-        window.send("Write a very long story about a dragon.")  # the demo model never ends it (greedy)
+    real_window.bridge.steps.connect(stall)
+    real_window.sampler.max_tokens.setValue(N_TOKENS)
+    with qtbot.waitSignal(real_window.bridge.generationFinished, timeout=GEN_TIMEOUT_MS) as finished:
+        real_window.send("Write a very long story about a dragon.")  # the demo model never ends it (greedy)
     result = finished.args[0]
-    answer = window.current.turns[-1].answer
+    answer = real_window.current.turns[-1].answer
     assert stalled, "the GUI thread was never stalled: the test means nothing"
     assert result.timings.n_gen == N_TOKENS and len(answer.steps) == N_TOKENS  # nothing lost
     assert [s.i for s in answer.steps] == list(range(N_TOKENS))

@@ -13,6 +13,7 @@ def _plots(window) -> list[pg.GraphicsView]:
     return window.findChildren(pg.GraphicsView)
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("theme", ["dark", "light"])
 def test_switching_theme_repaints_plots_and_dims_disabled_widgets(qtbot, bare_window, theme):
     window = bare_window
@@ -45,6 +46,7 @@ def test_switching_theme_repaints_plots_and_dims_disabled_widgets(qtbot, bare_wi
     window.open_settings(accept=True)
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("theme", ["dark", "light"])
 def test_free_kv_cells_stand_out_from_the_dock_in_either_theme(qtbot, bare_window, theme):
     """The KV map's free cells were the alternate base colour: the dark theme's window colour itself."""

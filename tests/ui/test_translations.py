@@ -150,6 +150,7 @@ def _visible_texts(window) -> list[tuple[str, str]]:
     return [(kind, text) for kind, text in texts if text]
 
 
+@pytest.mark.model
 def test_window_is_in_chinese(chinese_window, fresh_ts):
     from PySide6.QtWidgets import QDockWidget
 
@@ -168,6 +169,7 @@ def test_window_is_in_chinese(chinese_window, fresh_ts):
     assert not english, f"still in English (not wrapped in tr()?): {english}"
 
 
+@pytest.mark.model
 def test_chinese_screenshot(chinese_window, tmp_path):
     from PySide6.QtGui import QFontDatabase, QImage
 
@@ -182,8 +184,9 @@ def test_chinese_screenshot(chinese_window, tmp_path):
 
 
 
+@pytest.mark.model
 def test_chinese_dock_tabs_read_in_full_at_1280x720(qtbot, chinese_window, fresh_ts):
-    from tests.ui.test_layout import cut_tabs
+    from tests.helpers.window import cut_tabs
 
     zh = _translations(fresh_ts)
     w = chinese_window
@@ -305,16 +308,16 @@ def test_preset_names_are_shown_in_chinese_and_stored_in_english(chinese, qtbot,
 
 
 @pytest.fixture
-def chinese_loaded_window(chinese, window):
+def chinese_loaded_window(chinese, real_window):
     """The window over the demo model, built after the Chinese translation was installed."""
-    return window
+    return real_window
 
 
 def test_a_damaged_or_invalid_file_is_reported_in_chinese(chinese_loaded_window, tmp_path, demo_model):
-    from tests.cli import corpus
+    from tests.helpers import gguf_corpus
 
     w = chinese_loaded_window
-    damaged = corpus.with_metadata_patched(demo_model, tmp_path / "no-kv-heads.gguf", "llama.attention.head_count_kv", 0)
+    damaged = gguf_corpus.with_metadata_patched(demo_model, tmp_path / "no-kv-heads.gguf", "llama.attention.head_count_kv", 0)
     assert not w.open_model(str(damaged), ask=False)
     assert w.last_error[1] == ("no-kv-heads.gguf 已损坏，无法加载：llama.attention.head_count_kv 为 0："
                                "llama 模型至少需要一个 KV 头")
@@ -339,7 +342,7 @@ def test_an_engine_crash_is_reported_in_chinese_in_the_dialog_and_the_answer(chi
     import os
     import signal
 
-    from tests.ui.conftest import GEN_TIMEOUT_MS
+    from tests.helpers.window import GEN_TIMEOUT_MS
 
     w = chinese_loaded_window
     w.sampler.max_tokens.setValue(3000)

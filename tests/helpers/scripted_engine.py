@@ -1,16 +1,24 @@
 """A scripted engine for the fast UI tier: the EngineClient interface (protocol/engine_like.py EngineLike, plus
 load / last_load / vocab) replaying StepRecords recorded from the real demo model, so the chat's state
-machine can be tested without running the model for each test. `record` makes the recording once."""
+machine can be tested without llama.cpp. The recording is a data file, tests/data/scripted_engine.json.gz,
+written by scripts/record_scripted_engine.py (`record` + `save_recording`) and read by `load_recording`;
+tests/ui/test_scripted_recording.py checks that it still matches the real engine."""
 
 from __future__ import annotations
 
+import base64
+import gzip
+import json
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
+from logitscope.gguf.card import ModelCard, QuantShare
 from logitscope.protocol.api import GenerateRequest, LoadSettings, ModelInfo
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
@@ -23,7 +31,20 @@ from logitscope.protocol.forward import (
     LayerLens,
 )
 from logitscope.protocol.sampler_settings import SamplerSettings
-from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.protocol.trace import (
+    GenerationResult,
+    KvInfo,
+    SpeculativeStats,
+    StepRecord,
+    Timings,
+    pack_step,
+    unpack_step,
+)
+
+RECORDING_FILE = Path(__file__).resolve().parents[1] / "data" / "scripted_engine.json.gz"
+RECORDING_FORMAT = 1
+QUESTIONS = ("Say hi.", "Name a colour.", "Count to three.")
+MAX_TOKENS = 6
 
 
 @dataclass
@@ -33,7 +54,7 @@ class Recording:
     answers: list[tuple[list[StepRecord], GenerationResult]]
 
 
-def record(engine, questions: Sequence[str], max_tokens: int = 6) -> Recording:  # noqa: ANN001 - engine.core.Engine
+def record(engine, questions: Sequence[str] = QUESTIONS, max_tokens: int = MAX_TOKENS) -> Recording:  # noqa: ANN001 - engine.core.Engine
     """Answer each question once with the real engine (greedy), keeping every step and the result."""
     from logitscope.protocol.api import ChatMessage, DecodeOptions
 
@@ -46,6 +67,48 @@ def record(engine, questions: Sequence[str], max_tokens: int = 6) -> Recording: 
         (result,) = [e for e in events if isinstance(e, GenerationResult)]
         answers.append((steps, result))
     return Recording(engine.info, engine.vocab(), answers)
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def save_recording(recording: Recording, path: Path = RECORDING_FILE) -> None:
+    """Steps as the engine sends them to the window (pack_step), the rest as plain JSON; the card's path
+    is left out (it is the recording machine's): `load_recording` is told where the model is."""
+    info = asdict(recording.info)
+    info["card"]["path"] = None
+    document = {
+        "format": RECORDING_FORMAT,
+        "info": info,
+        "vocab": [_b64(piece) for piece in recording.vocab],
+        "answers": [{"steps": [_b64(pack_step(step)) for step in steps], "result": asdict(result)}
+                    for steps, result in recording.answers],
+    }
+    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:   # the same bytes each time
+        fh.write(json.dumps(document, separators=(",", ":")).encode())
+
+
+def _model_info(d: dict[str, Any], model_path: Path) -> ModelInfo:
+    card = dict(d["card"], path=str(model_path), quant_mix=[QuantShare(**q) for q in d["card"]["quant_mix"]])
+    return ModelInfo(**dict(d, card=ModelCard(**card), load=LoadSettings(**d["load"])))
+
+
+def _result(d: dict[str, Any]) -> GenerationResult:
+    speculative = d["speculative"] and SpeculativeStats(**d["speculative"])
+    return GenerationResult(**dict(d, timings=Timings(**d["timings"]), kv=KvInfo(**d["kv"]), speculative=speculative))
+
+
+def load_recording(model_path: Path, path: Path = RECORDING_FILE) -> Recording:
+    """The recording `save_recording` wrote, its card pointing at `model_path` (the demo model's file)."""
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        document = json.load(fh)
+    if document["format"] != RECORDING_FORMAT:
+        raise ValueError(f"{path} is format {document['format']}, not {RECORDING_FORMAT}: record it again")
+    answers = [([unpack_step(base64.b64decode(s)) for s in a["steps"]], _result(a["result"]))
+               for a in document["answers"]]
+    return Recording(_model_info(document["info"], model_path),
+                     [base64.b64decode(piece) for piece in document["vocab"]], answers)
 
 
 @dataclass
@@ -123,7 +186,7 @@ class ScriptedEngine:
             if key in self.refuse:
                 raise self.refuse[key]
 
-    # -- the forward pass (issue 13): arrays of the contract's shapes, computed from the request alone --
+    # -- the forward pass: arrays of the contract's shapes, computed from the request alone --
     def inspect(self, request: InspectRequest) -> ForwardInspection:
         if self.inspect_gate is not None:
             self.inspect_gate.wait(10)

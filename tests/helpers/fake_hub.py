@@ -369,3 +369,13 @@ class _Handler(BaseHTTPRequestHandler):
                 if pause and pos == f.pause_at:
                     self.hub.pausing.set()
                     self.hub.released.wait(PAUSE_LIMIT_S)
+
+
+GATED_TOKEN = "hf_fake_gated_access_token_123"
+
+
+def closed_port_endpoint() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}"  # nothing listens there: connection refused

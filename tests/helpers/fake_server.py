@@ -311,3 +311,14 @@ def vllm_routes(chunks: list[str]) -> dict[tuple[str, str], Handler]:
             ("POST", "/v1/chat/completions"): lambda x: x.stream(chunks),
             ("POST", "/v1/completions"): lambda x: x.stream(chunks),
             ("POST", "/tokenize"): lambda x: x.json({"tokens": [1, 2, 3], "count": 3, "max_model_len": 32768})}
+
+
+# " café!" as the model might write it: "é" (c3 a9) split over two tokens.
+MODELLED_TOKENS = [
+    ModelToken(1101, b" caf", -0.2, [(1101, b" caf", -0.2), (2202, b" the", -1.9)],
+               0.9, [(1101, b" caf", 0.9), (2202, b" the", 0.1)]),
+    ModelToken(195, b"\xc3", -0.05, [(195, b"\xc3", -0.05), (68, b"e", -3.2)], 1.0, [(195, b"\xc3", 1.0)]),
+    ModelToken(169, b"\xa9", -0.01, [(169, b"\xa9", -0.01)], 1.0, [(169, b"\xa9", 1.0)]),
+    ModelToken(0, b"!", -1.5, [(13, b".", -0.4), (0, b"!", -1.5), (30, b"?", -2.0)],
+               0.25, [(13, b".", 0.75), (0, b"!", 0.25)]),
+]

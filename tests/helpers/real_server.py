@@ -1,9 +1,6 @@
 """A REAL OpenAI-compatible server for the remote-engine tests: llama-cpp-python's own server
-(`python -m llama_cpp.server`, its [server] extra) with the real demo model, on 127.0.0.1.
-
-Started once per test module that asks for it, with an API key (so 401 is the real server's answer),
-and always stopped: terminate, then kill. The readiness poll and every wait are bounded.
-"""
+(`python -m llama_cpp.server`, its [server] extra) with the real demo model, on 127.0.0.1, with an API key
+(so 401 is the real server's answer), always stopped: terminate, then kill. Every wait is bounded."""
 
 from __future__ import annotations
 
@@ -17,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx2
-import pytest
+
+from logitscope.protocol.sampler_settings import SamplerSettings
 
 API_KEY = "logitscope-test-key"
 READY_TIMEOUT_S = 60.0
@@ -81,8 +79,4 @@ def _wait_ready(server: RealServer) -> None:
     raise RuntimeError(f"llama_cpp.server did not answer within {READY_TIMEOUT_S:g} s:\n{server.log_tail()}")
 
 
-@pytest.fixture(scope="module")
-def real_server(demo_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealServer]:
-    log = tmp_path_factory.mktemp("llama-cpp-server") / "server.log"
-    with llama_cpp_server(demo_model, log) as server:
-        yield server
+GREEDY = SamplerSettings(temperature=0.0, top_k=0, top_p=1.0, min_p=0.0, repeat_penalty=1.0)
