@@ -62,7 +62,6 @@ def test_versions_and_edits_are_saved_as_a_tree(qtbot, real_window, tmp_path, de
         again.close()
 
 
-@pytest.mark.model
 def test_a_fork_still_says_where_it_was_forked_after_a_restart(qtbot, scripted_window, tmp_path, demo_model):
     window = scripted_window
     answer = ask(qtbot, window, "Say hi.", max_tokens=6)
@@ -81,6 +80,7 @@ def test_a_fork_still_says_where_it_was_forked_after_a_restart(qtbot, scripted_w
         again.close()
 
 
+@pytest.mark.model
 def test_kill_9_in_the_middle_of_an_answer_loses_nothing(qtbot, tmp_path, demo_model, isolated_home):
     """The real app in a real process, killed with SIGKILL while it streams an answer."""
     from logitscope.store.history import HistoryStore, history_path
