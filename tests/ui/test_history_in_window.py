@@ -62,6 +62,7 @@ def test_versions_and_edits_are_saved_as_a_tree(qtbot, real_window, tmp_path, de
         again.close()
 
 
+@pytest.mark.model  # the window reopened after the restart starts a real engine process
 def test_a_fork_still_says_where_it_was_forked_after_a_restart(qtbot, scripted_window, tmp_path, demo_model):
     window = scripted_window
     answer = ask(qtbot, window, "Say hi.", max_tokens=6)
