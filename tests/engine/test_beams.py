@@ -1,4 +1,4 @@
-"""Beam search with llama.cpp sequences in one context (issue 15, section 2). Real engine, demo model."""
+"""Beam search with llama.cpp sequences in one context. Real engine, demo model."""
 
 from __future__ import annotations
 

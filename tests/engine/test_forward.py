@@ -1,4 +1,4 @@
-"""Inside the forward pass (issue 13): the logit lens and attention weights of a step, computed in the
+"""Inside the forward pass: the logit lens and attention weights of a step, computed in the
 inspection context on the real demo model (and Gemma 3 when its file is on this machine)."""
 
 from __future__ import annotations

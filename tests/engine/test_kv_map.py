@@ -1,4 +1,4 @@
-"""The KV cache map (issue 13, section 3): which cells hold which part of the conversation, which were reused
+"""The KV cache map: which cells hold which part of the conversation, which were reused
 from the previous request (turn 2, a fork) and which were freed, and what a cell costs. Real engine, demo model."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The stages issue 14 added, each against llama.cpp's own sampler of the same name on real logits of the
-demo model (and of Gemma 3's 262k vocabulary when present): survivors and probabilities, stage by stage;
+"""The stages beyond the classic five (DRY, XTC, typical-p, top-n-sigma, Mirostat, ...), each against
+llama.cpp's own sampler of the same name on real logits of the
+demo model and of Gemma 3 (a 262k-token vocabulary): survivors and probabilities, stage by stage;
 the stateful ones (Mirostat's mu, DRY's history) over a whole generation."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scoring a text (issue 15, part 1) on the real demo model: the batched scores agree with what token-by-token
+"""Scoring a text on the real demo model: the batched scores agree with what token-by-token
 generation saw, the numbers are consistent with each other, the sliding window and the chunked protocol score
 what they say they score, and bad requests get one clear error."""
 

@@ -1,4 +1,4 @@
-"""The engine never waits for its caller: decoding goes on while nobody reads the socket (issue 12)."""
+"""The engine never waits for its caller: decoding goes on while nobody reads the socket."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The KV cache map draws the last beam search's cells (issue 15, section 2): a real 4-beam search in the real
+"""The KV cache map draws the last beam search's cells: a real 4-beam search in the real
 window (engine process, demo model), then the map's beam strip is read back as drawn: its shared and one-beam
 cells match the figures the search tree gives, the pixels have the legend's colours, and a prefix cell's tooltip
 names every beam that holds it."""

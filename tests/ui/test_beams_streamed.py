@@ -1,4 +1,4 @@
-"""The Beams view streams the search and cancels it (issue 15, section 2): the real window over the real engine
+"""The Beams view streams the search and cancels it: the real window over the real engine
 process (demo model). The tree grows while the engine searches, one update per burst of steps; Cancel and Esc
 stop the run (during the greedy answer, or midway through the beams) with the tree so far and no result shown as
 final, and the same engine then answers a chat message."""

@@ -1,4 +1,4 @@
-"""Issue 13 end to end: the Layers and Attention docks of the real window over the real engine process and
+"""The forward-pass views end to end: the Layers and Attention docks of the real window over the real engine process and
 the demo model (the docks' logic over a scripted engine is in test_forward_docks.py; turn 2's KV map in
 test_kv_map_in_window.py)."""
 
@@ -29,7 +29,7 @@ def wait_shown(qtbot, window, key: str, step: int):
 
 
 def assert_lens_matches_the_step(panel, step) -> None:  # noqa: ANN001 - LayersPanel, the answer's step
-    """The grid's last row is the engine's own raw distribution of that step (issue 13's correctness)."""
+    """The grid's last row is the engine's own raw distribution of that step."""
     lens, model = panel.lens, panel.model
     last = model.rowCount() - 1
     assert lens.chosen == step.token

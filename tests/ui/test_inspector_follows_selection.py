@@ -1,4 +1,4 @@
-"""Issue 11, item 1: after New chat, switching conversation or deleting the current one, no inspector
+"""After New chat, switching conversation or deleting the current one, no inspector
 panel keeps showing a step of another conversation; with nothing selected each says so."""
 
 from __future__ import annotations

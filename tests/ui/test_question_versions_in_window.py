@@ -1,4 +1,4 @@
-"""Issue 11, item 2: an edited question keeps its earlier version (‹ 1 / 2 ›) with its answers and the
+"""An edited question keeps its earlier version (‹ 1 / 2 ›) with its answers and the
 turns after it; an earlier turn (not only the last) can be edited and regenerated; all of it survives
 a restart."""
 

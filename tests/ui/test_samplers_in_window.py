@@ -1,4 +1,4 @@
-"""Issue 14 in the window: the engine's verdict on a grammar beside the control and a refused send, the
+"""The samplers in the window: the engine's verdict on a grammar beside the control and a refused send, the
 waterfall's new stages in the order applied with their info, the distribution's masked tokens, the chat's
 validity mark, the preview saying what it cannot replay.
 

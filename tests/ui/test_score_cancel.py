@@ -1,4 +1,4 @@
-"""Cancel names its job (issue 15, part 1, in the window): with a chat answer and a score sharing the one engine,
+"""Cancel names its job in the window: with a chat answer and a score sharing the one engine,
 the Score dialog's Cancel stops only the scoring and the chat's Stop stops only the answer. Real window, real
 engine, demo model. While the score waits behind the answer, the dialog says so instead of looking frozen."""
 

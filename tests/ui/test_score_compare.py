@@ -1,4 +1,4 @@
-"""Comparing two models in the Score dialog (issue 15, part 1): the second model scores the same tokens in an
+"""Comparing two models in the Score dialog: the second model scores the same tokens in an
 engine process of its own, the perplexities show side by side, every token is coloured by the difference in
 surprisal (hover: both models' numbers), and the second process ends when the dialog closes. The demo model
 compared with itself: every difference is 0 and both perplexities are equal. A model with another vocabulary

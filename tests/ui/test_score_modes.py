@@ -1,4 +1,4 @@
-"""The Score dialog's modes (issue 15, part 1): llama.cpp's perplexity protocol in the window gives the same
+"""The Score dialog's modes: llama.cpp's perplexity protocol in the window gives the same
 figures as `logitscope score --chunks` (which reproduces llama-perplexity) on the same text, model and settings,
 and the summary says how the text was split. Real window, real engine, demo model."""
 

@@ -1,4 +1,4 @@
-"""A busy GUI never delays the engine (issue 12): the GUI thread sleeps 2 s in the middle of an answer, and
+"""A busy GUI never delays the engine: the GUI thread sleeps 2 s in the middle of an answer, and
 no step of the engine takes anywhere near that long; nothing is lost either."""
 
 from __future__ import annotations

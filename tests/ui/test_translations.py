@@ -294,7 +294,7 @@ def test_preset_names_are_shown_in_chinese_and_stored_in_english(chinese, qtbot,
     qtbot.addWidget(panel)
     shown = [panel.presets.itemText(i) for i in range(panel.presets.count())]
     assert shown[:4] == ["贪心", "精确", "均衡", "创意"] and panel.presets.currentText() == "均衡"
-    assert shown[4:7] == ["创意写作（min-p + DRY）", "XTC 创意", "JSON"]   # issue 14's recipes
+    assert shown[4:7] == ["创意写作（min-p + DRY）", "XTC 创意", "JSON"]   # the recipe presets
     ready = [panel.constraint.mode.itemText(i) for i in range(panel.constraint.mode.count())]
     assert "JSON 对象" in ready and "是或否" in ready and "自定义语法（GBNF）" in ready
     assert panel.sections["xtc"].header.text() == "XTC：排除首选"

@@ -1,4 +1,4 @@
-"""The Beams view (issue 15, section 2): beam search on a question, shown as the tree of hypotheses step by
+"""The Beams view: beam search on a question, shown as the tree of hypotheses step by
 step with cumulative log-probabilities, pruned branches greyed, the winner highlighted, and the greedy answer
 of the same question beside it. Opened from Model ▸ Beam search… (Ctrl+Shift+B).
 

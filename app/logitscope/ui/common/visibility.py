@@ -1,4 +1,4 @@
-"""What the user can see now: panels nobody sees are not refreshed while tokens stream (issue 12).
+"""What the user can see now: panels nobody sees are not refreshed while tokens stream.
 
 Qt calls a dock tabbed behind another "visible" (isVisible() is True) though none of it is painted: the
 visible region is what tells. A dock that comes to the front again emits visibilityChanged(True); the

@@ -1,4 +1,4 @@
-"""The last beam search's KV cells, drawn under the KV cache map (issue 15, section 2).
+"""The last beam search's KV cells, drawn under the KV cache map.
 
 A beam search runs in a context of its own (engine/beams.py) whose sequences share their common prefix:
 `llama_memory_seq_cp` adds the child's sequence id to the parent's cells instead of copying them, which is the

@@ -1,7 +1,7 @@
 """Timeline: per step, the chosen token's probability, the entropy and the latency. A repetition loop
 shows up as a run of probabilities near 1 with entropy near 0.
 
-Cheap while an answer streams (issue 12): only the new steps are read (into arrays that grow by doubling),
+Cheap while an answer streams: only the new steps are read (into arrays that grow by doubling),
 the axes' ranges grow in whole chunks (an axis is redrawn when its range changes, which is the costly
 part of painting a plot), and long answers are drawn at most two points per pixel."""
 

@@ -1,4 +1,4 @@
-"""Comparing two models in the Score dialog (issue 15, part 1): the second model, picked with "Compare with…",
+"""Comparing two models in the Score dialog: the second model, picked with "Compare with…",
 runs in an engine process of its own (host/score_compare.py, the code `logitscope score --compare` uses), reads
 exactly the token ids the first model read, and must share its vocabulary. It loads and scores on a worker
 thread of its own (the window's engine stays free for the chat), reports its progress, and its process is ended

@@ -1,4 +1,4 @@
-"""The Score dialog (issue 15, section 1): paste or open a text and see how surprising every token was to the
+"""The Score dialog: paste or open a text and see how surprising every token was to the
 loaded model — coloured by GLTR rank bucket or by probability, each token's numbers and alternatives on
 hover, a histogram of the ranks, and the text's perplexity and bits per token. Opened from Model ▸ Score a
 text… (Ctrl+Shift+T).
