@@ -3,9 +3,8 @@
 - history.HistoryStore: conversations as message trees, answers with their traces, search, trash.
 - streaming.StreamingWriter: saves an answer while it streams (HistoryStore.start_answer makes one).
 - exchange: JSON export/import (lossless), Markdown, one trace as JSON Lines.
-- settings.SettingsStore: app settings, per-model load settings, sampler presets. Not imported here:
-  it needs the engine's LoadSettings, whose module loads llama.cpp's library.
-- commands: the `logitscope history` command.
+- settings.SettingsStore: app settings, per-model load settings, sampler presets.
+(The `logitscope history` command is cli/history.py.)
 """
 
 from logitscope.store.history import HistoryStore
