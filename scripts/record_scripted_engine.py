@@ -1,4 +1,4 @@
-"""Record the answers the scripted engine replays in the fast UI tier (tests/ui/scripted_engine.py): the demo
+"""Record the answers the scripted engine replays in the fast UI tier (tests/helpers/scripted_engine.py): the demo
 model's greedy answers to a few questions, every step as the engine sends it, and its vocabulary.
 
     PYTHONPATH=app .venv/bin/python scripts/record_scripted_engine.py [tests/data/scripted_engine.json.gz]

@@ -1,6 +1,6 @@
 """Damaged GGUF files: a header that reads but cannot load is reported as damaged, with what can be read.
 
-Every damaged file here is the real demo model's header with one thing made inconsistent (tests/cli/corpus.py),
+Every damaged file here is the real demo model's header with one thing made inconsistent (tests/helpers/gguf_corpus.py),
 and llama.cpp itself is asked to load each one, so the check never rejects what llama.cpp would load. Valid
 models must pass: the demo model (llama), small llama files of the gguf writer, a split model, and a real
 Gemma 3 model when one is on this machine.

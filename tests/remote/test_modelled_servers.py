@@ -1,4 +1,4 @@
-"""Servers we cannot run here, MODELLED (tests/remote/fake_server.py, after their documentation):
+"""Servers we cannot run here, MODELLED (tests/helpers/fake_server.py, after their documentation):
 llama-server's native /completion stream with n_probs and post_sampling_probs, its chat with token ids,
 its /props and /tokenize; vLLM's model list, parameter names and /tokenize."""
 

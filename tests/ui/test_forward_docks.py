@@ -1,6 +1,6 @@
 """The Layers and Attention docks follow the selected step, ask the engine only when someone can
 see them, drop stale answers, and say plainly why when they cannot show anything. Over the scripted engine
-(tests/ui/scripted_engine.py: lens and attention arrays computed from the request), so no model runs."""
+(tests/helpers/scripted_engine.py: lens and attention arrays computed from the request), so no model runs."""
 
 from __future__ import annotations
 

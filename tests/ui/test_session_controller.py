@@ -1,6 +1,6 @@
 """The fast tier: the chat session's state machine (send, stop, failures, edit and regenerate earlier
 turns, versions, history writes) without a window and without running the model per test. The engine
-is scripted: it replays StepRecords recorded once from the real demo model (tests/ui/scripted_engine.py)."""
+is scripted: it replays StepRecords recorded once from the real demo model (tests/helpers/scripted_engine.py)."""
 
 from __future__ import annotations
 
