@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Prepares everything the app and its tests need, on a fresh Debian with Python 3.11:
 # system libraries (installed with apt when run as root), the virtual environment in .venv, the app
-# itself (editable), the verified demo model and the tests' second model (Gemma 3). Quick when nothing
-# changed. Sourced by scripts/run and scripts/test; safe to run by itself.
+# itself (editable), and the verified demo model. Quick when nothing changed. Sourced by scripts/run
+# and scripts/test (which also fetches the tests' second model); safe to run by itself.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${LOGITSCOPE_VENV:-$ROOT/.venv}"
@@ -81,14 +81,8 @@ ensure_demo_model() {
   "$VENV/bin/logitscope" models fetch-demo
 }
 
-# Gemma 3 270M, the tests' second architecture and vocabulary (~250 MB, checked and kept like the demo model).
-ensure_test_models() {
-  (cd "$ROOT" && "$VENV/bin/python" -m tests.helpers.gemma)
-}
-
 ensure_python
 ensure_system_packages
 ensure_venv
 ensure_demo_model
-ensure_test_models
 "$VENV/bin/python" "$ROOT/scripts/i18n.py" build
