@@ -34,18 +34,12 @@ from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+from logitscope.library.demo import sha256_of
+
 PAUSE_LIMIT_S = 10.0
 SOCKET_TIMEOUT_S = 15.0
 SEND_BLOCK = 64 << 10
 DEFAULT_DATE = "2024-06-01T12:00:00.000Z"
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 @dataclass
@@ -66,7 +60,7 @@ class FakeFile:
     def of(cls, path: str, source: Path | bytes, sha256: str | None = None, lfs: bool = True) -> FakeFile:
         if isinstance(source, bytes):
             return cls(path, source, hashlib.sha256(source).hexdigest(), len(source), lfs)
-        return cls(path, source, sha256 or sha256_file(source), source.stat().st_size, lfs)
+        return cls(path, source, sha256 or sha256_of(source), source.stat().st_size, lfs)
 
     @property
     def reported_sha256(self) -> str:

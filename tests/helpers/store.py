@@ -81,3 +81,17 @@ class WriteLockHolder:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def save_fork(store: HistoryStore, generated, forked_at: int) -> tuple[int, int]:
+    """An answer and a fork of it at step `forked_at`, the fork starting with the steps it shares;
+    returns (conversation id, the fork's id)."""
+    answer = generated.answers[0]
+    cid = store.create_conversation("forks")
+    question = store.add_message(cid, "user", answer.prompt)
+    writer = store.start_answer(cid, question, generated.model, generated.vocab, answer.result.settings,
+                                forked_at=forked_at, prefix_steps=forked_at)
+    for step in answer.steps:
+        writer.append(step)
+    writer.finish(answer.result)
+    return cid, writer.message_id

@@ -12,9 +12,9 @@ from huggingface_hub import hf_hub_download
 
 from logitscope.base.errors import LibraryError
 from logitscope.library.catalog import list_local_models, remove_model
+from logitscope.library.demo import sha256_of
 from logitscope.library.discovery import default_roots, ollama_name
 from logitscope.system.machine import MachineMemory
-from tests.helpers.fake_hub import sha256_file
 
 GIB = 1 << 30
 MACHINE = MachineMemory(16 * GIB, 8 * GIB)
@@ -33,7 +33,7 @@ def ollama_manifest(root: Path, name: str, blob_sha: str | None) -> None:
 
 
 def ollama_blob(root: Path, source: Path) -> str:
-    sha = sha256_file(source)
+    sha = sha256_of(source)
     (root / "blobs").mkdir(parents=True, exist_ok=True)
     shutil.copyfile(source, root / "blobs" / f"sha256-{sha}")
     return sha

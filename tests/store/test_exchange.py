@@ -14,7 +14,7 @@ from logitscope.base.errors import StoreError
 from logitscope.protocol.trace import pack_step, result_to_json, step_to_json, unpack_step
 from logitscope.store.exchange import export_json, export_markdown, export_trace_jsonl, import_json
 from logitscope.store.history import HistoryStore
-from tests.helpers.store import save_answer
+from tests.helpers.store import save_answer, save_fork
 
 
 def without_ids(document: dict) -> dict:
@@ -68,19 +68,6 @@ def test_json_export_import_export_is_lossless(rich_store, tmp_path: Path, gener
             assert (new.status, new.sampler, new.timings, new.model) == (old.status, old.sampler, old.timings, old.model)
         statuses = sorted(m.status for m in second.messages(new_ids[0]))
         assert statuses.count("interrupted") == 1 and statuses.count("done") == 5
-
-
-def save_fork(store: HistoryStore, generated, forked_at: int) -> int:
-    """A question with a forked answer (the fork starting with the steps it shares); returns the conversation."""
-    answer = generated.answers[0]
-    cid = store.create_conversation("forked")
-    question = store.add_message(cid, "user", answer.prompt)
-    writer = store.start_answer(cid, question, generated.model, generated.vocab, answer.result.settings,
-                                forked_at=forked_at, prefix_steps=forked_at)
-    for step in answer.steps:
-        writer.append(step)
-    writer.finish(answer.result)
-    return cid
 
 
 def test_a_fork_keeps_where_it_was_forked_through_export_and_import(store, tmp_path: Path, generated):

@@ -10,6 +10,7 @@ import pytest
 
 from logitscope.base.errors import StoreError
 from logitscope.store.history import HistoryStore
+from tests.helpers.store import save_fork
 
 
 def contents(messages) -> list[str]:
@@ -216,20 +217,6 @@ def test_an_index_from_an_older_version_is_rebuilt_to_leave_streaming_answers_ou
         assert "streaming" in sql[0]
         assert [h.conversation.id for h in store.search("older index")] == [cid]
         store.connection.execute("INSERT INTO message_search (message_search) VALUES ('integrity-check')")
-
-
-def save_fork(store: HistoryStore, generated, forked_at: int) -> tuple[int, int]:
-    """An answer and a fork of it at step `forked_at`, the fork starting with the steps it shares;
-    returns (conversation id, the fork's id)."""
-    answer = generated.answers[0]
-    cid = store.create_conversation("forks")
-    question = store.add_message(cid, "user", answer.prompt)
-    writer = store.start_answer(cid, question, generated.model, generated.vocab, answer.result.settings,
-                                forked_at=forked_at, prefix_steps=forked_at)
-    for step in answer.steps:
-        writer.append(step)
-    writer.finish(answer.result)
-    return cid, writer.message_id
 
 
 def test_a_forked_answer_keeps_where_it_was_forked_after_reopening(tmp_path: Path, generated):
