@@ -69,6 +69,14 @@ def test_a_layer_range_without_a_vector_and_an_empty_range_are_clear_errors(tmp_
     assert_clean_error(run("generate", "--prompt", "x", "--lora", str(tmp_path / "none.gguf")), "does not exist")
 
 
+def test_chat_takes_the_same_flags(tmp_path):
+    vector = random_vector(tmp_path / "v.gguf", layers=range(1, 3), n_embd=8)
+    steering = steering_from_args(parse_command("chat", "--control-vector-scaled", f"{vector}:0.5",
+                                                "--control-vector-layer-range", "1", "2"))
+    assert steering is not None and steering.control_vectors == (ScaledFile(str(vector), 0.5),)
+    assert_clean_error(run("chat", "--lora-scaled", "a.gguf"), "FNAME:SCALE")
+
+
 def _done(proc: subprocess.CompletedProcess[str]) -> dict:
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout.splitlines()[-1])
