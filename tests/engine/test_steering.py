@@ -122,6 +122,19 @@ def test_an_unchanged_steering_is_not_applied_again(engine, tmp_path):
 
 
 @pytest.mark.model
+def test_a_change_of_steering_drops_the_cells_computed_without_it(engine, tmp_path):
+    path = random_vector(tmp_path / "v.gguf", seed=1)
+    steering = vectors((path, VISIBLE_SCALE))
+    clean_steps, _ = greedy(engine, steering)
+    greedy(engine)  # the cache now holds the prompt computed unsteered
+    request = GenerateRequest(prompt=PROMPT, settings=PRESETS["Greedy"], options=DecodeOptions(max_tokens=2),
+                              steering=steering)
+    first = list(engine.generate(request))[0]  # no reset: the prompt's cells would be reused, if kept
+    assert engine.runtime.last_sync.n_kept == 0
+    np.testing.assert_array_equal(first.raw_probs, clean_steps[0].raw_probs)
+
+
+@pytest.mark.model
 def test_scales_add_as_llama_cpp_sums_the_files(engine, tmp_path):
     """The same file twice at 6 is the file once at 12 (common_control_vector_load adds scaled files)."""
     path = random_vector(tmp_path / "v.gguf", seed=1)
