@@ -23,6 +23,7 @@ from logitscope.cli.common import (
     resolve_model,
 )
 from logitscope.cli.sampler_options import add_sampler_arguments
+from logitscope.cli.steering_options import add_steering_arguments, steering_from_args
 from logitscope.protocol.api import DecodeOptions
 
 if TYPE_CHECKING:
@@ -57,9 +58,11 @@ def run(args: argparse.Namespace) -> int:
     request = GenerateRequest(
         prompt=args.prompt,
         messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,
-        system=args.system, settings=settings, options=options)
+        system=args.system, settings=settings, options=options, steering=steering_from_args(args))
     request.validate()
     if args.beams is not None or args.length_penalty is not None:
+        if request.steering is not None:
+            raise InvalidSettingsError("control vectors and LoRA adapters do not work with --beams yet")
         return run_beams(args, request)
     remote_only = args.post_sampling_probs or args.insecure or args.remote_model or args.remote_timeout is not None
     if args.engine is None and remote_only:
@@ -138,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"[{result.finish_reason}] {prompt}, "
               f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, first token after {t.ttft_s * 1000:.0f} ms, "
               f"seed {result.settings['seed']}", file=sys.stderr)
+        if result.steering is not None:
+            print(_steering_line(result.steering), file=sys.stderr)
         spec = result.speculative
         if spec is not None:
             print(f"[draft {spec.draft}, up to {spec.draft_max}] {spec.accepted} of {spec.drafted} drafts accepted "
@@ -176,6 +181,18 @@ def _draft_options(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def _steering_line(record: dict[str, Any]) -> str:
+    """The steering an answer was made with, in one line (the trace has each file's sha256 too)."""
+    parts = []
+    if record["control_vectors"]:
+        start, end = record["layer_range"]
+        files = ", ".join(f"{v['file']}:{v['scale']:g}" for v in record["control_vectors"])
+        parts.append(f"control vectors {files} on layers {start}-{end}")
+    if record["loras"]:
+        parts.append("LoRA " + ", ".join(f"{a['file']}:{a['scale']:g}" for a in record["loras"]))
+    return f"[steered] {'; '.join(parts)}"
+
+
 def _prob(p: float) -> str:
     """A probability for the step table; "-" where a remote server did not say (NaN)."""
     return "-" if p != p else f"{p:.3f}"
@@ -200,6 +217,7 @@ def register(sub: Subparsers) -> None:
                    "(n-grams of the context) or from a draft model with the same vocabulary")
     p.add_argument("--draft-max", type=int, default=None, metavar="K",
                    help=f"drafts verified per evaluation, at most (default {DecodeOptions().draft_max})")
+    add_steering_arguments(p)
     add_load_arguments(p)
     r = p.add_argument_group("remote engine (instead of a local model)")
     r.add_argument("--engine", metavar="URL", help="a llama-server, vLLM or other OpenAI-compatible server, "

@@ -21,6 +21,7 @@ from logitscope.base.errors import ChatTemplateError, ContextOverflowError, Inva
 from logitscope.host.client import CancelledError, EngineClient
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.steering import Steering
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity
@@ -99,8 +100,9 @@ class TerminalChat:
     """Questions from stdin, answers streamed to stdout, everything else (notes, errors) on stderr."""
 
     def __init__(self, model_path: Path, load: LoadSettings, system: str | None, temperature: float,
-                 max_tokens: int, save: bool) -> None:
+                 max_tokens: int, save: bool, steering: Steering | None = None) -> None:
         self.model_path = model_path
+        self.steering = steering  # every answer's control vectors and LoRA adapters
         self.load = load
         self.system = system
         self.temperature = temperature
@@ -152,7 +154,8 @@ class TerminalChat:
     def turn(self, client: EngineClient, question: str) -> None:
         settings = SamplerSettings(temperature=self.temperature)
         request = GenerateRequest(messages=[*self.messages, ChatMessage("user", question)], system=self.system,
-                                  settings=settings, options=DecodeOptions(max_tokens=self.max_tokens))
+                                  settings=settings, options=DecodeOptions(max_tokens=self.max_tokens),
+                                  steering=self.steering)
         saver = _AnswerSaver(self, question, settings.to_dict())
 
         def on_step(step: StepRecord) -> None:

@@ -20,6 +20,7 @@ from logitscope.engine.handles import backend_name, supports_gpu_offload
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.score import Scorer
 from logitscope.engine.speculative import check_vocabulary
+from logitscope.engine.steering import Steerer
 from logitscope.gguf.card import ModelCard, read_model_card
 from logitscope.gguf.memory import kv_bytes_per_token, kv_bytes_per_token_by_layer
 from logitscope.protocol.api import (
@@ -37,6 +38,8 @@ from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
 from logitscope.protocol.trace import GenerationResult, StepRecord
 
+Events = Iterator[StepRecord | GenerationResult]
+
 
 class Engine:
     def __init__(self) -> None:
@@ -50,6 +53,7 @@ class Engine:
         self.beams: BeamResult | None = None     # the last beam search (its cells are in the KV map)
         self.scorer: Scorer | None = None  # the scoring context, made on first use
         self.draft: Runtime | None = None  # the speculative draft model, loaded when a request names it
+        self.steerer: Steerer | None = None  # the generation context's control vectors and LoRA adapters
 
     # -- model ---------------------------------------------------------------------------------------
     def load(self, path: str | Path, settings: LoadSettings,
@@ -70,6 +74,8 @@ class Engine:
         bpt = kv_bytes_per_token(card, settings.type_k, settings.type_v)
         self.runtime, self.card = runtime, card
         self.decoder = Decoder(runtime, bpt)
+        assert runtime.model is not None and runtime.context is not None
+        self.steerer = Steerer(runtime.model, runtime.context, runtime.n_layer, runtime.log)
         self.info = ModelInfo(
             card=card, load=settings, n_ctx=runtime.n_ctx, load_s=runtime.load_s,
             backend=backend_name(), gpu_offload_supported=supports_gpu_offload(),
@@ -90,7 +96,7 @@ class Engine:
         if self.runtime is not None:
             self.runtime.close()
         self.runtime = self.card = self.template = self.decoder = self.info = self.inspector = self.scorer = None
-        self.layout = self.beams = None
+        self.layout = self.beams = self.steerer = None  # adapters go with the model that freed them
 
     def reset(self) -> None:
         """Forget the KV cache: the next prompt is evaluated from scratch."""
@@ -151,17 +157,21 @@ class Engine:
         return tokens, [], options, PromptLayout(len(tokens))
 
     def generate(self, req: GenerateRequest,
-                 should_cancel: Callable[[], bool] = lambda: False) -> Iterator[StepRecord | GenerationResult]:
+                 should_cancel: Callable[[], bool] = lambda: False) -> Events:
         tokens, notices, options, self.layout = self._prepare(req)
         self.beams = None
-        assert self.decoder is not None
+        assert self.decoder is not None and self.steerer is not None
+        if self.steerer.apply(req.steering):
+            self._require().truncate(0)  # the cached cells were computed with another steering
         draft = None
         if options.draft and options.draft != DRAFT_LOOKUP:
             draft = self._draft_model(options.draft)
         else:
             self._drop_draft()  # drafting off (or by lookup): its model's memory goes back now, not at a reload
-        return self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
-                                     n_prefix=len(req.assistant_prefix), draft_model=draft)
+        events = self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
+                                       n_prefix=len(req.assistant_prefix), draft_model=draft)
+        record = self.steerer.record
+        return events if record is None else _steered(events, record)
 
     def _draft_model(self, path: str) -> Runtime:
         """The draft model at `path`, loaded once next to the model (its own context, as large, on the same
@@ -273,3 +283,10 @@ class Engine:
         return {"backend": backend_name(), "gpu_offload": supports_gpu_offload(),
                 "samplers": list(LOCAL_STAGES), "grammar": True, "speculative": True}
 
+
+def _steered(events: Events, record: dict[str, object]) -> Events:
+    """The answer's events, its result recording the steering it was made with."""
+    for event in events:
+        if isinstance(event, GenerationResult):
+            event.steering = record
+        yield event

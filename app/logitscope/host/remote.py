@@ -234,6 +234,9 @@ class RemoteEngine:
         if request.options.draft:
             raise UnsupportedByServerError("speculative decoding needs the local engine: a remote server does "
                                            "its own decoding")
+        if request.steering is not None and request.steering.active:
+            raise UnsupportedByServerError("control vectors and LoRA adapters need the local engine: a remote "
+                                           "server applies its own (llama-server's --control-vector, --lora)")
         info, kind = self.connect(), self.kind
         settings = request.settings
         if settings.seed is None:  # drawn here so the result records it; 31 bits suit every server

@@ -13,6 +13,7 @@ from logitscope.base.utf8 import require_utf8
 from logitscope.gguf.card import ModelCard
 from logitscope.gguf.memory import KV_CACHE_TYPES, UNQUANTIZED_KV
 from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.steering import Steering
 from logitscope.system.threads import MAX_THREADS_PER_CPU, available_cpus, max_threads
 
 
@@ -116,6 +117,8 @@ class GenerateRequest:
     # Tokens of the answer already in place (forking at a token): appended to the prompt, so the KV
     # cache that holds them is reused, and generation continues after them.
     assistant_prefix: tuple[int, ...] = ()
+    steering: Steering | None = None  # control vectors and LoRA adapters (None: none; a later request's
+                                      # None takes off what an earlier one applied)
 
     def validate(self) -> None:
         if (self.prompt is None) == (self.messages is None):
@@ -132,3 +135,5 @@ class GenerateRequest:
             require_utf8(message.content, f"the {message.role} message")
         self.settings.validate()
         self.options.validate()
+        if self.steering is not None:
+            self.steering.validate()

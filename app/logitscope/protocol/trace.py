@@ -173,6 +173,7 @@ class GenerationResult:
     notices: list[str] = field(default_factory=list)
     trimmed_messages: int = 0
     speculative: SpeculativeStats | None = None   # None: no drafting
+    steering: dict[str, Any] | None = None        # None: unsteered; else protocol.steering.steering_record
 
 
 def piece_text(piece: bytes) -> str:
@@ -257,6 +258,7 @@ def result_to_json(result: GenerationResult) -> dict[str, Any]:
         "settings": result.settings,
         "notices": result.notices,
         "speculative": result.speculative.to_json() if result.speculative is not None else None,
+        "steering": result.steering,  # optional (null: unsteered; absent in traces written before)
     }
 
 

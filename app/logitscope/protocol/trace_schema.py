@@ -12,6 +12,9 @@ Schema 2 -> 3 (speculative decoding):
 - the "done" line gains `speculative` (null: no drafting).
 The stored (packed) form needs nothing: a step without the drafted tail reads as not drafted.
 
+Within schema 3, the "done" line gained an optional `steering` (null: unsteered, which every trace without
+it was).
+
 Every reader of stored or exported traces goes through these functions: the history (store.records,
 for the window and the exports) and `history import` (store.exchange). They are idempotent: a record
 already in today's schema comes back unchanged, and keys they do not know are kept.
@@ -53,6 +56,7 @@ def migrate_trace_line(line: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(out.get("settings"), Mapping):
             out["settings"] = migrate_settings(out["settings"])
         out.setdefault("speculative", None)
+        out.setdefault("steering", None)  # optional within schema 3: absent in traces written before it
         if isinstance(out.get("schema"), int) and out["schema"] < TRACE_SCHEMA_VERSION:
             out["schema"] = TRACE_SCHEMA_VERSION
     return out

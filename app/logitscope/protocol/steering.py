@@ -1,0 +1,64 @@
+"""Steering a request: llama.cpp control vectors and LoRA adapters, as its flags give them.
+
+`--control-vector FILE` is a vector at scale 1.0, `--control-vector-scaled FILE:SCALE` one at SCALE; all of
+them are summed, scaled, into one vector per layer (common_control_vector_load) and added to the output of
+the layers in `--control-vector-layer-range START END` (inclusive; llama.cpp's default when not given: 1 to
+n_layer). `--lora FILE` / `--lora-scaled FILE:SCALE` apply adapters with those scales.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from logitscope.base.errors import InvalidSettingsError
+
+DEFAULT_LAYER = 0  # a layer bound left at llama.cpp's default (<= 0 there): start 1, end n_layer
+
+
+@dataclass(frozen=True)
+class ScaledFile:
+    path: str
+    scale: float = 1.0
+
+
+@dataclass(frozen=True)
+class Steering:
+    control_vectors: tuple[ScaledFile, ...] = ()
+    layer_start: int = DEFAULT_LAYER
+    layer_end: int = DEFAULT_LAYER
+    loras: tuple[ScaledFile, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        return bool(self.control_vectors or self.loras)
+
+    def layer_range(self, n_layer: int) -> tuple[int, int]:
+        """The inclusive layer range applied, defaults resolved as llama.cpp's common_init_from_params does."""
+        start = self.layer_start if self.layer_start > 0 else 1
+        end = self.layer_end if self.layer_end > 0 else n_layer
+        return start, end
+
+    def validate(self) -> None:
+        for item in self.control_vectors + self.loras:
+            if not item.path:
+                raise InvalidSettingsError("a control vector or LoRA adapter needs a file name")
+            if not math.isfinite(item.scale):
+                raise InvalidSettingsError("the scale of {path} must be a finite number, not {scale}",
+                                           path=item.path, scale=item.scale)
+        if self.layer_start > 0 and self.layer_end > 0 and self.layer_start > self.layer_end:
+            raise InvalidSettingsError("the control vector layer range {start} {end} is empty: START must not "
+                                       "be after END", start=self.layer_start, end=self.layer_end)
+
+
+def steering_or_none(steering: Steering | None) -> Steering | None:
+    """None for no steering at all (an empty Steering means the same)."""
+    return steering if steering is not None and steering.active else None
+
+
+def steering_record(vectors: list[dict[str, Any]], layer_range: tuple[int, int] | None,
+                    loras: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a trace records of the steering an answer was made with (the 'done' line's `steering`):
+    each file's name, sha256 and scale, and the layer range applied (null without control vectors)."""
+    return {"control_vectors": vectors, "layer_range": list(layer_range) if layer_range else None, "loras": loras}

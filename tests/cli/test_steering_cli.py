@@ -1,0 +1,116 @@
+"""`logitscope generate --control-vector[-scaled] --control-vector-layer-range --lora[-scaled]`: llama.cpp's flags
+in llama.cpp's formats, a bad one as one `error:` line, and the steered answer as llama.cpp's own gives it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from logitscope.cli.steering_options import steering_from_args
+from logitscope.protocol.steering import ScaledFile
+from tests.helpers.cli import assert_clean_error, parse_command, run
+from tests.helpers.steering_files import random_vector
+
+TOOLS = Path(os.environ.get("LLAMA_TOOLS_DIR", Path.home() / ".cache" / "llama-tools-0.3.36"))
+PROMPT = "The capital of France is"
+
+
+def _abs(name: str) -> str:
+    return str(Path(name).absolute())
+
+
+def test_the_flags_parse_in_llama_cpps_formats_and_keep_their_order(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ("a", "b", "c", "d", "e", "v"):
+        random_vector(tmp_path / f"{name}.gguf", layers=range(1, 3), n_embd=8)
+    for name in ("l", "m", "n"):
+        (tmp_path / f"{name}.gguf").write_bytes(b"checked by llama.cpp, in the engine")
+    args = parse_command("generate", "--prompt", "x", "--control-vector", "a.gguf,b.gguf",
+                         "--control-vector-scaled", "c.gguf:0.5,d.gguf:-2", "--control-vector", "e.gguf",
+                         "--control-vector-layer-range", "10", "20",
+                         "--lora", "l.gguf", "--lora-scaled", "m.gguf:2,n.gguf:1e-1")
+    steering = steering_from_args(args)
+    assert steering is not None
+    assert steering.control_vectors == (ScaledFile(_abs("a.gguf")), ScaledFile(_abs("b.gguf")),
+                                        ScaledFile(_abs("c.gguf"), 0.5), ScaledFile(_abs("d.gguf"), -2.0),
+                                        ScaledFile(_abs("e.gguf")))
+    assert (steering.layer_start, steering.layer_end) == (10, 20) and steering.layer_range(30) == (10, 20)
+    assert steering.loras == (ScaledFile(_abs("l.gguf")), ScaledFile(_abs("m.gguf"), 2.0),
+                              ScaledFile(_abs("n.gguf"), 0.1))
+    assert steering_from_args(parse_command("generate", "--prompt", "x")) is None
+    plain = steering_from_args(parse_command("generate", "--prompt", "x", "--control-vector", "v.gguf"))
+    assert plain is not None and plain.layer_range(30) == (1, 30)  # llama.cpp's default: every layer from 1
+
+
+@pytest.mark.parametrize(("flags", "phrase"), [
+    (("--control-vector-scaled", "v.gguf"), "FNAME:SCALE"),
+    (("--control-vector-scaled", "v.gguf:1:2"), "FNAME:SCALE"),
+    (("--control-vector-scaled", "v.gguf:strong"), "must be a number"),
+    (("--control-vector-scaled", "v.gguf:nan"), "must be a number"),
+    (("--lora-scaled", "a.gguf:1,b.gguf"), "FNAME:SCALE"),
+    (("--control-vector", "a.gguf,,b.gguf"), "FNAME[,FNAME...]"),
+    (("--control-vector-layer-range", "10"), "expected 2 arguments"),
+    (("--control-vector-layer-range", "ten", "20"), "invalid int"),
+])
+def test_a_bad_flag_is_one_error_line(flags, phrase):
+    assert_clean_error(run("generate", "--prompt", "x", *flags), phrase)
+
+
+def test_a_layer_range_without_a_vector_and_an_empty_range_are_clear_errors(tmp_path):
+    assert_clean_error(run("generate", "--prompt", "x", "--control-vector-layer-range", "1", "2"), "goes with")
+    assert_clean_error(run("generate", "--prompt", "x", "--control-vector", "v.gguf",
+                           "--control-vector-layer-range", "20", "10"), "is empty")
+    assert_clean_error(run("generate", "--prompt", "x", "--control-vector", str(tmp_path / "none.gguf")),
+                       "does not exist")
+    assert_clean_error(run("generate", "--prompt", "x", "--lora", str(tmp_path / "none.gguf")), "does not exist")
+
+
+def test_chat_takes_the_same_flags(tmp_path):
+    vector = random_vector(tmp_path / "v.gguf", layers=range(1, 3), n_embd=8)
+    steering = steering_from_args(parse_command("chat", "--control-vector-scaled", f"{vector}:0.5",
+                                                "--control-vector-layer-range", "1", "2"))
+    assert steering is not None and steering.control_vectors == (ScaledFile(str(vector), 0.5),)
+    assert_clean_error(run("chat", "--lora-scaled", "a.gguf"), "FNAME:SCALE")
+
+
+def _done(proc: subprocess.CompletedProcess[str]) -> dict:
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+@pytest.mark.model
+def test_generate_records_the_steering_in_its_trace_and_a_bad_vector_is_one_line(demo_model, tmp_path):
+    vector = random_vector(tmp_path / "v.gguf", seed=1)
+    common = ("generate", "--model", str(demo_model), "--prompt", PROMPT, "--temperature", "0", "--max-tokens", "12",
+              "--json")
+    plain = _done(run(*common))
+    steered = _done(run(*common, "--control-vector-scaled", f"{vector}:12", "--control-vector-layer-range", "1", "29"))
+    assert plain["steering"] is None and steered["tokens"] != plain["tokens"]
+    record = steered["steering"]
+    assert record["layer_range"] == [1, 29] and record["loras"] == []
+    assert record["control_vectors"][0]["file"] == "v.gguf" and record["control_vectors"][0]["scale"] == 12.0
+    narrow = random_vector(tmp_path / "narrow.gguf", n_embd=64)
+    assert_clean_error(run(*common, "--control-vector", str(narrow)), "values per layer")
+
+
+@pytest.mark.model
+def test_the_steered_greedy_text_equals_llama_completions(demo_model, tmp_path):
+    tool = TOOLS / "llama-completion"
+    if not tool.exists():
+        pytest.skip(f"llama.cpp's llama-completion is not built in {TOOLS} "
+                    "(../shared/tools/build-llama-tools builds it)")
+    vector = random_vector(tmp_path / "v.gguf", seed=1)
+    steer = ("--control-vector-scaled", f"{vector}:8", "--control-vector-layer-range", "10", "20")
+    n = "16"
+    ours = _done(run("generate", "--model", str(demo_model), "--prompt", PROMPT, "--temperature", "0",
+                     "--max-tokens", n, "--n-ctx", "2048", "--flash-attn", "--threads", "2", "--json", *steer))
+    theirs = subprocess.run([str(tool), "-m", str(demo_model), "-p", PROMPT, "-n", n, "--temp", "0", "-no-cnv",
+                             "-c", "2048", "-fa", "on", "-t", "2", "--no-repack", "--no-display-prompt", "--no-warmup",
+                             *steer], capture_output=True, text=True, timeout=300,
+                            env=dict(os.environ, LD_LIBRARY_PATH=str(TOOLS)))
+    assert theirs.returncode == 0, theirs.stderr[-2000:]
+    assert theirs.stdout.strip() == ours["text"].strip()
