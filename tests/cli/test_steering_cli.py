@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -97,20 +98,47 @@ def test_generate_records_the_steering_in_its_trace_and_a_bad_vector_is_one_line
     assert_clean_error(run(*common, "--control-vector", str(narrow)), "values per layer")
 
 
-@pytest.mark.model
-def test_the_steered_greedy_text_equals_llama_completions(demo_model, tmp_path):
+# llama-completion's greedy text for the case below, recorded where the tools are built (the test compares
+# with llama-completion itself when it is there, else with this recording; regenerate the recording with
+# `LOGITSCOPE_RECORD_STEERING=1 ./scripts/test tests/cli/test_steering_cli.py -k llama_completion` after
+# ../shared/tools/build-llama-tools)
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "steering" / "llama_completion.json"
+STEER_SCALE, STEER_RANGE, STEER_TOKENS = 8, ("10", "20"), 16
+
+
+def llama_completion_text(demo_model: Path, vector: Path) -> str:
     tool = TOOLS / "llama-completion"
     if not tool.exists():
-        pytest.skip(f"llama.cpp's llama-completion is not built in {TOOLS} "
-                    "(../shared/tools/build-llama-tools builds it)")
-    vector = random_vector(tmp_path / "v.gguf", seed=1)
-    steer = ("--control-vector-scaled", f"{vector}:8", "--control-vector-layer-range", "10", "20")
-    n = "16"
-    ours = _done(run("generate", "--model", str(demo_model), "--prompt", PROMPT, "--temperature", "0",
-                     "--max-tokens", n, "--n-ctx", "2048", "--flash-attn", "--threads", "2", "--json", *steer))
-    theirs = subprocess.run([str(tool), "-m", str(demo_model), "-p", PROMPT, "-n", n, "--temp", "0", "-no-cnv",
-                             "-c", "2048", "-fa", "on", "-t", "2", "--no-repack", "--no-display-prompt", "--no-warmup",
-                             *steer], capture_output=True, text=True, timeout=300,
+        recorded = json.loads(REFERENCE.read_text())
+        assert recorded["vector_seed"] == 1 and recorded["scale"] == STEER_SCALE, "the recording is of another case"
+        return str(recorded["text"])
+    command = [str(tool), "-m", str(demo_model), "-p", PROMPT, "-n", str(STEER_TOKENS), "--temp", "0", "-no-cnv",
+               "-c", "2048", "-fa", "on", "-t", "2", "--no-repack", "--no-display-prompt", "--no-warmup",
+               "--control-vector-scaled", f"{vector}:{STEER_SCALE}", "--control-vector-layer-range", *STEER_RANGE]
+    theirs = subprocess.run(command, capture_output=True, text=True, timeout=300,
                             env=dict(os.environ, LD_LIBRARY_PATH=str(TOOLS)))
     assert theirs.returncode == 0, theirs.stderr[-2000:]
-    assert theirs.stdout.strip() == ours["text"].strip()
+    if os.environ.get("LOGITSCOPE_RECORD_STEERING"):
+        REFERENCE.parent.mkdir(parents=True, exist_ok=True)
+        REFERENCE.write_text(json.dumps({
+            "command": shlex.join(["llama-completion", *command[1:]]).replace(str(demo_model), "DEMO_MODEL")
+                                                                    .replace(str(vector), "VECTOR"),
+            "vector": "tests/helpers/steering_files.random_vector(path, seed=1)",
+            "vector_seed": 1, "scale": STEER_SCALE, "layer_range": list(STEER_RANGE), "prompt": PROMPT,
+            "text": theirs.stdout}, indent=2, ensure_ascii=False) + "\n")
+    return theirs.stdout
+
+
+@pytest.mark.model
+def test_the_steered_greedy_text_equals_llama_completions(demo_model, tmp_path):
+    """`generate --control-vector-scaled V:8 --control-vector-layer-range 10 20`, greedy, gives llama-completion's
+    text for the same vector, scale, range, prompt and settings, token for token."""
+    vector = random_vector(tmp_path / "v.gguf", seed=1)
+    steer = ("--control-vector-scaled", f"{vector}:{STEER_SCALE}", "--control-vector-layer-range", *STEER_RANGE)
+    ours = _done(run("generate", "--model", str(demo_model), "--prompt", PROMPT, "--temperature", "0",
+                     "--max-tokens", str(STEER_TOKENS), "--n-ctx", "2048", "--flash-attn", "--threads", "2", "--json",
+                     *steer))
+    plain = _done(run("generate", "--model", str(demo_model), "--prompt", PROMPT, "--temperature", "0",
+                      "--max-tokens", str(STEER_TOKENS), "--n-ctx", "2048", "--flash-attn", "--threads", "2", "--json"))
+    assert ours["text"] != plain["text"], "the scale must visibly change the answer for the comparison to mean much"
+    assert llama_completion_text(demo_model, vector).strip() == ours["text"].strip()
