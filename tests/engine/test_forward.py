@@ -13,7 +13,6 @@ import pytest
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
 from logitscope.engine.core import Engine
 from logitscope.engine.forward import capture
-from logitscope.engine.forward import inspection as forward
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.protocol.forward import LENS_TOP_K, InspectRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
