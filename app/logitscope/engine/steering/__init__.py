@@ -1,0 +1,1 @@
+"""Steering the model: building control vectors from prompt pairs, as llama.cpp's tools do."""
