@@ -12,7 +12,7 @@ import pytest
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
 from logitscope.engine.core import Engine
-from logitscope.engine.forward import inspection as forward
+from logitscope.engine.forward import capture
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.protocol.forward import LENS_TOP_K, InspectRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
@@ -191,24 +191,24 @@ def test_a_generation_context_with_flash_attention_is_evaluated_instead_of_copie
 def test_an_error_in_the_graph_callback_is_reported_and_leaves_no_trace(engine, monkeypatch):
     """Never a silently truncated graph: the error comes out after the decode, and the next inspection is right."""
     steps, result = answer(engine, "Hello!", max_tokens=3)
-    real = forward.read_tensor
+    real = capture.read_tensor
 
     def failing(tensor):  # noqa: ANN001, ANN202
-        if forward.tensor_name(tensor) == b"l_out-7":
+        if capture.tensor_name(tensor) == b"l_out-7":
             raise RuntimeError("boom")
         return real(tensor)
 
-    monkeypatch.setattr(forward, "read_tensor", failing)
+    monkeypatch.setattr(capture, "read_tensor", failing)
     with pytest.raises(LogitscopeError, match="reading the forward pass failed: RuntimeError: boom"):
         engine.inspect(step_request(result, 2))
-    monkeypatch.setattr(forward, "read_tensor", real)
+    monkeypatch.setattr(capture, "read_tensor", real)
     assert_lens_is_the_raw_distribution(engine.inspect(step_request(result, 2)).lens, steps[2])
 
 
 def test_missing_tensors_make_a_view_unavailable_instead_of_wrong(engine, monkeypatch):
     """An architecture without one softmax per head (or without a named residual stream) says so."""
-    real_begin = forward._GraphCapture.begin
-    monkeypatch.setattr(forward._GraphCapture, "begin",
+    real_begin = capture.GraphCapture.begin
+    monkeypatch.setattr(capture.GraphCapture, "begin",
                         lambda self, names: real_begin(self, {n for n in names if not n.startswith("kq_soft_max")}))
     inspection = engine.inspect(InspectRequest(tuple(engine.tokenize("One two three", add_special=True))))
     assert inspection.attention is None and "attention" in inspection.unavailable

@@ -14,7 +14,19 @@ from logitscope import __version__
 from logitscope.base.errors import LogitscopeError
 from logitscope.base.fatal import describe as describe_environment_failure
 from logitscope.base.fatal import release_stdout
-from logitscope.cli import bench, chat, explain, generate, history, info, inspect, models, score, window
+from logitscope.cli import (
+    bench,
+    chat,
+    cvector,
+    explain,
+    generate,
+    history,
+    info,
+    inspect,
+    models,
+    score,
+    window,
+)
 from logitscope.cli.common import EXIT_USAGE, Parser
 
 # a command: what its register() sets as its parser's `run`
@@ -22,7 +34,7 @@ Run = Callable[[argparse.Namespace], int]
 
 # every command, in the order `logitscope --help` lists them; each module's register(sub) adds its parser
 # and sets the parser's `run`
-COMMANDS = (info, generate, inspect, score, window, chat, bench, models, history, explain)
+COMMANDS = (info, generate, inspect, score, cvector, window, chat, bench, models, history, explain)
 
 
 def build_parser() -> argparse.ArgumentParser:

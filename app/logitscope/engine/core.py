@@ -20,7 +20,8 @@ from logitscope.engine.handles import backend_name, supports_gpu_offload
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.score import Scorer
 from logitscope.engine.speculative import check_vocabulary
-from logitscope.engine.steering import Steerer
+from logitscope.engine.steering.apply import Steerer
+from logitscope.engine.steering.cvector_build import build_control_vector
 from logitscope.gguf.card import ModelCard, read_model_card
 from logitscope.gguf.memory import kv_bytes_per_token, kv_bytes_per_token_by_layer
 from logitscope.protocol.api import (
@@ -32,6 +33,7 @@ from logitscope.protocol.api import (
     ModelInfo,
 )
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.kv_map import KvMap, PromptLayout, build_runs
 from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
@@ -277,6 +279,13 @@ class Engine:
         if self.scorer is None:
             self.scorer = Scorer(rt)
         return self.scorer.score(request, on_progress, should_cancel)
+
+    # -- control vectors ----------------------------------------------------------------------------------
+    def build_cvector(self, request: CvectorRequest, on_progress: Callable[[float], None] | None = None,
+                      should_cancel: Callable[[], bool] = lambda: False) -> CvectorResult:
+        """A control vector from prompt pairs, as llama-cvector-generator builds it (engine/steering), on a
+        context of its own: the chat's KV cache is left as it was. Progress: pairs done / pairs."""
+        return build_control_vector(self._require(), request, on_progress, should_cancel)
 
     def capabilities(self) -> dict[str, object]:
         """What this llama.cpp build can do (asked before any model is loaded)."""

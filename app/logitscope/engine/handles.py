@@ -267,6 +267,14 @@ def inspection_spec(s: LoadSettings, n_ctx: int, threads: int) -> ContextSpec:
                        type_k=s.type_k, type_v=UNQUANTIZED_KV, flash_attn=False, swa_full=True)
 
 
+def cvector_spec(s: LoadSettings, n_tokens: int, threads: int) -> ContextSpec:
+    """llama-cvector-generator's evaluation: one prompt per decode, in ONE micro-batch (its graph callback keeps
+    only `l_out` tensors of the prompt's length), flash attention on (its default on the CPU, "auto")."""
+    n_batch = max(n_tokens, 1)
+    return ContextSpec(n_ctx=n_batch, n_batch=n_batch, n_ubatch=n_batch, n_threads=threads, type_k=s.type_k,
+                       type_v=s.type_v, flash_attn=True)
+
+
 class Context:
     """A llama_context on a loaded model, freed by `close`. `failed(reason)` builds the error raised when
     llama.cpp cannot create it (each caller says which context it was). `cb_eval`: a graph callback,

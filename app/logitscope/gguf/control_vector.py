@@ -9,6 +9,7 @@ direction N is added to the output of layer N; llama.cpp never steers layer 0).
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,16 +98,24 @@ def write_control_vector(path: str | Path, directions: dict[int, np.ndarray], mo
         raise InvalidSettingsError("a control vector's layers are numbered from 1 and all have n_embd values")
     if not all(math.isfinite(float(x)) for v in directions.values() for x in (np.min(v), np.max(v))):
         raise InvalidSettingsError("a control vector cannot hold NaN or infinite values")
-    path = Path(path)
-    writer = GGUFWriter(path, CONTROL_VECTOR_ARCH)
-    writer.add_string(MODEL_HINT_KEY, model_hint)
-    writer.add_int32(LAYER_COUNT_KEY, len(directions))
-    for layer in sorted(directions):
-        writer.add_tensor(f"{DIRECTION_PREFIX}{layer}", np.ascontiguousarray(directions[layer], dtype=np.float32).reshape(-1))
-    writer.write_header_to_file()
-    writer.write_kv_data_to_file()
-    writer.write_tensors_to_file()
-    writer.close()
+    path = Path(path).expanduser()
+    partial = path.with_name(path.name + ".partial")  # the file appears whole or not at all
+    try:
+        writer = GGUFWriter(partial, CONTROL_VECTOR_ARCH)
+        writer.add_string(MODEL_HINT_KEY, model_hint)
+        writer.add_int32(LAYER_COUNT_KEY, len(directions))
+        for layer in sorted(directions):
+            writer.add_tensor(f"{DIRECTION_PREFIX}{layer}",
+                              np.ascontiguousarray(directions[layer], dtype=np.float32).reshape(-1))
+        writer.write_header_to_file()
+        writer.write_kv_data_to_file()
+        writer.write_tensors_to_file()
+        writer.close()
+        os.replace(partial, path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise InvalidSettingsError("cannot write {path}: {reason}", path=str(path),
+                                   reason=exc.strerror or str(exc)) from None
     return path
 
 

@@ -41,6 +41,7 @@ from logitscope.base.messages import Message
 from logitscope.host.crash_log import crash_hint
 from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.kv_map import KvMap
@@ -396,6 +397,14 @@ class EngineClient:
         to evaluate; cancel() stops it (CancelledError)."""
         request.validate()
         result: ScoreResult = self.call("score", on_progress=on_progress, request=request)
+        return result
+
+    def build_cvector(self, request: CvectorRequest,
+                      on_progress: Callable[[float], None] | None = None) -> CvectorResult:
+        """A control vector from prompt pairs, as llama-cvector-generator builds it (engine/steering); progress
+        as the fraction of the pairs evaluated; cancel() stops it (CancelledError)."""
+        request.validate()
+        result: CvectorResult = self.call("build_cvector", on_progress=on_progress, request=request)
         return result
 
     def capabilities(self) -> dict[str, object]:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from logitscope.engine.core import Engine
     from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
     from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+    from logitscope.protocol.cvector import CvectorRequest, CvectorResult
     from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
     from logitscope.protocol.kv_map import KvMap
     from logitscope.protocol.sampler_settings import SamplerSettings
@@ -210,6 +211,9 @@ class EngineServer:
 
     def do_score(self, request: ScoreRequest) -> ScoreResult:
         return self.engine.score(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
+
+    def do_build_cvector(self, request: CvectorRequest) -> CvectorResult:
+        return self.engine.build_cvector(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
 
     def do_attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
         return self.engine.attention_matrix(tokens, layer, head)

@@ -29,8 +29,8 @@ import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError
 from logitscope.base.messages import Message
+from logitscope.engine.forward.capture import GraphCapture
 from logitscope.engine.forward.lens import OutputHead, layer_lens, load_output_head
-from logitscope.engine.forward.tensors import read_tensor, tensor_name
 from logitscope.engine.handles import INSPECT_BATCH, Context, decode_error, inspection_spec
 from logitscope.engine.runtime import Runtime
 from logitscope.gguf.card import ModelCard
@@ -62,41 +62,6 @@ MID_NAMES = ("ffn_inp", "sa_out")
 Fill = Literal["auto", "copy", "evaluate"]
 
 
-class _GraphCapture:
-    """The cb_eval callback: accepts the nodes whose names are wanted and copies their data.
-
-    An exception must never leave the callback: returning False in the data phase would cut the graph short
-    and llama.cpp would return wrong logits without an error. It is recorded, and raised after the decode."""
-
-    def __init__(self) -> None:
-        self.wanted: frozenset[bytes] = frozenset()
-        self.captured: dict[str, list[np.ndarray]] = {}
-        self.error: str | None = None
-        self.callback = llama_cpp.ggml_backend_sched_eval_callback(self._on_node)  # referenced with the context
-
-    def begin(self, names: set[str]) -> None:
-        self.wanted = frozenset(n.encode() for n in names)
-        self.captured = {}
-        self.error = None
-
-    def end(self) -> dict[str, list[np.ndarray]]:
-        self.wanted = frozenset()
-        if self.error is not None:
-            raise LogitscopeError("reading the forward pass failed: {reason}", reason=self.error)
-        return self.captured
-
-    def _on_node(self, tensor: int, ask: bool, _user: int) -> bool:
-        try:
-            if ask:
-                return bool(self.wanted) and tensor_name(tensor) in self.wanted
-            self.captured.setdefault(tensor_name(tensor).decode(), []).append(read_tensor(tensor))
-        except BaseException as exc:  # noqa: BLE001 - see the class docstring
-            if self.error is None:
-                self.error = f"{type(exc).__name__}: {exc}"
-            return not ask
-        return True
-
-
 class Inspector:
     """The inspection context of one loaded model (Runtime) and what it computes."""
 
@@ -107,7 +72,7 @@ class Inspector:
         self.n_head = card.n_head
         self.kv_head_of = [h * max(card.n_head_kv, 1) // max(card.n_head, 1) for h in range(card.n_head)]
         self.window, self.window_note = layer_windows(card)
-        self._capture = _GraphCapture()
+        self._capture = GraphCapture()
         self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: runtime.abort_requested)
         self._context: Context | None = None
         self._ctx: llama_cpp.llama_context_p | None = None  # its raw pointer
