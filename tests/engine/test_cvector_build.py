@@ -108,6 +108,11 @@ def _string(reader: GGUFReader, key: str) -> str:
 
 
 def read_directions(path: Path) -> dict[int, np.ndarray]:
+    """layer -> direction, from a control-vector GGUF or from the tool's output recorded as a numpy archive
+    (tests/data/cvector/llama_cvector_mean.npz: the same `direction.N` arrays)."""
+    if path.suffix == ".npz":
+        with np.load(path) as recorded:
+            return {int(name.split(".")[1]): recorded[name].astype(np.float32) for name in recorded.files}
     reader = GGUFReader(path)
     return {int(t.name.split(".")[1]): np.array(t.data, dtype=np.float32) for t in reader.tensors}
 
@@ -152,7 +157,7 @@ def build(engine, method: str) -> dict[int, np.ndarray]:  # noqa: ANN001
 
 @pytest.mark.model
 def test_mean_matches_the_recorded_tool_output(engine) -> None:  # noqa: ANN001
-    compare(build(engine, "mean"), read_directions(DATA / "llama_cvector_mean.gguf"), "mean")
+    compare(build(engine, "mean"), read_directions(DATA / "llama_cvector_mean.npz"), "mean")
 
 
 @pytest.mark.model
@@ -214,7 +219,7 @@ def test_the_cli_writes_the_tools_file(demo_model: Path, tmp_path: Path) -> None
     assert _string(reader, "controlvector.model_hint") == "llama"
     directions = read_directions(out)
     assert sorted(directions) == list(range(10, 21))
-    recorded = read_directions(DATA / "llama_cvector_mean.gguf")
+    recorded = read_directions(DATA / "llama_cvector_mean.npz")
     for layer, direction in directions.items():
         assert float(direction @ recorded[layer]) >= MIN_COSINE["mean"]
     bad = run("cvector", "--model", str(demo_model), "--positive-file", str(POSITIVE), "--negative-file",
