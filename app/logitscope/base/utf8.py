@@ -11,6 +11,7 @@ import codecs
 from pathlib import Path
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
 
 
 class Utf8Stream:
@@ -48,18 +49,25 @@ def require_utf8(text: str, what: str) -> None:
 MAX_TEXT_BYTES = 64 << 20    # a text file bigger than this is a mistake (about 15 M tokens)
 
 
+def read_file_bytes(path: Path, max_bytes: int, folder: Message, too_large: Message) -> bytes:
+    """A small file's bytes, read whole; `folder` / `too_large` are the errors when it is a folder or larger than
+    `max_bytes`, and an unreadable file says why."""
+    try:
+        if path.is_dir():
+            raise InvalidSettingsError(folder)
+        if path.stat().st_size > max_bytes:
+            raise InvalidSettingsError(too_large)
+        return path.read_bytes()
+    except OSError as exc:
+        raise InvalidSettingsError("cannot read {path}: {reason}", path=str(path), reason=exc.strerror or str(exc)) from None
+
+
 def read_text_file(path: Path) -> str:
     """A UTF-8 text file to score (the CLI's FILE, the window's Open file…): one clear error if it is not one."""
     path = path.expanduser()
-    try:
-        if path.is_dir():
-            raise InvalidSettingsError("{path} is a folder, not a text file", path=str(path))
-        if path.stat().st_size > MAX_TEXT_BYTES:
-            raise InvalidSettingsError("{path} is larger than {limit} MiB: not a text to score", path=str(path),
-                                       limit=MAX_TEXT_BYTES >> 20)
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InvalidSettingsError("cannot read {path}: {reason}", path=str(path), reason=exc.strerror or str(exc)) from None
+    data = read_file_bytes(path, MAX_TEXT_BYTES, Message("{path} is a folder, not a text file", path=str(path)),
+                           Message("{path} is larger than {limit} MiB: not a text to score", path=str(path),
+                                   limit=MAX_TEXT_BYTES >> 20))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -16,6 +16,8 @@ from typing import Literal
 import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
+from logitscope.base.utf8 import read_file_bytes
 
 CvectorMethod = Literal["mean", "pca"]
 CVECTOR_METHODS: tuple[str, ...] = ("mean", "pca")
@@ -59,16 +61,10 @@ def parse_prompts(data: bytes) -> list[bytes]:
 def read_prompt_file(path: Path) -> list[bytes]:
     """The prompts of one file; one clear error when it cannot be read or holds none."""
     path = path.expanduser()
-    try:
-        if path.is_dir():
-            raise InvalidSettingsError("{path} is a folder, not a prompt file", path=str(path))
-        if path.stat().st_size > MAX_PROMPT_FILE_BYTES:
-            raise InvalidSettingsError("{path} is larger than {limit} MiB: not a prompt file", path=str(path),
-                                       limit=MAX_PROMPT_FILE_BYTES >> 20)
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InvalidSettingsError("cannot read {path}: {reason}", path=str(path),
-                                   reason=exc.strerror or str(exc)) from None
+    data = read_file_bytes(path, MAX_PROMPT_FILE_BYTES,
+                           Message("{path} is a folder, not a prompt file", path=str(path)),
+                           Message("{path} is larger than {limit} MiB: not a prompt file", path=str(path),
+                                   limit=MAX_PROMPT_FILE_BYTES >> 20))
     prompts = parse_prompts(data)
     if not prompts:
         raise InvalidSettingsError("{path} holds no prompt: one prompt per line is expected", path=str(path))
