@@ -81,13 +81,14 @@ def beam_result_to_json(result: BeamResult) -> dict[str, Any]:
         "memory": [{**asdict(m), "n_own": m.n_own} for m in result.memory],
         "cells": [asdict(c) for c in result.cells],
         "n_ctx": result.n_ctx, "bytes_per_cell": result.bytes_per_cell, "seconds": round(result.seconds, 4),
-        "notices": [str(n) for n in result.notices],
+        "notices": [str(n) for n in result.notices], "steering": result.steering,
     }
 
 
 def run_beams(args: argparse.Namespace, request: GenerateRequest) -> int:
     """cmd_generate with --beams (or --length-penalty): validated before any engine starts."""
     from logitscope.cli.common import CtrlC, load_settings, resolve_model
+    from logitscope.cli.steering_options import steering_line
     from logitscope.gguf.card import read_model_card
     from logitscope.host.client import CancelledError, EngineClient
 
@@ -134,6 +135,8 @@ def run_beams(args: argparse.Namespace, request: GenerateRequest) -> int:
     print(f"[{win.finish}] {result.n_beams} beams, length penalty {result.length_penalty:g}: score {win.score:.4f} "
           f"(log-prob {win.logprob:.3f} over {win.length} tokens); {len(result.steps)} steps in "
           f"{result.seconds:.2f} s", file=err)
+    if result.steering is not None:
+        print(steering_line(result.steering), file=err)
     for rank, h in enumerate(result.hypotheses):
         print(f"  {rank + 1:>2}. {h.score:9.4f} {h.logprob:9.3f} {h.length:>4} {h.finish:<9} {h.text!r}", file=err)
     last = result.steps[-1]

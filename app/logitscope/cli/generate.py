@@ -23,7 +23,7 @@ from logitscope.cli.common import (
     resolve_model,
 )
 from logitscope.cli.sampler_options import add_sampler_arguments
-from logitscope.cli.steering_options import add_steering_arguments, steering_from_args
+from logitscope.cli.steering_options import add_steering_arguments, steering_from_args, steering_line
 from logitscope.protocol.api import DecodeOptions
 
 if TYPE_CHECKING:
@@ -61,8 +61,6 @@ def run(args: argparse.Namespace) -> int:
         system=args.system, settings=settings, options=options, steering=steering_from_args(args))
     request.validate()
     if args.beams is not None or args.length_penalty is not None:
-        if request.steering is not None:
-            raise InvalidSettingsError("control vectors and LoRA adapters do not work with --beams yet")
         return run_beams(args, request)
     remote_only = args.post_sampling_probs or args.insecure or args.remote_model or args.remote_timeout is not None
     if args.engine is None and remote_only:
@@ -142,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
               f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, first token after {t.ttft_s * 1000:.0f} ms, "
               f"seed {result.settings['seed']}", file=sys.stderr)
         if result.steering is not None:
-            print(_steering_line(result.steering), file=sys.stderr)
+            print(steering_line(result.steering), file=sys.stderr)
         spec = result.speculative
         if spec is not None:
             print(f"[draft {spec.draft}, up to {spec.draft_max}] {spec.accepted} of {spec.drafted} drafts accepted "
@@ -179,18 +177,6 @@ def _draft_options(args: argparse.Namespace) -> dict[str, Any]:
         read_model_card(path)  # a missing or bad file: one clear line
         out["draft"] = str(path.resolve())
     return out
-
-
-def _steering_line(record: dict[str, Any]) -> str:
-    """The steering an answer was made with, in one line (the trace has each file's sha256 too)."""
-    parts = []
-    if record["control_vectors"]:
-        start, end = record["layer_range"]
-        files = ", ".join(f"{v['file']}:{v['scale']:g}" for v in record["control_vectors"])
-        parts.append(f"control vectors {files} on layers {start}-{end}")
-    if record["loras"]:
-        parts.append("LoRA " + ", ".join(f"{a['file']}:{a['scale']:g}" for a in record["loras"]))
-    return f"[steered] {'; '.join(parts)}"
 
 
 def _prob(p: float) -> str:

@@ -10,7 +10,8 @@ at most (mean over heads). `--json`: one object (INSPECT_SCHEMA_VERSION):
              "chosen_rank", "chosen_p", "entropy", "resid_norm", "attn_norm", "ffn_norm"}, ...]},
    "attention": null | {"position", "kv_head_of": [kv head per query head], "window": [int | null per layer],
                  "weights": [layer][head][position] (rounded to 5 decimals)},
-   "unavailable": {view: why}, "seconds": engine time, "context_bytes": memory of the inspection context}
+   "unavailable": {view: why}, "seconds": engine time, "context_bytes": memory of the inspection context,
+   "steering": null | the control vectors and LoRA adapters applied (the trace's done-line record)}
 
 "attn_norm" / "ffn_norm" are null for the embeddings row and where unknown.
 """
@@ -28,6 +29,7 @@ import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError
 from logitscope.cli.common import Subparsers, add_load_arguments, add_model_argument
+from logitscope.cli.steering_options import add_steering_arguments, steering_from_args, steering_line
 from logitscope.protocol.forward import ForwardInspection, InspectRequest
 from logitscope.protocol.trace import piece_text
 
@@ -62,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     request = GenerateRequest(prompt=args.prompt,
                               messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,
                               system=args.system, settings=SamplerSettings(temperature=0.0),
-                              options=DecodeOptions(max_tokens=args.step + 1))
+                              options=DecodeOptions(max_tokens=args.step + 1), steering=steering_from_args(args))
     request.validate()
     settings = load_settings(args)
     path = resolve_model(args.model)
@@ -77,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         chosen = result.tokens[args.step]
         inspection = client.inspect(InspectRequest(tuple(result.prompt_tokens + result.tokens[:args.step]),
                                                    chosen=chosen, lens=both or args.layers,
-                                                   attention=both or args.attention))
+                                                   attention=both or args.attention,
+                                                   steering=request.steering))
         vocab = client.vocab()
     if args.json:
         print(json.dumps(inspection_to_json(inspection, args.step, chosen, vocab, path.name), ensure_ascii=False))
@@ -95,7 +98,8 @@ def inspection_to_json(inspection: ForwardInspection, step: int, chosen: int, vo
         "schema": INSPECT_SCHEMA_VERSION, "model": model, "step": step, "token": chosen, "text": text(chosen),
         "context": [{"position": i, "token": t, "text": text(t)} for i, t in enumerate(inspection.tokens)],
         "lens": None, "attention": None, "unavailable": dict(inspection.unavailable),
-        "seconds": round(inspection.seconds, 4), "context_bytes": inspection.context_bytes}
+        "seconds": round(inspection.seconds, 4), "context_bytes": inspection.context_bytes,
+        "steering": inspection.steering}
     lens = inspection.lens
     if lens is not None:
         out["lens"] = {"layers": [{
@@ -126,6 +130,8 @@ def print_inspection(inspection: ForwardInspection, step: int, chosen: int, voca
     n = len(inspection.tokens)
     out.write(f"step {step}: {show(chosen)} (token {chosen}), predicted from {n} token{'s' if n != 1 else ''}; "
               f"{inspection.seconds * 1000:.0f} ms in the engine\n")
+    if inspection.steering is not None:
+        out.write(steering_line(inspection.steering) + "\n")
     lens = inspection.lens
     if lens is not None:
         out.write(f"\nlayers: the {TABLE_TOP} most likely next tokens after each layer (logit lens); "
@@ -156,4 +162,5 @@ def register(sub: Subparsers) -> None:
     add_model_argument(p)
     add_inspect_arguments(p)
     add_load_arguments(p)
+    add_steering_arguments(p)
     p.set_defaults(run=run)

@@ -3,7 +3,9 @@
 Per-token records (the trace's keys where they apply) and a summary line: tokens, perplexity, bits per token,
 GLTR rank buckets. `--chunks` follows llama-perplexity's protocol and prints its "Final estimate" line;
 `--compare OTHER.gguf` scores the same token ids with a second model (its own engine process, after the first
-has finished) and prints each token's surprisal difference and both perplexities.
+has finished) and prints each token's surprisal difference and both perplexities. The steering flags
+(`--control-vector-scaled`, `--lora-scaled`, …) score the text steered; with `--compare-steering` it is scored
+twice in one engine, without them (A) and with them (B): what the vector or the fine-tune changed, token by token.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.utf8 import read_text_file
 from logitscope.cli.common import Subparsers, add_model_argument
+from logitscope.cli.steering_options import add_steering_arguments, steering_from_args, steering_line
 from logitscope.protocol.score import (
     DEFAULT_SCORE_CTX,
     SCORE_TOP_N,
@@ -46,6 +49,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--threads", type=int, default=0, help="CPU threads (0 = all cores)")
     p.add_argument("--n-gpu-layers", type=int, default=0, help="layers to offload to the GPU (-1 = all)")
     p.add_argument("--flash-attn", action="store_true", help="flash attention (llama-perplexity's default on CPU)")
+    p.add_argument("--compare-steering", action="store_true",
+                   help="score the same tokens without the steering flags (A) and with them (B)")
+    add_steering_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -69,8 +75,14 @@ def run(args: argparse.Namespace) -> int:
     top = max(args.top, SCORE_TOP_N) if args.json else args.top
     if args.top < 0:
         raise InvalidSettingsError("--top must be >= 0")
+    steering = steering_from_args(args)
+    if args.compare_steering and steering is None:
+        raise InvalidSettingsError("--compare-steering needs a steering flag (--control-vector, "
+                                   "--control-vector-scaled, --lora or --lora-scaled)")
+    if args.compare is not None and steering is not None:
+        raise InvalidSettingsError("the steering flags go with one model: use --compare-steering, not --compare")
     request = ScoreRequest(text=text, n_ctx=args.n_ctx, mode="chunks" if args.chunks else "window", top=min(top, 128),
-                           flash_attn=args.flash_attn)
+                           flash_attn=args.flash_attn, steering=None if args.compare_steering else steering)
     request.validate()
     settings = scoring_settings(args.n_gpu_layers, args.threads, args.flash_attn)
     settings.validate()
@@ -79,23 +91,33 @@ def run(args: argparse.Namespace) -> int:
     other_path = Path(args.compare).expanduser() if args.compare else None
     if other_path is not None:
         read_model_card(other_path)
+    labels = (path.name, other_path.name if other_path is not None else "")
     try:
-        result, vocab = _score_with(EngineClient(), path, settings, request, CtrlC, progress=not args.json)
-        other: ScoreResult | None = None
+        if args.compare_steering:
+            (result, other), vocab = _score_with(EngineClient(), path, settings, request, CtrlC,
+                                                 progress=not args.json, then_steered=steering)
+            labels = ("unsteered", "steered")
+        else:
+            (result, other), vocab = _score_with(EngineClient(), path, settings, request, CtrlC,
+                                                 progress=not args.json)
         if other_path is not None:
-            other, _ = _score_with(EngineClient(), other_path, settings, same_tokens(result, request), CtrlC,
-                                   progress=not args.json, vocab=vocab)
+            (other, _unused), _ = _score_with(EngineClient(), other_path, settings, same_tokens(result, request),
+                                              CtrlC, progress=not args.json, vocab=vocab)
     except CancelledError:
         print("error: interrupted", file=sys.stderr)
         return 130
-    _print(args, result, vocab, other, path, other_path)
+    _print(args, result, vocab, other, labels)
     return 0
 
 
 def _score_with(client: Any, path: Path, settings: Any, request: ScoreRequest, ctrl_c_type: Any, progress: bool,
-                vocab: list[bytes] | None = None) -> tuple[ScoreResult, list[bytes]]:
-    """Load `path` in its own engine process, check its vocabulary against `vocab` (a comparison), score."""
-    from logitscope.host.score_compare import load_for_scoring
+                vocab: list[bytes] | None = None, then_steered: Any = None,
+                ) -> tuple[tuple[ScoreResult, ScoreResult | None], list[bytes]]:
+    """Load `path` in its own engine process, check its vocabulary against `vocab` (a comparison), score; with
+    `then_steered` (a Steering) score the same tokens again in the same engine, steered so."""
+    from dataclasses import replace
+
+    from logitscope.host.score_compare import load_for_scoring, same_tokens
 
     with contextlib.closing(client):
         info, own = load_for_scoring(client, path, settings, vocab)
@@ -113,13 +135,18 @@ def _score_with(client: Any, path: Path, settings: Any, request: ScoreRequest, c
 
         try:
             result: ScoreResult = client.score(request, on_progress=on_progress)
+            steered: ScoreResult | None = None
+            if then_steered is not None:
+                shown[0] = -1
+                steered = client.score(replace(same_tokens(result, request), steering=then_steered),
+                                       on_progress=on_progress)
         finally:
             signal.signal(signal.SIGINT, previous)
             if shown[0] >= 0:
                 print("", file=sys.stderr)
         for notice in result.notices:
             print(f"warning: {notice}", file=sys.stderr)
-        return result, own
+        return (result, steered), own
 
 
 def _fmt(x: float, spec: str) -> str:
@@ -150,7 +177,8 @@ def summary_line(r: ScoreResult) -> str:
 
 
 def _print(args: argparse.Namespace, r: ScoreResult, vocab: list[bytes], other: ScoreResult | None,
-           path: Path, other_path: Path | None) -> None:
+           labels: tuple[str, str]) -> None:
+    """`labels`: what A and B are (the models' file names, or unsteered / steered)."""
     from logitscope.protocol.trace import dumps
 
     out = sys.stdout
@@ -163,9 +191,9 @@ def _print(args: argparse.Namespace, r: ScoreResult, vocab: list[bytes], other: 
                                      "bits": round(o.bits, 5) if o.scored else None,
                                      "bits_diff": round(o.bits - t.bits, 5) if o.scored and t.scored else None}
             out.write(dumps(record) + "\n")
-        summary = summary_to_json(r) | {"model": path.name}
-        if other is not None and other_path is not None:
-            summary["compare"] = summary_to_json(other) | {"model": other_path.name}
+        summary = summary_to_json(r) | {"model": labels[0], "steering": r.steering}
+        if other is not None:
+            summary["compare"] = summary_to_json(other) | {"model": labels[1], "steering": other.steering}
         out.write(dumps(summary) + "\n")
         return
     head = f"{'i':>6} {'token':<18} {'logprob':>9} {'bits':>7} {'p':>7} {'rank':>7} {'entropy':>7}"
@@ -174,12 +202,15 @@ def _print(args: argparse.Namespace, r: ScoreResult, vocab: list[bytes], other: 
     print(head + (f"  top {args.top}" if args.top else ""), file=out)
     for t, o in pairs:
         print(_line(t, vocab, args.top, o), file=out)
-    label = f"{path.name}: " if other is not None else ""
+    label = f"{labels[0]}: " if other is not None else ""
     print(label + summary_line(r), file=out)
+    for result in (r, other):
+        if result is not None and result.steering is not None:
+            print(steering_line(result.steering), file=sys.stderr)
     if r.mode == "chunks":
         print(f"Final estimate: PPL = {r.perplexity:.4f} +/- {_fmt(r.perplexity_error, '.5f')}", file=out)
-    if other is not None and other_path is not None:
-        print(f"{other_path.name}: " + summary_line(other), file=out)
+    if other is not None:
+        print(f"{labels[1]}: " + summary_line(other), file=out)
         ratio = other.perplexity / r.perplexity if r.perplexity > 0 else math.nan
         print(f"perplexity A {r.perplexity:.4f} vs B {other.perplexity:.4f} (B/A {_fmt(ratio, '.3f')}); "
               f"bits per token B - A {other.bits_per_token - r.bits_per_token:+.4f}", file=out)

@@ -109,3 +109,15 @@ def _check_files(steering: Steering) -> None:
     for lora in steering.loras:
         if not Path(lora.path).is_file():
             raise InvalidSettingsError("the LoRA adapter {path} does not exist", path=lora.path)
+
+
+def steering_line(record: dict[str, Any]) -> str:
+    """The steering an answer was made with, in one line (the trace has each file's sha256 too)."""
+    parts = []
+    if record["control_vectors"]:
+        start, end = record["layer_range"]
+        files = ", ".join(f"{v['file']}:{v['scale']:g}" for v in record["control_vectors"])
+        parts.append(f"control vectors {files} on layers {start}-{end}")
+    if record["loras"]:
+        parts.append("LoRA " + ", ".join(f"{a['file']}:{a['scale']:g}" for a in record["loras"]))
+    return f"[steered] {'; '.join(parts)}"

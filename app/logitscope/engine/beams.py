@@ -34,6 +34,7 @@ import numpy as np
 from logitscope.base.errors import ContextOverflowError, LogitscopeError
 from logitscope.engine.handles import Batch, Context, beam_spec, decode_error
 from logitscope.engine.runtime import Runtime
+from logitscope.engine.steering.apply import Steerer, SteeringFiles
 from logitscope.protocol.beams import (
     FINISHED,
     KEPT,
@@ -49,6 +50,7 @@ from logitscope.protocol.beams import (
     beam_score,
     node_path,
 )
+from logitscope.protocol.steering import Steering
 
 
 @dataclass
@@ -82,7 +84,7 @@ class BeamSearch:
         if ensure_fits is not None:
             ensure_fits(spec.n_ctx)
         self._context = Context(runtime.model, spec, runtime.log, _context_failed)
-        self._ctx = self._context.ptr
+        self._ctx = self.context_ptr = self._context.ptr
         self.n_ctx = self._context.n_ctx
         self.mem = self._context.memory
         self._beams = Batch(n_beams)
@@ -298,12 +300,20 @@ def _eval_failed(rc: int) -> LogitscopeError:
 def beam_search(runtime: Runtime, prompt: Sequence[int], n_beams: int, max_tokens: int, alpha: float,
                 bytes_per_cell: int, should_cancel: Callable[[], bool] = lambda: False,
                 on_progress: Callable[[BeamProgress], None] | None = None,
-                ensure_fits: Callable[[int], None] | None = None) -> BeamResult:
-    """Search on a fresh context, freed afterwards; max tokens shrink to what the context can still hold."""
+                ensure_fits: Callable[[int], None] | None = None,
+                steering: tuple[SteeringFiles, Steering | None] | None = None) -> BeamResult:
+    """Search on a fresh context, freed afterwards; max tokens shrink to what the context can still hold.
+    `steering`: the model's steering files and the control vectors and adapters to search with."""
     max_tokens = max(1, min(max_tokens, runtime.n_ctx - len(prompt)))
     search = BeamSearch(runtime, len(prompt), n_beams, max_tokens, bytes_per_cell, ensure_fits)
     try:
+        record = None
+        if steering is not None:
+            steerer = Steerer(search.context_ptr, steering[0])
+            steerer.apply(steering[1])
+            record = steerer.record
         result = search.run(prompt, max_tokens, alpha, should_cancel, on_progress)
+        result.steering = record
     finally:
         search.close()
     if not result.hypotheses:

@@ -20,7 +20,8 @@ from logitscope.engine.handles import backend_name, supports_gpu_offload
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.score import Scorer
 from logitscope.engine.speculative import check_vocabulary
-from logitscope.engine.steering.apply import Steerer
+from logitscope.engine.steering.apply import Steerer, SteeringFiles
+from logitscope.engine.steering.compare import compare_steering
 from logitscope.engine.steering.cvector_build import build_control_vector
 from logitscope.gguf.card import ModelCard, read_model_card
 from logitscope.gguf.memory import kv_bytes_per_token, kv_bytes_per_token_by_layer
@@ -38,6 +39,8 @@ from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, Insp
 from logitscope.protocol.kv_map import KvMap, PromptLayout, build_runs
 from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
+from logitscope.protocol.steering import Steering
+from logitscope.protocol.steering_compare import SteeringCompare, SteeringCompareRequest
 from logitscope.protocol.trace import GenerationResult, StepRecord
 
 Events = Iterator[StepRecord | GenerationResult]
@@ -55,6 +58,7 @@ class Engine:
         self.beams: BeamResult | None = None     # the last beam search (its cells are in the KV map)
         self.scorer: Scorer | None = None  # the scoring context, made on first use
         self.draft: Runtime | None = None  # the speculative draft model, loaded when a request names it
+        self.steering_files: SteeringFiles | None = None  # the model's vectors and adapters, read once
         self.steerer: Steerer | None = None  # the generation context's control vectors and LoRA adapters
 
     # -- model ---------------------------------------------------------------------------------------
@@ -77,7 +81,8 @@ class Engine:
         self.runtime, self.card = runtime, card
         self.decoder = Decoder(runtime, bpt)
         assert runtime.model is not None and runtime.context is not None
-        self.steerer = Steerer(runtime.model, runtime.context, runtime.n_layer, runtime.log)
+        self.steering_files = SteeringFiles(runtime.model, runtime.n_layer, runtime.log)
+        self.steerer = Steerer(runtime.context, self.steering_files)
         self.info = ModelInfo(
             card=card, load=settings, n_ctx=runtime.n_ctx, load_s=runtime.load_s,
             backend=backend_name(), gpu_offload_supported=supports_gpu_offload(),
@@ -98,7 +103,7 @@ class Engine:
         if self.runtime is not None:
             self.runtime.close()
         self.runtime = self.card = self.template = self.decoder = self.info = self.inspector = self.scorer = None
-        self.layout = self.beams = self.steerer = None  # adapters go with the model that freed them
+        self.layout = self.beams = self.steerer = self.steering_files = None  # adapters go with the model
 
     def reset(self) -> None:
         """Forget the KV cache: the next prompt is evaluated from scratch."""
@@ -219,8 +224,10 @@ class Engine:
             ensure_beams_fit(card, n_cells, request.n_beams, load.type_k, load.type_v,
                              offload=load.n_gpu_layers != 0 and supports_gpu_offload())
 
+        assert self.steering_files is not None
         result = beam_search(self._require(), tokens, request.n_beams, options.max_tokens, request.length_penalty,
-                             round(self.info.kv_bytes_per_token), should_cancel, on_progress, ensure_fits)
+                             round(self.info.kv_bytes_per_token), should_cancel, on_progress, ensure_fits,
+                             (self.steering_files, request.generate.steering))
         result.notices = notices
         self.beams = result
         return result
@@ -254,31 +261,48 @@ class Engine:
     def _inspector(self) -> Inspector:
         rt = self._require()
         if self.inspector is None:
-            assert self.card is not None
-            self.inspector = Inspector(rt, self.card)
+            assert self.card is not None and self.steering_files is not None and self.steerer is not None
+            self.inspector = Inspector(rt, self.card, self.steering_files, self.steerer)
         return self.inspector
 
     def inspect(self, request: InspectRequest) -> ForwardInspection:
         """The logit lens and attention of the step at the last of `request.tokens` (engine/forward/inspection.py)."""
         return self._inspector().inspect(request)
 
-    def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
-        return self._inspector().attention_matrix(tokens, layer, head)
+    def attention_matrix(self, tokens: list[int], layer: int, head: int,
+                         steering: Steering | None = None) -> AttentionMatrix:
+        return self._inspector().attention_matrix(tokens, layer, head, steering)
 
     # -- scoring a text -----------------------------------------------------------------------------------
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None,
               should_cancel: Callable[[], bool] = lambda: False) -> ScoreResult:
         """Every token's log-probability, rank, entropy and alternatives under the model (engine/score.py),
         in a scoring context of its own: the chat's KV cache is left as it was."""
-        rt = self._require()
+        self._require()
         request.validate()
         assert self.card is not None and self.info is not None
         load = self.info.load
         ensure_it_can_fit(self.card, request.n_ctx, load.type_k, load.type_v,
                           offload=load.n_gpu_layers != 0 and supports_gpu_offload())
+        return self._scorer().score(request, on_progress, should_cancel)
+
+    def _scorer(self) -> Scorer:
+        rt = self._require()
         if self.scorer is None:
-            self.scorer = Scorer(rt)
-        return self.scorer.score(request, on_progress, should_cancel)
+            assert self.steering_files is not None
+            self.scorer = Scorer(rt, self.steering_files)
+        return self.scorer
+
+    def compare_steering(self, request: SteeringCompareRequest,
+                         should_cancel: Callable[[], bool] = lambda: False) -> SteeringCompare:
+        """An answer's next-token distributions under two steerings, forced onto the same tokens
+        (engine/steering/compare.py), on the scoring context: the chat's KV cache is left as it was."""
+        rt = self._require()
+        request.validate()
+        if len(request.tokens) > rt.n_ctx:
+            raise ContextOverflowError("{n_tokens} tokens do not fit in the model's context of {n_ctx}",
+                                       n_tokens=len(request.tokens), n_ctx=rt.n_ctx)
+        return compare_steering(self._scorer(), request, should_cancel)
 
     # -- control vectors ----------------------------------------------------------------------------------
     def build_cvector(self, request: CvectorRequest, on_progress: Callable[[float], None] | None = None,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import llama_cpp
 import numpy as np
@@ -27,19 +28,24 @@ from logitscope.base.messages import Message
 from logitscope.base.utf8 import Utf8Stream
 from logitscope.engine.handles import Batch, Context, decode_error, scoring_spec
 from logitscope.engine.runtime import Runtime
+from logitscope.engine.steering.apply import Steerer, SteeringFiles
 from logitscope.protocol.score import ScoredToken, ScoreRequest, ScoreResult, window_stride
+from logitscope.protocol.steering import Steering
 
 LOGITS_BUDGET = 64 << 20        # bytes of logits one llama_decode may return
 ROW_BLOCK = 32                  # rows of logits processed at once (stays in cache)
 TOP_MARGIN = 12.0               # nats below the best logit that the top alternatives are looked for first
 PROGRESS_S = 0.1                # at most ten progress reports a second
+MIN_CONTEXT = 512               # the smallest context made for evaluate_steered (it grows in powers of two)
 
 
 class Scorer:
     """The scoring context of one loaded model (Runtime)."""
 
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, files: SteeringFiles) -> None:
         self.rt = runtime
+        self._files = files
+        self.steerer: Steerer | None = None  # the scoring context's steering (each window starts empty)
         self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: runtime.abort_requested)
         self._context: Context | None = None
         self._ctx: llama_cpp.llama_context_p | None = None  # its raw pointer
@@ -56,6 +62,7 @@ class Scorer:
         spec = scoring_spec(rt.settings, n_ctx, flash_attn, rt.n_threads)
         context = Context(rt.model, spec, rt.log, _context_failed)
         self._context, self._ctx, self._key, self.n_ctx = context, context.ptr, (n_ctx, flash_attn), n_ctx
+        self.steerer = Steerer(context.ptr, self._files)
         self.n_batch = context.n_batch
         self.out_cap = max(1, min(self.n_batch, LOGITS_BUDGET // (4 * rt.n_vocab)))
         self._batch = Batch(self.n_batch)
@@ -73,7 +80,7 @@ class Scorer:
         for handle in (self._batch, self._context):
             if handle is not None:
                 handle.close()
-        self._batch = self._context = self._ctx = None
+        self._batch = self._context = self._ctx = self.steerer = None
         self._key = None
         self.n_ctx = 0
 
@@ -114,6 +121,28 @@ class Scorer:
                 on_rows(positions, logits)
             start = end
 
+    def check_ids(self, tokens: Sequence[int]) -> None:
+        bad = [t for t in tokens if not 0 <= t < self.rt.n_vocab]
+        if bad:
+            raise InvalidSettingsError("token {token} is not in the vocabulary (0..{last})",
+                                       token=bad[0], last=self.rt.n_vocab - 1)
+
+    def evaluate_steered(self, tokens: Sequence[int], outputs: np.ndarray, steering: Steering | None,
+                         on_rows: Callable[[np.ndarray, np.ndarray], None],
+                         should_cancel: Callable[[], bool]) -> dict[str, Any] | None:
+        """`tokens` in one window, steered so, on a context at least as large (flash attention as the model was
+        loaded, as the generation context); `on_rows` as in _evaluate. Returns the steering record."""
+        n_ctx = self.n_ctx if self._ctx is not None and self.n_ctx >= len(tokens) else MIN_CONTEXT
+        while n_ctx < len(tokens):
+            n_ctx *= 2
+        self._ensure_context(n_ctx, self._key[1] if self._key is not None and n_ctx == self.n_ctx
+                             else self.rt.settings.flash_attn)
+        assert self.steerer is not None
+        self.steerer.apply(steering)
+        self.rt.clear_abort()
+        self._evaluate(tokens, outputs, on_rows, should_cancel)
+        return self.steerer.record
+
     # -- scoring -----------------------------------------------------------------------------------------
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None,
               should_cancel: Callable[[], bool] = lambda: False) -> ScoreResult:
@@ -127,10 +156,7 @@ class Scorer:
                 raise InvalidSettingsError("the text to score is empty")
         else:
             seq = list(request.tokens or ())
-            bad = [t for t in seq if not 0 <= t < rt.n_vocab]
-            if bad:
-                raise InvalidSettingsError("token {token} is not in the vocabulary (0..{last})",
-                                           token=bad[0], last=rt.n_vocab - 1)
+            self.check_ids(seq)
         flash = rt.settings.flash_attn if request.flash_attn is None else request.flash_attn
         n_train = int(llama_cpp.llama_model_n_ctx_train(rt.model))
         if n_train and request.n_ctx > n_train:
@@ -150,6 +176,8 @@ class Scorer:
         else:
             plan, stride, bos = self._window_plan(seq, request.n_ctx)
         self._ensure_context(request.n_ctx, flash)
+        assert self.steerer is not None
+        self.steerer.apply(request.steering)  # every window starts from an empty cache: nothing to drop
         rt.clear_abort()
         total = sum(len(toks) for toks, _ in plan)
         done = 0
@@ -189,7 +217,7 @@ class Scorer:
         if out:
             out[-1].text += utf8.flush()
         return ScoreResult(out, request.mode, request.n_ctx, stride, len(plan), total, eval_s, bos, flash,
-                           nll_sum=nll[0], nll2_sum=nll[1], notices=notices)
+                           nll_sum=nll[0], nll2_sum=nll[1], notices=notices, steering=self.steerer.record)
 
     def _window_plan(self, seq: list[int], n_ctx: int) -> tuple[list[tuple[list[int], np.ndarray]], int, bool]:
         """The sliding windows (protocol/score.py): each window's tokens and, per position, the sequence

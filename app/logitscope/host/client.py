@@ -47,6 +47,8 @@ from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, Insp
 from logitscope.protocol.kv_map import KvMap
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
+from logitscope.protocol.steering import Steering
+from logitscope.protocol.steering_compare import SteeringCompare, SteeringCompareRequest
 from logitscope.protocol.trace import GenerationResult, StepRecord, unpack_step
 
 POLL_MS = 50               # a waiting call looks at its cancel flag and the engine's silence this often
@@ -387,9 +389,11 @@ class EngineClient:
         inspection: ForwardInspection = self.call("inspect", request=request)
         return inspection
 
-    def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
-        """Where every position of `tokens` looks, in one layer and query head."""
-        matrix: AttentionMatrix = self.call("attention_matrix", tokens=list(tokens), layer=layer, head=head)
+    def attention_matrix(self, tokens: list[int], layer: int, head: int,
+                         steering: Steering | None = None) -> AttentionMatrix:
+        """Where every position of `tokens` looks, in one layer and query head (steered as `steering` says)."""
+        matrix: AttentionMatrix = self.call("attention_matrix", tokens=list(tokens), layer=layer, head=head,
+                                            steering=steering)
         return matrix
 
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
@@ -397,6 +401,11 @@ class EngineClient:
         to evaluate; cancel() stops it (CancelledError)."""
         request.validate()
         result: ScoreResult = self.call("score", on_progress=on_progress, request=request)
+        return result
+
+    def compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
+        """An answer's distributions under two steerings, step by step (engine/steering/compare.py)."""
+        result: SteeringCompare = self.call("compare_steering", request=request)
         return result
 
     def build_cvector(self, request: CvectorRequest,

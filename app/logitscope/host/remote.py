@@ -56,6 +56,8 @@ from logitscope.protocol.engine_like import RemoteModelInfo
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
+from logitscope.protocol.steering import Steering
+from logitscope.protocol.steering_compare import SteeringCompare, SteeringCompareRequest
 from logitscope.protocol.trace import GenerationResult, StepRecord
 
 __all__ = ["RemoteEngine", "ServerAddress", "iter_sse", "normalize_base_url", "server_address", "server_message"]
@@ -351,12 +353,17 @@ class RemoteEngine:
         raise UnsupportedByServerError("beam search is not available on a remote engine: it keeps every "
                                        "hypothesis in llama.cpp sequences of a local model's context")
 
-    def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
+    def attention_matrix(self, tokens: list[int], layer: int, head: int,
+                         steering: Steering | None = None) -> AttentionMatrix:
         raise _no_forward_pass()
 
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
         raise UnsupportedByServerError("this engine cannot score texts: a remote server does not report every "
                                        "token's probability over the whole vocabulary; score with a local model")
+
+    def compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
+        raise UnsupportedByServerError("control vectors and LoRA adapters need the local engine: a remote "
+                                       "server applies its own (llama-server's --control-vector, --lora)")
 
     # -- life --------------------------------------------------------------------------------------
     def close(self) -> None:

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from logitscope.protocol.kv_map import KvMap
     from logitscope.protocol.sampler_settings import SamplerSettings
     from logitscope.protocol.score import ScoreRequest, ScoreResult
+    from logitscope.protocol.steering import Steering
+    from logitscope.protocol.steering_compare import SteeringCompare, SteeringCompareRequest
     from logitscope.protocol.trace import GenerationResult
 
 CRASH_HOOKS_ENV = "LOGITSCOPE_ENGINE_CRASH_HOOKS"  # tests set it to simulate native crashes
@@ -215,8 +217,12 @@ class EngineServer:
     def do_build_cvector(self, request: CvectorRequest) -> CvectorResult:
         return self.engine.build_cvector(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
 
-    def do_attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
-        return self.engine.attention_matrix(tokens, layer, head)
+    def do_compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
+        return self.engine.compare_steering(request, self.cancel.is_set)
+
+    def do_attention_matrix(self, tokens: list[int], layer: int, head: int,
+                            steering: Steering | None = None) -> AttentionMatrix:
+        return self.engine.attention_matrix(tokens, layer, head, steering)
 
     def do_crash(self, how: str) -> None:
         if os.environ.get(CRASH_HOOKS_ENV) != "1":

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.protocol.api import GenerateRequest
@@ -138,6 +139,7 @@ class BeamResult:
     bytes_per_cell: int
     seconds: float
     notices: list[str] = field(default_factory=list)
+    steering: dict[str, Any] | None = None  # what it searched with (protocol/steering.steering_record)
 
     @property
     def winner(self) -> Hypothesis:

@@ -17,6 +17,8 @@ from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
+from logitscope.protocol.steering import Steering
+from logitscope.protocol.steering_compare import SteeringCompare, SteeringCompareRequest
 from logitscope.protocol.trace import GenerationResult, StepRecord
 
 # What `capabilities()` answers, besides the local build's "backend" and "gpu_offload":
@@ -112,7 +114,8 @@ class EngineLike(Protocol):
         (capability "forward_pass" False)."""
         ...
 
-    def attention_matrix(self, tokens: list[int], layer: int, head: int) -> AttentionMatrix:
+    def attention_matrix(self, tokens: list[int], layer: int, head: int,
+                         steering: Steering | None = None) -> AttentionMatrix:
         """One layer/head's attention over a whole context. Remote engines: UnsupportedByServerError."""
         ...
 
@@ -126,4 +129,9 @@ class EngineLike(Protocol):
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
         """Every token of a text scored by the model. Remote engines: UnsupportedByServerError (capability
         "score" False)."""
+        ...
+
+    def compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
+        """An answer's distributions under two steerings, step by step. Remote engines: UnsupportedByServerError
+        (capability "score" False: it needs every token's probability)."""
         ...

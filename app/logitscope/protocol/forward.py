@@ -10,8 +10,11 @@ never in the generation context.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+
+from logitscope.protocol.steering import Steering
 
 LENS_TOP_K = 10  # tokens kept per layer in the lens (the grid's columns)
 
@@ -22,11 +25,13 @@ class InspectRequest:
 
     `chosen`: the token actually chosen at that step (its rank/probability per layer are reported), or
     None for a prompt token (the lens then follows the next prompt token if `tokens` is a prefix of a
-    known context, else the final top-1). `lens` / `attention`: which views to compute."""
+    known context, else the final top-1). `lens` / `attention`: which views to compute. `steering`: the
+    control vectors and LoRA adapters of the step (a steered answer's step is inspected steered)."""
     tokens: tuple[int, ...]
     chosen: int | None = None
     lens: bool = True
     attention: bool = True
+    steering: Steering | None = None
 
 
 @dataclass
@@ -63,6 +68,7 @@ class ForwardInspection:
     unavailable: dict[str, str] = field(default_factory=dict)  # view -> why it cannot be shown (a Message)
     seconds: float = 0.0            # engine time to compute it
     context_bytes: int = 0          # memory of the inspection context
+    steering: dict[str, Any] | None = None  # what it was computed with (protocol/steering.steering_record)
 
 
 @dataclass

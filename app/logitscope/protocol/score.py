@@ -31,6 +31,7 @@ import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.utf8 import require_utf8
+from logitscope.protocol.steering import Steering
 
 ScoreMode = Literal["window", "chunks"]
 SCORE_MODES: tuple[str, ...] = ("window", "chunks")
@@ -55,8 +56,11 @@ class ScoreRequest:
     mode: ScoreMode = "window"
     top: int = SCORE_TOP_N
     flash_attn: bool | None = None     # None: as the model was loaded (compare like with like)
+    steering: Steering | None = None   # control vectors and LoRA adapters the text is scored with
 
     def validate(self) -> None:
+        if self.steering is not None:
+            self.steering.validate()
         if (self.text is None) == (self.tokens is None):
             raise InvalidSettingsError("give either a text or tokens to score")
         if self.text is not None:
@@ -122,6 +126,7 @@ class ScoreResult:
     nll_sum: float = 0.0      # sum of -logprob over the scored tokens (float64, in the order llama.cpp sums)
     nll2_sum: float = 0.0     # sum of logprob^2 (llama-perplexity's error estimate)
     notices: list[str] = field(default_factory=list)
+    steering: dict[str, Any] | None = None  # what it was scored with (protocol/steering.steering_record)
 
     @property
     def scored(self) -> list[ScoredToken]:

@@ -33,6 +33,7 @@ from logitscope.engine.forward.capture import GraphCapture
 from logitscope.engine.forward.lens import OutputHead, layer_lens, load_output_head
 from logitscope.engine.handles import INSPECT_BATCH, Context, decode_error, inspection_spec
 from logitscope.engine.runtime import Runtime
+from logitscope.engine.steering.apply import Steerer, SteeringFiles, SteeringKey
 from logitscope.gguf.card import ModelCard
 from logitscope.gguf.header import read_header
 from logitscope.gguf.memory import UNQUANTIZED_KV, kv_bytes_per_token
@@ -43,6 +44,7 @@ from logitscope.protocol.forward import (
     InspectRequest,
     LayerLens,
 )
+from logitscope.protocol.steering import Steering
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +67,12 @@ Fill = Literal["auto", "copy", "evaluate"]
 class Inspector:
     """The inspection context of one loaded model (Runtime) and what it computes."""
 
-    def __init__(self, runtime: Runtime, card: ModelCard) -> None:
+    def __init__(self, runtime: Runtime, card: ModelCard, files: SteeringFiles, generation: Steerer) -> None:
+        """`generation`: the generation context's steering (its states are copied only when it matches)."""
         self.rt = runtime
+        self._files, self._generation = files, generation
+        self._steering: Steering | None = None  # what the inspection context is to be steered with
+        self.steerer: Steerer | None = None
         self.card = card
         self.n_layer = runtime.n_layer
         self.n_head = card.n_head
@@ -82,7 +88,8 @@ class Inspector:
         self.context_bytes = 0         # its KV cache and compute buffer
         self.create_s = 0.0
         self.last_fill = ""            # "cached" | "copied" | "evaluated": how the last inspection was filled
-        self._states: OrderedDict[tuple[int, ...], bytes] = OrderedDict()  # oldest first
+        # sequence states the generation computed, by its steering and tokens, oldest first
+        self._states: OrderedDict[tuple[SteeringKey, tuple[int, ...]], bytes] = OrderedDict()
         self._head: OutputHead | None = None
         self._head_error: LogitscopeError | None = None
 
@@ -106,15 +113,29 @@ class Inspector:
         self._context, self._ctx, self._mem = context, context.ptr, context.memory
         self.n_ctx = context.n_ctx
         self.tokens = []
+        self.steerer = Steerer(context.ptr, self._files)
+        self.steerer.apply(self._steering)
         kv = kv_bytes_per_token(self.card, rt.settings.type_k, UNQUANTIZED_KV) * self.n_ctx
         self.context_bytes = round(kv + context.compute_mib * 1024 * 1024)
 
     def _free_context(self) -> None:
         if self._context is not None:
             self._context.close()
-        self._context = self._ctx = self._mem = None
+        self._context = self._ctx = self._mem = self.steerer = None
         self.tokens = []
         self.n_ctx = 0
+
+    def _steer(self, steering: Steering | None) -> None:
+        """Steer the inspection context (made first) as the step was; what it held was computed otherwise."""
+        self._steering = steering
+        assert self.steerer is not None
+        if self.steerer.apply(steering):
+            self._truncate(0)
+
+    @property
+    def _key(self) -> SteeringKey:
+        assert self.steerer is not None
+        return self.steerer.applied
 
     def close(self) -> None:
         """Free the inspection context (before the model it was made on) and the dequantized head."""
@@ -162,7 +183,8 @@ class Inspector:
         """(tokens, sequence state) of a state computed by the generation that starts with `prefix`: the
         generation context's (saved for later: the next request replaces it), else an earlier one."""
         main = self.rt.tokens
-        if len(main) >= len(prefix) and main[:len(prefix)] == prefix:
+        same_steering = self._generation.applied == self._key
+        if same_steering and len(main) >= len(prefix) and main[:len(prefix)] == prefix:
             size = llama_cpp.llama_state_seq_get_size(self.rt.context, 0)
             buf = (ctypes.c_uint8 * size)()
             written = llama_cpp.llama_state_seq_get_data(self.rt.context, buf, size, 0)
@@ -172,15 +194,15 @@ class Inspector:
                 return state
         if from_generation_only:
             return None
-        for tokens, data in reversed(self._states.items()):
-            if len(tokens) >= len(prefix) and list(tokens[:len(prefix)]) == prefix:
-                self._states.move_to_end(tokens)
+        for (key, tokens), data in reversed(self._states.items()):
+            if key == self._key and len(tokens) >= len(prefix) and list(tokens[:len(prefix)]) == prefix:
+                self._states.move_to_end((key, tokens))
                 return tokens, data
         return None
 
     def _remember(self, tokens: tuple[int, ...], data: bytes) -> None:
-        self._states.pop(tokens, None)
-        self._states[tokens] = data
+        self._states.pop((self._key, tokens), None)
+        self._states[(self._key, tokens)] = data
         while sum(len(d) for d in self._states.values()) > SAVED_STATES_BYTES and len(self._states) > 1:
             self._states.popitem(last=False)
 
@@ -243,6 +265,7 @@ class Inspector:
         if request.chosen is not None:
             self._check_ids([request.chosen])
         self._ensure_context(len(tokens))
+        self._steer(request.steering)
         self._fill(tokens[:-1], fill)
         names = set(EMBD_NAMES)
         layers = range(self.n_layer)
@@ -260,10 +283,13 @@ class Inspector:
             attention = self._attention(len(tokens) - 1, last, unavailable)
         if self.window_note and request.attention:
             unavailable["attention_window"] = self.window_note
+        assert self.steerer is not None
         return ForwardInspection(tokens=tokens, lens=lens, attention=attention, unavailable=unavailable,
-                                 seconds=time.perf_counter() - t0, context_bytes=self.context_bytes)
+                                 seconds=time.perf_counter() - t0, context_bytes=self.context_bytes,
+                                 steering=self.steerer.record)
 
-    def attention_matrix(self, tokens: Sequence[int], layer: int, head: int) -> AttentionMatrix:
+    def attention_matrix(self, tokens: Sequence[int], layer: int, head: int,
+                         steering: Steering | None = None) -> AttentionMatrix:
         """Row t: where position t looks, in layer `layer`, query head `head` (a fresh evaluation)."""
         self.rt.clear_abort()
         tokens = self._checked_tokens(tokens)
@@ -274,6 +300,7 @@ class Inspector:
             raise InvalidSettingsError("head must be between 0 and {last}, not {head}", last=self.n_head - 1,
                                        head=head)
         self._ensure_context(len(tokens))
+        self._steer(steering)
         self._truncate(0)
         name = f"kq_soft_max-{layer}"
         chunks = self._decode_capturing(tokens, {name}).get(name, [])
@@ -331,7 +358,7 @@ class Inspector:
         """The token after `tokens` in a context the generation evaluated (its current one, or a saved one):
         for a prompt token, the lens follows the prompt's next token."""
         n = len(tokens)
-        for known in (self.rt.tokens, *reversed(self._states)):
+        for known in (self.rt.tokens, *(tokens for _key, tokens in reversed(self._states))):
             if len(known) > n and list(known[:n]) == tokens:
                 return int(known[n])
         return None

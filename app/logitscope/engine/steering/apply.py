@@ -1,7 +1,7 @@
 """Control vectors and LoRA adapters on the generation context, as llama.cpp's common code applies them.
 
-A request's Steering is applied before it runs, and only when it differs from what the context has: an
-unchanged steering costs a stat() per file, and nothing is added per token. Files are keyed on their path,
+A request's Steering is applied to the context it runs on before it runs, and only when it differs from what
+that context has: an unchanged steering costs a stat() per file, and nothing is added per token. Files are keyed on their path,
 size and modification time, so an edited file is read again; loaded LoRA adapters stay cached on the model
 (llama.cpp frees them with it), so swapping adapters between requests never reloads the model.
 """
@@ -64,17 +64,49 @@ def summed_vectors(vectors: list[tuple[ControlVector, float]], n_embd: int, n_la
     return total
 
 
-class Steerer:
-    """The steering of one Runtime's generation context."""
+class SteeringFiles:
+    """The control vectors and LoRA adapters read for one model, shared by all its contexts: a file is read,
+    checked and hashed once, and an adapter is initialised once (llama.cpp frees adapters with the model)."""
 
-    def __init__(self, model: llama_cpp.llama_model_p, ctx: llama_cpp.llama_context_p, n_layer: int,
-                 log: LlamaLog) -> None:
-        self._model, self._ctx, self._log = model, ctx, log
+    def __init__(self, model: llama_cpp.llama_model_p, n_layer: int, log: LlamaLog) -> None:
+        self._model, self._log = model, log
         self.n_embd: int = llama_cpp.llama_model_n_embd(model)
         self.n_layer = n_layer
         self._vectors: dict[FileKey, tuple[ControlVector, str]] = {}
         self._adapters: dict[FileKey, tuple[llama_cpp.llama_adapter_lora_p, str]] = {}
-        self._applied: tuple[Any, ...] = ((), None, ())  # what the context has now: nothing
+
+    def vector(self, key: FileKey) -> tuple[ControlVector, str]:
+        cached = self._vectors.get(key)
+        if cached is None:
+            vector = read_control_vector(key[0])
+            vector.require_n_embd(self.n_embd)
+            cached = self._vectors[key] = (vector, sha256_of(key[0]))
+        return cached
+
+    def adapter(self, key: FileKey) -> tuple[llama_cpp.llama_adapter_lora_p, str]:
+        cached = self._adapters.get(key)
+        if cached is None:
+            mark = self._log.mark()
+            ptr = llama_cpp.llama_adapter_lora_init(self._model, key[0].encode())
+            if not ptr:  # another base model, not an adapter, a damaged file: llama.cpp says which in its log
+                raise InvalidSettingsError("llama.cpp cannot apply the LoRA adapter {path} to this model: {reason}",
+                                           path=key[0], reason=self._log.reason_since(mark))
+            cached = self._adapters[key] = (ptr, sha256_of(key[0]))
+        return cached
+
+
+SteeringKey = tuple[Any, ...]  # what a context is steered with: vector files and scales, layer range, adapters
+UNSTEERED: SteeringKey = ((), None, ())
+
+
+class Steerer:
+    """The steering of one llama.cpp context (the generation context, or a scoring, inspection or beam one)."""
+
+    def __init__(self, ctx: llama_cpp.llama_context_p | None, files: SteeringFiles) -> None:
+        assert ctx, "a steerer needs a context"
+        self._ctx, self.files = ctx, files
+        self.n_embd, self.n_layer = files.n_embd, files.n_layer
+        self.applied: SteeringKey = UNSTEERED  # what the context has now
         self.record: dict[str, Any] | None = None  # the steering applied, as a trace records it
 
     def apply(self, steering: Steering | None) -> bool:
@@ -89,30 +121,21 @@ class Steerer:
         layer_range = steering.layer_range(self.n_layer) if steering and vector_files else None
         lora_files = [(file_key(f.path, lora=True), f.scale) for f in (steering.loras if steering else ())]
         wanted = (tuple(vector_files), layer_range, tuple(lora_files))
-        if wanted == self._applied:
+        if wanted == self.applied:
             return False
-        vectors = [(self._vector(key), scale) for key, scale in vector_files]
-        adapters = [(self._adapter(key), scale) for key, scale in lora_files]
-        if wanted[:2] != self._applied[:2]:
+        vectors = [(self.files.vector(key), scale) for key, scale in vector_files]
+        adapters = [(self.files.adapter(key), scale) for key, scale in lora_files]
+        if wanted[:2] != self.applied[:2]:
             self._set_vectors([(v, s) for (v, _sha), s in vectors], layer_range)
-            self._applied = (*wanted[:2], self._applied[2])
-        if wanted[2] != self._applied[2]:
+            self.applied = (*wanted[:2], self.applied[2])
+        if wanted[2] != self.applied[2]:
             self._set_adapters([(ptr, s) for (ptr, _sha), s in adapters])
-        self._applied = wanted
+        self.applied = wanted
         self.record = None if steering is None else steering_record(
             [_entry(key, sha, scale) for (key, scale), ((_v, sha), _s) in zip(vector_files, vectors, strict=True)],
             layer_range,
             [_entry(key, sha, scale) for (key, scale), ((_p, sha), _s) in zip(lora_files, adapters, strict=True)])
         return True
-
-    # -- control vectors ------------------------------------------------------------------------------
-    def _vector(self, key: FileKey) -> tuple[ControlVector, str]:
-        cached = self._vectors.get(key)
-        if cached is None:
-            vector = read_control_vector(key[0])
-            vector.require_n_embd(self.n_embd)
-            cached = self._vectors[key] = (vector, sha256_of(key[0]))
-        return cached
 
     def _set_vectors(self, vectors: list[tuple[ControlVector, float]], layer_range: tuple[int, int] | None) -> None:
         if layer_range is None:  # NULL data: llama.cpp stops adding the vector (its tensors stay allocated)
@@ -123,18 +146,6 @@ class Steerer:
                                                   data.size, self.n_embd, *layer_range)  # llama.cpp copies it
         if rc != 0:
             raise InvalidSettingsError("llama.cpp refused the control vector (error {rc})", rc=rc)
-
-    # -- LoRA adapters --------------------------------------------------------------------------------
-    def _adapter(self, key: FileKey) -> tuple[llama_cpp.llama_adapter_lora_p, str]:
-        cached = self._adapters.get(key)
-        if cached is None:
-            mark = self._log.mark()
-            ptr = llama_cpp.llama_adapter_lora_init(self._model, key[0].encode())
-            if not ptr:  # another base model, not an adapter, a damaged file: llama.cpp says which in its log
-                raise InvalidSettingsError("llama.cpp cannot apply the LoRA adapter {path} to this model: {reason}",
-                                           path=key[0], reason=self._log.reason_since(mark))
-            cached = self._adapters[key] = (ptr, sha256_of(key[0]))
-        return cached
 
     def _set_adapters(self, adapters: list[tuple[llama_cpp.llama_adapter_lora_p, float]]) -> None:
         n = len(adapters)
