@@ -108,6 +108,7 @@ def test_bench_steering_reports_every_variant_side_by_side(demo_model):
         for side in ("engine", "bare"):
             fast = row[f"{side}_fast_step"]
             assert fast["tok_s"] > 0 and fast["steps"] == 7  # every token after the first
+        assert row["our_work_ms_per_token"] > 0  # the engine's work per token outside llama_decode
         assert row["probe_answer"] and row["text_differs_from_unsteered"] == (name != VARIANTS[0])
     assert report["every_steering_changes_the_text"]
     assert "scale" in report["files"]["control_vector"] and "rank 8" in report["files"]["lora"]["file"]
