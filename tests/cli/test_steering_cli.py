@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from logitscope.bench.steering_files import random_vector
 from logitscope.cli.steering_options import steering_from_args
 from logitscope.protocol.steering import ScaledFile
 from tests.helpers.cli import assert_clean_error, parse_command, run
-from tests.helpers.steering_files import random_vector
 
 TOOLS = Path(os.environ.get("LLAMA_TOOLS_DIR", Path.home() / ".cache" / "llama-tools-0.3.36"))
 PROMPT = "The capital of France is"
@@ -123,7 +123,7 @@ def llama_completion_text(demo_model: Path, vector: Path) -> str:
         REFERENCE.write_text(json.dumps({
             "command": shlex.join(["llama-completion", *command[1:]]).replace(str(demo_model), "DEMO_MODEL")
                                                                     .replace(str(vector), "VECTOR"),
-            "vector": "tests/helpers/steering_files.random_vector(path, seed=1)",
+            "vector": "logitscope.bench.steering_files.random_vector(path, seed=1)",
             "vector_seed": 1, "scale": STEER_SCALE, "layer_range": list(STEER_RANGE), "prompt": PROMPT,
             "text": theirs.stdout}, indent=2, ensure_ascii=False) + "\n")
     return theirs.stdout

@@ -20,7 +20,7 @@ from gguf import GGUFReader
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.engine.steering.directions import kept_difference_rows, mean_direction, pca_direction
 from logitscope.gguf.control_vector import write_control_vector
-from logitscope.protocol.cvector import CvectorRequest, parse_prompts, read_prompt_pairs, unescape
+from logitscope.protocol.cvector import CvectorRequest, escape, parse_prompts, read_prompt_pairs, unescape
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "cvector"
 POSITIVE, NEGATIVE = DATA / "positive.txt", DATA / "negative.txt"
@@ -39,6 +39,13 @@ def test_escapes_are_llama_cpps() -> None:
     assert unescape(rb"\q stays, \x4 too") == rb"\q stays, \x4 too"  # unknown or short escapes are kept
     assert unescape(rb"\x41") == b"A" and unescape(rb"\x4") == rb"\x4"
     assert unescape(b"ends with \\") == b"ends with \\"
+
+
+def test_escape_writes_a_prompt_as_one_line_that_reads_back_the_same() -> None:
+    for prompt in (b"<|im_start|>system\nBe happy.<|im_end|>\n", b"tab\there\r\n", b"a \\n stays", b"\\", b"\\x41"):
+        line = escape(prompt)
+        assert b"\n" not in line and b"\r" not in line
+        assert parse_prompts(line + b"\n") == [prompt]
 
 
 def test_prompt_files_skip_empty_lines_and_must_pair_up(tmp_path: Path) -> None:

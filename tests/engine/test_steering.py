@@ -11,13 +11,13 @@ import pytest
 from gguf import GGUFWriter
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.bench.steering_files import lora_adapter, random_vector
 from logitscope.gguf.control_vector import read_control_vector, write_control_vector
 from logitscope.protocol.api import DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.protocol.steering import ScaledFile, Steering
 from logitscope.protocol.trace import GenerationResult, StepRecord, result_to_json
 from logitscope.protocol.trace_schema import migrate_trace_line
-from tests.helpers.steering_files import lora_adapter, random_vector
 
 PROMPT = "The capital of France is"
 VISIBLE_SCALE = 12.0  # a unit vector on every layer changes the demo model's greedy text from ~6 on (FACTS.md)

@@ -41,8 +41,10 @@ def make_prompt(rt: Runtime, n_tokens: int) -> list[int]:
     return rt.tokenize(text, True, True)[:n_tokens]
 
 
-def bench_bare(rt: Runtime, prompt: list[int], n_gen: int) -> tuple[float, float, int]:
-    """(prompt seconds, generation seconds, tokens) for a loop with no Python per-step work beyond ctypes."""
+def bench_bare(rt: Runtime, prompt: list[int], n_gen: int,
+               step_times: list[float] | None = None) -> tuple[float, float, int]:
+    """(prompt seconds, generation seconds, tokens) for a loop with no Python per-step work beyond ctypes;
+    `step_times` (if given) receives each generated token's seconds after the first (decode + sample)."""
     ctx = rt._ctx
     mem = llama_cpp.llama_get_memory(ctx)
     llama_cpp.llama_memory_clear(mem, True)
@@ -55,13 +57,17 @@ def bench_bare(rt: Runtime, prompt: list[int], n_gen: int) -> tuple[float, float
             arr = (llama_cpp.llama_token * len(chunk))(*chunk)
             assert llama_cpp.llama_decode(ctx, llama_cpp.llama_batch_get_one(arr, len(chunk))) == 0
         token = llama_cpp.llama_sampler_sample(greedy, ctx, -1)
-        t1 = time.perf_counter()
+        t1 = t_step = time.perf_counter()
         n = 1
         while n < n_gen:
             one[0] = token
             assert llama_cpp.llama_decode(ctx, llama_cpp.llama_batch_get_one(one, 1)) == 0
             token = llama_cpp.llama_sampler_sample(greedy, ctx, -1)
             n += 1
+            if step_times is not None:
+                now = time.perf_counter()
+                step_times.append(now - t_step)
+                t_step = now
         t2 = time.perf_counter()
     finally:
         llama_cpp.llama_sampler_free(greedy)

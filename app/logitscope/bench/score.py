@@ -6,15 +6,13 @@ so they evaluate the same positions. Ours: positions / time in the engine (llama
 token: log-probability, rank, entropy, top alternatives), and / the whole call seen from the caller (tokenizing
 and the records crossing the process boundary included). llama-perplexity: positions / time between its
 "calculating perplexity" and "Final estimate" log lines (it prints no timings of its own there). The tool is
-found in $LLAMA_TOOLS_DIR or ~/.cache/llama-tools-0.3.36 (built by the development checkout's
-../shared/tools/build-llama-tools); without it only our figures are printed.
+found as bench/llama_tools.py finds llama.cpp's tools; without it only our figures are printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import statistics
 import subprocess
@@ -24,7 +22,7 @@ import time
 from pathlib import Path
 
 from logitscope.base.errors import LogitscopeError
-from logitscope.engine.handles import amx_kernels_built
+from logitscope.bench.llama_tools import common_args, not_built, tool, tool_built, tool_env
 from logitscope.host.client import EngineClient
 from logitscope.host.score_compare import LOAD_CTX
 from logitscope.protocol.api import LoadSettings
@@ -34,10 +32,6 @@ from logitscope.system.threads import available_cpus
 BENCH_CTX = 256           # as the recorded reference (tests/data/score): short runs on small machines
 BENCH_CHUNKS = 4
 _STAMP = r"(\d+)\.(\d+)\.(\d+)\.(\d+) I "  # llama.cpp's log time stamps: minutes.seconds.ms.us
-
-
-def tools_dir() -> Path:
-    return Path(os.environ.get("LLAMA_TOOLS_DIR", Path.home() / ".cache" / "llama-tools-0.3.36"))
 
 
 def bench_text(n_tokens_hint: int) -> str:
@@ -55,12 +49,8 @@ def _seconds(stamp: re.Match[str]) -> float:
 
 def run_tool(model: Path, text_file: Path, n_ctx: int, threads: int) -> tuple[float, float]:
     """(seconds scoring, perplexity) of one llama-perplexity run."""
-    tool = tools_dir() / "llama-perplexity"
-    args = [str(tool), "-m", str(model), "-f", str(text_file), "-c", str(n_ctx), "-t", str(threads)]
-    if amx_kernels_built():
-        args.append("--no-repack")  # its AMX kernels die here with an illegal instruction (FACTS.md)
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=1800,
-                          env=dict(os.environ, LD_LIBRARY_PATH=str(tools_dir())))
+    args = [str(tool("llama-perplexity")), *common_args(model, threads), "-f", str(text_file), "-c", str(n_ctx)]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=1800, env=tool_env())
     log = proc.stdout + proc.stderr
     start = re.search(_STAMP + r"perplexity: calculating perplexity", log)
     end = re.search(_STAMP + r"Final estimate: PPL = ([\d.]+)", log)
@@ -73,7 +63,7 @@ def run_score_bench(model: Path, args: argparse.Namespace) -> int:
     n_ctx = BENCH_CTX
     threads = args.threads or available_cpus()  # both sides: what the engine itself takes for 0
     text = bench_text(n_ctx * (BENCH_CHUNKS + 1))
-    tool = (tools_dir() / "llama-perplexity").exists()
+    built = tool_built("llama-perplexity")
     ours, ours_wall, theirs = [], [], []
     ppl_ours = ppl_theirs = float("nan")
     with tempfile.TemporaryDirectory() as tmp, EngineClient() as client:
@@ -90,7 +80,7 @@ def run_score_bench(model: Path, args: argparse.Namespace) -> int:
             ours_wall.append(result.n_evaluated / (time.perf_counter() - t0))
             ours.append(result.tokens_per_s)
             ppl_ours = result.perplexity
-            if tool:
+            if built:
                 seconds, ppl_theirs = run_tool(model, text_file, n_ctx, threads)
                 theirs.append(n_chunks * n_ctx / seconds)
     figures = {"text_tokens": len(tokens), "n_ctx": n_ctx, "chunks": n_chunks, "threads": threads, "reps": args.reps,
@@ -110,7 +100,5 @@ def run_score_bench(model: Path, args: argparse.Namespace) -> int:
               f"(ratio {statistics.median(ours) / statistics.median(theirs):.2f})")
         print(f"  perplexity: Logitscope {ppl_ours:.4f}, llama-perplexity {ppl_theirs:.4f}")
     else:
-        print(f"  llama-perplexity: not built (looked in {tools_dir()}); build llama.cpp's tools from the "
-              "same llama.cpp (the development checkout's ../shared/tools/build-llama-tools) or set "
-              "$LLAMA_TOOLS_DIR to their folder", file=sys.stderr)
+        print(f"  {not_built('llama-perplexity')}", file=sys.stderr)
     return 0

@@ -7,6 +7,7 @@ import os
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.common import Subparsers, add_model_argument, resolve_model
+from logitscope.cli.steering_options import add_steering_arguments, steering_from_args
 from logitscope.protocol.api import DecodeOptions
 
 
@@ -28,13 +29,24 @@ def run(args: argparse.Namespace) -> int:
         return run_chat_view_bench()
     LoadSettings(n_threads=args.threads).validate()  # the thread count first: the most common mistake
     if args.reps is None:
-        args.reps = 5 if args.inspect else 3
+        args.reps = 5 if args.inspect or args.steering else 3
     if args.tokens < 2 or args.reps < 1 or args.long < 0:
         raise InvalidSettingsError("--tokens must be >= 2, --reps >= 1 and --long >= 0")
     if args.replay and not args.window or args.rate < 0 or (args.rate and not args.replay):
         raise InvalidSettingsError("--replay goes with --window, and --rate (> 0) with --replay")
     if args.vocab_model and not args.samplers:
         raise InvalidSettingsError("--vocab-model goes with --samplers")
+    if (args.control_vectors or args.loras or args.control_vector_layer_range) and not args.steering:
+        raise InvalidSettingsError("--control-vector*, --lora* and --control-vector-layer-range go with --steering")
+    steering_from_args(args)  # the files given, checked before anything runs
+    if args.steering:
+        from logitscope.bench.steering import run_steering_bench
+
+        return run_steering_bench(resolve_model(args.model), args)
+    if args.cvector:
+        from logitscope.bench.cvector import run_cvector_bench
+
+        return run_cvector_bench(resolve_model(args.model), args)
     if args.diagnosis:
         from logitscope.bench.diagnosis import run_diagnosis_bench
 
@@ -99,6 +111,12 @@ def register(sub: Subparsers) -> None:
                            "generation tok/s without and with an inspection context")
     what.add_argument("--score", action="store_true",
                       help="scoring a text (score --chunks) against llama.cpp's llama-perplexity, tok/s")
+    what.add_argument("--steering", action="store_true",
+                      help="generation tok/s without steering, with a control vector, a LoRA adapter and both "
+                           "(seeded ones unless --control-vector* / --lora* are given), alternated")
+    what.add_argument("--cvector", action="store_true",
+                      help="building a control vector from 20 prompt pairs (cvector, mean and PCA) against llama.cpp's "
+                           "llama-cvector-generator on the same pairs and threads")
     what.add_argument("--chat-view", action="store_true",
                       help="appending a token to a chat answer at token 10 against token 10,000 (Qt, no window)")
     what.add_argument("--remote", metavar="URL",
@@ -111,8 +129,11 @@ def register(sub: Subparsers) -> None:
                    help="with --window: the window's own CPU per token, fed a recorded answer at a fixed rate "
                         "(no model running while it is measured)")
     p.add_argument("--rate", type=float, default=0.0, help="with --replay: tokens per second (default 100)")
+    p.add_argument("--pairs", type=int, default=20, metavar="N",
+                   help="with --cvector: build from the first N of its 20 prompt pairs")
     p.add_argument("--draft-max", type=int, default=DecodeOptions().draft_max, metavar="K",
                    help="with --speculative: drafts verified per evaluation, at most")
+    add_steering_arguments(p)  # with --steering: the files measured instead of seeded ones
     r = p.add_argument_group("with --remote")
     r.add_argument("--api-key", help="the server's API key (default: $LOGITSCOPE_API_KEY)")
     r.add_argument("--remote-model", metavar="NAME", help="the server's model id (default: the first it lists)")

@@ -53,6 +53,13 @@ def unescape(line: bytes) -> bytes:
     return bytes(out)
 
 
+def escape(prompt: bytes) -> bytes:
+    """One prompt as one line of a prompt file: the inverse of `unescape` (backslashes, line breaks and tabs
+    escaped), for writing files that llama-cvector-generator reads back as the same prompts."""
+    return (prompt.replace(b"\\", b"\\\\").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+            .replace(b"\t", b"\\t"))
+
+
 def parse_prompts(data: bytes) -> list[bytes]:
     """The prompts of a file's bytes: its lines (split on \\n, as std::getline), the empty ones skipped, unescaped."""
     return [unescape(line) for line in data.split(b"\n") if line]
