@@ -679,7 +679,7 @@
     <message>
         <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="339"/>
         <source>Built from {0} pair(s) ({1} tokens) in {2:.1f} s, layers {3}–{4}: {5}. It is in the Steering dock.</source>
-        <translation>已用 {0} 对提示词（{1} 个词元）在 {2:.1f} 秒内构建，第 {3}–{4} 层：{5}。它已在“引导”面板中。</translation>
+        <translation>已用 {0} 对提示词（{1} 个 token）在 {2:.1f} 秒内构建，第 {3}–{4} 层：{5}。它已在“引导”面板中。</translation>
     </message>
 </context>
 <context>

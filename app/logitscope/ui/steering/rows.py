@@ -122,6 +122,7 @@ class FileRow(QFrame):
         self.caption = QLabel()
         self.caption.setObjectName("answerStatus")  # the quiet colour of secondary text
         self.caption.setWordWrap(True)
+        self.caption.hide()   # until there is something to say (a vector's slider range)
         layout.addWidget(self.caption)
         self.problem = QLabel()
         self.problem.setObjectName("settingProblem")
