@@ -253,3 +253,21 @@ def test_the_view_menu_entry_and_its_shortcut_bring_the_dock_forward(qtbot, scri
     assert dock.isHidden() and not action.isChecked()
     action.trigger()
     assert not dock.isHidden() and action.isChecked()
+
+
+def test_the_layers_docks_inspection_sizes_the_sliders(qtbot, scripted_window, files):
+    """The scripted lens's residual norms run from 1 to 40 over the 31 rows: a unit vector on layers 1..29 is as
+    large as the residual at the median of rows 2..30, about 21, so the slider reaches 50."""
+    window = scripted_window
+    window.steering.load_vector(str(files["happy"]))
+    row = window.steering.panel.rows[absolute(files["happy"])]
+    assert row.scale.span == DEFAULT_VECTOR_SPAN             # the scripted engine measures no short text
+    ask(qtbot, window, "Say hi.")
+    window.docks["layers"].raise_()
+    qtbot.waitUntil(lambda: "layers" in window.forward.visible_views(), timeout=5_000)
+    window.select_step(0, 2)
+    qtbot.waitUntil(lambda: row.scale.span != DEFAULT_VECTOR_SPAN, timeout=5_000)
+    lens = window.forward.last.inspection.lens
+    expected = float(np.median(lens.resid_norm[2:31]))
+    assert row.scale.span == scale_span(expected) == 50.0
+    assert "Layers dock" in row.caption.toolTip() and f"{expected:.3g}" in row.caption.text()

@@ -34,6 +34,9 @@ def test_a_strong_vector_changes_the_answer_and_scale_0_or_off_gives_the_unsteer
     vector = random_vector(tmp_path / "random.gguf", seed=0)
     assert window.steering.load_vector(str(vector))
     row = window.steering.panel.rows[absolute(vector)]
+    # a short text evaluated once measures the residual stream: the slider reaches far beyond its default 10
+    qtbot.waitUntil(lambda: row.scale.span > 10, timeout=GEN_TIMEOUT_MS)
+    assert "short text" in row.caption.toolTip()
     row.scale.set_value(STRONG)
     window.steering.panel.set_on(True)
     steered = regenerate(qtbot, window)
@@ -84,7 +87,7 @@ def test_build_makes_a_real_vector_from_two_pairs_and_cancel_leaves_no_file(qtbo
     assert seen and seen[-1] == pytest.approx(1.0)
     assert absolute(tmp_path / "happy.gguf") in window.steering.panel.rows
 
-    many = "\n".join(f"Tell me, in a long and happy sentence, about day number {n} of the holidays." for n in range(8))
+    many = "\n".join(f"Tell me, in a happy sentence, about day {n} of the holidays." for n in range(6))
     dialog.positive.text.setPlainText(many)
     dialog.negative.text.setPlainText(many.replace("happy", "gloomy"))
     dialog.output.setText(str(tmp_path / "cancelled.gguf"))
