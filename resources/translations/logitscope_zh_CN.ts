@@ -4,112 +4,112 @@
 <context>
     <name>AnswerBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="86"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="87"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="89"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="90"/>
         <source>Previous version</source>
         <translation>上一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="91"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="92"/>
         <source>Next version</source>
         <translation>下一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="97"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="98"/>
         <source>Tokens</source>
         <translation>显示 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="97"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="98"/>
         <source>Switch between formatted Markdown and the raw tokens (hover a token for its alternatives, click to inspect it)</source>
         <translation>在排版后的 Markdown 与原始 token 之间切换（悬停 token 可查看候选，点击可查看详情）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="102"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="103"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="102"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="103"/>
         <source>Generate this answer again (a new version)</source>
         <translation>重新生成此回答（作为新版本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="104"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="105"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="104"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="105"/>
         <source>Copy this answer</source>
         <translation>复制此回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="162"/>
         <source>generating…</source>
         <translation>正在生成…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="162"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="164"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="166"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="166"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="168"/>
         <source>failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="168"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="170"/>
         <source>forked at token {0}</source>
         <translation>在第 {0} 个 token 处分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="171"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="173"/>
         <source>{0} tokens, {1:.1f} tok/s</source>
         <translation>{0} 个 token，{1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="184"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="191"/>
         <source>✓ valid JSON</source>
         <translation>✓ 有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="185"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="192"/>
         <source>✓ valid JSON, matches the schema</source>
         <translation>✓ 有效的 JSON，符合 JSON Schema</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="186"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="193"/>
         <source>✓ complete under the grammar</source>
         <translation>✓ 按语法完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="187"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="194"/>
         <source>✗ not valid JSON: {0}</source>
         <translation>✗ 不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="188"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="195"/>
         <source>✗ does not match the schema: {0}</source>
         <translation>✗ 不符合 JSON Schema：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="189"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="196"/>
         <source>✗ the schema itself is not valid: {0}</source>
         <translation>✗ JSON Schema 本身无效：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="190"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="197"/>
         <source>✗ cut off before the grammar was complete (max tokens or stopped)</source>
         <translation>✗ 在语法完整之前被截断（达到最大 token 数或被停止）</translation>
     </message>
@@ -494,9 +494,198 @@
     </message>
 </context>
 <context>
+    <name>BuildDialog</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="113"/>
+        <source>Build a control vector</source>
+        <translation>构建控制向量</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="117"/>
+        <source>Pairs of prompts that differ in what the vector should capture (positive − negative), one prompt per line, paired line by line; \n in a line is a line break (llama.cpp&apos;s escapes). The model reads each prompt as written: write its chat format yourself if it needs one.</source>
+        <translation>成对的提示词，它们的差别正是向量要捕捉的（正面 − 负面）；每行一个提示词，逐行配对；行内的 \n 表示换行（llama.cpp 的转义）。模型按原样读取每个提示词：如果模型需要聊天格式，请自行写出。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="123"/>
+        <source>&lt;b&gt;Positive&lt;/b&gt; prompts</source>
+        <translation>&lt;b&gt;正面&lt;/b&gt;提示词</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="123"/>
+        <source>I love this! It makes me so happy.</source>
+        <translation>我太喜欢了！这让我非常开心。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="124"/>
+        <source>&lt;b&gt;Negative&lt;/b&gt; prompts</source>
+        <translation>&lt;b&gt;负面&lt;/b&gt;提示词</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="124"/>
+        <source>I hate this. It makes me so sad.</source>
+        <translation>我讨厌这个。这让我非常难过。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="131"/>
+        <source>Output file</source>
+        <translation>输出文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="134"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="143"/>
+        <source>Build</source>
+        <translation>构建</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="146"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="147"/>
+        <source>Stop building (Esc): no file is written</source>
+        <translation>停止构建（Esc）：不会写入任何文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="150"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="155"/>
+        <source>Write or load the two prompt lists, then Build.</source>
+        <translation>输入或载入两组提示词，然后点击“构建”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="164"/>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="166"/>
+        <source>mean of the differences</source>
+        <translation>差值的平均</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="167"/>
+        <source>PCA (first principal component)</source>
+        <translation>PCA（第一主成分）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="168"/>
+        <source>llama-cvector-generator&apos;s --method: mean (the mean difference, unit length) or pca (the differences&apos; first principal component; its sign is arbitrary)</source>
+        <translation>llama-cvector-generator 的 --method：mean（平均差值，单位长度）或 pca（差值的第一主成分；其符号是任意的）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="172"/>
+        <source>PCA iterations</source>
+        <translation>PCA 迭代次数</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="177"/>
+        <source>--pca-iter: power-iteration steps, in rounds of {0} (--pca-batch)</source>
+        <translation>--pca-iter：幂迭代步数，每轮 {0} 步（--pca-batch）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="180"/>
+        <source>All layers</source>
+        <translation>所有层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="182"/>
+        <source>Every direction the tool writes (layers 1 to the last but one); otherwise --layer-range</source>
+        <translation>该工具写出的所有方向（第 1 层到倒数第二层）；否则为 --layer-range</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="187"/>
+        <source>Layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="189"/>
+        <source>to</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="213"/>
+        <source>Load a model to build a control vector for it.</source>
+        <translation>请先加载模型，才能为它构建控制向量。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="215"/>
+        <source>Building a control vector needs a local model: a server does not give the residual stream of each layer.</source>
+        <translation>构建控制向量需要本地模型：服务器不提供每一层的残差流。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="232"/>
+        <source>Open a prompt file</source>
+        <translation>打开提示词文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="233"/>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>文本文件 (*.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="244"/>
+        <source>Save the control vector as</source>
+        <translation>将控制向量保存为</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="245"/>
+        <source>Control vectors (*.gguf)</source>
+        <translation>控制向量 (*.gguf)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="262"/>
+        <source>Choose the file to write the control vector to.</source>
+        <translation>请选择要写入控制向量的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="265"/>
+        <source>{0} is a folder: choose a file name</source>
+        <translation>{0} 是一个文件夹：请选择文件名</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="285"/>
+        <source>Building from {0} pair(s)…</source>
+        <translation>正在用 {0} 对提示词构建…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="286"/>
+        <source>Waiting for the engine to finish its current task…</source>
+        <translation>正在等待引擎完成当前任务…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="289"/>
+        <source>Building a control vector needs a local model.</source>
+        <translation>构建控制向量需要本地模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="322"/>
+        <source>Stopped: no file was written.</source>
+        <translation>已停止：未写入任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="324"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="337"/>
+        <source>Not built: {0}</source>
+        <translation>未构建：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="339"/>
+        <source>Built from {0} pair(s) ({1} tokens) in {2:.1f} s, layers {3}–{4}: {5}. It is in the Steering dock.</source>
+        <translation>已用 {0} 对提示词（{1} 个 token）在 {2:.1f} 秒内构建，第 {3}–{4} 层：{5}。它已在“引导”面板中。</translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="243"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="250"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个 token 都可以在右侧查看。</translation>
     </message>
@@ -1041,39 +1230,52 @@
     </message>
 </context>
 <context>
+    <name>FileRow</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/rows.py" line="115"/>
+        <source>Remove {0} from the dock (the file stays)</source>
+        <translation>从面板中移除 {0}（文件保留）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/rows.py" line="141"/>
+        <source>Not applied: {0}</source>
+        <translation>未应用：{0}</translation>
+    </message>
+</context>
+<context>
     <name>ForwardInspector</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="67"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="68"/>
         <source>The forward pass cannot be shown for this engine: a remote server does not expose the layers and attention of its model. Load a local GGUF model to see them.</source>
         <translation>此引擎无法显示前向传播：远程服务器不提供其模型的各层与注意力。请加载本地 GGUF 模型以查看。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="175"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="176"/>
         <source>Computing… (after the engine finishes the answer it is writing)</source>
         <translation>计算中…（等引擎写完当前回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="176"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="177"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="216"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="218"/>
         <source>The engine could not inspect this step: {0}</source>
         <translation>引擎无法检查这一步：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="231"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="233"/>
         <source>Not available for this model: {0}</source>
         <translation>此模型不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="254"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="256"/>
         <source>The engine could not compute this matrix: {0}</source>
         <translation>引擎无法计算此矩阵：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="286"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="288"/>
         <source>{0} at position {1} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
         <translation>位置 {1} 的 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
     </message>
@@ -1376,7 +1578,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="102"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="103"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
@@ -1396,7 +1598,7 @@
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/layout.py" line="31"/>
+        <location filename="../../app/logitscope/ui/window/layout.py" line="33"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
@@ -1411,7 +1613,7 @@
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/layout.py" line="32"/>
+        <location filename="../../app/logitscope/ui/window/layout.py" line="34"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
@@ -1441,6 +1643,11 @@
         <location filename="../../app/logitscope/ui/window/docks.py" line="26"/>
         <source>Diagnosis</source>
         <translation>诊断</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/docks.py" line="27"/>
+        <source>Steering</source>
+        <translation>引导</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/window/menus.py" line="72"/>
@@ -1573,7 +1780,7 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="193"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
@@ -2279,139 +2486,162 @@
     </message>
 </context>
 <context>
+    <name>PromptList</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="76"/>
+        <source>Load from file…</source>
+        <translation>从文件载入…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="77"/>
+        <source>Read the prompts of a text file, as llama-cvector-generator&apos;s --positive-file / --negative-file</source>
+        <translation>读取文本文件中的提示词，如同 llama-cvector-generator 的 --positive-file / --negative-file</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="90"/>
+        <source>{0} prompt(s)</source>
+        <translation>{0} 个提示词</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="101"/>
+        <source>{0} is not UTF-8 text</source>
+        <translation>{0} 不是 UTF-8 文本</translation>
+    </message>
+</context>
+<context>
     <name>SamplerPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="78"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="79"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="76"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="77"/>
         <source>Presets: Greedy always takes the most likely token; Creative samples widely; the others are well-known recipes (min-p + DRY, XTC, JSON output)</source>
         <translation>预设：贪心总是选取概率最高的 token；创意的采样范围更广；其余是常用的配方（min-p + DRY、XTC、JSON 输出）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="79"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="80"/>
         <source>Save the current settings as a preset of your own</source>
         <translation>把当前设置保存为自己的预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="93"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="94"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="93"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="94"/>
         <source>Mirostat (v1)</source>
         <translation>Mirostat（v1）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="93"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="94"/>
         <source>Mirostat 2.0</source>
         <translation>Mirostat 2.0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="133"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="134"/>
         <source>The order the stages run in: drag a stage, or press Alt+Up / Alt+Down. Unchecked stages are left out.</source>
         <translation>各阶段的运行顺序：拖动一个阶段，或按 Alt+上 / Alt+下。未勾选的阶段不会运行。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="137"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="138"/>
         <source>Reset to llama.cpp&apos;s order</source>
         <translation>恢复 llama.cpp 的顺序</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="138"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="139"/>
         <source>Every stage, in llama.cpp&apos;s default order (a stage whose setting is off still changes nothing)</source>
         <translation>所有阶段，按 llama.cpp 的默认顺序（设置为关闭的阶段仍然不起作用）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="141"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="142"/>
         <source>Mirostat is on: it replaces this chain (temperature, then Mirostat).</source>
         <translation>Mirostat 已开启：它取代这条采样链（先温度，再 Mirostat）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="144"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="145"/>
         <source>Logit bias and the grammar, when set, always run first.</source>
         <translation>Logit 偏置和语法（设置时）总是最先运行。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="154"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="155"/>
         <source>fixed</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="155"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="156"/>
         <source>A fixed seed makes sampling repeatable: the same settings give the same answer</source>
         <translation>固定种子让采样可重复：相同的设置给出相同的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="165"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="166"/>
         <source>Seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="169"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="170"/>
         <source>The answer stops after this many tokens</source>
         <translation>回答在这么多 token 之后停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="170"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="171"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="172"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="173"/>
         <source>e.g. ###, \n\n (comma-separated)</source>
         <translation>例如 ###, \n\n（用英文逗号分隔）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="173"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="174"/>
         <source>The answer stops when it writes one of these (\n: a newline, \,: a comma inside one)</source>
         <translation>回答写出其中任意一个时停止（\n：换行，\,：序列中的逗号）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="175"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="176"/>
         <source>Stop sequences</source>
         <translation>停止序列</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="177"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="178"/>
         <source>Speculative</source>
         <translation>推测解码</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="201"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="202"/>
         <source>Save preset</source>
         <translation>保存预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="201"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="202"/>
         <source>Preset name:</source>
         <translation>预设名称：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="217"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="218"/>
         <source>this engine cannot apply a grammar</source>
         <translation>该引擎无法应用语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="228"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="229"/>
         <source>this engine does not apply this stage</source>
         <translation>该引擎不应用这个阶段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="289"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="295"/>
         <source>Row {0}: a bias is a number, or -inf to ban the token</source>
         <translation>第 {0} 行：偏置应为数字，或用 -inf 禁用该 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="346"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="352"/>
         <source>{0} — on</source>
         <translation>{0} — 已开启</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="356"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="362"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
@@ -3071,22 +3301,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SessionController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="77"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="81"/>
         <source>Load a model first (File ▸ Open model…)</source>
         <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="117"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="121"/>
         <source>Forking needs token ids: use a local model</source>
         <translation>分叉需要 token id：请使用本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="120"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="124"/>
         <source>Forking works when nothing is generating</source>
         <translation>分叉只能在没有生成进行时使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="166"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="170"/>
         <source>Not sent: {0}</source>
         <translation>未发送：{0}</translation>
     </message>
@@ -3204,6 +3434,256 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
 </context>
 <context>
+    <name>SteeringController</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="76"/>
+        <source>The Steering dock: control vectors and LoRA adapters for the next answers</source>
+        <translation>“引导”面板：用于之后回答的控制向量和 LoRA 适配器</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="83"/>
+        <source>The next answers are steered (the Steering dock). Click to turn steering off.</source>
+        <translation>之后的回答会被引导（“引导”面板）。点击即可关闭引导。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="128"/>
+        <source>Load a model to steer it.</source>
+        <translation>请先加载模型，才能引导它。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="130"/>
+        <source>A server cannot be steered: control vectors and adapters need a local model. Answers are sent unsteered.</source>
+        <translation>服务器无法被引导：控制向量和适配器需要本地模型。回答将不经引导发送。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="150"/>
+        <source>the step shown in the Layers dock</source>
+        <translation>“层”面板中显示的那一步</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="177"/>
+        <source>a short text ({0!r})</source>
+        <translation>一段短文本（{0!r}）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="188"/>
+        <source>Load a control vector</source>
+        <translation>载入控制向量</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="189"/>
+        <source>Control vectors (*.gguf);;All files (*)</source>
+        <translation>控制向量 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="194"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="218"/>
+        <source>{0} is in the Steering dock already</source>
+        <translation>{0} 已在“引导”面板中</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="202"/>
+        <source>Control vector</source>
+        <translation>控制向量</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="212"/>
+        <source>Add a LoRA adapter</source>
+        <translation>添加 LoRA 适配器</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="213"/>
+        <source>GGUF LoRA adapters (*.gguf);;All files (*)</source>
+        <translation>GGUF LoRA 适配器 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="221"/>
+        <source>LoRA adapter</source>
+        <translation>LoRA 适配器</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="238"/>
+        <source>Control vector {0} built and added to the Steering dock</source>
+        <translation>控制向量 {0} 已构建并加入“引导”面板</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="254"/>
+        <source>{0} is left out of the next answers: {1}</source>
+        <translation>之后的回答将不使用 {0}：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="276"/>
+        <source>Removed from the Steering dock, the file is gone: {0}</source>
+        <translation>已从“引导”面板移除（文件已不存在）：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>SteeringPanel</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="50"/>
+        <source>Steering on</source>
+        <translation>开启引导</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="55"/>
+        <source>Apply the control vectors and adapters below to every answer from the next one on (no reload of the model). Off at every start of Logitscope.</source>
+        <translation>从下一个回答起，对每个回答应用下面的控制向量和适配器（无需重新加载模型）。每次启动 Logitscope 时都是关闭的。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="65"/>
+        <source>&lt;b&gt;Control vectors&lt;/b&gt;</source>
+        <translation>&lt;b&gt;控制向量&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="66"/>
+        <source>Load…</source>
+        <translation>载入…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="66"/>
+        <source>Add a llama.cpp control-vector GGUF (what llama-cvector-generator writes)</source>
+        <translation>添加 llama.cpp 控制向量 GGUF（llama-cvector-generator 写出的文件）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="68"/>
+        <source>Build…</source>
+        <translation>构建…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="68"/>
+        <source>Build a control vector from pairs of prompts, as llama-cvector-generator does, in the engine process</source>
+        <translation>像 llama-cvector-generator 一样，用成对的提示词在引擎进程中构建控制向量</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="72"/>
+        <source>No control vector. Load a llama.cpp control-vector file or build one from prompt pairs.</source>
+        <translation>没有控制向量。请载入 llama.cpp 控制向量文件，或用成对的提示词构建一个。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="76"/>
+        <source>&lt;b&gt;LoRA adapters&lt;/b&gt;</source>
+        <translation>&lt;b&gt;LoRA 适配器&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="77"/>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="77"/>
+        <source>Add a GGUF LoRA adapter of this model (what llama.cpp&apos;s convert_lora_to_gguf.py writes)</source>
+        <translation>添加此模型的 GGUF LoRA 适配器（llama.cpp 的 convert_lora_to_gguf.py 写出的文件）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="81"/>
+        <source>No adapter. A scale of 1 applies it as it was trained.</source>
+        <translation>没有适配器。缩放为 1 时按训练时的强度应用。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="92"/>
+        <source>The layers whose output the control vectors are added to, first to last, inclusive (llama.cpp&apos;s --control-vector-layer-range). Layer 0 is never steered.</source>
+        <translation>控制向量加到这些层的输出上，从第一层到最后一层，包含两端（llama.cpp 的 --control-vector-layer-range）。第 0 层永远不会被引导。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="94"/>
+        <source>Layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="104"/>
+        <source>to</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="200"/>
+        <source>The vector&apos;s scale (llama.cpp&apos;s --control-vector-scaled): a positive scale adds the direction to the residual stream, a negative one subtracts it, 0 gives the unsteered answer. Several vectors add up.</source>
+        <translation>向量的缩放（llama.cpp 的 --control-vector-scaled）：正值把方向加到残差流上，负值减去它，0 得到未经引导的回答。多个向量相加。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="209"/>
+        <source>The adapter&apos;s scale (llama.cpp&apos;s --lora-scaled): 1 applies it as trained, 0 not at all, a negative scale pushes the other way</source>
+        <translation>适配器的缩放（llama.cpp 的 --lora-scaled）：1 按训练时的强度应用，0 完全不应用，负值则朝相反方向推</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="265"/>
+        <source>Slider ±{0:g} (the residual stream is not measured yet)</source>
+        <translation>滑块 ±{0:g}（尚未测量残差流）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="266"/>
+        <source>Once the residual stream&apos;s norm is measured (the Layers dock, or a short text evaluated for it), the slider reaches about 1.5 times the scale at which this vector is as large as the residual stream it is added to.</source>
+        <translation>测量残差流的范数之后（来自“层”面板，或为此计算的一段短文本），滑块的范围约为该向量与其所加的残差流一样大时的缩放的 1.5 倍。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="271"/>
+        <source>Slider ±{0:g} · the vector&apos;s norm equals the residual stream&apos;s at scale {1:.3g}</source>
+        <translation>滑块 ±{0:g} · 缩放为 {1:.3g} 时向量的范数等于残差流的范数</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="273"/>
+        <source>Scale where the vector&apos;s norm equals the residual stream&apos;s: {0:.1f} (the median over the layers {1}–{2} that the vector has; the residual measured on {3}). The slider reaches 1.5 times that, rounded. A unit vector at scale 0.8 does nothing visible on a residual of norm 40; llama.cpp&apos;s sign: a positive scale adds the direction, a negative one subtracts it.</source>
+        <translation>向量范数等于残差流范数时的缩放：{0:.1f}（该向量在第 {1}–{2} 层上的中位数；残差在{3}上测得）。滑块的范围是它的 1.5 倍并取整。缩放为 0.8 的单位向量对范数为 40 的残差没有可见影响；llama.cpp 的符号约定：正值加上方向，负值减去方向。</translation>
+    </message>
+</context>
+<context>
+    <name>SteeringSummary</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="35"/>
+        <source>{0} on layers {1}–{2}</source>
+        <translation>{0}，第 {1}–{2} 层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="39"/>
+        <source>LoRA {0}</source>
+        <translation>LoRA {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="40"/>
+        <source>steered: {0}</source>
+        <translation>已引导：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="48"/>
+        <source>This answer was steered (as its trace records it):</source>
+        <translation>此回答经过了引导（如其追踪记录所载）：</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="49"/>
+        <source>control vector {0} at scale {1}: {2} (SHA-256 {3}…)</source>
+        <translation>控制向量 {0}，缩放 {1}：{2}（SHA-256 {3}…）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="55"/>
+        <source>added to the output of layers {0} to {1}</source>
+        <translation>加到第 {0} 至 {1} 层的输出上</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="57"/>
+        <source>LoRA adapter {0} at scale {1}: {2} (SHA-256 {3}…)</source>
+        <translation>LoRA 适配器 {0}，缩放 {1}：{2}（SHA-256 {3}…）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="71"/>
+        <source>{0} vector(s), {1} adapter(s)</source>
+        <translation>{0} 个向量，{1} 个适配器</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="73"/>
+        <source>{0} vector(s)</source>
+        <translation>{0} 个向量</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="75"/>
+        <source>{0} adapter(s)</source>
+        <translation>{0} 个适配器</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="76"/>
+        <source>Steering on: {0} ✕</source>
+        <translation>引导已开启：{0} ✕</translation>
+    </message>
+</context>
+<context>
     <name>TimelinePanel</name>
     <message>
         <location filename="../../app/logitscope/ui/inspector/timeline.py" line="55"/>
@@ -3298,37 +3778,37 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>UserBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="41"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="42"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="45"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="46"/>
         <source>Previous version of this message</source>
         <translation>此消息的上一个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="47"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="48"/>
         <source>Next version of this message</source>
         <translation>此消息的下一个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="56"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="57"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="56"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="57"/>
         <source>Edit and resend this message</source>
         <translation>编辑并重新发送此消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="58"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="59"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="58"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="59"/>
         <source>Copy this message</source>
         <translation>复制此消息</translation>
     </message>

@@ -21,6 +21,7 @@ from logitscope.base.errors import InvalidSettingsError, LogitscopeError, Unsupp
 from logitscope.gguf.card import ModelCard, QuantShare
 from logitscope.protocol.api import GenerateRequest, LoadSettings, ModelInfo
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
 from logitscope.protocol.forward import (
     LENS_TOP_K,
@@ -31,6 +32,7 @@ from logitscope.protocol.forward import (
     LayerLens,
 )
 from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.steering import steering_or_none, steering_record
 from logitscope.protocol.trace import (
     GenerationResult,
     KvInfo,
@@ -131,6 +133,8 @@ class ScriptedEngine:
     refuse: dict[str, InvalidSettingsError] = field(default_factory=dict)
     checked: list[SamplerSettings] = field(default_factory=list)
     stages: Callable[[StepRecord], StepRecord] | None = None   # rewrites each replayed step (extra stage records)
+    cvector_requests: list[CvectorRequest] = field(default_factory=list)
+    cvector_gate: threading.Event | None = None    # when set: each pair of a build waits for it
     _info: ModelInfo | None = None
     _next: int = 0
     _cancel: threading.Event = field(default_factory=threading.Event)
@@ -171,7 +175,43 @@ class ScriptedEngine:
                 on_step(sent[-1])
         finish = "cancelled" if len(sent) < len(steps) else result.finish_reason
         return replace(result, text="".join(s.text for s in sent), tokens=[s.token for s in sent],
-                       finish_reason=finish, settings=request.settings.to_dict())
+                       finish_reason=finish, settings=request.settings.to_dict(),
+                       steering=self._steering_record(request))
+
+    def _steering_record(self, request: GenerateRequest) -> dict[str, Any] | None:
+        """What the engine records of the request's steering (the same shape; no file is read)."""
+        steering = steering_or_none(request.steering)
+        if steering is None:
+            return None
+
+        def entry(path: str, scale: float) -> dict[str, Any]:
+            return {"file": Path(path).name, "path": path, "sha256": "0" * 64, "scale": scale}
+
+        vectors = [entry(f.path, f.scale) for f in steering.control_vectors]
+        layers = steering.layer_range(self.recording.info.card.n_layer) if vectors else None
+        return steering_record(vectors, layers, [entry(f.path, f.scale) for f in steering.loras])
+
+    def build_cvector(self, request: CvectorRequest,
+                      on_progress: Callable[[float], None] | None = None) -> CvectorResult:
+        """Seeded unit directions of the request's layers, after `progress` for each pair (cancel stops it)."""
+        from logitscope.host.client import CancelledError
+
+        self._cancel.clear()
+        request.validate()
+        self.cvector_requests.append(request)
+        card = self.recording.info.card
+        layers = request.layers(card.n_layer)
+        n = len(request.positive)
+        for k in range(n):
+            if self.cvector_gate is not None:
+                self.cvector_gate.wait(10)
+            if self._cancel.is_set():
+                raise CancelledError("cancelled")
+            if on_progress is not None:
+                on_progress((k + 1) / n)
+        directions = np.random.default_rng(n).standard_normal((len(layers), card.n_embd)).astype(np.float32)
+        directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+        return CvectorResult(layers, directions, card.architecture, request.method, n, 10 * n, [n] * len(layers))
 
     def cancel(self) -> None:
         self._cancel.set()

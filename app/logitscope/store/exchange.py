@@ -93,6 +93,7 @@ def _export_message(conn: sqlite3.Connection, m: StoredMessage, position: dict[i
         "notices": m.notices,
         "forked_at": m.forked_at,
         "prefix_steps": m.prefix_steps,
+        "steering": m.steering,
         "trace": _export_trace(conn, m) if m.n_steps else None,
     }
 
@@ -190,7 +191,9 @@ def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[
         error=checked_field(msg, "error", str, where, optional=True), notices=notices,
         # exports written before forks were stored have neither: no fork
         forked_at=checked_field(msg, "forked_at", int, where, optional=True),
-        prefix_steps=checked_field(msg, "prefix_steps", int, where, optional=True) or 0)
+        prefix_steps=checked_field(msg, "prefix_steps", int, where, optional=True) or 0,
+        # exports written before steering was stored have none: unsteered
+        steering=checked_field(msg, "steering", dict, where, optional=True))
     if trace is not None:
         assert model_id is not None
         _import_trace(conn, message_id, model_id, trace, where)

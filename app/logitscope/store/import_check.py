@@ -169,9 +169,10 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
         _text(model, "file_name", f"{where}, model")
         _int(model, "size", f"{where}, model", (0, INT64[1]))
         _text(model, "head_sha256", f"{where}, model")
-    sampler = checked_field(msg, "sampler", dict, where, optional=True)
-    if sampler is not None:
-        _plain(sampler, f"{where}, sampler", 0)
+    for key in ("sampler", "steering"):   # steering: absent from exports made before it was stored
+        value = checked_field(msg, key, dict, where, optional=True)
+        if value is not None:
+            _plain(value, f"{where}, {key}", 0)
     for key, cls in (("timings", Timings), ("kv", KvInfo)):
         _record(checked_field(msg, key, dict, where, optional=True), cls, f"{where}, {key}")
     trace = checked_field(msg, "trace", dict, where, optional=True)

@@ -79,6 +79,7 @@ class StoredMessage:
     n_steps: int = 0                        # trace steps stored (load them with HistoryStore.load_trace)
     forked_at: int | None = None            # a fork: the step where it left the answer it was forked from
     prefix_steps: int = 0                   # a fork: the steps it copied from that answer
+    steering: dict[str, Any] | None = None  # the steering it was made with (None: unsteered), as its trace says
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,8 @@ CONVERSATION_COLUMNS = ("c.id, c.title, c.created_at, c.updated_at, c.deleted_at
 MESSAGE_COLUMNS = ("m.id, m.conversation_id, m.parent_id, m.role, m.content, m.status, m.created_at, "
                    "m.selected_seq, md.file_name, md.size, md.head_sha256, m.sampler_json, m.seed, "
                    "m.timings_json, m.kv_json, m.finish_reason, m.error, m.notices_json, "
-                   "(SELECT count(*) FROM trace_steps WHERE message_id = m.id), m.forked_at, m.prefix_steps")
+                   "(SELECT count(*) FROM trace_steps WHERE message_id = m.id), m.forked_at, m.prefix_steps, "
+                   "m.steering_json")
 MESSAGE_FROM = "messages m LEFT JOIN models md ON md.id = m.model_id"
 
 
@@ -106,13 +108,14 @@ def conversation_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:
 
 def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredMessage:
     (mid, cid, parent, role, content, status, created, seq, file_name, size, sha, sampler, seed,
-     timings, kv, finish, error, notices, n_steps, forked_at, prefix_steps) = row
+     timings, kv, finish, error, notices, n_steps, forked_at, prefix_steps, steering) = row
     return StoredMessage(
         id=mid, conversation_id=cid, parent_id=parent, role=role, content=content, status=status,
         created_at=created, selected_seq=seq,
         model=ModelIdentity(file_name, size, sha) if file_name is not None else None,
         sampler=migrated_sampler(_json(sampler)), seed=seed, timings=_json(timings), kv=_json(kv), finish_reason=finish,
-        error=error, notices=_json(notices) or [], n_steps=n_steps, forked_at=forked_at, prefix_steps=prefix_steps)
+        error=error, notices=_json(notices) or [], n_steps=n_steps, forked_at=forked_at, prefix_steps=prefix_steps,
+        steering=_json(steering))
 
 
 def migrated_sampler(settings: Any) -> Any:

@@ -38,4 +38,5 @@ def stored_result(message: StoredMessage, steps: Sequence[StepRecord]) -> Genera
     return GenerationResult(
         text=message.content, tokens=[step.token for step in steps], finish_reason=message.finish_reason or "",
         timings=from_stored(Timings, message.timings), kv=from_stored(KvInfo, message.kv or {}),
-        settings=dict(message.sampler or {}), prompt_tokens=[], notices=list(message.notices))
+        settings=dict(message.sampler or {}), prompt_tokens=[], notices=list(message.notices),
+        steering=message.steering if isinstance(message.steering, dict) else None)

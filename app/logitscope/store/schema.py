@@ -77,6 +77,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE messages ADD COLUMN forked_at INTEGER;
     ALTER TABLE messages ADD COLUMN prefix_steps INTEGER NOT NULL DEFAULT 0;
     """,
+    # v5: the steering an answer was made with (its trace's done line `steering`: control vectors, LoRA
+    # adapters, their scales and the layer range; protocol.steering.steering_record). NULL: unsteered, which
+    # every answer before was.
+    """
+    ALTER TABLE messages ADD COLUMN steering_json TEXT;
+    """,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

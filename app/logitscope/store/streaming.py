@@ -110,10 +110,10 @@ class StreamingWriter:
         self._check_open()
         self._end(
             "UPDATE messages SET content = ?, status = 'done', finish_reason = ?, sampler_json = ?, seed = ?, "
-            "timings_json = ?, kv_json = ?, notices_json = ? WHERE id = ?",
+            "timings_json = ?, kv_json = ?, notices_json = ?, steering_json = ? WHERE id = ?",
             (result.text, result.finish_reason, to_json(result.settings), result.settings.get("seed"),
              to_json(asdict(result.timings)), to_json(asdict(result.kv)), to_json(list(result.notices)),
-             self.message_id))
+             to_json(result.steering), self.message_id))
         return self.flush()
 
     def fail(self, error: str) -> bool:

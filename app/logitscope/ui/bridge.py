@@ -43,6 +43,7 @@ REPAINT_INTERVAL_MS = 50
 CANCELLED = "cancelled"   # what a job dropped before it ran reports (the engine says the same when it stops one)
 # The kinds of job a cancel can name.
 JOB_CALL, JOB_GENERATE, JOB_LOAD, JOB_SCORE, JOB_BEAMS = "call", "generate", "load", "score", "beams"
+JOB_CVECTOR = "cvector"   # building a control vector (the Steering dock's Build…)
 
 
 @dataclass(eq=False)

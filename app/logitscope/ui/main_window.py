@@ -4,7 +4,7 @@ menus, the status bar and the layout. Each job lives in its own room (session/, 
 - controllers/: session.py send, regenerate, edit, fork, versions, streaming; session_display.py what it
   shows; model.py load, connect, reload, capabilities; inspector_coordinator.py the selected step and the
   step panels; forward_inspector.py Layers and Attention; chat_commands, file_actions, tokenizer_feed and
-  save_retry one job each; drafting (like beams/view.py, score/view.py) given what it needs, never the window
+  save_retry one job each; drafting (like beams/view.py, score/view.py, steering/) given what it needs
 - window/: menus.py actions (actions.py) and menus, docks.py, central.py the splitter, sidebar.py, boxes.py
 """
 
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.base.errors import LogitscopeError
-from logitscope.protocol.api import DecodeOptions, LoadSettings
+from logitscope.protocol.api import LoadSettings
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.session.conversation import Conversation, Turn
 from logitscope.session.history import ChatHistory
@@ -56,6 +56,7 @@ from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
 from logitscope.ui.score import view as score_view
+from logitscope.ui.steering.controller import SteeringController, install_steering
 from logitscope.ui.window import state_probe
 from logitscope.ui.window.actions import ActionRegistry
 from logitscope.ui.window.boxes import show_about, show_error_box
@@ -117,6 +118,7 @@ class MainWindow(QMainWindow):
         self.layers = LayersPanel()
         self.attention = AttentionPanel()
         self.model_box = ModelBox()
+        self.steering = SteeringController(self.bridge, self.qsettings, parent=self)  # its dock's panel too
 
     def _build_controllers(self) -> None:
         self.models = ModelController(
@@ -125,9 +127,8 @@ class MainWindow(QMainWindow):
             vocab_users=[self.chat.set_vocab, partial(setattr, self.distribution, "vocab"),
                          partial(setattr, self.tokenizer, "vocab"), partial(setattr, self.layers, "vocab"),
                          partial(setattr, self.attention, "vocab")])
-        services = SessionServices(sampler_settings=self.sampler.settings_to_send, decode_options=self._decode_options,
-                                   model_name=self.models.name, model_identity=self.models.identity,
-                                   can_fork=self.models.can_fork)
+        services = SessionServices(self.sampler.settings_to_send, self.sampler.decode_options, self.models.name,
+                                   self.models.identity, self.models.can_fork, steering=self.steering.steering)
         self.session = SessionController(self.bridge, self.history, services, parent=self)
         self.sidebar = ConversationSidebar(self.history, self.session)
         self.kv_map_feed = KvMapFeed(self.bridge, self.memory.kv_map, parent=self)
@@ -149,7 +150,8 @@ class MainWindow(QMainWindow):
         self.diagnosis = DiagnosisController(lambda: self.docks["diagnosis"], self.chat, self.timeline, self.session,
                                              self.sampler, self.models, self.bridge, self.history, parent=self)
         panels = {**pages, "sampler": self.sampler, "memory": self.memory, "model_card": self.model_card,
-                  "tokenizer": self.tokenizer, **forward, "diagnosis": self.diagnosis.panel}
+                  "tokenizer": self.tokenizer, **forward, "diagnosis": self.diagnosis.panel,
+                  "steering": self.steering.panel}
         self.docks = add_docks(self, dock_specs(panels), self._dock_visibility)
         self.forward = ForwardInspector(self.bridge, self.inspector,
                                         {key: (self.docks[key], page) for key, page in forward.items()}, parent=self)
@@ -168,6 +170,8 @@ class MainWindow(QMainWindow):
             self.bridge, self, registry, menu, self.models, self.sampler.settings_to_send, self.kv_map_feed)
         self.score_dialog, self.score_action = score_view.install(self.bridge, self, registry, menu, self.models)
         drafting.install(self.sampler.drafting, self.models, self.app_settings, self.bridge, self.statusMessage.emit)
+        install_steering(self.steering, self.docks["steering"], self.statusBar(), self.forward.inspected,
+                         self.models.changed, self, self.show_error, self.statusMessage.emit)
         state_probe.install(self, self.session, self.sidebar, self.inspector)  # for the e2e tests only
 
     def _build_status_bar(self) -> None:
@@ -288,10 +292,6 @@ class MainWindow(QMainWindow):
 
     def copy_last_answer(self) -> None:
         self.chat_commands.copy_last_answer()
-
-    def _decode_options(self, forced: tuple[int, ...]) -> DecodeOptions:
-        return DecodeOptions(max_tokens=self.sampler.max_tokens.value(), stop=self.sampler.stop_sequences(),
-                             forced=forced, **self.sampler.drafting.options())
 
     # -- conversations (the sidebar's) -------------------------------------------------------------------
     def new_chat(self) -> None:

@@ -26,6 +26,7 @@ from logitscope.ui.chat.message_view import TokenTextView
 from logitscope.ui.chat.output_check import Verdict, check_output
 from logitscope.ui.common.messages import translate_message
 from logitscope.ui.inspector.diagnosis import DiagnosisBadge
+from logitscope.ui.steering.summary import SteeringSummary
 
 
 class UserBubble(QFrame):
@@ -156,6 +157,7 @@ class AnswerBubble(QFrame):
         if answer is None:
             return
         parts = []
+        tip = ""
         if answer.status == "streaming":
             parts.append(self.tr("generating…"))
         elif answer.status == "stopped":
@@ -170,10 +172,15 @@ class AnswerBubble(QFrame):
             t = answer.result.timings
             parts.append(self.tr("{0} tokens, {1:.1f} tok/s").format(t.n_gen, t.gen_tps))
             parts.extend(map(translate_message, answer.result.notices))
+            steered = SteeringSummary.line(answer.result.steering)   # as the trace records it
+            if steered:
+                parts.append(steered)
+                tip = SteeringSummary.tip(answer.result.steering)
             verdict = check_output(answer.settings, answer.text, answer.result.finish_reason)
             if verdict is not None:
                 parts.insert(0, self.verdict_text(verdict))
         self.status.setText(" · ".join(parts))
+        self.status.setToolTip(tip)
         self.status.setVisible(bool(parts))
         self.badge.show_diagnosis(self.diagnose(answer) if self.diagnose is not None else None)
 

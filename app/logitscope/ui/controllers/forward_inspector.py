@@ -55,6 +55,7 @@ class ForwardInspector(QObject):
 
     positionClicked = Signal(int, int)  # turn, step: a context token of the answer was clicked
     notice = Signal(str)
+    inspected = Signal(object)          # the newest Inspected the docks show (the Steering dock reads its norms)
 
     def __init__(self, bridge: EngineBridge, coordinator: InspectorCoordinator,
                  docks: dict[str, tuple[QDockWidget, ForwardPage]], parent: QObject | None = None) -> None:
@@ -207,6 +208,7 @@ class ForwardInspector(QObject):
                 self._prompts[step.answer] = found.prompt   # right even for a stale answer: the same chat
                 if serial == self._serial:
                     self.last = found
+                    self.inspected.emit(found)
             self.update()   # shows it, or asks for the newer selection
 
         def failed(message: str) -> None:

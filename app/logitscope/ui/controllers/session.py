@@ -8,7 +8,7 @@ machine can be driven and tested without a window (tests/ui/test_session_control
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QObject, Signal
 
@@ -16,6 +16,7 @@ from logitscope.base.errors import EngineCrashedError, InvalidSettingsError, Log
 from logitscope.host.client import CancelledError
 from logitscope.protocol.api import DecodeOptions, GenerateRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.steering import Steering
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.session.conversation import NEW_CHAT_TITLE, Answer, Conversation, Turn
 from logitscope.session.history import ChatHistory
@@ -35,6 +36,9 @@ class SessionServices:
     model_name: Callable[[], str]
     model_identity: Callable[[], ModelIdentity | None]
     can_fork: Callable[[], bool]
+    # control vectors and LoRA adapters for the answer (the Steering dock's; None: unsteered). The beams view
+    # and the forward inspector do not send it yet: when they do, they take this same callable.
+    steering: Callable[[], Steering | None] = field(default=lambda: None)
 
 
 class SessionController(QObject):
@@ -182,7 +186,7 @@ class SessionController(QObject):
         self.answerStarted.emit(turn_index)
         request = GenerateRequest(messages=self.current.messages_for(turn_index), system=self.current.system,
                                   settings=settings, options=self.services.decode_options(forced),
-                                  assistant_prefix=prefix)
+                                  assistant_prefix=prefix, steering=self.services.steering())
         self.bridge.generate(request)
 
     def _index_on_screen(self, turn: Turn, answer: Answer) -> int:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.messages import Message
+from logitscope.protocol.api import DecodeOptions
 from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings, is_on
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.common.messages import translate_message, translate_template
@@ -268,6 +269,11 @@ class SamplerPanel(QWidget):
             if problem:
                 raise InvalidSettingsError(problem)
         return settings
+
+    def decode_options(self, forced: tuple[int, ...] = ()) -> DecodeOptions:
+        """How a new answer is decoded: max tokens, the stops, speculative drafting; `forced`: a fork's tokens."""
+        return DecodeOptions(max_tokens=self.max_tokens.value(), stop=self.stop_sequences(), forced=forced,
+                             **self.drafting.options())
 
     # The stop field: sequences separated by commas; \n stands for a newline, \, for a comma inside one.
     def stop_sequences(self) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QWidget
 
 RIGHT, BOTTOM = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
-STARTS_RIGHT = ("distribution", "sampler")
+STARTS_RIGHT = ("distribution", "sampler", "steering")
 
 
 def dock_specs(panels: Mapping[str, QWidget]) -> list[tuple[str, str, QWidget, Qt.DockWidgetArea]]:
@@ -24,5 +24,6 @@ def dock_specs(panels: Mapping[str, QWidget]) -> list[tuple[str, str, QWidget, Q
         "layers": QCoreApplication.translate("MainWindow", "Layers"),
         "attention": QCoreApplication.translate("MainWindow", "Attention"),
         "diagnosis": QCoreApplication.translate("MainWindow", "Diagnosis"),
+        "steering": QCoreApplication.translate("MainWindow", "Steering"),
     }
     return [(key, title, panels[key], RIGHT if key in STARTS_RIGHT else BOTTOM) for key, title in titles.items()]

@@ -1,9 +1,9 @@
 """The default dock layout, sized from the window it is applied to (1280x720 up to full HD and beyond).
 
-Right: the next-token distribution above the sampler controls that change it, the whole height of the
-window. Bottom (under the chat only): the timeline beside the waterfall, with the tokenizer and Layers,
-and Diagnosis, memory, model card and Attention as tabs behind them (the forward-pass docks compute only
-when shown). Sizes are shares of the window, so Reset layout fits whatever size the window has now
+Right: the next-token distribution above the sampler controls that change it (the Steering dock a tab
+behind them), the whole height of the window. Bottom (under the chat only): the timeline beside the
+waterfall, with the tokenizer and Layers, and Diagnosis, memory, model card and Attention as tabs behind
+them (the forward-pass docks compute only when shown). Sizes are shares of the window, so Reset layout fits whatever size the window has now
 instead of replaying the pixel sizes it had when it was built.
 """
 
@@ -14,15 +14,17 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
-LAYOUT_VERSION = 4  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention;
-# 4: Diagnosis (a tab behind the waterfall, beside the timeline where its evidence is marked)
+LAYOUT_VERSION = 5  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention;
+# 4: Diagnosis (a tab behind the waterfall, beside the timeline where its evidence is marked); 5: Steering (a tab
+# behind the sampler controls: both change the next answer)
 
 RIGHT_SHARE = 0.30        # of the window's width, for the distribution and the sampler controls
 RIGHT_MIN_WIDTH = 340
 DISTRIBUTION_SHARE = 0.55  # of the right column's height
 BOTTOM_SHARE = 0.32        # of the window's height, for the timeline and the waterfall
 BOTTOM_MIN_HEIGHT = 250  # the timeline's two plots and the waterfall's caption and two plots
-SCROLLED = ("sampler", "model_card", "memory", "diagnosis")  # docks whose content may be taller than their share
+# docks whose content may be taller than their share
+SCROLLED = ("sampler", "model_card", "memory", "diagnosis", "steering")
 
 
 def full_names() -> dict[str, str]:
@@ -57,13 +59,14 @@ def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     for key in SCROLLED:
         scrollable(docks[key])
     right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
-    for key, area in (("distribution", right), ("sampler", right), ("timeline", bottom), ("waterfall", bottom),
-                      ("tokenizer", bottom), ("memory", bottom), ("model_card", bottom), ("layers", bottom),
+    for key, area in (("distribution", right), ("sampler", right), ("steering", right), ("timeline", bottom),
+                      ("waterfall", bottom), ("tokenizer", bottom), ("memory", bottom), ("model_card", bottom), ("layers", bottom),
                       ("attention", bottom), ("diagnosis", bottom)):
         docks[key].setFloating(False)
         window.addDockWidget(area, docks[key])
         docks[key].show()
     window.splitDockWidget(docks["distribution"], docks["sampler"], Qt.Orientation.Vertical)
+    window.tabifyDockWidget(docks["sampler"], docks["steering"])
     window.splitDockWidget(docks["timeline"], docks["waterfall"], Qt.Orientation.Horizontal)
     window.tabifyDockWidget(docks["timeline"], docks["tokenizer"])
     window.tabifyDockWidget(docks["waterfall"], docks["memory"])
@@ -72,6 +75,7 @@ def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     window.tabifyDockWidget(docks["model_card"], docks["attention"])
     window.tabifyDockWidget(docks["layers"], docks["diagnosis"])  # four tabs a side: five did not fit at 1280
     docks["waterfall"].raise_()
+    docks["sampler"].raise_()
     docks["timeline"].raise_()
     size_docks(window, docks)
 
