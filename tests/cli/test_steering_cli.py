@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.bench.steering_files import random_vector
+from logitscope.bench.steering_files import lora_for, random_vector
 from logitscope.cli.steering_options import steering_from_args
 from logitscope.protocol.steering import ScaledFile
 from tests.helpers.cli import assert_clean_error, parse_command, run
@@ -98,47 +98,73 @@ def test_generate_records_the_steering_in_its_trace_and_a_bad_vector_is_one_line
     assert_clean_error(run(*common, "--control-vector", str(narrow)), "values per layer")
 
 
-# llama-completion's greedy text for the case below, recorded where the tools are built (the test compares
+# llama-completion's greedy text for the cases below, recorded where the tools are built (the test compares
 # with llama-completion itself when it is there, else with this recording; regenerate the recording with
 # `LOGITSCOPE_RECORD_STEERING=1 ./scripts/test tests/cli/test_steering_cli.py -k llama_completion` after
 # ../shared/tools/build-llama-tools)
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "steering" / "llama_completion.json"
-STEER_SCALE, STEER_RANGE, STEER_TOKENS = 8, ("10", "20"), 16
+STEER_TOKENS = 16
+VECTOR_SEED, LORA_SEED = 1, 1
+CASES = {  # llama.cpp's flags, VECTOR and ADAPTER standing for the seeded files
+    "vector": ("--control-vector-scaled", "VECTOR:8", "--control-vector-layer-range", "10", "20"),
+    "lora": ("--lora-scaled", "ADAPTER:1"),
+    "both": ("--lora-scaled", "ADAPTER:1", "--control-vector-scaled", "VECTOR:8", "--control-vector-layer-range",
+             "10", "20"),
+}
 
 
-def llama_completion_text(demo_model: Path, vector: Path) -> str:
+def steering_files(demo_model: Path, folder: Path) -> dict[str, Path]:
+    return {"VECTOR": random_vector(folder / "v.gguf", seed=VECTOR_SEED),
+            "ADAPTER": lora_for(demo_model, folder / "a.gguf", seed=LORA_SEED)}
+
+
+def flags_with(case: str, files: dict[str, Path]) -> list[str]:
+    out = []
+    for flag in CASES[case]:
+        for name, path in files.items():
+            flag = flag.replace(name, str(path))
+        out.append(flag)
+    return out
+
+
+def llama_completion_text(demo_model: Path, case: str, files: dict[str, Path]) -> str:
     tool = TOOLS / "llama-completion"
     if not tool.exists():
         recorded = json.loads(REFERENCE.read_text())
-        assert recorded["vector_seed"] == 1 and recorded["scale"] == STEER_SCALE, "the recording is of another case"
-        return str(recorded["text"])
+        assert recorded["vector_seed"] == VECTOR_SEED and recorded["lora_seed"] == LORA_SEED
+        assert recorded["cases"][case]["flags"] == list(CASES[case]), "the recording is of another case"
+        return str(recorded["cases"][case]["text"])
     command = [str(tool), "-m", str(demo_model), "-p", PROMPT, "-n", str(STEER_TOKENS), "--temp", "0", "-no-cnv",
                "-c", "2048", "-fa", "on", "-t", "2", "--no-repack", "--no-display-prompt", "--no-warmup",
-               "--control-vector-scaled", f"{vector}:{STEER_SCALE}", "--control-vector-layer-range", *STEER_RANGE]
+               *flags_with(case, files)]
     theirs = subprocess.run(command, capture_output=True, text=True, timeout=300,
                             env=dict(os.environ, LD_LIBRARY_PATH=str(TOOLS)))
     assert theirs.returncode == 0, theirs.stderr[-2000:]
     if os.environ.get("LOGITSCOPE_RECORD_STEERING"):
-        REFERENCE.parent.mkdir(parents=True, exist_ok=True)
-        REFERENCE.write_text(json.dumps({
+        recorded = json.loads(REFERENCE.read_text()) if REFERENCE.exists() else {}
+        if "cases" not in recorded:
+            recorded = {"vector": "logitscope.bench.steering_files.random_vector(path, seed=1)",
+                        "adapter": "logitscope.bench.steering_files.lora_for(demo_model, path, seed=1)",
+                        "vector_seed": VECTOR_SEED, "lora_seed": LORA_SEED, "prompt": PROMPT, "cases": {}}
+        recorded["cases"][case] = {
             "command": shlex.join(["llama-completion", *command[1:]]).replace(str(demo_model), "DEMO_MODEL")
-                                                                    .replace(str(vector), "VECTOR"),
-            "vector": "logitscope.bench.steering_files.random_vector(path, seed=1)",
-            "vector_seed": 1, "scale": STEER_SCALE, "layer_range": list(STEER_RANGE), "prompt": PROMPT,
-            "text": theirs.stdout}, indent=2, ensure_ascii=False) + "\n")
+                                                                    .replace(str(files["VECTOR"]), "VECTOR")
+                                                                    .replace(str(files["ADAPTER"]), "ADAPTER"),
+            "flags": list(CASES[case]), "text": theirs.stdout}
+        REFERENCE.parent.mkdir(parents=True, exist_ok=True)
+        REFERENCE.write_text(json.dumps(recorded, indent=2, ensure_ascii=False) + "\n")
     return theirs.stdout
 
 
 @pytest.mark.model
-def test_the_steered_greedy_text_equals_llama_completions(demo_model, tmp_path):
-    """`generate --control-vector-scaled V:8 --control-vector-layer-range 10 20`, greedy, gives llama-completion's
-    text for the same vector, scale, range, prompt and settings, token for token."""
-    vector = random_vector(tmp_path / "v.gguf", seed=1)
-    steer = ("--control-vector-scaled", f"{vector}:{STEER_SCALE}", "--control-vector-layer-range", *STEER_RANGE)
-    ours = _done(run("generate", "--model", str(demo_model), "--prompt", PROMPT, "--temperature", "0",
-                     "--max-tokens", str(STEER_TOKENS), "--n-ctx", "2048", "--flash-attn", "--threads", "2", "--json",
-                     *steer))
-    plain = _done(run("generate", "--model", str(demo_model), "--prompt", PROMPT, "--temperature", "0",
-                      "--max-tokens", str(STEER_TOKENS), "--n-ctx", "2048", "--flash-attn", "--threads", "2", "--json"))
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_steered_greedy_text_equals_llama_completions(demo_model, tmp_path, case):
+    """`generate` with llama.cpp's steering flags, greedy, gives llama-completion's text for the same files,
+    scales, range, prompt and settings, token for token: a control vector, a LoRA adapter, and both."""
+    files = steering_files(demo_model, tmp_path)
+    common = ("generate", "--model", str(demo_model), "--prompt", PROMPT, "--temperature", "0",
+              "--max-tokens", str(STEER_TOKENS), "--n-ctx", "2048", "--flash-attn", "--threads", "2", "--json")
+    ours = _done(run(*common, *flags_with(case, files)))
+    plain = _done(run(*common))
     assert ours["text"] != plain["text"], "the scale must visibly change the answer for the comparison to mean much"
-    assert llama_completion_text(demo_model, vector).strip() == ours["text"].strip()
+    assert llama_completion_text(demo_model, case, files).strip() == ours["text"].strip()

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.bench.steering_files import lora_adapter, random_vector
 from logitscope.protocol.api import DecodeOptions, GenerateRequest
 from logitscope.protocol.beams import BeamRequest
 from logitscope.protocol.forward import InspectRequest
@@ -16,7 +17,6 @@ from logitscope.protocol.score import ScoreRequest
 from logitscope.protocol.steering import ScaledFile, Steering
 from logitscope.protocol.steering_compare import SteeringCompareRequest
 from logitscope.protocol.trace import GenerationResult
-from tests.helpers.steering_files import lora_adapter, random_vector
 
 PROMPT = "The capital of France is"
 VISIBLE_SCALE = 12.0  # as tests/engine/test_steering.py: changes the demo model's greedy text

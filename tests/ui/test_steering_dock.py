@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.messages import Message
+from logitscope.bench.steering_files import DEMO_N_LAYER, lora_adapter, random_vector
 from logitscope.protocol.steering import ScaledFile, Steering
 from logitscope.ui.steering.model import (
     DEFAULT_VECTOR_SPAN,
@@ -26,7 +27,6 @@ from logitscope.ui.steering.model import (
     to_settings,
 )
 from logitscope.ui.steering.panel import SteeringPanel
-from tests.helpers.steering_files import DEMO_N_LAYER, lora_adapter, random_vector
 from tests.helpers.window import ask
 
 pytestmark = pytest.mark.gui

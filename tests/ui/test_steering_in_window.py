@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
+from logitscope.bench.steering_files import lora_adapter, random_vector
 from logitscope.gguf.control_vector import read_control_vector
 from logitscope.protocol.api import ModelInfo
 from logitscope.ui.steering.model import absolute
-from tests.helpers.steering_files import lora_adapter, random_vector
 from tests.helpers.window import GEN_TIMEOUT_MS, ask
 
 pytestmark = [pytest.mark.gui, pytest.mark.model, pytest.mark.qt_log_ignore("does not support raise")]
