@@ -168,3 +168,38 @@ def test_the_steered_greedy_text_equals_llama_completions(demo_model, tmp_path, 
     plain = _done(run(*common))
     assert ours["text"] != plain["text"], "the scale must visibly change the answer for the comparison to mean much"
     assert llama_completion_text(demo_model, case, files).strip() == ours["text"].strip()
+
+
+@pytest.mark.model
+def test_score_compares_a_text_with_and_without_an_adapter(demo_model, tmp_path):
+    adapter = lora_for(demo_model, tmp_path / "a.gguf", seed=LORA_SEED)
+    text = "The lighthouse keeper climbed the stairs every evening to light the lamp."
+    proc = run("score", "--model", str(demo_model), "--text", text, "--json", "--compare-steering",
+               "--lora-scaled", f"{adapter}:1")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    summary, tokens = lines[-1], lines[:-1]
+    assert summary["model"] == "unsteered" and summary["steering"] is None
+    assert summary["compare"]["model"] == "steered"
+    assert summary["compare"]["steering"]["loras"][0]["file"] == "a.gguf"
+    assert summary["compare"]["perplexity"] != summary["perplexity"]
+    diffs = [t["compare"]["bits_diff"] for t in tokens if t["compare"]["bits_diff"] is not None]
+    assert len(diffs) == len(tokens) - 1 and any(abs(d) > 0.01 for d in diffs)
+    steered = run("score", "--model", str(demo_model), "--text", text, "--json", "--lora-scaled", f"{adapter}:1")
+    assert json.loads(steered.stdout.splitlines()[-1])["perplexity"] == summary["compare"]["perplexity"]
+    assert_clean_error(run("score", "--model", str(demo_model), "--text", text, "--compare-steering"),
+                       "needs a steering flag")
+
+
+@pytest.mark.model
+def test_inspect_and_beams_take_the_steering_flags(demo_model, tmp_path):
+    vector = random_vector(tmp_path / "v.gguf", seed=VECTOR_SEED)
+    steer = ("--control-vector-scaled", f"{vector}:12")
+    inspect = ("inspect", "--model", str(demo_model), "--prompt", PROMPT, "--step", "1", "--layers", "--json")
+    plain, steered = (json.loads(run(*inspect, *flags).stdout) for flags in ((), steer))
+    assert plain["steering"] is None and steered["steering"]["control_vectors"][0]["scale"] == 12.0
+    assert steered["lens"]["layers"][-1]["resid_norm"] != plain["lens"]["layers"][-1]["resid_norm"]
+    beams = ("generate", "--model", str(demo_model), "--prompt", PROMPT, "--beams", "2", "--max-tokens", "8")
+    proc = run(*beams, *steer)
+    assert proc.returncode == 0 and "[steered] control vectors v.gguf:12 on layers 1-30" in proc.stderr
+    assert proc.stdout != run(*beams).stdout
