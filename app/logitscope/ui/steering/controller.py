@@ -182,16 +182,23 @@ class SteeringController(QObject):
         self.bridge.call(job, done, failed)
 
     # -- files ---------------------------------------------------------------------------------------------
-    def load_vector(self, path: str | None = None) -> bool:
-        """Add a control-vector file (one clear message when it is not one, or not for this model)."""
+    def _new_file(self, path: str | None, title: str, filters: str) -> str | None:
+        """`path` (or one the user picks) as an absolute path, unless it is in the dock already (a notice)."""
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self.panel.window(), self.tr("Load a control vector"), "",
-                                                  self.tr("Control vectors (*.gguf);;All files (*)"))
+            path, _ = QFileDialog.getOpenFileName(self.panel.window(), title, "", filters)
             if not path:
-                return False
+                return None
         path = absolute(path)
         if self.panel.state.find(path) is not None:
             self.notice.emit(self.tr("{0} is in the Steering dock already").format(Path(path).name))
+            return None
+        return path
+
+    def load_vector(self, path: str | None = None) -> bool:
+        """Add a control-vector file (one clear message when it is not one, or not for this model)."""
+        path = self._new_file(path, self.tr("Load a control vector"),
+                              self.tr("Control vectors (*.gguf);;All files (*)"))
+        if path is None:
             return False
         try:
             vector = read_control_vector(path)
@@ -208,14 +215,9 @@ class SteeringController(QObject):
     def add_adapter(self, path: str | None = None) -> bool:
         """Add a LoRA adapter; llama.cpp checks it against the model at the next answer (the engine loads it
         then, once, and says why when it cannot)."""
+        path = self._new_file(path, self.tr("Add a LoRA adapter"),
+                              self.tr("GGUF LoRA adapters (*.gguf);;All files (*)"))
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self.panel.window(), self.tr("Add a LoRA adapter"), "",
-                                                  self.tr("GGUF LoRA adapters (*.gguf);;All files (*)"))
-            if not path:
-                return False
-        path = absolute(path)
-        if self.panel.state.find(path) is not None:
-            self.notice.emit(self.tr("{0} is in the Steering dock already").format(Path(path).name))
             return False
         if not Path(path).is_file():
             self.error.emit(self.tr("LoRA adapter"), translate_message(
