@@ -14,7 +14,7 @@ from logitscope.protocol.beams import BeamRequest
 from logitscope.protocol.forward import InspectRequest
 from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.protocol.score import ScoreRequest
-from logitscope.protocol.steering import ScaledFile, Steering
+from logitscope.protocol.steering import ScaledFile, Steering, steering_from_record
 from logitscope.protocol.steering_compare import SteeringCompareRequest
 from logitscope.protocol.trace import GenerationResult
 
@@ -80,6 +80,10 @@ def test_the_lens_of_a_steered_step_is_steered_and_no_unsteered_state_is_copied(
     bare = engine.inspect(InspectRequest(context, chosen=steered.tokens[step]))
     assert inspector.last_fill == "evaluated" and bare.steering is None
     assert not np.allclose(bare.lens.resid_norm, seen.lens.resid_norm)
+    # the window inspects a steered answer's step with the steering its trace recorded: the very same
+    again = steering_from_record(steered.steering)
+    assert again is not None and engine.steerer.apply(again) is False
+    assert steering_from_record(None) is None and steering_from_record(plain.steering) is None
     # the layers before the first steered one (layer 1 is the first llama.cpp steers) are untouched
     np.testing.assert_allclose(bare.lens.resid_norm[:2], seen.lens.resid_norm[:2], rtol=1e-4)
 

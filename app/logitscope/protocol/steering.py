@@ -62,3 +62,15 @@ def steering_record(vectors: list[dict[str, Any]], layer_range: tuple[int, int] 
     """What a trace records of the steering an answer was made with (the 'done' line's `steering`):
     each file's name, sha256 and scale, and the layer range applied (null without control vectors)."""
     return {"control_vectors": vectors, "layer_range": list(layer_range) if layer_range else None, "loras": loras}
+
+
+def steering_from_record(record: dict[str, Any] | None) -> Steering | None:
+    """The Steering a trace's record was made with (to inspect or score a steered answer as it was made);
+    None for an unsteered one. The files are those the record names by path, read again."""
+    if not record:
+        return None
+    layer_range = record.get("layer_range") or (DEFAULT_LAYER, DEFAULT_LAYER)
+    return steering_or_none(Steering(
+        control_vectors=tuple(ScaledFile(str(v["path"]), float(v["scale"])) for v in record.get("control_vectors") or ()),
+        layer_start=int(layer_range[0]), layer_end=int(layer_range[1]),
+        loras=tuple(ScaledFile(str(a["path"]), float(a["scale"])) for a in record.get("loras") or ())))

@@ -26,6 +26,7 @@ from logitscope.base.errors import LogitscopeError
 from logitscope.protocol.api import GenerateRequest
 from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
+from logitscope.protocol.steering import steering_from_record
 from logitscope.session.conversation import Answer
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.common.messages import translate_message
@@ -172,6 +173,8 @@ class ForwardInspector(QObject):
         conversation = self.coordinator.conversation
         prompt_request = None if known_prompt is not None else GenerateRequest(
             messages=conversation.messages_for(step.turn_index), system=conversation.system)
+        result = step.answer.result  # a steered answer's step is inspected steered as its trace says
+        steering = steering_from_record(result.steering if result is not None else None)
         waiting = self.bridge.busy   # a generation holds the engine: this request runs after it
         self._show_message(visible, self.tr("Computing… (after the engine finishes the answer it is writing)")
                            if waiting else self.tr("Computing…"))
@@ -188,7 +191,7 @@ class ForwardInspector(QObject):
                 assert prompt_request is not None
                 prompt = tuple(client.prompt_tokens(prompt_request))
             request = InspectRequest(prompt + answer_tokens, step.chosen, lens="lens" in views,
-                                     attention="attention" in views)
+                                     attention="attention" in views, steering=steering)
             try:
                 return Inspected(step, prompt, inspect(request))
             except LogitscopeError:
