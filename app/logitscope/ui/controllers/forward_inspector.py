@@ -250,6 +250,7 @@ class ForwardInspector(QObject):
         if found is None or row is None:
             return None
         tokens = list(found.inspection.tokens[:row.position + 1])
+        steering = steering_from_record(found.inspection.steering)  # as the shown step was computed
         n_layer, n_head = row.weights.shape[:2]
         if self.matrix_dialog is not None:
             self.matrix_dialog.close()
@@ -260,9 +261,9 @@ class ForwardInspector(QObject):
                     translate_message(message)))
 
             def job(client: EngineLike) -> AttentionMatrix | None:   # the worker thread
-                compute: Callable[[list[int], int, int], AttentionMatrix] | None = getattr(
+                compute: Callable[..., AttentionMatrix] | None = getattr(
                     client, "attention_matrix", None)   # by name: a remote engine has none
-                return compute(tokens, layer, head) if compute is not None else None
+                return compute(tokens, layer, head, steering) if compute is not None else None
 
             def done(matrix: AttentionMatrix | None) -> None:
                 if matrix is None:
