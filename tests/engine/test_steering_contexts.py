@@ -117,10 +117,11 @@ def test_beam_search_is_steered_and_records_it(engine, tmp_path):
 def test_a_lora_adapter_is_initialised_once_for_all_contexts(engine, tmp_path):
     adapter = lora_adapter(tmp_path / "a.gguf")
     steering = Steering(loras=(ScaledFile(str(adapter), 1.0),))
+    before = len(engine.steering_files._adapters)  # the engine is shared: earlier tests' adapters stay cached
     greedy(engine, steering)
     engine.score(ScoreRequest(text=PROMPT + " Paris.", steering=steering))
     engine.inspect(InspectRequest(tuple(engine.tokenize(PROMPT, add_special=True)), steering=steering))
-    assert len(engine.steering_files._adapters) == 1
+    assert len(engine.steering_files._adapters) == before + 1
 
 
 def test_comparing_an_answer_under_two_steerings(engine, tmp_path):
