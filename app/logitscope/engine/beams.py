@@ -34,6 +34,7 @@ import numpy as np
 from logitscope.base.errors import ContextOverflowError, LogitscopeError
 from logitscope.engine.handles import Batch, Context, beam_spec, decode_error
 from logitscope.engine.runtime import Runtime
+from logitscope.engine.score import log_softmax
 from logitscope.engine.steering.apply import Steerer, SteeringFiles
 from logitscope.protocol.beams import (
     FINISHED,
@@ -135,9 +136,7 @@ class BeamSearch:
     def _log_softmax(self, index: int) -> np.ndarray:
         ptr = llama_cpp.llama_get_logits_ith(self._ctx, index)
         x = np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)), shape=(self.rt.n_vocab,))
-        x = x.astype(np.float64)
-        m = x.max()
-        out: np.ndarray = x - (m + np.log(np.exp(x - m).sum()))
+        out: np.ndarray = log_softmax(x[None, :])[0]
         return out
 
     # -- the search ------------------------------------------------------------------------------

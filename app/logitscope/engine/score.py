@@ -276,6 +276,14 @@ def _eval_failed(rc: int) -> LogitscopeError:
     return LogitscopeError("llama.cpp could not evaluate the text (llama_decode returned {rc})", rc=rc)
 
 
+def log_softmax(logits: np.ndarray) -> np.ndarray:
+    """Row by row, in float64: the same logits always give the same numbers."""
+    x = logits.astype(np.float64)
+    m = x.max(axis=1, keepdims=True)
+    out: np.ndarray = x - (m + np.log(np.exp(x - m).sum(axis=1, keepdims=True)))
+    return out
+
+
 def score_rows(logits: np.ndarray, targets: np.ndarray, top: int
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per row of logits [rows, n_vocab]: (log-probability of the target, entropy in nats, rank of the

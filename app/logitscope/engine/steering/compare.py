@@ -11,15 +11,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from logitscope.engine.score import ROW_BLOCK, Scorer, score_rows
+from logitscope.engine.score import ROW_BLOCK, Scorer, log_softmax, score_rows
 from logitscope.protocol.steering_compare import SteeringCompare, SteeringCompareRequest
-
-
-def log_softmax(logits: np.ndarray) -> np.ndarray:
-    x = logits.astype(np.float64)
-    m = x.max(axis=1, keepdims=True)
-    out: np.ndarray = x - (m + np.log(np.exp(x - m).sum(axis=1, keepdims=True)))
-    return out
 
 
 def compare_steering(scorer: Scorer, request: SteeringCompareRequest,
