@@ -4,7 +4,8 @@
 Drives the real window over the real engine and the demo model in a throw-away data folder: a control vector
 built in the dock's Build… dialog from four honest pairs (happy − sad), loaded at a scale that changes the
 answer, steering on, one steered answer; then the Steering dock in front at 1280x720 and 1920x1080, light and
-dark: steering-WxH-THEME-LANG.png, and the Build dialog: steering-build-LANG.png (default folder /tmp/steering).
+dark: steering-WxH-THEME-LANG.png, the Build dialog: steering-build-LANG.png, and the Compare view of that answer
+(its distributions, then its logit lens): steering-compare[-lens]-THEME-LANG.png (default folder /tmp/steering).
 Under X (DISPLAY set, e.g. Xvfb) the screen itself is grabbed, as it is shown; offscreen, the window renders
 itself.
 """
@@ -104,6 +105,18 @@ def main() -> int:
         for theme in THEMES:
             window.chat.set_dark(apply_theme(app, theme))
             grab(window, out / f"steering-{width}x{height}-{theme}-{lang}.png")
+    window.resize(*SIZES[0])
+    compare = window.steering_compare
+    compare.move(40, 20)
+    compare.open_for_selected()
+    wait(lambda: not compare.running)
+    wait(lambda: compare.lens is not None)
+    for theme in THEMES:
+        window.chat.set_dark(apply_theme(app, theme))
+        compare.tabs.setCurrentIndex(0)
+        grab(compare, out / f"steering-compare-{theme}-{lang}.png")
+        compare.tabs.setCurrentIndex(1)
+        grab(compare, out / f"steering-compare-lens-{theme}-{lang}.png")
     window.close()
     return 0
 

@@ -1017,6 +1017,19 @@
     </message>
 </context>
 <context>
+    <name>DistributionPair</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="174"/>
+        <source>Unsteered (A)</source>
+        <translation>未引导 (A)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="174"/>
+        <source>Steered (B)</source>
+        <translation>已引导 (B)</translation>
+    </message>
+</context>
+<context>
     <name>DistributionPanel</name>
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="208"/>
@@ -1067,6 +1080,24 @@
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="300"/>
         <source>Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), entropy {6} nats</source>
         <translation>第 {0} 步：选择了 {1} — 原始 p {2}（排名 {3}），最终 p {4}（排名 {5}），熵 {6} nats</translation>
+    </message>
+</context>
+<context>
+    <name>DistributionTable</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="141"/>
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="141"/>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="141"/>
+        <source>p</source>
+        <translation>p</translation>
     </message>
 </context>
 <context>
@@ -1245,37 +1276,37 @@
 <context>
     <name>ForwardInspector</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="68"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="69"/>
         <source>The forward pass cannot be shown for this engine: a remote server does not expose the layers and attention of its model. Load a local GGUF model to see them.</source>
         <translation>此引擎无法显示前向传播：远程服务器不提供其模型的各层与注意力。请加载本地 GGUF 模型以查看。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="176"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="179"/>
         <source>Computing… (after the engine finishes the answer it is writing)</source>
         <translation>计算中…（等引擎写完当前回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="177"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="180"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="218"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="221"/>
         <source>The engine could not inspect this step: {0}</source>
         <translation>引擎无法检查这一步：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="233"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="236"/>
         <source>Not available for this model: {0}</source>
         <translation>此模型不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="256"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="260"/>
         <source>The engine could not compute this matrix: {0}</source>
         <translation>引擎无法计算此矩阵：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="288"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="292"/>
         <source>{0} at position {1} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
         <translation>位置 {1} 的 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
     </message>
@@ -1299,6 +1330,19 @@
         <location filename="../../app/logitscope/ui/controllers/inspector_coordinator.py" line="67"/>
         <source>No step selected — click a token in an answer</source>
         <translation>未选择步骤 — 点击回答中的某个 token</translation>
+    </message>
+</context>
+<context>
+    <name>KlPlot</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="98"/>
+        <source>KL (nats)</source>
+        <translation>KL（纳特）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="99"/>
+        <source>step of the steered answer</source>
+        <translation>已引导回答的步</translation>
     </message>
 </context>
 <context>
@@ -1498,6 +1542,52 @@
     </message>
 </context>
 <context>
+    <name>LensPlot</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="207"/>
+        <source>rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="208"/>
+        <source>layer (0 = the embedding)</source>
+        <translation>层（0 = 嵌入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="219"/>
+        <source>{0}: solid steered, dashed unsteered.</source>
+        <translation>{0}：实线为已引导，虚线为未引导。</translation>
+    </message>
+</context>
+<context>
+    <name>LensTable</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="254"/>
+        <source>unsteered</source>
+        <translation>未引导</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="254"/>
+        <source>steered</source>
+        <translation>已引导</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="255"/>
+        <source>{0}, {1}</source>
+        <translation>{0}，{1}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="257"/>
+        <source>after {0}</source>
+        <translation>第 {0} 层后</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="257"/>
+        <source>embedding</source>
+        <translation>嵌入</translation>
+    </message>
+</context>
+<context>
     <name>LoadModelDialog</name>
     <message>
         <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="39"/>
@@ -1578,7 +1668,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="103"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="104"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
@@ -1780,7 +1870,7 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
@@ -1830,7 +1920,7 @@
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="352"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="358"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
@@ -3434,6 +3524,217 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
 </context>
 <context>
+    <name>SteeringCompareDialog</name>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="102"/>
+        <source>Compare steering</source>
+        <translation>比较引导</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="105"/>
+        <source>Regenerates the selected answer without steering (A) and with it (B): the same question, the same sampler settings and seed.</source>
+        <translation>重新生成所选回答：不加引导 (A) 和加引导 (B)，问题、采样器设置和种子都相同。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="110"/>
+        <source>Max tokens</source>
+        <translation>最大 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="114"/>
+        <source>How long each answer may grow (the selected answer&apos;s length at first)</source>
+        <translation>每个回答最多生成多长（初始为所选回答的长度）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="117"/>
+        <source>Compare again</source>
+        <translation>再次比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="118"/>
+        <source>Regenerate the selected answer both ways, with the Steering dock as it is now (Ctrl+Return)</source>
+        <translation>按引导面板当前的设置，以两种方式重新生成所选回答（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="122"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="123"/>
+        <source>Stop within one token (Esc)</source>
+        <translation>在一个词元内停止（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="134"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="251"/>
+        <source>Unsteered (A)</source>
+        <translation>未引导 (A)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="135"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="251"/>
+        <source>Steered (B)</source>
+        <translation>已引导 (B)</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="158"/>
+        <source>Distributions at the step</source>
+        <translation>该步的分布</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="159"/>
+        <source>Logit lens at the step</source>
+        <translation>该步的 Logit 透镜</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="174"/>
+        <source>Comparing steering needs a local model: a server cannot be steered.</source>
+        <translation>比较引导需要本地模型：服务器无法被引导。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="175"/>
+        <source>Load a model first.</source>
+        <translation>请先加载模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="177"/>
+        <source>Ask something first: Compare regenerates the selected answer (or the last one).</source>
+        <translation>请先提问：比较会重新生成所选回答（或最后一个回答）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="190"/>
+        <source>Nothing to compare with: turn steering on in the Steering dock (or select a steered answer).</source>
+        <translation>没有可比较的内容：请在引导面板中打开引导（或选择一个已引导的回答）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="223"/>
+        <source>B: {0}. Seed {1}.</source>
+        <translation>B：{0}。种子 {1}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="225"/>
+        <source>Unsteered (A)…</source>
+        <translation>未引导 (A)…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="236"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="252"/>
+        <source>{0}: {1} of at most {2} tokens…</source>
+        <translation>{0}：{1} / 最多 {2} 个词元…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="261"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="267"/>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="262"/>
+        <source>The comparison failed: {0}</source>
+        <translation>比较失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="292"/>
+        <source>control vectors {0}</source>
+        <translation>控制向量 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="294"/>
+        <source>LoRA {0}</source>
+        <translation>LoRA {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="302"/>
+        <source>&lt;b&gt;Unsteered (A)&lt;/b&gt;: {0} tokens</source>
+        <translation>&lt;b&gt;未引导 (A)&lt;/b&gt;：{0} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="303"/>
+        <source>&lt;b&gt;Steered (B)&lt;/b&gt;: {0} tokens — {1}</source>
+        <translation>&lt;b&gt;已引导 (B)&lt;/b&gt;：{0} 个词元 — {1}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="309"/>
+        <source>Done: both answers and the comparison in {0:.1f} s. Click a token or a bar to see that step.</source>
+        <translation>完成：两个回答和比较共用 {0:.1f} 秒。点击一个词元或一根柱子查看该步。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="319"/>
+        <source>The two answers are the same, token for token.</source>
+        <translation>两个回答逐词元完全相同。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="321"/>
+        <source>The answers agree for {0} tokens; then one ends.</source>
+        <translation>两个回答前 {0} 个词元相同，然后其中一个结束。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="324"/>
+        <source>They part at token {0}: A chose {1} (p {2}), B chose {3} (p {4}).</source>
+        <translation>它们在第 {0} 个词元处分开：A 选择了 {1}（p {2}），B 选择了 {3}（p {4}）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="329"/>
+        <source>Along the steered answer: mean KL(A ‖ B) {0:.3f} nats (largest {1:.3f} at token {2}); its perplexity {3:.2f} unsteered, {4:.2f} steered.</source>
+        <translation>沿已引导回答：平均 KL(A ‖ B) {0:.3f} 纳特（最大 {1:.3f}，在第 {2} 个词元）；其困惑度未引导时 {3:.2f}，引导时 {4:.2f}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="351"/>
+        <source>Past the parting token, the comparison follows the steered answer: click a token of B.</source>
+        <translation>分开之后，比较沿已引导回答进行：请点击 B 的词元。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="361"/>
+        <source>the two runs read the same tokens up to here</source>
+        <translation>到这里为止两次运行读取的词元相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="362"/>
+        <source>both models read the steered answer up to here</source>
+        <translation>到这里为止两个模型都读取已引导回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="364"/>
+        <source>Token {0} of the steered answer ({1}): KL(A ‖ B) = {2:.3f} nats; the answer&apos;s token {3}: p {4} unsteered, {5} steered. Before any sampler stage; the runs&apos; choices in bold.</source>
+        <translation>已引导回答的第 {0} 个词元（{1}）：KL(A ‖ B) = {2:.3f} 纳特；回答的词元 {3}：未引导 p {4}，引导 {5}。为任何采样阶段之前的分布；两次运行的选择以粗体显示。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="375"/>
+        <source>Reading the logit lens at token {0}, unsteered and steered…</source>
+        <translation>正在读取第 {0} 个词元处的 Logit 透镜（未引导和引导）…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="383"/>
+        <source>The logit lens failed: {0}</source>
+        <translation>Logit 透镜失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="398"/>
+        <source> The control vectors are added to the output of layers {0}–{1} (tinted).</source>
+        <translation> 控制向量加到第 {0}–{1} 层的输出上（着色部分）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="401"/>
+        <source>Token {0}: the rank and probability of each run&apos;s token after every layer, read through the output head, unsteered and steered.{1} {2}</source>
+        <translation>第 {0} 个词元：每次运行所选词元在每一层之后经输出头读出的排名和概率，未引导与引导。{1} {2}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="410"/>
+        <source>Regenerate the selected answer with and without steering, side by side</source>
+        <translation>以引导和不引导两种方式重新生成所选回答，并排显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="412"/>
+        <source>Compare &amp;steering…</source>
+        <translation>比较引导(&amp;S)…</translation>
+    </message>
+</context>
+<context>
     <name>SteeringController</name>
     <message>
         <location filename="../../app/logitscope/ui/steering/controller.py" line="76"/>
@@ -3466,53 +3767,52 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>一段短文本（{0!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="188"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="199"/>
         <source>Load a control vector</source>
         <translation>载入控制向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="189"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="200"/>
         <source>Control vectors (*.gguf);;All files (*)</source>
         <translation>控制向量 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="194"/>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="218"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="193"/>
         <source>{0} is in the Steering dock already</source>
         <translation>{0} 已在“引导”面板中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="202"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="209"/>
         <source>Control vector</source>
         <translation>控制向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="212"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="218"/>
         <source>Add a LoRA adapter</source>
         <translation>添加 LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="213"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="219"/>
         <source>GGUF LoRA adapters (*.gguf);;All files (*)</source>
         <translation>GGUF LoRA 适配器 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="221"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="223"/>
         <source>LoRA adapter</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="238"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="240"/>
         <source>Control vector {0} built and added to the Steering dock</source>
         <translation>控制向量 {0} 已构建并加入“引导”面板</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="254"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="256"/>
         <source>{0} is left out of the next answers: {1}</source>
         <translation>之后的回答将不使用 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="276"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="278"/>
         <source>Removed from the Steering dock, the file is gone: {0}</source>
         <translation>已从“引导”面板移除（文件已不存在）：{0}</translation>
     </message>
@@ -3520,107 +3820,117 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SteeringPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="50"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="51"/>
         <source>Steering on</source>
         <translation>开启引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="55"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="56"/>
         <source>Apply the control vectors and adapters below to every answer from the next one on (no reload of the model). Off at every start of Logitscope.</source>
         <translation>从下一个回答起，对每个回答应用下面的控制向量和适配器（无需重新加载模型）。每次启动 Logitscope 时都是关闭的。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="65"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="61"/>
+        <source>Compare…</source>
+        <translation>比较…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="62"/>
+        <source>Regenerate the selected answer with and without steering, side by side (Ctrl+Shift+D)</source>
+        <translation>以引导和不引导两种方式重新生成所选回答，并排显示（Ctrl+Shift+D）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="73"/>
         <source>&lt;b&gt;Control vectors&lt;/b&gt;</source>
         <translation>&lt;b&gt;控制向量&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="66"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="74"/>
         <source>Load…</source>
         <translation>载入…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="66"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="74"/>
         <source>Add a llama.cpp control-vector GGUF (what llama-cvector-generator writes)</source>
         <translation>添加 llama.cpp 控制向量 GGUF（llama-cvector-generator 写出的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="68"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="76"/>
         <source>Build…</source>
         <translation>构建…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="68"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="76"/>
         <source>Build a control vector from pairs of prompts, as llama-cvector-generator does, in the engine process</source>
         <translation>像 llama-cvector-generator 一样，用成对的提示词在引擎进程中构建控制向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="72"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="80"/>
         <source>No control vector. Load a llama.cpp control-vector file or build one from prompt pairs.</source>
         <translation>没有控制向量。请载入 llama.cpp 控制向量文件，或用成对的提示词构建一个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="76"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="84"/>
         <source>&lt;b&gt;LoRA adapters&lt;/b&gt;</source>
         <translation>&lt;b&gt;LoRA 适配器&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="77"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="85"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="77"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="85"/>
         <source>Add a GGUF LoRA adapter of this model (what llama.cpp&apos;s convert_lora_to_gguf.py writes)</source>
         <translation>添加此模型的 GGUF LoRA 适配器（llama.cpp 的 convert_lora_to_gguf.py 写出的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="81"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="89"/>
         <source>No adapter. A scale of 1 applies it as it was trained.</source>
         <translation>没有适配器。缩放为 1 时按训练时的强度应用。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="92"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="100"/>
         <source>The layers whose output the control vectors are added to, first to last, inclusive (llama.cpp&apos;s --control-vector-layer-range). Layer 0 is never steered.</source>
         <translation>控制向量加到这些层的输出上，从第一层到最后一层，包含两端（llama.cpp 的 --control-vector-layer-range）。第 0 层永远不会被引导。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="94"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="102"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="104"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="112"/>
         <source>to</source>
         <translation>至</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="200"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="208"/>
         <source>The vector&apos;s scale (llama.cpp&apos;s --control-vector-scaled): a positive scale adds the direction to the residual stream, a negative one subtracts it, 0 gives the unsteered answer. Several vectors add up.</source>
         <translation>向量的缩放（llama.cpp 的 --control-vector-scaled）：正值把方向加到残差流上，负值减去它，0 得到未经引导的回答。多个向量相加。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="209"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="217"/>
         <source>The adapter&apos;s scale (llama.cpp&apos;s --lora-scaled): 1 applies it as trained, 0 not at all, a negative scale pushes the other way</source>
         <translation>适配器的缩放（llama.cpp 的 --lora-scaled）：1 按训练时的强度应用，0 完全不应用，负值则朝相反方向推</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="265"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="273"/>
         <source>Slider ±{0:g} (the residual stream is not measured yet)</source>
         <translation>滑块 ±{0:g}（尚未测量残差流）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="266"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="274"/>
         <source>Once the residual stream&apos;s norm is measured (the Layers dock, or a short text evaluated for it), the slider reaches about 1.5 times the scale at which this vector is as large as the residual stream it is added to.</source>
         <translation>测量残差流的范数之后（来自“层”面板，或为此计算的一段短文本），滑块的范围约为该向量与其所加的残差流一样大时的缩放的 1.5 倍。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="271"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="279"/>
         <source>Slider ±{0:g} · the vector&apos;s norm equals the residual stream&apos;s at scale {1:.3g}</source>
         <translation>滑块 ±{0:g} · 缩放为 {1:.3g} 时向量的范数等于残差流的范数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="273"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="281"/>
         <source>Scale where the vector&apos;s norm equals the residual stream&apos;s: {0:.1f} (the median over the layers {1}–{2} that the vector has; the residual measured on {3}). The slider reaches 1.5 times that, rounded. A unit vector at scale 0.8 does nothing visible on a residual of norm 40; llama.cpp&apos;s sign: a positive scale adds the direction, a negative one subtracts it.</source>
         <translation>向量范数等于残差流范数时的缩放：{0:.1f}（该向量在第 {1}–{2} 层上的中位数；残差在{3}上测得）。滑块的范围是它的 1.5 倍并取整。缩放为 0.8 的单位向量对范数为 40 的残差没有可见影响；llama.cpp 的符号约定：正值加上方向，负值减去方向。</translation>
     </message>

@@ -14,11 +14,7 @@ from functools import partial
 
 from PySide6.QtCore import QSettings, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import (
-    QApplication,
-    QLabel,
-    QMainWindow,
-)
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
 from logitscope.base.errors import LogitscopeError
 from logitscope.protocol.api import LoadSettings
@@ -56,6 +52,7 @@ from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
 from logitscope.ui.score import view as score_view
+from logitscope.ui.steering import compare_view as steering_compare
 from logitscope.ui.steering.controller import SteeringController, install_steering
 from logitscope.ui.window import state_probe
 from logitscope.ui.window.actions import ActionRegistry
@@ -170,6 +167,8 @@ class MainWindow(QMainWindow):
             self.bridge, self, registry, menu, self.models, self.sampler.settings_to_send, self.kv_map_feed)
         self.score_dialog, self.score_action = score_view.install(self.bridge, self, registry, menu, self.models)
         drafting.install(self.sampler.drafting, self.models, self.app_settings, self.bridge, self.statusMessage.emit)
+        self.steering_compare = steering_compare.install(self.bridge, self, registry, menu, self.steering,
+                                                         lambda: self.current, self.inspector.inspected_turn)
         install_steering(self.steering, self.docks["steering"], self.statusBar(), self.forward.inspected,
                          self.models.changed, self, self.show_error, self.statusMessage.emit)
         state_probe.install(self, self.session, self.sidebar, self.inspector)  # for the e2e tests only

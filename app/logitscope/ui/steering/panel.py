@@ -37,6 +37,7 @@ class SteeringPanel(QWidget):
     loadRequested = Signal()         # Load… a control vector
     buildRequested = Signal()        # Build… one from prompt pairs
     addAdapterRequested = Signal()   # Add… a LoRA adapter
+    compareRequested = Signal()      # Compare… the selected answer with and without steering
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -55,7 +56,14 @@ class SteeringPanel(QWidget):
             "Apply the control vectors and adapters below to every answer from the next one on (no reload of "
             "the model). Off at every start of Logitscope."))
         self.master.toggled.connect(self._switched)
-        layout.addWidget(self.master)
+        top = QHBoxLayout()
+        top.addWidget(self.master, 1)
+        self.compare_button = QPushButton(self.tr("Compare…"))
+        self.compare_button.setToolTip(self.tr("Regenerate the selected answer with and without steering, side by "
+                                               "side (Ctrl+Shift+D)"))
+        self.compare_button.clicked.connect(self.compareRequested)
+        top.addWidget(self.compare_button)
+        layout.addLayout(top)
         self.unavailable = QLabel()
         self.unavailable.setObjectName("settingProblem")
         self.unavailable.setWordWrap(True)
