@@ -264,183 +264,183 @@
 <context>
     <name>BeamsDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="131"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="136"/>
         <source>Beam search</source>
         <translation>束搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="135"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="140"/>
         <source>What is the capital of France?</source>
         <translation>法国的首都是哪里？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="136"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="141"/>
         <source>Question:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="148"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="153"/>
         <source>Beams</source>
         <translation>束数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="148"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="153"/>
         <source>Length penalty α</source>
         <translation>长度惩罚 α</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="149"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="154"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="152"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="157"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="164"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="169"/>
         <source>Score = sum of log-probabilities / length^α (the end-of-text token counts).</source>
         <translation>得分 = 对数概率之和 / 长度^α（文本结束 token 也计入长度）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="168"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="173"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="168"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="173"/>
         <source>log p</source>
         <translation>log p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="168"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="173"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="168"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="173"/>
         <source>Fate</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="187"/>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="202"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="192"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="208"/>
         <source>Ask a question and press Search.</source>
         <translation>输入问题后点击“搜索”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="211"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="217"/>
         <source>Write a question first.</source>
         <translation>请先输入问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="155"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="160"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="156"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="161"/>
         <source>Stop the search within one step (Esc)</source>
         <translation>在一步之内停止搜索（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="223"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="229"/>
         <source>The greedy and sampled answers first, then {0} beams…</source>
         <translation>先生成贪心和采样回答，然后用 {0} 个束搜索…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="236"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="242"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="270"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="276"/>
         <source>Step {0} of at most {1}: {2} beams kept (best cumulative log-prob {3:.3f}), {4} hypotheses finished…</source>
         <translation>第 {0} 步（最多 {1} 步）：保留 {2} 个束（最佳累计对数概率 {3:.3f}），已完成 {4} 个假设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="285"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="291"/>
         <source>The search failed: {0}</source>
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="290"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="296"/>
         <source>Cancelled after {0} steps: the tree shows the search so far; it has no winner.</source>
         <translation>已在 {0} 步后取消：树中显示的是目前为止的搜索，没有胜出者。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="292"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="298"/>
         <source>Cancelled before the first step.</source>
         <translation>在第一步之前已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="316"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="322"/>
         <source>stopped (cancelled)</source>
         <translation>已停止（取消）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="317"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="323"/>
         <source>pruned</source>
         <translation>已剪枝</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="317"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="323"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="317"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="323"/>
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="365"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="371"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="367"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="373"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
         <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="370"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="376"/>
         <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="373"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="379"/>
         <source>&lt;b&gt;Hypotheses kept&lt;/b&gt; (best score first):</source>
         <translation>&lt;b&gt;保留的假设&lt;/b&gt;（按得分从高到低）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="376"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="382"/>
         <source>&lt;b&gt;KV cells&lt;/b&gt; at the last step: {0} held, instead of {1} with a copy per beam; per beam: {2}</source>
         <translation>&lt;b&gt;KV 单元&lt;/b&gt;（最后一步）：共占用 {0} 个，若每个束各复制一份则需 {1} 个；每个束：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="378"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="384"/>
         <source>{0} cells ({1} shared)</source>
         <translation>{0} 个单元（{1} 个共享）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="380"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="386"/>
         <source>{0} steps, {1} candidates, {2:.2f} s.</source>
         <translation>{0} 步，{1} 个候选，{2:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="396"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="405"/>
         <source>&amp;Beam search…</source>
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="409"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="418"/>
         <source>Beam search needs a local model: a server cannot keep every hypothesis in sequences of its own.</source>
         <translation>束搜索需要本地模型：服务器无法把每个假设保存在各自的序列中。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="394"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="403"/>
         <source>Beam search on a question, the tree of hypotheses beside the greedy answer</source>
         <translation>对一个问题做束搜索：假设树与贪心解码的回答并排显示</translation>
     </message>
@@ -1668,7 +1668,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="104"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="100"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
@@ -1870,7 +1870,7 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="203"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
@@ -1920,7 +1920,7 @@
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="358"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="352"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
@@ -3526,210 +3526,210 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SteeringCompareDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="102"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="104"/>
         <source>Compare steering</source>
         <translation>比较引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="105"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="107"/>
         <source>Regenerates the selected answer without steering (A) and with it (B): the same question, the same sampler settings and seed.</source>
         <translation>重新生成所选回答：不加引导 (A) 和加引导 (B)，问题、采样器设置和种子都相同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="110"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="112"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="114"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="116"/>
         <source>How long each answer may grow (the selected answer&apos;s length at first)</source>
         <translation>每个回答最多生成多长（初始为所选回答的长度）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="117"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="119"/>
         <source>Compare again</source>
         <translation>再次比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="118"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="120"/>
         <source>Regenerate the selected answer both ways, with the Steering dock as it is now (Ctrl+Return)</source>
         <translation>按引导面板当前的设置，以两种方式重新生成所选回答（Ctrl+Return）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="122"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="124"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="123"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="125"/>
         <source>Stop within one token (Esc)</source>
         <translation>在一个词元内停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="134"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="251"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="136"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="253"/>
         <source>Unsteered (A)</source>
         <translation>未引导 (A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="135"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="251"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="137"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="253"/>
         <source>Steered (B)</source>
         <translation>已引导 (B)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="158"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="160"/>
         <source>Distributions at the step</source>
         <translation>该步的分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="159"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="161"/>
         <source>Logit lens at the step</source>
         <translation>该步的 Logit 透镜</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="174"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="176"/>
         <source>Comparing steering needs a local model: a server cannot be steered.</source>
         <translation>比较引导需要本地模型：服务器无法被引导。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="175"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="177"/>
         <source>Load a model first.</source>
         <translation>请先加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="177"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="179"/>
         <source>Ask something first: Compare regenerates the selected answer (or the last one).</source>
         <translation>请先提问：比较会重新生成所选回答（或最后一个回答）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="190"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="192"/>
         <source>Nothing to compare with: turn steering on in the Steering dock (or select a steered answer).</source>
         <translation>没有可比较的内容：请在引导面板中打开引导（或选择一个已引导的回答）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="223"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="225"/>
         <source>B: {0}. Seed {1}.</source>
         <translation>B：{0}。种子 {1}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="225"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="227"/>
         <source>Unsteered (A)…</source>
         <translation>未引导 (A)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="236"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="238"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="252"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="254"/>
         <source>{0}: {1} of at most {2} tokens…</source>
         <translation>{0}：{1} / 最多 {2} 个词元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="261"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="267"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="263"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="269"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="262"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="264"/>
         <source>The comparison failed: {0}</source>
         <translation>比较失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="292"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="294"/>
         <source>control vectors {0}</source>
         <translation>控制向量 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="294"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="296"/>
         <source>LoRA {0}</source>
         <translation>LoRA {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="302"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="304"/>
         <source>&lt;b&gt;Unsteered (A)&lt;/b&gt;: {0} tokens</source>
         <translation>&lt;b&gt;未引导 (A)&lt;/b&gt;：{0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="303"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="305"/>
         <source>&lt;b&gt;Steered (B)&lt;/b&gt;: {0} tokens — {1}</source>
         <translation>&lt;b&gt;已引导 (B)&lt;/b&gt;：{0} 个词元 — {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="309"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="311"/>
         <source>Done: both answers and the comparison in {0:.1f} s. Click a token or a bar to see that step.</source>
         <translation>完成：两个回答和比较共用 {0:.1f} 秒。点击一个词元或一根柱子查看该步。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="319"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="321"/>
         <source>The two answers are the same, token for token.</source>
         <translation>两个回答逐词元完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="321"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="323"/>
         <source>The answers agree for {0} tokens; then one ends.</source>
         <translation>两个回答前 {0} 个词元相同，然后其中一个结束。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="324"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="326"/>
         <source>They part at token {0}: A chose {1} (p {2}), B chose {3} (p {4}).</source>
         <translation>它们在第 {0} 个词元处分开：A 选择了 {1}（p {2}），B 选择了 {3}（p {4}）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="329"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="331"/>
         <source>Along the steered answer: mean KL(A ‖ B) {0:.3f} nats (largest {1:.3f} at token {2}); its perplexity {3:.2f} unsteered, {4:.2f} steered.</source>
         <translation>沿已引导回答：平均 KL(A ‖ B) {0:.3f} 纳特（最大 {1:.3f}，在第 {2} 个词元）；其困惑度未引导时 {3:.2f}，引导时 {4:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="351"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="353"/>
         <source>Past the parting token, the comparison follows the steered answer: click a token of B.</source>
         <translation>分开之后，比较沿已引导回答进行：请点击 B 的词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="361"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="363"/>
         <source>the two runs read the same tokens up to here</source>
         <translation>到这里为止两次运行读取的词元相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="362"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="364"/>
         <source>both models read the steered answer up to here</source>
         <translation>到这里为止两个模型都读取已引导回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="364"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="366"/>
         <source>Token {0} of the steered answer ({1}): KL(A ‖ B) = {2:.3f} nats; the answer&apos;s token {3}: p {4} unsteered, {5} steered. Before any sampler stage; the runs&apos; choices in bold.</source>
         <translation>已引导回答的第 {0} 个词元（{1}）：KL(A ‖ B) = {2:.3f} 纳特；回答的词元 {3}：未引导 p {4}，引导 {5}。为任何采样阶段之前的分布；两次运行的选择以粗体显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="375"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="377"/>
         <source>Reading the logit lens at token {0}, unsteered and steered…</source>
         <translation>正在读取第 {0} 个词元处的 Logit 透镜（未引导和引导）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="383"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="385"/>
         <source>The logit lens failed: {0}</source>
         <translation>Logit 透镜失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="398"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="400"/>
         <source> The control vectors are added to the output of layers {0}–{1} (tinted).</source>
         <translation> 控制向量加到第 {0}–{1} 层的输出上（着色部分）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="401"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="403"/>
         <source>Token {0}: the rank and probability of each run&apos;s token after every layer, read through the output head, unsteered and steered.{1} {2}</source>
         <translation>第 {0} 个词元：每次运行所选词元在每一层之后经输出头读出的排名和概率，未引导与引导。{1} {2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="410"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="415"/>
         <source>Regenerate the selected answer with and without steering, side by side</source>
         <translation>以引导和不引导两种方式重新生成所选回答，并排显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="412"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="417"/>
         <source>Compare &amp;steering…</source>
         <translation>比较引导(&amp;S)…</translation>
     </message>

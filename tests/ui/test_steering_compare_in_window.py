@@ -111,3 +111,34 @@ def test_nothing_to_compare_is_said_and_nothing_runs(qtbot, real_window):
     dialog.run()                                                # the dock is off and the answer unsteered
     assert not dialog.running and "turn steering on" in dialog.status.text()
     dialog.close()
+
+
+def test_the_beams_view_searches_as_the_dock_steers_and_a_lora_is_compared_too(qtbot, real_window, tmp_path):
+    from logitscope.bench.steering_files import lora_adapter
+
+    window = real_window
+    steer(window, tmp_path)
+    beams = window.beams_dialog
+    beams.max_tokens.setValue(6)
+    beams.beams.setValue(2)
+    beams.run()
+    qtbot.waitUntil(lambda: not beams.running, timeout=GEN_TIMEOUT_MS)
+    record = beams.beam_result.steering
+    assert record is not None and record["control_vectors"][0]["scale"] == STRONG
+    assert beams.greedy.steering == record                      # the greedy answer beside it is steered alike
+    assert "steered: random.gguf ×12" in beams.status.text()
+    beams.close()
+    # an adapter alone: B carries it, and the lens has no steered layers to tint
+    window.steering.panel.set_on(False)
+    ask(qtbot, window, QUESTION, max_tokens=8)
+    for row in list(window.steering.panel.rows.values()):
+        row.check.setChecked(False)
+    adapter = lora_adapter(tmp_path / "tune.gguf", seed=3)
+    assert window.steering.add_adapter(str(adapter))
+    window.steering.panel.set_on(True)
+    dialog = compared(qtbot, window)
+    assert dialog.runs.b.result.steering["loras"][0]["file"] == "tune.gguf"
+    assert not dialog.runs.b.result.steering["control_vectors"]
+    qtbot.waitUntil(lambda: dialog.lens is not None, timeout=GEN_TIMEOUT_MS)
+    assert not dialog.lens_plot.region.isVisible()
+    dialog.close()

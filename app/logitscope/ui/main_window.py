@@ -164,7 +164,8 @@ class MainWindow(QMainWindow):
         """The Model menu's dialogs and the speculative row, each given what it needs (not the window)."""
         registry, menu = self.action_registry, self.model_menu
         self.beams_dialog, self.beams_action = beams_view.install(
-            self.bridge, self, registry, menu, self.models, self.sampler.settings_to_send, self.kv_map_feed)
+            self.bridge, self, registry, menu, self.models, self.sampler.settings_to_send, self.kv_map_feed,
+            self.steering.steering)
         self.score_dialog, self.score_action = score_view.install(self.bridge, self, registry, menu, self.models)
         drafting.install(self.sampler.drafting, self.models, self.app_settings, self.bridge, self.statusMessage.emit)
         self.steering_compare = steering_compare.install(self.bridge, self, registry, menu, self.steering,

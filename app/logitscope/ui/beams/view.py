@@ -55,9 +55,11 @@ from logitscope.protocol.beams import (
 )
 from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings
+from logitscope.protocol.steering import Steering
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.ui.bridge import JOB_BEAMS, EngineBridge
 from logitscope.ui.common.tokens import id_label
+from logitscope.ui.steering.summary import SteeringSummary
 from logitscope.ui.window.layout import scroll_area
 
 if TYPE_CHECKING:
@@ -85,7 +87,8 @@ class Comparison:
 def answer(client: EngineLike, request: BeamRequest, settings: SamplerSettings) -> Comparison:
     steps: list[StepRecord] = []
     result = client.generate(GenerateRequest(messages=request.generate.messages, settings=settings,
-                                             options=request.generate.options), on_step=steps.append)
+                                             options=request.generate.options, steering=request.generate.steering),
+                             on_step=steps.append)
     return Comparison(result, sum(math.log(max(s.p_raw, 1e-300)) for s in steps))
 
 
@@ -111,8 +114,10 @@ class BeamsDialog(QDialog):
     progressed = Signal()  # steps are waiting in `_incoming` (emitted on the worker thread, handled on the GUI's)
 
     def __init__(self, bridge: EngineBridge, parent: QWidget | None = None,
-                 sampler_settings: Callable[[], SamplerSettings] | None = None) -> None:
+                 sampler_settings: Callable[[], SamplerSettings] | None = None,
+                 steering: Callable[[], Steering | None] | None = None) -> None:
         super().__init__(parent)
+        self.steering = steering  # the Steering dock's: the beams and both answers beside them are steered alike
         self.bridge = bridge
         self.sampler_settings = sampler_settings  # the window's sampler, for the sampled answer beside the beams
         self.beam_result: BeamResult | None = None
@@ -190,7 +195,8 @@ class BeamsDialog(QDialog):
     # -- running ------------------------------------------------------------------------------------------
     def request(self) -> BeamRequest:
         generate = GenerateRequest(messages=[ChatMessage("user", self.question.text())],
-                                   options=DecodeOptions(max_tokens=self.max_tokens.value()))
+                                   options=DecodeOptions(max_tokens=self.max_tokens.value()),
+                                   steering=self.steering() if self.steering is not None else None)
         return BeamRequest(generate, self.beams.value(), self.alpha.value())
 
     def set_available(self, reason: str) -> None:
@@ -378,7 +384,9 @@ class BeamsDialog(QDialog):
                                         self.tr("{0} cells ({1} shared)").format(m.n_cells, m.n_shared)
                                         for m in result.memory)))
         self.status.setText(self.tr("{0} steps, {1} candidates, {2:.2f} s.").format(
-            len(result.steps), len(result.nodes), result.seconds))
+            len(result.steps), len(result.nodes), result.seconds)
+            + (f" {SteeringSummary.line(result.steering)}." if result.steering else ""))
+        self.status.setToolTip(SteeringSummary.tip(result.steering))
 
 
 
@@ -388,9 +396,10 @@ def _lines(text: str) -> str:
 
 
 def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, model_menu: QMenu,
-            models: ModelController, sampler_settings: Callable[[], SamplerSettings], kv_map: KvMapFeed) -> tuple[BeamsDialog, QAction]:
+            models: ModelController, sampler_settings: Callable[[], SamplerSettings], kv_map: KvMapFeed,
+            steering: Callable[[], Steering | None]) -> tuple[BeamsDialog, QAction]:
     """The dialog, its action in the Model menu, and the KV map refreshed after each search."""
-    dialog = BeamsDialog(bridge, parent, sampler_settings)
+    dialog = BeamsDialog(bridge, parent, sampler_settings, steering)
     tip = QCoreApplication.translate(
         "BeamsDialog", "Beam search on a question, the tree of hypotheses beside the greedy answer")
     action = actions.add(QCoreApplication.translate("BeamsDialog", "&Beam search…"), dialog.show,
