@@ -3921,18 +3921,18 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/steering/panel.py" line="274"/>
-        <source>Once the residual stream&apos;s norm is measured (the Layers dock, or a short text evaluated for it), the slider reaches about 1.5 times the scale at which this vector is as large as the residual stream it is added to.</source>
-        <translation>测量残差流的范数之后（来自“层”面板，或为此计算的一段短文本），滑块的范围约为该向量与其所加的残差流一样大时的缩放的 1.5 倍。</translation>
+        <source>Once the residual stream&apos;s norm is measured (the Layers dock, or a short text evaluated for it), the slider reaches about 1.5 times the scale at which what this vector adds over the layers is as large as the residual stream it is added to.</source>
+        <translation>测得残差流的范数后（来自“层”面板，或为此评估的一小段文本），滑块的范围约为这样一个缩放的 1.5 倍：在该缩放下，此向量在各层上加入的量与它所加到的残差流一样大。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="279"/>
-        <source>Slider ±{0:g} · the vector&apos;s norm equals the residual stream&apos;s at scale {1:.3g}</source>
-        <translation>滑块 ±{0:g} · 缩放为 {1:.3g} 时向量的范数等于残差流的范数</translation>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="280"/>
+        <source>Slider ±{0:g} · at scale {1:.3g} the vector adds as much as the residual stream holds</source>
+        <translation>滑块 ±{0:g} · 缩放为 {1:.3g} 时，向量加入的量与残差流相当</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="281"/>
-        <source>Scale where the vector&apos;s norm equals the residual stream&apos;s: {0:.1f} (the median over the layers {1}–{2} that the vector has; the residual measured on {3}). The slider reaches 1.5 times that, rounded. A unit vector at scale 0.8 does nothing visible on a residual of norm 40; llama.cpp&apos;s sign: a positive scale adds the direction, a negative one subtracts it.</source>
-        <translation>向量范数等于残差流范数时的缩放：{0:.1f}（该向量在第 {1}–{2} 层上的中位数；残差在{3}上测得）。滑块的范围是它的 1.5 倍并取整。缩放为 0.8 的单位向量对范数为 40 的残差没有可见影响；llama.cpp 的符号约定：正值加上方向，负值减去方向。</translation>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="282"/>
+        <source>Scale at which what the vector adds over layers {1}–{2} (its directions there, summed: the residual stream carries each addition on) is as large as the residual stream after layer {2}: {0:.1f} (the residual measured on {3}). The slider reaches 1.5 times that, rounded. A unit vector at scale 0.8 does nothing visible on a residual of norm 40; llama.cpp&apos;s sign: a positive scale adds the direction, a negative one subtracts it.</source>
+        <translation>向量在第 {1}–{2} 层加入的量（这些层的方向之和：残差流会把每次加入的量传下去）与第 {2} 层之后的残差流一样大时的缩放：{0:.1f}（残差在 {3} 上测得）。滑块范围为它的 1.5 倍（取整）。范数为 40 的残差上，单位向量以 0.8 缩放不会有可见效果；llama.cpp 的符号约定：正缩放加上该方向，负缩放减去它。</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMessageBox
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.messages import Message
 from logitscope.bench.steering_files import DEMO_N_LAYER, lora_adapter, random_vector
+from logitscope.gguf.control_vector import read_control_vector
 from logitscope.protocol.steering import ScaledFile, Steering
 from logitscope.ui.steering.model import (
     DEFAULT_VECTOR_SPAN,
@@ -91,30 +92,35 @@ def test_removing_a_row_takes_it_out_of_the_steering(qtbot, files):
 
 # -- the sliders' reach ----------------------------------------------------------------------------------------
 
-def test_the_slider_reaches_one_and_a_half_times_the_scale_where_the_norms_are_equal(qtbot):
+def test_the_slider_reaches_one_and_a_half_times_the_scale_where_the_vector_adds_as_much_as_the_residual(qtbot):
     assert [nice_ceiling(x) for x in (0.7, 1.0, 1.2, 2.2, 3.0, 7.0, 11.0, 180.0, 270.0)] == \
         [1.0, 1.0, 2.0, 2.5, 5.0, 10.0, 20.0, 200.0, 500.0]
     resid = np.arange(DEMO_N_LAYER + 1, dtype=np.float32) * 10.0   # row N + 1 is after layer N: 10 (N + 1)
-    unit = dict.fromkeys(range(1, DEMO_N_LAYER), 1.0)
-    assert equal_norm_scale(resid, unit, 10, 20) == pytest.approx(160.0)   # the median of 110 .. 210
-    assert equal_norm_scale(resid, {k: 2.0 for k in unit}, 10, 20) == pytest.approx(80.0)   # a longer vector
-    assert equal_norm_scale(resid, {5: 1.0}, 10, 20) is None          # no direction in the range
-    assert equal_norm_scale(None, unit, 1, 30) is None
-    assert scale_span(160.0) == 250.0 and scale_span(None) == DEFAULT_VECTOR_SPAN
+    n_embd = 64
+    same = {n: np.eye(n_embd, dtype=np.float32)[0] for n in range(1, DEMO_N_LAYER)}      # one unit direction
+    apart = {n: np.eye(n_embd, dtype=np.float32)[n] for n in range(1, DEMO_N_LAYER)}     # orthogonal ones
+    # layers 10..20: eleven additions, summed; the residual after layer 20 is 210
+    assert equal_norm_scale(resid, same, 10, 20) == pytest.approx(210.0 / 11)
+    assert equal_norm_scale(resid, apart, 10, 20) == pytest.approx(210.0 / np.sqrt(11))
+    assert equal_norm_scale(resid, {k: 2 * v for k, v in same.items()}, 10, 20) == pytest.approx(105.0 / 11)
+    assert equal_norm_scale(resid, {5: same[5]}, 10, 20) is None          # no direction in the range
+    assert equal_norm_scale(resid, {10: same[10], 11: -same[11]}, 10, 20) is None   # they cancel: nothing added
+    assert equal_norm_scale(None, same, 1, 30) is None
+    assert scale_span(210.0 / 11) == 50.0 and scale_span(None) == DEFAULT_VECTOR_SPAN
 
     panel = SteeringPanel()
     qtbot.addWidget(panel)
     panel.set_model(DEMO_N_LAYER)
-    row = panel.add_vector(SteeringFile("/v.gguf", 1.0, norms=unit))
+    row = panel.add_vector(SteeringFile("/v.gguf", 1.0, directions=same))
     assert row.scale.span == DEFAULT_VECTOR_SPAN and "not measured yet" in row.caption.text()
     panel.set_residual(resid, "a short text")
     panel.first_layer.setValue(10)
     panel.last_layer.setValue(20)
-    assert row.scale.span == 250.0 and row.scale.slider.value() == round(1.0 / 250 * row.scale.slider.maximum())
-    assert "±250" in row.caption.text() and "160" in row.caption.text()
-    assert "equals the residual stream's: 160.0" in row.caption.toolTip()
+    assert row.scale.span == 50.0 and row.scale.slider.value() == round(1.0 / 50 * row.scale.slider.maximum())
+    assert "±50" in row.caption.text() and "19.1" in row.caption.text()
+    assert "after layer 20: 19.1" in row.caption.toolTip()
     row.scale.slider.setValue(row.scale.slider.maximum() // 2)
-    assert row.item.scale == 125.0
+    assert row.item.scale == 25.0
     row.scale.set_value(1000.0)     # the box takes more than the slider reaches
     assert row.item.scale == 1000.0 and row.scale.slider.value() == row.scale.slider.maximum()
 
@@ -256,8 +262,9 @@ def test_the_view_menu_entry_and_its_shortcut_bring_the_dock_forward(qtbot, scri
 
 
 def test_the_layers_docks_inspection_sizes_the_sliders(qtbot, scripted_window, files):
-    """The scripted lens's residual norms run from 1 to 40 over the 31 rows: a unit vector on layers 1..29 is as
-    large as the residual at the median of rows 2..30, about 21, so the slider reaches 50."""
+    """The scripted lens's residual norms run from 1 to 40 over the 31 rows: what a vector adds over its layers
+    (random unit directions, summed) is as large as the residual after the last of them at some scale: the slider
+    reaches 1.5 times that, rounded."""
     window = scripted_window
     window.steering.load_vector(str(files["happy"]))
     row = window.steering.panel.rows[absolute(files["happy"])]
@@ -268,6 +275,8 @@ def test_the_layers_docks_inspection_sizes_the_sliders(qtbot, scripted_window, f
     window.select_step(0, 2)
     qtbot.waitUntil(lambda: row.scale.span != DEFAULT_VECTOR_SPAN, timeout=5_000)
     lens = window.forward.last.inspection.lens
-    expected = float(np.median(lens.resid_norm[2:31]))
-    assert row.scale.span == scale_span(expected) == 50.0
+    directions = read_control_vector(files["happy"]).directions
+    last = max(directions)
+    expected = float(lens.resid_norm[last + 1]) / float(np.linalg.norm(np.sum(list(directions.values()), axis=0)))
+    assert row.scale.span == scale_span(expected) and row.scale.span < 50.0
     assert "Layers dock" in row.caption.toolTip() and f"{expected:.3g}" in row.caption.text()

@@ -37,7 +37,7 @@ from logitscope.protocol.steering import Steering
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.common.messages import translate_message
 from logitscope.ui.steering.build_dialog import BuildDialog
-from logitscope.ui.steering.model import SteeringFile, absolute, direction_norms, from_settings, to_settings
+from logitscope.ui.steering.model import SteeringFile, absolute, from_settings, to_settings
 from logitscope.ui.steering.panel import SteeringPanel
 from logitscope.ui.steering.summary import SteeringSummary
 
@@ -208,7 +208,7 @@ class SteeringController(QObject):
         except InvalidSettingsError as exc:
             self.error.emit(self.tr("Control vector"), translate_message(exc))
             return False
-        self.panel.add_vector(SteeringFile(path, 1.0, True, norms=direction_norms(vector.directions)))
+        self.panel.add_vector(SteeringFile(path, 1.0, True, directions=vector.directions))
         self.measure()
         return True
 
@@ -270,7 +270,7 @@ class SteeringController(QObject):
         state, gone = from_settings(saved)
         for item in state.vectors:
             try:
-                item.norms = direction_norms(read_control_vector(item.path).directions)
+                item.directions = read_control_vector(item.path).directions
             except InvalidSettingsError as exc:
                 item.problem = translate_message(exc)
         self.panel.load_state(state)

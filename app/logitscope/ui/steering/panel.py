@@ -266,21 +266,23 @@ class SteeringPanel(QWidget):
             row = self.rows.get(item.path)
             if row is None:
                 continue
-            equal = equal_norm_scale(self.resid_norm, item.norms, start, end)
+            equal = equal_norm_scale(self.resid_norm, item.directions, start, end)
             span = scale_span(equal)
             row.scale.set_span(span)
             if equal is None:
                 row.set_caption(self.tr("Slider ±{0:g} (the residual stream is not measured yet)").format(span),
                                 self.tr("Once the residual stream's norm is measured (the Layers dock, or a short "
                                         "text evaluated for it), the slider reaches about 1.5 times the scale at "
-                                        "which this vector is as large as the residual stream it is added to."))
+                                        "which what this vector adds over the layers is as large as the residual "
+                                        "stream it is added to."))
                 continue
             row.set_caption(
-                self.tr("Slider ±{0:g} · the vector's norm equals the residual stream's at scale {1:.3g}").format(
+                self.tr("Slider ±{0:g} · at scale {1:.3g} the vector adds as much as the residual stream holds").format(
                     span, equal),
-                self.tr("Scale where the vector's norm equals the residual stream's: {0:.1f} (the median over the "
-                        "layers {1}–{2} that the vector has; the residual measured on {3}). The slider reaches "
-                        "1.5 times that, rounded. A unit vector at scale 0.8 does nothing visible on a residual of "
-                        "norm 40; llama.cpp's sign: a positive scale adds the direction, a negative one subtracts "
-                        "it.").format(equal, start, end, self.measured_where))
+                self.tr("Scale at which what the vector adds over layers {1}–{2} (its directions there, summed: the "
+                        "residual stream carries each addition on) is as large as the residual stream after layer "
+                        "{2}: {0:.1f} (the residual measured on {3}). The slider reaches 1.5 times that, rounded. A "
+                        "unit vector at scale 0.8 does nothing visible on a residual of norm 40; llama.cpp's sign: "
+                        "a positive scale adds the direction, a negative one subtracts it.").format(
+                    equal, start, end, self.measured_where))
 
