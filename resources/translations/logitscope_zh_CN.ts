@@ -1092,7 +1092,7 @@
     <message>
         <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="141"/>
         <source>Token</source>
-        <translation>Token</translation>
+        <translation>词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="141"/>

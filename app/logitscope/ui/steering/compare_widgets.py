@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.protocol.steering_compare import SteeringCompare
 from logitscope.protocol.trace import StepRecord
-from logitscope.ui.common.tokens import id_label, percent, rank_text
+from logitscope.ui.common.tokens import id_label, percent, rank_text, token_label
 from logitscope.ui.inspector.plots import cache_axes
 from logitscope.ui.steering.compare_run import STEERED, UNSTEERED, StepLens
 
@@ -63,7 +63,10 @@ class TextPane(QWidget):
         color = self.palette().color(QPalette.ColorRole.Text).name()
         html = []
         for i, step in enumerate(steps):
-            text = escape(step.text or step.piece.decode("utf-8", "replace")).replace("\n", "↵<br>")
+            # a step inside a character adds no text (the next one adds the character): it shows its bytes only
+            # when it is marked, and is otherwise an empty link
+            shown = step.text or (token_label(step.piece) if i in (selected, parted) else "")
+            text = escape(shown).replace("\n", "↵<br>")
             style = f"text-decoration:none; color:{color};"
             if i == selected:
                 style += f"background:{SELECTED_BACKGROUND}; color:{SELECTED_FOREGROUND};"
@@ -71,7 +74,7 @@ class TextPane(QWidget):
                 style += f"background:{PARTED_BACKGROUND}; color:{PARTED_FOREGROUND};"
             if i == parted:
                 style += "font-weight:bold;"
-            html.append(f"<a href='{STEP_LINK}{i}' style='{style}'>{text or '·'}</a>")
+            html.append(f"<a href='{STEP_LINK}{i}' style='{style}'>{text}</a>")
         self.browser.setHtml("<div style='white-space:pre-wrap'>" + "".join(html) + "</div>")
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
