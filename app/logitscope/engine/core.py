@@ -15,6 +15,7 @@ from logitscope.engine.beams import beam_search
 from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
+from logitscope.engine.forward.causal import CausalTracer
 from logitscope.engine.forward.inspection import Inspector
 from logitscope.engine.handles import backend_name, supports_gpu_offload
 from logitscope.engine.runtime import Runtime
@@ -34,6 +35,14 @@ from logitscope.protocol.api import (
     ModelInfo,
 )
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.causal import (
+    AblateRequest,
+    AblationEffect,
+    HeadScan,
+    HeadScanRequest,
+    PatchRequest,
+    PatchResult,
+)
 from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.kv_map import KvMap, PromptLayout, build_runs
@@ -272,6 +281,26 @@ class Engine:
     def attention_matrix(self, tokens: list[int], layer: int, head: int,
                          steering: Steering | None = None) -> AttentionMatrix:
         return self._inspector().attention_matrix(tokens, layer, head, steering)
+
+    # -- causal tracing (engine/forward/causal.py, on the inspection context) -----------------------------
+    def _tracer(self, should_cancel: Callable[[], bool]) -> CausalTracer:
+        rt = self._require()
+        rt.clear_abort()   # a cancel meant for an earlier request
+        return CausalTracer(self._inspector(), lambda: should_cancel() or rt.abort_requested)
+
+    def ablate(self, request: AblateRequest, should_cancel: Callable[[], bool] = lambda: False) -> AblationEffect:
+        """The step at the last token with heads or blocks knocked out, against the same step without."""
+        return self._tracer(should_cancel).ablate(request)
+
+    def head_scan(self, request: HeadScanRequest, on_progress: Callable[[float], None] | None = None,
+                  should_cancel: Callable[[], bool] = lambda: False) -> HeadScan:
+        """Every head (and block) knocked out alone, one evaluation each; progress: heads done / heads."""
+        return self._tracer(should_cancel).head_scan(request, on_progress)
+
+    def patch(self, request: PatchRequest, on_progress: Callable[[float], None] | None = None,
+              should_cancel: Callable[[], bool] = lambda: False) -> PatchResult:
+        """Activation patching from a clean prompt into a corrupted one: the layers x positions heatmap."""
+        return self._tracer(should_cancel).patch(request, on_progress)
 
     # -- scoring a text -----------------------------------------------------------------------------------
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None,

@@ -41,6 +41,14 @@ from logitscope.base.messages import Message
 from logitscope.host.crash_log import crash_hint
 from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.causal import (
+    AblateRequest,
+    AblationEffect,
+    HeadScan,
+    HeadScanRequest,
+    PatchRequest,
+    PatchResult,
+)
 from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
@@ -406,6 +414,21 @@ class EngineClient:
     def compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
         """An answer's distributions under two steerings, step by step (engine/steering/compare.py)."""
         result: SteeringCompare = self.call("compare_steering", request=request)
+        return result
+
+    def ablate(self, request: AblateRequest) -> AblationEffect:
+        """The step at the last token with heads or blocks knocked out (engine/forward/causal.py)."""
+        result: AblationEffect = self.call("ablate", request=request)
+        return result
+
+    def head_scan(self, request: HeadScanRequest, on_progress: Callable[[float], None] | None = None) -> HeadScan:
+        """Every head knocked out alone; progress as the fraction of heads done; cancel() stops it."""
+        result: HeadScan = self.call("head_scan", on_progress=on_progress, request=request)
+        return result
+
+    def patch(self, request: PatchRequest, on_progress: Callable[[float], None] | None = None) -> PatchResult:
+        """Activation patching, clean into corrupted; progress as the fraction of cells done; cancel() stops it."""
+        result: PatchResult = self.call("patch", on_progress=on_progress, request=request)
         return result
 
     def build_cvector(self, request: CvectorRequest,

@@ -52,6 +52,14 @@ from logitscope.host.remote_wire import (
 )
 from logitscope.protocol.api import GenerateRequest
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.causal import (
+    AblateRequest,
+    AblationEffect,
+    HeadScan,
+    HeadScanRequest,
+    PatchRequest,
+    PatchResult,
+)
 from logitscope.protocol.engine_like import RemoteModelInfo
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
@@ -365,6 +373,15 @@ class RemoteEngine:
         raise UnsupportedByServerError("control vectors and LoRA adapters need the local engine: a remote "
                                        "server applies its own (llama-server's --control-vector, --lora)")
 
+    def ablate(self, request: AblateRequest) -> AblationEffect:
+        raise _no_causal_tracing()
+
+    def head_scan(self, request: HeadScanRequest, on_progress: Callable[[float], None] | None = None) -> HeadScan:
+        raise _no_causal_tracing()
+
+    def patch(self, request: PatchRequest, on_progress: Callable[[float], None] | None = None) -> PatchResult:
+        raise _no_causal_tracing()
+
     # -- life --------------------------------------------------------------------------------------
     def close(self) -> None:
         self.cancel()
@@ -479,6 +496,11 @@ def _n_ctx(props: Any, entry: Mapping[str, Any]) -> int | None:
     return next((n for n in candidates if count(n) > 0), None)
 
 
+
+
+def _no_causal_tracing() -> UnsupportedByServerError:
+    return UnsupportedByServerError("knocking out heads and patching activations needs the local engine: a "
+                                    "server does not let anyone write into its forward pass")
 
 
 def _no_forward_pass() -> UnsupportedByServerError:

@@ -39,6 +39,14 @@ if TYPE_CHECKING:
     from logitscope.engine.core import Engine
     from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
     from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+    from logitscope.protocol.causal import (
+        AblateRequest,
+        AblationEffect,
+        HeadScan,
+        HeadScanRequest,
+        PatchRequest,
+        PatchResult,
+    )
     from logitscope.protocol.cvector import CvectorRequest, CvectorResult
     from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
     from logitscope.protocol.kv_map import KvMap
@@ -219,6 +227,15 @@ class EngineServer:
 
     def do_compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
         return self.engine.compare_steering(request, self.cancel.is_set)
+
+    def do_ablate(self, request: AblateRequest) -> AblationEffect:
+        return self.engine.ablate(request, self.cancel.is_set)
+
+    def do_head_scan(self, request: HeadScanRequest) -> HeadScan:
+        return self.engine.head_scan(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
+
+    def do_patch(self, request: PatchRequest) -> PatchResult:
+        return self.engine.patch(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
 
     def do_attention_matrix(self, tokens: list[int], layer: int, head: int,
                             steering: Steering | None = None) -> AttentionMatrix:

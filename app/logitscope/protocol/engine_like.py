@@ -14,6 +14,14 @@ from typing import Protocol, runtime_checkable
 
 from logitscope.protocol.api import GenerateRequest, ModelInfo
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.causal import (
+    AblateRequest,
+    AblationEffect,
+    HeadScan,
+    HeadScanRequest,
+    PatchRequest,
+    PatchResult,
+)
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
@@ -134,4 +142,17 @@ class EngineLike(Protocol):
     def compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
         """An answer's distributions under two steerings, step by step. Remote engines: UnsupportedByServerError
         (capability "score" False: it needs every token's probability)."""
+        ...
+
+    def ablate(self, request: AblateRequest) -> AblationEffect:
+        """A step with heads or blocks knocked out (protocol/causal.py). Remote engines: UnsupportedByServerError
+        (capability "forward_pass" False)."""
+        ...
+
+    def head_scan(self, request: HeadScanRequest, on_progress: Callable[[float], None] | None = None) -> HeadScan:
+        """Every head knocked out alone. Remote engines: UnsupportedByServerError."""
+        ...
+
+    def patch(self, request: PatchRequest, on_progress: Callable[[float], None] | None = None) -> PatchResult:
+        """Activation patching, clean into corrupted. Remote engines: UnsupportedByServerError."""
         ...

@@ -29,7 +29,7 @@ import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError
 from logitscope.base.messages import Message
-from logitscope.engine.forward.capture import GraphCapture
+from logitscope.engine.forward.capture import Edit, GraphCapture
 from logitscope.engine.forward.lens import OutputHead, layer_lens, load_output_head
 from logitscope.engine.handles import INSPECT_BATCH, Context, decode_error, inspection_spec
 from logitscope.engine.runtime import Runtime
@@ -239,6 +239,7 @@ class Inspector:
         try:
             for start in range(0, len(tokens), INSPECT_BATCH):
                 chunk = list(tokens[start:start + INSPECT_BATCH])
+                self._capture.offset, self._capture.n_batch = len(self.tokens), len(chunk)  # edits' positions
                 arr = (llama_cpp.llama_token * len(chunk))(*chunk)
                 rc = llama_cpp.llama_decode(self._ctx, llama_cpp.llama_batch_get_one(arr, len(chunk)))
                 if rc != 0:
@@ -249,13 +250,35 @@ class Inspector:
             if cancellable:
                 context.unwatch_abort()
 
-    def _decode_capturing(self, tokens: Sequence[int], names: set[str]) -> dict[str, list[np.ndarray]]:
-        self._capture.begin(names)
+    def _decode_capturing(self, tokens: Sequence[int], names: set[str],
+                          edits: dict[str, Edit] | None = None) -> dict[str, list[np.ndarray]]:
+        self._capture.begin(names, edits)
         try:
             self._decode(tokens)
         finally:
             captured = self._capture.end()  # raises the callback's error, if any
         return captured
+
+    def evaluate(self, tokens: Sequence[int], steering: Steering | None, names: set[str],
+                 edits: dict[str, Edit] | None = None) -> tuple[np.ndarray, dict[str, list[np.ndarray]], set[str]]:
+        """Every one of `tokens` evaluated afresh, steered, the named nodes captured and the edits applied (causal
+        tracing, engine/forward/causal.py): the last token's logits (float32, a copy), what was captured, and the
+        nodes an edit reached. An edited run leaves nothing in the context that a later inspection could take
+        for the model's own numbers."""
+        tokens = self._checked_tokens(tokens)
+        self._ensure_context(len(tokens))
+        self._steer(steering)
+        self._truncate(0)
+        try:
+            captured = self._decode_capturing(tokens, names, edits)
+            ptr = llama_cpp.llama_get_logits_ith(self._ctx, -1)
+            logits = np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)),
+                                           shape=(self.rt.n_vocab,)).copy()
+        finally:
+            if edits:
+                self._truncate(0)
+        self.last_fill = "evaluated"
+        return logits, captured, set(self._capture.edited)
 
     # -- the views ----------------------------------------------------------------------------------
     def inspect(self, request: InspectRequest, fill: Fill = "auto") -> ForwardInspection:

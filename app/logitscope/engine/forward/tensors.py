@@ -33,6 +33,8 @@ def _ggml_base() -> ctypes.CDLL:
     lib: ctypes.CDLL = load_shared_library("ggml-base", pathlib.Path(llama_cpp.__file__).parent / "lib")
     lib.ggml_backend_tensor_get.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
     lib.ggml_backend_tensor_get.restype = None
+    lib.ggml_backend_tensor_set.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
+    lib.ggml_backend_tensor_set.restype = None
     lib.ggml_nbytes.argtypes = [ctypes.c_void_p]
     lib.ggml_nbytes.restype = ctypes.c_size_t
     return lib
@@ -75,6 +77,21 @@ def read_tensor(ptr: int) -> np.ndarray:
     if ggml_type == _BF16:
         return (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32).reshape(shape)
     return raw.view(_NUMPY_TYPES[ggml_type]).astype(np.float32, copy=False).reshape(shape)
+
+
+def write_tensor(ptr: int, values: np.ndarray) -> None:
+    """Write `values` (the tensor's numpy shape) into an F32 tensor handed to the graph callback: the nodes
+    computed after it read them (the scheduler stops at every node the callback accepts). Raises ValueError
+    for another type or size."""
+    ggml_type = ctypes.c_int32.from_address(ptr + _TYPE_OFFSET).value
+    if ggml_type != 0:
+        raise ValueError(f"tensor {tensor_name(ptr)!r} has ggml type {ggml_type}: only F32 can be written")
+    data = np.ascontiguousarray(values, dtype=np.float32)
+    lib = _ggml_base()
+    nbytes = int(lib.ggml_nbytes(ptr))
+    if data.nbytes != nbytes or data.shape != tensor_shape(ptr)[-data.ndim:]:
+        raise ValueError(f"tensor {tensor_name(ptr)!r}: {nbytes} bytes, not {data.nbytes}")
+    lib.ggml_backend_tensor_set(ptr, data.ctypes.data, 0, nbytes)
 
 
 class _TypeTraits(ctypes.Structure):

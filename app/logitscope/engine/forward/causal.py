@@ -1,0 +1,266 @@
+"""Causal tracing on the inspection context (protocol/causal.py has the definitions): the graph callback
+writes into the forward pass. An ablation zeroes (or sets to its mean over the prompt) a head's slice of
+`kqv_out-L` or a block's output; a patch writes the clean run's `l_out-L` (or block output) row at one position
+into the corrupted run. Each is one evaluation of the whole prompt (the positions before an edited one are
+evaluated afresh too: one way of computing, so that no edit gives exactly the base numbers).
+
+The nodes, as llama.cpp names them: `kqv_out-L` (the heads' outputs before the output projection, head-major:
+head h is columns h*d .. (h+1)*d), the attention block's contribution `attn_out-L` (Gemma: `attn_post_norm-L`,
+after its post-norm), the FFN's `ffn_out-L` (Gemma: `ffn_post_norm-L`), the residual `l_out-L`. In the last
+layer, after the attention, llama.cpp keeps only the rows it outputs (the last token's).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+
+import numpy as np
+
+from logitscope.base.errors import LogitscopeError
+from logitscope.engine.forward.capture import Edit
+from logitscope.engine.forward.inspection import Inspector
+from logitscope.engine.score import log_softmax
+from logitscope.protocol.causal import (
+    AblateRequest,
+    Ablation,
+    AblationEffect,
+    Distribution,
+    HeadScan,
+    HeadScanRequest,
+    PatchRequest,
+    PatchResult,
+)
+from logitscope.protocol.steering import Steering
+
+HEADS = "kqv_out"
+BLOCK_NODES = {"attn": ("attn_post_norm", "attn_out"), "ffn": ("ffn_post_norm", "ffn_out")}  # the first one there
+RESID = "l_out"
+Progress = Callable[[float], None]
+
+
+def _rows(values: np.ndarray) -> np.ndarray:
+    """A node's values as [rows, width] (a view)."""
+    return values.reshape(-1, values.shape[-1])
+
+
+def _distribution(logprobs: np.ndarray, chosen: int, top: int) -> Distribution:
+    ids = np.argsort(-logprobs)[:top]
+    return Distribution(ids.astype(np.int32), np.exp(logprobs[ids]).astype(np.float32), float(logprobs[chosen]))
+
+
+def _kl(base: np.ndarray, other: np.ndarray) -> float:
+    return max(float((np.exp(base) * (base - other)).sum()), 0.0)
+
+
+class CausalTracer:
+    """Ablations, head scans and patches of one model, on its inspection context."""
+
+    def __init__(self, inspector: Inspector, should_cancel: Callable[[], bool] = lambda: False) -> None:
+        self.inspector = inspector
+        self.should_cancel = should_cancel
+        self.n_layer, self.n_head = inspector.n_layer, inspector.n_head
+
+    # -- one evaluation -------------------------------------------------------------------------------
+    def _run(self, tokens: Iterable[int], steering: Steering | None, names: set[str] | None = None,
+             edits: dict[str, Edit] | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """The next-token log-probabilities (float64) and the captured nodes (chunks joined along the rows)."""
+        if self.should_cancel():
+            raise InterruptedError("cancelled")   # the engine process answers CancelledError
+        logits, captured, reached = self.inspector.evaluate(list(tokens), steering, names or set(), edits)
+        missing = set(edits or ()) - reached
+        if missing:
+            raise LogitscopeError("llama.cpp computes no {node} for this {architecture} model: it cannot be "
+                                  "knocked out or patched here", node=sorted(missing)[0],
+                                  architecture=self.inspector.card.architecture)
+        joined = {name: np.concatenate([_rows(c) for c in chunks]) for name, chunks in captured.items()}
+        return log_softmax(logits[None, :])[0], joined
+
+    def _block_node(self, block: str, layer: int, present: dict[str, np.ndarray]) -> str:
+        """The node of a block's contribution in this architecture: the first candidate the base run computed."""
+        for name in BLOCK_NODES[block]:
+            if f"{name}-{layer}" in present:
+                return f"{name}-{layer}"
+        raise LogitscopeError("llama.cpp computes no output of the {block} block of layer {layer} for this "
+                              "{architecture} model", block=block, layer=layer,
+                              architecture=self.inspector.card.architecture)
+
+    @staticmethod
+    def _block_candidates(layers: Iterable[int], blocks: Iterable[str]) -> set[str]:
+        return {f"{name}-{layer}" for layer in layers for block in blocks for name in BLOCK_NODES[block]}
+
+    # -- ablation ---------------------------------------------------------------------------------------
+    def _edits(self, ablations: Iterable[Ablation], positions: tuple[int, ...] | None, mode: str,
+               base: dict[str, np.ndarray]) -> dict[str, Edit]:
+        """The edits that knock the ablations out (heads of one layer share one edit of kqv_out)."""
+        heads: dict[int, list[int]] = {}
+        edits: dict[str, Edit] = {}
+        for ablation in ablations:
+            if ablation.head is not None:
+                heads.setdefault(ablation.layer, []).append(ablation.head)
+            else:
+                assert ablation.block is not None
+                node = self._block_node(ablation.block, ablation.layer, base)
+                edits[node] = _knockout(None, 0, positions, base[node].mean(axis=0) if mode == "mean" else None)
+        for layer, chosen in heads.items():
+            node = f"{HEADS}-{layer}"
+            if node not in base:
+                raise LogitscopeError("llama.cpp computes no {node} for this {architecture} model: its heads cannot "
+                                      "be knocked out", node=node, architecture=self.inspector.card.architecture)
+            width = base[node].shape[-1]
+            head_dim = width // self.n_head
+            edits[node] = _knockout(sorted(set(chosen)), head_dim, positions,
+                                    base[node].mean(axis=0) if mode == "mean" else None)
+        return edits
+
+    def ablate(self, request: AblateRequest) -> AblationEffect:
+        request.validate(self.n_layer, self.n_head)
+        t0 = time.perf_counter()
+        layers = {a.layer for a in request.ablations}
+        names = {f"{HEADS}-{layer}" for layer in layers} | self._block_candidates(layers, ("attn", "ffn"))
+        base_lp, base = self._run(request.tokens, request.steering, names)
+        chosen = int(np.argmax(base_lp)) if request.chosen is None else request.chosen
+        edits = self._edits(request.ablations, request.positions, request.mode, base)
+        ablated_lp, _ = self._run(request.tokens, request.steering, edits=edits) if edits else (base_lp, {})
+        steerer = self.inspector.steerer
+        return AblationEffect(ablations=[a.label for a in request.ablations], mode=request.mode, chosen=chosen,
+                              base=_distribution(base_lp, chosen, request.top),
+                              ablated=_distribution(ablated_lp, chosen, request.top), kl=_kl(base_lp, ablated_lp),
+                              seconds=time.perf_counter() - t0, steering=steerer.record if steerer else None)
+
+    def head_scan(self, request: HeadScanRequest, on_progress: Progress | None = None) -> HeadScan:
+        """Every head knocked out alone (and with `blocks`, every block): one evaluation each."""
+        request.validate()
+        t0 = time.perf_counter()
+        layers = range(self.n_layer)
+        names = {f"{HEADS}-{layer}" for layer in layers}
+        if request.blocks:
+            names |= self._block_candidates(layers, ("attn", "ffn"))
+        base_lp, base = self._run(request.tokens, request.steering, names)
+        chosen = int(np.argmax(base_lp)) if request.chosen is None else request.chosen
+        shape = (self.n_layer, self.n_head)
+        kl, delta, top1 = np.zeros(shape), np.zeros(shape), np.zeros(shape, dtype=np.int32)
+        jobs: list[tuple[Ablation, tuple[int, int]]] = [(Ablation(layer, head=h), (layer, h))
+                                                        for layer in layers for h in range(self.n_head)]
+        block_kl = block_delta = block_top1 = None
+        if request.blocks:
+            block_kl, block_delta = np.zeros((self.n_layer, 2)), np.zeros((self.n_layer, 2))
+            block_top1 = np.zeros((self.n_layer, 2), dtype=np.int32)
+            jobs += [(Ablation(layer, block=b), (layer, j)) for layer in layers for j, b in enumerate(("attn", "ffn"))]
+        for done, (ablation, cell) in enumerate(jobs):
+            lp, _ = self._run(request.tokens, request.steering,
+                              edits=self._edits((ablation,), request.positions, request.mode, base))
+            into = (kl, delta, top1) if ablation.head is not None else (block_kl, block_delta, block_top1)
+            into[0][cell], into[1][cell] = _kl(base_lp, lp), float(lp[chosen] - base_lp[chosen])  # type: ignore[index]
+            into[2][cell] = int(np.argmax(lp))  # type: ignore[index]
+            if on_progress is not None:
+                on_progress((done + 1) / len(jobs))
+        steerer = self.inspector.steerer
+        return HeadScan(chosen=chosen, mode=request.mode, base=_distribution(base_lp, chosen, 10), kl=kl,
+                        delta_logprob=delta, top1=top1, block_kl=block_kl, block_delta=block_delta,
+                        block_top1=block_top1, seconds=time.perf_counter() - t0,
+                        steering=steerer.record if steerer else None)
+
+    # -- patching ---------------------------------------------------------------------------------------
+    def _patch_node(self, kind: str, layer: int, clean: dict[str, np.ndarray]) -> str:
+        return f"{RESID}-{layer}" if kind == "resid" else self._block_node(kind, layer, clean)
+
+    def patch(self, request: PatchRequest, on_progress: Progress | None = None) -> PatchResult:
+        request.validate(self.n_layer)
+        t0 = time.perf_counter()
+        kinds = (request.cell[0],) if request.cell is not None else request.kinds
+        layers = range(self.n_layer)
+        names: set[str] = set()
+        for kind in kinds:
+            names |= ({f"{RESID}-{layer}" for layer in layers} if kind == "resid"
+                      else self._block_candidates(layers, (kind,)))
+        clean_lp, clean = self._run(request.clean, request.steering, names)
+        corrupted_lp, _ = self._run(request.corrupted, request.steering)
+        answer = int(np.argmax(clean_lp)) if request.answer is None else request.answer
+        if request.versus is not None:
+            versus = request.versus
+        else:
+            order = np.argsort(-corrupted_lp)
+            versus = int(order[0]) if int(order[0]) != answer else int(order[1])
+        ld_clean, ld_corrupted = float(clean_lp[answer] - clean_lp[versus]), float(corrupted_lp[answer] - corrupted_lp[versus])
+        span = ld_clean - ld_corrupted
+
+        def score(lp: np.ndarray) -> float:
+            ld = float(lp[answer] - lp[versus])
+            return (ld - ld_corrupted) / span if span != 0 else float("nan")
+
+        steerer = self.inspector.steerer
+        result = PatchResult(answer=answer, versus=versus, ld_clean=ld_clean, ld_corrupted=ld_corrupted,
+                             clean=_distribution(clean_lp, answer, request.top),
+                             corrupted=_distribution(corrupted_lp, answer, request.top))
+        n = len(request.clean)
+        if request.cell is not None:
+            kind, layer, position = request.cell
+            node = self._patch_node(kind, layer, clean)
+            lp, _ = self._run(request.corrupted, request.steering, edits={node: _patched(clean[node], (position,), n)})
+            result.patched, result.cell_score = _distribution(lp, answer, request.top), score(lp)
+        else:
+            cells = [(kind, layer, p) for kind in kinds for layer in layers for p in range(n)]
+            for kind in kinds:
+                result.scores[kind] = np.zeros((self.n_layer, n))
+            for done, (kind, layer, p) in enumerate(cells):
+                node = self._patch_node(kind, layer, clean)
+                lp, _ = self._run(request.corrupted, request.steering, edits={node: _patched(clean[node], (p,), n)})
+                result.scores[kind][layer, p] = score(lp)
+                if on_progress is not None:
+                    on_progress((done + 1) / len(cells))
+        result.seconds = time.perf_counter() - t0
+        result.steering = steerer.record if steerer else None
+        return result
+
+    def patch_all_positions(self, request: PatchRequest, kind: str, layer: int) -> np.ndarray:
+        """The corrupted run with the clean node written at every position (a check: for the residual stream it
+        is the clean run). The next-token log-probabilities."""
+        request.validate(self.n_layer)
+        names = {f"{RESID}-{layer}"} if kind == "resid" else self._block_candidates((layer,), (kind,))
+        _lp, clean = self._run(request.clean, request.steering, names)
+        node = self._patch_node(kind, layer, clean)
+        lp, _ = self._run(request.corrupted, request.steering,
+                          edits={node: _patched(clean[node], tuple(range(len(request.clean))), len(request.clean))})
+        return lp
+
+
+def _knockout(heads: list[int] | None, head_dim: int, positions: tuple[int, ...] | None,
+              mean: np.ndarray | None) -> Edit:
+    """An edit that zeroes (or sets to `mean`) the heads' columns (all columns: `heads` None) at `positions`."""
+    wanted = None if positions is None else np.asarray(sorted(positions))
+
+    def edit(values: np.ndarray, rows_at: np.ndarray) -> np.ndarray | None:
+        select = np.ones(len(rows_at), dtype=bool) if wanted is None else np.isin(rows_at, wanted)
+        if not select.any():
+            return None
+        out = values.copy()
+        rows = _rows(out)
+        columns = [slice(None)] if heads is None else [slice(h * head_dim, (h + 1) * head_dim) for h in heads]
+        for cols in columns:
+            rows[select, cols] = 0.0 if mean is None else mean[cols]
+        return out
+
+    return edit
+
+
+def _patched(clean: np.ndarray, positions: tuple[int, ...], n_tokens: int) -> Edit:
+    """An edit that writes the clean run's rows at `positions`. `clean` has a row per position, or (a node of the
+    last layer, where llama.cpp keeps the rows it outputs) one for the last position only."""
+    every = len(clean) == n_tokens
+    wanted = set(positions)
+
+    def edit(values: np.ndarray, rows_at: np.ndarray) -> np.ndarray | None:
+        out = values.copy()
+        rows = _rows(out)
+        changed = False
+        for i, position in enumerate(rows_at.tolist()):
+            if position not in wanted:
+                continue
+            source = position if every else (len(clean) - 1 if position == n_tokens - 1 else None)
+            if source is not None:
+                rows[i] = clean[source]
+                changed = True
+        return out if changed else None
+
+    return edit
