@@ -43,6 +43,10 @@ def run(args: argparse.Namespace) -> int:
         from logitscope.bench.steering import run_steering_bench
 
         return run_steering_bench(resolve_model(args.model), args)
+    if args.causal:
+        from logitscope.bench.causal import run_causal_bench
+
+        return run_causal_bench(resolve_model(args.model), args)
     if args.cvector:
         from logitscope.bench.cvector import run_cvector_bench
 
@@ -114,6 +118,8 @@ def register(sub: Subparsers) -> None:
     what.add_argument("--steering", action="store_true",
                       help="generation tok/s without steering, with a control vector, a LoRA adapter and both "
                            "(seeded ones unless --control-vector* / --lora* are given), alternated")
+    what.add_argument("--causal", action="store_true",
+                      help="causal tracing: one ablation against one evaluation, a full head scan, a patch heatmap")
     what.add_argument("--cvector", action="store_true",
                       help="building a control vector from 20 prompt pairs (cvector, mean and PCA) against llama.cpp's "
                            "llama-cvector-generator on the same pairs and threads")
