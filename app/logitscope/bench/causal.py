@@ -16,6 +16,7 @@ import json
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -45,11 +46,14 @@ def run_causal_bench(model: Path, args: argparse.Namespace) -> int:
         nothing = AblateRequest(tokens, ())
         one_head = AblateRequest(tokens, (Ablation(n_layer // 2, head=0),))
         client.ablate(one_head)  # warm-up: the inspection context is made once
-        evaluation, ablation, scan, patch = [], [], [], []
+        evaluation: list[float] = []
+        ablation: list[float] = []
+        scan: list[float] = []
+        patch: list[float] = []
         for rep in range(args.reps):
             pair = [(evaluation, nothing), (ablation, one_head)]
             for times, request in pair if rep % 2 == 0 else pair[::-1]:
-                times.append(_timed(lambda request=request: client.ablate(request)))
+                times.append(_timed(partial(client.ablate, request)))
             scan.append(_timed(lambda: client.head_scan(HeadScanRequest(tokens))))
             patch.append(_timed(lambda: client.patch(PatchRequest(clean, corrupted))))
     med = {name: statistics.median(values) for name, values in
