@@ -18,7 +18,8 @@ from gguf.quants import dequantize
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.engine.core import Engine
-from logitscope.engine.forward.causal import _kl, _knockout, _patched
+from logitscope.engine.forward.causal import _kl
+from logitscope.engine.forward.edits import knockout, patched
 from logitscope.protocol.api import LoadSettings
 from logitscope.protocol.causal import AblateRequest, Ablation, HeadScanRequest, PatchRequest
 
@@ -68,7 +69,7 @@ def check_architecture(engine: Engine, layers: tuple[int, ...]) -> None:
         assert np.array_equal(tracer.patch_all_positions(request, "resid", layer), base_lp), layer
     _, clean = tracer._run(prompt, None, {f"l_out-{layers[0]}"})
     node = f"l_out-{layers[0]}"
-    none, _ = tracer._run(corrupted, None, edits={node: _patched(clean[node], (), len(prompt))})
+    none, _ = tracer._run(corrupted, None, edits={node: patched(clean[node], (), len(prompt))})
     assert np.array_equal(none, corrupted_lp)
 
 
@@ -94,7 +95,7 @@ def test_the_output_projection_accounts_for_what_a_knocked_out_head_removes(engi
     tracer = engine._tracer(lambda: False)
     nodes = {f"kqv_out-{layer}", f"attn_out-{layer}"}
     _, base = tracer._run(prompt, None, nodes)
-    _, ablated = tracer._run(prompt, None, nodes, edits={f"kqv_out-{layer}": _knockout([head], 64, None, None)})
+    _, ablated = tracer._run(prompt, None, nodes, edits={f"kqv_out-{layer}": knockout([head], engine.card.n_head, None, None)})
     weight = next(t for t in gguf.GGUFReader(str(demo_model)).tensors if t.name == f"blk.{layer}.attn_output.weight")
     w_o = dequantize(weight.data, weight.tensor_type).reshape(int(weight.shape[1]), int(weight.shape[0]))
     cols = slice(head * 64, (head + 1) * 64)
@@ -176,3 +177,33 @@ def test_a_head_scan_in_the_engine_process_is_cancelled_and_the_engine_answers_o
     assert seen and seen[-1] < 1.0
     effect = client.ablate(AblateRequest(prompt, (Ablation(20, head=3),)))
     assert effect.kl > 0
+
+
+def test_an_answer_with_a_head_kept_knocked_out_and_back(engine):
+    """Generation on the knockout context: its first step is the ablation's distribution, the trace records
+    the head, the inspection of a step is knocked out as the answer was, and the next plain request is the
+    model's own answer again, token for token."""
+    from logitscope.protocol.api import DecodeOptions, GenerateRequest
+    from logitscope.protocol.forward import InspectRequest
+    from logitscope.protocol.sampler_settings import SamplerSettings
+    from logitscope.protocol.trace import GenerationResult, StepRecord
+
+    def run(knockouts: tuple[Ablation, ...]) -> tuple[list[StepRecord], GenerationResult]:
+        events = list(engine.generate(GenerateRequest(prompt=CLEAN, settings=SamplerSettings(temperature=0),
+                                                      options=DecodeOptions(max_tokens=6), knockouts=knockouts)))
+        return [e for e in events if isinstance(e, StepRecord)], events[-1]  # type: ignore[return-value]
+
+    plain_steps, plain = run(())
+    head = (Ablation(23, head=4),)
+    steps, result = run(head)
+    assert result.steering is not None and result.steering["knockouts"] == ["23.4"]
+    assert plain.steering is None
+    effect = engine.ablate(AblateRequest(tokens(engine, CLEAN), head, chosen=steps[0].token))
+    assert steps[0].token == int(effect.ablated.top_ids[0]) != plain_steps[0].token
+    assert abs(steps[0].p_raw - np.exp(effect.ablated.chosen_logprob)) < 1e-4
+    lens = engine.inspect(InspectRequest(tuple(result.prompt_tokens + result.tokens[:2]), chosen=result.tokens[2],
+                                         attention=False, knockouts=head)).lens
+    assert int(lens.top_ids[-1, 0]) == steps[2].token and abs(float(lens.chosen_prob[-1]) - steps[2].p_raw) < 0.01
+    again_steps, again = run(())
+    assert again.tokens == plain.tokens and again.steering is None
+    assert [s.p_raw for s in again_steps] == pytest.approx([s.p_raw for s in plain_steps], abs=1e-6)

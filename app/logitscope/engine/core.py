@@ -16,6 +16,7 @@ from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
 from logitscope.engine.forward.causal import CausalTracer
+from logitscope.engine.forward.edits import knockout_edits
 from logitscope.engine.forward.inspection import Inspector
 from logitscope.engine.handles import backend_name, supports_gpu_offload
 from logitscope.engine.runtime import Runtime
@@ -48,7 +49,7 @@ from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, Insp
 from logitscope.protocol.kv_map import KvMap, PromptLayout, build_runs
 from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
-from logitscope.protocol.steering import Steering
+from logitscope.protocol.steering import Steering, steering_record
 from logitscope.protocol.steering_compare import SteeringCompare, SteeringCompareRequest
 from logitscope.protocol.trace import GenerationResult, StepRecord
 
@@ -69,6 +70,7 @@ class Engine:
         self.draft: Runtime | None = None  # the speculative draft model, loaded when a request names it
         self.steering_files: SteeringFiles | None = None  # the model's vectors and adapters, read once
         self.steerer: Steerer | None = None  # the generation context's control vectors and LoRA adapters
+        self._knockout_steerer: Steerer | None = None  # the knockout context's (Runtime.use_knockouts)
 
     # -- model ---------------------------------------------------------------------------------------
     def load(self, path: str | Path, settings: LoadSettings,
@@ -113,6 +115,7 @@ class Engine:
             self.runtime.close()
         self.runtime = self.card = self.template = self.decoder = self.info = self.inspector = self.scorer = None
         self.layout = self.beams = self.steerer = self.steering_files = None  # adapters go with the model
+        self._knockout_steerer = None
 
     def reset(self) -> None:
         """Forget the KV cache: the next prompt is evaluated from scratch."""
@@ -176,9 +179,15 @@ class Engine:
                  should_cancel: Callable[[], bool] = lambda: False) -> Events:
         tokens, notices, options, self.layout = self._prepare(req)
         self.beams = None
-        assert self.decoder is not None and self.steerer is not None
-        if self.steerer.apply(req.steering):
-            self._require().truncate(0)  # the cached cells were computed with another steering
+        assert self.decoder is not None and self.steerer is not None and self.card is not None
+        rt = self._require()
+        for ablation in req.knockouts:
+            ablation.validate(rt.n_layer, self.card.n_head)
+        labels = tuple(dict.fromkeys(a.label for a in req.knockouts))
+        rt.use_knockouts(labels, knockout_edits(req.knockouts, self.card.n_head))
+        steerer = self._generation_steerer(rt)
+        if steerer.apply(req.steering):
+            rt.truncate(0)  # the cached cells were computed with another steering
         draft = None
         if options.draft and options.draft != DRAFT_LOOKUP:
             draft = self._draft_model(options.draft)
@@ -186,8 +195,19 @@ class Engine:
             self._drop_draft()  # drafting off (or by lookup): its model's memory goes back now, not at a reload
         events = self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
                                        n_prefix=len(req.assistant_prefix), draft_model=draft)
-        record = self.steerer.record
+        record = steerer.record
+        if labels:   # the knocked-out heads are recorded with the steering: what the answer was made with
+            record = {**(record or steering_record([], None, [])), "knockouts": list(labels)}
         return events if record is None else _steered(events, record)
+
+    def _generation_steerer(self, rt: Runtime) -> Steerer:
+        """The steering of the generation context in use: the plain one's, or the knockout context's."""
+        assert self.steerer is not None and self.steering_files is not None
+        if not rt.knockouts:
+            return self.steerer
+        if self._knockout_steerer is None:
+            self._knockout_steerer = Steerer(rt.context, self.steering_files)
+        return self._knockout_steerer
 
     def _draft_model(self, path: str) -> Runtime:
         """The draft model at `path`, loaded once next to the model (its own context, as large, on the same

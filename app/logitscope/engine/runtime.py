@@ -20,6 +20,7 @@ import numpy as np
 from logitscope.base.errors import ModelLoadError
 from logitscope.base.messages import Message
 from logitscope.base.utf8 import require_utf8
+from logitscope.engine.forward.capture import Edit, GraphCapture
 from logitscope.engine.handles import Batch, Context, Model, decode_error, generation_spec, llama_log
 from logitscope.gguf.memory import KV_CELL_PADDING
 from logitscope.protocol.api import DRAFT_MAX_LIMIT, LoadSettings
@@ -49,6 +50,11 @@ class Runtime:
         self._verify: Batch | None = None  # made on the first speculative verification
         self._model: llama_cpp.llama_model_p | None = None  # the raw pointers, for the hot loops
         self._ctx: llama_cpp.llama_context_p | None = None
+        # the knockout context: a second generation context whose graph callback knocks heads and blocks out
+        # (engine/forward/causal.py), made on first use; the plain one never has a callback
+        self._other: Context | None = None
+        self._knockout_capture = GraphCapture()
+        self.knockouts: tuple[str, ...] = ()   # what the context in use knocks out ("23.4", "20.attn"); () plain
         t0 = time.perf_counter()
         self._load(on_progress, should_cancel or (lambda: False))
         self.load_s = time.perf_counter() - t0
@@ -225,6 +231,34 @@ class Runtime:
                 self._cancel_check = None
                 self._context.unwatch_abort()
 
+    def use_knockouts(self, labels: tuple[str, ...], edits: dict[str, Edit]) -> bool:
+        """Generate with these heads and blocks knocked out (labels () and edits {}: the plain context again).
+        They are applied by the knockout context's graph callback in every evaluation. True when the
+        computation changed: the context in use then holds nothing (its cells were computed otherwise)."""
+        if labels == self.knockouts:
+            return False
+        if labels and self._other is None:
+            plain = self._context
+            assert plain is not None
+            self._other = Context(self._model, generation_spec(self.settings), self.log, lambda reason: ModelLoadError(
+                "llama.cpp could not create the context that knocks heads out: {reason}", reason=reason),
+                cb_eval=self._knockout_capture.callback)
+            if self._other.n_ctx != self.n_ctx or self._other.n_batch != self.n_batch:
+                raise ModelLoadError("llama.cpp made the knockout context of another size")
+        if bool(labels) != bool(self.knockouts):   # the other context takes over
+            self._context, self._other = self._other, self._context
+            assert self._context is not None
+            self._ctx, self._mem = self._context.ptr, self._context.memory
+        self._knockout_capture.begin(set(), edits if labels else {})
+        self.knockouts = labels
+        llama_cpp.llama_memory_clear(self._mem, True)
+        self.tokens = []
+        return True
+
+    def knockout_error(self) -> str | None:
+        """Why an edit of the knockout context failed in the last evaluations (None: none did)."""
+        return self._knockout_capture.error if self.knockouts else None
+
     def _should_abort(self) -> bool:
         check = self._cancel_check
         return self._abort_flag or (check is not None and check())
@@ -283,10 +317,10 @@ class Runtime:
 
     def close(self) -> None:
         """Free the batch, the context, then the model they were made on."""
-        for handle in (self._verify, self._context, self._weights):
+        for handle in (self._verify, self._context, self._other, self._weights):
             if handle is not None:
                 handle.close()
-        self._verify = self._context = self._weights = None
+        self._verify = self._context = self._other = self._weights = None
         self._ctx = self._model = None
 
 

@@ -12,6 +12,7 @@ from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.utf8 import require_utf8
 from logitscope.gguf.card import ModelCard
 from logitscope.gguf.memory import KV_CACHE_TYPES, UNQUANTIZED_KV
+from logitscope.protocol.causal import Ablation
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.steering import Steering
 from logitscope.system.threads import MAX_THREADS_PER_CPU, available_cpus, max_threads
@@ -119,6 +120,7 @@ class GenerateRequest:
     assistant_prefix: tuple[int, ...] = ()
     steering: Steering | None = None  # control vectors and LoRA adapters (None: none; a later request's
                                       # None takes off what an earlier one applied)
+    knockouts: tuple[Ablation, ...] = ()  # heads and blocks kept knocked out (zeroed everywhere: causal tracing)
 
     def validate(self) -> None:
         if (self.prompt is None) == (self.messages is None):

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from logitscope.protocol.causal import Ablation
 from logitscope.protocol.steering import Steering
 
 LENS_TOP_K = 10  # tokens kept per layer in the lens (the grid's columns)
@@ -26,12 +27,14 @@ class InspectRequest:
     `chosen`: the token actually chosen at that step (its rank/probability per layer are reported), or
     None for a prompt token (the lens then follows the next prompt token if `tokens` is a prefix of a
     known context, else the final top-1). `lens` / `attention`: which views to compute. `steering`: the
-    control vectors and LoRA adapters of the step (a steered answer's step is inspected steered)."""
+    control vectors and LoRA adapters of the step (a steered answer's step is inspected steered). `knockouts`:
+    the heads and blocks the step was generated with knocked out (causal tracing: inspected knocked out too)."""
     tokens: tuple[int, ...]
     chosen: int | None = None
     lens: bool = True
     attention: bool = True
     steering: Steering | None = None
+    knockouts: tuple[Ablation, ...] = ()
 
 
 @dataclass

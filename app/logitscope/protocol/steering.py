@@ -64,6 +64,12 @@ def steering_record(vectors: list[dict[str, Any]], layer_range: tuple[int, int] 
     return {"control_vectors": vectors, "layer_range": list(layer_range) if layer_range else None, "loras": loras}
 
 
+def knockouts_from_record(record: dict[str, Any] | None) -> tuple[str, ...]:
+    """The heads and blocks an answer was generated with knocked out ("23.4", "20.attn"), as its record says."""
+    labels = record.get("knockouts") if isinstance(record, dict) else None
+    return tuple(str(label) for label in labels) if isinstance(labels, list) else ()
+
+
 def steering_from_record(record: dict[str, Any] | None) -> Steering | None:
     """The Steering a trace's record was made with (to inspect or score a steered answer as it was made);
     None for an unsteered one. The files are those the record names by path, read again."""

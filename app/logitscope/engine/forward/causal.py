@@ -19,6 +19,7 @@ import numpy as np
 
 from logitscope.base.errors import LogitscopeError
 from logitscope.engine.forward.capture import Edit
+from logitscope.engine.forward.edits import BLOCK_NODES, HEADS, knockout, patched, rows_of
 from logitscope.engine.forward.inspection import Inspector
 from logitscope.engine.score import log_softmax
 from logitscope.protocol.causal import (
@@ -33,15 +34,8 @@ from logitscope.protocol.causal import (
 )
 from logitscope.protocol.steering import Steering
 
-HEADS = "kqv_out"
-BLOCK_NODES = {"attn": ("attn_post_norm", "attn_out"), "ffn": ("ffn_post_norm", "ffn_out")}  # the first one there
 RESID = "l_out"
 Progress = Callable[[float], None]
-
-
-def _rows(values: np.ndarray) -> np.ndarray:
-    """A node's values as [rows, width] (a view)."""
-    return values.reshape(-1, values.shape[-1])
 
 
 def _distribution(logprobs: np.ndarray, chosen: int, top: int) -> Distribution:
@@ -73,7 +67,7 @@ class CausalTracer:
             raise LogitscopeError("llama.cpp computes no {node} for this {architecture} model: it cannot be "
                                   "knocked out or patched here", node=sorted(missing)[0],
                                   architecture=self.inspector.card.architecture)
-        joined = {name: np.concatenate([_rows(c) for c in chunks]) for name, chunks in captured.items()}
+        joined = {name: np.concatenate([rows_of(c) for c in chunks]) for name, chunks in captured.items()}
         return log_softmax(logits[None, :])[0], joined
 
     def _block_node(self, block: str, layer: int, present: dict[str, np.ndarray]) -> str:
@@ -101,15 +95,13 @@ class CausalTracer:
             else:
                 assert ablation.block is not None
                 node = self._block_node(ablation.block, ablation.layer, base)
-                edits[node] = _knockout(None, 0, positions, base[node].mean(axis=0) if mode == "mean" else None)
+                edits[node] = knockout(None, 1, positions, base[node].mean(axis=0) if mode == "mean" else None)
         for layer, chosen in heads.items():
             node = f"{HEADS}-{layer}"
             if node not in base:
                 raise LogitscopeError("llama.cpp computes no {node} for this {architecture} model: its heads cannot "
                                       "be knocked out", node=node, architecture=self.inspector.card.architecture)
-            width = base[node].shape[-1]
-            head_dim = width // self.n_head
-            edits[node] = _knockout(sorted(set(chosen)), head_dim, positions,
+            edits[node] = knockout(sorted(set(chosen)), self.n_head, positions,
                                     base[node].mean(axis=0) if mode == "mean" else None)
         return edits
 
@@ -197,7 +189,7 @@ class CausalTracer:
         if request.cell is not None:
             kind, layer, position = request.cell
             node = self._patch_node(kind, layer, clean)
-            lp, _ = self._run(request.corrupted, request.steering, edits={node: _patched(clean[node], (position,), n)})
+            lp, _ = self._run(request.corrupted, request.steering, edits={node: patched(clean[node], (position,), n)})
             result.patched, result.cell_score = _distribution(lp, answer, request.top), score(lp)
         else:
             cells = [(kind, layer, p) for kind in kinds for layer in layers for p in range(n)]
@@ -205,7 +197,7 @@ class CausalTracer:
                 result.scores[kind] = np.zeros((self.n_layer, n))
             for done, (kind, layer, p) in enumerate(cells):
                 node = self._patch_node(kind, layer, clean)
-                lp, _ = self._run(request.corrupted, request.steering, edits={node: _patched(clean[node], (p,), n)})
+                lp, _ = self._run(request.corrupted, request.steering, edits={node: patched(clean[node], (p,), n)})
                 result.scores[kind][layer, p] = score(lp)
                 if on_progress is not None:
                     on_progress((done + 1) / len(cells))
@@ -221,46 +213,5 @@ class CausalTracer:
         _lp, clean = self._run(request.clean, request.steering, names)
         node = self._patch_node(kind, layer, clean)
         lp, _ = self._run(request.corrupted, request.steering,
-                          edits={node: _patched(clean[node], tuple(range(len(request.clean))), len(request.clean))})
+                          edits={node: patched(clean[node], tuple(range(len(request.clean))), len(request.clean))})
         return lp
-
-
-def _knockout(heads: list[int] | None, head_dim: int, positions: tuple[int, ...] | None,
-              mean: np.ndarray | None) -> Edit:
-    """An edit that zeroes (or sets to `mean`) the heads' columns (all columns: `heads` None) at `positions`."""
-    wanted = None if positions is None else np.asarray(sorted(positions))
-
-    def edit(values: np.ndarray, rows_at: np.ndarray) -> np.ndarray | None:
-        select = np.ones(len(rows_at), dtype=bool) if wanted is None else np.isin(rows_at, wanted)
-        if not select.any():
-            return None
-        out = values.copy()
-        rows = _rows(out)
-        columns = [slice(None)] if heads is None else [slice(h * head_dim, (h + 1) * head_dim) for h in heads]
-        for cols in columns:
-            rows[select, cols] = 0.0 if mean is None else mean[cols]
-        return out
-
-    return edit
-
-
-def _patched(clean: np.ndarray, positions: tuple[int, ...], n_tokens: int) -> Edit:
-    """An edit that writes the clean run's rows at `positions`. `clean` has a row per position, or (a node of the
-    last layer, where llama.cpp keeps the rows it outputs) one for the last position only."""
-    every = len(clean) == n_tokens
-    wanted = set(positions)
-
-    def edit(values: np.ndarray, rows_at: np.ndarray) -> np.ndarray | None:
-        out = values.copy()
-        rows = _rows(out)
-        changed = False
-        for i, position in enumerate(rows_at.tolist()):
-            if position not in wanted:
-                continue
-            source = position if every else (len(clean) - 1 if position == n_tokens - 1 else None)
-            if source is not None:
-                rows[i] = clean[source]
-                changed = True
-        return out if changed else None
-
-    return edit

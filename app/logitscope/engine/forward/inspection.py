@@ -30,6 +30,7 @@ import numpy as np
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError
 from logitscope.base.messages import Message
 from logitscope.engine.forward.capture import Edit, GraphCapture
+from logitscope.engine.forward.edits import knockout_edits
 from logitscope.engine.forward.lens import OutputHead, layer_lens, load_output_head
 from logitscope.engine.handles import INSPECT_BATCH, Context, decode_error, inspection_spec
 from logitscope.engine.runtime import Runtime
@@ -183,7 +184,8 @@ class Inspector:
         """(tokens, sequence state) of a state computed by the generation that starts with `prefix`: the
         generation context's (saved for later: the next request replaces it), else an earlier one."""
         main = self.rt.tokens
-        same_steering = self._generation.applied == self._key
+        # a knocked-out generation context computed other numbers than the model's own
+        same_steering = self._generation.applied == self._key and not self.rt.knockouts
         if same_steering and len(main) >= len(prefix) and main[:len(prefix)] == prefix:
             size = llama_cpp.llama_state_seq_get_size(self.rt.context, 0)
             buf = (ctypes.c_uint8 * size)()
@@ -289,14 +291,24 @@ class Inspector:
             self._check_ids([request.chosen])
         self._ensure_context(len(tokens))
         self._steer(request.steering)
-        self._fill(tokens[:-1], fill)
         names = set(EMBD_NAMES)
         layers = range(self.n_layer)
         if request.lens:
             names |= {f"l_out-{il}" for il in layers} | {f"{n}-{il}" for n in MID_NAMES for il in layers}
         if request.attention:
             names |= {f"kq_soft_max-{il}" for il in layers}
-        captured = self._decode_capturing(tokens[-1:], names)
+        if request.knockouts:   # every token evaluated knocked out, as the answer was; nothing of it is kept
+            for ablation in request.knockouts:
+                ablation.validate(self.n_layer, self.n_head)
+            self._truncate(0)
+            try:
+                captured = self._decode_capturing(tokens, names, knockout_edits(request.knockouts, self.n_head))
+            finally:
+                self._truncate(0)
+            self.last_fill = "evaluated"
+        else:
+            self._fill(tokens[:-1], fill)
+            captured = self._decode_capturing(tokens[-1:], names)
         last = {name: arrays[-1] for name, arrays in captured.items()}
         unavailable: dict[str, str] = {}
         lens = attention = None
