@@ -209,7 +209,7 @@ def test_missing_tensors_make_a_view_unavailable_instead_of_wrong(engine, monkey
     """An architecture without one softmax per head (or without a named residual stream) says so."""
     real_begin = capture.GraphCapture.begin
     monkeypatch.setattr(capture.GraphCapture, "begin",
-                        lambda self, names: real_begin(self, {n for n in names if not n.startswith("kq_soft_max")}))
+                        lambda self, names, edits=None: real_begin(self, {n for n in names if not n.startswith("kq_soft_max")}, edits))
     inspection = engine.inspect(InspectRequest(tuple(engine.tokenize("One two three", add_special=True))))
     assert inspection.attention is None and "attention" in inspection.unavailable
     assert engine.card.architecture in inspection.unavailable["attention"]
