@@ -45,7 +45,7 @@ from logitscope.protocol.forward import (
     InspectRequest,
     LayerLens,
 )
-from logitscope.protocol.steering import Steering
+from logitscope.protocol.steering import Steering, steering_record
 
 log = logging.getLogger(__name__)
 
@@ -319,9 +319,13 @@ class Inspector:
         if self.window_note and request.attention:
             unavailable["attention_window"] = self.window_note
         assert self.steerer is not None
+        record = self.steerer.record
+        if request.knockouts:   # recorded as the generation records them (engine/core.py)
+            record = {**(record or steering_record([], None, [])),
+                      "knockouts": list(dict.fromkeys(a.label for a in request.knockouts))}
         return ForwardInspection(tokens=tokens, lens=lens, attention=attention, unavailable=unavailable,
                                  seconds=time.perf_counter() - t0, context_bytes=self.context_bytes,
-                                 steering=self.steerer.record)
+                                 steering=record)
 
     def attention_matrix(self, tokens: Sequence[int], layer: int, head: int,
                          steering: Steering | None = None) -> AttentionMatrix:

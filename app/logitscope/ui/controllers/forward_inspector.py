@@ -24,9 +24,10 @@ from PySide6.QtWidgets import QDockWidget
 
 from logitscope.base.errors import LogitscopeError
 from logitscope.protocol.api import GenerateRequest
+from logitscope.protocol.causal import Ablation
 from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
-from logitscope.protocol.steering import steering_from_record
+from logitscope.protocol.steering import knockouts_from_record, steering_from_record
 from logitscope.session.conversation import Answer
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.common.messages import translate_message
@@ -175,6 +176,8 @@ class ForwardInspector(QObject):
             messages=conversation.messages_for(step.turn_index), system=conversation.system)
         result = step.answer.result  # a steered answer's step is inspected steered as its trace says
         steering = steering_from_record(result.steering if result is not None else None)
+        knockouts = tuple(Ablation.parse(label) for label in knockouts_from_record(
+            result.steering if result is not None else None))   # and knocked out as it was
         waiting = self.bridge.busy   # a generation holds the engine: this request runs after it
         self._show_message(visible, self.tr("Computing… (after the engine finishes the answer it is writing)")
                            if waiting else self.tr("Computing…"))
@@ -191,7 +194,7 @@ class ForwardInspector(QObject):
                 assert prompt_request is not None
                 prompt = tuple(client.prompt_tokens(prompt_request))
             request = InspectRequest(prompt + answer_tokens, step.chosen, lens="lens" in views,
-                                     attention="attention" in views, steering=steering)
+                                     attention="attention" in views, steering=steering, knockouts=knockouts)
             try:
                 return Inspected(step, prompt, inspect(request))
             except LogitscopeError:

@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from logitscope.protocol.steering import Steering
+from logitscope.protocol.steering import Steering, knockouts_from_record
 
 
 def _files(entries: Any) -> list[dict[str, Any]]:
@@ -37,6 +37,9 @@ class SteeringSummary:
         if loras:
             files = ", ".join(f"{a.get('file', '?')} ×{_scale(a.get('scale'))}" for a in loras)
             parts.append(QCoreApplication.translate("SteeringSummary", "LoRA {0}").format(files))
+        knocked = knockouts_from_record(record)
+        if knocked:
+            parts.append(QCoreApplication.translate("SteeringSummary", "knocked out {0}").format(", ".join(knocked)))
         return QCoreApplication.translate("SteeringSummary", "steered: {0}").format("; ".join(parts)) if parts else ""
 
 
@@ -58,6 +61,11 @@ class SteeringSummary:
         for a in _files(record.get("loras")):
             lines.append(adapter.format(a.get("file", "?"), _scale(a.get("scale")), a.get("path", "?"),
                                         str(a.get("sha256", "?"))[:16]))
+        knocked = knockouts_from_record(record)
+        if knocked:
+            lines.append(QCoreApplication.translate(
+                "SteeringSummary", "generated with these heads and blocks knocked out (zeroed at every position): "
+                "{0}").format(", ".join(knocked)))
         return "\n".join(lines)
 
 
