@@ -11,7 +11,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _dispatch(sys.argv[1:] if argv is None else argv)
     except Exception as exc:  # e.g. too little memory to import the app; a bug (no description) still shows
-        message = describe(exc)
+        try:
+            message = describe(exc)
+        except MemoryError:  # too short of memory even to say why in full
+            message = "out of memory"
         if message is None:
             raise
         release_stdout()

@@ -261,3 +261,19 @@ def test_odd_errors_under_a_tight_memory_limit_are_called_out_of_memory(monkeypa
     assert fatal.describe(odd) is None
     monkeypatch.setattr(fatal, "_address_space_limit", lambda: 8 << 30)
     assert fatal.describe(odd) is None
+
+
+def test_too_little_memory_even_to_describe_the_failure_is_still_one_line(monkeypatch, capsys):
+    """Under a tight `ulimit -v` the description itself may fail to allocate (a codec to import): one line."""
+    import logitscope.__main__ as entry
+
+    def no_memory(_argv):  # noqa: ANN001, ANN202
+        raise MemoryError
+
+    def cannot_describe(_exc):  # noqa: ANN001, ANN202
+        raise MemoryError
+
+    monkeypatch.setattr(entry, "_dispatch", no_memory)
+    monkeypatch.setattr(entry, "describe", cannot_describe)
+    assert entry.main(["info"]) == 2
+    assert capsys.readouterr().err.strip() == "error: out of memory"

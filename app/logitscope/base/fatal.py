@@ -84,9 +84,9 @@ def _address_space_limit() -> int | None:
     """The soft RLIMIT_AS in bytes ('ulimit -v'), None when unlimited or unknown. Read from /proc where
     it can be: the `resource` module is a shared library, which may be what failed to load."""
     try:
-        with open("/proc/self/limits", encoding="ascii") as fh:
+        with open("/proc/self/limits", "rb") as fh:   # bytes: decoding text may import a codec, and fail
             for line in fh:
-                if line.startswith("Max address space"):
+                if line.startswith(b"Max address space"):
                     soft = line.split()[3]
                     return int(soft) if soft.isdigit() else None
     except OSError:
