@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError
+from logitscope.cli.causal import add_ablation_arguments, parsed_ablations, run_on_step, wants_causal
 from logitscope.cli.common import Subparsers, add_load_arguments, add_model_argument
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args, steering_line
 from logitscope.protocol.forward import ForwardInspection, InspectRequest
@@ -61,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidSettingsError("--step must be >= 0, not {step}", step=args.step)
     if args.system and args.chat is None:
         raise InvalidSettingsError("--system needs --chat")
+    causal = wants_causal(args)
+    parsed_ablations(args)  # a bad --ablate is refused before an engine starts
     request = GenerateRequest(prompt=args.prompt,
                               messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,
                               system=args.system, settings=SamplerSettings(temperature=0.0),
@@ -77,8 +80,10 @@ def run(args: argparse.Namespace) -> int:
             raise LogitscopeError("step {step} is past the answer, which has {n} tokens (steps 0 to {last})",
                                   step=args.step, n=len(result.tokens), last=len(result.tokens) - 1)
         chosen = result.tokens[args.step]
-        inspection = client.inspect(InspectRequest(tuple(result.prompt_tokens + result.tokens[:args.step]),
-                                                   chosen=chosen, lens=both or args.layers,
+        context = tuple(result.prompt_tokens + result.tokens[:args.step])
+        if causal:   # knocked out instead of the lens and attention (cli/causal.py)
+            return run_on_step(client, args, context, chosen, client.vocab(), path.name, request.steering)
+        inspection = client.inspect(InspectRequest(context, chosen=chosen, lens=both or args.layers,
                                                    attention=both or args.attention,
                                                    steering=request.steering))
         vocab = client.vocab()
@@ -163,4 +168,5 @@ def register(sub: Subparsers) -> None:
     add_inspect_arguments(p)
     add_load_arguments(p)
     add_steering_arguments(p)
+    add_ablation_arguments(p)
     p.set_defaults(run=run)

@@ -24,6 +24,7 @@ from logitscope.cli import (
     info,
     inspect,
     models,
+    patch,
     score,
     window,
 )
@@ -34,7 +35,7 @@ Run = Callable[[argparse.Namespace], int]
 
 # every command, in the order `logitscope --help` lists them; each module's register(sub) adds its parser
 # and sets the parser's `run`
-COMMANDS = (info, generate, inspect, score, cvector, window, chat, bench, models, history, explain)
+COMMANDS = (info, generate, inspect, patch, score, cvector, window, chat, bench, models, history, explain)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,67 @@
+"""`inspect --ablate`, `inspect --head-scan` and `patch` (cli/causal.py, cli/patch.py) on the real engine and the
+demo model, as a user runs them: JSON that says what the engine measured, and one clear line for bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.helpers.cli import assert_clean_error, run
+
+pytestmark = pytest.mark.model
+
+PROMPT = "The capital of France is"
+HEADS = 9   # the demo model's heads per layer
+
+
+def inspect_json(*extra: str) -> dict:
+    proc = run("inspect", "--prompt", PROMPT, "--json", *extra)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout)
+
+
+def test_every_head_of_a_layer_knocked_out_is_its_attention_block_and_the_text_table():
+    heads = inspect_json(*[arg for h in range(HEADS) for arg in ("--ablate", f"20.{h}")])
+    block = inspect_json("--ablate", "20.attn")
+    assert heads["kind"] == block["kind"] == "ablate" and heads["kl"] > 0
+    assert heads["kl"] == block["kl"] and heads["ablated"] == block["ablated"]
+    assert heads["chosen"]["text"] == " Paris" and block["ablations"] == ["20.attn"]
+    proc = run("inspect", "--prompt", PROMPT, "--ablate", "23.4")
+    assert proc.returncode == 0, proc.stderr
+    assert "KL(base || ablated)" in proc.stdout and "top-1 changes: ' Paris' -> ' the'" in proc.stdout
+
+
+def test_the_head_scan_ranks_every_head():
+    proc = run("inspect", "--prompt", PROMPT, "--head-scan", "--json", timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    scan = json.loads(proc.stdout)
+    delta = np.array(scan["delta_logprob"])
+    assert delta.shape == (30, HEADS) and np.array(scan["kl"]).shape == (30, HEADS)
+    top = scan["ranked"][0]
+    assert top["delta_logprob"] == delta.min() and (top["layer"], top["head"]) == (23, 4)
+    assert "heads knocked out: 100 %" in proc.stderr     # progress, one line per 10 % when not a terminal
+
+
+def test_patch_finds_the_subject_and_says_why_it_cannot_run():
+    proc = run("patch", "--clean", PROMPT, "--corrupted", "The capital of Italy is", "--json", timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout)
+    scores = np.array(result["scores"]["resid"])
+    assert scores.shape == (30, 5)
+    assert result["answer"]["text"] == " Paris" and result["versus"]["text"] == " Rome"
+    strongest = result["strongest"][0]
+    assert strongest["position"] == 3 and result["clean"][3]["text"] == " France"   # where the prompts differ
+    assert np.abs(scores[:, :3]).max() < 1e-9                # before the subject: nothing to patch
+    assert_clean_error(run("patch", "--clean", PROMPT, "--corrupted", "The capital city of Italy is"),
+                       "same number of tokens, here 5 and 6")
+    assert_clean_error(run("patch", "--clean", PROMPT, "--corrupted", "The capital of Italy is", "--answer",
+                           " Paris Rome"), "not one")
+
+
+def test_bad_ablations_are_one_clear_line():
+    assert_clean_error(run("inspect", "--prompt", PROMPT, "--ablate", "99.1"), "layer must be between 0 and 29")
+    assert_clean_error(run("inspect", "--prompt", PROMPT, "--ablate", "3.x"), "names no head or block")
+    assert_clean_error(run("inspect", "--prompt", PROMPT, "--ablate", "1.1", "--head-scan"), "two different runs")
+    assert_clean_error(run("inspect", "--prompt", PROMPT, "--ablate-mode", "mean"), "go with --ablate")
