@@ -16,15 +16,14 @@ from PySide6.QtCore import QSettings, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
-from logitscope.base.errors import LogitscopeError
 from logitscope.protocol.api import LoadSettings
-from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.session.conversation import Conversation, Turn
 from logitscope.session.history import ChatHistory
 from logitscope.store.history import HistoryStore
 from logitscope.store.settings import SettingsStore
 from logitscope.ui.beams import view as beams_view
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.causal import dialog as causal_dialog
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
 from logitscope.ui.controllers import drafting
@@ -56,7 +55,7 @@ from logitscope.ui.steering import compare_view as steering_compare
 from logitscope.ui.steering.controller import SteeringController, install_steering
 from logitscope.ui.window import state_probe
 from logitscope.ui.window.actions import ActionRegistry
-from logitscope.ui.window.boxes import show_about, show_error_box
+from logitscope.ui.window.boxes import save_preset, show_about, show_error_box
 from logitscope.ui.window.central import build_central
 from logitscope.ui.window.docks import dock_specs
 from logitscope.ui.window.layout import add_docks, arrange_docks, restore_layout, save_layout
@@ -172,6 +171,8 @@ class MainWindow(QMainWindow):
                                                          lambda: self.current, self.inspector.inspected_turn)
         install_steering(self.steering, self.docks["steering"], self.statusBar(), self.forward.inspected,
                          self.models.changed, self, self.show_error, self.statusMessage.emit)
+        self.causal = causal_dialog.install(self.bridge, self, registry, menu, self.forward, self.models, self.session,
+                                            self.statusBar())
         state_probe.install(self, self.session, self.sidebar, self.inspector)  # for the e2e tests only
 
     def _build_status_bar(self) -> None:
@@ -209,7 +210,7 @@ class MainWindow(QMainWindow):
         self.files.error.connect(self.show_error)
         self.files.notice.connect(self.statusMessage)
         self.sampler.settingsChanged.connect(lambda _settings: inspector.refresh())
-        self.sampler.presetSaved.connect(self._save_preset)
+        self.sampler.presetSaved.connect(partial(save_preset, self.app_settings, self.show_error))
         self.tokenizer_feed = TokenizerFeed(self.bridge, self.tokenizer, lambda: self.current,
                                             self.statusMessage.emit, self.show_error, parent=self)
         self.bridge.busyChanged.connect(lambda _busy: self._update_actions())
@@ -344,12 +345,6 @@ class MainWindow(QMainWindow):
         if app is not None:
             self.dark = apply_theme(QApplication.instance(), app.theme)  # type: ignore[arg-type]
             self.chat.set_dark(self.dark)
-
-    def _save_preset(self, name: str, settings: SamplerSettings) -> None:
-        try:
-            self.app_settings.save_preset(name, settings)
-        except LogitscopeError as exc:
-            self.show_error(self.tr("Preset"), str(exc))
 
     # -- view -------------------------------------------------------------------------------------------
     def toggle_heatmap(self) -> None:

@@ -70,6 +70,7 @@ class ForwardInspector(QObject):
             "The forward pass cannot be shown for this engine: a remote server does not expose the layers "
             "and attention of its model. Load a local GGUF model to see them.")
         self.last: Inspected | None = None
+        self._wanted_head: tuple[int, int] | None = None   # the head the Attention dock is to show next
         self.requests_sent = 0
         self._serial = 0                        # the newest wanted request; older ones are stale
         self._in_flight: tuple[tuple[int, int, int], frozenset[str]] | None = None  # what is being asked
@@ -241,6 +242,8 @@ class ForwardInspector(QObject):
             if panel.shown_key != found.step.key:
                 panel.show_inspection(found)
             page.show_panel()
+        if self._wanted_head is not None and inspection.attention is not None and "attention" in visible:
+            self._select_head(*self._wanted_head)
 
     def _show_message(self, keys: set[str], text: str) -> None:
         for key in keys:
@@ -281,6 +284,23 @@ class ForwardInspector(QObject):
         dialog.ask()
         dialog.show()
         return dialog
+
+    def show_head(self, layer: int, head: int) -> None:
+        """The Attention dock in front on this layer and head (the Causal tracing dialog's head scan): at once
+        when it shows the step's attention, else once it does."""
+        self._wanted_head = (layer, head)
+        dock, _page = self.docks["attention"]
+        dock.show()
+        dock.raise_()
+        if self.last is not None and self.last.inspection.attention is not None:
+            self._select_head(layer, head)
+
+    def _select_head(self, layer: int, head: int) -> None:
+        panel = self.attention_panel
+        self._wanted_head = None
+        if panel.layer_box.count() > layer and panel.head_box.count() > head + 1:
+            panel.layer_box.setCurrentIndex(layer)
+            panel.head_box.setCurrentIndex(head + 1)   # item 0 is the mean of the heads
 
     def _token_clicked(self, position: int) -> None:
         found = self.last

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from logitscope.base.errors import EngineCrashedError, InvalidSettingsError, LogitscopeError
 from logitscope.host.client import CancelledError
 from logitscope.protocol.api import DecodeOptions, GenerateRequest
+from logitscope.protocol.causal import Ablation
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.steering import Steering
 from logitscope.protocol.trace import GenerationResult, StepRecord
@@ -36,9 +37,10 @@ class SessionServices:
     model_name: Callable[[], str]
     model_identity: Callable[[], ModelIdentity | None]
     can_fork: Callable[[], bool]
-    # control vectors and LoRA adapters for the answer (the Steering dock's; None: unsteered). The beams view
-    # and the forward inspector do not send it yet: when they do, they take this same callable.
+    # control vectors and LoRA adapters for the answer (the Steering dock's; None: unsteered)
     steering: Callable[[], Steering | None] = field(default=lambda: None)
+    # heads and blocks kept knocked out for the next answers (the Causal tracing dialog's; (): none)
+    knockouts: Callable[[], tuple[Ablation, ...]] = field(default=lambda: ())
 
 
 class SessionController(QObject):
@@ -186,7 +188,8 @@ class SessionController(QObject):
         self.answerStarted.emit(turn_index)
         request = GenerateRequest(messages=self.current.messages_for(turn_index), system=self.current.system,
                                   settings=settings, options=self.services.decode_options(forced),
-                                  assistant_prefix=prefix, steering=self.services.steering())
+                                  assistant_prefix=prefix, steering=self.services.steering(),
+                                  knockouts=self.services.knockouts())
         self.bridge.generate(request)
 
     def _index_on_screen(self, turn: Turn, answer: Answer) -> int:

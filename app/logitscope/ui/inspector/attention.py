@@ -34,6 +34,7 @@ MEAN_OF_HEADS = -1  # the head selector's first entry
 class AttentionPanel(QWidget):
     tokenClicked = Signal(int)                 # context position
     wholePromptRequested = Signal(int, int)    # layer, head (MEAN_OF_HEADS: the mean)
+    knockoutRequested = Signal(str)            # "L.H", or "L.attn" for the mean of heads (Causal tracing)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,6 +55,10 @@ class AttentionPanel(QWidget):
         controls.addWidget(self.head_box)
         controls.addWidget(self.kv_label, 1)
         controls.addWidget(self.whole_button)
+        self.knockout_button = QPushButton(self.tr("Knock out"))
+        self.knockout_button.setToolTip(self.tr("Knock this head out (the mean of heads: the whole attention "
+                                                "block) and see the next token without it (Causal tracing)"))
+        controls.addWidget(self.knockout_button)
         layout.addLayout(controls)
         self.note = QLabel()   # what the engine says about these weights (e.g. sliding-window layers)
         self.note.setWordWrap(True)
@@ -81,6 +86,8 @@ class AttentionPanel(QWidget):
         self.head_box.currentIndexChanged.connect(lambda _i: self.redraw())
         self.strip.tokenClicked.connect(self.tokenClicked)
         self.whole_button.clicked.connect(lambda: self.wholePromptRequested.emit(self.layer(), self.head()))
+        self.knockout_button.clicked.connect(lambda: self.knockoutRequested.emit(
+            f"{self.layer()}.{self.head()}" if self.head() != MEAN_OF_HEADS else f"{self.layer()}.attn"))
 
     def layer(self) -> int:
         return max(self.layer_box.currentIndex(), 0)

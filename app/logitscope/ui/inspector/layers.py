@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
+    QMenu,
     QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -199,6 +200,7 @@ class NormChart(pg.PlotWidget):
 
 class LayersPanel(QWidget):
     layerSelected = Signal(int)   # lens row
+    knockoutRequested = Signal(str)   # "20.attn" / "20.ffn": a layer's block, from the grid's context menu
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -245,6 +247,22 @@ class LayersPanel(QWidget):
         self.shown_key: object = None
         self.row = -1
         self.grid.selectionModel().currentChanged.connect(lambda current, _previous: self.select_layer(current.row()))
+        self.grid.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.grid.customContextMenuRequested.connect(self._context_menu)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        """Right-click a layer's row: knock out its attention or its FFN (the Causal tracing dialog)."""
+        lens = self.lens
+        row = self.grid.indexAt(pos).row()
+        if lens is None or not 1 <= row < len(lens.layer_names):   # row 0 is the embeddings: no block
+            return
+        layer = lens.layer_names[row]
+        menu = QMenu(self.grid)
+        menu.addAction(self.tr("Knock out the attention of layer {0}").format(layer),
+                       lambda: self.knockoutRequested.emit(f"{layer}.attn"))
+        menu.addAction(self.tr("Knock out the FFN of layer {0}").format(layer),
+                       lambda: self.knockoutRequested.emit(f"{layer}.ffn"))
+        menu.exec(self.grid.viewport().mapToGlobal(pos))
 
     @property
     def lens(self) -> LayerLens | None:

@@ -1,4 +1,5 @@
-"""The main window's message boxes: an error (non-modal, with Reload model when that may help) and About."""
+"""The main window's message boxes: an error (non-modal, with Reload model when that may help), About, and a
+preset that cannot be saved."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from logitscope import __version__
+from logitscope.base.errors import LogitscopeError
+from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.store.settings import SettingsStore
 from logitscope.ui.common.messages import translate_message
 
 
@@ -33,3 +37,12 @@ def show_about(parent: QWidget, capabilities: dict[str, object]) -> None:
         __version__, capabilities.get("backend"),
         QCoreApplication.translate("MainWindow", "yes") if capabilities.get("gpu_offload")
         else QCoreApplication.translate("MainWindow", "no")))
+
+
+def save_preset(app_settings: SettingsStore, show_error: Callable[[str, str], None], name: str,
+                settings: SamplerSettings) -> None:
+    """The sampler panel's Save preset: a preset that cannot be saved is one message."""
+    try:
+        app_settings.save_preset(name, settings)
+    except LogitscopeError as exc:
+        show_error(QCoreApplication.translate("MainWindow", "Preset"), str(exc))
