@@ -155,62 +155,72 @@
 <context>
     <name>AttentionPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="48"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="49"/>
         <source>Whole prompt…</source>
         <translation>整个提示词…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="49"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="50"/>
         <source>Every position&apos;s attention for this layer and head: the tokens x tokens matrix, with the causal mask</source>
         <translation>此层此头上每个位置的注意力：token × token 矩阵，含因果掩码</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="51"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="52"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="53"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="54"/>
         <source>Head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="70"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="58"/>
+        <source>Knock out</source>
+        <translation>敲除</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="59"/>
+        <source>Knock this head out (the mean of heads: the whole attention block) and see the next token without it (Causal tracing)</source>
+        <translation>敲除这个注意力头（选“各头平均”时：整个注意力模块），看看没有它时的下一个 token（因果追踪）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="75"/>
         <source>Colour: the weight, relative to the largest shown · outlined: the token that looks · underlined: the answer&apos;s tokens · click a token to find it in the chat</source>
         <translation>颜色：权重（相对于所示最大值）· 加框：发出关注的 token · 下划线：回答中的 token · 点击 token 可在对话中找到它</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="102"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="109"/>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="103"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="110"/>
         <source>mean of heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="103"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="110"/>
         <source>head {0}</source>
         <translation>头 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="106"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="113"/>
         <source>Step {0}: where {1} (position {2}) looks when it predicts {3}</source>
         <translation>第 {0} 步：{1}（位置 {2}）在预测 {3} 时关注哪里</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="143"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="150"/>
         <source>{0} query heads over {1} KV heads</source>
         <translation>{0} 个查询头共用 {1} 个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="145"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="152"/>
         <source>head {0} reads KV head {1} of {2}</source>
         <translation>头 {0} 读取 KV 头 {1}（共 {2} 个）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/attention.py" line="148"/>
+        <location filename="../../app/logitscope/ui/inspector/attention.py" line="155"/>
         <source> · sliding window of {0} tokens</source>
         <translation> · 滑动窗口 {0} 个 token</translation>
     </message>
@@ -680,6 +690,304 @@
         <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="339"/>
         <source>Built from {0} pair(s) ({1} tokens) in {2:.1f} s, layers {3}–{4}: {5}. It is in the Steering dock.</source>
         <translation>已用 {0} 对提示词（{1} 个 token）在 {2:.1f} 秒内构建，第 {3}–{4} 层：{5}。它已在“引导”面板中。</translation>
+    </message>
+</context>
+<context>
+    <name>CausalDialog</name>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="87"/>
+        <source>Causal tracing</source>
+        <translation>因果追踪</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="94"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="125"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="131"/>
+        <source>Knock out</source>
+        <translation>敲除</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="95"/>
+        <source>Head scan</source>
+        <translation>注意力头扫描</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="96"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="183"/>
+        <source>Patch</source>
+        <translation>修补</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="105"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="106"/>
+        <source>Stop within one evaluation (Esc)</source>
+        <translation>在一次评估内停止（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="120"/>
+        <source>heads and blocks, e.g. 23.4, 20.attn, 5.ffn</source>
+        <translation>注意力头和模块，例如 23.4, 20.attn, 5.ffn</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="124"/>
+        <source>zero</source>
+        <translation>置零</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="124"/>
+        <source>mean over the prompt</source>
+        <translation>提示上的平均值</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="127"/>
+        <source>Keep knocked out for the next answers</source>
+        <translation>在接下来的回答中保持敲除</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="128"/>
+        <source>Chat with the model with these heads and blocks zeroed; a badge in the status line restores it in one click</source>
+        <translation>在这些注意力头和模块置零的情况下与模型聊天；状态栏中的标记一键即可恢复</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="138"/>
+        <source>The model</source>
+        <translation>原模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="138"/>
+        <source>Knocked out</source>
+        <translation>敲除后</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="146"/>
+        <source>Scan every head</source>
+        <translation>扫描每个注意力头</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="147"/>
+        <source>Knock out each head of each layer alone (one evaluation each) and rank them by how much the chosen token loses</source>
+        <translation>逐一单独敲除每一层的每个注意力头（每个一次评估），并按所选 token 损失的多少排序</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="156"/>
+        <source>head</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="156"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="192"/>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="174"/>
+        <source>the clean run&apos;s top token</source>
+        <translation>干净运行的首选 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="176"/>
+        <source>the corrupted run&apos;s top token</source>
+        <translation>损坏运行的首选 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="177"/>
+        <source>Clean prompt</source>
+        <translation>干净提示</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="178"/>
+        <source>Corrupted prompt</source>
+        <translation>损坏提示</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="181"/>
+        <source>versus</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="186"/>
+        <source>Answer token</source>
+        <translation>答案 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="192"/>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="195"/>
+        <source>Clean</source>
+        <translation>干净</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="195"/>
+        <source>Corrupted</source>
+        <translation>损坏</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="195"/>
+        <source>Patched</source>
+        <translation>修补后</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="212"/>
+        <source>Select a step of an answer and show it in the Layers or Attention dock first: causal tracing works on that step.</source>
+        <translation>请先选择回答中的一步，并在“层”或“注意力”面板中显示它：因果追踪作用于这一步。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="222"/>
+        <source>No step: select a token of an answer and open the Layers dock.</source>
+        <translation>没有选中的步：请选择回答中的一个 token 并打开“层”面板。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="227"/>
+        <source>Step {0} of the selected answer: {1} tokens of context, the token chosen {2}. Knocking out and patching change llama.cpp&apos;s own forward pass.</source>
+        <translation>所选回答的第 {0} 步：上下文 {1} 个 token，选中的 token 为 {2}。敲除和修补改变的是 llama.cpp 自己的前向计算。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="252"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="258"/>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="259"/>
+        <source>Causal tracing failed: {0}</source>
+        <translation>因果追踪失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="273"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="304"/>
+        <source>Name what to knock out: a head (23.4), or a layer&apos;s attn or ffn block (20.attn), several separated by commas.</source>
+        <translation>请写出要敲除的对象：一个注意力头（23.4），或某层的 attn 或 ffn 模块（20.attn），多个用逗号分隔。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="316"/>
+        <source>Knocking out {0}…</source>
+        <translation>正在敲除 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="325"/>
+        <source>Knocking out every head, one at a time…</source>
+        <translation>正在逐一敲除每个注意力头…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="336"/>
+        <source>Write both prompts first.</source>
+        <translation>请先写好两个提示。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="349"/>
+        <source>Patching every layer at every position…</source>
+        <translation>正在修补每一层的每个位置…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="350"/>
+        <source>Patching one cell…</source>
+        <translation>正在修补一个单元…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="356"/>
+        <source>the top-1 changes from {0} to {1}</source>
+        <translation>首选从 {0} 变为 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="358"/>
+        <source>the top-1 stays {0}</source>
+        <translation>首选仍为 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="360"/>
+        <source>{0} knocked out ({1}): KL(model ‖ knocked out) = {2:.4f} nats; {3}: p {4} → {5} (Δ log p {6:+.3f}); {7}.</source>
+        <translation>敲除 {0}（{1}）：KL(原模型 ‖ 敲除后) = {2:.4f} 纳特；{3}：p {4} → {5}（Δ log p {6:+.3f}）；{7}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="366"/>
+        <source>Done in {0:.2f} s.</source>
+        <translation>完成，用时 {0:.2f} 秒。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="374"/>
+        <source>{0}.{1}: Δ log p {2:+.3f}, KL {3:.3f}{4}</source>
+        <translation>{0}.{1}：Δ log p {2:+.3f}，KL {3:.3f}{4}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="375"/>
+        <source>, top-1 → {0}</source>
+        <translation>，首选 → {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="380"/>
+        <source>{0} heads knocked out one at a time in {1:.1f} s. Colour: Δ log p of {2} (red: the head helps it, blue: it hurts it). Click a head for its effect and its attention.</source>
+        <translation>逐一敲除了 {0} 个注意力头，用时 {1:.1f} 秒。颜色：{2} 的 Δ log p（红：该头帮助它，蓝：该头妨碍它）。点击一个头查看它的效果和注意力。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="384"/>
+        <source>Head scan done.</source>
+        <translation>注意力头扫描完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="395"/>
+        <source>The two prompts must have the same number of tokens: the clean one has {0}, the corrupted one {1}. Nothing was run.</source>
+        <translation>两个提示的 token 数必须相同：干净提示有 {0} 个，损坏提示有 {1} 个。没有运行任何计算。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="403"/>
+        <source>Layer {0}, position {1} patched: score {2:+.3f}.</source>
+        <translation>已修补第 {0} 层、位置 {1}：得分 {2:+.3f}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="408"/>
+        <source>layer {0} at {1} ({2:+.2f})</source>
+        <translation>第 {0} 层在 {1}（{2:+.2f}）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="410"/>
+        <source>{0} versus {1}: logit difference {2:+.2f} clean, {3:+.2f} corrupted. Colour: the clean run&apos;s residual stream at that layer and position written into the corrupted run (1 = the clean answer, 0 = the corrupted one). Strongest: {4}. Click a cell for its distribution.</source>
+        <translation>{0} 对比 {1}：logit 差值干净时 {2:+.2f}，损坏时 {3:+.2f}。颜色：把干净运行在该层该位置的残差流写入损坏运行（1 = 干净的答案，0 = 损坏的答案）。最强：{4}。点击一个单元查看它的分布。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="416"/>
+        <source>Patched {0} cells in {1:.1f} s.</source>
+        <translation>已修补 {0} 个单元，用时 {1:.1f} 秒。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="429"/>
+        <source>The next answers are generated with {0} knocked out.</source>
+        <translation>接下来的回答将在敲除 {0} 的情况下生成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="456"/>
+        <source>Knock out heads and blocks, scan every head, patch activations</source>
+        <translation>敲除注意力头和模块、扫描每个注意力头、修补激活</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="457"/>
+        <source>&amp;Causal tracing…</source>
+        <translation>因果追踪(&amp;C)…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="466"/>
+        <source>The next answers are generated with these heads knocked out (Causal tracing). Click to restore the model.</source>
+        <translation>接下来的回答在敲除这些注意力头的情况下生成（因果追踪）。点击以恢复模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="475"/>
+        <source>Knocked out: {0} ✕</source>
+        <translation>已敲除：{0} ✕</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="483"/>
+        <source>Causal tracing needs a local model: a server does not let anyone write into its forward pass.</source>
+        <translation>因果追踪需要本地模型：服务器不允许任何人写入它的前向计算。</translation>
     </message>
 </context>
 <context>
@@ -1281,32 +1589,32 @@
         <translation>此引擎无法显示前向传播：远程服务器不提供其模型的各层与注意力。请加载本地 GGUF 模型以查看。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="182"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="183"/>
         <source>Computing… (after the engine finishes the answer it is writing)</source>
         <translation>计算中…（等引擎写完当前回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="183"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="184"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="224"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="225"/>
         <source>The engine could not inspect this step: {0}</source>
         <translation>引擎无法检查这一步：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="239"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="240"/>
         <source>Not available for this model: {0}</source>
         <translation>此模型不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="263"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="266"/>
         <source>The engine could not compute this matrix: {0}</source>
         <translation>引擎无法计算此矩阵：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="295"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="315"/>
         <source>{0} at position {1} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
         <translation>位置 {1} 的 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
     </message>
@@ -1449,27 +1757,27 @@
 <context>
     <name>LayerDistributionModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="161"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="162"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="161"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="162"/>
         <source>token</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="161"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="162"/>
         <source>p here</source>
         <translation>此层 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="161"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="162"/>
         <source>p at the end</source>
         <translation>最终 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="166"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="167"/>
         <source>p {0} at this layer — {1} after the last layer</source>
         <translation>此层 p {0} — 最后一层之后 {1}</translation>
     </message>
@@ -1477,27 +1785,37 @@
 <context>
     <name>LayersPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="234"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="236"/>
         <source>Selected layer</source>
         <translation>所选层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="235"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="237"/>
         <source>Norms</source>
         <translation>范数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="259"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="261"/>
+        <source>Knock out the attention of layer {0}</source>
+        <translation>敲除第 {0} 层的注意力</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="263"/>
+        <source>Knock out the FFN of layer {0}</source>
+        <translation>敲除第 {0} 层的 FFN</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="277"/>
         <source>Step {0}: chose {1} (outlined) — top tokens after each layer</source>
         <translation>第 {0} 步：选择了 {1}（加框）— 各层之后的前几名 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="261"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="279"/>
         <source>The logit lens: the residual stream after each layer, read through the model&apos;s final norm and output head, as if the model stopped there.</source>
         <translation>逻辑透镜（logit lens）：每层之后的残差流，经模型的最终归一化和输出头读出，仿佛模型在此处停止。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="281"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="299"/>
         <source>{0}: entropy {1:.2f} nats, residual norm {2:.1f}</source>
         <translation>{0}：熵 {1:.2f} nats，残差范数 {2:.1f}</translation>
     </message>
@@ -1505,38 +1823,38 @@
 <context>
     <name>LensModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="63"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="64"/>
         <source>chosen</source>
         <translation>所选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="63"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="64"/>
         <source>entropy</source>
         <translation>熵</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="83"/>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="89"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="84"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="90"/>
         <source>embd</source>
         <translation>嵌入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="89"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="90"/>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="118"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="119"/>
         <source>{0}: the chosen token {1} has rank {2}, p {3}</source>
         <translation>{0}：所选 token {1} 排名 {2}，p {3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="122"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="123"/>
         <source>{0}: entropy {1:.2f} nats</source>
         <translation>{0}：熵 {1:.2f} nats</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="123"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="124"/>
         <source>{0}: {1} — p {2}</source>
         <translation>{0}：{1} — p {2}</translation>
     </message>
@@ -1668,7 +1986,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="100"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="99"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
@@ -1870,7 +2188,7 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="197"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="198"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
@@ -1920,32 +2238,32 @@
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="352"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="48"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="29"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="33"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="30"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="34"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="34"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="38"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="35"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="39"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="20"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="24"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
@@ -2547,22 +2865,22 @@
 <context>
     <name>NormChart</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="178"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="179"/>
         <source>residual</source>
         <translation>残差</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="178"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="179"/>
         <source>+attention</source>
         <translation>+注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="178"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="179"/>
         <source>+FFN</source>
         <translation>+FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="182"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="183"/>
         <source>layer row (0 = embd)</source>
         <translation>层行（0 = 嵌入）</translation>
     </message>
@@ -3391,22 +3709,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SessionController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="81"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="83"/>
         <source>Load a model first (File ▸ Open model…)</source>
         <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="121"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="123"/>
         <source>Forking needs token ids: use a local model</source>
         <translation>分叉需要 token id：请使用本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="124"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="126"/>
         <source>Forking works when nothing is generating</source>
         <translation>分叉只能在没有生成进行时使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="170"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="172"/>
         <source>Not sent: {0}</source>
         <translation>未发送：{0}</translation>
     </message>
