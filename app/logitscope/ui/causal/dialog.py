@@ -194,7 +194,7 @@ class CausalDialog(QDialog):
         split.addWidget(self.patch_map)
         self.patch_tables = DistributionColumns([self.tr("Clean"), self.tr("Corrupted"), self.tr("Patched")])
         split.addWidget(self.patch_tables)
-        split.setSizes([520, 440])
+        split.setSizes([400, 560])   # three distributions need the room more than the map
         layout.addWidget(split, 1)
         return page
 

@@ -85,7 +85,7 @@ class DistributionColumns(QWidget):
             label = QLabel(f"<b>{escape(title)}</b>")
             table = DistributionTable()
             table.setColumnWidth(0, 40)    # three tables side by side: the p column stays in view
-            table.setColumnWidth(1, 90)
+            table.setColumnWidth(1, 80)
             column.addWidget(label)
             column.addWidget(table, 1)
             layout.addLayout(column)
