@@ -150,6 +150,8 @@ def test_bad_requests_get_one_clear_error(engine):
             engine.ablate(AblateRequest(prompt, (Ablation.parse(text),)))
     with pytest.raises(InvalidSettingsError, match="same number of tokens"):
         engine.patch(PatchRequest(prompt, prompt[:-1]))
+    with pytest.raises(InvalidSettingsError, match="nothing to patch"):
+        engine.patch(PatchRequest(prompt, prompt))
     with pytest.raises(InvalidSettingsError, match="not in the prompt"):
         engine.ablate(AblateRequest(prompt, (Ablation(1, head=1),), positions=(len(prompt),)))
     with pytest.raises(InvalidSettingsError, match="vocabulary"):

@@ -196,6 +196,9 @@ class PatchRequest:
                                        "(here {clean} and {corrupted}): patching copies position P of one into "
                                        "position P of the other", clean=len(self.clean), corrupted=len(self.corrupted))
         _check_common(self.clean, "zero", None, self.steering)
+        if self.clean == self.corrupted:
+            raise InvalidSettingsError("the clean and the corrupted prompts are the same tokens: there is nothing "
+                                       "to patch (every score would be 0 / 0)")
         kinds = (self.cell[0],) if self.cell is not None else self.kinds
         if not kinds or any(k not in PATCH_KINDS for k in kinds):
             raise InvalidSettingsError("what is patched must be among {kinds}", kinds=", ".join(PATCH_KINDS))

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -53,13 +54,15 @@ class AttentionPanel(QWidget):
         controls.addWidget(self.layer_box)
         controls.addWidget(QLabel(self.tr("Head")))
         controls.addWidget(self.head_box)
+        # the KV-head note gives way first in a narrow dock (its text is in its tooltip too)
+        self.kv_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         controls.addWidget(self.kv_label, 1)
         controls.addWidget(self.whole_button)
+        layout.addLayout(controls)
+        # beside the legend, not in the row above: that row sets the dock's narrowest width (1280x720 layout)
         self.knockout_button = QPushButton(self.tr("Knock out"))
         self.knockout_button.setToolTip(self.tr("Knock this head out (the mean of heads: the whole attention "
                                                 "block) and see the next token without it (Causal tracing)"))
-        controls.addWidget(self.knockout_button)
-        layout.addLayout(controls)
         self.note = QLabel()   # what the engine says about these weights (e.g. sliding-window layers)
         self.note.setWordWrap(True)
         self.note.setObjectName("attentionNote")
@@ -76,7 +79,10 @@ class AttentionPanel(QWidget):
                                      "looks · underlined: the answer's tokens · click a token to find it in the chat"))
         self.legend.setWordWrap(True)
         self.legend.setObjectName("attentionLegend")
-        layout.addWidget(self.legend)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.legend, 1)
+        bottom.addWidget(self.knockout_button)
+        layout.addLayout(bottom)
         self.vocab: Sequence[bytes] = ()
         self.shown_key: object = None
         self.row: AttentionRow | None = None
@@ -140,6 +146,7 @@ class AttentionPanel(QWidget):
             return
         self.strip.set_tokens(self.labels, self.weights(), self.first_answer)
         self.kv_label.setText(self.kv_text())
+        self.kv_label.setToolTip(self.kv_label.text())
 
     def kv_text(self) -> str:
         row = self.row
