@@ -170,8 +170,8 @@ class MainWindow(QMainWindow):
             self.bridge, self, registry, menu, self.models, self.sampler.settings_to_send, self.kv_map_feed)
         self.score_dialog, self.score_action = score_view.install(self.bridge, self, registry, menu, self.models)
         drafting.install(self.sampler.drafting, self.models, self.app_settings, self.bridge, self.statusMessage.emit)
-        install_steering(self.steering, self.docks["steering"], self.statusBar(), self.forward.inspected,
-                         self.models.changed, self, self.show_error, self.statusMessage.emit)
+        install_steering(self.steering, self.docks["steering"], self.statusBar(), self.forward.inspected, self.models.changed,
+                         self, self.show_error, self.statusMessage.emit, self.model_card.set_adapters)
         state_probe.install(self, self.session, self.sidebar, self.inspector)  # for the e2e tests only
 
     def _build_status_bar(self) -> None:
