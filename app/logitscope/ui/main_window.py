@@ -170,7 +170,7 @@ class MainWindow(QMainWindow):
         self.steering_compare = steering_compare.install(self.bridge, self, registry, menu, self.steering,
                                                          lambda: self.current, self.inspector.inspected_turn)
         install_steering(self.steering, self.docks["steering"], self.statusBar(), self.forward.inspected,
-                         self.models.changed, self, self.show_error, self.statusMessage.emit)
+                         self.models.changed, self, self.show_error, self.statusMessage.emit, self.model_card.set_adapters)
         self.causal = causal_dialog.install(self.bridge, self, registry, menu, self.forward, self.models, self.session,
                                             self.statusBar())
         state_probe.install(self, self.session, self.sidebar, self.inspector)  # for the e2e tests only

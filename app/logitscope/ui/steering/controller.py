@@ -12,6 +12,9 @@ line's badge while answers are steered.
 - A file the engine refuses (an adapter for another base model: llama.cpp's reason; a vector of another
   width; a file gone) fails that answer once, with the engine's message; the dock marks the file and leaves
   it out of the next requests (ticking it again tries it again).
+- `adaptersChanged` carries the adapters as the Model card lists them, at every change of the dock: (file name,
+  its header's LoraMetadata or why it cannot be read, scale, applied), the header read once per file version
+  (path, size, modification time), never on a slider's move.
 - The files, scales, on/off and the range are remembered (QSettings "steering/state"); the master switch
   never is: every start is unsteered. A remembered file that is gone is dropped with a notice.
 """
@@ -19,6 +22,7 @@ line's badge while answers are steered.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,6 +34,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QPushButton, QStatusBar,
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.messages import Message
 from logitscope.gguf.control_vector import read_control_vector
+from logitscope.gguf.lora import LoraMetadata, read_lora_metadata
 from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.forward import InspectRequest
@@ -50,6 +55,7 @@ MEASURE_TEXT = "The weather today is mild, and the streets are quiet."
 class SteeringController(QObject):
     notice = Signal(str)          # a short line for the status bar
     error = Signal(str, str)      # title, message: for a message box
+    adaptersChanged = Signal(list)  # [(file name, LoraMetadata | why it cannot be read, scale, applied)]
 
     def __init__(self, bridge: EngineBridge, settings: QSettings, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -60,6 +66,7 @@ class SteeringController(QObject):
         self.measured_for: str | None = None   # the model whose residual stream the sliders are sized to
         self._measuring = False
         self.restore_notice = ""                # remembered files that were gone, said once the window listens
+        self._lora_headers: dict[str, tuple[tuple[int, int] | None, LoraMetadata | str]] = {}
         self.panel.loadRequested.connect(lambda: self.load_vector())
         self.panel.buildRequested.connect(lambda: self.open_build())
         self.panel.addAdapterRequested.connect(lambda: self.add_adapter())
@@ -112,6 +119,31 @@ class SteeringController(QObject):
             text = SteeringSummary.badge(self.steering())
             self.badge.setText(text)
             self.badge.setVisible(bool(text))
+        self.adaptersChanged.emit(self.adapter_lines())
+
+    def adapter_lines(self) -> list[tuple[str, LoraMetadata | str, float, bool]]:
+        """The dock's adapters as the Model card lists them (model_card.AdapterLine), in the dock's order."""
+        steering = self.steering()
+        applied = {f.path for f in steering.loras} if steering is not None else set()
+        return [(item.name, self.lora_metadata(item.path), item.scale, item.path in applied)
+                for item in self.panel.state.adapters]
+
+    def lora_metadata(self, path: str) -> LoraMetadata | str:
+        """The adapter's header (or why it cannot be read), read again only when the file changed."""
+        try:
+            st = os.stat(path)
+            stamp: tuple[int, int] | None = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            stamp = None
+        cached = self._lora_headers.get(path)
+        if cached is not None and stamp is not None and cached[0] == stamp:
+            return cached[1]
+        try:
+            found: LoraMetadata | str = read_lora_metadata(path)
+        except InvalidSettingsError as exc:
+            found = translate_message(exc)
+        self._lora_headers[path] = (stamp, found)
+        return found
 
     # -- the model -----------------------------------------------------------------------------------------
     def model_changed(self) -> None:
@@ -285,10 +317,15 @@ class SteeringController(QObject):
 
 def install_steering(controller: SteeringController, dock: QDockWidget, bar: QStatusBar,
                      inspected: SignalInstance, model_changed: SignalInstance, owner: QWidget,
-                     show_error: Callable[[str, str], None], notice: Callable[[str], None]) -> QAction:
-    """The window's one call: the controller's install plus where its messages go."""
+                     show_error: Callable[[str, str], None], notice: Callable[[str], None],
+                     adapters: Callable[[list[tuple[str, LoraMetadata | str, float, bool]]], None] | None = None,
+                     ) -> QAction:
+    """The window's one call: the controller's install plus where its messages go; `adapters` (the Model
+    card's set_adapters) gets the dock's adapters at every change, from the start."""
     controller.error.connect(show_error)
     controller.notice.connect(notice)
+    if adapters is not None:
+        controller.adaptersChanged.connect(adapters)
     action = controller.install(dock, bar, inspected, model_changed, owner)
     if controller.restore_notice:
         notice(controller.restore_notice)
