@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from logitscope.base.fatal import describe, release_stdout
+from logitscope.base.fatal import WINDOW_ADDRESS_SPACE, describe, release_stdout, require_address_space
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,6 +32,10 @@ def _dispatch(argv: list[str]) -> int:
         from logitscope.cli.selftest import main as selftest_main
 
         return selftest_main(argv[1:])
+    if argv[:1] in ([], ["window"]):
+        # before the command line's modules (numpy, whose BLAS starts threads) are imported: under a tight
+        # `ulimit -v` that import itself can hang instead of failing, so the window's need is checked first
+        require_address_space(WINDOW_ADDRESS_SPACE, "the window")
     from logitscope.cli.main import main as cli_main
 
     return cli_main(argv)
