@@ -4316,57 +4316,57 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>LoRA {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="42"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="43"/>
         <source>knocked out {0}</source>
         <translation>已敲除 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="43"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="40"/>
         <source>steered: {0}</source>
         <translation>已引导：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="51"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="53"/>
         <source>This answer was steered (as its trace records it):</source>
         <translation>此回答经过了引导（如其追踪记录所载）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="52"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="54"/>
         <source>control vector {0} at scale {1}: {2} (SHA-256 {3}…)</source>
         <translation>控制向量 {0}，缩放 {1}：{2}（SHA-256 {3}…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="58"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="60"/>
         <source>added to the output of layers {0} to {1}</source>
         <translation>加到第 {0} 至 {1} 层的输出上</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="60"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="62"/>
         <source>LoRA adapter {0} at scale {1}: {2} (SHA-256 {3}…)</source>
         <translation>LoRA 适配器 {0}，缩放 {1}：{2}（SHA-256 {3}…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="66"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="68"/>
         <source>generated with these heads and blocks knocked out (zeroed at every position): {0}</source>
         <translation>生成时敲除了这些注意力头和模块（在每个位置置零）：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="79"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="81"/>
         <source>{0} vector(s), {1} adapter(s)</source>
         <translation>{0} 个向量，{1} 个适配器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="81"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="83"/>
         <source>{0} vector(s)</source>
         <translation>{0} 个向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="83"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="85"/>
         <source>{0} adapter(s)</source>
         <translation>{0} 个适配器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="84"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="86"/>
         <source>Steering on: {0} ✕</source>
         <translation>引导已开启：{0} ✕</translation>
     </message>

@@ -37,10 +37,12 @@ class SteeringSummary:
         if loras:
             files = ", ".join(f"{a.get('file', '?')} ×{_scale(a.get('scale'))}" for a in loras)
             parts.append(QCoreApplication.translate("SteeringSummary", "LoRA {0}").format(files))
+        line = QCoreApplication.translate("SteeringSummary", "steered: {0}").format("; ".join(parts)) if parts else ""
         knocked = knockouts_from_record(record)
-        if knocked:
-            parts.append(QCoreApplication.translate("SteeringSummary", "knocked out {0}").format(", ".join(knocked)))
-        return QCoreApplication.translate("SteeringSummary", "steered: {0}").format("; ".join(parts)) if parts else ""
+        if knocked:   # not steering, but also what the answer was made with (Causal tracing)
+            out = QCoreApplication.translate("SteeringSummary", "knocked out {0}").format(", ".join(knocked))
+            line = f"{line}; {out}" if line else out
+        return line
 
 
     @staticmethod
