@@ -695,297 +695,299 @@
 <context>
     <name>CausalDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="87"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="88"/>
         <source>Causal tracing</source>
         <translation>因果追踪</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="94"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="125"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="131"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="95"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="126"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="132"/>
         <source>Knock out</source>
         <translation>敲除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="95"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="96"/>
         <source>Head scan</source>
         <translation>注意力头扫描</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="96"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="183"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="97"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="184"/>
         <source>Patch</source>
         <translation>修补</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="105"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="106"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="106"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="107"/>
         <source>Stop within one evaluation (Esc)</source>
         <translation>在一次评估内停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="120"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="121"/>
         <source>heads and blocks, e.g. 23.4, 20.attn, 5.ffn</source>
         <translation>注意力头和模块，例如 23.4, 20.attn, 5.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="124"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="125"/>
         <source>zero</source>
         <translation>置零</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="124"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="125"/>
         <source>mean over the prompt</source>
         <translation>提示上的平均值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="127"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="128"/>
         <source>Keep knocked out for the next answers</source>
         <translation>在接下来的回答中保持敲除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="128"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="129"/>
         <source>Chat with the model with these heads and blocks zeroed; a badge in the status line restores it in one click</source>
         <translation>在这些注意力头和模块置零的情况下与模型聊天；状态栏中的标记一键即可恢复</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="138"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="139"/>
         <source>The model</source>
         <translation>原模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="138"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="139"/>
         <source>Knocked out</source>
         <translation>敲除后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="146"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="147"/>
         <source>Scan every head</source>
         <translation>扫描每个注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="147"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="148"/>
         <source>Knock out each head of each layer alone (one evaluation each) and rank them by how much the chosen token loses</source>
         <translation>逐一单独敲除每一层的每个注意力头（每个一次评估），并按所选 token 损失的多少排序</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="156"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="157"/>
         <source>head</source>
         <translation>注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="156"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="192"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="157"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="193"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="174"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="175"/>
         <source>the clean run&apos;s top token</source>
         <translation>干净运行的首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="176"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="177"/>
         <source>the corrupted run&apos;s top token</source>
         <translation>损坏运行的首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="177"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="178"/>
         <source>Clean prompt</source>
         <translation>干净提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="178"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="179"/>
         <source>Corrupted prompt</source>
         <translation>损坏提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="181"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="182"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="350"/>
         <source>versus</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="186"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="187"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="349"/>
         <source>Answer token</source>
         <translation>答案 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="192"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="193"/>
         <source>position</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="195"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="196"/>
         <source>Clean</source>
         <translation>干净</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="195"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="196"/>
         <source>Corrupted</source>
         <translation>损坏</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="195"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="196"/>
         <source>Patched</source>
         <translation>修补后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="212"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="213"/>
         <source>Select a step of an answer and show it in the Layers or Attention dock first: causal tracing works on that step.</source>
         <translation>请先选择回答中的一步，并在“层”或“注意力”面板中显示它：因果追踪作用于这一步。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="222"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="223"/>
         <source>No step: select a token of an answer and open the Layers dock.</source>
         <translation>没有选中的步：请选择回答中的一个 token 并打开“层”面板。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="227"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="228"/>
         <source>Step {0} of the selected answer: {1} tokens of context, the token chosen {2}. Knocking out and patching change llama.cpp&apos;s own forward pass.</source>
         <translation>所选回答的第 {0} 步：上下文 {1} 个 token，选中的 token 为 {2}。敲除和修补改变的是 llama.cpp 自己的前向计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="252"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="258"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="253"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="259"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="259"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="260"/>
         <source>Causal tracing failed: {0}</source>
         <translation>因果追踪失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="273"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="274"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="304"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="305"/>
         <source>Name what to knock out: a head (23.4), or a layer&apos;s attn or ffn block (20.attn), several separated by commas.</source>
         <translation>请写出要敲除的对象：一个注意力头（23.4），或某层的 attn 或 ffn 模块（20.attn），多个用逗号分隔。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="316"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="317"/>
         <source>Knocking out {0}…</source>
         <translation>正在敲除 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="325"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="326"/>
         <source>Knocking out every head, one at a time…</source>
         <translation>正在逐一敲除每个注意力头…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="336"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="337"/>
         <source>Write both prompts first.</source>
         <translation>请先写好两个提示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="349"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="354"/>
         <source>Patching every layer at every position…</source>
         <translation>正在修补每一层的每个位置…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="350"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="355"/>
         <source>Patching one cell…</source>
         <translation>正在修补一个单元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="356"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="361"/>
         <source>the top-1 changes from {0} to {1}</source>
         <translation>首选从 {0} 变为 {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="358"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="363"/>
         <source>the top-1 stays {0}</source>
         <translation>首选仍为 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="360"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="365"/>
         <source>{0} knocked out ({1}): KL(model ‖ knocked out) = {2:.4f} nats; {3}: p {4} → {5} (Δ log p {6:+.3f}); {7}.</source>
         <translation>敲除 {0}（{1}）：KL(原模型 ‖ 敲除后) = {2:.4f} 纳特；{3}：p {4} → {5}（Δ log p {6:+.3f}）；{7}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="366"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="371"/>
         <source>Done in {0:.2f} s.</source>
         <translation>完成，用时 {0:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="374"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="379"/>
         <source>{0}.{1}: Δ log p {2:+.3f}, KL {3:.3f}{4}</source>
         <translation>{0}.{1}：Δ log p {2:+.3f}，KL {3:.3f}{4}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="375"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="380"/>
         <source>, top-1 → {0}</source>
         <translation>，首选 → {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="380"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="385"/>
         <source>{0} heads knocked out one at a time in {1:.1f} s. Colour: Δ log p of {2} (red: the head helps it, blue: it hurts it). Click a head for its effect and its attention.</source>
         <translation>逐一敲除了 {0} 个注意力头，用时 {1:.1f} 秒。颜色：{2} 的 Δ log p（红：该头帮助它，蓝：该头妨碍它）。点击一个头查看它的效果和注意力。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="384"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="389"/>
         <source>Head scan done.</source>
         <translation>注意力头扫描完成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="395"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="400"/>
         <source>The two prompts must have the same number of tokens: the clean one has {0}, the corrupted one {1}. Nothing was run.</source>
         <translation>两个提示的 token 数必须相同：干净提示有 {0} 个，损坏提示有 {1} 个。没有运行任何计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="403"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="408"/>
         <source>Layer {0}, position {1} patched: score {2:+.3f}.</source>
         <translation>已修补第 {0} 层、位置 {1}：得分 {2:+.3f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="408"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="413"/>
         <source>layer {0} at {1} ({2:+.2f})</source>
         <translation>第 {0} 层在 {1}（{2:+.2f}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="410"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="415"/>
         <source>{0} versus {1}: logit difference {2:+.2f} clean, {3:+.2f} corrupted. Colour: the clean run&apos;s residual stream at that layer and position written into the corrupted run (1 = the clean answer, 0 = the corrupted one). Strongest: {4}. Click a cell for its distribution.</source>
         <translation>{0} 对比 {1}：logit 差值干净时 {2:+.2f}，损坏时 {3:+.2f}。颜色：把干净运行在该层该位置的残差流写入损坏运行（1 = 干净的答案，0 = 损坏的答案）。最强：{4}。点击一个单元查看它的分布。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="416"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="421"/>
         <source>Patched {0} cells in {1:.1f} s.</source>
         <translation>已修补 {0} 个单元，用时 {1:.1f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="429"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="434"/>
         <source>The next answers are generated with {0} knocked out.</source>
         <translation>接下来的回答将在敲除 {0} 的情况下生成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="456"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="447"/>
         <source>Knock out heads and blocks, scan every head, patch activations</source>
         <translation>敲除注意力头和模块、扫描每个注意力头、修补激活</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="457"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="448"/>
         <source>&amp;Causal tracing…</source>
         <translation>因果追踪(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="466"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="457"/>
         <source>The next answers are generated with these heads knocked out (Causal tracing). Click to restore the model.</source>
         <translation>接下来的回答在敲除这些注意力头的情况下生成（因果追踪）。点击以恢复模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="475"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="466"/>
         <source>Knocked out: {0} ✕</source>
         <translation>已敲除：{0} ✕</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="483"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="474"/>
         <source>Causal tracing needs a local model: a server does not let anyone write into its forward pass.</source>
         <translation>因果追踪需要本地模型：服务器不允许任何人写入它的前向计算。</translation>
     </message>
@@ -6538,431 +6540,441 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
+        <source>{option} {text!r} is {n} tokens, not one: give one token&apos;s text (with its leading space, e.g. &apos; Paris&apos;) or #ID</source>
+        <translation>{option} {text!r} 是 {n} 个 token，而不是一个：请给出一个 token 的文本（带前导空格，例如 ' Paris'）或 #ID</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
+        <source>{option} {text}: the vocabulary has ids 0 to {last}</source>
+        <translation>{option} {text}：词表的 id 为 0 到 {last}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，第一处不同在词元 {token}）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
         <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
         <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
         <source>{path} holds no prompt: one prompt per line is expected</source>
         <translation>{path} 中没有提示词：应每行一个提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="407"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="408"/>
         <source>{path} is a folder, not a prompt file</source>
         <translation>{path} 是文件夹，不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="407"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="409"/>
         <source>{path} is a folder, not a text file</source>
         <translation>{path} 是一个文件夹，不是文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="408"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
         <source>{path} is larger than {limit} MiB: not a prompt file</source>
         <translation>{path} 大于 {limit} MiB：不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="409"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
         <source>{path} is larger than {limit} MiB: not a text to score</source>
         <translation>{path} 大于 {limit} MiB：不是可以评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
         <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
         <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="413"/>
         <source>{path} is not UTF-8 text (byte 0x{byte:02x} at offset {offset})</source>
         <translation>{path} 不是 UTF-8 文本（偏移 {offset} 处的字节 0x{byte:02x}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="414"/>
         <source>{path} is not a LoRA adapter: it has no {key} (an adapter&apos;s is {wanted!r})</source>
         <translation>{path} 不是 LoRA 适配器：它没有 {key}（适配器的应为 {wanted!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="413"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
         <source>{path} is not a LoRA adapter: its {key} is {value!r}, not {wanted!r}</source>
         <translation>{path} 不是 LoRA 适配器：它的 {key} 是 {value!r}，而不是 {wanted!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="414"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
         <source>{path} is not a control vector: its general.architecture is {arch!r}, not &apos;controlvector&apos;</source>
         <translation>{path} 不是控制向量：其 general.architecture 为 {arch!r}，而不是 &apos;controlvector&apos;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="417"/>
         <source>{positive} holds {n_positive} prompts and {negative} {n_negative}: the two files pair their prompts line by line</source>
         <translation>{positive} 有 {n_positive} 个提示词，{negative} 有 {n_negative} 个：两个文件的提示词按行一一配对</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="418"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="417"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="419"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="418"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="420"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="419"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="421"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="420"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="422"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="421"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="423"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="422"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="424"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="423"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="425"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="424"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="426"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="425"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="427"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="426"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="428"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="427"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="429"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="428"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="430"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="429"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="431"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="430"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="432"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="431"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="433"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="432"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="434"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="433"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="435"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="434"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="435"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="438"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="439"/>
         <source>{source} holds no trace: no &quot;step&quot; or &quot;done&quot; line</source>
         <translation>{source} 中没有轨迹：没有 &quot;step&quot; 或 &quot;done&quot; 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="438"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="440"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="439"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="441"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="440"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="442"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="441"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="443"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="442"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="444"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="443"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="445"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="444"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="446"/>
         <source>{text!r} names no head or block: write LAYER.HEAD (20.3), LAYER.attn or LAYER.ffn</source>
         <translation>{text!r} 不是注意力头或模块：请写成 层.头（20.3）、层.attn 或 层.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="445"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="447"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="446"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="448"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="447"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="449"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="448"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="450"/>
         <source>{what} cannot be created: a part of its path is a file</source>
         <translation>无法创建{what}：其路径中有一部分是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="449"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="451"/>
         <source>{what} cannot be created: {reason}</source>
         <translation>无法创建{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="450"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="452"/>
         <source>{what} cannot be used: it is a file, not a folder</source>
         <translation>无法使用{what}：它是文件，不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="451"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="453"/>
         <source>{what} cannot be written to: {reason}</source>
         <translation>无法写入{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="452"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="454"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="453"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="455"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="454"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="456"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="455"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="457"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="456"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="458"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="457"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="459"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="458"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="460"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="459"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="461"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="460"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="462"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="461"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="462"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="472"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="473"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="472"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="474"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="473"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="475"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="474"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="476"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="475"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="477"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="476"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="478"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="477"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="479"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="478"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="480"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="479"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="481"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="480"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="482"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="481"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="483"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="482"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="484"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

@@ -22,28 +22,11 @@ from logitscope.cli.common import Subparsers, add_load_arguments, add_model_argu
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args
 
 
-def one_token(client: object, text: str | None, vocab: list[bytes], option: str) -> int | None:
-    """--answer / --versus: `#ID`, or a text that is exactly one token (as it follows the prompt)."""
-    if text is None:
-        return None
-    if text.startswith("#") and text[1:].isdigit():
-        token = int(text[1:])
-        if not 0 <= token < len(vocab):
-            raise InvalidSettingsError("{option} {text}: the vocabulary has ids 0 to {last}", option=option,
-                                       text=text, last=len(vocab) - 1)
-        return token
-    tokens = client.tokenize(text, False, False)  # type: ignore[attr-defined]
-    if len(tokens) != 1:
-        raise InvalidSettingsError("{option} {text!r} is {n} tokens, not one: give one token's text (with its "
-                                   "leading space, e.g. ' Paris') or #ID", option=option, text=text, n=len(tokens))
-    return int(tokens[0])
-
-
 def run(args: argparse.Namespace) -> int:
     from logitscope.cli.common import load_settings, resolve_model
     from logitscope.gguf.card import read_model_card
     from logitscope.host.client import EngineClient
-    from logitscope.protocol.causal import PatchRequest
+    from logitscope.protocol.causal import PatchRequest, answer_token
 
     kinds = parse_kinds(args.kinds)
     steering = steering_from_args(args)
@@ -63,8 +46,11 @@ def run(args: argparse.Namespace) -> int:
                 "the clean and the corrupted prompts must have the same number of tokens, here {clean} and "
                 "{corrupted}: patching copies position P of one into position P of the other (clean: {a}; "
                 "corrupted: {b})", clean=len(clean), corrupted=len(corrupted), a=shown(clean), b=shown(corrupted))
-        request = PatchRequest(clean, corrupted, answer=one_token(client, args.answer, vocab, "--answer"),
-                               versus=one_token(client, args.versus, vocab, "--versus"), kinds=kinds,
+        def tokenize(text: str) -> list[int]:
+            return client.tokenize(text, False, False)
+
+        request = PatchRequest(clean, corrupted, answer=answer_token(tokenize, args.answer, len(vocab), "--answer"),
+                               versus=answer_token(tokenize, args.versus, len(vocab), "--versus"), kinds=kinds,
                                steering=steering)
         with progress_line("cells patched") as on_progress:
             result = run_cancellable(client, lambda: client.patch(request, on_progress=on_progress))

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -210,6 +211,24 @@ class PatchRequest:
             if not 0 <= position < len(self.clean):
                 raise InvalidSettingsError("position {position} is not in the prompt (0 to {last})",
                                            position=position, last=len(self.clean) - 1)
+
+
+def answer_token(tokenize: Callable[[str], list[int]], text: str | None, n_vocab: int, name: str) -> int | None:
+    """A patch's answer or versus token as a user gives it: `#ID`, or a text that is exactly one token (with its
+    leading space, as it follows the prompt); None when not given."""
+    if not text:
+        return None
+    if text.startswith("#") and text[1:].isdigit():
+        token = int(text[1:])
+        if not 0 <= token < n_vocab:
+            raise InvalidSettingsError("{option} {text}: the vocabulary has ids 0 to {last}", option=name, text=text,
+                                       last=n_vocab - 1)
+        return token
+    tokens = tokenize(text)
+    if len(tokens) != 1:
+        raise InvalidSettingsError("{option} {text!r} is {n} tokens, not one: give one token's text (with its "
+                                   "leading space, e.g. ' Paris') or #ID", option=name, text=text, n=len(tokens))
+    return int(tokens[0])
 
 
 @dataclass

@@ -19,7 +19,7 @@ import numpy as np
 
 from logitscope.base.errors import LogitscopeError
 from logitscope.engine.forward.capture import Edit
-from logitscope.engine.forward.edits import BLOCK_NODES, HEADS, knockout, patched, rows_of
+from logitscope.engine.forward.edits import BLOCK_NODES, HEADS, by_layer, knockout, patched, rows_of
 from logitscope.engine.forward.inspection import Inspector
 from logitscope.engine.score import log_softmax
 from logitscope.protocol.causal import (
@@ -87,21 +87,17 @@ class CausalTracer:
     def _edits(self, ablations: Iterable[Ablation], positions: tuple[int, ...] | None, mode: str,
                base: dict[str, np.ndarray]) -> dict[str, Edit]:
         """The edits that knock the ablations out (heads of one layer share one edit of kqv_out)."""
-        heads: dict[int, list[int]] = {}
+        heads, blocks = by_layer(ablations)
         edits: dict[str, Edit] = {}
-        for ablation in ablations:
-            if ablation.head is not None:
-                heads.setdefault(ablation.layer, []).append(ablation.head)
-            else:
-                assert ablation.block is not None
-                node = self._block_node(ablation.block, ablation.layer, base)
-                edits[node] = knockout(None, 1, positions, base[node].mean(axis=0) if mode == "mean" else None)
+        for block in blocks:
+            node = self._block_node(str(block.block), block.layer, base)
+            edits[node] = knockout(None, 1, positions, base[node].mean(axis=0) if mode == "mean" else None)
         for layer, chosen in heads.items():
             node = f"{HEADS}-{layer}"
             if node not in base:
                 raise LogitscopeError("llama.cpp computes no {node} for this {architecture} model: its heads cannot "
                                       "be knocked out", node=node, architecture=self.inspector.card.architecture)
-            edits[node] = knockout(sorted(set(chosen)), self.n_head, positions,
+            edits[node] = knockout(chosen, self.n_head, positions,
                                     base[node].mean(axis=0) if mode == "mean" else None)
         return edits
 

@@ -47,20 +47,26 @@ def knockout(heads: list[int] | None, n_head: int, positions: tuple[int, ...] | 
     return edit
 
 
-def knockout_edits(ablations: Iterable[Ablation], n_head: int) -> dict[str, Edit]:
-    """The edits that keep heads and blocks knocked out (zeroed at every position) in every evaluation of a
-    generation: a block's output under each name an architecture may give it (only one is computed)."""
+def by_layer(ablations: Iterable[Ablation]) -> tuple[dict[int, list[int]], list[Ablation]]:
+    """The heads knocked out per layer (one edit of kqv_out-L each), and the blocks."""
     heads: dict[int, list[int]] = {}
-    edits: dict[str, Edit] = {}
+    blocks: list[Ablation] = []
     for ablation in ablations:
         if ablation.head is not None:
             heads.setdefault(ablation.layer, []).append(ablation.head)
         else:
-            assert ablation.block is not None
-            for name in BLOCK_NODES[ablation.block]:
-                edits[f"{name}-{ablation.layer}"] = knockout(None, 1, None, None)
+            blocks.append(ablation)
+    return {layer: sorted(set(hs)) for layer, hs in heads.items()}, blocks
+
+
+def knockout_edits(ablations: Iterable[Ablation], n_head: int) -> dict[str, Edit]:
+    """The edits that keep heads and blocks knocked out (zeroed at every position) in every evaluation of a
+    generation: a block's output under each name an architecture may give it (only one is computed)."""
+    heads, blocks = by_layer(ablations)
+    edits: dict[str, Edit] = {f"{name}-{b.layer}": knockout(None, 1, None, None)
+                              for b in blocks for name in BLOCK_NODES[str(b.block)]}
     for layer, chosen in heads.items():
-        edits[f"{HEADS}-{layer}"] = knockout(sorted(set(chosen)), n_head, None, None)
+        edits[f"{HEADS}-{layer}"] = knockout(chosen, n_head, None, None)
     return edits
 
 

@@ -49,6 +49,7 @@ from logitscope.protocol.causal import (
     HeadScanRequest,
     PatchRequest,
     PatchResult,
+    answer_token,
 )
 from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.steering import steering_from_record
@@ -341,8 +342,12 @@ class CausalDialog(QDialog):
             corrupted = tuple(client.tokenize(corrupted_text, True, False))
             if len(clean) != len(corrupted):
                 return ("lengths", len(clean), len(corrupted))
-            answer = _one_token(client, answer_text)
-            versus = _one_token(client, versus_text)
+            def tokenize(text: str) -> list[int]:
+                return client.tokenize(text, False, False)
+
+            n_vocab = len(self.bridge.vocab)
+            answer = answer_token(tokenize, answer_text.strip("\n"), n_vocab, self.tr("Answer token"))
+            versus = answer_token(tokenize, versus_text.strip("\n"), n_vocab, self.tr("versus"))
             request = PatchRequest(clean, corrupted, answer=answer, versus=versus, cell=cell)
             return ("done", clean, corrupted, client.patch(request, on_progress=self.progressed.emit))
 
@@ -432,20 +437,6 @@ class CausalDialog(QDialog):
     def restore(self) -> None:
         self.kept = ()
         self.keptChanged.emit()
-
-
-def _one_token(client: EngineLike, text: str) -> int | None:
-    """An answer token given as text (exactly one token) or #ID; None when empty."""
-    text = text.strip("\n")
-    if not text:
-        return None
-    if text.startswith("#") and text[1:].isdigit():
-        return int(text[1:])
-    tokens = client.tokenize(text, False, False)
-    if len(tokens) != 1:
-        raise InvalidSettingsError("{text!r} is {n} tokens, not one: give one token's text (with its leading space, "
-                                   "e.g. ' Paris') or #ID", text=text, n=len(tokens))
-    return int(tokens[0])
 
 
 def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, model_menu: QMenu,

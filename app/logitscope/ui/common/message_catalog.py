@@ -394,6 +394,8 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "{name} = {value} was not applied: {why}"),
     QT_TRANSLATE_NOOP("messages", "{name} cannot be {value!r}: {exc}"),
     QT_TRANSLATE_NOOP("messages", "{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32"),
+    QT_TRANSLATE_NOOP("messages", "{option} {text!r} is {n} tokens, not one: give one token's text (with its leading space, e.g. ' Paris') or #ID"),
+    QT_TRANSLATE_NOOP("messages", "{option} {text}: the vocabulary has ids 0 to {last}"),
     QT_TRANSLATE_NOOP("messages", "{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): a token-by-token comparison needs models that share one"),
     QT_TRANSLATE_NOOP("messages", "{path_name} has no general.architecture: not a model file"),
     QT_TRANSLATE_NOOP("messages", "{path_name} holds no tensors (a vocabulary-only file?)"),
