@@ -65,3 +65,39 @@ def test_bad_ablations_are_one_clear_line():
     assert_clean_error(run("inspect", "--prompt", PROMPT, "--ablate", "3.x"), "names no head or block")
     assert_clean_error(run("inspect", "--prompt", PROMPT, "--ablate", "1.1", "--head-scan"), "two different runs")
     assert_clean_error(run("inspect", "--prompt", PROMPT, "--ablate-mode", "mean"), "go with --ablate")
+
+
+def test_a_past_answer_from_the_history_is_inspected_and_knocked_out_as_it_was(isolated_home, tmp_path):
+    question, system = "What is the capital of France?", "Be brief."
+    chat = run("chat", "--n-ctx", "256", "--max-tokens", "8", "--temperature", "0", "--system", system,
+               input=question + "\nAnd of Italy?\n", timeout=180)
+    assert chat.returncode == 0, chat.stderr
+    # the stored answer's step, its prompt rebuilt through the template, is the freshly generated one's
+    past = inspect_json_of("--history", "1:1", "--step", "3", "--layers")
+    fresh = inspect_json_of("--chat", question, "--system", system, "--step", "3", "--layers")
+    assert past["context"] == fresh["context"] and past["text"] == " France"
+    # the same step (its numbers round apart a little: the prompt is evaluated in one batch here, after the
+    # generation's one-token steps there; llama.cpp's CPU kernels round the two differently)
+    last, again = past["lens"]["layers"][-1], fresh["lens"]["layers"][-1]
+    assert abs(last["chosen_p"] - again["chosen_p"]) < 0.02
+    assert past["lens"]["layers"][-1]["chosen_rank"] == 0
+    # the last question (the default) is read with the first exchange before it
+    second = inspect_json_of("--history", "1", "--step", "0", "--layers")
+    texts = "".join(t["text"] for t in second["context"])
+    assert question in texts and "And of Italy?" in texts and len(second["context"]) > len(past["context"])
+    effect = inspect_json_of("--history", "1:1", "--step", "5", "--ablate", "23.4")
+    assert effect["kind"] == "ablate" and effect["chosen"]["text"] == " Paris" and effect["kl"] > 0.1
+    assert_clean_error(run("inspect", "--history", "7"), "no conversation 7")
+    assert_clean_error(run("inspect", "--history", "1:9"), "no answered question 9")
+    assert_clean_error(run("inspect", "--history", "1", "--step", "99"), "past the answer")
+    assert_clean_error(run("inspect", "--history", "one"), "12 or 12:3")
+    other = tmp_path / "other.gguf"
+    other.write_bytes(b"GGUF")
+    assert_clean_error(run("inspect", "--history", "1", "--model", str(other)), "did not write this answer")
+    assert_clean_error(run("inspect", "--history", "1", "--lora", str(other)), "steered as it was")
+
+
+def inspect_json_of(*args: str) -> dict:
+    proc = run("inspect", "--json", *args)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout)

@@ -23,7 +23,10 @@ import contextlib
 import json
 import math
 import sys
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,8 +34,13 @@ from logitscope.base.errors import InvalidSettingsError, LogitscopeError
 from logitscope.cli.causal import add_ablation_arguments, parsed_ablations, run_on_step, wants_causal
 from logitscope.cli.common import Subparsers, add_load_arguments, add_model_argument
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args, steering_line
+from logitscope.protocol.causal import Ablation
 from logitscope.protocol.forward import ForwardInspection, InspectRequest
+from logitscope.protocol.steering import Steering
 from logitscope.protocol.trace import piece_text
+
+if TYPE_CHECKING:
+    from logitscope.host.client import EngineClient
 
 INSPECT_SCHEMA_VERSION = 1
 TABLE_TOP = 3       # tokens per layer in the text table
@@ -43,20 +51,23 @@ def add_inspect_arguments(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--prompt", help="raw text, tokenized as llama.cpp does for this model")
     src.add_argument("--chat", help="one user turn, wrapped in the model's chat template")
+    src.add_argument("--history", metavar="CONV[:TURN]",
+                     help="a past answer from the history: conversation CONV (as `logitscope history list` shows "
+                          "it), its question TURN from 1 (default: the last answered), on the model that wrote it, "
+                          "steered and knocked out as it was")
     p.add_argument("--system", help="system prompt (with --chat)")
     p.add_argument("--step", type=int, default=0, metavar="N",
-                   help="the answer's token to inspect, from 0 (the answer is generated greedily up to it)")
+                   help="the answer's token to inspect, from 0 (the answer is generated greedily up to it, or "
+                        "read from the history)")
     p.add_argument("--layers", action="store_true", help="the logit lens (default: both views)")
     p.add_argument("--attention", action="store_true", help="the attention weights (default: both views)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout (documented in the README)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from logitscope.cli.common import load_settings, resolve_model
+    from logitscope.cli.common import load_settings
     from logitscope.gguf.card import read_model_card
     from logitscope.host.client import EngineClient
-    from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
-    from logitscope.protocol.sampler_settings import SamplerSettings
 
     if args.step < 0:
         raise InvalidSettingsError("--step must be >= 0, not {step}", step=args.step)
@@ -64,34 +75,83 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidSettingsError("--system needs --chat")
     causal = wants_causal(args)
     parsed_ablations(args)  # a bad --ablate is refused before an engine starts
+    source = _past_source(args) if args.history is not None else _greedy_source(args)
+    settings = load_settings(args)
+    read_model_card(source.path)  # bad files fail here, before an engine starts
+    both = not (args.layers or args.attention)
+    with contextlib.closing(EngineClient()) as client:
+        client.load(str(source.path), settings)
+        prompt, answer = source.tokens(client)
+        if len(answer) <= args.step:
+            raise LogitscopeError("step {step} is past the answer, which has {n} tokens (steps 0 to {last})",
+                                  step=args.step, n=len(answer), last=len(answer) - 1)
+        chosen = answer[args.step]
+        context = tuple(prompt + answer[:args.step])
+        if causal:   # knocked out instead of the lens and attention (cli/causal.py)
+            if source.knockouts:
+                print(f"note: this answer was written with {', '.join(a.label for a in source.knockouts)} knocked "
+                      "out; what is knocked out here is measured on the model without them", file=sys.stderr)
+            return run_on_step(client, args, context, chosen, client.vocab(), source.path.name, source.steering)
+        inspection = client.inspect(InspectRequest(context, chosen=chosen, lens=both or args.layers,
+                                                   attention=both or args.attention, steering=source.steering,
+                                                   knockouts=source.knockouts))
+        vocab = client.vocab()
+    if args.json:
+        print(json.dumps(inspection_to_json(inspection, args.step, chosen, vocab, source.path.name),
+                         ensure_ascii=False))
+    else:
+        print_inspection(inspection, args.step, chosen, vocab)
+    return 0
+
+
+@dataclass(frozen=True)
+class _Source:
+    """Where the inspected answer comes from: the model file, how it is steered and knocked out, and (asked of
+    the loaded engine) the prompt's tokens and the answer's."""
+
+    path: Path
+    steering: Steering | None
+    knockouts: tuple[Ablation, ...]
+    tokens: Callable[[EngineClient], tuple[list[int], list[int]]]
+
+
+def _greedy_source(args: argparse.Namespace) -> _Source:
+    """--prompt / --chat: the answer generated greedily up to the step."""
+    from logitscope.cli.common import resolve_model
+    from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
+    from logitscope.protocol.sampler_settings import SamplerSettings
+
     request = GenerateRequest(prompt=args.prompt,
                               messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,
                               system=args.system, settings=SamplerSettings(temperature=0.0),
                               options=DecodeOptions(max_tokens=args.step + 1), steering=steering_from_args(args))
     request.validate()
-    settings = load_settings(args)
-    path = resolve_model(args.model)
-    read_model_card(path)  # bad files fail here, before an engine starts
-    both = not (args.layers or args.attention)
-    with contextlib.closing(EngineClient()) as client:
-        client.load(str(path), settings)
+
+    def tokens(client: EngineClient) -> tuple[list[int], list[int]]:
         result = client.generate(request)
-        if len(result.tokens) <= args.step:
-            raise LogitscopeError("step {step} is past the answer, which has {n} tokens (steps 0 to {last})",
-                                  step=args.step, n=len(result.tokens), last=len(result.tokens) - 1)
-        chosen = result.tokens[args.step]
-        context = tuple(result.prompt_tokens + result.tokens[:args.step])
-        if causal:   # knocked out instead of the lens and attention (cli/causal.py)
-            return run_on_step(client, args, context, chosen, client.vocab(), path.name, request.steering)
-        inspection = client.inspect(InspectRequest(context, chosen=chosen, lens=both or args.layers,
-                                                   attention=both or args.attention,
-                                                   steering=request.steering))
-        vocab = client.vocab()
-    if args.json:
-        print(json.dumps(inspection_to_json(inspection, args.step, chosen, vocab, path.name), ensure_ascii=False))
-    else:
-        print_inspection(inspection, args.step, chosen, vocab)
-    return 0
+        return result.prompt_tokens, result.tokens
+
+    return _Source(resolve_model(args.model), request.steering, (), tokens)
+
+
+def _past_source(args: argparse.Namespace) -> _Source:
+    """--history: a stored answer, its prompt rebuilt through the chat template (cli/history_step.py)."""
+    from logitscope.cli.history_step import load_past_answer, model_of
+    from logitscope.protocol.api import GenerateRequest
+    from logitscope.protocol.steering import knockouts_from_record, steering_from_record
+
+    if steering_from_args(args) is not None:
+        raise InvalidSettingsError("--history inspects the answer steered as it was (its trace says how): leave "
+                                   "out the steering options")
+    past = load_past_answer(args.history)
+    path = model_of(past, args.model)
+    request = GenerateRequest(messages=past.messages, system=past.system)
+
+    def tokens(client: EngineClient) -> tuple[list[int], list[int]]:
+        return client.prompt_tokens(request), past.tokens
+
+    knockouts = tuple(Ablation.parse(label) for label in knockouts_from_record(past.steering))
+    return _Source(path, steering_from_record(past.steering), knockouts, tokens)
 
 
 def inspection_to_json(inspection: ForwardInspection, step: int, chosen: int, vocab: list[bytes],

@@ -69,7 +69,7 @@ def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2))
 
 
-def _roots(folders: Sequence[str] = ()) -> ModelRoots:
+def library_roots(folders: Sequence[str] = ()) -> ModelRoots:
     """Where models are looked for: the usual places, the folders added in the settings (as the window
     does) and `folders`. Problems in the settings file are printed as warnings."""
     from logitscope.library.discovery import default_roots
@@ -86,7 +86,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
     from logitscope.system.machine import probe_machine
 
     machine = probe_machine()
-    models = list_local_models(_roots(args.folder), n_ctx=args.n_ctx, machine=machine)
+    models = list_local_models(library_roots(args.folder), n_ctx=args.n_ctx, machine=machine)
     if args.json:
         _print_json({"n_ctx": args.n_ctx, "machine": machine.to_dict(), "models": [m.to_dict() for m in models]})
         return 0
@@ -162,7 +162,7 @@ def _cmd_pull(args: argparse.Namespace) -> int:
 def _cmd_rm(args: argparse.Namespace) -> int:
     from logitscope.library.catalog import remove_model
 
-    for path in remove_model(args.name, _roots()):
+    for path in remove_model(args.name, library_roots()):
         print(f"removed {path}")
     return 0
 

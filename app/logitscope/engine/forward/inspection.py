@@ -50,6 +50,9 @@ from logitscope.protocol.steering import Steering, steering_record
 log = logging.getLogger(__name__)
 
 MIN_INSPECT_CTX = 512    # the inspection context grows in powers of two up to the generation context's size
+# Evaluations of more tokens than this can be cancelled while they run (the abort callback, a Python call at every
+# graph node, ~600 a pass); shorter ones (~0.3 s at most on 2 cores) finish first: a head scan is 270 of them.
+ABORT_WATCH_TOKENS = 64
 SAVED_STATES_BYTES = 64 << 20  # states of the generation context kept for later inspections (about 2,800
                                # tokens of the demo model); the latest is always kept
 LENS_CHECK_TOLERANCE = 0.05  # last-layer lens vs llama.cpp's own probabilities: beyond it, the recipe is wrong
@@ -235,7 +238,7 @@ class Inspector:
         cancel (Runtime.abort): the abort callback, called for every graph node, is only installed then."""
         assert self._context is not None
         context = self._context
-        cancellable = len(tokens) > 1
+        cancellable = len(tokens) > ABORT_WATCH_TOKENS
         if cancellable:
             context.watch_abort(self._abort_cb)
         try:
