@@ -306,7 +306,14 @@ class Engine:
     def _tracer(self, should_cancel: Callable[[], bool]) -> CausalTracer:
         rt = self._require()
         rt.clear_abort()   # a cancel meant for an earlier request
-        return CausalTracer(self._inspector(), lambda: should_cancel() or rt.abort_requested)
+        first = self._inspector()
+        card, files, steerer = self.card, self.steering_files, self.steerer
+        assert card is not None and files is not None and steerer is not None
+
+        def lane(threads: int) -> Inspector:   # a scan's extra inspection context, steered as the first
+            return Inspector(rt, card, files, steerer, threads=threads)
+
+        return CausalTracer(first, lambda: should_cancel() or rt.abort_requested, lanes=lane)
 
     def ablate(self, request: AblateRequest, should_cancel: Callable[[], bool] = lambda: False) -> AblationEffect:
         """The step at the last token with heads or blocks knocked out, against the same step without."""

@@ -71,9 +71,12 @@ Fill = Literal["auto", "copy", "evaluate"]
 class Inspector:
     """The inspection context of one loaded model (Runtime) and what it computes."""
 
-    def __init__(self, runtime: Runtime, card: ModelCard, files: SteeringFiles, generation: Steerer) -> None:
-        """`generation`: the generation context's steering (its states are copied only when it matches)."""
+    def __init__(self, runtime: Runtime, card: ModelCard, files: SteeringFiles, generation: Steerer,
+                 threads: int | None = None) -> None:
+        """`generation`: the generation context's steering (its states are copied only when it matches);
+        `threads`: the context's (default: the runtime's)."""
         self.rt = runtime
+        self.threads = threads or runtime.n_threads
         self._files, self._generation = files, generation
         self._steering: Steering | None = None  # what the inspection context is to be steered with
         self.steerer: Steerer | None = None
@@ -110,7 +113,7 @@ class Inspector:
             n_ctx *= 2
         n_ctx = min(n_ctx, self.rt.n_ctx)
         rt = self.rt
-        spec = inspection_spec(rt.settings, n_ctx, rt.n_threads)
+        spec = inspection_spec(rt.settings, n_ctx, self.threads)
         t0 = time.perf_counter()
         context = Context(rt.model, spec, rt.log, _context_failed, cb_eval=self._capture.callback)
         self.create_s = time.perf_counter() - t0
