@@ -6541,7 +6541,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
         <source>{option} {text!r} is {n} tokens, not one: give one token&apos;s text (with its leading space, e.g. &apos; Paris&apos;) or #ID</source>
-        <translation>{option} {text!r} 是 {n} 个 token，而不是一个：请给出一个 token 的文本（带前导空格，例如 ' Paris'）或 #ID</translation>
+        <translation>{option} {text!r} 是 {n} 个 token，而不是一个：请给出一个 token 的文本（带前导空格，例如 &apos; Paris&apos;）或 #ID</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
