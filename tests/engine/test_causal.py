@@ -209,3 +209,21 @@ def test_an_answer_with_a_head_kept_knocked_out_and_back(engine):
     again_steps, again = run(())
     assert again.tokens == plain.tokens and again.steering is None
     assert [s.p_raw for s in again_steps] == pytest.approx([s.p_raw for s in plain_steps], abs=1e-6)
+
+
+def test_the_whole_context_attention_matrix_of_a_knocked_out_answer_is_knocked_out(engine):
+    """A knocked-out answer's matrix is computed knocked out, as its step's attention row was: the row of the
+    knocked-out inspection is the matrix's last row, and a later layer attends otherwise than unablated. Nothing
+    of the knocked-out run stays: the next plain matrix is the model's own again."""
+    from logitscope.protocol.forward import InspectRequest
+
+    prompt = list(tokens(engine, CLEAN))
+    knocked = (Ablation(3, block="attn"),)
+    plain = engine.attention_matrix(prompt, 10, 2)
+    ablated = engine.attention_matrix(prompt, 10, 2, knockouts=knocked)
+    row = engine.inspect(InspectRequest(tuple(prompt), lens=False, knockouts=knocked)).attention
+    np.testing.assert_allclose(ablated.weights[-1], row.weights[10, 2], atol=1e-4)
+    assert np.abs(ablated.weights - plain.weights).max() > 1e-3
+    np.testing.assert_array_equal(engine.attention_matrix(prompt, 10, 2).weights, plain.weights)
+    with pytest.raises(InvalidSettingsError):
+        engine.attention_matrix(prompt, 10, 2, knockouts=(Ablation(99, head=0),))

@@ -242,7 +242,8 @@ class ScriptedEngine:
             kv_head_of=[h * card.n_head_kv // card.n_head for h in range(card.n_head)], window=[None] * card.n_layer)
         return ForwardInspection(tokens, lens, attention, dict(self.inspect_unavailable), seconds=0.01)
 
-    def attention_matrix(self, tokens: list[int], layer: int, head: int, steering: object = None) -> AttentionMatrix:
+    def attention_matrix(self, tokens: list[int], layer: int, head: int, steering: object = None,
+                         knockouts: tuple[object, ...] = ()) -> AttentionMatrix:
         self.matrix_requests.append((len(tokens), layer, head))
         n = len(tokens)
         raw = np.tril(1.0 + (np.add.outer(np.arange(n), np.arange(n)) * (layer + 1) + head) % 5).astype(np.float32)

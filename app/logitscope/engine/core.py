@@ -38,6 +38,7 @@ from logitscope.protocol.api import (
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
+    Ablation,
     AblationEffect,
     HeadScan,
     HeadScanRequest,
@@ -298,9 +299,9 @@ class Engine:
         """The logit lens and attention of the step at the last of `request.tokens` (engine/forward/inspection.py)."""
         return self._inspector().inspect(request)
 
-    def attention_matrix(self, tokens: list[int], layer: int, head: int,
-                         steering: Steering | None = None) -> AttentionMatrix:
-        return self._inspector().attention_matrix(tokens, layer, head, steering)
+    def attention_matrix(self, tokens: list[int], layer: int, head: int, steering: Steering | None = None,
+                         knockouts: tuple[Ablation, ...] = ()) -> AttentionMatrix:
+        return self._inspector().attention_matrix(tokens, layer, head, steering, knockouts)
 
     # -- causal tracing (engine/forward/causal.py, on the inspection context) -----------------------------
     def _tracer(self, should_cancel: Callable[[], bool]) -> CausalTracer:

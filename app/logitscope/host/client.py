@@ -43,6 +43,7 @@ from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, 
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
+    Ablation,
     AblationEffect,
     HeadScan,
     HeadScanRequest,
@@ -397,11 +398,12 @@ class EngineClient:
         inspection: ForwardInspection = self.call("inspect", request=request)
         return inspection
 
-    def attention_matrix(self, tokens: list[int], layer: int, head: int,
-                         steering: Steering | None = None) -> AttentionMatrix:
-        """Where every position of `tokens` looks, in one layer and query head (steered as `steering` says)."""
+    def attention_matrix(self, tokens: list[int], layer: int, head: int, steering: Steering | None = None,
+                         knockouts: tuple[Ablation, ...] = ()) -> AttentionMatrix:
+        """Where every position of `tokens` looks, in one layer and query head (steered as `steering` says, the
+        heads and blocks `knockouts` names knocked out)."""
         matrix: AttentionMatrix = self.call("attention_matrix", tokens=list(tokens), layer=layer, head=head,
-                                            steering=steering)
+                                            steering=steering, knockouts=tuple(knockouts))
         return matrix
 
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:

@@ -54,6 +54,7 @@ from logitscope.protocol.api import GenerateRequest
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
+    Ablation,
     AblationEffect,
     HeadScan,
     HeadScanRequest,
@@ -361,8 +362,8 @@ class RemoteEngine:
         raise UnsupportedByServerError("beam search is not available on a remote engine: it keeps every "
                                        "hypothesis in llama.cpp sequences of a local model's context")
 
-    def attention_matrix(self, tokens: list[int], layer: int, head: int,
-                         steering: Steering | None = None) -> AttentionMatrix:
+    def attention_matrix(self, tokens: list[int], layer: int, head: int, steering: Steering | None = None,
+                         knockouts: tuple[Ablation, ...] = ()) -> AttentionMatrix:
         raise _no_forward_pass()
 
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
     from logitscope.protocol.causal import (
         AblateRequest,
+        Ablation,
         AblationEffect,
         HeadScan,
         HeadScanRequest,
@@ -237,9 +238,9 @@ class EngineServer:
     def do_patch(self, request: PatchRequest) -> PatchResult:
         return self.engine.patch(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
 
-    def do_attention_matrix(self, tokens: list[int], layer: int, head: int,
-                            steering: Steering | None = None) -> AttentionMatrix:
-        return self.engine.attention_matrix(tokens, layer, head, steering)
+    def do_attention_matrix(self, tokens: list[int], layer: int, head: int, steering: Steering | None = None,
+                            knockouts: tuple[Ablation, ...] = ()) -> AttentionMatrix:
+        return self.engine.attention_matrix(tokens, layer, head, steering, knockouts)
 
     def do_crash(self, how: str) -> None:
         if os.environ.get(CRASH_HOOKS_ENV) != "1":

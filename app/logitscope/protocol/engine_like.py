@@ -16,6 +16,7 @@ from logitscope.protocol.api import GenerateRequest, ModelInfo
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
+    Ablation,
     AblationEffect,
     HeadScan,
     HeadScanRequest,
@@ -122,8 +123,8 @@ class EngineLike(Protocol):
         (capability "forward_pass" False)."""
         ...
 
-    def attention_matrix(self, tokens: list[int], layer: int, head: int,
-                         steering: Steering | None = None) -> AttentionMatrix:
+    def attention_matrix(self, tokens: list[int], layer: int, head: int, steering: Steering | None = None,
+                         knockouts: tuple[Ablation, ...] = ()) -> AttentionMatrix:
         """One layer/head's attention over a whole context. Remote engines: UnsupportedByServerError."""
         ...
 

@@ -38,6 +38,7 @@ from logitscope.engine.steering.apply import Steerer, SteeringFiles, SteeringKey
 from logitscope.gguf.card import ModelCard
 from logitscope.gguf.header import read_header
 from logitscope.gguf.memory import UNQUANTIZED_KV, kv_bytes_per_token
+from logitscope.protocol.causal import Ablation
 from logitscope.protocol.forward import (
     AttentionMatrix,
     AttentionRow,
@@ -333,9 +334,10 @@ class Inspector:
                                  seconds=time.perf_counter() - t0, context_bytes=self.context_bytes,
                                  steering=record)
 
-    def attention_matrix(self, tokens: Sequence[int], layer: int, head: int,
-                         steering: Steering | None = None) -> AttentionMatrix:
-        """Row t: where position t looks, in layer `layer`, query head `head` (a fresh evaluation)."""
+    def attention_matrix(self, tokens: Sequence[int], layer: int, head: int, steering: Steering | None = None,
+                         knockouts: Sequence[Ablation] = ()) -> AttentionMatrix:
+        """Row t: where position t looks, in layer `layer`, query head `head` (a fresh evaluation; knocked out
+        as `knockouts` say, as a knocked-out answer was computed)."""
         self.rt.clear_abort()
         tokens = self._checked_tokens(tokens)
         if not 0 <= layer < self.n_layer:
@@ -346,9 +348,15 @@ class Inspector:
                                        head=head)
         self._ensure_context(len(tokens))
         self._steer(steering)
+        for ablation in knockouts:
+            ablation.validate(self.n_layer, self.n_head)
         self._truncate(0)
         name = f"kq_soft_max-{layer}"
-        chunks = self._decode_capturing(tokens, {name}).get(name, [])
+        try:
+            chunks = self._decode_capturing(tokens, {name}, knockout_edits(knockouts, self.n_head)).get(name, [])
+        finally:
+            if knockouts:   # nothing knocked out stays for a later inspection to take as the model's own
+                self._truncate(0)
         parts = [chunk.reshape(-1, *chunk.shape[-2:]) for chunk in chunks]  # [head, query, kv cell] each
         if len(parts) != -(-len(tokens) // INSPECT_BATCH) or any(p.shape[0] != self.n_head for p in parts):
             raise LogitscopeError(self._no_attention())

@@ -257,6 +257,7 @@ class ForwardInspector(QObject):
             return None
         tokens = list(found.inspection.tokens[:row.position + 1])
         steering = steering_from_record(found.inspection.steering)  # as the shown step was computed
+        knockouts = tuple(Ablation.parse(label) for label in knockouts_from_record(found.inspection.steering))
         n_layer, n_head = row.weights.shape[:2]
         if self.matrix_dialog is not None:
             self.matrix_dialog.close()
@@ -269,7 +270,7 @@ class ForwardInspector(QObject):
             def job(client: EngineLike) -> AttentionMatrix | None:   # the worker thread
                 compute: Callable[..., AttentionMatrix] | None = getattr(
                     client, "attention_matrix", None)   # by name: a remote engine has none
-                return compute(tokens, layer, head, steering) if compute is not None else None
+                return compute(tokens, layer, head, steering, knockouts) if compute is not None else None
 
             def done(matrix: AttentionMatrix | None) -> None:
                 if matrix is None:
