@@ -25,6 +25,7 @@ from logitscope.cli import (
     inspect,
     models,
     patch,
+    quantize,
     score,
     window,
 )
@@ -35,7 +36,7 @@ Run = Callable[[argparse.Namespace], int]
 
 # every command, in the order `logitscope --help` lists them; each module's register(sub) adds its parser
 # and sets the parser's `run`
-COMMANDS = (info, generate, inspect, patch, score, cvector, window, chat, bench, models, history, explain)
+COMMANDS = (info, generate, inspect, patch, score, quantize, cvector, window, chat, bench, models, history, explain)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from logitscope.base.errors import ContextOverflowError, LoadCancelledError, NoModelLoadedError
+from logitscope.engine import quantize
 from logitscope.engine.beams import beam_search
 from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
@@ -18,7 +19,7 @@ from logitscope.engine.decode import Decoder
 from logitscope.engine.forward.causal import CausalTracer
 from logitscope.engine.forward.edits import knockout_edits
 from logitscope.engine.forward.inspection import Inspector
-from logitscope.engine.handles import backend_name, supports_gpu_offload
+from logitscope.engine.handles import backend_name, llama_log, supports_gpu_offload
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.score import Scorer
 from logitscope.engine.speculative import check_vocabulary
@@ -48,6 +49,7 @@ from logitscope.protocol.causal import (
 from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.kv_map import KvMap, PromptLayout, build_runs
+from logitscope.protocol.quantize import QuantizeRequest, QuantizeResult
 from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
 from logitscope.protocol.steering import Steering, steering_record
@@ -367,6 +369,17 @@ class Engine:
         """A control vector from prompt pairs, as llama-cvector-generator builds it (engine/steering), on a
         context of its own: the chat's KV cache is left as it was. Progress: pairs done / pairs."""
         return build_control_vector(self._require(), request, on_progress, should_cancel)
+
+    # -- quantizing a model file (no model needs to be loaded) --------------------------------------------
+    def quantize_estimate(self, request: QuantizeRequest) -> int:
+        """The bytes the quantized model will take on disk (llama.cpp's dry run)."""
+        return quantize.estimate_bytes(request, llama_log())
+
+    def quantize(self, request: QuantizeRequest, on_progress: Callable[[float], None] | None = None
+                 ) -> QuantizeResult:
+        """llama_model_quantize, as llama-quantize calls it; it cannot be stopped mid-way (the caller ends the
+        engine process: host/quantize_job.py)."""
+        return quantize.quantize(request, llama_log(), on_progress)
 
     def capabilities(self) -> dict[str, object]:
         """What this llama.cpp build can do (asked before any model is loaded)."""

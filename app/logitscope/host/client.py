@@ -54,6 +54,7 @@ from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.kv_map import KvMap
+from logitscope.protocol.quantize import QuantizeRequest, QuantizeResult
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
 from logitscope.protocol.steering import Steering
@@ -411,6 +412,20 @@ class EngineClient:
         to evaluate; cancel() stops it (CancelledError)."""
         request.validate()
         result: ScoreResult = self.call("score", on_progress=on_progress, request=request)
+        return result
+
+    def quantize_estimate(self, request: QuantizeRequest) -> int:
+        """The bytes the quantized model will take on disk (llama.cpp's dry run; nothing is written)."""
+        request.validate()
+        need: int = self.call("quantize_estimate", request=request)
+        return need
+
+    def quantize(self, request: QuantizeRequest, on_progress: Callable[[float], None] | None = None
+                 ) -> QuantizeResult:
+        """llama_model_quantize in the engine process (no model loaded needed); progress as tensors done. It
+        cannot be stopped mid-way: host/quantize_job.py cancels by ending the process."""
+        request.validate()
+        result: QuantizeResult = self.call("quantize", on_progress=on_progress, request=request)
         return result
 
     def compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:

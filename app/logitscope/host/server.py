@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from logitscope.protocol.cvector import CvectorRequest, CvectorResult
     from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
     from logitscope.protocol.kv_map import KvMap
+    from logitscope.protocol.quantize import QuantizeRequest, QuantizeResult
     from logitscope.protocol.sampler_settings import SamplerSettings
     from logitscope.protocol.score import ScoreRequest, ScoreResult
     from logitscope.protocol.steering import Steering
@@ -237,6 +238,12 @@ class EngineServer:
 
     def do_patch(self, request: PatchRequest) -> PatchResult:
         return self.engine.patch(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
+
+    def do_quantize_estimate(self, request: QuantizeRequest) -> int:
+        return self.engine.quantize_estimate(request)
+
+    def do_quantize(self, request: QuantizeRequest) -> QuantizeResult:
+        return self.engine.quantize(request, lambda f: self.send(("progress", f)))
 
     def do_attention_matrix(self, tokens: list[int], layer: int, head: int, steering: Steering | None = None,
                             knockouts: tuple[Ablation, ...] = ()) -> AttentionMatrix:
