@@ -32,6 +32,7 @@ from logitscope.system.threads import available_cpus
 log = logging.getLogger("logitscope.llama")
 
 MAX_UBATCH = 512         # llama.cpp's default micro-batch: larger ones only grow the compute buffer
+PERPLEXITY_BATCH = 2048  # llama-perplexity's batch (common's default -b): the chunks scored at once
 SCORE_BATCH = 512        # tokens per llama_decode (and per ubatch) of the scoring context, as generation's
 INSPECT_BATCH = 256      # tokens per decode (and per ubatch) of the inspection context: without flash attention
                          # the compute buffer holds n_ubatch x n_kv x n_head attention weights per layer
@@ -249,6 +250,19 @@ def scoring_spec(s: LoadSettings, n_ctx: int, flash_attn: bool, threads: int) ->
     n_batch = min(SCORE_BATCH, n_ctx)
     return ContextSpec(n_ctx=n_ctx, n_batch=n_batch, n_ubatch=n_batch, n_threads=threads, type_k=s.type_k,
                        type_v=s.type_v, flash_attn=flash_attn)
+
+
+def perplexity_spec(s: LoadSettings, n_ctx: int, flash_attn: bool, threads: int, max_parallel: int
+                    ) -> tuple[ContextSpec, int]:
+    """llama-perplexity's context for chunks of n_ctx (tools/perplexity/perplexity.cpp main, common's defaults
+    -b 2048 -ub 512): n_batch // n_ctx chunks at once, a KV stream each; so that a batch goes through the same
+    micro-batches and kernels and its logits are the tool's to the bit. The parallel chunks, at most
+    `max_parallel` (their logits must fit in memory)."""
+    parallel = max(1, min(PERPLEXITY_BATCH // n_ctx, max_parallel))
+    n_batch = min(PERPLEXITY_BATCH, parallel * n_ctx)
+    return ContextSpec(n_ctx=parallel * n_ctx, n_batch=n_batch, n_ubatch=min(MAX_UBATCH, n_batch), n_threads=threads,
+                       type_k=s.type_k, type_v=s.type_v, flash_attn=flash_attn, n_seq_max=parallel,
+                       kv_unified=False), parallel
 
 
 def beam_spec(s: LoadSettings, n_cells: int, n_beams: int, n_batch: int, threads: int) -> ContextSpec:

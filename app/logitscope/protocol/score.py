@@ -31,6 +31,7 @@ import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.utf8 import require_utf8
+from logitscope.protocol.kld import KlTokens
 from logitscope.protocol.steering import Steering
 
 ScoreMode = Literal["window", "chunks"]
@@ -57,11 +58,24 @@ class ScoreRequest:
     top: int = SCORE_TOP_N
     flash_attn: bool | None = None     # None: as the model was loaded (compare like with like)
     steering: Steering | None = None   # control vectors and LoRA adapters the text is scored with
+    # llama-perplexity's KL divergence (protocol/kld.py), chunks only: write the base model's distributions to
+    # this file (--kl-divergence-base), or compare with the ones in it (the text is the file's tokens, n_ctx its)
+    save_logits: str | None = None
+    kl_base: str | None = None
 
     def validate(self) -> None:
         if self.steering is not None:
             self.steering.validate()
-        if (self.text is None) == (self.tokens is None):
+        if self.save_logits is not None and self.kl_base is not None:
+            raise InvalidSettingsError("save the base model's distributions or compare with saved ones, not both "
+                                       "in one run")
+        if (self.save_logits is not None or self.kl_base is not None) and self.mode != "chunks":
+            raise InvalidSettingsError("the KL divergence follows llama-perplexity's chunks: score with --chunks")
+        if self.kl_base is not None:
+            if self.text is not None or self.tokens is not None:
+                raise InvalidSettingsError("a comparison with saved distributions scores the text they were "
+                                           "saved from: give no other text")
+        elif (self.text is None) == (self.tokens is None):
             raise InvalidSettingsError("give either a text or tokens to score")
         if self.text is not None:
             if not self.text.strip():
@@ -127,6 +141,7 @@ class ScoreResult:
     nll2_sum: float = 0.0     # sum of logprob^2 (llama-perplexity's error estimate)
     notices: list[str] = field(default_factory=list)
     steering: dict[str, Any] | None = None  # what it was scored with (protocol/steering.steering_record)
+    kl: KlTokens | None = None  # against the base file of ScoreRequest.kl_base (protocol/kld.py)
 
     @property
     def scored(self) -> list[ScoredToken]:
