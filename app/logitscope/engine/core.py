@@ -16,6 +16,7 @@ from logitscope.engine.beams import beam_search
 from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
+from logitscope.engine.forced_compare import compare_distributions, save_distributions
 from logitscope.engine.forward.causal import CausalTracer
 from logitscope.engine.forward.edits import knockout_edits
 from logitscope.engine.forward.inspection import Inspector
@@ -47,6 +48,7 @@ from logitscope.protocol.causal import (
     PatchResult,
 )
 from logitscope.protocol.cvector import CvectorRequest, CvectorResult
+from logitscope.protocol.forced_compare import ForcedKl
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.kv_map import KvMap, PromptLayout, build_runs
 from logitscope.protocol.quantize import QuantizeRequest, QuantizeResult
@@ -362,6 +364,18 @@ class Engine:
             raise ContextOverflowError("{n_tokens} tokens do not fit in the model's context of {n_ctx}",
                                        n_tokens=len(request.tokens), n_ctx=rt.n_ctx)
         return compare_steering(self._scorer(), request, should_cancel)
+
+    def save_distributions(self, tokens: list[int], first: int, path: str, steering: Steering | None = None,
+                           should_cancel: Callable[[], bool] = lambda: False) -> int:
+        """The next-token distributions predicting tokens[first:], in llama.cpp's quantized rows, to `path`
+        (engine/forced_compare.py), on the scoring context; returns how many."""
+        return save_distributions(self._scorer(), tokens, first, path, steering, should_cancel)
+
+    def compare_distributions(self, tokens: list[int], first: int, path: str, steering: Steering | None = None,
+                              should_cancel: Callable[[], bool] = lambda: False) -> ForcedKl:
+        """This model's distributions predicting tokens[first:] against the ones another engine saved at `path`:
+        per token KLD, Δp, top-1 agreement (engine/forced_compare.py), on the scoring context."""
+        return compare_distributions(self._scorer(), tokens, first, path, steering, should_cancel)
 
     # -- control vectors ----------------------------------------------------------------------------------
     def build_cvector(self, request: CvectorRequest, on_progress: Callable[[float], None] | None = None,

@@ -52,6 +52,7 @@ from logitscope.protocol.causal import (
 )
 from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
+from logitscope.protocol.forced_compare import ForcedKl
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.kv_map import KvMap
 from logitscope.protocol.quantize import QuantizeRequest, QuantizeResult
@@ -406,6 +407,21 @@ class EngineClient:
         matrix: AttentionMatrix = self.call("attention_matrix", tokens=list(tokens), layer=layer, head=head,
                                             steering=steering, knockouts=tuple(knockouts))
         return matrix
+
+    def save_distributions(self, tokens: list[int], first: int, path: str, steering: Steering | None = None) -> int:
+        """Write the model's next-token distributions predicting tokens[first:] to `path` (llama.cpp's quantized
+        rows, np.save; engine/forced_compare.py); returns how many. cancel() stops it (CancelledError)."""
+        n: int = self.call("save_distributions", tokens=[int(t) for t in tokens], first=first, path=path,
+                           steering=steering)
+        return n
+
+    def compare_distributions(self, tokens: list[int], first: int, path: str,
+                              steering: Steering | None = None) -> ForcedKl:
+        """This model's distributions predicting tokens[first:] against the ones save_distributions wrote at
+        `path` (another engine's): per token KLD, Δp, top-1 agreement; index 0 = tokens[first]."""
+        result: ForcedKl = self.call("compare_distributions", tokens=[int(t) for t in tokens], first=first,
+                                     path=path, steering=steering)
+        return result
 
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
         """Every token of a text scored by the model (engine/score.py); progress as a fraction of the positions

@@ -62,6 +62,7 @@ from logitscope.protocol.causal import (
     PatchResult,
 )
 from logitscope.protocol.engine_like import RemoteModelInfo
+from logitscope.protocol.forced_compare import ForcedKl
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
@@ -370,6 +371,13 @@ class RemoteEngine:
         raise UnsupportedByServerError("this engine cannot score texts: a remote server does not report every "
                                        "token's probability over the whole vocabulary; score with a local model")
 
+    def save_distributions(self, tokens: list[int], first: int, path: str, steering: Steering | None = None) -> int:
+        raise _no_distributions()
+
+    def compare_distributions(self, tokens: list[int], first: int, path: str,
+                              steering: Steering | None = None) -> ForcedKl:
+        raise _no_distributions()
+
     def compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
         raise UnsupportedByServerError("control vectors and LoRA adapters need the local engine: a remote "
                                        "server applies its own (llama-server's --control-vector, --lora)")
@@ -507,3 +515,8 @@ def _no_causal_tracing() -> UnsupportedByServerError:
 def _no_forward_pass() -> UnsupportedByServerError:
     return UnsupportedByServerError("the layer lens and attention maps are not available on a remote engine: "
                                     "a server does not show the inside of its forward pass")
+
+
+def _no_distributions() -> UnsupportedByServerError:
+    return UnsupportedByServerError("comparing two models token by token needs the local engine: a remote server "
+                                    "does not give every token's probability over the whole vocabulary")

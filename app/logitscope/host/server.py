@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         PatchResult,
     )
     from logitscope.protocol.cvector import CvectorRequest, CvectorResult
+    from logitscope.protocol.forced_compare import ForcedKl
     from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
     from logitscope.protocol.kv_map import KvMap
     from logitscope.protocol.quantize import QuantizeRequest, QuantizeResult
@@ -248,6 +249,14 @@ class EngineServer:
     def do_attention_matrix(self, tokens: list[int], layer: int, head: int, steering: Steering | None = None,
                             knockouts: tuple[Ablation, ...] = ()) -> AttentionMatrix:
         return self.engine.attention_matrix(tokens, layer, head, steering, knockouts)
+
+    def do_save_distributions(self, tokens: list[int], first: int, path: str,
+                              steering: Steering | None = None) -> int:
+        return self.engine.save_distributions(tokens, first, path, steering, self.cancel.is_set)
+
+    def do_compare_distributions(self, tokens: list[int], first: int, path: str,
+                                 steering: Steering | None = None) -> ForcedKl:
+        return self.engine.compare_distributions(tokens, first, path, steering, self.cancel.is_set)
 
     def do_crash(self, how: str) -> None:
         if os.environ.get(CRASH_HOOKS_ENV) != "1":

@@ -23,6 +23,7 @@ from logitscope.protocol.causal import (
     PatchRequest,
     PatchResult,
 )
+from logitscope.protocol.forced_compare import ForcedKl
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
 from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
@@ -138,6 +139,17 @@ class EngineLike(Protocol):
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
         """Every token of a text scored by the model. Remote engines: UnsupportedByServerError (capability
         "score" False)."""
+        ...
+
+    def save_distributions(self, tokens: list[int], first: int, path: str, steering: Steering | None = None) -> int:
+        """The next-token distributions predicting tokens[first:], in llama.cpp's quantized rows, to `path`
+        (np.save). Remote engines: UnsupportedByServerError (capability "score" False)."""
+        ...
+
+    def compare_distributions(self, tokens: list[int], first: int, path: str,
+                              steering: Steering | None = None) -> ForcedKl:
+        """This model's distributions predicting tokens[first:] against the ones saved at `path` by another
+        engine: KLD, Δp, top-1 agreement per token. Remote engines: UnsupportedByServerError."""
         ...
 
     def compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
