@@ -100,3 +100,10 @@ def test_both_calls_cross_the_engine_process(client, engine, tmp_path):
     assert client.save_distributions(tokens, first, path) == len(tokens) - first
     kl = client.compare_distributions(tokens, first, path)
     assert isinstance(kl, ForcedKl) and kl.same_top.all() and abs(kl.kld.mean()) < 1e-5
+
+
+def test_threads_can_be_shared_on_a_live_engine(client):
+    from logitscope.system.threads import available_cpus
+
+    before = client.set_threads(1)
+    assert before == available_cpus() and client.set_threads(0) == 1 and client.set_threads(0) == before

@@ -16,7 +16,7 @@ from logitscope.engine.beams import beam_search
 from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
-from logitscope.engine.forced_compare import compare_distributions, save_distributions
+from logitscope.engine.forced_compare import compare_distributions, save_distributions, set_threads
 from logitscope.engine.forward.causal import CausalTracer
 from logitscope.engine.forward.edits import knockout_edits
 from logitscope.engine.forward.inspection import Inspector
@@ -376,6 +376,11 @@ class Engine:
         """This model's distributions predicting tokens[first:] against the ones another engine saved at `path`:
         per token KLD, Δp, top-1 agreement (engine/forced_compare.py), on the scoring context."""
         return compare_distributions(self._scorer(), tokens, first, path, steering, should_cancel)
+
+    def set_threads(self, n_threads: int) -> int:
+        """The generation context's CPU threads from now on (0: one per CPU); returns the count before (two
+        engines answering side by side share the cores: engine/forced_compare.py)."""
+        return set_threads(self._require(), n_threads)
 
     # -- control vectors ----------------------------------------------------------------------------------
     def build_cvector(self, request: CvectorRequest, on_progress: Callable[[float], None] | None = None,

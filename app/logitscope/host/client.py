@@ -423,6 +423,11 @@ class EngineClient:
                                      path=path, steering=steering)
         return result
 
+    def set_threads(self, n_threads: int) -> int:
+        """The generation context's CPU threads from now on (0: one per CPU); returns the count before."""
+        before: int = self.call("set_threads", n_threads=n_threads)
+        return before
+
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
         """Every token of a text scored by the model (engine/score.py); progress as a fraction of the positions
         to evaluate; cancel() stops it (CancelledError)."""

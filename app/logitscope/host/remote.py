@@ -378,6 +378,9 @@ class RemoteEngine:
                               steering: Steering | None = None) -> ForcedKl:
         raise _no_distributions()
 
+    def set_threads(self, n_threads: int) -> int:
+        raise UnsupportedByServerError("{base_url} chooses its own threads", base_url=self.base_url)
+
     def compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
         raise UnsupportedByServerError("control vectors and LoRA adapters need the local engine: a remote "
                                        "server applies its own (llama-server's --control-vector, --lora)")

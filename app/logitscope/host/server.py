@@ -258,6 +258,9 @@ class EngineServer:
                                  steering: Steering | None = None) -> ForcedKl:
         return self.engine.compare_distributions(tokens, first, path, steering, self.cancel.is_set)
 
+    def do_set_threads(self, n_threads: int) -> int:
+        return self.engine.set_threads(n_threads)
+
     def do_crash(self, how: str) -> None:
         if os.environ.get(CRASH_HOOKS_ENV) != "1":
             raise PermissionError("crash hooks are only enabled in tests")

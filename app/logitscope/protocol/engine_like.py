@@ -152,6 +152,11 @@ class EngineLike(Protocol):
         engine: KLD, Δp, top-1 agreement per token. Remote engines: UnsupportedByServerError."""
         ...
 
+    def set_threads(self, n_threads: int) -> int:
+        """The CPU threads generation uses from now on (0: one per CPU); returns the count before. Remote
+        engines: UnsupportedByServerError."""
+        ...
+
     def compare_steering(self, request: SteeringCompareRequest) -> SteeringCompare:
         """An answer's distributions under two steerings, step by step. Remote engines: UnsupportedByServerError
         (capability "score" False: it needs every token's probability)."""
