@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from logitscope.base.errors import InvalidSettingsError
-from logitscope.base.utf8 import read_text_file
 from logitscope.cli.common import Subparsers, add_model_argument
+from logitscope.cli.score_common import fmt as _fmt
+from logitscope.cli.score_common import read_text, summary_line
+from logitscope.cli.score_kl import add_kl_arguments, run_kl, wants_kl
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args, steering_line
 from logitscope.protocol.score import (
     DEFAULT_SCORE_CTX,
@@ -52,17 +54,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--compare-steering", action="store_true",
                    help="score the same tokens without the steering flags (A) and with them (B)")
     add_steering_arguments(p)
+    add_kl_arguments(p)
     p.set_defaults(run=run)
-
-
-def read_text(args: argparse.Namespace) -> str:
-    if (args.file is None) == (args.text is None):
-        raise InvalidSettingsError("give the text to score as FILE or with --text (one of them)")
-    if args.text is not None:
-        return str(args.text)
-    return read_text_file(Path(args.file))
-
-
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,11 +64,13 @@ def run(args: argparse.Namespace) -> int:
     from logitscope.host.client import CancelledError, EngineClient
     from logitscope.host.score_compare import same_tokens, scoring_settings
 
-    text = read_text(args)
-    top = max(args.top, SCORE_TOP_N) if args.json else args.top
     if args.top < 0:
         raise InvalidSettingsError("--top must be >= 0")
     steering = steering_from_args(args)
+    if wants_kl(args):
+        return run_kl(args, steering)
+    text = read_text(args)
+    top = max(args.top, SCORE_TOP_N) if args.json else args.top
     if args.compare_steering and steering is None:
         raise InvalidSettingsError("--compare-steering needs a steering flag (--control-vector, "
                                    "--control-vector-scaled, --lora or --lora-scaled)")
@@ -149,10 +144,6 @@ def _score_with(client: Any, path: Path, settings: Any, request: ScoreRequest, c
         return (result, steered), own
 
 
-def _fmt(x: float, spec: str) -> str:
-    return "-" if not math.isfinite(x) else format(x, spec)
-
-
 def _line(t: ScoredToken, vocab: list[bytes], top: int, other: ScoredToken | None) -> str:
     from logitscope.protocol.trace import piece_text
 
@@ -165,15 +156,6 @@ def _line(t: ScoredToken, vocab: list[bytes], top: int, other: ScoredToken | Non
     if other is not None:
         line += f" {_fmt(other.bits, '>7.3f')} {_fmt(other.bits - t.bits, '>+8.3f')}"
     return line + (f"  {alts}" if alts else "")
-
-
-def summary_line(r: ScoreResult) -> str:
-    b = r.rank_buckets()
-    protocol = (f"{r.n_passes} chunks of {r.n_ctx} (llama-perplexity's protocol)" if r.mode == "chunks" else
-                f"window {r.n_ctx} (stride {r.stride}), {r.n_passes} pass{'es' if r.n_passes != 1 else ''}")
-    return (f"{len(r.tokens)} tokens, {r.n_scored} scored: perplexity {_fmt(r.perplexity, '.4f')}, "
-            f"{_fmt(r.bits_per_token, '.4f')} bits per token, ranks top10 {b['top10']} / top100 {b['top100']} / "
-            f"top1000 {b['top1000']} / beyond {b['beyond']}; {protocol}; {r.tokens_per_s:.0f} tok/s")
 
 
 def _print(args: argparse.Namespace, r: ScoreResult, vocab: list[bytes], other: ScoreResult | None,
