@@ -26,6 +26,7 @@ from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.causal import dialog as causal_dialog
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
+from logitscope.ui.compare import action as compare_action
 from logitscope.ui.controllers import drafting
 from logitscope.ui.controllers.chat_commands import ChatCommands
 from logitscope.ui.controllers.diagnosis import DiagnosisController
@@ -166,6 +167,7 @@ class MainWindow(QMainWindow):
             self.bridge, self, registry, menu, self.models, self.sampler.settings_to_send, self.kv_map_feed,
             self.steering.steering)
         self.score_dialog, self.score_action = score_view.install(self.bridge, self, registry, menu, self.models)
+        self.compare, _ = compare_action.install(self.bridge, self, registry, menu, self.models, self.sampler, self.session)
         drafting.install(self.sampler.drafting, self.models, self.app_settings, self.bridge, self.statusMessage.emit)
         self.steering_compare = steering_compare.install(self.bridge, self, registry, menu, self.steering,
                                                          lambda: self.current, self.inspector.inspected_turn)
