@@ -4,6 +4,7 @@ twice, in two configurations."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -203,3 +204,39 @@ def test_closing_the_window_ends_b_s_engine(compare_window, qtbot):
     assert cw.second.bridge is not None
     cw.close()
     assert cw.second.bridge is None and engines_b[0].info is None   # ScriptedEngine.close forgets its model
+
+
+@pytest.mark.gui
+@pytest.mark.model
+def test_the_demo_model_in_two_configurations(real_window, qtbot):
+    """A: the demo model as loaded (f16 KV cache, flash attention off); B: the same file with a q8_0 KV cache and
+    flash attention, in an engine process of its own."""
+    w = real_window
+    w.sampler.max_tokens.setValue(16)
+    cw = w.compare
+    cw.show()
+    cw.config.set_config("q8_0", True)
+    with qtbot.waitSignal(cw.kl_shown, timeout=120_000) as shown:
+        assert cw.send("What is the capital of France?")
+    assert not cw.error.isVisible(), cw.error.text()
+    pid_b = cw.second.bridge.local.pid
+    assert pid_b and pid_b != w.bridge.local.pid
+    assert cw.column_a.view.steps and cw.column_b.view.steps
+    assert len(cw.runner_a.result.tokens) <= 16 and cw.runner_b.result.tokens
+    summary = shown.args[0]
+    assert summary.n == len(cw.runner_a.result.tokens) and 0 <= summary.mean_kld < 0.5
+    assert "mean KLD" in cw.summary_label.text() and "tokens/s" in cw.column_b.speed.text()
+    cw.column_a.view.tokenClicked.emit(0)
+    assert cw.column_a.inspector.right.rowCount() == 5
+    cw.close()
+    assert cw.second.bridge is None
+
+    def ended() -> bool:
+        try:
+            os.kill(pid_b, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
+    qtbot.waitUntil(ended, timeout=10_000)   # B's engine process is gone; A's is not
+    assert w.bridge.info is not None
