@@ -43,6 +43,10 @@ def run(args: argparse.Namespace) -> int:
         from logitscope.bench.steering import run_steering_bench
 
         return run_steering_bench(resolve_model(args.model), args)
+    if args.compare_chat:
+        from logitscope.bench.compare_chat import run_compare_chat_bench
+
+        return run_compare_chat_bench(resolve_model(args.model), args)
     if args.causal:
         from logitscope.bench.causal import run_causal_bench
 
@@ -118,6 +122,9 @@ def register(sub: Subparsers) -> None:
     what.add_argument("--steering", action="store_true",
                       help="generation tok/s without steering, with a control vector, a LoRA adapter and both "
                            "(seeded ones unless --control-vector* / --lora* are given), alternated")
+    what.add_argument("--compare-chat", action="store_true",
+                      help="the compare window's chat: one answer alone against two engines answering at once "
+                           "(tok/s of each column, the ratio; goal >= 0.45x on 2 cores), alternated")
     what.add_argument("--causal", action="store_true",
                       help="causal tracing: one ablation against one evaluation, a full head scan, a patch heatmap")
     what.add_argument("--cvector", action="store_true",
