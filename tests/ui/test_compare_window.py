@@ -116,7 +116,7 @@ def test_one_question_streams_into_two_columns_and_b_reads_a_s_tokens(compare_wi
     assert engine_a.threads[0] >= 1 and engine_b.last_load[1].type_v == "q8_0" and engine_b.last_load[1].flash_attn
     # the main chat saw none of it
     assert not w.current.turns
-    assert cw.column_a.view.toPlainText().replace("⚑", "") == "".join(s.text for s in steps_a)
+    assert cw.column_a.view.toPlainText().replace("▶", "") == "".join(s.text for s in steps_a)
     assert cw.column_b.view.toPlainText() == "".join(s.text for s in steps_b)
     assert "tokens/s" in cw.column_a.speed.text() and "tokens/s" in cw.column_b.speed.text()
     # B read exactly A's prompt and answer, from a file A wrote (deleted afterwards)
@@ -134,7 +134,7 @@ def test_one_question_streams_into_two_columns_and_b_reads_a_s_tokens(compare_wi
     assert low.background().color().alpha() == 0 and high.background().color().alpha() > 150
     assert view.token_format(DIFFER_AT[1]).underlineStyle() == view.token_format(0).UnderlineStyle.WaveUnderline
     assert view.token_format(1).underlineStyle() != view.token_format(0).UnderlineStyle.WaveUnderline
-    assert "⚑" in view.toPlainText() and "⚑" not in cw.column_b.view.toPlainText()
+    assert "▶" in view.toPlainText() and "▶" not in cw.column_b.view.toPlainText()
     # clicking one of A's tokens: A's distribution from its trace beside B's at the same place
     view.tokenClicked.emit(DIFFER_AT[0])
     left, right = cw.column_a.inspector.left, cw.column_a.inspector.right

@@ -15,7 +15,7 @@ KL_HIGH = 1.0      # nats: at and above, the deepest colour
 TICKS = (1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 DIFFERS_COLOR = "#d01010"   # the wavy underline of a token whose top-1 differs
 FIRST_COLOR = "#b000b0"     # the first divergence's mark
-FIRST_MARK = "⚑"
+FIRST_MARK = "▶"
 
 
 def kl_fraction(kl: float) -> float:
@@ -28,8 +28,8 @@ def kl_fraction(kl: float) -> float:
 def kl_color(kl: float, dark: bool = False) -> QColor:
     """Pale yellow through orange to red, more opaque as the KL grows; transparent for ~0."""
     t = kl_fraction(kl)
-    color = QColor.fromHsvF(0.16 * (1.0 - t), 0.25 + 0.7 * t, 0.95 if not dark else 0.8)
-    color.setAlpha(0 if t == 0 else int(60 + 170 * t))
+    color = QColor.fromHsvF(0.15 * (1.0 - t), 0.45 + 0.55 * t, 1.0 if not dark else 0.85)
+    color.setAlpha(0 if t == 0 else int(110 + 140 * t))
     return color
 
 
@@ -67,7 +67,7 @@ class KlBar(QWidget):
 
 
 class KlLegend(QWidget):
-    """KL (nats) [gradient] · wavy underline: top-1 differs · ⚑ first divergence."""
+    """KL (nats) [gradient] · wavy underline: top-1 differs · ▶ first divergence."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -76,7 +76,7 @@ class KlLegend(QWidget):
         row.addWidget(QLabel(self.tr("KL(A‖B), nats:")))
         self.bar = KlBar()
         row.addWidget(self.bar, 1)
-        differs = QLabel(f"<span style='color:{DIFFERS_COLOR}'>〰</span> " + html.escape(self.tr("B's top-1 differs")))
+        differs = QLabel(f"<span style='color:{DIFFERS_COLOR}'>〰</span> " + html.escape(self.tr("red, underlined: B's top-1 differs")))
         differs.setTextFormat(Qt.TextFormat.RichText)
         row.addWidget(differs)
         first = QLabel(f"<span style='color:{FIRST_COLOR}'>{FIRST_MARK}</span> "

@@ -84,6 +84,7 @@ class CompareTokenView(QTextBrowser):
             if not kl.same_top[i]:
                 fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
                 fmt.setUnderlineColor(QColor(DIFFERS_COLOR))
+                fmt.setForeground(QColor(DIFFERS_COLOR))
         if i == self.selected:
             fmt.setFontWeight(700)
             fmt.setFontUnderline(True)

@@ -15,13 +15,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -57,8 +58,8 @@ class Column(QWidget):
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
-        self.title.setWordWrap(True)
-        layout.addWidget(self.title)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)   # clipped, not wrapped:
+        layout.addWidget(self.title)                                                         # both columns align
         self.view = CompareTokenView()
         layout.addWidget(self.view, 3)
         self.speed = QLabel()
@@ -91,6 +92,7 @@ class CompareWindow(QDialog):
         self.summary: ForcedSummary | None = None
         self._pending: str | None = None     # a question waiting for B to load
         self._a_loaded: tuple[str, object] | None = None
+        self._shown_once = False
         self._build()
         self._connect()
         self.set_second_engine(second or self.second)
@@ -125,6 +127,10 @@ class CompareWindow(QDialog):
         self.column_b = Column(self.tr("B"), TwoDistributions(self.tr("B (its trace)"), None))
         splitter.addWidget(self.column_a)
         splitter.addWidget(self.column_b)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([1, 1])   # two equal columns, whatever their titles' lengths
+        self.splitter = splitter
         layout.addWidget(splitter, 1)
         kl_row = QHBoxLayout()
         self.forced_button = QPushButton(self.tr("B reads A's tokens"))
@@ -365,10 +371,12 @@ class CompareWindow(QDialog):
         if info is not None:
             self.column_a.title.setText(self.tr("A: {0} · {1}").format(self._model_name() or
                                                                        Path(info.card.path).name, describe(info.load)))
+            self.column_a.title.setToolTip(self.column_a.title.text())
         wanted = self._wanted_b()
         if wanted is not None:
             path, settings = wanted
             self.column_b.title.setText(self.tr("B: {0} · {1}").format(Path(path).name, describe(settings)))
+            self.column_b.title.setToolTip(self.column_b.title.text())
 
     def _show_speeds(self) -> None:
         for column, runner in ((self.column_a, self.runner_a), (self.column_b, self.runner_b)):
@@ -402,6 +410,13 @@ class CompareWindow(QDialog):
     def _clear_error(self) -> None:
         self.error.clear()
         self.error.hide()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._shown_once:   # two equal columns (A's inspector has two tables: it would take more)
+            self._shown_once = True
+            half = max(1, self.splitter.width() // 2)
+            self.splitter.setSizes([half, half])
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Closing ends B's engine process (it starts again on the next Send)."""
