@@ -51,6 +51,7 @@ from logitscope.ui.inspector.state import StepView
 from logitscope.ui.inspector.timeline import TimelinePanel
 from logitscope.ui.inspector.tokenizer import TokenizerPanel
 from logitscope.ui.inspector.waterfall import WaterfallPanel
+from logitscope.ui.models import quantize_dialog
 from logitscope.ui.score import view as score_view
 from logitscope.ui.steering import compare_view as steering_compare
 from logitscope.ui.steering.controller import SteeringController, install_steering
@@ -167,6 +168,7 @@ class MainWindow(QMainWindow):
             self.bridge, self, registry, menu, self.models, self.sampler.settings_to_send, self.kv_map_feed,
             self.steering.steering)
         self.score_dialog, self.score_action = score_view.install(self.bridge, self, registry, menu, self.models)
+        self.quantize_dialog, _ = quantize_dialog.install(self, registry, menu, self.models, getattr(self.score_dialog, "start_kl_comparison", None))
         self.compare, _ = compare_action.install(self.bridge, self, registry, menu, self.models, self.sampler, self.session)
         drafting.install(self.sampler.drafting, self.models, self.app_settings, self.bridge, self.statusMessage.emit)
         self.steering_compare = steering_compare.install(self.bridge, self, registry, menu, self.steering,
