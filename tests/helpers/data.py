@@ -8,3 +8,4 @@ DIAGNOSIS_TRACES = Path(__file__).resolve().parents[1] / "data" / "diagnosis_tra
 SCORE_DATA = Path(__file__).resolve().parents[1] / "data" / "score"
 SCORE_TEXT_FILE = SCORE_DATA / "lighthouse.txt"
 QUANTIZE_DATA = Path(__file__).resolve().parents[1] / "data" / "quantize"
+KLD_DATA = Path(__file__).resolve().parents[1] / "data" / "kld"

@@ -1,0 +1,190 @@
+"""The KL divergence as llama-perplexity measures it (protocol/kld.py, engine/kld.py, cli/score_kl.py).
+
+The fast part needs no model: glibc's expf reproduced bit for bit, the base file refused when cut short or
+foreign, the disk check. The model part makes Q8_0 and Q4_0 from the demo model with `quantize` itself and
+compares `logitscope score --kl` with llama-perplexity's printed lines (the tool itself when it is built here,
+else the lines recorded from it in tests/data/kld/llama_perplexity_kld.json, with the commands beside them):
+the chunk lines and the statistics block equal to the last digit, and the base file byte for byte."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.cli.score_kl import CHUNK_HEADER, check_base_file_space
+from logitscope.engine.kld import expf, quantize_rows
+from logitscope.protocol.kld import KldStats, KlTokens, kld_file_bytes, read_kld_header, row_width
+from tests.helpers.cli import assert_clean_error, run
+from tests.helpers.data import KLD_DATA, SCORE_TEXT_FILE
+
+REFERENCE = json.loads((KLD_DATA / "llama_perplexity_kld.json").read_text(encoding="utf-8"))
+TOOLS = Path(os.environ.get("LLAMA_TOOLS_DIR", Path.home() / ".cache" / "llama-tools-0.3.36"))
+PERPLEXITY = TOOLS / "llama-perplexity"
+N_CTX = str(REFERENCE["n_ctx"])
+
+
+def test_expf_is_glibcs_bit_for_bit() -> None:
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    libm.expf.restype, libm.expf.argtypes = ctypes.c_float, [ctypes.c_float]
+    rng = np.random.default_rng(1)
+    xs = np.concatenate([rng.uniform(-110, 0, 60000), rng.uniform(-2, 0, 40000), [0.0, -16.0, -103.97, -104.0]]
+                        ).astype(np.float32)
+    ours = expf(xs)
+    theirs = np.array([libm.expf(float(x)) for x in xs], dtype=np.float32)
+    assert np.array_equal(ours.view(np.uint32), theirs.view(np.uint32))
+
+
+def test_a_row_is_quantized_as_the_tool_does() -> None:
+    logits = np.array([[3.0, 1.0, -20.0, 2.5, 3.0]], dtype=np.float32)
+    row = quantize_rows(logits, 5)
+    assert row.shape == (1, row_width(5)) == (1, 10)
+    scale, min_log_prob = row[0, :4].copy().view("<f4")
+    assert scale == np.float32(16) / np.float32(65535)  # max - 16 nats is the floor here
+    assert row[0, 4 + 2] == 0 and row[0, 4] == row[0, 8] == 65535 and row[0, 9] == 0  # padding stays 0
+    lp = scale * row[0, 4:9].astype(np.float32) + min_log_prob
+    exact = logits[0] - np.log(np.exp(logits[0].astype(np.float64)).sum())
+    assert np.allclose(lp[[0, 1, 3, 4]], exact[[0, 1, 3, 4]], atol=2 * scale)
+
+
+def test_bad_base_files_and_a_full_disk_get_one_clear_error(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.kld"
+    junk.write_bytes(b"not a logits file at all")
+    with pytest.raises(InvalidSettingsError, match="not a file of base log-probabilities"):
+        read_kld_header(str(junk))
+    short = tmp_path / "short.kld"
+    short.write_bytes(b"_logits_" + np.array([16, 10], dtype="<u4").tobytes() + np.array([2], dtype="<i4").tobytes())
+    with pytest.raises(InvalidSettingsError, match="cut short"):
+        read_kld_header(str(short))
+    with pytest.raises(InvalidSettingsError, match="cannot read"):
+        read_kld_header(str(tmp_path / "missing.kld"))
+    free = shutil.disk_usage(tmp_path).free
+    with pytest.raises(InvalidSettingsError, match="free"):
+        check_base_file_space(str(tmp_path / "base.kld"), free * 2 + (1 << 30))
+    with pytest.raises(InvalidSettingsError, match="folder does not exist"):
+        check_base_file_space(str(tmp_path / "nowhere" / "base.kld"), 10)
+    assert kld_file_bytes(256, 49152, 11) == REFERENCE["base_file_bytes"]
+
+
+def test_the_statistics_of_two_identical_models_are_zero() -> None:
+    n = 150
+    kl = KlTokens.empty(n)
+    kl.scored[:], kl.kld[:], kl.p_diff[:], kl.same_top[:] = True, 0.0, 0.0, True
+    kl.nll[:] = kl.nll_base[:] = np.linspace(0.5, 3.0, n, dtype=np.float32)
+    stats = KldStats.of(kl)
+    block = stats.statistics_block()
+    assert "Mean    KLD:   0.000000 ±   0.000000" in block and "Same top p: 100.000 ± 0.000 %" in block
+    assert stats.log_ppl_ratio[0] == 0
+    assert KldStats.of(KlTokens.empty(50)).statistics_block() == []  # llama-perplexity prints none under 100
+
+
+# -- against llama-perplexity, on the real demo model --------------------------------------------------------
+def _tool_lines(folder: Path, other: str, extra: list[str]) -> dict[str, list[str]]:
+    env = dict(os.environ, LD_LIBRARY_PATH=str(TOOLS))
+    base = ["-c", N_CTX, "-t", "2", "--kl-divergence-base", "tool-base.kld"]
+    if not (folder / "tool-base.kld").exists():
+        subprocess.run([str(PERPLEXITY), "-m", "demo.gguf", "-f", str(SCORE_TEXT_FILE), *base], cwd=folder,
+                       check=True, capture_output=True, timeout=900, env=env)
+    proc = subprocess.run([str(PERPLEXITY), "-m", other, *base, "--kl-divergence", *extra], cwd=folder,
+                          capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return _lines(proc.stdout + proc.stderr)
+
+
+def _lines(output: str) -> dict[str, list[str]]:
+    chunks = [line for line in output.splitlines() if re.match(r"^\s*\d+\s+[\d.]+ ±", line)]
+    start = output.index("====== Perplexity statistics")
+    block = output[start:].split("\n")
+    end = next(i for i, line in enumerate(block) if line.startswith("Same top p"))
+    return {"chunk_lines": chunks, "statistics": block[:end + 1]}
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory, demo_model: Path) -> Path:
+    from logitscope.host.quantize_job import quantize_model
+    from logitscope.protocol.quantize import QuantizeRequest
+
+    folder = tmp_path_factory.mktemp("kld")
+    shutil.copyfile(demo_model, folder / "demo.gguf")
+    for qtype in ("Q8_0", "Q4_0"):
+        quantize_model(QuantizeRequest(str(folder / "demo.gguf"), str(folder / f"{qtype}.gguf"), qtype,
+                                       allow_requantize=True, threads=2))
+    return folder
+
+
+def _expected(models: Path, pair: str) -> dict[str, list[str]]:
+    if not PERPLEXITY.exists():
+        return dict(REFERENCE["pairs"][pair])
+    if pair == "kv_q8_0":
+        return _tool_lines(models, "demo.gguf", ["-ctk", "q8_0", "-ctv", "q8_0", "-fa", "on"])
+    return _tool_lines(models, f"{pair}.gguf", [])
+
+
+@pytest.mark.model
+def test_the_base_file_is_llama_perplexitys_and_comparisons_print_its_lines(models: Path) -> None:
+    """The base's distributions saved once (the tool's file, byte for byte), the quantizations compared with
+    it without loading the base again."""
+    proc = run("score", "--model", "demo.gguf", str(SCORE_TEXT_FILE), "--chunks", "--n-ctx", N_CTX, "--flash-attn",
+               "--threads", "2", "--save-logits", "base.kld", cwd=models, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "the base distributions take 130.99 MiB" in proc.stderr
+    assert hashlib.sha256((models / "base.kld").read_bytes()).hexdigest() == REFERENCE["base_file_sha256"]
+    for pair in ("Q4_0", "Q8_0"):
+        again = run("score", "--kl-base", "base.kld", f"{pair}.gguf", "--flash-attn", "--threads", "2", cwd=models,
+                    timeout=900)
+        assert again.returncode == 0, again.stderr[-2000:]
+        assert CHUNK_HEADER in again.stdout
+        assert _lines(again.stdout) == _expected(models, pair), pair
+
+
+@pytest.mark.model
+def test_two_configurations_of_one_model_compare_in_one_command(models: Path) -> None:
+    proc = run("score", "--model", "demo.gguf", str(SCORE_TEXT_FILE), "--chunks", "--n-ctx", N_CTX, "--flash-attn",
+               "--threads", "2", "--kl", "--compare-kv-type", "q8_0", cwd=models, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert _lines(proc.stdout) == _expected(models, "kv_q8_0")
+    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("logitscope-kld-*/base.kld"))  # the temp file went
+
+
+@pytest.mark.model
+def test_the_json_carries_each_tokens_kl_and_the_figures(models: Path) -> None:
+    proc = run("score", "--model", "demo.gguf", str(SCORE_TEXT_FILE), "--chunks", "--n-ctx", "128", "--flash-attn",
+               "--threads", "2", "--kl", "--compare", "Q8_0.gguf", "--json", cwd=models, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    scored = [r for r in rows if r["type"] == "token" and "kl" in r]
+    summary = rows[-1]
+    assert summary["type"] == "summary" and summary["kld"]["count"] == len(scored) == summary["n_scored"]
+    mean = sum(r["kl"]["kld"] for r in scored) / len(scored)
+    assert abs(mean - summary["kld"]["mean_kld"]) < 1e-6 and 0 < mean < 0.05
+    same = sum(r["kl"]["same_top"] for r in scored) / len(scored)
+    assert abs(same - summary["kld"]["same_top_p"]) < 1e-12 and same > 0.85
+
+
+@pytest.mark.model
+def test_kl_requests_that_cannot_be_measured_get_one_clear_line(models: Path, gemma3: Path) -> None:
+    text = str(SCORE_TEXT_FILE)
+    cases = [
+        (("score", "--model", "demo.gguf", text, "--kl"), "--compare"),
+        (("score", "--model", "demo.gguf", text, "--kl", "--compare", "Q8_0.gguf"), "--chunks"),
+        (("score", "--model", "demo.gguf", text, "--chunks", "--kl", "--compare", "Q8_0.gguf",
+          "--compare-kv-type", "q8_0"), "one of them"),
+        (("score", "--model", "demo.gguf", text, "--chunks", "--kl", "--compare-kv-type", "q4_0"), "flash attention"),
+        (("score", "--kl-base", "missing.kld", "demo.gguf"), "cannot read"),
+        (("score", "--kl-base", "demo.gguf", "Q8_0.gguf"), "base log-probabilities"),
+        (("score", "--model", "demo.gguf", text, "--chunks", "--save-logits", "nowhere/base.kld"), "does not exist"),
+        (("score", "--model", "demo.gguf", text, "--chunks", "--kl", "--compare", str(gemma3)), "vocabulary"),
+    ]
+    for args, phrase in cases:
+        assert_clean_error(run(*args, cwd=models, timeout=600), phrase)
+    assert not list(models.glob("*.kld.part")) and not (models / "nowhere").exists()
