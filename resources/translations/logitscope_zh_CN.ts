@@ -3457,84 +3457,79 @@ Requantizing costs quality: the errors of both quantizations add up. Quantize th
         <translation>未写入任何内容：请另选文件名以保留 {0}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="321"/>
-        <source>This path cannot be used: {0}</source>
-        <translation>无法使用此路径：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="327"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="325"/>
         <source>Checking the disk space (llama.cpp&apos;s dry run)…</source>
         <translation>正在检查磁盘空间（llama.cpp 的试运行）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="335"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="333"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="339"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="337"/>
         <source>Estimated size: about {0}</source>
         <translation>估计大小：约 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="343"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="341"/>
         <source>Quantizing to {0}…</source>
         <translation>正在量化为 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="350"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="348"/>
         <source>Quantizing to {0}: {1} %</source>
         <translation>正在量化为 {0}：{1} %</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="365"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="363"/>
         <source>Done in {0:.1f} s: {1} → {2} ({3}).
 Saved as {4}</source>
         <translation>用时 {0:.1f} 秒完成：{1} → {2}（{3}）。
 已保存为 {4}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="370"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="368"/>
         <source>{0}, {1:.2f} bpw</source>
         <translation>{0}，每权重 {1:.2f} 位</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="377"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="375"/>
         <source>Stopped: nothing was written.</source>
         <translation>已停止：未写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="385"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="383"/>
         <source>This model is quantized already ({0}): tick “Allow requantizing” to quantize it again, at some cost in quality.</source>
         <translation>此模型已经量化过（{0}）：勾选“允许重新量化”可再次量化，但会损失一些质量。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="387"/>
         <source>Internal error (a bug; the details are in the log): {0}: {1}</source>
         <translation>内部错误（程序缺陷；详情见日志）：{0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="432"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="430"/>
         <source>Stop the quantization?</source>
         <translation>停止量化？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="433"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="431"/>
         <source>The quantization is still running. Stop it? The half-written file is deleted.</source>
         <translation>量化仍在进行。要停止吗？写了一半的文件会被删除。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="489"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="487"/>
         <source>Quantize a GGUF model with llama.cpp, as llama-quantize does: a smaller, faster file</source>
         <translation>像 llama-quantize 一样用 llama.cpp 量化 GGUF 模型：得到更小、更快的文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="491"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="489"/>
         <source>&amp;Quantize…</source>
         <translation>量化(&amp;Q)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="497"/>
+        <location filename="../../app/logitscope/ui/models/quantize_dialog.py" line="495"/>
         <source>Quantizing needs the local engine (llama.cpp), which could not start.</source>
         <translation>量化需要本地引擎（llama.cpp），但它无法启动。</translation>
     </message>

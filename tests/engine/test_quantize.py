@@ -111,6 +111,7 @@ def test_the_command_line_refuses_bad_requests_with_one_clear_line(workdir: Path
         (("demo.gguf", "a.gguf", "Q4_0", "--allow-requantize", "--imatrix", "junk.imatrix"), "importance matrix"),
         (("demo.gguf", "a.gguf", "Q4_0", "--allow-requantize", "--imatrix", "copy.gguf"), "imatrix metadata"),
         (("demo.gguf", "a.gguf", "Q4_0", "--threads", "-3"), "threads"),
+        (("demo.gguf", "n" * 300 + ".gguf", "Q4_0", "--allow-requantize"), "File name too long"),
     ]
     for args, phrase in cases:
         assert_clean_error(run("quantize", *args, cwd=workdir, timeout=300), phrase)

@@ -87,6 +87,16 @@ class QuantizeRequest:
 
     def validate(self) -> None:
         quant_type(self.type)
+        if not 0 <= self.threads <= 1024:
+            raise InvalidSettingsError("threads must be between 0 (all) and 1024, not {threads}",
+                                       threads=self.threads)
+        try:
+            self._validate_paths()
+        except OSError as exc:  # a name too long for the file system, a path through a file: not a traceback
+            raise InvalidSettingsError("cannot use the path {path}: {reason}",
+                                       path=exc.filename or self.target, reason=exc.strerror or str(exc)) from exc
+
+    def _validate_paths(self) -> None:
         source, target = Path(self.source), Path(self.target)
         if not source.is_file():
             raise InvalidSettingsError("{path} is not a file", path=self.source)
@@ -103,9 +113,6 @@ class QuantizeRequest:
             raise InvalidSettingsError("the folder {path} does not exist", path=str(target.parent))
         if self.imatrix is not None and not Path(self.imatrix).is_file():
             raise InvalidSettingsError("the importance matrix {path} is not a file", path=self.imatrix)
-        if not 0 <= self.threads <= 1024:
-            raise InvalidSettingsError("threads must be between 0 (all) and 1024, not {threads}",
-                                       threads=self.threads)
 
     @property
     def part(self) -> Path:

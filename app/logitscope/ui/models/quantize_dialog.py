@@ -315,10 +315,8 @@ class QuantizeDialog(QDialog):
                                   overwrite=overwrite)
         try:
             request.validate()
-        except LogitscopeError as exc:
+        except LogitscopeError as exc:   # a name too long for the file system too: validate() says so
             return self._refuse(translate_message(exc))
-        except OSError as exc:   # a name too long for the file system, a folder that cannot be read
-            return self._refuse(self.tr("This path cannot be used: {0}").format(exc.strerror or exc))
         self._request, self.quantized, self.estimate, self.error = request, None, None, ""
         self.runner.start(request)
         self.progress.setRange(0, 0)   # busy until the dry run said how big the file will be
