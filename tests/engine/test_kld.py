@@ -12,6 +12,7 @@ import ctypes
 import ctypes.util
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -23,7 +24,8 @@ import pytest
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.score_kl import CHUNK_HEADER, check_base_file_space
-from logitscope.engine.kld import expf, quantize_rows
+from logitscope.engine import kld
+from logitscope.engine.kld import expf, fast_expf, quantize_rows, top_ids
 from logitscope.protocol.kld import KldStats, KlTokens, kld_file_bytes, read_kld_header, row_width
 from tests.helpers.cli import assert_clean_error, run
 from tests.helpers.data import KLD_DATA, SCORE_TEXT_FILE
@@ -43,6 +45,47 @@ def test_expf_is_glibcs_bit_for_bit() -> None:
     ours = expf(xs)
     theirs = np.array([libm.expf(float(x)) for x in xs], dtype=np.float32)
     assert np.array_equal(ours.view(np.uint32), theirs.view(np.uint32))
+
+
+def test_the_fast_expf_is_the_same_bits() -> None:
+    # values near every rounding midpoint come up among 3 million; subnormal results and exact zeros too
+    rng = np.random.default_rng(7)
+    xs = np.concatenate([rng.uniform(-110, 0, 1_000_000), rng.uniform(-16, 0, 1_000_000), rng.uniform(-1, 0, 1_000_000),
+                         [0.0, -16.0, -87.33, -87.34, -103.97, -104.0, -200.0]]).astype(np.float32)
+    assert np.array_equal(fast_expf(xs).view(np.uint32), expf(xs).view(np.uint32))
+    grid = xs[:-7].reshape(-1, 1000)   # rows, as the callers pass them
+    assert np.array_equal(fast_expf(grid).view(np.uint32), expf(grid).view(np.uint32))
+
+
+@pytest.mark.parametrize("order_error", [None, 1e-3])   # the module's bound; one that sends every row in order
+def test_pairwise_sums_keep_the_floats_of_in_order_ones(monkeypatch: pytest.MonkeyPatch,
+                                                       order_error: float | None) -> None:
+    if order_error is not None:
+        monkeypatch.setattr(kld, "_ORDER_ERROR", order_error)
+    rng = np.random.default_rng(11)
+    logits = (rng.standard_normal((400, 4099)) * rng.uniform(0.01, 8, (400, 1))).astype(np.float32)
+    mx = logits.max(axis=1)
+    e = expf(logits - mx[:, None])
+    in_order = np.cumsum(e, axis=1, dtype=np.float64)[:, -1]
+    expected = np.array([math.log(v) for v in in_order]).astype(np.float32)
+    assert np.array_equal(kld._log_sum_exp(logits, mx).view(np.uint32), expected.view(np.uint32))
+    terms = (e * (logits - logits[::-1])).astype(np.float32)   # of both signs, as KLD terms are
+    want = np.cumsum(terms, axis=1, dtype=np.float64)[:, -1].astype(np.float32)
+    assert np.array_equal(kld._kld_sums(terms).astype(np.float32).view(np.uint32), want.view(np.uint32))
+
+
+def test_the_best_few_of_each_row_are_found() -> None:
+    rng = np.random.default_rng(3)
+    for n in (49152, 1000, 37, 5, 300):   # whole blocks, a tail, fewer blocks than asked for, rows of zeros
+        q = rng.integers(0, 65536, (9, n)).astype(np.uint16)
+        q[2] = 0
+        q[3, :] = 0
+        q[3, 1] = 9                        # one value above a row of zeros: padding must not be picked
+        ids = top_ids(q, 5)
+        assert ids.shape == (9, 5) and (ids < n).all()
+        assert (np.sort(np.take_along_axis(q, ids, axis=1), axis=1)
+                == np.sort(q, axis=1)[:, -5:]).all()
+        assert all(len(set(row)) == 5 for row in ids.tolist())
 
 
 def test_a_row_is_quantized_as_the_tool_does() -> None:

@@ -68,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
         from logitscope.bench.samplers import run_sampler_bench
 
         return run_sampler_bench([resolve_model(args.model), *(resolve_model(m) for m in args.vocab_model)], args)
+    if args.kl:
+        from logitscope.bench.kl import run_kl_bench
+
+        return run_kl_bench(resolve_model(args.model), args)
     if args.score:
         from logitscope.bench.score import run_score_bench
 
@@ -119,6 +123,9 @@ def register(sub: Subparsers) -> None:
                            "generation tok/s without and with an inspection context")
     what.add_argument("--score", action="store_true",
                       help="scoring a text (score --chunks) against llama.cpp's llama-perplexity, tok/s")
+    what.add_argument("--kl", action="store_true",
+                      help="the KL divergence of the model quantized to Q8_0 against it (score --kl-base) against "
+                           "llama.cpp's llama-perplexity --kl-divergence on the same base file, tok/s (goal >= 0.9x)")
     what.add_argument("--steering", action="store_true",
                       help="generation tok/s without steering, with a control vector, a LoRA adapter and both "
                            "(seeded ones unless --control-vector* / --lora* are given), alternated")

@@ -30,7 +30,7 @@ from logitscope.protocol.kld import (
     scored_per_chunk,
 )
 
-BLOCK_VALUES = 1 << 21      # logits per block of rows (8 MiB of float32): the temporaries stay small
+BLOCK_VALUES = 1 << 19      # logits per block of rows (2 MiB of float32): the temporaries stay in the cache
 _F = np.float32
 
 
@@ -63,20 +63,112 @@ def expf(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _sum(x: np.ndarray) -> np.ndarray:
-    """Row sums in float64, added left to right as the tool's loops add them (numpy's sum adds pairwise: the
-    last bit differs, and a float cast of a log of it then may too)."""
+# The fast way to the same bits: numpy's float64 exp (within a few double ulps of the exact value) rounded to
+# float is glibc's result except where the exact value lies within glibc's own error (0.002 float ulp: its 0.502
+# ulp bound) of a rounding midpoint; those (~2 % of values at this margin) and subnormal results go through
+# expf above. 19 -> ~5 ns a value here; test_kld checks the two agree bit for bit.
+_BELOW_FLOAT = np.uint64((1 << 29) - 1)      # a double's mantissa bits a float drops
+_MIDPOINT = np.int64(1 << 28)
+_NEAR_MIDPOINT = int(0.01 * (1 << 29))       # 0.01 float ulp: five times glibc's margin
+_SUBNORMAL = np.float32(-87.33)              # expf below: a subnormal float, rounded at another bit
+_EXP_BLOCK = 1 << 16                         # values per step: the float64 temporaries stay in the cache
+
+
+def fast_expf(x: np.ndarray) -> np.ndarray:
+    """expf of float32 values, bit for bit, in blocks."""
+    flat = np.ascontiguousarray(x, dtype=_F).reshape(-1)
+    out = np.empty_like(flat)
+    for b in range(0, len(flat), _EXP_BLOCK):
+        xs = flat[b:b + _EXP_BLOCK]
+        y = np.exp(xs, dtype=np.float64)
+        dropped = (y.view(np.uint64) & _BELOW_FLOAT).view(np.int64)
+        dropped -= _MIDPOINT
+        np.abs(dropped, out=dropped)
+        unsure = dropped < _NEAR_MIDPOINT
+        unsure |= xs < _SUBNORMAL
+        block = out[b:b + _EXP_BLOCK]
+        block[:] = y
+        where = np.flatnonzero(unsure)
+        if len(where):
+            block[where] = expf(xs[where])
+    return out.reshape(x.shape)
+
+
+# The tool adds each row's values first to last in a double. Adding them pairwise (numpy's sum, 7x faster than
+# any in-order way numpy has) lands within n * 2 eps * sum|values| of that: where every double in that bound
+# rounds to the same float (the float the tool keeps: its log-sum-exp, its KLD for the percentiles), the
+# pairwise sum gives the tool's float; the few rows where it might not are added in order.
+_ORDER_ERROR = 2.0 * float(np.finfo(np.float64).eps)
+
+
+def _same_float(low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Whether every double between low and high rounds to one float (rounding is monotone)."""
+    same: np.ndarray = low.astype(_F) == high.astype(_F)
+    return same
+
+
+def _in_order(x: np.ndarray) -> np.ndarray:
     out: np.ndarray = np.cumsum(x, axis=1, dtype=np.float64)[:, -1]
     return out
 
 
-def _logf(sums: np.ndarray) -> np.ndarray:
-    """(float) log(double) per row, with C's log (numpy's vectorized log may differ in the last bit)."""
-    return np.array([math.log(v) for v in sums.tolist()], dtype=np.float64).astype(_F)
+def _log(sums: np.ndarray) -> np.ndarray:
+    """log(double) per row, with C's log (numpy's vectorized log may differ in the last bit)."""
+    return np.array([math.log(v) for v in sums.tolist()], dtype=np.float64)
+
+
+def _log_sum_exp(logits: np.ndarray, mx: np.ndarray) -> np.ndarray:
+    """(float) log(sum of expf(logit - max)) per row, as the tool computes it (the sum >= 1: the max's term)."""
+    e = fast_expf(logits - mx[:, None])
+    sums = e.sum(axis=1, dtype=np.float64)
+    logs = _log(sums)
+    slack = (e.shape[1] * _ORDER_ERROR) + 4 * float(np.finfo(np.float64).eps) * np.abs(logs)  # log's own ulps too
+    unsure = ~_same_float(logs - slack, logs + slack)
+    if unsure.any():
+        logs[unsure] = _log(_in_order(e[unsure]))
+    out: np.ndarray = logs.astype(_F)
+    return out
+
+
+def _kld_sums(terms: np.ndarray) -> np.ndarray:
+    """Per row the tool's KLD: its double (to its last bits; nothing it prints can show them) whose float, which
+    its percentiles read, is the tool's."""
+    sums = terms.sum(axis=1, dtype=np.float64)
+    bound = (terms.shape[1] * _ORDER_ERROR) * np.abs(terms).sum(axis=1, dtype=np.float64)
+    unsure = ~_same_float(sums - bound, sums + bound)
+    if unsure.any():
+        sums[unsure] = _in_order(terms[unsure])
+    return sums
 
 
 def block_rows(n_vocab: int) -> int:
     return max(1, BLOCK_VALUES // n_vocab)
+
+
+_TOP_BLOCK = 64     # values per block when looking for a row's best few
+
+
+def top_ids(values: np.ndarray, k: int) -> np.ndarray:
+    """The indices of each row's k largest values (ties in any order), [rows, k], unordered: the k blocks of
+    _TOP_BLOCK values with the largest maxima hold them, so only those are searched (8x faster than
+    argpartition over the whole row here)."""
+    rows, n = values.shape
+    n_blocks = -(-n // _TOP_BLOCK)
+    if n % _TOP_BLOCK or n_blocks < k:
+        padded = np.zeros((rows, max(n_blocks, k) * _TOP_BLOCK), dtype=values.dtype)
+        padded[:, :n] = values
+        values = padded
+    s_row, s_col = values.strides
+    blocks = np.lib.stride_tricks.as_strided(values, (rows, values.shape[1] // _TOP_BLOCK, _TOP_BLOCK),
+                                             (s_row, _TOP_BLOCK * s_col, s_col), writeable=False)
+    best_blocks = np.argpartition(blocks.max(axis=2), -k, axis=1)[:, -k:]
+    candidates = np.take_along_axis(blocks, best_blocks[:, :, None], axis=1).reshape(rows, k * _TOP_BLOCK)
+    pick = np.argpartition(candidates, -k, axis=1)[:, -k:]
+    ids: np.ndarray = np.take_along_axis(best_blocks, pick // _TOP_BLOCK, axis=1) * _TOP_BLOCK + pick % _TOP_BLOCK
+    outside = (ids >= n).any(axis=1)   # a padding zero among the best: a row of fewer than k non-zero values
+    if outside.any():
+        ids[outside] = np.argpartition(values[outside, :n], -k, axis=1)[:, -k:]
+    return ids
 
 
 def quantize_rows(logits: np.ndarray, n_vocab: int) -> np.ndarray:
@@ -84,7 +176,7 @@ def quantize_rows(logits: np.ndarray, n_vocab: int) -> np.ndarray:
     rows = logits.shape[0]
     mx = logits.max(axis=1)
     mn = np.maximum(logits.min(axis=1), mx - _F(16))
-    lse = _logf(_sum(expf(logits - mx[:, None])))
+    lse = _log_sum_exp(logits, mx)
     min_log_prob = (mn - mx) - lse
     scale = (mx - mn) / _F(65535)
     out = np.zeros((rows, row_width(n_vocab)), dtype=np.uint16)
@@ -184,12 +276,26 @@ def compare_rows(logits: np.ndarray, base: np.ndarray, targets: np.ndarray, n_vo
                        np.asarray(at[rows]))
 
 
+def _best_base_token(q: np.ndarray, scale: np.ndarray, min_log_prob: np.ndarray,
+                     p_log_base: np.ndarray) -> np.ndarray:
+    """The tool's imax_base: the first token of the largest scale * q + min_log_prob. That float is monotone in
+    q, so it is the first of the largest q (an argmax over uint16) unless the next lower q rounds to the same
+    float (a nearly flat row, a tiny scale): those rows take the float argmax."""
+    best = q.argmax(axis=1)
+    top_q = q[np.arange(len(q)), best].astype(_F)
+    ties = scale * top_q + min_log_prob == scale * np.maximum(top_q - _F(1), _F(0)) + min_log_prob
+    if ties.any():
+        best[ties] = p_log_base[ties].argmax(axis=1)
+    out: np.ndarray = best
+    return out
+
+
 def _compare_block(logits: np.ndarray, base: np.ndarray, targets: np.ndarray, n_vocab: int, into: KlTokens,
                    at: np.ndarray) -> None:
     r = np.arange(len(logits))
     mx = logits.max(axis=1)
     imax = logits.argmax(axis=1)
-    lse = _logf(_sum(expf(logits - mx[:, None])))
+    lse = _log_sum_exp(logits, mx)
     head = np.ascontiguousarray(base[:, :4]).view("<f4").astype(_F)
     scale, min_log_prob = head[:, 0], head[:, 1]
     q = base[:, 4:4 + n_vocab]
@@ -198,14 +304,16 @@ def _compare_block(logits: np.ndarray, base: np.ndarray, targets: np.ndarray, n_
     nll_base = -(scale * q[r, targets].astype(_F) + min_log_prob)
     top = mx + lse
     p_log_base = scale[:, None] * q.astype(_F) + min_log_prob[:, None]
-    imax_base = p_log_base.argmax(axis=1)
-    terms = expf(p_log_base) * ((p_log_base - logits) + top[:, None])
-    kld = _sum(np.where(p_log_base > _F(-16), terms, _F(0)))
+    imax_base = _best_base_token(q, scale, min_log_prob, p_log_base)
+    terms = fast_expf(p_log_base)
+    terms *= (p_log_base - logits) + top[:, None]
+    np.multiply(terms, p_log_base > _F(-16), out=terms)   # the tool skips the rest (x 0: 10x a masked store)
+    kld = _kld_sums(terms)
     p_diff = expf(-nll) - expf(-nll_base)
     into.kld[at], into.p_diff[at], into.same_top[at] = kld, p_diff, imax == imax_base
     into.nll[at], into.nll_base[at], into.scored[at] = nll, nll_base, True
-    best = np.argpartition(q, -BASE_TOP_N, axis=1)[:, -BASE_TOP_N:]
-    best_lp = np.take_along_axis(p_log_base, best, axis=1)
+    best = top_ids(q, BASE_TOP_N)
+    best_lp = scale[:, None] * np.take_along_axis(q, best, axis=1).astype(_F) + min_log_prob[:, None]
     order = np.argsort(-best_lp, axis=1, kind="stable")
     into.base_top_ids[at] = np.take_along_axis(best, order, axis=1)
     into.base_top_logprobs[at] = np.take_along_axis(best_lp, order, axis=1)
