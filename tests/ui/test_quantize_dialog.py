@@ -172,8 +172,8 @@ def test_the_model_menu_opens_it_on_the_loaded_model(qtbot, scripted_window):
     action.trigger()
     dialog = window.quantize_dialog
     assert dialog.isVisible() and dialog.source.text() == window.bridge.info.card.path
-    # the Score dialog's comparison: offered when the Score dialog has it
-    assert (dialog.compare is not None) == hasattr(window.score_dialog, "start_kl_comparison")
+    # "Compare with the original" is the Score dialog's KL comparison
+    assert dialog.compare == window.score_dialog.start_kl_comparison
 
 
 def test_the_window_closing_stops_a_running_quantization(qtbot, scripted_window, source):

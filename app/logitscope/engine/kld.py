@@ -133,7 +133,7 @@ def _log_sum_exp(logits: np.ndarray, mx: np.ndarray) -> np.ndarray:
 def _kld_sums(terms: np.ndarray) -> np.ndarray:
     """Per row the tool's KLD: its double (to its last bits; nothing it prints can show them) whose float, which
     its percentiles read, is the tool's."""
-    sums = terms.sum(axis=1, dtype=np.float64)
+    sums: np.ndarray = terms.sum(axis=1, dtype=np.float64)
     bound = (terms.shape[1] * _ORDER_ERROR) * np.abs(terms).sum(axis=1, dtype=np.float64)
     unsure = ~_same_float(sums - bound, sums + bound)
     if unsure.any():

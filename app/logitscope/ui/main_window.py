@@ -168,7 +168,7 @@ class MainWindow(QMainWindow):
             self.bridge, self, registry, menu, self.models, self.sampler.settings_to_send, self.kv_map_feed,
             self.steering.steering)
         self.score_dialog, self.score_action = score_view.install(self.bridge, self, registry, menu, self.models)
-        self.quantize_dialog, _ = quantize_dialog.install(self, registry, menu, self.models, getattr(self.score_dialog, "start_kl_comparison", None))
+        self.quantize_dialog, _ = quantize_dialog.install(self, registry, menu, self.models, self.score_dialog.start_kl_comparison)
         self.compare, _ = compare_action.install(self.bridge, self, registry, menu, self.models, self.sampler, self.session)
         drafting.install(self.sampler.drafting, self.models, self.app_settings, self.bridge, self.statusMessage.emit)
         self.steering_compare = steering_compare.install(self.bridge, self, registry, menu, self.steering,

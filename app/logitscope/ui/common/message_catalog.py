@@ -253,6 +253,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "the answer was cut off: it reached the limit of {n} tokens before the model ended it"),
     QT_TRANSLATE_NOOP("messages", "the answer was cut off: the context window ({n_ctx} tokens) filled up"),
     QT_TRANSLATE_NOOP("messages", "the attention weights cannot be shown for this {architecture} model: llama.cpp does not compute them as one softmax per head here"),
+    QT_TRANSLATE_NOOP("messages", "the base model's distributions of this text need {need} of temporary disk and {folder} has {free} free: score a shorter text"),
     QT_TRANSLATE_NOOP("messages", "the beam search found no hypothesis"),
     QT_TRANSLATE_NOOP("messages", "the chosen token does not fit the grammar"),
     QT_TRANSLATE_NOOP("messages", "the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); the text has {n_tokens}: use a smaller --n-ctx or a longer text"),

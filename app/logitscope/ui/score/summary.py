@@ -1,6 +1,6 @@
 """The Score dialog's summary (ui/score/view.py): the text's perplexity and bits per token, and how the text was
 read — one window, a sliding window, or llama-perplexity's chunks (with its estimate's ±, as the CLI prints it);
-comparing two models, both side by side."""
+comparing two models, both side by side (and, by KL divergence, its main figures)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from html import escape
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
+from logitscope.protocol.kld import KldStats
 from logitscope.protocol.score import ScoreResult
 from logitscope.ui.common.messages import translate_message
 
@@ -49,12 +50,10 @@ def how_it_was_read(r: ScoreResult) -> str:
         min(later), max(later))
 
 
-def compare_html(a: ScoreResult, b: ScoreResult, names: tuple[str, str]) -> str:
-    """Both models' figures side by side, and how their surprisal differs token by token."""
+def _side_by_side(a: ScoreResult, b: ScoreResult, names: tuple[str, str]) -> list[str]:
     def ppl(r: ScoreResult) -> str:
         return (f"{r.perplexity:.4f} ± {r.perplexity_error:.5f}" if r.mode == "chunks" else f"{r.perplexity:.3f}")
 
-    diffs = np.array([tb.bits - ta.bits for ta, tb in zip(a.tokens, b.tokens, strict=True) if ta.scored and tb.scored])
     # the file names above the table, not as its column heads: long names that break only at "-" took the width
     # and squeezed the row names into one (Chinese) character a line
     rows = [("", "<b>A</b>", "<b>B</b>"),
@@ -63,9 +62,32 @@ def compare_html(a: ScoreResult, b: ScoreResult, names: tuple[str, str]) -> str:
             (translate("ScoreDialog", "Tokens scored"), f"{a.n_scored:,}", f"{b.n_scored:,}")]
     table = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
     ratio = b.perplexity / a.perplexity if a.perplexity > 0 else math.nan
-    lines = [f"<b>A</b> {escape(names[0])}<br><b>B</b> {escape(names[1])}", f"<table cellspacing='6'>{table}</table>",
-             translate("ScoreDialog", "B / A perplexity: {0:.3f}; B − A bits per token: {1:+.4f}").format(
-                 ratio, b.bits_per_token - a.bits_per_token)]
+    return [f"<b>A</b> {escape(names[0])}<br><b>B</b> {escape(names[1])}", f"<table cellspacing='6'>{table}</table>",
+            translate("ScoreDialog", "B / A perplexity: {0:.3f}; B − A bits per token: {1:+.4f}").format(
+                ratio, b.bits_per_token - a.bits_per_token)]
+
+
+def kl_summary_html(a: ScoreResult, b: ScoreResult, stats: KldStats, names: tuple[str, str]) -> str:
+    """A KL comparison: A is the base, B the compared model (scored on the chunks' tokens, against A's
+    distributions); each one's perplexity as it alone scores the chunks, then the KL figures."""
+    lines = _side_by_side(a, b, names)
+    if stats.count:
+        kld, dkld = stats.mean_kld
+        top, dtop = stats.same_top
+        rms, _ = stats.rms_p_diff
+        lines.append(translate("ScoreDialog", "<b>KL divergence</b> of B from A: mean {0:.6f} ± {1:.6f} nats, median "
+                               "{2:.6f}, largest {3:.4f}; the same top-1 for {4:.3%} ± {5:.3%} of the tokens; RMS Δp "
+                               "{6:.3%}.").format(kld, dkld, stats.kld_median, float(stats.kld_sorted[-1]), top, dtop,
+                                                  rms))
+    lines.append(how_it_was_read(a))
+    lines.extend(translate_message(n) for n in a.notices + b.notices)
+    return "<br>".join(lines)
+
+
+def compare_html(a: ScoreResult, b: ScoreResult, names: tuple[str, str]) -> str:
+    """Both models' figures side by side, and how their surprisal differs token by token."""
+    diffs = np.array([tb.bits - ta.bits for ta, tb in zip(a.tokens, b.tokens, strict=True) if ta.scored and tb.scored])
+    lines = _side_by_side(a, b, names)
     if diffs.size:
         lines.append(translate("ScoreDialog", "Per token, B − A surprisal: mean |difference| {0:.3f} bits, largest {1:+.2f} / {2:+.2f} bits; "
                          "B was less surprised by {3:,} tokens, more by {4:,}.").format(

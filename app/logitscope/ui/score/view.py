@@ -3,6 +3,11 @@ loaded model — coloured by GLTR rank bucket or by probability, each token's nu
 hover, a histogram of the ranks, and the text's perplexity and bits per token. Opened from Model ▸ Score a
 text… (Ctrl+Shift+T).
 
+Two models compare by surprisal ("Compare with…": the second one reads the same tokens) or by KL divergence
+("KL divergence with…", or start_kl_comparison(base, other) from the Quantize dialog): llama-perplexity's
+--kl-divergence, both models in an engine process of their own one after the other (host/kl_job.py), the
+tokens coloured by their KL, its statistics block, histogram and the tokens whose top-1 differs (kl_panel.py).
+
 Scoring runs on the bridge's worker (the engine process), never on the GUI thread; the engine's progress
 comes back through a signal, and Cancel stops it. Only a local engine scores (a remote server cannot give
 every token's rank), so the action is disabled with the reason otherwise.
@@ -10,6 +15,7 @@ every token's rank), so the action is disabled with the reason otherwise.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,19 +35,24 @@ from PySide6.QtWidgets import (
     QRadioButton,
     QSpinBox,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from logitscope.base.errors import LogitscopeError
 from logitscope.base.utf8 import read_text_file
-from logitscope.host.score_compare import same_tokens
+from logitscope.gguf.memory import format_bytes
+from logitscope.host.kl_job import LOAD_BASE, LOAD_OTHER, SCORE_BASE, SCORE_OTHER, KlJob, KlOutcome
+from logitscope.host.score_compare import same_tokens, scoring_settings
 from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.score import DEFAULT_SCORE_CTX, MIN_SCORE_CTX, ScoreRequest, ScoreResult
 from logitscope.ui.bridge import JOB_GENERATE, JOB_SCORE, EngineBridge
 from logitscope.ui.common.messages import translate_message
 from logitscope.ui.score.compare import CompareEngine, ComparePicker, settings_like
-from logitscope.ui.score.summary import compare_html, summary_html
+from logitscope.ui.score.kl_panel import KlStatistics, TopDifferences
+from logitscope.ui.score.kl_target import KlTarget
+from logitscope.ui.score.summary import compare_html, kl_summary_html, summary_html
 from logitscope.ui.score.widgets import RankHistogram, ScoredText, ScoreLegend
 from logitscope.ui.window.layout import scroll_area
 
@@ -51,6 +62,9 @@ if TYPE_CHECKING:
 
 SHORTCUT = "Ctrl+Shift+T"
 PROGRESS_STEPS = 1000
+# a KL comparison's bar: where each of its four steps starts and how much of the bar it takes
+KL_SPANS = {LOAD_BASE: (0.0, 0.05), SCORE_BASE: (0.05, 0.45), LOAD_OTHER: (0.5, 0.05), SCORE_OTHER: (0.55, 0.45)}
+SUMMARY_TAB, KL_TAB, TOP_TAB = 0, 1, 2
 
 
 class ScoreDialog(QDialog):
@@ -66,10 +80,17 @@ class ScoreDialog(QDialog):
         self.compare.scoring.connect(self._compare_scoring)
         self.compare.done.connect(self._compare_done)
         self.compare.failed.connect(self._compare_failed)
+        self.compare.kl_progress.connect(self._kl_progress)
+        self.compare.kl_size.connect(self._kl_sized)
+        self.compare.kl_done.connect(self._kl_done)
         self.finished.connect(self._closed)
         self._first: ScoreResult | None = None   # the first model's result while the second one scores
         self._comparing = ""                     # the second model's name while it loads / scores
         self._request = ScoreRequest()           # the last one run
+        self._kl_names: tuple[str, str] | None = None   # A and B while a KL comparison runs
+        self._kl_bytes = 0                       # its temporary file's size, once known
+        self._kl_started = 0.0
+        self._mode_note = ""                     # the switch to chunks a KL pick made, not said yet at its start
         self.running = False
         self.reason = ""          # why scoring is not possible now ("" when it is)
         self.setWindowTitle(self.tr("Score a text"))
@@ -118,6 +139,7 @@ class ScoreDialog(QDialog):
         row.addWidget(self.cancel_button)
         layout.addLayout(row)
         self.picker = ComparePicker()
+        self.picker.changed.connect(self._picked)
         layout.addWidget(self.picker)
         colors = QHBoxLayout()
         colors.addWidget(QLabel(self.tr("Colour by:")))
@@ -127,9 +149,14 @@ class ScoreDialog(QDialog):
         self.by_difference.setToolTip(self.tr("Comparing two models: how much more (red) or less (blue) surprised "
                                               "model B was by each token than model A, in bits."))
         self.by_difference.setEnabled(False)
+        self.by_kl = QRadioButton(self.tr("KL divergence"))
+        self.by_kl.setToolTip(self.tr("Comparing by KL divergence: how far model B's next-token distribution was "
+                                      "from model A's at each scored token, in nats; underlined where B's top-1 "
+                                      "differs from A's."))
+        self.by_kl.setEnabled(False)
         self.by_rank.setChecked(True)
         group = QButtonGroup(self)
-        for button in (self.by_rank, self.by_probability, self.by_difference):
+        for button in (self.by_rank, self.by_probability, self.by_difference, self.by_kl):
             group.addButton(button)
             colors.addWidget(button)
         group.buttonToggled.connect(lambda *_: self.set_color_by())
@@ -150,8 +177,18 @@ class ScoreDialog(QDialog):
         side_layout.addWidget(self.summary)
         side_layout.addStretch(1)
         self.side = scroll_area(side)  # a comparison's summary is taller than the panel at 1280x720
-        splitter.addWidget(self.side)
+        self.side_tabs = QTabWidget()
+        self.side_tabs.addTab(self.side, self.tr("Summary"))
+        self.kl_stats = KlStatistics()
+        self.side_tabs.addTab(self.kl_stats, self.tr("KL divergence"))
+        self.top_diffs = TopDifferences()
+        self.top_diffs.tokenClicked.connect(self.select_token)
+        self.side_tabs.addTab(self.top_diffs, self.tr("Top-1 differs"))
+        for tab in (KL_TAB, TOP_TAB):
+            self.side_tabs.setTabVisible(tab, False)
+        splitter.addWidget(self.side_tabs)
         splitter.setSizes([680, 320])
+        self.splitter = splitter
         layout.addWidget(splitter, 1)
         self.status = QLabel(self.tr("Paste or open a text and press Score."))
         self.status.setWordWrap(True)
@@ -186,16 +223,39 @@ class ScoreDialog(QDialog):
         self.reason = reason
         if model_ctx >= MIN_SCORE_CTX:
             self.n_ctx.setMaximum(model_ctx)
-        self.score_button.setEnabled(not reason and not self.running)
-        if reason and not self.running:
+        self.score_button.setEnabled(not self.blocked() and not self.running)
+        if self.blocked() and not self.running:
             self.status.setText(reason)
+
+    def blocked(self) -> str:
+        """Why Score cannot run now: the loaded model's reason, unless a KL comparison of two files needs none."""
+        kl = self.picker.kl
+        return "" if kl is not None and kl.base is not None else self.reason
+
+    def _picked(self) -> None:
+        if self.picker.kl is not None:
+            self._mode_note = self._use_chunks()   # said now, and again when the comparison starts
+            if self._mode_note:
+                self.status.setText(self._mode_note)
+        self.score_button.setEnabled(not self.blocked() and not self.running)
+
+    def _use_chunks(self) -> str:
+        """The KL divergence is measured in llama-perplexity's chunks: switch to them (what to say, "" if set)."""
+        if self.mode.currentData() == "chunks":
+            return ""
+        self.mode.setCurrentIndex(self.mode.findData("chunks"))
+        return self.tr("The KL divergence follows llama-perplexity's chunks: the mode is now llama.cpp "
+                       "perplexity (chunks).")
 
     # -- running ----------------------------------------------------------------------------------------
     def run(self) -> None:
         if self.running:
             return
-        if self.reason:
+        if self.blocked():
             self.status.setText(self.reason)
+            return
+        if self.picker.kl is not None:
+            self._run_kl(self.picker.kl)
             return
         request = ScoreRequest(text=self.text.toPlainText(), n_ctx=self.n_ctx.value(), mode=self.mode.currentData())
         try:
@@ -220,7 +280,7 @@ class ScoreDialog(QDialog):
 
     def cancel(self) -> None:
         """Stop this dialog's scoring (queued or running); a chat answer streaming meanwhile goes on."""
-        if self._first is not None:
+        if self._first is not None or self._kl_names is not None:
             self.compare.cancel()
         else:
             self.bridge.cancel(JOB_SCORE)
@@ -241,8 +301,8 @@ class ScoreDialog(QDialog):
 
     def _finish(self) -> None:
         self.running = False
-        self._first, self._comparing = None, ""
-        self.score_button.setEnabled(not self.reason)
+        self._first, self._comparing, self._kl_names = None, "", None
+        self.score_button.setEnabled(not self.blocked())
         self.cancel_button.setEnabled(False)
         self.progress.setVisible(False)
 
@@ -287,6 +347,88 @@ class ScoreDialog(QDialog):
         self._finish()
         self.show_result(first, other, name)
 
+    # -- a KL divergence comparison ------------------------------------------------------------------------
+    def start_kl_comparison(self, base_path: str, other_path: str) -> None:
+        """Compare `other_path` (a quantization, say) with `base_path` (its original) by KL divergence on the
+        text in the box, as llama-perplexity --kl-divergence does: the dialog comes up set for it and runs at
+        once when it holds a text (else it says to give one). Neither file need be the loaded model."""
+        self.picker.set_kl(KlTarget(other=other_path, base=base_path))
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        if self.running:
+            self.status.setText(self.tr("Another scoring is running: press Score once it is done (or cancel it)."))
+            return
+        if not self.text.toPlainText().strip():
+            self.status.setText(self.tr(
+                "Paste or open a text of at least {0:,} tokens (two chunks), then press Score: {1} compared with {2} "
+                "by KL divergence.").format(2 * self.n_ctx.value(), Path(other_path).name, Path(base_path).name))
+            self.text.setFocus()
+            return
+        self.run()
+
+    def _run_kl(self, target: KlTarget) -> None:
+        info = self.bridge.info
+        base = target.base or (info.card.path if isinstance(info, ModelInfo) else None)
+        if base is None:
+            self.status.setText(self.tr("Load a model to compare it by KL divergence."))
+            return
+        note, self._mode_note = self._use_chunks() or self._mode_note, ""
+        # both load as the window's model did (threads, GPU layers, flash attention, KV cache), else as the CLI
+        settings = settings_like(info.load) if isinstance(info, ModelInfo) else scoring_settings()
+        try:
+            job = KlJob(self.text.toPlainText(), self.n_ctx.value(), base, settings, target.other_path(base),
+                        target.other_settings(settings))
+            job.validate()
+        except LogitscopeError as exc:
+            self.status.setText(translate_message(exc))
+            return
+        self.running, self._kl_names, self._kl_bytes = True, target.names(base), 0
+        self._kl_started = time.monotonic()
+        self.score_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setValue(0)
+        self.progress.setVisible(True)
+        self.status.setText((note + " " if note else "") + self.tr("Starting an engine process for {0}…").format(
+            self._kl_names[0]))
+        self.compare.kl(job)
+
+    def _kl_sized(self, size: int) -> None:
+        self._kl_bytes = size
+
+    def _kl_progress(self, phase: str, fraction: float) -> None:
+        names = self._kl_names
+        if names is None:
+            return
+        start, span = KL_SPANS[phase]
+        self.progress.setValue(round((start + span * fraction) * PROGRESS_STEPS))
+        size = format_bytes(self._kl_bytes)
+        self.status.setText({
+            LOAD_BASE: self.tr("1/2: loading {0}…").format(names[0]),
+            SCORE_BASE: self.tr("1/2: scoring with {0}, its distributions written to a temporary file ({1})… {2} %")
+            .format(names[0], size, int(fraction * 100)),
+            LOAD_OTHER: self.tr("2/2: loading {0}…").format(names[1]),
+            SCORE_OTHER: self.tr("2/2: scoring with {0} against {1}'s distributions… {2} %").format(
+                names[1], names[0], int(fraction * 100)),
+        }[phase])
+
+    def _kl_done(self, outcome: KlOutcome) -> None:
+        names = self._kl_names
+        if names is None:
+            return
+        seconds = time.monotonic() - self._kl_started
+        self._finish()
+        self.show_result(outcome.base, outcome.other, names[1], names=names, vocab=outcome.vocab)
+        self.status.setText(self.tr(
+            "{0:,} tokens compared by KL divergence in {1:.1f} s (both models, one after the other); the temporary "
+            "file of {2}'s distributions ({3}) is deleted.").format(outcome.other.n_scored, seconds, names[0],
+                                                                   format_bytes(outcome.base_file_bytes)))
+
+    def select_token(self, index: int) -> None:
+        """A token picked in the list of top-1 differences: selected in the text, its numbers under the list."""
+        if self.view.select_token(index):
+            self.top_diffs.details.setText(self.view.tooltip(index))
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The window closing ends the second engine process too (the dialog itself may never have closed)."""
         if watched is self.parent() and event.type() == QEvent.Type.Close:
@@ -296,26 +438,57 @@ class ScoreDialog(QDialog):
     # -- showing ----------------------------------------------------------------------------------------
     def set_color_by(self) -> None:
         color_by = ("probability" if self.by_probability.isChecked() else
-                    "difference" if self.by_difference.isChecked() else "rank")
+                    "difference" if self.by_difference.isChecked() else
+                    "kl" if self.by_kl.isChecked() else "rank")
         self.legend.set_color_by(color_by)
         self.view.set_color_by(color_by)
 
-    def show_result(self, result: ScoreResult, other: ScoreResult | None = None, other_name: str = "") -> None:
+    def show_result(self, result: ScoreResult, other: ScoreResult | None = None, other_name: str = "",
+                    names: tuple[str, str] | None = None, vocab: list[bytes] | None = None) -> None:
         """One model's result; with `other` (the second model's, same tokens), both side by side and the
-        tokens coloured by the difference."""
+        tokens coloured by the difference; when `other` carries KL numbers (a KL comparison: A is the base), by
+        its KL, with the KL tabs. `vocab`: the models' when they are not the window's."""
         self.scored, self.other = result, other
+        kl = other.kl if other is not None else None
         info = self.bridge.info
-        names = (Path(info.card.path).name if isinstance(info, ModelInfo) else "A", other_name or "B")
+        if names is None:
+            names = (Path(info.card.path).name if isinstance(info, ModelInfo) else "A", other_name or "B")
+        vocab = vocab if vocab is not None else list(self.bridge.vocab)
         self.by_difference.setEnabled(other is not None)
-        if other is not None:
+        self.by_kl.setEnabled(kl is not None)
+        if kl is not None:
+            self.by_kl.setChecked(True)
+        elif other is not None:
             self.by_difference.setChecked(True)
-        elif self.by_difference.isChecked():
+        elif self.by_difference.isChecked() or self.by_kl.isChecked():
             self.by_rank.setChecked(True)
-        self.view.show_result(result, self.bridge.vocab, other, names)
+        self.view.show_result(result, vocab, other, names, kl)
         self.histogram.set_counts(result.rank_buckets())
-        self.summary.setText(compare_html(result, other, names) if other is not None else summary_html(result))
+        self._show_kl(result, other, names, vocab)
+        if other is not None and kl is not None:
+            self.summary.setText(kl_summary_html(result, other, self.kl_stats.set_kl(kl, names), names))
+        else:
+            self.summary.setText(compare_html(result, other, names) if other is not None else summary_html(result))
         self.status.setText(self.tr("{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).").format(
             result.n_scored, result.eval_s, result.tokens_per_s))
+
+    def _show_kl(self, result: ScoreResult, other: ScoreResult | None, names: tuple[str, str],
+                 vocab: list[bytes]) -> None:
+        """The KL tabs: shown (the statistics in front) for a KL comparison, hidden otherwise."""
+        kl = other.kl if other is not None else None
+        shown = other is not None and kl is not None
+        for tab in (KL_TAB, TOP_TAB):
+            self.side_tabs.setTabVisible(tab, shown)
+        if other is None or kl is None:
+            self.side_tabs.setCurrentIndex(SUMMARY_TAB)
+            return
+        self.top_diffs.details.setText("")
+        differ = self.top_diffs.set_kl(kl, result, other, vocab)
+        self.side_tabs.setTabText(TOP_TAB, self.tr("Top-1 differs ({0:,})").format(len(differ)))
+        self.side_tabs.setCurrentIndex(KL_TAB)
+        total = sum(self.splitter.sizes())
+        if self.splitter.sizes()[1] < total * 0.42:   # the statistics' lines are ~60 characters of monospace
+            self.splitter.setSizes([round(total * 0.58), total - round(total * 0.58)])
 
 
 def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, model_menu: QMenu,
@@ -342,6 +515,7 @@ def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, mode
         action.setStatusTip(reason or tip)
         action.setToolTip(reason or tip)
         dialog.set_available(reason, info.n_ctx if isinstance(info, ModelInfo) else 0)
+        dialog.picker.base_flash = isinstance(info, ModelInfo) and info.load.flash_attn
 
     parent.installEventFilter(dialog)  # the window closing ends the second engine process
     models.changed.connect(update)

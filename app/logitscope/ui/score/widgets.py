@@ -1,18 +1,29 @@
 """The parts of the Score dialog (ui/score/view.py) that show a ScoreResult: the text with every token
-coloured by its GLTR rank bucket, its probability, or (comparing two models) the difference in surprisal
-(hover: the token's numbers and alternatives; both models' when comparing), the colour legend, and the rank
-histogram."""
+coloured by its GLTR rank bucket, its probability, or (comparing two models) the difference in surprisal or the
+KL divergence (kl_widgets.py; tokens whose top-1 differs underlined) — hover: the token's numbers and
+alternatives, both models' when comparing —, the colour legend, and the rank histogram."""
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Sequence
 from html import escape
 
 from PySide6.QtCore import QCoreApplication, QPoint, QRect, Qt
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QTextCharFormat, QTextCursor
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QTextCharFormat,
+    QTextCursor,
+)
 from PySide6.QtWidgets import QSizePolicy, QTextEdit, QToolTip, QWidget
 
+from logitscope.protocol.kld import KlTokens
 from logitscope.protocol.score import RANK_BUCKET_NAMES, RANK_BUCKETS, ScoredToken, ScoreResult, rank_bucket
 from logitscope.ui.common.tokens import (
     id_label,
@@ -22,13 +33,14 @@ from logitscope.ui.common.tokens import (
     run_under,
     token_label,
 )
+from logitscope.ui.score.kl_widgets import KL_LEGEND, KL_ZERO, kl_swatch, kl_tooltip_html
 
 # GLTR's colours (Gehrmann et al. 2019): top 10 green, top 100 yellow, top 1,000 red, beyond purple.
 BUCKET_COLORS: tuple[str, ...] = ("#a8e6a1", "#fbe58a", "#f6a6a0", "#d2b0f2")
 SWATCH_TEXT = "#202020"      # text drawn on a colour swatch (tokens, legend)
 PROBABILITY_STEPS = 20       # shared character formats, one per step (a format per token slows the document)
 ALTERNATIVES_SHOWN = 8
-COLOR_BY = ("rank", "probability", "difference")
+COLOR_BY = ("rank", "probability", "difference", "kl")
 # The diverging scale of B - A surprisal: blue where model B was less surprised, white where both agree, red
 # where B was more surprised; saturated at DIFF_FULL_BITS, in DIFF_STEPS shared formats a side.
 DIFF_FULL_BITS = 4.0
@@ -104,6 +116,7 @@ class ScoredText(QTextEdit):
         self.setMouseTracking(True)
         self.result: ScoreResult | None = None
         self.other: ScoreResult | None = None   # the second model's scores of the same tokens (a comparison)
+        self.kl: KlTokens | None = None         # a KL comparison's numbers, by token (B's, against A)
         self.names: tuple[str, str] = ("A", "B")
         self.vocab: Sequence[bytes] = []
         self.color_by = "rank"
@@ -112,24 +125,44 @@ class ScoredText(QTextEdit):
         self._hover = -1
 
     def show_result(self, result: ScoreResult | None, vocab: Sequence[bytes], other: ScoreResult | None = None,
-                    names: tuple[str, str] = ("A", "B")) -> None:
-        self.result, self.vocab, self.other, self.names = result, vocab, other, names
+                    names: tuple[str, str] = ("A", "B"), kl: KlTokens | None = None) -> None:
+        """`other`: B's scores of the same tokens (of the chunks' tokens only, in a KL comparison: it may be
+        shorter); `kl`: B's KL numbers against A."""
+        self.result, self.vocab, self.other, self.names, self.kl = result, vocab, other, names, kl
         self.repaint_tokens()
+
+    def other_token(self, index: int) -> ScoredToken | None:
+        other = self.other
+        return other.tokens[index] if other is not None and index < len(other.tokens) else None
+
+    def kl_scored(self, index: int) -> bool:
+        kl = self.kl
+        return kl is not None and index < len(kl.scored) and bool(kl.scored[index])
 
     def color_of(self, index: int) -> QColor | None:
         assert self.result is not None
         token = self.result.tokens[index]
+        if self.color_by == "kl":
+            return kl_swatch(float(self.kl.kld[index])) if self.kl is not None and self.kl_scored(index) else None
         if self.color_by == "difference":
-            if self.other is None or not token.scored or not self.other.tokens[index].scored:
+            other = self.other_token(index)
+            if other is None or not token.scored or not other.scored:
                 return None
-            return difference_color(self.other.tokens[index].bits - token.bits)
+            return difference_color(other.bits - token.bits)
         return token_color(token, self.color_by)
+
+    def top_differs(self, index: int) -> bool:
+        """Underlined in the KL colouring: B's top-1 is not A's."""
+        return self.color_by == "kl" and self.kl is not None and self.kl_scored(index) and not self.kl.same_top[index]
 
     def tooltip(self, index: int) -> str:
         assert self.result is not None
-        if self.other is not None:
-            return compare_tooltip_html(self.result.tokens[index], self.other.tokens[index], self.vocab, self.names)
-        return tooltip_html(self.result.tokens[index], self.vocab)
+        token, other = self.result.tokens[index], self.other_token(index)
+        if self.kl is not None:
+            return kl_tooltip_html(token, other, self.kl, self.vocab, self.names)
+        if other is not None:
+            return compare_tooltip_html(token, other, self.vocab, self.names)
+        return tooltip_html(token, self.vocab)
 
     def set_color_by(self, color_by: str) -> None:
         self.color_by = color_by
@@ -146,13 +179,18 @@ class ScoredText(QTextEdit):
             if not token.text:
                 continue  # BOS, or a byte that is only part of a character (the next token shows it)
             color = self.color_of(index)
-            key = color.name(QColor.NameFormat.HexArgb) if color is not None else ""
+            differs = self.top_differs(index)
+            key = (color.name(QColor.NameFormat.HexArgb) if color is not None else "") + ("~" if differs else "")
             fmt = formats.get(key)
             if fmt is None:
                 fmt = QTextCharFormat()
                 if color is not None:  # dark text on the light swatches, in a dark theme too
                     fmt.setBackground(color)
                     fmt.setForeground(QColor(SWATCH_TEXT))
+                if differs:   # bold, a wavy underline in the text's colour: red text vanished on the red swatches
+                    fmt.setFontWeight(QFont.Weight.Bold)
+                    fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+                    fmt.setUnderlineColor(QColor(SWATCH_TEXT))
                 formats[key] = fmt
             self._starts.append(cursor.position())
             self._owners.append(index)
@@ -170,6 +208,31 @@ class ScoredText(QTextEdit):
         owner = self._owners[at]
         length = len(self.result.tokens[owner].text.encode("utf-16-le", "surrogatepass")) // 2
         return owner if char < self._starts[at] + length else -1
+
+    def select_token(self, index: int) -> bool:
+        """Select a token's text (the first shown one from `index` on: a token in mid-character shows with the
+        next) and scroll to it; False when it is not in the text."""
+        if self.result is None:
+            return False
+        at = bisect.bisect_left(self._owners, index)
+        if at >= len(self._owners):
+            return False
+        owner = self._owners[at]
+        length = len(self.result.tokens[owner].text.encode("utf-16-le", "surrogatepass")) // 2
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self._starts[at])
+        cursor.setPosition(self._starts[at] + length, QTextCursor.MoveMode.KeepAnchor)
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+        return True
+
+    def selected_token(self) -> int:
+        """The token the selection starts in (-1 without one)."""
+        cursor = self.textCursor()
+        if not cursor.hasSelection() or not self._starts:
+            return -1
+        at = bisect.bisect_right(self._starts, cursor.selectionStart()) - 1
+        return self._owners[at] if at >= 0 else -1
 
     def token_rect(self, index: int) -> QRect:
         """Where a token is drawn (viewport coordinates): for tests and for pointing at it."""
@@ -216,14 +279,32 @@ class ScoreLegend(QWidget):
                      f"{-full / 2:+g}", QCoreApplication.translate("ScoredText", "same"), f"{full / 2:+g}",
                      QCoreApplication.translate("ScoredText", "≥ {0:+g} bits").format(full)]
             colors = [difference_color(d) for d in steps]
+        elif self.color_by == "kl":
+            names = [QCoreApplication.translate("ScoredText", "KL ≤ {0:g}").format(KL_LEGEND[0]),
+                     *(f"{v:g}" for v in KL_LEGEND[1:-1]),
+                     QCoreApplication.translate("ScoredText", "≥ {0:g} nats").format(KL_LEGEND[-1]),
+                     QCoreApplication.translate("ScoredText", "top-1 differs")]
+            colors = [kl_swatch(v) for v in KL_LEGEND] + [QColor(KL_ZERO)]
         else:
             names, colors = bucket_names(), [QColor(c) for c in BUCKET_COLORS]
         width = rect.width() // len(names)
         for n, (name, color) in enumerate(zip(names, colors, strict=True)):
             swatch = QRect(rect.left() + n * width, rect.top(), width - 4, rect.height())
             painter.fillRect(swatch, color)
+            differs = self.color_by == "kl" and n == len(names) - 1   # as such a token is drawn: bold, wavy
             painter.setPen(QColor(SWATCH_TEXT))
+            font = painter.font()
+            font.setBold(differs)
+            painter.setFont(font)
             painter.drawText(swatch, Qt.AlignmentFlag.AlignCenter, name)
+            if differs:
+                half = painter.fontMetrics().horizontalAdvance(name) // 2
+                x, y = swatch.center().x() - half, swatch.bottom()
+                painter.setPen(QPen(QColor(SWATCH_TEXT), 1))
+                while x < swatch.center().x() + half:
+                    painter.drawLine(x, y, x + 2, y - 2)
+                    painter.drawLine(x + 2, y - 2, x + 4, y)
+                    x += 4
 
 
 class RankHistogram(QWidget):
