@@ -68,8 +68,9 @@ def expf(x: np.ndarray) -> np.ndarray:
 # ulp bound) of a rounding midpoint; those (~2 % of values at this margin) and subnormal results go through
 # expf above. 19 -> ~5 ns a value here; test_kld checks the two agree bit for bit.
 _BELOW_FLOAT = np.uint64((1 << 29) - 1)      # a double's mantissa bits a float drops
-_MIDPOINT = np.int64(1 << 28)
 _NEAR_MIDPOINT = int(0.01 * (1 << 29))       # 0.01 float ulp: five times glibc's margin
+_NEAR_LOW = np.uint64((1 << 28) - _NEAR_MIDPOINT + 1)   # the window of dropped bits around the midpoint (1 << 28)
+_NEAR_WIDTH = np.uint64(2 * _NEAR_MIDPOINT - 1)
 _SUBNORMAL = np.float32(-87.33)              # expf below: a subnormal float, rounded at another bit
 _EXP_BLOCK = 1 << 16                         # values per step: the float64 temporaries stay in the cache
 
@@ -81,11 +82,12 @@ def fast_expf(x: np.ndarray) -> np.ndarray:
     for b in range(0, len(flat), _EXP_BLOCK):
         xs = flat[b:b + _EXP_BLOCK]
         y = np.exp(xs, dtype=np.float64)
-        dropped = (y.view(np.uint64) & _BELOW_FLOAT).view(np.int64)
-        dropped -= _MIDPOINT
-        np.abs(dropped, out=dropped)
-        unsure = dropped < _NEAR_MIDPOINT
-        unsure |= xs < _SUBNORMAL
+        # |dropped bits - midpoint| < margin, as one unsigned comparison (below the window it wraps round)
+        dropped = y.view(np.uint64) & _BELOW_FLOAT
+        dropped -= _NEAR_LOW
+        unsure = dropped < _NEAR_WIDTH
+        if xs.min() < _SUBNORMAL:
+            unsure |= xs < _SUBNORMAL
         block = out[b:b + _EXP_BLOCK]
         block[:] = y
         where = np.flatnonzero(unsure)

@@ -9,8 +9,7 @@ at most LOGITS_BUDGET bytes of outputs; positions without outputs fill the rest 
 
 The numbers per scored position come from the whole vocabulary, vectorized over blocks of rows: log-sum-exp,
 entropy, the actual token's log-probability and rank (how many tokens have a strictly higher logit), and the
-top alternatives (found among the tokens within TOP_MARGIN nats of the best, which holds them all whenever
-it holds enough of them; else a full partition).
+top alternatives (engine/kld.py's top_ids: searched only in the blocks of the row whose maxima are the largest).
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from logitscope.base.messages import Message
 from logitscope.base.utf8 import Utf8Stream
 from logitscope.engine.handles import Batch, Context, decode_error, perplexity_spec, scoring_spec
 from logitscope.engine.kld import BaseReader, BaseWriter, compare_rows, open_base
+from logitscope.engine.kld import top_ids as best_ids
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.steering.apply import Steerer, SteeringFiles
 from logitscope.protocol.kld import KlTokens
@@ -38,7 +38,6 @@ from logitscope.protocol.steering import Steering
 LOGITS_BUDGET = 64 << 20        # bytes of logits one llama_decode of a window may return
 CHUNK_LOGITS_BUDGET = 2 << 30   # and of the chunks decoded at once (llama-perplexity returns them all too)
 ROW_BLOCK = 32                  # rows of logits processed at once (stays in cache)
-TOP_MARGIN = 12.0               # nats below the best logit that the top alternatives are looked for first
 PROGRESS_S = 0.1                # at most ten progress reports a second
 MIN_CONTEXT = 512               # the smallest context made for evaluate_steered (it grows in powers of two)
 
@@ -402,18 +401,12 @@ def score_rows(logits: np.ndarray, targets: np.ndarray, top: int
     target_logit = logits[rows, targets]
     logprob = target_logit.astype(np.float64) - mx - log_s
     rank = np.count_nonzero(logits > target_logit[:, None], axis=1)
-    top_ids = np.zeros((len(logits), top), dtype=np.int32)
-    top_lp = np.zeros((len(logits), top), dtype=np.float32)
-    if top:
-        for r in range(len(logits)):
-            row = shifted[r]
-            cand = np.flatnonzero(row >= -TOP_MARGIN)
-            if len(cand) < top:
-                cand = np.argpartition(row, -top)[-top:]
-            elif len(cand) > 8 * top:  # a flat distribution: partition the candidates first
-                cand = cand[np.argpartition(row[cand], -top)[-top:]]
-            best = cand[np.argsort(-row[cand], kind="stable")[:top]]
-            top_ids[r] = best
-            top_lp[r] = row[best] - log_s[r]
+    if not top:
+        return logprob, entropy, rank, np.zeros((len(logits), 0), np.int32), np.zeros((len(logits), 0), np.float32)
+    ids = best_ids(shifted, top)
+    values = np.take_along_axis(shifted, ids, axis=1)
+    order = np.lexsort((ids, -values), axis=1)   # the best first; equal logits by token id
+    top_ids = np.take_along_axis(ids, order, axis=1).astype(np.int32)
+    top_lp = (np.take_along_axis(values, order, axis=1) - log_s[:, None]).astype(np.float32)
     return logprob, entropy, rank, top_ids, top_lp
 
