@@ -25,7 +25,8 @@ import pytest
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.score_kl import CHUNK_HEADER, check_base_file_space
 from logitscope.engine import kld
-from logitscope.engine.kld import expf, fast_expf, quantize_rows, top_ids
+from logitscope.engine.kld import expf, fast_expf, quantize_rows
+from logitscope.engine.rows import top_ids
 from logitscope.protocol.kld import KldStats, KlTokens, kld_file_bytes, read_kld_header, row_width
 from tests.helpers.cli import assert_clean_error, run
 from tests.helpers.data import KLD_DATA, SCORE_TEXT_FILE

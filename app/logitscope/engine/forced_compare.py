@@ -91,20 +91,10 @@ def compare_distributions(scorer: Scorer, tokens: list[int], first: int, path: s
     targets = np.asarray(tokens, dtype=np.int64)
     into = ForcedKl.empty(n)
 
-    step = block_rows(n_vocab)
-
     def on_rows(positions: np.ndarray, logits: np.ndarray) -> None:
         at = positions - (first - 1)
-        compare_rows(logits, np.asarray(base[at]), targets[positions + 1], n_vocab, into, at)
-        for b in range(0, len(at), step):   # B's own best tokens, block by block (float64 temporaries)
-            block = np.asarray(logits[b:b + step], dtype=np.float64)
-            best = np.argpartition(block, -BASE_TOP_N, axis=1)[:, -BASE_TOP_N:]
-            best_logits = np.take_along_axis(block, best, axis=1)
-            mx = block.max(axis=1)
-            lse = mx + np.log(np.exp(block - mx[:, None]).sum(axis=1))
-            order = np.argsort(-best_logits, axis=1, kind="stable")
-            into.top_ids[at[b:b + step]] = np.take_along_axis(best, order, axis=1)
-            into.top_logprobs[at[b:b + step]] = np.take_along_axis(best_logits, order, axis=1) - lse[:, None]
+        numbers = compare_rows(logits, np.asarray(base[at]), targets[positions + 1], n_vocab, into, at, BASE_TOP_N)
+        into.top_ids[at], into.top_logprobs[at] = numbers[3], numbers[4]   # B's own best tokens
 
     scorer.evaluate_steered(tokens, wanted, steering, on_rows, should_cancel)
     return into

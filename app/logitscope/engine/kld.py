@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.engine.rows import RowNumbers, row_numbers, top_ids
 from logitscope.protocol.kld import (
     BASE_TOP_N,
     KLD_HEADER,
@@ -119,10 +120,15 @@ def _log(sums: np.ndarray) -> np.ndarray:
     return np.array([math.log(v) for v in sums.tolist()], dtype=np.float64)
 
 
-def _log_sum_exp(logits: np.ndarray, mx: np.ndarray) -> np.ndarray:
+def _exp_rows(logits: np.ndarray, mx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(logits - max, their expf as the tool computes them, each row's pairwise float64 sum)."""
+    shifted = logits - mx[:, None]
+    e = fast_expf(shifted)
+    return shifted, e, e.sum(axis=1, dtype=np.float64)
+
+
+def _lse_float(e: np.ndarray, sums: np.ndarray) -> np.ndarray:
     """(float) log(sum of expf(logit - max)) per row, as the tool computes it (the sum >= 1: the max's term)."""
-    e = fast_expf(logits - mx[:, None])
-    sums = e.sum(axis=1, dtype=np.float64)
     logs = _log(sums)
     slack = (e.shape[1] * _ORDER_ERROR) + 4 * float(np.finfo(np.float64).eps) * np.abs(logs)  # log's own ulps too
     unsure = ~_same_float(logs - slack, logs + slack)
@@ -130,6 +136,11 @@ def _log_sum_exp(logits: np.ndarray, mx: np.ndarray) -> np.ndarray:
         logs[unsure] = _log(_in_order(e[unsure]))
     out: np.ndarray = logs.astype(_F)
     return out
+
+
+def _log_sum_exp(logits: np.ndarray, mx: np.ndarray) -> np.ndarray:
+    _shifted, e, sums = _exp_rows(logits, mx)
+    return _lse_float(e, sums)
 
 
 def _kld_sums(terms: np.ndarray) -> np.ndarray:
@@ -145,32 +156,6 @@ def _kld_sums(terms: np.ndarray) -> np.ndarray:
 
 def block_rows(n_vocab: int) -> int:
     return max(1, BLOCK_VALUES // n_vocab)
-
-
-_TOP_BLOCK = 64     # values per block when looking for a row's best few
-
-
-def top_ids(values: np.ndarray, k: int) -> np.ndarray:
-    """The indices of each row's k largest values (ties in any order), [rows, k], unordered: the k blocks of
-    _TOP_BLOCK values with the largest maxima hold them, so only those are searched (8x faster than
-    argpartition over the whole row here)."""
-    rows, n = values.shape
-    n_blocks = -(-n // _TOP_BLOCK)
-    if n % _TOP_BLOCK or n_blocks < k:
-        padded = np.zeros((rows, max(n_blocks, k) * _TOP_BLOCK), dtype=values.dtype)
-        padded[:, :n] = values
-        values = padded
-    s_row, s_col = values.strides
-    blocks = np.lib.stride_tricks.as_strided(values, (rows, values.shape[1] // _TOP_BLOCK, _TOP_BLOCK),
-                                             (s_row, _TOP_BLOCK * s_col, s_col), writeable=False)
-    best_blocks = np.argpartition(blocks.max(axis=2), -k, axis=1)[:, -k:]
-    candidates = np.take_along_axis(blocks, best_blocks[:, :, None], axis=1).reshape(rows, k * _TOP_BLOCK)
-    pick = np.argpartition(candidates, -k, axis=1)[:, -k:]
-    ids: np.ndarray = np.take_along_axis(best_blocks, pick // _TOP_BLOCK, axis=1) * _TOP_BLOCK + pick % _TOP_BLOCK
-    outside = (ids >= n).any(axis=1)   # a padding zero among the best: a row of fewer than k non-zero values
-    if outside.any():
-        ids[outside] = np.argpartition(values[outside, :n], -k, axis=1)[:, -k:]
-    return ids
 
 
 def quantize_rows(logits: np.ndarray, n_vocab: int) -> np.ndarray:
@@ -268,14 +253,16 @@ def open_base(path: str, n_vocab: int) -> BaseReader:
 
 
 def compare_rows(logits: np.ndarray, base: np.ndarray, targets: np.ndarray, n_vocab: int, into: KlTokens,
-                 at: np.ndarray) -> None:
+                 at: np.ndarray, top: int) -> RowNumbers:
     """Rows of the compared model's logits against the base file's rows for the same positions (targets: the
-    text's next token of each row); the numbers go into `into` at token positions `at`."""
+    text's next token of each row); the numbers go into `into` at token positions `at`. Returns the rows' own
+    numbers (engine/rows.py, with `top` alternatives) from the same exponentials: no second pass to score them."""
     step = block_rows(n_vocab)
-    for b in range(0, len(logits), step):
-        rows = slice(b, b + step)
-        _compare_block(np.asarray(logits[rows], dtype=_F), base[rows], np.asarray(targets[rows]), n_vocab, into,
-                       np.asarray(at[rows]))
+    parts = [_compare_block(np.asarray(logits[b:b + step], dtype=_F), base[b:b + step],
+                            np.asarray(targets[b:b + step]), n_vocab, into, np.asarray(at[b:b + step]), top)
+             for b in range(0, len(logits), step)]
+    lp, ent, rk, ti, tl = (np.concatenate([part[k] for part in parts]) for k in range(5))
+    return lp, ent, rk, ti, tl
 
 
 def _best_base_token(q: np.ndarray, scale: np.ndarray, min_log_prob: np.ndarray,
@@ -293,11 +280,12 @@ def _best_base_token(q: np.ndarray, scale: np.ndarray, min_log_prob: np.ndarray,
 
 
 def _compare_block(logits: np.ndarray, base: np.ndarray, targets: np.ndarray, n_vocab: int, into: KlTokens,
-                   at: np.ndarray) -> None:
+                   at: np.ndarray, top_n: int) -> RowNumbers:
     r = np.arange(len(logits))
     mx = logits.max(axis=1)
     imax = logits.argmax(axis=1)
-    lse = _log_sum_exp(logits, mx)
+    shifted, e, sums = _exp_rows(logits, mx)
+    lse = _lse_float(e, sums)
     head = np.ascontiguousarray(base[:, :4]).view("<f4").astype(_F)
     scale, min_log_prob = head[:, 0], head[:, 1]
     q = base[:, 4:4 + n_vocab]
@@ -319,3 +307,4 @@ def _compare_block(logits: np.ndarray, base: np.ndarray, targets: np.ndarray, n_
     order = np.argsort(-best_lp, axis=1, kind="stable")
     into.base_top_ids[at] = np.take_along_axis(best, order, axis=1)
     into.base_top_logprobs[at] = np.take_along_axis(best_lp, order, axis=1)
+    return row_numbers(logits, mx, shifted, e, sums, targets, top_n)

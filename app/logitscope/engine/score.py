@@ -9,7 +9,7 @@ at most LOGITS_BUDGET bytes of outputs; positions without outputs fill the rest 
 
 The numbers per scored position come from the whole vocabulary, vectorized over blocks of rows: log-sum-exp,
 entropy, the actual token's log-probability and rank (how many tokens have a strictly higher logit), and the
-top alternatives (engine/kld.py's top_ids: searched only in the blocks of the row whose maxima are the largest).
+top alternatives (engine/rows.py); in a KL comparison engine/kld.py computes them with its own arithmetic.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from logitscope.base.messages import Message
 from logitscope.base.utf8 import Utf8Stream
 from logitscope.engine.handles import Batch, Context, decode_error, perplexity_spec, scoring_spec
 from logitscope.engine.kld import BaseReader, BaseWriter, compare_rows, open_base
-from logitscope.engine.kld import top_ids as best_ids
+from logitscope.engine.rows import RowNumbers, row_numbers
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.steering.apply import Steerer, SteeringFiles
 from logitscope.protocol.kld import KlTokens
@@ -287,12 +287,8 @@ class Scorer:
             want_ids = np.asarray([seq[i] for i in idx], dtype=np.int64)
             if writer is not None:
                 writer.rows(logits)
-            if reader is not None and kl is not None:   # rows first .. of the chunk, in order
-                base = reader.rows(chunk * per_chunk + int(positions[0]) - n_ctx // 2, len(positions))
-                compare_rows(logits, base, want_ids, rt.n_vocab, kl, idx)
-            for b in range(0, len(positions), ROW_BLOCK):
-                rows = slice(b, b + ROW_BLOCK)
-                lp, ent, rk, ti, tl = score_rows(logits[rows], want_ids[rows], top)
+            def store(rows: slice, numbers: RowNumbers) -> None:
+                lp, ent, rk, ti, tl = numbers
                 where = idx[rows]
                 logprob[where], entropy[where], rank[where] = lp, ent, rk
                 top_ids[where], top_lp[where] = ti, tl
@@ -300,6 +296,14 @@ class Scorer:
                 for v in lp:
                     nll[0] -= float(v)
                     nll[1] += float(v) * float(v)
+
+            if reader is not None and kl is not None:   # rows first .. of the chunk, in order
+                base = reader.rows(chunk * per_chunk + int(positions[0]) - n_ctx // 2, len(positions))
+                store(slice(None), compare_rows(logits, base, want_ids, rt.n_vocab, kl, idx, top))
+                return
+            for b in range(0, len(positions), ROW_BLOCK):
+                rows = slice(b, b + ROW_BLOCK)
+                store(rows, score_rows(logits[rows], want_ids[rows], top))
 
         # the windows one at a time; chunks `parallel` at a time, as llama-perplexity batches them
         step = self.parallel if chunks else 1
@@ -387,26 +391,11 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
     return out
 
 
-def score_rows(logits: np.ndarray, targets: np.ndarray, top: int
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def score_rows(logits: np.ndarray, targets: np.ndarray, top: int) -> RowNumbers:
     """Per row of logits [rows, n_vocab]: (log-probability of the target, entropy in nats, rank of the
     target, top ids, top log-probabilities)."""
-    rows = np.arange(len(logits))
     mx = logits.max(axis=1)
     shifted = logits - mx[:, None]
     e = np.exp(shifted)
-    s = e.sum(axis=1, dtype=np.float64)
-    log_s = np.log(s)
-    entropy = log_s - np.einsum("ij,ij->i", e, shifted, dtype=np.float64) / s
-    target_logit = logits[rows, targets]
-    logprob = target_logit.astype(np.float64) - mx - log_s
-    rank = np.count_nonzero(logits > target_logit[:, None], axis=1)
-    if not top:
-        return logprob, entropy, rank, np.zeros((len(logits), 0), np.int32), np.zeros((len(logits), 0), np.float32)
-    ids = best_ids(shifted, top)
-    values = np.take_along_axis(shifted, ids, axis=1)
-    order = np.lexsort((ids, -values), axis=1)   # the best first; equal logits by token id
-    top_ids = np.take_along_axis(ids, order, axis=1).astype(np.int32)
-    top_lp = (np.take_along_axis(values, order, axis=1) - log_s[:, None]).astype(np.float32)
-    return logprob, entropy, rank, top_ids, top_lp
+    return row_numbers(logits, mx, shifted, e, e.sum(axis=1, dtype=np.float64), targets, top)
 

@@ -152,6 +152,7 @@ class QuantizeDialog(QDialog):
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.status)
+        layout.addStretch(1)   # a taller dialog keeps its rows together, the room above the buttons
 
         buttons = QHBoxLayout()
         self.load_button = QPushButton(self.tr("Load the quantized model"))
