@@ -46,7 +46,8 @@ def test_a_schema1_trace_migrates_to_schema2():
         assert [s["name"] for s in new["stages"]] == [s["name"] for s in old["stages"]]
         assert all(s["info"] == {} and s["removed"] is None for s in new["stages"])  # null: not recorded
         assert new["drafted"] is False  # schema 3: every older step was decoded one at a time
-        assert {k: v for k, v in new.items() if k not in ("stages", "drafted")} == {
+        assert new["thinking"] is False  # and none was in a thinking block
+        assert {k: v for k, v in new.items() if k not in ("stages", "drafted", "thinking")} == {
             k: v for k, v in old.items() if k != "stages"}
     assert migrate_trace(migrated) == migrated  # idempotent: a schema-2 trace comes back unchanged
 
@@ -56,7 +57,7 @@ def test_settings_without_an_order_or_with_an_unknown_one_are_left_as_they_are()
     unknown = {"temperature": 0.5, "order": "backwards"}
     assert migrate_settings(unknown) == unknown  # for the reader to report
     assert migrate_trace_line({"type": "step", "stages": None}) == {"type": "step", "stages": None,  # a remote step
-                                                                    "drafted": False}
+                                                                    "drafted": False, "thinking": False}
 
 
 def test_stage_info_and_removed_tokens_survive_packing_and_json():

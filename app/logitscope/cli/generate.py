@@ -22,6 +22,7 @@ from logitscope.cli.common import (
     remote_engine,
     resolve_model,
 )
+from logitscope.cli.reasoning_options import add_reasoning_arguments, reasoning_line
 from logitscope.cli.sampler_options import add_sampler_arguments
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args, steering_line
 from logitscope.protocol.api import DecodeOptions
@@ -49,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     )
 
     settings = settings_from_args(args)  # validated
-    options = DecodeOptions(max_tokens=args.max_tokens, stop=tuple(args.stop), **_draft_options(args))
+    options = DecodeOptions(max_tokens=args.max_tokens, stop=tuple(args.stop), reasoning_format=args.reasoning_format,
+                            reasoning_budget=args.reasoning_budget, **_draft_options(args))
     options.validate()
     if args.top < 0:
         raise InvalidSettingsError("--top must be >= 0")
@@ -141,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
               f"seed {result.settings['seed']}", file=sys.stderr)
         if result.steering is not None:
             print(steering_line(result.steering), file=sys.stderr)
+        if result.reasoning is not None:
+            print(reasoning_line(result.reasoning), file=sys.stderr)
         spec = result.speculative
         if spec is not None:
             print(f"[draft {spec.draft}, up to {spec.draft_max}] {spec.accepted} of {spec.drafted} drafts accepted "
@@ -203,6 +207,7 @@ def register(sub: Subparsers) -> None:
                    "(n-grams of the context) or from a draft model with the same vocabulary")
     p.add_argument("--draft-max", type=int, default=None, metavar="K",
                    help=f"drafts verified per evaluation, at most (default {DecodeOptions().draft_max})")
+    add_reasoning_arguments(p)
     add_steering_arguments(p)
     add_load_arguments(p)
     r = p.add_argument_group("remote engine (instead of a local model)")

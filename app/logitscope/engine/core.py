@@ -27,6 +27,7 @@ from logitscope.engine.speculative import check_vocabulary
 from logitscope.engine.steering.apply import Steerer, SteeringFiles
 from logitscope.engine.steering.compare import compare_steering
 from logitscope.engine.steering.cvector_build import build_control_vector
+from logitscope.engine.thinking import plan_thinking
 from logitscope.gguf.card import ModelCard, read_model_card
 from logitscope.gguf.memory import kv_bytes_per_token, kv_bytes_per_token_by_layer
 from logitscope.protocol.api import (
@@ -198,8 +199,11 @@ class Engine:
             draft = self._draft_model(options.draft)
         else:
             self._drop_draft()  # drafting off (or by lookup): its model's memory goes back now, not at a reload
+        template = self.template.source if self.template is not None else None
+        prompt_text = self.layout.text if self.layout.text is not None else req.prompt or ""
+        thinking = plan_thinking(options, prompt_text, template, lambda text: rt.tokenize(text, False, True))
         events = self.decoder.generate(tokens, req.settings, options, should_cancel, notices,
-                                       n_prefix=len(req.assistant_prefix), draft_model=draft)
+                                       n_prefix=len(req.assistant_prefix), draft_model=draft, thinking=thinking)
         record = steerer.record
         if labels:   # the knocked-out heads are recorded with the steering: what the answer was made with
             record = {**(record or steering_record([], None, [])), "knockouts": list(labels)}

@@ -29,6 +29,7 @@ from logitscope.base.utf8 import Utf8Stream
 from logitscope.engine.grammar import Grammar, schema_to_gbnf
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.speculative import Backoff, DraftSource, LookupDraft, ModelDraft
+from logitscope.engine.thinking import ThinkingPlan, ThinkingSteps
 from logitscope.protocol.api import DRAFT_LOOKUP, DecodeOptions
 from logitscope.protocol.notices import CONTEXT_FULL_NOTICE
 from logitscope.protocol.sampler_settings import SamplerSettings
@@ -162,10 +163,12 @@ class Decoder:
     def generate(self, prompt: Sequence[int], settings: SamplerSettings, options: DecodeOptions,
                  should_cancel: Callable[[], bool] = lambda: False,
                  notices: list[str] | None = None, n_prefix: int = 0,
-                 draft_model: Runtime | None = None) -> Iterator[StepRecord | GenerationResult]:
+                 draft_model: Runtime | None = None,
+                 thinking: ThinkingPlan | None = None) -> Iterator[StepRecord | GenerationResult]:
         """`n_prefix`: how many of the prompt's last tokens are the start of the answer (a fork); their
         bytes prime the UTF-8 decoder, so a character split at the fork point still decodes.
-        `draft_model`: the loaded draft model when options.draft names one."""
+        `draft_model`: the loaded draft model when options.draft names one. `thinking`: the answer's thinking
+        block (engine/thinking.py; None: not recognised)."""
         settings.validate()
         options.validate()
         settings = settings.with_seed()
@@ -179,13 +182,15 @@ class Decoder:
             elif options.draft:
                 assert draft_model is not None, "the engine loads the draft model"
                 source = ModelDraft(draft_model, should_cancel)
-            yield from self._generate(prompt, settings, options, state, should_cancel, notices, n_prefix, source)
+            yield from self._generate(prompt, settings, options, state, should_cancel, notices, n_prefix, source,
+                                      thinking)
         finally:
             state.close()  # the native grammar, also on cancel or an exception
 
     def _generate(self, prompt: Sequence[int], settings: SamplerSettings, options: DecodeOptions,
                   state: SamplerState, should_cancel: Callable[[], bool], notices: list[str] | None,
-                  n_prefix: int, source: DraftSource | None) -> Iterator[StepRecord | GenerationResult]:
+                  n_prefix: int, source: DraftSource | None,
+                  thinking: ThinkingPlan | None) -> Iterator[StepRecord | GenerationResult]:
         rt = self.rt
         window = max(settings.repeat_last_n, settings.dry_window(rt.n_ctx) if settings.dry_on else 0)
         t_start = time.perf_counter()
@@ -197,8 +202,8 @@ class Decoder:
         t_prompt = time.perf_counter()
         timings = Timings(load_s=rt.load_s, n_prompt=len(prompt), n_prompt_eval=n_eval, prompt_s=t_prompt - t_start)
         utf8 = Utf8Stream()
-        for token in prompt[len(prompt) - n_prefix:] if n_prefix else ():
-            utf8.feed(rt.piece(token))
+        prefix_text = "".join(utf8.feed(rt.piece(token)) for token in (prompt[len(prompt) - n_prefix:] if n_prefix else ()))
+        phases = ThinkingSteps(thinking, prefix_text) if thinking is not None else None
         stops = _StopFilter(tuple(options.stop))
         emitted: list[StepRecord] = []
         notices = list(notices or [])
@@ -234,9 +239,12 @@ class Decoder:
             top, lse, entropy_raw, e = self.raw_stats(logits)
             best = top_indices(logits, RAW_TOP_N, top)  # ranked once: the raw record, top-k and the records reuse it
             state.head_ids = best
+            forced = phases.forced() if phases is not None else None
+            if forced is None and i < len(options.forced):
+                forced = options.forced[i]
             try:
                 outcome = sample(Candidates(self.all_ids, logits, False, True, lse, best), settings, recent,
-                                 state=state, forced=options.forced[i] if i < len(options.forced) else None)
+                                 state=state, forced=forced)
             except GrammarDeadEnd:
                 notices.append(Message("no token fits the grammar here: generation stopped"))
                 finish = "stop"
@@ -276,7 +284,8 @@ class Decoder:
                 p_raw=p_raw, rank_raw=rank_raw, entropy_raw=entropy_raw, stages=outcome.stages,
                 final_ids=final.ids[head].astype(np.int32), final_probs=probs[head].astype(np.float32),
                 n_final=len(final), p=p_final, rank=rank_final,
-                entropy=float(-(nz * np.log(nz)).sum()), latency_s=now - t_prev, kv_used=committed, drafted=drafted)
+                entropy=float(-(nz * np.log(nz)).sum()), latency_s=now - t_prev, kv_used=committed, drafted=drafted,
+                thinking=phases.step(text) if phases is not None else False)
             t_prev = now
             i += 1
             released, hit_stop = stops.push(step)
@@ -326,6 +335,7 @@ class Decoder:
             prompt_tokens=list(prompt),
             notices=notices,
             speculative=spec,
+            reasoning=phases.record() if phases is not None else None,
         )
 
     def _evaluate(self, token: int, context: list[int], source: DraftSource | None, backoff: Backoff,

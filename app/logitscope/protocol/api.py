@@ -13,6 +13,7 @@ from logitscope.base.utf8 import require_utf8
 from logitscope.gguf.card import ModelCard
 from logitscope.gguf.memory import KV_CACHE_TYPES, UNQUANTIZED_KV
 from logitscope.protocol.causal import Ablation
+from logitscope.protocol.reasoning import DEFAULT_REASONING_FORMAT, UNLIMITED, validate_reasoning
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.steering import Steering
 from logitscope.system.threads import MAX_THREADS_PER_CPU, available_cpus, max_threads
@@ -73,8 +74,13 @@ class DecodeOptions:
     forced: tuple[int, ...] = ()   # tokens to emit first regardless of the draw (forking at a token)
     draft: str = ""                # "" = no speculative decoding, DRAFT_LOOKUP, or a draft model's path
     draft_max: int = DEFAULT_DRAFT_MAX  # drafts verified per evaluation, at most
+    # A reasoning model's thinking block (protocol/reasoning.py): recognised ("deepseek") or not ("none"), and
+    # its budget: -1 unlimited, 0 none, N tokens after which the engine closes it.
+    reasoning_format: str = DEFAULT_REASONING_FORMAT
+    reasoning_budget: int = UNLIMITED
 
     def validate(self) -> None:
+        validate_reasoning(self.reasoning_format, self.reasoning_budget)
         if self.max_tokens < 1:
             raise InvalidSettingsError("max tokens must be >= 1")
         if not 1 <= self.draft_max <= DRAFT_MAX_LIMIT:

@@ -99,6 +99,9 @@ class StepRecord:
     # Schema 3: the token was a speculative draft the model accepted (it came out of the verification batch
     # of an earlier step, without an evaluation of its own). Its sampler trace is complete all the same.
     drafted: bool = False
+    # Within schema 3: the token is part of a reasoning model's thinking block (protocol/reasoning.py), the
+    # tags included.
+    thinking: bool = False
 
     @property
     def raw_probs(self) -> np.ndarray:
@@ -174,6 +177,7 @@ class GenerationResult:
     trimmed_messages: int = 0
     speculative: SpeculativeStats | None = None   # None: no drafting
     steering: dict[str, Any] | None = None        # None: unsteered; else protocol.steering.steering_record
+    reasoning: dict[str, Any] | None = None       # None: no thinking block; else protocol.reasoning's record
 
 
 def piece_text(piece: bytes) -> str:
@@ -234,6 +238,7 @@ def step_to_json(step: StepRecord, vocab: Vocab, top: int = 10) -> dict[str, Any
         "latency_ms": round(step.latency_s * 1000, 3),
         "kv_used": _known(step.kv_used),
         "drafted": step.drafted,
+        "thinking": step.thinking,
     }
 
 
@@ -259,6 +264,7 @@ def result_to_json(result: GenerationResult) -> dict[str, Any]:
         "notices": result.notices,
         "speculative": result.speculative.to_json() if result.speculative is not None else None,
         "steering": result.steering,  # optional (null: unsteered; absent in traces written before)
+        "reasoning": result.reasoning,  # optional (null: no thinking block; absent in traces written before)
     }
 
 
@@ -276,6 +282,7 @@ _HEAD = struct.Struct("<iiIfffifiiffffi")
 _PIECES_TAIL = b"P"   # the candidates' own bytes (a remote step)
 _STAGES_TAIL = b"S"   # schema 2: each stage's info and removed_ids
 _DRAFTED_TAIL = b"D"  # schema 3: the step was an accepted draft (no data; absent: it was not)
+_THINKING_TAIL = b"T"  # within schema 3: the step is in a thinking block (no data; absent: it is not)
 _INFO_KEY = 255       # the longest info key, in UTF-8 bytes
 _U16, _STAGE, _F64 = struct.Struct("<H"), struct.Struct("<BIIfB"), struct.Struct("<d")
 _I4, _F4 = np.dtype("<i4"), np.dtype("<f4")
@@ -310,6 +317,8 @@ def pack_step(step: StepRecord) -> bytes:
             parts += [_U16.pack(len(removed)), _raw(removed, _I4)]
     if step.drafted:
         parts.append(_DRAFTED_TAIL)
+    if step.thinking:
+        parts.append(_THINKING_TAIL)
     return b"".join(parts)
 
 
@@ -363,9 +372,11 @@ def unpack_step(data: bytes) -> StepRecord:
             stage.removed_ids = frombuffer(data, _I4, n, pos + 2)
             pos += 2 + 4 * n
     drafted = data[pos:pos + 1] == _DRAFTED_TAIL
+    pos += drafted
+    thinking = data[pos:pos + 1] == _THINKING_TAIL
     return StepRecord(i, token, piece, text, raw_ids, raw_logits, raw_lse, p_raw, rank_raw, entropy_raw,
                       stages, final_ids, final_probs, n_final, p, rank, entropy, latency, kv_used,
-                      raw_pieces, final_pieces, drafted)
+                      raw_pieces, final_pieces, drafted, thinking)
 
 
 def _unpack_pieces(data: bytes, pos: int) -> tuple[list[bytes], int]:

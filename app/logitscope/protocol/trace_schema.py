@@ -13,7 +13,7 @@ Schema 2 -> 3 (speculative decoding):
 The stored (packed) form needs nothing: a step without the drafted tail reads as not drafted.
 
 Within schema 3, the "done" line gained an optional `steering` (null: unsteered, which every trace without
-it was).
+it was), then an optional `reasoning` (null: no thinking block), and a step an optional `thinking` (false).
 
 Every reader of stored or exported traces goes through these functions: the history (store.records,
 for the window and the exports) and `history import` (store.exchange). They are idempotent: a record
@@ -52,11 +52,13 @@ def migrate_trace_line(line: Mapping[str, Any]) -> dict[str, Any]:
             out["stages"] = [{**stage, "info": stage.get("info", {}), "removed": stage.get("removed")}
                              if isinstance(stage, Mapping) else stage for stage in out["stages"]]
         out.setdefault("drafted", False)
+        out.setdefault("thinking", False)   # optional within schema 3: no thinking block before it
     elif out.get("type") == "done":
         if isinstance(out.get("settings"), Mapping):
             out["settings"] = migrate_settings(out["settings"])
         out.setdefault("speculative", None)
         out.setdefault("steering", None)  # optional within schema 3: absent in traces written before it
+        out.setdefault("reasoning", None)
         if isinstance(out.get("schema"), int) and out["schema"] < TRACE_SCHEMA_VERSION:
             out["schema"] = TRACE_SCHEMA_VERSION
     return out

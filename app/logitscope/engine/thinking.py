@@ -1,0 +1,84 @@
+"""A reasoning model's thinking block in the generation loop (protocol/reasoning.py has the format): whether the
+prompt opened it, the tokens the engine writes to close it when the budget is spent, and what it forces at the
+start for a budget of 0 (the block closed at once)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from logitscope.protocol.api import DecodeOptions
+from logitscope.protocol.reasoning import (
+    BY_BUDGET,
+    BY_MODEL,
+    CLOSE_TEXT,
+    OPEN_TAG,
+    UNCLOSED,
+    UNLIMITED,
+    ThinkingTracker,
+    prompt_opens_block,
+    template_thinks,
+)
+
+
+@dataclass(frozen=True)
+class ThinkingPlan:
+    inside: bool                 # the prompt ends inside the block (the template opened it)
+    budget: int                  # UNLIMITED, 0, or tokens
+    close: tuple[int, ...]       # CLOSE_TEXT's tokens, forced when the budget is spent
+    start: tuple[int, ...] = ()  # forced first (a budget of 0: the block closed at once)
+
+    def record(self, tracker: ThinkingTracker, closed_by_budget: bool) -> dict[str, Any] | None:
+        """The trace's `reasoning` (None: the answer had no block)."""
+        if not tracker.opened:
+            return None
+        ended = BY_BUDGET if closed_by_budget else BY_MODEL if tracker.closed else UNCLOSED
+        return {"format": "deepseek", "budget": self.budget, "opened_by_prompt": self.inside,
+                "n_thinking": tracker.n_thinking, "ended": ended}
+
+
+def plan_thinking(options: DecodeOptions, prompt_text: str, template: str | None,
+                  tokenize: Callable[[str], list[int]]) -> ThinkingPlan | None:
+    """`tokenize`: text to tokens without BOS, special tokens parsed (a vocabulary with `</think>` as a special
+    token writes that token)."""
+    if options.reasoning_format == "none":
+        return None
+    inside = prompt_opens_block(prompt_text)
+    close = tuple(tokenize(CLOSE_TEXT))
+    start: tuple[int, ...] = ()
+    if options.reasoning_budget == 0:
+        if inside:
+            start = close
+        elif template_thinks(template):   # a template that knows the block but leaves its opening to the model
+            start = tuple(tokenize(OPEN_TAG + CLOSE_TEXT))
+    return ThinkingPlan(inside, options.reasoning_budget, close, start)
+
+
+class ThinkingSteps:
+    """The loop's side: each step's phase, and the tokens to force next (the start, then the closing tags once
+    the budget is spent)."""
+
+    def __init__(self, plan: ThinkingPlan, prefix_text: str = "") -> None:
+        self.plan = plan
+        self.tracker = ThinkingTracker(plan.inside)
+        if prefix_text:   # a fork's answer so far: its block may be open
+            self.tracker.feed(prefix_text)
+        self.pending = list(plan.start)
+        self.closed_by_budget = bool(plan.start)   # a budget of 0: the engine closes it at once
+
+    def forced(self) -> int | None:
+        return self.pending.pop(0) if self.pending else None
+
+    def step(self, text: str) -> bool:
+        """Whether the step whose text this is was thinking; arms the closing tags when the budget is spent."""
+        thinking = self.tracker.feed(text) == "thinking"
+        budget = self.plan.budget
+        if (budget != UNLIMITED and budget > 0 and self.tracker.inside and not self.pending
+                and not self.closed_by_budget and self.tracker.n_thinking >= budget):
+            self.pending = list(self.plan.close)
+            self.closed_by_budget = True
+        return thinking
+
+    def record(self) -> dict[str, Any] | None:
+        return self.plan.record(self.tracker, self.closed_by_budget)

@@ -1,0 +1,122 @@
+"""Reasoning models: the thinking block before the answer, recognised as llama.cpp's `--reasoning-format deepseek`
+does — the answer opens with `<think>` (or the chat template opened it at the end of the prompt) and the block
+ends at `</think>`; everything after is the answer. `--reasoning-format none` leaves the text whole.
+
+The budget is llama.cpp's `--reasoning-budget` (-1 unlimited, 0 no thinking), extended to N > 0: after N
+tokens of thinking the engine closes the block itself (CLOSE_TEXT is forced token by token) and the answer
+follows. ThinkingTracker follows a stream of step texts (the engine counts with it; the history and the window
+split finished answers with split_thinking)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from logitscope.base.errors import InvalidSettingsError
+
+REASONING_FORMATS = ("none", "deepseek")
+DEFAULT_REASONING_FORMAT = "deepseek"
+UNLIMITED = -1
+OPEN_TAG, CLOSE_TAG = "<think>", "</think>"
+CLOSE_TEXT = "\n" + CLOSE_TAG + "\n\n"   # what the engine writes when the budget is spent
+THINKING, ANSWER = "thinking", "answer"
+# How the block ended: the model wrote the tag, the budget closed it, or it never ended (the answer stopped first).
+BY_MODEL, BY_BUDGET, UNCLOSED = "model", "budget", "unclosed"
+
+
+def validate_reasoning(reasoning_format: str, budget: int) -> None:
+    if reasoning_format not in REASONING_FORMATS:
+        raise InvalidSettingsError("the reasoning format must be one of {formats}, not {value!r}",
+                                   formats=", ".join(REASONING_FORMATS), value=reasoning_format)
+    if budget < UNLIMITED:
+        raise InvalidSettingsError("the reasoning budget must be -1 (unlimited), 0 (no thinking) or a number of "
+                                   "tokens, not {value}", value=budget)
+    if reasoning_format == "none" and budget != UNLIMITED:
+        raise InvalidSettingsError("a reasoning budget needs the deepseek reasoning format: with none the "
+                                   "thinking is not recognised")
+
+
+def template_thinks(template: str | None) -> bool:
+    """Whether a chat template knows the thinking block (it writes or strips `<think>`)."""
+    return template is not None and (OPEN_TAG in template or CLOSE_TAG in template)
+
+
+def prompt_opens_block(prompt_text: str) -> bool:
+    """The template opened the block itself (DeepSeek-R1's, QwQ's): the answer starts inside it."""
+    return prompt_text.rstrip().endswith(OPEN_TAG)
+
+
+class ThinkingTracker:
+    """The phase of each step of an answer, as its texts arrive. A step that writes (part of) a tag belongs to the
+    block; whitespace before `<think>` does not. Until the answer's first characters show whether it opens with
+    the tag, a step that could still be the tag's start counts as thinking (as streamed: step_phases corrects a
+    finished answer that turned out not to open with it)."""
+
+    def __init__(self, inside: bool = False) -> None:
+        self.inside = inside           # in the block now
+        self.opened = inside           # the answer has a block at all
+        self.closed = False            # the block has ended
+        self.n_thinking = 0            # steps inside the block (the budget counts these)
+        self._head = ""                # the answer's text while it may still open with the tag
+        self._block = ""               # the block's text so far (to find the closing tag across tokens)
+
+    @property
+    def deciding(self) -> bool:
+        return not self.opened and not self.closed
+
+    def feed(self, text: str) -> str:
+        """This step's phase (THINKING or ANSWER)."""
+        if self.closed:
+            return ANSWER
+        if not self.opened:
+            self._head += text
+            head = self._head.lstrip()
+            if head.startswith(OPEN_TAG):
+                self.inside = self.opened = True
+                self._block = head[len(OPEN_TAG):]
+                return self._thinking()
+            if OPEN_TAG.startswith(head):
+                return self._thinking() if head else ANSWER   # the tag's first characters, or whitespace alone
+            self.closed, self.n_thinking = True, 0            # no block: the answer began
+            return ANSWER
+        self._block += text
+        phase = self._thinking()
+        if CLOSE_TAG in self._block:
+            self.inside, self.closed = False, True
+        return phase
+
+    def _thinking(self) -> str:
+        self.n_thinking += 1
+        return THINKING
+
+
+@dataclass(frozen=True)
+class ThinkingSplit:
+    thinking: str      # the block's text, tags and surrounding whitespace taken off ("" without a block)
+    answer: str        # the rest
+    has_block: bool
+    closed: bool       # the block ended (by the model or the budget)
+
+
+def split_thinking(text: str, inside: bool = False) -> ThinkingSplit:
+    """An answer's text split as --reasoning-format deepseek splits it; `inside`: the prompt opened the block."""
+    body = text
+    if not inside:
+        stripped = text.lstrip()
+        if not stripped.startswith(OPEN_TAG):
+            return ThinkingSplit("", text, False, False)
+        body = stripped[len(OPEN_TAG):]
+    thinking, tag, answer = body.partition(CLOSE_TAG)
+    if not tag:
+        return ThinkingSplit(body.strip(), "", True, False)
+    return ThinkingSplit(thinking.strip(), answer.lstrip(), True, True)
+
+
+def step_phases(texts: Sequence[str], inside: bool = False) -> list[str]:
+    """Each step's phase for a finished answer; steps taken for the tag's start when the answer turned out not to
+    open with it are answer steps."""
+    tracker = ThinkingTracker(inside)
+    phases = [tracker.feed(t) for t in texts]
+    if not tracker.opened:
+        return [ANSWER] * len(phases)
+    return phases

@@ -1,0 +1,71 @@
+"""protocol/reasoning.py without a model: the thinking block found as --reasoning-format deepseek finds it, in
+whole texts and in a stream of step texts whose tags are split across tokens; the budget's settings checked."""
+
+from __future__ import annotations
+
+import pytest
+
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.protocol.reasoning import (
+    ANSWER,
+    THINKING,
+    ThinkingSplit,
+    ThinkingTracker,
+    prompt_opens_block,
+    split_thinking,
+    step_phases,
+    template_thinks,
+    validate_reasoning,
+)
+from logitscope.protocol.trace_schema import migrate_trace_line
+
+T, A = THINKING, ANSWER
+
+
+@pytest.mark.parametrize(("text", "inside", "expected"), [
+    ("<think>\nsix times seven\n</think>\n\n42", False, ThinkingSplit("six times seven", "42", True, True)),
+    ("  <think>a</think>b", False, ThinkingSplit("a", "b", True, True)),
+    ("42", False, ThinkingSplit("", "42", False, False)),
+    ("I <think> so", False, ThinkingSplit("", "I <think> so", False, False)),  # not at the start: text
+    ("six times seven\n</think>\n\n42", True, ThinkingSplit("six times seven", "42", True, True)),
+    ("still thinking", True, ThinkingSplit("still thinking", "", True, False)),
+    ("<think>a</think>b<think>c</think>d", False, ThinkingSplit("a", "b<think>c</think>d", True, True)),
+])
+def test_whole_texts_split_as_deepseek_does(text: str, inside: bool, expected: ThinkingSplit) -> None:
+    assert split_thinking(text, inside) == expected
+
+
+def test_tags_split_across_tokens_are_followed() -> None:
+    texts = ["\n", "<", "think", ">", "\n", "six", " times", "</", "think", ">", "\n\n", "42"]
+    assert step_phases(texts) == [A] + [T] * 9 + [A, A]   # whitespace before the tag shows nothing: answer
+    tracker = ThinkingTracker()
+    for text in texts[:7]:
+        tracker.feed(text)
+    assert tracker.inside and tracker.opened and not tracker.closed and tracker.n_thinking == 6
+
+
+def test_a_start_that_only_looked_like_the_tag_is_answer() -> None:
+    assert step_phases(["<", "b", ">bold"]) == [A, A, A]
+    assert step_phases(["  ", "Hello"]) == [A, A]
+    assert step_phases(["still", " thinking", "</think>", "done"], inside=True) == [T, T, T, A]
+
+
+def test_templates_and_prompts_that_open_the_block() -> None:
+    assert template_thinks("{{ '<think>\\n' }}") and template_thinks("{{ c.split('</think>')[-1] }}")
+    assert not template_thinks(None) and not template_thinks("{{ '<|im_start|>assistant\\n' }}")
+    assert prompt_opens_block("<|im_start|>assistant\n<think>\n") and not prompt_opens_block("assistant\n")
+
+
+@pytest.mark.parametrize(("fmt", "budget", "message"), [
+    ("qwen", -1, "one of none, deepseek"), ("deepseek", -2, "-1 \\(unlimited\\)"), ("none", 5, "deepseek"),
+])
+def test_bad_settings_get_one_clear_line(fmt: str, budget: int, message: str) -> None:
+    with pytest.raises(InvalidSettingsError, match=message):
+        validate_reasoning(fmt, budget)
+    validate_reasoning("deepseek", 0)
+    validate_reasoning("deepseek", 512)
+
+
+def test_older_traces_read_as_without_a_block() -> None:
+    assert migrate_trace_line({"type": "step", "i": 0})["thinking"] is False
+    assert migrate_trace_line({"type": "done", "schema": 3})["reasoning"] is None
