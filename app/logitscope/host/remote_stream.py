@@ -16,12 +16,13 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from logitscope.base.errors import RemoteEngineError
 from logitscope.base.messages import Message
 from logitscope.host.remote_wire import NATIVE, PARSERS, Chunk, MalformedChunk, chunk_steps, count
+from logitscope.protocol.reasoning import BY_MODEL, CLOSE_TEXT, OPEN_TAG, UNCLOSED, UNLIMITED
 from logitscope.protocol.trace import GenerationResult, KvInfo, StepRecord, Timings
 
 MAX_LINE_BYTES = 4 << 20     # one line of the stream; a token's chunk is a few kB
@@ -131,6 +132,8 @@ class Answer:
     notices: list[str] = field(default_factory=list)
     t_first: float = NAN
     t_last: float = NAN
+    n_thinking: int = 0                # steps of the reasoning_content the server split off
+    thinking_open: bool = False        # its block has not ended yet
 
     @property
     def last_progress(self) -> float:
@@ -138,8 +141,8 @@ class Answer:
 
     def add(self, chunk: Chunk, on_step: Callable[[StepRecord], None] | None) -> None:
         now = time.perf_counter()
-        steps = chunk_steps(chunk, len(self.steps), now - self.last_progress)
-        text = chunk.text
+        steps = self._tagged(chunk, chunk_steps(chunk, len(self.steps), now - self.last_progress))
+        text = "".join(s.text for s in steps) if steps else chunk.text
         room = self.max_tokens - len(self.steps)
         if len(steps) > room:  # a server that ignores max_tokens: keep what was asked for, stop there
             steps = steps[:room]
@@ -162,6 +165,28 @@ class Answer:
         if on_step:
             for step in steps:
                 on_step(step)
+
+    def _tagged(self, chunk: Chunk, steps: list[StepRecord]) -> list[StepRecord]:
+        """The server's thinking, split off, back in the answer's text between the tags (so it is stored, shown and
+        split as a local model's), its steps marked."""
+        if not steps:
+            return steps
+        if chunk.reasoning:
+            if not self.n_thinking:
+                steps[0] = replace(steps[0], text=OPEN_TAG + "\n" + steps[0].text)
+            self.thinking_open = True
+            self.n_thinking += len(steps)
+            return [replace(s, thinking=True) for s in steps]
+        if self.thinking_open:   # the answer's first text: the block ended before it
+            self.thinking_open = False
+            steps[0] = replace(steps[0], text=CLOSE_TEXT + steps[0].text)
+        return steps
+
+    def reasoning(self) -> dict[str, Any] | None:
+        if not self.n_thinking:
+            return None
+        return {"format": "server", "budget": UNLIMITED, "opened_by_prompt": False, "n_thinking": self.n_thinking,
+                "ended": UNCLOSED if self.thinking_open else BY_MODEL}
 
     @property
     def complete(self) -> bool:
@@ -196,7 +221,7 @@ class Answer:
         return GenerationResult(
             text="".join(self.text), tokens=[s.token for s in self.steps], finish_reason=finish,
             timings=self.timing(), kv=KvInfo(n_ctx if n_ctx else -1, -1, NAN, -1), settings=settings,
-            prompt_tokens=[], notices=notices)
+            prompt_tokens=[], notices=notices, reasoning=self.reasoning())
 
 
 def _millis(x: Any) -> float | None:

@@ -2,7 +2,8 @@
 kind of server, and what cannot be sent), and how streamed chunks become StepRecords.
 
 Three streamed formats are read:
-- OpenAI chat, `/v1/chat/completions`: choices[0].delta.content, and choices[0].logprobs.content[] =
+- OpenAI chat, `/v1/chat/completions`: choices[0].delta.content (or .reasoning_content: a reasoning model's
+  thinking, which the server split off), and choices[0].logprobs.content[] =
   {token, bytes, logprob, top_logprobs[{token, bytes, logprob}]}. llama-server adds `id` to each and,
   asked for post-sampling probabilities, writes `prob` / `top_probs` instead of the logprobs.
 - OpenAI completions, `/v1/completions`: choices[0].text, and choices[0].logprobs = {tokens[],
@@ -206,6 +207,7 @@ class Chunk:
     usage: Mapping[str, Any] | None = None  # OpenAI usage (prompt_tokens, ...)
     timings: Mapping[str, Any] | None = None  # llama-server's timings (prompt_n, prompt_ms, ...)
     n_prompt: int = -1                      # llama-server's tokens_evaluated
+    reasoning: bool = False                 # the text is the server's reasoning_content (thinking, split off)
 
 
 def _number(x: Any) -> float:
@@ -336,6 +338,10 @@ def parse_chat(data: Mapping[str, Any]) -> Chunk:
     choice = _dict(choices[0], "a choice")
     delta = _dict(choice.get("delta") or {}, "delta")
     chunk.text = _text(delta.get("content") or None, "delta.content")
+    # llama-server (--reasoning-format deepseek, its default) and vLLM stream the thinking apart
+    thought = _text(delta.get("reasoning_content") or delta.get("reasoning") or None, "delta.reasoning_content")
+    if thought and not chunk.text:
+        chunk.text, chunk.reasoning = thought, True
     logprobs = choice.get("logprobs")
     if logprobs:
         chunk.tokens = [_report(e) for e in _list(_dict(logprobs, "logprobs").get("content"), "logprobs.content")]
