@@ -116,3 +116,15 @@ def test_a_model_without_a_block_is_unaffected(engine) -> None:
     assert isinstance(result, GenerationResult) and result.reasoning is None
     assert not any(e.thinking for e in events[:-1] if isinstance(e, StepRecord))
     assert CLOSE_TAG not in result.text
+
+
+def test_earlier_answers_go_back_to_the_template_without_their_thinking(engine) -> None:
+    """The demo model's template does not strip the block itself: the engine does, as llama-server does."""
+    from logitscope.engine.chat import build_chat_prompt
+
+    assert engine.template is not None
+    messages = [ChatMessage("user", "What is six times seven?"),
+                ChatMessage("assistant", "<think>\nsix sevens are forty-two\n</think>\n\n42"),
+                ChatMessage("user", "And six times eight?")]
+    prompt = build_chat_prompt(engine.template, messages, None, engine.chat_tokens, 2048, 64)
+    assert "forty-two" not in prompt.text and "<|im_start|>assistant\n42<|im_end|>" in prompt.text

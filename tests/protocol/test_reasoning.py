@@ -12,6 +12,7 @@ from logitscope.protocol.reasoning import (
     ThinkingSplit,
     ThinkingTracker,
     prompt_opens_block,
+    sent_back,
     split_thinking,
     step_phases,
     template_thinks,
@@ -69,3 +70,15 @@ def test_bad_settings_get_one_clear_line(fmt: str, budget: int, message: str) ->
 def test_older_traces_read_as_without_a_block() -> None:
     assert migrate_trace_line({"type": "step", "i": 0})["thinking"] is False
     assert migrate_trace_line({"type": "done", "schema": 3})["reasoning"] is None
+
+
+def test_earlier_answers_go_back_without_their_thinking() -> None:
+    plain = "{{ '<|im_start|>assistant\\n' }}"
+    opening = "{{ '<|im_start|>assistant\\n<think>\\n' }}"
+    assert sent_back("<think>\nsix sevens\n</think>\n\n42", plain) == "42"
+    assert sent_back("six sevens\n</think>\n\n42", opening) == "42"          # the template opened the block
+    assert sent_back("six sevens\n</think>\n\n42", plain) == "six sevens\n</think>\n\n42"   # not a block here
+    assert sent_back("<think>\nstill thinking", plain) == "<think>\nstill thinking"        # never closed: kept
+    assert sent_back("42", opening) == "42"
+    wants_it = "{{ message.reasoning_content }}<think>"
+    assert sent_back("<think>a</think>b", wants_it) == "<think>a</think>b"

@@ -16,6 +16,7 @@ from logitscope.base.errors import ChatTemplateError, ContextOverflowError
 from logitscope.base.messages import Message
 from logitscope.protocol.api import ChatMessage
 from logitscope.protocol.notices import FALLBACK_NOTICE, TRIMMED_NOTICE
+from logitscope.protocol.reasoning import sent_back
 
 T = TypeVar("T")
 
@@ -114,7 +115,8 @@ def build_chat_prompt(template: ChatTemplate, messages: Sequence[ChatMessage], s
     """Render and tokenize; while the prompt leaves fewer than `reserve` tokens for the answer, drop the
     oldest turns (never the system prompt, never the last user message)."""
     head = [ChatMessage("system", system)] if system else []
-    body = [m for m in messages if m.role != "system" or not system]
+    body = [ChatMessage(m.role, sent_back(m.content, template.source)) if m.role == "assistant" else m
+            for m in messages if m.role != "system" or not system]
     budget = n_ctx - reserve
     trimmed = 0
     notices: list[str] = [FALLBACK_NOTICE] if template.fallback else []

@@ -120,3 +120,14 @@ def step_phases(texts: Sequence[str], inside: bool = False) -> list[str]:
     if not tracker.opened:
         return [ANSWER] * len(phases)
     return phases
+
+
+def sent_back(content: str, template: str | None) -> str:
+    """An earlier answer as it goes back into the prompt: without its thinking block, as llama-server sends it,
+    unless the template reads the thinking itself (a `reasoning_content` field: GLM's, gpt-oss's)."""
+    if template is not None and "reasoning_content" in template:
+        return content
+    # a block the template opened has no opening tag in the answer's text
+    opened_by_prompt = template_thinks(template) and not content.lstrip().startswith(OPEN_TAG)
+    split = split_thinking(content, inside=opened_by_prompt and CLOSE_TAG in content)
+    return split.answer if split.has_block and split.closed else content
