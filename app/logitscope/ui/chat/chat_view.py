@@ -24,6 +24,7 @@ from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.ui.chat.heatmap_legend import HeatmapLegend
 from logitscope.ui.chat.message_view import TokenTextView
 from logitscope.ui.chat.output_check import Verdict, check_output
+from logitscope.ui.chat.thinking_fold import ThinkingFold, thinking_prefix
 from logitscope.ui.common.messages import translate_message
 from logitscope.ui.inspector.diagnosis import DiagnosisBadge
 from logitscope.ui.steering.summary import SteeringSummary
@@ -103,16 +104,21 @@ class AnswerBubble(QFrame):
         self.regenerate_button = _tool(self.tr("Regenerate"), self.tr("Generate this answer again (a new version)"))
         self.regenerate_button.clicked.connect(self.regenerateRequested)
         self.copy_button = _tool(self.tr("Copy"), self.tr("Copy this answer"))
-        self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.answer.text if self.answer else ""))
+        self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.answer_text()))
         header.addWidget(self.regenerate_button)
         header.addWidget(self.copy_button)
         layout.addLayout(header)
+        self.fold = ThinkingFold(self)   # a reasoning model's thinking; its steps come first, the answer's after
+        self.fold.view.stepClicked.connect(self.stepClicked)
+        self.fold.view.forkRequested.connect(self.forkRequested)
+        self.fold.view.forkOtherRequested.connect(self.forkOtherRequested)
+        layout.addWidget(self.fold)
         self.view = TokenTextView(self)
         self.view.vocab = vocab
         self.view.heatmap, self.view.color_by, self.view.dark = heatmap, color_by, dark
-        self.view.stepClicked.connect(self.stepClicked)
-        self.view.forkRequested.connect(self.forkRequested)
-        self.view.forkOtherRequested.connect(self.forkOtherRequested)
+        self.view.stepClicked.connect(lambda i: self.stepClicked.emit(i + self.fold.n_steps))
+        self.view.forkRequested.connect(lambda i, token: self.forkRequested.emit(i + self.fold.n_steps, token))
+        self.view.forkOtherRequested.connect(lambda i: self.forkOtherRequested.emit(i + self.fold.n_steps))
         layout.addWidget(self.view)
         self.status = QLabel()
         self.status.setObjectName("answerStatus")
@@ -140,17 +146,55 @@ class AnswerBubble(QFrame):
         if answer is None:
             return
         self.view.set_streaming(answer.status == "streaming")
-        formatted = answer.status == "done" and has_markdown(answer.text)
+        self._mirror_view()
+        n_thinking = thinking_prefix(answer.steps)
+        self.fold.set_steps(answer.steps[:n_thinking])
+        steps = answer.steps[n_thinking:]
+        text = self.answer_text()
+        formatted = answer.status == "done" and has_markdown(text)
         self.format_button.setVisible(formatted and not self.view.heatmap)
         if formatted and not self.view.heatmap and not self.format_button.isChecked():
-            self.view.steps = list(answer.steps)
-            self.view.show_markdown(answer.text)
+            self.view.steps = list(steps)
+            self.view.show_markdown(text)
         else:
-            self.view.set_steps(answer.steps)
+            self.view.set_steps(steps)
         self.update_status()
 
+    def answer_text(self) -> str:
+        """The answer without its thinking block (what Copy copies and Markdown formats)."""
+        answer = self.answer
+        if answer is None:
+            return ""
+        n_thinking = thinking_prefix(answer.steps)
+        return "".join(s.text for s in answer.steps[n_thinking:]).lstrip() if n_thinking else answer.text
+
+    def _mirror_view(self) -> None:
+        fold = self.fold.view
+        fold.vocab, fold.heatmap, fold.color_by, fold.dark = self.view.vocab, self.view.heatmap, self.view.color_by, self.view.dark
+
     def append(self, steps: Sequence[StepRecord]) -> None:
-        self.view.append_steps(steps)
+        n_answer = len(self.view.steps)
+        thinking = [s for s in steps if s.thinking and not n_answer]   # the block comes first, whole
+        if thinking:
+            self._mirror_view()
+            self.fold.append(thinking)
+        rest = steps[len(thinking):]
+        if rest:
+            self.view.append_steps(rest)
+
+    def mark_steps(self, steps: Sequence[int]) -> None:
+        n_thinking = self.fold.n_steps
+        self.fold.view.highlight_steps([i for i in steps if i < n_thinking])
+        self.view.highlight_steps([i - n_thinking for i in steps if i >= n_thinking])
+
+    def token_view(self, index: int) -> tuple[TokenTextView, int]:
+        """The view that shows the answer's step `index` (the thinking unfolded for one of its steps), and its
+        index there."""
+        n_thinking = self.fold.n_steps
+        if index < n_thinking:
+            self.fold.unfold()
+            return self.fold.view, index
+        return self.view, index - n_thinking
 
     def update_status(self) -> None:
         answer = self.answer
@@ -158,6 +202,9 @@ class AnswerBubble(QFrame):
             return
         parts = []
         tip = ""
+        if self.fold.n_steps:
+            self.fold.show_state(answer.status == "streaming" and not self.view.steps,
+                                 answer.result.reasoning if answer.result is not None else None)
         if answer.status == "streaming":
             parts.append(self.tr("generating…"))
         elif answer.status == "stopped":
@@ -322,30 +369,33 @@ class ChatView(QScrollArea):
         """Mark one answer token and scroll to it (a Markdown answer shows its tokens first)."""
         for bubble in self.answers:
             bubble.view.highlight_step(-1)
+            bubble.fold.view.highlight_step(-1)
         if not 0 <= turn_index < len(self.answers):
             return False
         bubble = self.answers[turn_index]
         if bubble.view.markdown_text is not None:
             bubble.format_button.setChecked(True)   # the raw tokens: the only view where a token has a place
-        rect = bubble.view.highlight_step(step_index)
+        view, index = bubble.token_view(step_index)
+        rect = view.highlight_step(index)
         if rect is None:
             return False
-        centre = bubble.view.viewport().mapTo(self._inner, rect.center())
+        centre = view.viewport().mapTo(self._inner, rect.center())
         self.ensureVisible(centre.x(), centre.y(), 20, 60)
         return True
 
     def highlight_steps(self, turn_index: int, steps: Sequence[int]) -> None:
         """Mark a finding's evidence in one answer (none: clear every mark) and scroll to its first token."""
         for k, bubble in enumerate(self.answers):
-            bubble.view.highlight_steps(steps if k == turn_index else ())
+            bubble.mark_steps(steps if k == turn_index else ())
         if steps and 0 <= turn_index < len(self.answers):
             bubble = self.answers[turn_index]
             if bubble.view.markdown_text is not None:
                 bubble.format_button.setChecked(True)
-                bubble.view.highlight_steps(steps)
-            rect = bubble.view.step_rect(steps[0])
+                bubble.mark_steps(steps)
+            view, index = bubble.token_view(steps[0])
+            rect = view.step_rect(index)
             if rect is not None:
-                centre = bubble.view.viewport().mapTo(self._inner, rect.center())
+                centre = view.viewport().mapTo(self._inner, rect.center())
                 self.ensureVisible(centre.x(), centre.y(), 20, 60)
 
     def scroll_to_end(self) -> None:
