@@ -3686,137 +3686,152 @@ Saved as {4}</source>
 <context>
     <name>SamplerPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="79"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="80"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="77"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="78"/>
         <source>Presets: Greedy always takes the most likely token; Creative samples widely; the others are well-known recipes (min-p + DRY, XTC, JSON output)</source>
         <translation>预设：贪心总是选取概率最高的 token；创意的采样范围更广；其余是常用的配方（min-p + DRY、XTC、JSON 输出）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="80"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="81"/>
         <source>Save the current settings as a preset of your own</source>
         <translation>把当前设置保存为自己的预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="94"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="95"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="94"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="95"/>
         <source>Mirostat (v1)</source>
         <translation>Mirostat（v1）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="94"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="95"/>
         <source>Mirostat 2.0</source>
         <translation>Mirostat 2.0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="134"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="135"/>
         <source>The order the stages run in: drag a stage, or press Alt+Up / Alt+Down. Unchecked stages are left out.</source>
         <translation>各阶段的运行顺序：拖动一个阶段，或按 Alt+上 / Alt+下。未勾选的阶段不会运行。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="138"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="139"/>
         <source>Reset to llama.cpp&apos;s order</source>
         <translation>恢复 llama.cpp 的顺序</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="139"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="140"/>
         <source>Every stage, in llama.cpp&apos;s default order (a stage whose setting is off still changes nothing)</source>
         <translation>所有阶段，按 llama.cpp 的默认顺序（设置为关闭的阶段仍然不起作用）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="142"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="143"/>
         <source>Mirostat is on: it replaces this chain (temperature, then Mirostat).</source>
         <translation>Mirostat 已开启：它取代这条采样链（先温度，再 Mirostat）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="145"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="146"/>
         <source>Logit bias and the grammar, when set, always run first.</source>
         <translation>Logit 偏置和语法（设置时）总是最先运行。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="155"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="156"/>
         <source>fixed</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="156"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="157"/>
         <source>A fixed seed makes sampling repeatable: the same settings give the same answer</source>
         <translation>固定种子让采样可重复：相同的设置给出相同的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="166"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="167"/>
         <source>Seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="170"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="171"/>
         <source>The answer stops after this many tokens</source>
         <translation>回答在这么多 token 之后停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="171"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="172"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="173"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="176"/>
+        <source>unlimited</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="178"/>
+        <source>A reasoning model&apos;s thinking (&lt;think&gt; … &lt;/think&gt;): after this many tokens the engine closes the block and the answer follows; 0: no thinking; unlimited: as long as the model thinks. A model that does not think is unaffected.</source>
+        <translation>推理模型的思考（&lt;think&gt; … &lt;/think&gt;）：达到这么多词元后，引擎会结束思考块，随后给出回答；0：不思考；不限：模型想思考多久就多久。不会思考的模型不受影响。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="181"/>
+        <source>Thinking budget</source>
+        <translation>思考预算</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="183"/>
         <source>e.g. ###, \n\n (comma-separated)</source>
         <translation>例如 ###, \n\n（用英文逗号分隔）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="174"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="184"/>
         <source>The answer stops when it writes one of these (\n: a newline, \,: a comma inside one)</source>
         <translation>回答写出其中任意一个时停止（\n：换行，\,：序列中的逗号）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="176"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="186"/>
         <source>Stop sequences</source>
         <translation>停止序列</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="178"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="188"/>
         <source>Speculative</source>
         <translation>推测解码</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="202"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="212"/>
         <source>Save preset</source>
         <translation>保存预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="202"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="212"/>
         <source>Preset name:</source>
         <translation>预设名称：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="218"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="228"/>
         <source>this engine cannot apply a grammar</source>
         <translation>该引擎无法应用语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="229"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="239"/>
         <source>this engine does not apply this stage</source>
         <translation>该引擎不应用这个阶段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="295"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="305"/>
         <source>Row {0}: a bias is a number, or -inf to ban the token</source>
         <translation>第 {0} 行：偏置应为数字，或用 -inf 禁用该 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="352"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="362"/>
         <source>{0} — on</source>
         <translation>{0} — 已开启</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="362"/>
+        <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="372"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
@@ -5208,22 +5223,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>显示或隐藏模型在回答之前的思考</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="71"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="74"/>
         <source>Thinking… · {0:,} tokens</source>
         <translation>思考中… · {0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="73"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="76"/>
         <source>Thought for {0:.1f} s · {1:,} tokens</source>
         <translation>思考了 {0:.1f} 秒 · {1:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="77"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="80"/>
         <source>closed by the budget ({0})</source>
         <translation>被预算截断（{0}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="79"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="82"/>
         <source>never closed</source>
         <translation>始终未结束</translation>
     </message>

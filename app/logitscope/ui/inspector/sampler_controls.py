@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.messages import Message
 from logitscope.protocol.api import DecodeOptions
+from logitscope.protocol.reasoning import UNLIMITED
 from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings, is_on
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.common.messages import translate_message, translate_template
@@ -169,6 +170,15 @@ class SamplerPanel(QWidget):
         self.max_tokens.setValue(512)
         self.max_tokens.setToolTip(self.tr("The answer stops after this many tokens"))
         form.addRow(self.tr("Max tokens"), self.max_tokens)
+        self.reasoning_budget = QSpinBox()   # llama.cpp's --reasoning-budget: -1 unlimited, 0 off, N tokens
+        self.reasoning_budget.setRange(UNLIMITED, 32768)
+        self.reasoning_budget.setValue(UNLIMITED)
+        self.reasoning_budget.setSpecialValueText(self.tr("unlimited"))
+        self.reasoning_budget.setToolTip(self.tr(
+            "A reasoning model's thinking (<think> … </think>): after this many tokens the engine closes the block "
+            "and the answer follows; 0: no thinking; unlimited: as long as the model thinks. A model that does not "
+            "think is unaffected."))
+        form.addRow(self.tr("Thinking budget"), self.reasoning_budget)
         self.stops = QLineEdit()
         self.stops.setPlaceholderText(self.tr("e.g. ###, \\n\\n (comma-separated)"))
         self.stops.setToolTip(self.tr("The answer stops when it writes one of these (\\n: a newline, "
@@ -273,7 +283,7 @@ class SamplerPanel(QWidget):
     def decode_options(self, forced: tuple[int, ...] = ()) -> DecodeOptions:
         """How a new answer is decoded: max tokens, the stops, speculative drafting; `forced`: a fork's tokens."""
         return DecodeOptions(max_tokens=self.max_tokens.value(), stop=self.stop_sequences(), forced=forced,
-                             **self.drafting.options())
+                             reasoning_budget=self.reasoning_budget.value(), **self.drafting.options())
 
     # The stop field: sequences separated by commas; \n stands for a newline, \, for a comma inside one.
     def stop_sequences(self) -> tuple[str, ...]:
