@@ -80,3 +80,22 @@ def test_bad_chat_options_are_refused_before_the_model_loads(isolated_home):
     assert_clean_error(chat(b"Hi\n", "--temperature", "-1"), "temperature")
     with HistoryStore() as store:
         assert store.list_conversations() == []
+
+
+@pytest.mark.model
+def test_a_thinking_budget_closes_each_answers_block_in_the_terminal_chat(isolated_home, tmp_path,
+                                                                                      demo_model):
+    from tests.helpers.thinking_model import make_thinking_model
+
+    model = make_thinking_model(demo_model, tmp_path / "thinking.gguf")
+    proc = subprocess.run([*CLI, "chat", "--model", str(model), "--n-ctx", "512", "--max-tokens", "24",
+                           "--temperature", "0", "--reasoning-budget", "8", "--no-save"],
+                          input=b"Explain step by step why the sky is blue.\nAnd why is the sunset red?\n",
+                          capture_output=True, timeout=180)
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 0, err
+    assert err.count("closed by the budget (8)") == 2, err
+    assert proc.stdout.decode().count("</think>") == 2
+    bad = subprocess.run([*CHAT, "--reasoning-format", "none", "--reasoning-budget", "8"], input="",
+                         capture_output=True, text=True, timeout=60)
+    assert_clean_error(bad, "deepseek")

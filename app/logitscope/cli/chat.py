@@ -11,7 +11,9 @@ from logitscope.cli.common import (
     load_settings,
     resolve_model,
 )
+from logitscope.cli.reasoning_options import add_reasoning_arguments
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args
+from logitscope.protocol.api import DecodeOptions
 from logitscope.protocol.sampler_settings import SamplerSettings
 
 
@@ -19,8 +21,9 @@ def run(args: argparse.Namespace) -> int:
     from logitscope.cli.terminal_chat import TerminalChat
 
     steering = steering_from_args(args)  # bad flags and files: refused before an engine starts
+    decode = DecodeOptions(reasoning_format=args.reasoning_format, reasoning_budget=args.reasoning_budget)
     return TerminalChat(resolve_model(args.model), load_settings(args), args.system, args.temperature,
-                        args.max_tokens, save=not args.no_save, steering=steering).run()
+                        args.max_tokens, save=not args.no_save, steering=steering, decode=decode).run()
 
 
 def register(sub: Subparsers) -> None:
@@ -30,6 +33,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--temperature", type=float, default=SamplerSettings().temperature)
     p.add_argument("--max-tokens", type=int, default=512)
     p.add_argument("--no-save", action="store_true", help="do not save this chat to the history")
+    add_reasoning_arguments(p)
     add_steering_arguments(p)
     add_load_arguments(p)
     p.set_defaults(run=run)

@@ -14,10 +14,12 @@ import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from logitscope.base.errors import ChatTemplateError, ContextOverflowError, InvalidSettingsError, StoreError
+from logitscope.cli.reasoning_options import reasoning_line
 from logitscope.host.client import CancelledError, EngineClient
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.protocol.sampler_settings import SamplerSettings
@@ -100,13 +102,15 @@ class TerminalChat:
     """Questions from stdin, answers streamed to stdout, everything else (notes, errors) on stderr."""
 
     def __init__(self, model_path: Path, load: LoadSettings, system: str | None, temperature: float,
-                 max_tokens: int, save: bool, steering: Steering | None = None) -> None:
+                 max_tokens: int, save: bool, steering: Steering | None = None,
+                 decode: DecodeOptions | None = None) -> None:
         self.model_path = model_path
         self.steering = steering  # every answer's control vectors and LoRA adapters
         self.load = load
         self.system = system
         self.temperature = temperature
         self.max_tokens = max_tokens
+        self.decode = replace(decode or DecodeOptions(), max_tokens=max_tokens)   # max tokens, the thinking budget
         self.save = save
         self.recorder: ChatRecorder | None = None
         self.messages: list[ChatMessage] = []
@@ -120,7 +124,7 @@ class TerminalChat:
 
     def run(self) -> int:
         SamplerSettings(temperature=self.temperature).validate()  # bad options: refused before anything starts
-        DecodeOptions(max_tokens=self.max_tokens).validate()
+        self.decode.validate()
         store = HistoryStore() if self.save else None  # a data folder that cannot be used fails here, first
         try:
             with EngineClient() as client:
@@ -154,7 +158,7 @@ class TerminalChat:
     def turn(self, client: EngineClient, question: str) -> None:
         settings = SamplerSettings(temperature=self.temperature)
         request = GenerateRequest(messages=[*self.messages, ChatMessage("user", question)], system=self.system,
-                                  settings=settings, options=DecodeOptions(max_tokens=self.max_tokens),
+                                  settings=settings, options=self.decode,
                                   steering=self.steering)
         saver = _AnswerSaver(self, question, settings.to_dict())
 
@@ -186,3 +190,5 @@ class TerminalChat:
         saver.finish(result)
         for notice in result.notices:
             self.say(f"(note: {notice})")
+        if result.reasoning is not None:
+            self.say(f"({reasoning_line(result.reasoning)})")
