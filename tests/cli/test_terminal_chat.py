@@ -83,8 +83,7 @@ def test_bad_chat_options_are_refused_before_the_model_loads(isolated_home):
 
 
 @pytest.mark.model
-def test_a_thinking_budget_closes_each_answers_block_in_the_terminal_chat(isolated_home, tmp_path,
-                                                                                      demo_model):
+def test_a_thinking_budget_closes_each_answers_block_in_the_terminal_chat(isolated_home, tmp_path, demo_model):
     from tests.helpers.thinking_model import make_thinking_model
 
     model = make_thinking_model(demo_model, tmp_path / "thinking.gguf")
