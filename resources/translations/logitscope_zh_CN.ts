@@ -4,112 +4,122 @@
 <context>
     <name>AnswerBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="88"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="89"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="91"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="92"/>
         <source>Previous version</source>
         <translation>上一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="93"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="94"/>
         <source>Next version</source>
         <translation>下一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="99"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="100"/>
         <source>Tokens</source>
         <translation>显示 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="99"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="100"/>
         <source>Switch between formatted Markdown and the raw tokens (hover a token for its alternatives, click to inspect it)</source>
         <translation>在排版后的 Markdown 与原始 token 之间切换（悬停 token 可查看候选，点击可查看详情）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="104"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="105"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="104"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="105"/>
         <source>Generate this answer again (a new version)</source>
         <translation>重新生成此回答（作为新版本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="106"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="107"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="106"/>
-        <source>Copy this answer</source>
-        <translation>复制此回答</translation>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="107"/>
+        <source>Copy this answer (its Markdown; the arrow: as plain text)</source>
+        <translation>复制这条回答（Markdown 原文；点箭头可复制为纯文本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="209"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="110"/>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="111"/>
+        <source>Copy as plain text</source>
+        <translation>复制为纯文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="222"/>
         <source>generating…</source>
         <translation>正在生成…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="211"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="224"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="213"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="226"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="215"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="228"/>
         <source>failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="217"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="230"/>
         <source>forked at token {0}</source>
         <translation>在第 {0} 个 token 处分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="220"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="233"/>
         <source>{0} tokens, {1:.1f} tok/s</source>
         <translation>{0} 个 token，{1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="238"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="251"/>
         <source>✓ valid JSON</source>
         <translation>✓ 有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="239"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="252"/>
         <source>✓ valid JSON, matches the schema</source>
         <translation>✓ 有效的 JSON，符合 JSON Schema</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="240"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="253"/>
         <source>✓ complete under the grammar</source>
         <translation>✓ 按语法完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="241"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="254"/>
         <source>✗ not valid JSON: {0}</source>
         <translation>✗ 不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="242"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="255"/>
         <source>✗ does not match the schema: {0}</source>
         <translation>✗ 不符合 JSON Schema：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="243"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="256"/>
         <source>✗ the schema itself is not valid: {0}</source>
         <translation>✗ JSON Schema 本身无效：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="244"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="257"/>
         <source>✗ cut off before the grammar was complete (max tokens or stopped)</source>
         <translation>✗ 在语法完整之前被截断（达到最大 token 数或被停止）</translation>
     </message>
@@ -995,7 +1005,7 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="297"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="310"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个 token 都可以在右侧查看。</translation>
     </message>
@@ -5385,37 +5395,37 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>UserBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="43"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="44"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="47"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="48"/>
         <source>Previous version of this message</source>
         <translation>此消息的上一个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="49"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="50"/>
         <source>Next version of this message</source>
         <translation>此消息的下一个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="58"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="59"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="58"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="59"/>
         <source>Edit and resend this message</source>
         <translation>编辑并重新发送此消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="60"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="61"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="60"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="61"/>
         <source>Copy this message</source>
         <translation>复制此消息</translation>
     </message>

@@ -6,11 +6,12 @@ import re
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QScrollArea,
     QSizePolicy,
     QToolButton,
@@ -103,8 +104,13 @@ class AnswerBubble(QFrame):
         header.addWidget(self.format_button)
         self.regenerate_button = _tool(self.tr("Regenerate"), self.tr("Generate this answer again (a new version)"))
         self.regenerate_button.clicked.connect(self.regenerateRequested)
-        self.copy_button = _tool(self.tr("Copy"), self.tr("Copy this answer"))
+        self.copy_button = _tool(self.tr("Copy"), self.tr("Copy this answer (its Markdown; the arrow: as plain text)"))
         self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.answer_text()))
+        copy_menu = QMenu(self.copy_button)
+        copy_menu.addAction(self.tr("Copy as Markdown"), lambda: QGuiApplication.clipboard().setText(self.answer_text()))
+        copy_menu.addAction(self.tr("Copy as plain text"), lambda: QGuiApplication.clipboard().setText(self.plain_text()))
+        self.copy_button.setMenu(copy_menu)
+        self.copy_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         header.addWidget(self.regenerate_button)
         header.addWidget(self.copy_button)
         layout.addLayout(header)
@@ -167,6 +173,13 @@ class AnswerBubble(QFrame):
             return ""
         n_thinking = thinking_prefix(answer.steps)
         return "".join(s.text for s in answer.steps[n_thinking:]).lstrip() if n_thinking else answer.text
+
+    def plain_text(self) -> str:
+        """The answer as it reads formatted: Markdown's marks taken off (the text itself when it has none)."""
+        text = self.answer_text()
+        document = QTextDocument()
+        document.setMarkdown(text)
+        return document.toPlainText().strip() if has_markdown(text) else text
 
     def _mirror_view(self) -> None:
         fold = self.fold.view
