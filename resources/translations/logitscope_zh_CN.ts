@@ -4725,6 +4725,11 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="39"/>
+        <source>{0} backend</source>
+        <translation>{0} 后端</translation>
+    </message>
+    <message>
         <location filename="../../app/logitscope/ui/window/status_line.py" line="53"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>

@@ -35,8 +35,8 @@ class StatusLine(QObject):
         elif isinstance(info, ModelInfo):
             self.backend.setText(self.tr("{0} · {1} of {2} layers offloaded").format(
                 backend, info.n_gpu_layers, info.card.n_offloadable))
-        else:
-            self.backend.setText(backend)
+        else:   # llama.cpp's device name ("CPU", "CUDA0"), said to be one: words, in every language
+            self.backend.setText(self.tr("{0} backend").format(backend) if backend != "…" else backend)
         self._n_ctx = None if info is None else (info.n_ctx or 0)
         self.show_context(0)
 
