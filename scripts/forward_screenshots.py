@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -27,7 +26,8 @@ SCREEN = (1280, 720)
 
 def main() -> int:
     import numpy as np
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtCore import QSettings
+    from shot_wait import wait
 
     from logitscope.library.demo import fetch_demo
     from logitscope.protocol.api import LoadSettings
@@ -45,13 +45,6 @@ def main() -> int:
     window.resize(*SCREEN)
     window.show()
     on_screen = os.environ.get("QT_QPA_PLATFORM") == "xcb" and shutil.which("import")
-
-    def wait(condition, timeout: float = 180.0) -> None:  # noqa: ANN001 - a real event loop, not a busy one
-        end = time.monotonic() + timeout
-        loop = QEventLoop()
-        while not condition() and time.monotonic() < end:
-            QTimer.singleShot(50, loop.quit)
-            loop.exec()
 
     def shot(key: str, name: str, ready) -> None:  # noqa: ANN001
         """Float the dock over the whole screen, wait until it shows what it should, capture it."""

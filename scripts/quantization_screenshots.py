@@ -16,7 +16,6 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -27,6 +26,8 @@ QUESTION = {"en": "What is the capital of France?", "zh": "法国的首都是哪
 
 
 def main() -> int:
+    from shot_wait import wait
+
     from logitscope.library.demo import fetch_demo
 
     demo = fetch_demo(log=lambda _m: None)   # the user's copy (found, or fetched once), before the data folder moves
@@ -36,7 +37,7 @@ def main() -> int:
     source.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(demo, source)
 
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtCore import QSettings
 
     from logitscope.protocol.api import LoadSettings
     from logitscope.protocol.sampler_settings import PRESETS
@@ -54,14 +55,6 @@ def main() -> int:
     window = MainWindow(settings=QSettings(str(home / "ui.ini"), QSettings.Format.IniFormat), dark=dark)
     window.resize(1400, 900)
     window.show()
-
-    def wait(condition, timeout: float = 180.0) -> bool:  # noqa: ANN001 - a real event loop, not a busy one
-        end = time.monotonic() + timeout
-        loop = QEventLoop()
-        while not condition() and time.monotonic() < end:
-            QTimer.singleShot(50, loop.quit)
-            loop.exec()
-        return bool(condition())
 
     def action(shortcut: str):  # noqa: ANN202 - the Model menu's action with this shortcut (any language)
         return next(a for a in window.model_menu.actions() if a.shortcut().toString() == shortcut)

@@ -15,7 +15,6 @@ import math
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -28,7 +27,8 @@ SCHEMA = ('{"type": "object", "properties": {"name": {"type": "string"}, "colour
 
 
 def main() -> int:
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtCore import QSettings
+    from shot_wait import wait
 
     from logitscope.library.demo import fetch_demo
     from logitscope.protocol.api import LoadSettings
@@ -49,13 +49,6 @@ def main() -> int:
                                            QSettings.Format.IniFormat), dark=dark)
     window.resize(*SIZES[0])
     window.show()
-
-    def wait(condition, timeout: float = 180.0) -> None:  # noqa: ANN001 - a real event loop, not a busy one
-        end = time.monotonic() + timeout
-        loop = QEventLoop()
-        while not condition() and time.monotonic() < end:
-            QTimer.singleShot(50, loop.quit)
-            loop.exec()
 
     def answer(text: str, settings: SamplerSettings, tokens: int) -> None:
         window.sampler.set_settings(settings)

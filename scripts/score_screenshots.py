@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -29,7 +28,8 @@ PARAGRAPH = {
 
 
 def main() -> int:
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtCore import QSettings
+    from shot_wait import wait
 
     from logitscope.library.demo import fetch_demo
     from logitscope.protocol.api import LoadSettings
@@ -48,13 +48,6 @@ def main() -> int:
     window = MainWindow(settings=QSettings(str(Path(os.environ["LOGITSCOPE_HOME"]) / "ui.ini"),
                                            QSettings.Format.IniFormat), dark=dark)
     window.show()
-
-    def wait(condition, timeout: float = 180.0) -> None:  # noqa: ANN001 - a real event loop, not a busy one
-        end = time.monotonic() + timeout
-        loop = QEventLoop()
-        while not condition() and time.monotonic() < end:
-            QTimer.singleShot(50, loop.quit)
-            loop.exec()
 
     window.open_model(str(demo), LoadSettings(n_ctx=2048), ask=False)
     wait(lambda: window.bridge.info is not None and not window.bridge.busy)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -18,6 +17,7 @@ os.environ["LOGITSCOPE_HOME"] = tempfile.mkdtemp(prefix="logitscope-shots-")
 
 def main() -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from shot_wait import wait
 
     from logitscope.library.demo import fetch_demo
     from logitscope.protocol.api import LoadSettings
@@ -37,12 +37,6 @@ def main() -> int:
     window.show()
 
     # Wait in a real event loop (a processEvents busy-loop would eat a core and slow the engine down)
-    def wait(condition, timeout: float = 120.0) -> None:  # noqa: ANN001
-        end = time.monotonic() + timeout
-        loop = QEventLoop()
-        while not condition() and time.monotonic() < end:
-            QTimer.singleShot(50, loop.quit)
-            loop.exec()
 
     def settle(seconds: float = 0.5) -> None:
         loop = QEventLoop()

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "xcb" if os.environ.get("DISPLAY") else "offscreen")
@@ -32,7 +31,8 @@ QUESTION = {"en": "How was your weekend?", "zh": "你的周末过得怎么样？
 
 
 def main() -> int:
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtCore import QSettings
+    from shot_wait import wait
 
     from logitscope.library.demo import fetch_demo
     from logitscope.protocol.api import LoadSettings
@@ -55,13 +55,6 @@ def main() -> int:
     window.resize(*SIZES[0])
     window.move(0, 0)
     window.show()
-
-    def wait(condition, timeout: float = 180.0) -> None:  # noqa: ANN001 - a real event loop, not a busy one
-        end = time.monotonic() + timeout
-        loop = QEventLoop()
-        while not condition() and time.monotonic() < end:
-            QTimer.singleShot(50, loop.quit)
-            loop.exec()
 
     def grab(widget, path: Path) -> None:  # noqa: ANN001
         wait(lambda: False, 0.8)

@@ -232,3 +232,13 @@ def test_kl_requests_that_cannot_be_measured_get_one_clear_line(models: Path, ge
     for args, phrase in cases:
         assert_clean_error(run(*args, cwd=models, timeout=600), phrase)
     assert not list(models.glob("*.kld.part")) and not (models / "nowhere").exists()
+
+
+def test_the_best_few_of_float_rows_of_any_width_are_found() -> None:
+    """Rows of shifted logits (<= 0) whose width is no multiple of the block: the padding never wins."""
+    rng = np.random.default_rng(5)
+    values = (rng.standard_normal((6, 50_257)) * 3).astype(np.float32)
+    values -= values.max(axis=1, keepdims=True)
+    ids = top_ids(values, 10)
+    expected = np.argsort(-values, axis=1, kind="stable")[:, :10]
+    assert (np.sort(ids, axis=1) == np.sort(expected, axis=1)).all()

@@ -52,3 +52,13 @@ def test_thinking_that_never_ends_is_said_to_and_an_answer_without_any_is_unchan
     assert not split_thinking(result.text).closed and split_thinking(result.text).thinking == "Hmm..."
     steps, result = _run([answer("42"), *END])
     assert result.reasoning is None and result.text == "42" and not steps[0].thinking
+
+
+def test_a_thinking_budget_a_server_does_not_take_is_said_not_applied() -> None:
+    from logitscope.protocol.api import DecodeOptions
+
+    request = GenerateRequest(messages=CHAT.messages, options=DecodeOptions(reasoning_budget=16))
+    with FakeServer(chat_routes([answer("42"), *END])) as server, RemoteEngine(server.url) as engine:
+        result = engine.generate(request)
+    assert result.text == "42"   # answered all the same
+    assert any("thinking budget (16) was not applied" in str(n) for n in result.notices), result.notices

@@ -20,7 +20,6 @@ import shutil
 import signal
 import sys
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +68,7 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
     from logitscope.cli.common import resolve_model
     from logitscope.gguf.card import read_model_card
     from logitscope.host.client import CancelledError
+    from logitscope.host.kl_job import other_configuration
     from logitscope.host.score_compare import scoring_settings
 
     _check(args)
@@ -112,12 +112,11 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
                 read_model_card(other_path)
                 label = other_path.name
             elif args.compare_kv_type is not None:
-                other_settings = replace(settings, type_k=args.compare_kv_type, type_v=args.compare_kv_type)
-                other_settings.validate()
+                other_settings = other_configuration(settings, kv_type=args.compare_kv_type)
                 label = f"{path.name}, KV cache {args.compare_kv_type}"
             elif args.compare_flash_attn is not None:
                 flash = args.compare_flash_attn == "on"
-                other_settings = replace(settings, flash_attn=flash)
+                other_settings = other_configuration(settings, flash_attn=flash)
                 label = f"{path.name}, flash attention {args.compare_flash_attn}"
             else:
                 other_steering, label = steering, f"{path.name}, steered"

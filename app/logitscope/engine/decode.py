@@ -202,8 +202,8 @@ class Decoder:
         t_prompt = time.perf_counter()
         timings = Timings(load_s=rt.load_s, n_prompt=len(prompt), n_prompt_eval=n_eval, prompt_s=t_prompt - t_start)
         utf8 = Utf8Stream()
-        prefix_text = "".join(utf8.feed(rt.piece(token)) for token in (prompt[len(prompt) - n_prefix:] if n_prefix else ()))
-        phases = ThinkingSteps(thinking, prefix_text) if thinking is not None else None
+        prefix_texts = [utf8.feed(rt.piece(token)) for token in (prompt[len(prompt) - n_prefix:] if n_prefix else ())]
+        phases = ThinkingSteps(thinking, prefix_texts) if thinking is not None else None
         stops = _StopFilter(tuple(options.stop))
         emitted: list[StepRecord] = []
         notices = list(notices or [])
@@ -239,9 +239,8 @@ class Decoder:
             top, lse, entropy_raw, e = self.raw_stats(logits)
             best = top_indices(logits, RAW_TOP_N, top)  # ranked once: the raw record, top-k and the records reuse it
             state.head_ids = best
-            forced = phases.forced() if phases is not None else None
-            if forced is None and i < len(options.forced):
-                forced = options.forced[i]
+            # the caller's forced tokens first (a fork's), then the engine's closing tags
+            forced = options.forced[i] if i < len(options.forced) else phases.forced() if phases is not None else None
             try:
                 outcome = sample(Candidates(self.all_ids, logits, False, True, lse, best), settings, recent,
                                  state=state, forced=forced)

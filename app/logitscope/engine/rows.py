@@ -17,8 +17,9 @@ def top_ids(values: np.ndarray, k: int) -> np.ndarray:
     argpartition over the whole row here)."""
     rows, n = values.shape
     n_blocks = -(-n // _TOP_BLOCK)
-    if n % _TOP_BLOCK or n_blocks < k:
-        padded = np.zeros((rows, max(n_blocks, k) * _TOP_BLOCK), dtype=values.dtype)
+    if n % _TOP_BLOCK or n_blocks < k:   # padded with the lowest value there is: it never outranks a real one
+        lowest = np.finfo(values.dtype).min if values.dtype.kind == "f" else np.iinfo(values.dtype).min
+        padded = np.full((rows, max(n_blocks, k) * _TOP_BLOCK), lowest, dtype=values.dtype)
         padded[:, :n] = values
         values = padded
     s_row, s_col = values.strides
@@ -28,11 +29,10 @@ def top_ids(values: np.ndarray, k: int) -> np.ndarray:
     candidates = np.take_along_axis(blocks, best_blocks[:, :, None], axis=1).reshape(rows, k * _TOP_BLOCK)
     pick = np.argpartition(candidates, -k, axis=1)[:, -k:]
     ids: np.ndarray = np.take_along_axis(best_blocks, pick // _TOP_BLOCK, axis=1) * _TOP_BLOCK + pick % _TOP_BLOCK
-    outside = (ids >= n).any(axis=1)   # a padding zero among the best: a row of fewer than k non-zero values
+    outside = (ids >= n).any(axis=1)   # padding among the best: a row whose k-th value is the lowest there is
     if outside.any():
         ids[outside] = np.argpartition(values[outside, :n], -k, axis=1)[:, -k:]
     return ids
-
 
 
 def row_numbers(logits: np.ndarray, mx: np.ndarray, shifted: np.ndarray, e: np.ndarray, sums: np.ndarray,

@@ -4,7 +4,7 @@ start for a budget of 0 (the block closed at once)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,8 +14,8 @@ from logitscope.protocol.reasoning import (
     BY_MODEL,
     CLOSE_TEXT,
     OPEN_TAG,
+    THINKING,
     UNCLOSED,
-    UNLIMITED,
     ThinkingTracker,
     prompt_opens_block,
     template_thinks,
@@ -59,11 +59,11 @@ class ThinkingSteps:
     """The loop's side: each step's phase, and the tokens to force next (the start, then the closing tags once
     the budget is spent)."""
 
-    def __init__(self, plan: ThinkingPlan, prefix_text: str = "") -> None:
+    def __init__(self, plan: ThinkingPlan, prefix_texts: Sequence[str] = ()) -> None:
         self.plan = plan
         self.tracker = ThinkingTracker(plan.inside)
-        if prefix_text:   # a fork's answer so far: its block may be open
-            self.tracker.feed(prefix_text)
+        for text in prefix_texts:   # a fork's answer so far, token by token: its block may be open, and counts
+            self.tracker.feed(text)
         self.pending = list(plan.start)
         self.closed_by_budget = bool(plan.start)   # a budget of 0: the engine closes it at once
 
@@ -72,10 +72,10 @@ class ThinkingSteps:
 
     def step(self, text: str) -> bool:
         """Whether the step whose text this is was thinking; arms the closing tags when the budget is spent."""
-        thinking = self.tracker.feed(text) == "thinking"
+        thinking = self.tracker.feed(text) == THINKING
         budget = self.plan.budget
-        if (budget != UNLIMITED and budget > 0 and self.tracker.inside and not self.pending
-                and not self.closed_by_budget and self.tracker.n_thinking >= budget):
+        if (budget > 0 and self.tracker.inside and not self.pending and not self.closed_by_budget
+                and self.tracker.n_thinking >= budget):
             self.pending = list(self.plan.close)
             self.closed_by_budget = True
         return thinking

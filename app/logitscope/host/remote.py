@@ -64,6 +64,7 @@ from logitscope.protocol.causal import (
 from logitscope.protocol.engine_like import RemoteModelInfo
 from logitscope.protocol.forced_compare import ForcedKl
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
+from logitscope.protocol.reasoning import UNLIMITED
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
 from logitscope.protocol.steering import Steering
@@ -264,6 +265,10 @@ class RemoteEngine:
                 Message("{name} = {value} was not applied: {why}", name=name, value=readable(name, getattr(settings, name)),
                         why=why)
                 for name, why in wire.not_applied.items()])
+            if request.options.reasoning_budget != UNLIMITED:
+                answer.notices.append(Message("the thinking budget ({budget}) was not applied: a remote server does "
+                                              "its own thinking (llama-server's --reasoning-budget)",
+                                              budget=request.options.reasoning_budget))
             try:
                 self._stream(wire, answer, on_step)
             except RemoteEngineError as exc:

@@ -58,11 +58,7 @@ class ThinkingTracker:
         self.closed = False            # the block has ended
         self.n_thinking = 0            # steps inside the block (the budget counts these)
         self._head = ""                # the answer's text while it may still open with the tag
-        self._block = ""               # the block's text so far (to find the closing tag across tokens)
-
-    @property
-    def deciding(self) -> bool:
-        return not self.opened and not self.closed
+        self._tail = ""                # the block's last characters: a closing tag split across tokens
 
     def feed(self, text: str) -> str:
         """This step's phase (THINKING or ANSWER)."""
@@ -73,17 +69,22 @@ class ThinkingTracker:
             head = self._head.lstrip()
             if head.startswith(OPEN_TAG):
                 self.inside = self.opened = True
-                self._block = head[len(OPEN_TAG):]
+                self._seek_close(head[len(OPEN_TAG):])
                 return self._thinking()
             if OPEN_TAG.startswith(head):
                 return self._thinking() if head else ANSWER   # the tag's first characters, or whitespace alone
             self.closed, self.n_thinking = True, 0            # no block: the answer began
             return ANSWER
-        self._block += text
-        phase = self._thinking()
-        if CLOSE_TAG in self._block:
+        self._seek_close(text)
+        return self._thinking()
+
+    def _seek_close(self, text: str) -> None:
+        """Only the new text and the characters before it that a tag could span are searched: a long block costs
+        the same per token as a short one."""
+        window = self._tail + text
+        if CLOSE_TAG in window:
             self.inside, self.closed = False, True
-        return phase
+        self._tail = window[-(len(CLOSE_TAG) - 1):]
 
     def _thinking(self) -> str:
         self.n_thinking += 1

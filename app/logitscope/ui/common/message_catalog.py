@@ -337,6 +337,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "the server sent no probabilities for {blind} of {n_steps} tokens"),
     QT_TRANSLATE_NOOP("messages", "the stream from {base_url} ended before the answer was complete (after {n_steps} tokens)"),
     QT_TRANSLATE_NOOP("messages", "the text to score is empty"),
+    QT_TRANSLATE_NOOP("messages", "the thinking budget ({budget}) was not applied: a remote server does its own thinking (llama-server's --reasoning-budget)"),
     QT_TRANSLATE_NOOP("messages", "the vocabulary has {n_vocab:,} tokens but the token embedding has {rows:,} rows"),
     QT_TRANSLATE_NOOP("messages", "there is no conversation with id {conversation_id}"),
     QT_TRANSLATE_NOOP("messages", "there is no message with id {message_id}"),
