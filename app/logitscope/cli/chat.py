@@ -13,12 +13,12 @@ from logitscope.cli.common import (
 )
 from logitscope.cli.reasoning_options import add_reasoning_arguments
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args
-from logitscope.protocol.api import DecodeOptions
 from logitscope.protocol.sampler_settings import SamplerSettings
 
 
 def run(args: argparse.Namespace) -> int:
     from logitscope.cli.terminal_chat import TerminalChat
+    from logitscope.protocol.api import DecodeOptions
 
     steering = steering_from_args(args)  # bad flags and files: refused before an engine starts
     decode = DecodeOptions(reasoning_format=args.reasoning_format, reasoning_budget=args.reasoning_budget)
