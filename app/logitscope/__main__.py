@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from logitscope.base.fatal import WINDOW_ADDRESS_SPACE, describe, release_stdout, require_address_space
+from logitscope.base.fatal import (
+    COMMAND_LINE_ADDRESS_SPACE,
+    WINDOW_ADDRESS_SPACE,
+    describe,
+    release_stdout,
+    require_address_space,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,6 +42,7 @@ def _dispatch(argv: list[str]) -> int:
         # before the command line's modules (numpy, whose BLAS starts threads) are imported: under a tight
         # `ulimit -v` that import itself can hang instead of failing, so the window's need is checked first
         require_address_space(WINDOW_ADDRESS_SPACE, "the window")
+    require_address_space(COMMAND_LINE_ADDRESS_SPACE, "the command line")
     from logitscope.cli.main import main as cli_main
 
     return cli_main(argv)

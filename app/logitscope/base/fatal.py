@@ -25,6 +25,11 @@ TIGHT_ADDRESS_SPACE = 1 << 30
 # Under a tighter `ulimit -v` Qt's bootstrap may abort natively rather than raise, so check before.
 WINDOW_ADDRESS_SPACE = 512 << 20
 
+# Address space the command line needs to import its modules (`logitscope info`: VmPeak 253 MiB measured; it
+# fails below 250 MiB). Under a tighter limit CPython's import machinery can spin forever on a MemoryError
+# (seen in importlib's `finally: spec._initializing = False`) instead of raising, so check before importing.
+COMMAND_LINE_ADDRESS_SPACE = 288 << 20
+
 
 def describe(exc: BaseException) -> str | None:
     """One line for a failure of the environment; None for anything else (a bug: let it show)."""
