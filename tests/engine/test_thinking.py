@@ -128,3 +128,16 @@ def test_earlier_answers_go_back_to_the_template_without_their_thinking(engine) 
                 ChatMessage("user", "And six times eight?")]
     prompt = build_chat_prompt(engine.template, messages, None, engine.chat_tokens, 2048, 64)
     assert "forty-two" not in prompt.text and "<|im_start|>assistant\n42<|im_end|>" in prompt.text
+
+
+def test_a_template_that_reads_the_thinking_gets_it_as_reasoning_content() -> None:
+    from logitscope.engine.chat import ChatTemplate, build_chat_prompt
+    from logitscope.protocol.api import ChatMessage
+
+    source = ("{% for m in messages %}<{{ m.role }}>{% if m.reasoning_content %}[{{ m.reasoning_content }}]"
+              "{% endif %}{{ m.content }}{% endfor %}")
+    template = ChatTemplate(source, bos_token="", eos_token="")
+    messages = [ChatMessage("user", "q"), ChatMessage("assistant", "<think>\nsix sevens\n</think>\n\n42"),
+                ChatMessage("user", "again")]
+    prompt = build_chat_prompt(template, messages, None, lambda t: list(t.encode()), 4096, 16)
+    assert prompt.text == "<user>q<assistant>[six sevens]42<user>again"

@@ -75,10 +75,28 @@ def test_older_traces_read_as_without_a_block() -> None:
 def test_earlier_answers_go_back_without_their_thinking() -> None:
     plain = "{{ '<|im_start|>assistant\\n' }}"
     opening = "{{ '<|im_start|>assistant\\n<think>\\n' }}"
-    assert sent_back("<think>\nsix sevens\n</think>\n\n42", plain) == "42"
-    assert sent_back("six sevens\n</think>\n\n42", opening) == "42"          # the template opened the block
-    assert sent_back("six sevens\n</think>\n\n42", plain) == "six sevens\n</think>\n\n42"   # not a block here
-    assert sent_back("<think>\nstill thinking", plain) == "<think>\nstill thinking"        # never closed: kept
-    assert sent_back("42", opening) == "42"
+    assert sent_back("<think>\nsix sevens\n</think>\n\n42", plain) == ("42", "")
+    assert sent_back("six sevens\n</think>\n\n42", opening) == ("42", "")    # the template opened the block
+    assert sent_back("six sevens\n</think>\n\n42", plain) == ("six sevens\n</think>\n\n42", "")  # no block here
+    assert sent_back("<think>\nstill thinking", plain) == ("<think>\nstill thinking", "")   # never closed: kept
+    assert sent_back("42", opening) == ("42", "")
+    assert sent_back("42", plain, thinking="six sevens") == ("42", "")        # stored apart: the answer alone
     wants_it = "{{ message.reasoning_content }}<think>"
-    assert sent_back("<think>a</think>b", wants_it) == "<think>a</think>b"
+    assert sent_back("<think>a</think>b", wants_it) == ("b", "a")             # the template gets it apart
+    assert sent_back("b", wants_it, thinking="a") == ("b", "a")
+
+
+def test_an_answer_splits_by_its_steps_phases() -> None:
+    from logitscope.protocol.reasoning import joined_text, split_by_steps
+
+    texts = ["<think>", "\nsix", " sevens", "\n</think>\n\n4", "2"]
+    split = split_by_steps(texts, [True, True, True, True, False])
+    assert (split.thinking, split.answer, split.has_block, split.closed) == ("six sevens", "42", True, True)
+    opened = split_by_steps(["six", " sevens", "</think>", "\n42"], [True, True, True, False])
+    assert (opened.thinking, opened.answer) == ("six sevens", "42")           # the template opened the block
+    unclosed = split_by_steps(["<think>", "hmm"], [True, True])
+    assert (unclosed.thinking, unclosed.answer, unclosed.closed) == ("hmm", "", False)
+    assert split_by_steps(["4", "2"], [False, False]).answer == "42"
+    assert joined_text("six sevens", "42") == "<think>\nsix sevens\n</think>\n\n42"
+    assert joined_text(None, "42") == "42"
+    assert split_by_steps([joined_text("a", "b")], [True]).answer == "b"

@@ -44,7 +44,7 @@ class ChatTemplate:
             return _render_plain(messages)
         # the template sees plain role/content dicts; ChatMessage's role is a str, not the TypedDicts' literals
         payload = cast(list[ChatCompletionRequestMessage],
-                       [{"role": m.role, "content": m.content} for m in messages])
+                       [_payload(m) for m in messages])
         try:
             result = _with_timeout(lambda: formatter(messages=payload), RENDER_TIMEOUT_S)
         except TimeoutError:
@@ -55,6 +55,14 @@ class ChatTemplate:
         except Exception as exc:
             raise ChatTemplateError("the model's chat template failed: {exc}", exc=exc) from None
         return result.prompt
+
+
+def _payload(message: ChatMessage) -> dict[str, str]:
+    """What the template sees of a message; `reasoning_content` only where there is thinking to give back."""
+    payload = {"role": message.role, "content": message.content}
+    if message.thinking:
+        payload["reasoning_content"] = message.thinking
+    return payload
 
 
 def _render_plain(messages: Sequence[ChatMessage]) -> str:
@@ -115,7 +123,7 @@ def build_chat_prompt(template: ChatTemplate, messages: Sequence[ChatMessage], s
     """Render and tokenize; while the prompt leaves fewer than `reserve` tokens for the answer, drop the
     oldest turns (never the system prompt, never the last user message)."""
     head = [ChatMessage("system", system)] if system else []
-    body = [ChatMessage(m.role, sent_back(m.content, template.source)) if m.role == "assistant" else m
+    body = [ChatMessage(m.role, *sent_back(m.content, template.source, m.thinking)) if m.role == "assistant" else m
             for m in messages if m.role != "system" or not system]
     budget = n_ctx - reserve
     trimmed = 0

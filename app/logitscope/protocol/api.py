@@ -58,6 +58,7 @@ class LoadSettings:
 class ChatMessage:
     role: str       # "system" | "user" | "assistant"
     content: str
+    thinking: str = ""   # an earlier answer's thinking, for a template that reads `reasoning_content`
 
 
 

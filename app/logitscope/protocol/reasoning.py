@@ -123,12 +123,39 @@ def step_phases(texts: Sequence[str], inside: bool = False) -> list[str]:
     return phases
 
 
-def sent_back(content: str, template: str | None) -> str:
-    """An earlier answer as it goes back into the prompt: without its thinking block, as llama-server sends it,
-    unless the template reads the thinking itself (a `reasoning_content` field: GLM's, gpt-oss's)."""
-    if template is not None and "reasoning_content" in template:
-        return content
+def split_by_steps(texts: Sequence[str], thinking: Sequence[bool]) -> ThinkingSplit:
+    """An answer split by its steps' phases (the engine's `thinking` flags): its leading thinking steps are the
+    block. What the history stores apart; a text after the closing tag within the same token is the answer's."""
+    n = 0
+    while n < len(texts) and thinking[n]:
+        n += 1
+    rest = "".join(texts[n:])
+    if not n:
+        return ThinkingSplit("", rest, False, False)
+    block = "".join(texts[:n])
+    inner = split_thinking(block, inside=not block.lstrip().startswith(OPEN_TAG))
+    return ThinkingSplit(inner.thinking, (inner.answer + rest).lstrip(), True, inner.closed)
+
+
+def joined_text(thinking: str | None, answer: str, opened_by_prompt: bool = False, closed: bool = True) -> str:
+    """An answer's whole text again from its two stored parts (None: no block), as the model wrote them but for the
+    whitespace around the tags."""
+    if thinking is None:
+        return answer
+    head = "" if opened_by_prompt else OPEN_TAG + "\n"
+    return f"{head}{thinking}{CLOSE_TEXT}{answer}" if closed else f"{head}{thinking}"
+
+
+def sent_back(content: str, template: str | None, thinking: str = "") -> tuple[str, str]:
+    """An earlier answer as it goes back into the prompt, as (content, thinking): without its thinking block, as
+    llama-server sends it; the thinking is "" unless the template reads it itself (a `reasoning_content` field:
+    GLM's, gpt-oss's), which then gets it apart. `thinking` given: `content` is the answer alone already."""
+    reads_thinking = template is not None and "reasoning_content" in template
+    if thinking:
+        return content, thinking if reads_thinking else ""
     # a block the template opened has no opening tag in the answer's text
     opened_by_prompt = template_thinks(template) and not content.lstrip().startswith(OPEN_TAG)
     split = split_thinking(content, inside=opened_by_prompt and CLOSE_TAG in content)
-    return split.answer if split.has_block and split.closed else content
+    if not (split.has_block and split.closed):
+        return content, ""
+    return split.answer, split.thinking if reads_thinking else ""

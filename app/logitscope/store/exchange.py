@@ -71,6 +71,7 @@ def _export_conversation(store: HistoryStore, conv: Conversation) -> dict[str, A
         "created_at": conv.created_at,
         "updated_at": conv.updated_at,
         "deleted_at": conv.deleted_at,
+        "settings": conv.settings,
         "messages": [_export_message(store.connection, m, position) for m in messages],
     }
 
@@ -94,6 +95,9 @@ def _export_message(conn: sqlite3.Connection, m: StoredMessage, position: dict[i
         "forked_at": m.forked_at,
         "prefix_steps": m.prefix_steps,
         "steering": m.steering,
+        "thinking": m.thinking,
+        "reasoning": m.reasoning,
+        "attachments": m.attachments or None,
         "trace": _export_trace(conn, m) if m.n_steps else None,
     }
 
@@ -152,7 +156,8 @@ def _import_conversation(conn: sqlite3.Connection, conv: Any, n: int) -> int:
     title = checked_field(conv, "title", str, where).strip() or "Imported conversation"
     created = checked_field(conv, "created_at", (int, float), where)
     cid = insert_conversation(conn, title, created, checked_field(conv, "updated_at", (int, float), where),
-                              checked_field(conv, "deleted_at", (int, float), where, optional=True))
+                              checked_field(conv, "deleted_at", (int, float), where, optional=True),
+                              checked_field(conv, "settings", dict, where, optional=True))
     new_ids: list[int] = []
     for k, msg in enumerate(checked_field(conv, "messages", list, where), 1):
         new_ids.append(_import_message(conn, cid, msg, new_ids, f"{where}, message {k}"))
@@ -193,7 +198,11 @@ def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[
         forked_at=checked_field(msg, "forked_at", int, where, optional=True),
         prefix_steps=checked_field(msg, "prefix_steps", int, where, optional=True) or 0,
         # exports written before steering was stored have none: unsteered
-        steering=checked_field(msg, "steering", dict, where, optional=True))
+        steering=checked_field(msg, "steering", dict, where, optional=True),
+        # exports written before thinking was stored apart have it in "content", if at all
+        thinking=checked_field(msg, "thinking", str, where, optional=True),
+        reasoning=checked_field(msg, "reasoning", dict, where, optional=True),
+        attachments=checked_field(msg, "attachments", list, where, optional=True))
     if trace is not None:
         assert model_id is not None
         _import_trace(conn, message_id, model_id, trace, where)
@@ -248,7 +257,11 @@ def _markdown(store: HistoryStore, conv: Conversation) -> str:
         if len(versions) > 1:
             heading += f" (version {versions.index(m.id) + 1} of {len(versions)})"
         out.append(f"## {heading}\n")
+        if m.thinking is not None:
+            out.append(f"<details><summary>Thinking</summary>\n\n{m.thinking}\n\n</details>\n")
         out.append((m.content or "_(empty)_") + "\n")
+        for attachment in m.attachments:
+            out.append(f"_Attached: {attachment.get('name')} ({len(str(attachment.get('text', '')))} characters)_\n")
         if m.role == "assistant":
             out.append(f"<sub>{_answer_line(m)}</sub>\n")
     return "\n".join(out)

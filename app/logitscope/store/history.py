@@ -111,6 +111,12 @@ class HistoryStore:
                                        "ORDER BY c.updated_at DESC, c.id DESC")
         return [conversation_from_row(row) for row in rows]
 
+    def set_settings(self, conversation_id: int, settings: Mapping[str, Any] | None) -> None:
+        """The conversation's own settings (its system prompt preset, its sampler settings: plain JSON); None: the
+        defaults again."""
+        self._update_conversation(conversation_id, "settings_json = ?",
+                                  to_json(dict(settings)) if settings is not None else None)
+
     def rename(self, conversation_id: int, title: str) -> None:
         self._update_conversation(conversation_id, "title = ?", _clean_title(title))
 
@@ -174,17 +180,22 @@ class HistoryStore:
         return hits
 
     # -- messages ----------------------------------------------------------------------------------
-    def add_message(self, conversation_id: int, role: str, content: str, parent_id: int | None = None) -> int:
-        """A complete message (a user turn, a system prompt) under `parent_id`; it becomes the active branch."""
+    def add_message(self, conversation_id: int, role: str, content: str, parent_id: int | None = None, *,
+                    attachments: Sequence[Mapping[str, Any]] = ()) -> int:
+        """A complete message (a user turn, a system prompt) under `parent_id`; it becomes the active branch.
+        `attachments`: the text files sent with it, each {"name": ..., "text": ...}."""
         with transaction(self.connection):
-            message_id = insert_message(self.connection, conversation_id, parent_id, role, content)
+            message_id = insert_message(self.connection, conversation_id, parent_id, role, content,
+                                        attachments=attachments)
             self._touch(conversation_id)
         return message_id
 
     def edit(self, message_id: int, content: str) -> int:
-        """An edited copy of a message, as its sibling (the original is kept); returns the new id."""
+        """An edited copy of a message, as its sibling (the original is kept, its attachments go with the copy);
+        returns the new id."""
         original = self.message(message_id)
-        return self.add_message(original.conversation_id, original.role, content, original.parent_id)
+        return self.add_message(original.conversation_id, original.role, content, original.parent_id,
+                                attachments=original.attachments)
 
     def start_answer(self, conversation_id: int, parent_id: int | None, model: ModelIdentity,
                      vocab: Sequence[bytes], sampler: Mapping[str, Any],
@@ -265,9 +276,9 @@ class HistoryStore:
 # -- shared with exchange.py (imports write whole records) -----------------------------------------
 
 def insert_conversation(conn: sqlite3.Connection, title: str, created_at: float, updated_at: float,
-                        deleted_at: float | None = None) -> int:
-    cursor = conn.execute("INSERT INTO conversations (title, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?)",
-                          (title, created_at, updated_at, deleted_at))
+                        deleted_at: float | None = None, settings: dict[str, Any] | None = None) -> int:
+    cursor = conn.execute("INSERT INTO conversations (title, created_at, updated_at, deleted_at, settings_json) "
+                          "VALUES (?, ?, ?, ?, ?)", (title, created_at, updated_at, deleted_at, to_json(settings)))
     assert cursor.lastrowid is not None
     return cursor.lastrowid
 
@@ -279,7 +290,9 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
                    finish_reason: str | None = None, error: str | None = None,
                    notices: Sequence[str] | None = None, owner: str | None = None,
                    forked_at: int | None = None, prefix_steps: int = 0,
-                   steering: dict[str, Any] | None = None) -> int:
+                   steering: dict[str, Any] | None = None, thinking: str | None = None,
+                   reasoning: dict[str, Any] | None = None,
+                   attachments: Sequence[Mapping[str, Any]] | None = None) -> int:
     """Insert one message row. Without `selected_seq` the new message becomes the active branch."""
     if role not in ROLES:
         raise StoreError("a message's role must be one of {ROLES}, not {role!r}", ROLES=', '.join(ROLES), role=role)
@@ -295,10 +308,12 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
     cursor = conn.execute(
         "INSERT INTO messages (conversation_id, parent_id, role, content, status, created_at, selected_seq, "
         "model_id, sampler_json, seed, timings_json, kv_json, finish_reason, error, notices_json, owner, "
-        "forked_at, prefix_steps, steering_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "forked_at, prefix_steps, steering_json, thinking, reasoning_json, attachments_json) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (conversation_id, parent_id, role, content, status, time.time() if created_at is None else created_at,
          selected_seq, model_id, to_json(sampler), seed, to_json(timings), to_json(kv), finish_reason, error,
-         to_json(list(notices)) if notices is not None else None, owner, forked_at, prefix_steps, to_json(steering)))
+         to_json(list(notices)) if notices is not None else None, owner, forked_at, prefix_steps, to_json(steering),
+         thinking, to_json(reasoning), to_json([dict(a) for a in attachments]) if attachments else None))
     assert cursor.lastrowid is not None
     return cursor.lastrowid
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from logitscope.base.errors import StoreError
 from logitscope.base.messages import Message
+from logitscope.protocol.reasoning import split_by_steps
 from logitscope.protocol.trace import KvInfo, StepRecord, Timings, unpack_step
 from logitscope.store.files import file_kind
 from logitscope.store.records import ROLES
@@ -138,6 +139,9 @@ def _conversation(conv: Any, where: str, notices: list[str]) -> dict[str, Any]:
     _text(conv, "title", where)
     for key in ("created_at", "updated_at", "deleted_at"):
         _time(conv, key, where, optional=key == "deleted_at")
+    settings = checked_field(conv, "settings", dict, where, optional=True)   # absent before conversations had any
+    if settings is not None:
+        _plain(settings, f"{where}, settings", 0)
     messages = checked_field(conv, "messages", list, where)
     return {**conv, "messages": [_message(msg, k, f"{where}, message {k + 1}", notices)
                                  for k, msg in enumerate(messages)]}
@@ -158,8 +162,9 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
     _int(msg, "seed", where, INT64, optional=True)
     for key in ("forked_at", "prefix_steps"):   # step indexes; absent from exports made before forks were stored
         _int(msg, key, where, STEP_INDEXES, optional=True)
-    for key in ("finish_reason", "error"):
+    for key in ("finish_reason", "error", "thinking"):   # thinking: absent before it was stored apart
         _text(msg, key, where, optional=True)
+    _attachments(msg, where)
     for k, notice in enumerate(checked_field(msg, "notices", list, where, optional=True) or [], 1):
         if not isinstance(notice, str):
             raise StoreError("{where}: notice {k} must be str", where=where, k=k)
@@ -169,7 +174,7 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
         _text(model, "file_name", f"{where}, model")
         _int(model, "size", f"{where}, model", (0, INT64[1]))
         _text(model, "head_sha256", f"{where}, model")
-    for key in ("sampler", "steering"):   # steering: absent from exports made before it was stored
+    for key in ("sampler", "steering", "reasoning"):   # the last two: absent from exports made before them
         value = checked_field(msg, key, dict, where, optional=True)
         if value is not None:
             _plain(value, f"{where}, {key}", 0)
@@ -274,10 +279,25 @@ def _missing_steps(msg: dict[str, Any], steps: list[StepRecord]) -> _MissingStep
 
 
 def _texts_add_up(content: str, steps: list[StepRecord]) -> bool:
-    """The steps' texts make the answer, but for replacement characters the final flush of an
-    incomplete UTF-8 sequence may add."""
-    joined = "".join(step.text for step in sorted(steps, key=lambda s: s.i))
+    """The steps' texts make the answer (its thinking block apart, as stored), but for replacement characters
+    the final flush of an incomplete UTF-8 sequence may add."""
+    ordered = sorted(steps, key=lambda s: s.i)
+    split = split_by_steps([s.text for s in ordered], [s.thinking for s in ordered])
+    joined = split.answer
+    if split.has_block and not content.startswith(joined):   # an answer stored before thinking was kept apart
+        joined = "".join(s.text for s in ordered)
     return content.startswith(joined) and not content[len(joined):].strip("\ufffd")
+
+
+def _attachments(msg: dict[str, Any], where: str) -> None:
+    """A message's files: a list of {"name": text, "text": text} (absent before messages had any)."""
+    for k, attachment in enumerate(checked_field(msg, "attachments", list, where, optional=True) or [], 1):
+        here = f"{where}, attachment {k}"
+        if not isinstance(attachment, dict):
+            raise StoreError("{where} is not an object", where=here)
+        _text(attachment, "name", here)
+        _text(attachment, "text", here)
+        _plain(attachment, here, 0)
 
 
 # -- values ------------------------------------------------------------------------------------------

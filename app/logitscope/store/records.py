@@ -53,6 +53,7 @@ class Conversation:
     updated_at: float
     deleted_at: float | None    # set while the conversation is in the trash (soft-deleted)
     n_messages: int             # all branches
+    settings: dict[str, Any] | None = None   # its own settings (system prompt preset, sampler); None: the defaults
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,9 @@ class StoredMessage:
     forked_at: int | None = None            # a fork: the step where it left the answer it was forked from
     prefix_steps: int = 0                   # a fork: the steps it copied from that answer
     steering: dict[str, Any] | None = None  # the steering it was made with (None: unsteered), as its trace says
+    thinking: str | None = None             # a reasoning model's thinking block, tags off (None: no block)
+    reasoning: dict[str, Any] | None = None  # the trace's reasoning record (protocol/reasoning.py)
+    attachments: list[dict[str, Any]] = field(default_factory=list)  # a user message's files: {name, text}
 
 
 @dataclass(frozen=True)
@@ -92,30 +96,33 @@ class SearchHit:
 # -- rows ------------------------------------------------------------------------------------------
 
 CONVERSATION_COLUMNS = ("c.id, c.title, c.created_at, c.updated_at, c.deleted_at, "
-                        "(SELECT count(*) FROM messages WHERE conversation_id = c.id)")
+                        "(SELECT count(*) FROM messages WHERE conversation_id = c.id), c.settings_json")
 
 MESSAGE_COLUMNS = ("m.id, m.conversation_id, m.parent_id, m.role, m.content, m.status, m.created_at, "
                    "m.selected_seq, md.file_name, md.size, md.head_sha256, m.sampler_json, m.seed, "
                    "m.timings_json, m.kv_json, m.finish_reason, m.error, m.notices_json, "
                    "(SELECT count(*) FROM trace_steps WHERE message_id = m.id), m.forked_at, m.prefix_steps, "
-                   "m.steering_json")
+                   "m.steering_json, m.thinking, m.reasoning_json, m.attachments_json")
 MESSAGE_FROM = "messages m LEFT JOIN models md ON md.id = m.model_id"
 
 
 def conversation_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:
-    return Conversation(*row)
+    cid, title, created, updated, deleted, n_messages, settings = row
+    return Conversation(cid, title, created, updated, deleted, n_messages, _json(settings))
 
 
 def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredMessage:
     (mid, cid, parent, role, content, status, created, seq, file_name, size, sha, sampler, seed,
-     timings, kv, finish, error, notices, n_steps, forked_at, prefix_steps, steering) = row
+     timings, kv, finish, error, notices, n_steps, forked_at, prefix_steps, steering,
+     thinking, reasoning, attachments) = row
     return StoredMessage(
         id=mid, conversation_id=cid, parent_id=parent, role=role, content=content, status=status,
         created_at=created, selected_seq=seq,
         model=ModelIdentity(file_name, size, sha) if file_name is not None else None,
         sampler=migrated_sampler(_json(sampler)), seed=seed, timings=_json(timings), kv=_json(kv), finish_reason=finish,
         error=error, notices=_json(notices) or [], n_steps=n_steps, forked_at=forked_at, prefix_steps=prefix_steps,
-        steering=_json(steering))
+        steering=_json(steering), thinking=thinking, reasoning=_json(reasoning),
+        attachments=_json(attachments) or [])
 
 
 def migrated_sampler(settings: Any) -> Any:

@@ -12,6 +12,7 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from logitscope.protocol.reasoning import UNCLOSED, joined_text
 from logitscope.protocol.trace import GenerationResult, KvInfo, StepRecord, Timings
 from logitscope.store.records import StoredMessage
 
@@ -35,8 +36,16 @@ def stored_result(message: StoredMessage, steps: Sequence[StepRecord]) -> Genera
     """The result of a stored answer, or None when it has none (it never finished: no timings)."""
     if message.timings is None:
         return None
+    reasoning = message.reasoning if isinstance(message.reasoning, dict) else None
     return GenerationResult(
-        text=message.content, tokens=[step.token for step in steps], finish_reason=message.finish_reason or "",
+        text=whole_text(message), tokens=[step.token for step in steps], finish_reason=message.finish_reason or "",
         timings=from_stored(Timings, message.timings), kv=from_stored(KvInfo, message.kv or {}),
         settings=dict(message.sampler or {}), prompt_tokens=[], notices=list(message.notices),
-        steering=message.steering if isinstance(message.steering, dict) else None)
+        steering=message.steering if isinstance(message.steering, dict) else None, reasoning=reasoning)
+
+
+def whole_text(message: StoredMessage) -> str:
+    """The answer's whole text, its thinking block put back before it (stored apart since schema 6)."""
+    record = message.reasoning if isinstance(message.reasoning, dict) else {}
+    return joined_text(message.thinking, message.content, opened_by_prompt=bool(record.get("opened_by_prompt")),
+                       closed=record.get("ended") != UNCLOSED)

@@ -83,6 +83,17 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE messages ADD COLUMN steering_json TEXT;
     """,
+    # v6: a reasoning model's thinking kept apart from its answer (`content` is the answer alone; `thinking` the
+    # block's text without its tags, NULL: no block) and the trace's `reasoning` record (format, budget, how the
+    # block ended); the text files attached to a user message (`attachments_json`: a list of {name, text});
+    # a conversation's own settings (`settings_json`: its system prompt preset and sampler settings).
+    # NULL for everything before: answers kept their thinking, if any, in `content` (the window splits it).
+    """
+    ALTER TABLE messages ADD COLUMN thinking TEXT;
+    ALTER TABLE messages ADD COLUMN reasoning_json TEXT;
+    ALTER TABLE messages ADD COLUMN attachments_json TEXT;
+    ALTER TABLE conversations ADD COLUMN settings_json TEXT;
+    """,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

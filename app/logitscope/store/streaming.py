@@ -18,6 +18,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict
 
+from logitscope.protocol.reasoning import split_by_steps
 from logitscope.protocol.trace import GenerationResult, StepRecord, pack_step
 from logitscope.store.database import BUSY_TIMEOUT_S, transaction
 from logitscope.store.records import to_json
@@ -44,6 +45,7 @@ class StreamingWriter:
         self._wait_s = wait_s
         self._pending: list[StepRecord] = []
         self._parts: list[str] = []
+        self._thinking: list[bool] = []
         self._known_pieces: set[int] = set()
         self._ending: tuple[str, tuple[object, ...]] | None = None   # finish/fail's update, until committed
         self._last_attempt = time.monotonic()
@@ -75,6 +77,7 @@ class StreamingWriter:
         self._check_open()
         self._pending.append(step)
         self._parts.append(step.text)
+        self._thinking.append(step.thinking)
         if time.monotonic() - self._last_attempt >= self._interval_s:
             self.flush()
 
@@ -104,24 +107,34 @@ class StreamingWriter:
             return self.saved
         return self.flush()
 
+    def parts(self, whole: str | None = None) -> tuple[str, str | None]:
+        """(answer, thinking) as stored: the thinking block apart (None: no block). `whole`: the final text, for
+        an answer without a block (the steps may lack what a stop sequence held back)."""
+        split = split_by_steps(self._parts, self._thinking)
+        if not split.has_block:
+            return (self.text if whole is None else whole), None
+        return split.answer, split.thinking
+
     def finish(self, result: GenerationResult) -> bool:
         """The answer is complete (finish_reason stop, length or cancelled): status `done`, committed
         with the steps not saved yet. Returns `saved` (False: `flush()` later)."""
         self._check_open()
+        answer, thinking = self.parts(result.text) if result.reasoning is not None else (result.text, None)
         self._end(
-            "UPDATE messages SET content = ?, status = 'done', finish_reason = ?, sampler_json = ?, seed = ?, "
-            "timings_json = ?, kv_json = ?, notices_json = ?, steering_json = ? WHERE id = ?",
-            (result.text, result.finish_reason, to_json(result.settings), result.settings.get("seed"),
+            "UPDATE messages SET content = ?, thinking = ?, status = 'done', finish_reason = ?, sampler_json = ?, "
+            "seed = ?, timings_json = ?, kv_json = ?, notices_json = ?, steering_json = ?, reasoning_json = ? "
+            "WHERE id = ?",
+            (answer, thinking, result.finish_reason, to_json(result.settings), result.settings.get("seed"),
              to_json(asdict(result.timings)), to_json(asdict(result.kv)), to_json(list(result.notices)),
-             to_json(result.steering), self.message_id))
+             to_json(result.steering), to_json(result.reasoning), self.message_id))
         return self.flush()
 
     def fail(self, error: str) -> bool:
         """The generation failed (e.g. the engine crashed): status `error`, the partial answer kept.
         Returns `saved` (False: `flush()` later)."""
         self._check_open()
-        self._end("UPDATE messages SET content = ?, status = 'error', error = ? WHERE id = ?",
-                  (self.text, error, self.message_id))
+        self._end("UPDATE messages SET content = ?, thinking = ?, status = 'error', error = ? WHERE id = ?",
+                  (*self.parts(), error, self.message_id))
         return self.flush()
 
     def _end(self, update_sql: str, params: tuple[object, ...]) -> None:
@@ -134,8 +147,9 @@ class StreamingWriter:
         chosen = {step.token: step.piece for step in steps}
         pieces = {token: chosen[token] if token in chosen else bytes(self._vocab[token])
                   for token in referenced_tokens(steps) - self._known_pieces}
-        update_sql, params = self._ending or ("UPDATE messages SET content = ?, status = 'streaming' WHERE id = ?",
-                                              (self.text, self.message_id))
+        update_sql, params = self._ending or (
+            "UPDATE messages SET content = ?, thinking = ?, status = 'streaming' WHERE id = ?",
+            (*self.parts(), self.message_id))
         self._conn.execute(f"PRAGMA busy_timeout = {round(wait_s * 1000)}")
         try:
             with transaction(self._conn):
