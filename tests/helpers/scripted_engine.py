@@ -47,6 +47,11 @@ RECORDING_FILE = Path(__file__).resolve().parents[1] / "data" / "scripted_engine
 RECORDING_FORMAT = 1
 QUESTIONS = ("Say hi.", "Name a colour.", "Count to three.")
 MAX_TOKENS = 6
+# A reasoning trace (record_thinking): the thinking model's greedy answer, its block closed by a budget
+THINKING_FILE = RECORDING_FILE.with_name("thinking_trace.json.gz")
+THINKING_QUESTIONS = ("What is 6 times 7?",)
+THINKING_BUDGET = 12
+THINKING_MAX_TOKENS = 32
 
 
 @dataclass
@@ -56,14 +61,15 @@ class Recording:
     answers: list[tuple[list[StepRecord], GenerationResult]]
 
 
-def record(engine, questions: Sequence[str] = QUESTIONS, max_tokens: int = MAX_TOKENS) -> Recording:  # noqa: ANN001 - engine.core.Engine
+def record(engine, questions: Sequence[str] = QUESTIONS, max_tokens: int = MAX_TOKENS,  # noqa: ANN001 - engine.core.Engine
+           reasoning_budget: int = -1) -> Recording:
     """Answer each question once with the real engine (greedy), keeping every step and the result."""
     from logitscope.protocol.api import ChatMessage, DecodeOptions
 
     answers = []
     for question in questions:
         request = GenerateRequest(messages=[ChatMessage("user", question)], settings=SamplerSettings(temperature=0.0),
-                                  options=DecodeOptions(max_tokens=max_tokens))
+                                  options=DecodeOptions(max_tokens=max_tokens, reasoning_budget=reasoning_budget))
         events = list(engine.generate(request))
         steps = [e for e in events if isinstance(e, StepRecord)]
         (result,) = [e for e in events if isinstance(e, GenerationResult)]
@@ -89,6 +95,30 @@ def save_recording(recording: Recording, path: Path = RECORDING_FILE) -> None:
     }
     with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:   # the same bytes each time
         fh.write(json.dumps(document, separators=(",", ":")).encode())
+
+
+def record_thinking(engine) -> Recording:  # noqa: ANN001 - engine.core.Engine, the thinking model loaded
+    """A real reasoning trace: the thinking copy of the demo model (tests/helpers/thinking_model.py) answering
+    inside the block its template opened, the budget closing it, then the answer."""
+    return record(engine, THINKING_QUESTIONS, THINKING_MAX_TOKENS, THINKING_BUDGET)
+
+
+def save_thinking(recording: Recording, path: Path = THINKING_FILE) -> None:
+    """The answers alone: the model card and vocabulary are the demo model's, in RECORDING_FILE."""
+    document = {"format": RECORDING_FORMAT,
+                "answers": [{"steps": [_b64(pack_step(step)) for step in steps], "result": asdict(result)}
+                            for steps, result in recording.answers]}
+    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+        fh.write(json.dumps(document, separators=(",", ":")).encode())
+
+
+def load_thinking(model_path: Path, path: Path = THINKING_FILE) -> Recording:
+    """The scripted engine's recording with the reasoning trace's answers in place of its own."""
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        document = json.load(fh)
+    answers = [([unpack_step(base64.b64decode(s)) for s in a["steps"]], _result(a["result"]))
+               for a in document["answers"]]
+    return replace(load_recording(model_path), answers=answers)
 
 
 def _model_info(d: dict[str, Any], model_path: Path) -> ModelInfo:

@@ -29,3 +29,22 @@ def test_the_recording_matches_the_real_engine(engine, demo_model):
             np.testing.assert_allclose(step.raw_logits, fresh_step.raw_logits, rtol=1e-3, atol=1e-3)
             np.testing.assert_array_equal(step.raw_ids[:5], fresh_step.raw_ids[:5])
             assert [st.name for st in step.stages] == [st.name for st in fresh_step.stages]
+
+
+def test_the_reasoning_trace_matches_the_real_engine(demo_model, tmp_path):
+    """tests/data/thinking_trace.json.gz (scripts/record_thinking_trace.py): the thinking model's answer."""
+    from logitscope.engine.core import Engine
+    from logitscope.protocol.api import LoadSettings
+    from tests.helpers.scripted_engine import load_thinking, record_thinking
+    from tests.helpers.thinking_model import make_thinking_model
+
+    engine = Engine()
+    engine.load(make_thinking_model(demo_model, tmp_path / "thinking.gguf"), LoadSettings(n_ctx=2048))
+    try:
+        fresh = record_thinking(engine)
+    finally:
+        engine.unload()
+    recorded = load_thinking(demo_model)
+    for (steps, result), (fresh_steps, fresh_result) in zip(recorded.answers, fresh.answers, strict=True):
+        assert [(s.token, s.text, s.thinking) for s in steps] == [(s.token, s.text, s.thinking) for s in fresh_steps]
+        assert (result.text, result.reasoning) == (fresh_result.text, fresh_result.reasoning)
