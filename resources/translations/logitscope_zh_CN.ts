@@ -4,122 +4,122 @@
 <context>
     <name>AnswerBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="89"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="90"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="92"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="93"/>
         <source>Previous version</source>
         <translation>上一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="94"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="95"/>
         <source>Next version</source>
         <translation>下一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="100"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="101"/>
         <source>Tokens</source>
         <translation>显示 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="100"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="101"/>
         <source>Switch between formatted Markdown and the raw tokens (hover a token for its alternatives, click to inspect it)</source>
         <translation>在排版后的 Markdown 与原始 token 之间切换（悬停 token 可查看候选，点击可查看详情）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="105"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="106"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="105"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="106"/>
         <source>Generate this answer again (a new version)</source>
         <translation>重新生成此回答（作为新版本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="107"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="108"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="107"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="108"/>
         <source>Copy this answer (its Markdown; the arrow: as plain text)</source>
         <translation>复制这条回答（Markdown 原文；点箭头可复制为纯文本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="110"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="111"/>
         <source>Copy as Markdown</source>
         <translation>复制为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="111"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="112"/>
         <source>Copy as plain text</source>
         <translation>复制为纯文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="222"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="225"/>
         <source>generating…</source>
         <translation>正在生成…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="224"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="227"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="226"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="229"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="228"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="231"/>
         <source>failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="230"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="233"/>
         <source>forked at token {0}</source>
         <translation>在第 {0} 个 token 处分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="233"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="236"/>
         <source>{0} tokens, {1:.1f} tok/s</source>
         <translation>{0} 个 token，{1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="251"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="254"/>
         <source>✓ valid JSON</source>
         <translation>✓ 有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="252"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="255"/>
         <source>✓ valid JSON, matches the schema</source>
         <translation>✓ 有效的 JSON，符合 JSON Schema</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="253"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="256"/>
         <source>✓ complete under the grammar</source>
         <translation>✓ 按语法完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="254"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="257"/>
         <source>✗ not valid JSON: {0}</source>
         <translation>✗ 不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="255"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="258"/>
         <source>✗ does not match the schema: {0}</source>
         <translation>✗ 不符合 JSON Schema：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="256"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="259"/>
         <source>✗ the schema itself is not valid: {0}</source>
         <translation>✗ JSON Schema 本身无效：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="257"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="260"/>
         <source>✗ cut off before the grammar was complete (max tokens or stopped)</source>
         <translation>✗ 在语法完整之前被截断（达到最大 token 数或被停止）</translation>
     </message>
@@ -1005,7 +1005,7 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="310"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="314"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个 token 都可以在右侧查看。</translation>
     </message>
@@ -2470,7 +2470,7 @@
         <translation>模型卡片</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="44"/>
+        <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="63"/>
         <location filename="../../app/logitscope/ui/controllers/tokenizer_feed.py" line="44"/>
         <location filename="../../app/logitscope/ui/window/docks.py" line="23"/>
         <source>Tokenizer</source>
@@ -2642,7 +2642,7 @@
         <translation>历史数据库拒绝保存此回答（{0}）。回答仍保留在此窗口中，Logitscope 会继续尝试保存：可能有其他程序正在写入历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="34"/>
+        <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="53"/>
         <source>Fork with your own token</source>
         <translation>用自选 token 分叉</translation>
     </message>
@@ -2657,7 +2657,7 @@
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="35"/>
+        <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="54"/>
         <source>Text of the token to force (its first token is used):</source>
         <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
     </message>
@@ -4613,22 +4613,23 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SessionController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="83"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="85"/>
         <source>Load a model first (File ▸ Open model…)</source>
         <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="123"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="145"/>
         <source>Forking needs token ids: use a local model</source>
         <translation>分叉需要 token id：请使用本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="126"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="148"/>
         <source>Forking works when nothing is generating</source>
         <translation>分叉只能在没有生成进行时使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="172"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="121"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="194"/>
         <source>Not sent: {0}</source>
         <translation>未发送：{0}</translation>
     </message>
@@ -5231,29 +5232,92 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
 </context>
 <context>
+    <name>ThinkingEffectDialog</name>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="24"/>
+        <source>What the thinking did</source>
+        <translation>思考带来了什么</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="37"/>
+        <source>With thinking ({0:,} thinking tokens, {1:.1f} s)</source>
+        <translation>有思考（{0:,} 个思考词元，{1:.1f} 秒）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="39"/>
+        <source>Without thinking (the block closed at once)</source>
+        <translation>无思考（思考块立即关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="64"/>
+        <source>The same answer, token for token ({0:,} tokens): the thinking did not change it.</source>
+        <translation>回答逐词元完全相同（{0:,} 个词元）：思考没有改变它。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="70"/>
+        <source>The answers differ from their first token: {0} after thinking, {1} without.</source>
+        <translation>两个回答从第一个词元就不同：思考后为 {0}，无思考为 {1}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="72"/>
+        <source>The answers part at answer token {0}: {1} after thinking, {2} without. The {3:,} tokens before it are the same.</source>
+        <translation>两个回答在第 {0} 个回答词元处分开：思考后为 {1}，无思考为 {2}。此前的 {3:,} 个词元相同。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="76"/>
+        <source>the end</source>
+        <translation>结尾</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="90"/>
+        <source>[end]</source>
+        <translation>[结束]</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="103"/>
+        <source>Drawn there: «{0}» ({1}, rank {2}).</source>
+        <translation>此处抽中：«{0}»（{1}，排名 {2}）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="105"/>
+        <source>The model&apos;s likeliest tokens: {0}</source>
+        <translation>模型最可能的词元：{0}</translation>
+    </message>
+</context>
+<context>
     <name>ThinkingFold</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="38"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="40"/>
         <source>Show or hide what the model thought before it answered</source>
         <translation>显示或隐藏模型在回答之前的思考</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="74"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="47"/>
+        <source>Answer without thinking</source>
+        <translation>不思考直接回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="49"/>
+        <source>Generate this answer again with the thinking block closed at once (the same seed and settings), as a new version, and show both answers side by side from the first token where they part</source>
+        <translation>立即关闭思考块、以相同的种子和设置重新生成这个回答（作为新版本），并从两者分开的第一个词元起并排显示两个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="91"/>
         <source>Thinking… · {0:,} tokens</source>
         <translation>思考中… · {0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="76"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="93"/>
         <source>Thought for {0:.1f} s · {1:,} tokens</source>
         <translation>思考了 {0:.1f} 秒 · {1:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="80"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="97"/>
         <source>closed by the budget ({0})</source>
         <translation>被预算截断（{0}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="82"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="99"/>
         <source>never closed</source>
         <translation>始终未结束</translation>
     </message>

@@ -141,3 +141,18 @@ def test_a_template_that_reads_the_thinking_gets_it_as_reasoning_content() -> No
                 ChatMessage("user", "again")]
     prompt = build_chat_prompt(template, messages, None, lambda t: list(t.encode()), 4096, 16)
     assert prompt.text == "<user>q<assistant>[six sevens]42<user>again"
+
+
+def test_a_budget_of_zero_closes_a_block_the_template_does_not_know_at_once(engine) -> None:
+    """The demo model's own template knows no block; an answer that opens one (here a fork's prefix) is closed at
+    once by a budget of 0, not left to think on."""
+    close = engine.tokenize(CLOSE_TEXT, False, True)
+    prefix = tuple(engine.tokenize("<think>\nLet me", False, True))
+    events = list(engine.generate(GenerateRequest(messages=[ChatMessage("user", LONG_THOUGHT)],
+                                                  settings=PRESETS["Greedy"], assistant_prefix=prefix,
+                                                  options=DecodeOptions(max_tokens=12, reasoning_budget=0))))
+    steps = [e for e in events if isinstance(e, StepRecord)]
+    result = events[-1]
+    assert isinstance(result, GenerationResult)
+    assert [s.token for s in steps[:len(close)]] == close
+    assert result.reasoning is not None and result.reasoning["ended"] == BY_BUDGET

@@ -100,3 +100,23 @@ def test_an_answer_splits_by_its_steps_phases() -> None:
     assert joined_text("six sevens", "42") == "<think>\nsix sevens\n</think>\n\n42"
     assert joined_text(None, "42") == "42"
     assert split_by_steps([joined_text("a", "b")], [True]).answer == "b"
+
+
+def test_what_the_thinking_did_is_compared_from_the_first_token_where_the_answers_part() -> None:
+    """On the real reasoning trace (tests/data/thinking_trace.json.gz): against itself the same answer; against an
+    answer that draws another token at its third step, parted there; one that stops early parts where it ends."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from logitscope.protocol.thinking_effect import answer_steps, thinking_effect
+    from tests.helpers.scripted_engine import load_thinking
+
+    (steps, _result), = load_thinking(Path("demo.gguf")).answers
+    answer = answer_steps(steps)
+    assert answer[0].text.strip() and not answer[0].thinking and "".join(s.text for s in answer) == "6 times 7 equals 42."
+    same = thinking_effect(steps, steps)
+    assert same.same and same.n_thinking == 16 and same.thinking_s == sum(s.latency_s for s in steps[:16])
+    without = [*answer[:2], replace(answer[2], token=answer[2].token + 1), *answer[3:]]
+    assert thinking_effect(steps, without).parting == 2            # an answer without any thinking block
+    assert thinking_effect(steps, answer[:4]).parting == 4
+    assert thinking_effect(steps[:16], answer).parting == 0       # the thinking answer had no answer at all

@@ -8,6 +8,7 @@ import pytest
 
 from logitscope.protocol.api import LoadSettings
 from logitscope.protocol.reasoning import BY_BUDGET, UNLIMITED
+from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.store.history import HistoryStore
 from tests.helpers.thinking_model import make_thinking_model
 from tests.helpers.window import ask
@@ -37,3 +38,43 @@ def test_the_budget_from_the_sampler_controls_closes_the_thinking(qtbot, real_wi
         qtbot.waitUntil(lambda: len(store.load_trace(answer.store_id)[0]) == len(answer.steps), timeout=5_000)
         stored, _pieces = store.load_trace(answer.store_id)
     assert [s.thinking for s in stored] == [s.thinking for s in answer.steps]
+
+
+def test_answer_without_thinking_puts_both_answers_side_by_side(qtbot, real_window, tmp_path, demo_model) -> None:
+    """The same question, seed and settings with the block closed at once: a new version of the answer, stored, and
+    the two answers compared from the first token where they part."""
+    from logitscope.protocol.thinking_effect import answer_steps
+
+    w = real_window
+    thinking = make_thinking_model(demo_model, tmp_path / "thinking.gguf")
+    with qtbot.waitSignal(w.bridge.loaded, timeout=30_000):
+        w.open_model(str(thinking), LoadSettings(n_ctx=2048), ask=False)
+    qtbot.waitUntil(lambda: not w.bridge.busy, timeout=10_000)
+    w.sampler.set_settings(PRESETS["Precise"])   # sampled: the same seed must come back for a fair comparison
+    w.sampler.reasoning_budget.setValue(12)
+    source = ask(qtbot, w, "What is 6 times 7?", max_tokens=32)
+    assert source.result is not None and source.result.reasoning is not None
+    bubble = w.chat.answers[-1]
+    assert bubble.fold.without_button.isVisibleTo(bubble)
+    with qtbot.waitSignal(w.session.withoutThinkingEnded, timeout=60_000) as ended:
+        bubble.fold.without_button.click()
+    first, second = ended.args
+    assert first is source and second is w.session.current.turns[-1].answer
+    assert second.result.settings["seed"] == source.result.settings["seed"]
+    assert second.result.reasoning["budget"] == 0 and second.result.reasoning["n_thinking"] == 4  # CLOSE_TEXT only
+    dialog = w.chat_commands.effect_dialog
+    assert dialog is not None and dialog.isVisible()
+    effect = dialog.effect
+    assert [s.token for s in effect.with_thinking] == [s.token for s in answer_steps(source.steps)]
+    assert [s.token for s in effect.without_thinking] == [s.token for s in answer_steps(second.steps)]
+    if effect.parting is not None:   # the summary names the parting token of each side
+        summary = dialog.summary.text()
+        assert (f"answer token {effect.parting + 1}" in summary) if effect.parting else "first token" in summary
+        assert "likeliest tokens" in dialog.candidates[0].text() + dialog.candidates[1].text()
+    else:
+        assert "did not change it" in dialog.summary.text()
+    assert len(w.session.current.turns[-1].answers) == 2   # a version: the answer with thinking is kept
+    qtbot.waitUntil(lambda: second.store_id is not None, timeout=5_000)
+    with HistoryStore() as store:
+        stored = store.message(second.store_id)
+    assert stored.reasoning is not None and stored.reasoning["budget"] == 0

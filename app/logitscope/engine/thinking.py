@@ -66,6 +66,7 @@ class ThinkingSteps:
             self.tracker.feed(text)
         self.pending = list(plan.start)
         self.closed_by_budget = bool(plan.start)   # a budget of 0: the engine closes it at once
+        self._arm()   # a fork's prefix may have spent the budget already
 
     def forced(self) -> int | None:
         return self.pending.pop(0) if self.pending else None
@@ -73,12 +74,17 @@ class ThinkingSteps:
     def step(self, text: str) -> bool:
         """Whether the step whose text this is was thinking; arms the closing tags when the budget is spent."""
         thinking = self.tracker.feed(text) == THINKING
+        self._arm()
+        return thinking
+
+    def _arm(self) -> None:
+        """The closing tags next, once the block has had its budget. A budget of 0 also closes at once a block the
+        model (or a fork's prefix) opened itself, where the template does not know the block."""
         budget = self.plan.budget
-        if (budget > 0 and self.tracker.inside and not self.pending and not self.closed_by_budget
+        if (budget >= 0 and self.tracker.inside and not self.pending and not self.closed_by_budget
                 and self.tracker.n_thinking >= budget):
             self.pending = list(self.plan.close)
             self.closed_by_budget = True
-        return thinking
 
     def record(self) -> dict[str, Any] | None:
         return self.plan.record(self.tracker, self.closed_by_budget)

@@ -193,7 +193,7 @@ class MainWindow(QMainWindow):
         self.stop_button.clicked.connect(session.stop)
         chat.stepSelected.connect(inspector.select_step)
         chat.forkRequested.connect(self.fork)
-        chat.forkOtherRequested.connect(self.chat_commands.fork_other)
+        self.chat_commands.connect_chat(chat)
         chat.regenerateRequested.connect(self.regenerate)
         chat.editRequested.connect(self.edit_turn)
         chat.branchRequested.connect(self.switch_branch)

@@ -77,6 +77,7 @@ class AnswerBubble(QFrame):
     regenerateRequested = Signal()
     branchRequested = Signal(int)           # version index
     diagnosisRequested = Signal()
+    withoutThinkingRequested = Signal()
 
     def __init__(self, turn: Turn, vocab: Sequence[bytes], heatmap: bool, color_by: str, dark: bool,
                  parent: QWidget | None = None, diagnose: Callable[[Answer], Diagnosis | None] | None = None) -> None:
@@ -118,6 +119,7 @@ class AnswerBubble(QFrame):
         self.fold.view.stepClicked.connect(self.stepClicked)
         self.fold.view.forkRequested.connect(self.forkRequested)
         self.fold.view.forkOtherRequested.connect(self.forkOtherRequested)
+        self.fold.withoutThinkingRequested.connect(self.withoutThinkingRequested)
         layout.addWidget(self.fold)
         self.view = TokenTextView(self)
         self.view.vocab = vocab
@@ -217,7 +219,8 @@ class AnswerBubble(QFrame):
         tip = ""
         if self.fold.n_steps:
             self.fold.show_state(answer.status == "streaming" and not self.view.steps,
-                                 answer.result.reasoning if answer.result is not None else None)
+                                 answer.result.reasoning if answer.result is not None else None,
+                                 finished=answer.status == "done")
         if answer.status == "streaming":
             parts.append(self.tr("generating…"))
         elif answer.status == "stopped":
@@ -284,6 +287,7 @@ class ChatView(QScrollArea):
     branchRequested = Signal(int, int)       # turn, answer version
     questionBranchRequested = Signal(int, int)   # turn, question version
     diagnosisRequested = Signal(int)         # turn: its answer's badge was clicked
+    withoutThinkingRequested = Signal(int)   # turn: make its answer again with the thinking closed at once
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -345,6 +349,7 @@ class ChatView(QScrollArea):
         answer.forkRequested.connect(lambda step, tok, i=index: self.forkRequested.emit(i, step, tok))
         answer.forkOtherRequested.connect(lambda step, i=index: self.forkOtherRequested.emit(i, step))
         answer.regenerateRequested.connect(lambda i=index: self.regenerateRequested.emit(i))
+        answer.withoutThinkingRequested.connect(lambda i=index: self.withoutThinkingRequested.emit(i))
         answer.branchRequested.connect(lambda v, i=index: self.branchRequested.emit(i, v))
         at = self._layout.count() - 1
         self._layout.insertWidget(at, user)

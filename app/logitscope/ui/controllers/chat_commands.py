@@ -1,5 +1,6 @@
 """The chat's commands that ask the user first or leave the window: edit a question in a dialog, fork with
-a token the user types (tokenized by the engine, off the GUI thread), copy the last answer."""
+a token the user types (tokenized by the engine, off the GUI thread), copy the last answer, show what the thinking
+did once an answer has been made again without it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ from collections.abc import Callable
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QInputDialog, QWidget
 
+from logitscope.protocol.thinking_effect import thinking_effect
+from logitscope.session.conversation import Answer
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.chat.chat_view import ChatView
+from logitscope.ui.chat.thinking_effect import ThinkingEffectDialog
 from logitscope.ui.controllers.session import SessionController
 from logitscope.ui.dialogs.edit_message import EditMessageDialog
 
@@ -18,6 +23,20 @@ class ChatCommands:
                  error: Callable[[str, str], None]) -> None:
         """`parent`: the dialogs' window; `error`: the window's error box."""
         self.session, self.bridge, self.parent, self.error = session, bridge, parent, error
+        self.effect_dialog: ThinkingEffectDialog | None = None
+        session.withoutThinkingEnded.connect(self.show_thinking_effect)
+
+    def connect_chat(self, chat: ChatView) -> None:
+        chat.forkOtherRequested.connect(self.fork_other)
+        chat.withoutThinkingRequested.connect(self.session.answer_without_thinking)
+
+    def show_thinking_effect(self, source: Answer, without: Answer) -> None:
+        """Both answers side by side (not modal: the chat stays usable; a new comparison replaces the last)."""
+        if self.effect_dialog is not None:
+            self.effect_dialog.close()
+        self.effect_dialog = ThinkingEffectDialog(thinking_effect(source.steps, without.steps), self.bridge.vocab,
+                                                  self.parent)
+        self.effect_dialog.show()
 
     def edit_turn(self, turn_index: int) -> None:
         """Edit and resend a question: the old version stays, with its answers and the turns after it."""

@@ -52,6 +52,7 @@ class SessionController(QObject):
     failed = Signal(str)                    # an answer failed (not stopped by the user): the message
     notice = Signal(str)                    # a short line for the status bar
     titleChanged = Signal()
+    withoutThinkingEnded = Signal(object, object)   # the answer that thought, the same answer without thinking
 
     def __init__(self, bridge: EngineBridge, history: ChatHistory, services: SessionServices,
                  conversation: Conversation | None = None, parent: QObject | None = None) -> None:
@@ -59,6 +60,7 @@ class SessionController(QObject):
         self.bridge, self.history, self.services = bridge, history, services
         self.current = conversation or Conversation()
         self.streaming: tuple[Turn, Answer] | None = None
+        self._without_thinking: tuple[Answer, Answer] | None = None   # (source, its counterpart) while it streams
         bridge.steps.connect(self._on_steps)
         bridge.generationFinished.connect(self._on_finished)
         bridge.generationFailed.connect(self._on_failed)
@@ -103,6 +105,26 @@ class SessionController(QObject):
         if settings is None:
             return False
         self._start_answer(turn_index, Answer(), settings, path_changes=turn_index < len(self.current.turns) - 1)
+        return True
+
+    def answer_without_thinking(self, turn_index: int) -> bool:
+        """A new version of this turn's answer with the thinking block closed at once (budget 0), the same seed and
+        sampler settings: what the thinking changed. withoutThinkingEnded brings both once it has ended."""
+        if self.busy or not 0 <= turn_index < len(self.current.turns) or self.bridge.info is None:
+            return False
+        source = self.current.turns[turn_index].answer
+        if source is None or source.result is None or source.result.reasoning is None:
+            return False
+        try:
+            settings = SamplerSettings.from_dict(source.result.settings)   # its actual seed included
+        except InvalidSettingsError as exc:
+            self.notice.emit(self.tr("Not sent: {0}").format(translate_message(exc)))
+            return False
+        options = replace(self.services.decode_options(()), reasoning_budget=0, reasoning_format="deepseek")
+        answer = Answer()
+        self._without_thinking = (source, answer)
+        self._start_answer(turn_index, answer, settings, options=options,
+                           path_changes=turn_index < len(self.current.turns) - 1)
         return True
 
     def edit(self, turn_index: int, text: str) -> bool:
@@ -173,7 +195,8 @@ class SessionController(QObject):
             return None
 
     def _start_answer(self, turn_index: int, answer: Answer, settings: SamplerSettings, prefix: tuple[int, ...] = (),
-                      forced: tuple[int, ...] = (), path_changes: bool = False) -> None:
+                      forced: tuple[int, ...] = (), path_changes: bool = False,
+                      options: DecodeOptions | None = None) -> None:
         turn = self.current.turns[turn_index]
         answer.settings = settings.to_dict()
         answer.model_name = self.services.model_name()
@@ -187,7 +210,7 @@ class SessionController(QObject):
             self.pathChanged.emit()
         self.answerStarted.emit(turn_index)
         request = GenerateRequest(messages=self.current.messages_for(turn_index), system=self.current.system,
-                                  settings=settings, options=self.services.decode_options(forced),
+                                  settings=settings, options=options or self.services.decode_options(forced),
                                   assistant_prefix=prefix, steering=self.services.steering(),
                                   knockouts=self.services.knockouts())
         self.bridge.generate(request)
@@ -217,6 +240,9 @@ class SessionController(QObject):
         answer.status = "stopped" if result.finish_reason == "cancelled" else "done"
         self.history.finish(answer, result)
         self.answerEnded.emit(self._index_on_screen(turn, answer), result)
+        pair, self._without_thinking = self._without_thinking, None
+        if pair is not None and pair[1] is answer and answer.status == "done":
+            self.withoutThinkingEnded.emit(*pair)
 
     def _on_failed(self, error: LogitscopeError) -> None:
         if self.streaming is None:
@@ -226,6 +252,7 @@ class SessionController(QObject):
         stopped = isinstance(error, CancelledError)
         answer.status = "stopped" if stopped else "error"
         answer.error = "" if stopped else str(error)
+        self._without_thinking = None
         self.history.finish(answer, None, "stopped" if stopped else str(error))
         self.answerEnded.emit(self._index_on_screen(turn, answer), None)
         if not stopped and not isinstance(error, EngineCrashedError):  # a crash has its own message
