@@ -62,7 +62,8 @@ def test_the_budget_closes_the_block_and_the_answer_follows(thinker) -> None:
     # the block ends with the token that completes the tag (the newlines after it start the answer)
     tag_end = next(j for j in range(1, len(close) + 1) if CLOSE_TAG in "".join(s.text for s in steps[20:20 + j]))
     assert result.reasoning == {"format": "deepseek", "budget": 20, "opened_by_prompt": True,
-                                "n_thinking": 20 + tag_end, "ended": BY_BUDGET}
+                                "n_thinking": 20 + tag_end, "ended": BY_BUDGET,
+                                "forced": [20, 20 + len(close)]}
     assert [s.thinking for s in steps] == [True] * (20 + tag_end) + [False] * (len(steps) - 20 - tag_end)
     assert [s.thinking for s in steps] == [p == "thinking" for p in step_phases([s.text for s in steps], True)]
     split = split_thinking(result.text, inside=True)

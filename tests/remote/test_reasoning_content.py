@@ -41,7 +41,7 @@ def test_the_servers_thinking_is_shown_apart_like_a_local_models() -> None:
     assert split == split_thinking("<think>\nSix sevens are 42.\n</think>\n\n42.")
     assert split.thinking == "Six sevens are 42." and split.answer == "42." and split.closed
     assert result.reasoning == {"format": "server", "budget": -1, "opened_by_prompt": False, "n_thinking": 3,
-                                "ended": BY_MODEL}
+                                "ended": BY_MODEL, "forced": None}
     assert step_to_json(steps[0], [])["thinking"] is True and result_to_json(result)["reasoning"]["n_thinking"] == 3
     assert steps[0].p_raw > 0   # the thinking's probabilities are kept as the answer's are
 

@@ -43,7 +43,7 @@ def _save(store: HistoryStore, recording, upto: int | None = None) -> tuple[int,
 def test_the_recorded_trace_is_a_block_the_budget_closed(recording):
     steps, result = recording.answers[0]
     assert result.reasoning == {"format": "deepseek", "budget": 12, "opened_by_prompt": True, "n_thinking": 16,
-                                "ended": "budget"}
+                                "ended": "budget", "forced": [12, 17]}
     assert [s.thinking for s in steps] == [True] * 16 + [False] * (len(steps) - 16)
 
 

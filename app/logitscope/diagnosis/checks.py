@@ -73,6 +73,16 @@ class Answer:
         return [(piece_text(b), float(p)) for b, p in zip(pieces, probs, strict=True)]
 
 
+def engine_written(result: GenerationResult | None, offset: int = 0) -> range:
+    """The steps the engine forced itself (a thinking budget's closing tags), as step indices; `offset`: where the
+    generated steps start (a fork's copied prefix comes first)."""
+    record = result.reasoning if result is not None else None
+    span = record.get("forced") if isinstance(record, dict) else None
+    if not (isinstance(span, list) and len(span) == 2 and all(isinstance(v, int) for v in span)):
+        return range(0)
+    return range(span[0] + offset, span[1] + offset)
+
+
 def _spans(indices: Sequence[int]) -> tuple[tuple[int, int], ...]:
     """Sorted step indices as [start, end) ranges."""
     out: list[list[int]] = []
@@ -118,26 +128,27 @@ def longest_repeat(keys: np.ndarray) -> tuple[int, int, int] | None:
     return best
 
 
-def check_loop(a: Answer) -> list[Finding]:
-    found = longest_repeat(token_keys(a.steps))
+def check_loop(a: Answer, offset: int = 0) -> list[Finding]:
+    """`offset`: the answer's steps are read from there on (after a reasoning model's thinking block)."""
+    found = longest_repeat(token_keys(a.steps[offset:]))
     if found is None:
         return []
-    start, end, period = found
+    start, end, period = (found[0] + offset, found[1] + offset, found[2])
     # the model locks in as the loop goes on: its certainty is read over the run's last stretch
     probs = np.array([s.p_raw for s in a.steps[max(start, end - th.LOOP_MIN_TOKENS):end]], dtype=np.float64)
     block = "".join(s.text for s in a.steps[start:start + period]).strip()
     if np.isfinite(probs).all() and probs.mean() >= th.LOOP_SURE_P:
         text = Message("the answer repeats itself: \"{block}\" {times} times in a row (steps {first}-{last}), "
                        "and by then the model was sure of each repeated token (mean p {p:.2f}): it is stuck in a loop",
-                       block=_short(block), times=(end - start) // period, first=start, last=end - 1,
+                       block=short(block), times=(end - start) // period, first=start, last=end - 1,
                        p=float(probs.mean()))
     else:
         text = Message("the answer repeats itself: \"{block}\" {times} times in a row (steps {first}-{last})",
-                       block=_short(block), times=(end - start) // period, first=start, last=end - 1)
-    return [Finding("loop", "problem", text, ((start, end),), _loop_fix(a.settings))]
+                       block=short(block), times=(end - start) // period, first=start, last=end - 1)
+    return [Finding("loop", "problem", text, ((start, end),), loop_fix(a.settings))]
 
 
-def _loop_fix(settings: dict[str, Any]) -> Fix:
+def loop_fix(settings: dict[str, Any]) -> Fix:
     if not settings.get("dry_multiplier"):
         return Fix(Message("turn on DRY (multiplier 0.8), which penalizes repeating a sequence"),
                    sampler=(("dry_multiplier", 0.8),))
@@ -146,7 +157,7 @@ def _loop_fix(settings: dict[str, Any]) -> Fix:
                sampler=(("repeat_penalty", round(max(penalty, 1.0) + 0.15, 2)),))
 
 
-def _short(text: str, limit: int = 40) -> str:
+def short(text: str, limit: int = 40) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
@@ -241,7 +252,7 @@ def _words(steps: Sequence[StepRecord], slots: Sequence[StepRecord]) -> list[str
             a -= 1
         while b < len(text) and _inside_word(text, b):
             b += 1
-        word = _short(text[a:b])
+        word = short(text[a:b])
         if word and word not in out:
             out.append(word)
     return out
@@ -255,8 +266,9 @@ _CONSTRAINTS = ("grammar", "logit_bias")   # a stage that moves tokens on purpos
 def check_off_course(a: Answer) -> list[Finding]:
     strays: list[StepRecord] = []
     forked = a.context.forked_at
+    forced = engine_written(a.result, forked or 0)
     for step in a.steps:
-        if forked is not None and step.i <= forked:
+        if (forked is not None and step.i <= forked) or step.i in forced:
             continue
         if step.rank_raw < th.OFF_MIN_RANK or not step.p_raw < th.OFF_MAX_P or not len(step.raw_logits):
             continue

@@ -9,6 +9,7 @@ from typing import Any
 from logitscope.base.messages import Message
 from logitscope.diagnosis import checks
 from logitscope.diagnosis.findings import SEVERITIES, Context, Diagnosis, Finding
+from logitscope.diagnosis.thinking import check_thinking, thinking_prefix
 from logitscope.diagnosis.thresholds import SLOW_REFERENCE_MIN_ANSWERS
 from logitscope.protocol.trace import GenerationResult, StepRecord, Vocab
 
@@ -23,9 +24,13 @@ def diagnose(steps: Sequence[StepRecord], result: GenerationResult | None, vocab
     answer = checks.Answer(steps, result, vocab, context, used)
     skipped: list[Message] = []
     findings: list[Finding] = []
-    findings += checks.check_loop(answer)
+    n_thinking = thinking_prefix(answer)   # a loop inside a reasoning model's block is the thinking check's
+    findings += checks.check_loop(answer, offset=n_thinking)
     loop_end = findings[0].spans[0][1] if findings else -1
     to_the_end = bool(steps) and loop_end >= len(steps)
+    # the token limit came inside a block that never ended: the thinking finding says so, with a budget as its fix
+    to_the_end = to_the_end or (bool(steps) and n_thinking == len(steps) and result is not None
+                                and result.reasoning is not None)
     if result is None:
         skipped.append(Message("the answer did not finish: how it ended and its speed were not checked"))
     findings += checks.check_cut_off(answer, to_the_end)
@@ -46,5 +51,7 @@ def diagnose(steps: Sequence[StepRecord], result: GenerationResult | None, vocab
                                "answers of it generated on this machine): the speed was not judged",
                                n=SLOW_REFERENCE_MIN_ANSWERS))
     findings += checks.check_slow(answer)
+    findings += check_thinking(answer)
     findings.sort(key=lambda f: -SEVERITIES.index(f.severity))   # the worst first (stable within a severity)
     return Diagnosis(tuple(findings), tuple(skipped), len(steps))
+

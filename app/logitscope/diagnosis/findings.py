@@ -13,7 +13,8 @@ from logitscope.base.messages import Message
 from logitscope.protocol.api import DecodeOptions, LoadSettings
 from logitscope.protocol.sampler_settings import SamplerSettings
 
-KINDS = ("loop", "cut_off", "guessing", "off_course", "stop_missed", "trimmed", "slow")
+KINDS = ("loop", "cut_off", "guessing", "off_course", "stop_missed", "trimmed", "slow", "thinking_unclosed",
+         "thinking_budget", "thinking_loop")
 SEVERITIES = ("info", "warning", "problem")   # mildest first
 
 # Each kind's short name, for the badge, the dock and the CLI.
@@ -25,6 +26,9 @@ KIND_TITLES: dict[str, Message] = {
     "stop_missed": Message("end of turn missed"),
     "trimmed": Message("context trimmed"),
     "slow": Message("slow"),
+    "thinking_unclosed": Message("thinking never ended"),
+    "thinking_budget": Message("thinking cut by the budget"),
+    "thinking_loop": Message("thinking in circles"),
 }
 
 

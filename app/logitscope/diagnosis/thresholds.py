@@ -44,6 +44,10 @@ SLOW_REFERENCE_MIN_ANSWERS = 3   # a reference from stored answers needs at leas
 FIX_KV_TYPE = "q8_0"         # the fix's KV cache type (with flash attention, which a quantized V needs)
 QUANT_MIN_BPW_STEP = 0.25    # a "smaller quantization" of the same model has at least this many fewer bits per weight
 
+# -- thinking (a reasoning model's block) ------------------------------------------------------------------
+THINKING_BUDGET_FACTOR = 2   # a budget that cut the thinking short: the fix allows this many times as much
+THINKING_MIN_BUDGET = 16     # a block that never ended: the fix's budget is 3/4 of what it used, at least this
+
 # -- cost --------------------------------------------------------------------------------------------
 BENCH_TOKENS = 4000          # `logitscope bench --diagnosis`: a trace this long ...
 BENCH_BUDGET_MS = 50.0       # ... is diagnosed in less than this

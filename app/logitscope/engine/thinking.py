@@ -29,13 +29,14 @@ class ThinkingPlan:
     close: tuple[int, ...]       # CLOSE_TEXT's tokens, forced when the budget is spent
     start: tuple[int, ...] = ()  # forced first (a budget of 0: the block closed at once)
 
-    def record(self, tracker: ThinkingTracker, closed_by_budget: bool) -> dict[str, Any] | None:
-        """The trace's `reasoning` (None: the answer had no block)."""
+    def record(self, tracker: ThinkingTracker, closed_by_budget: bool,
+               forced: tuple[int, int] | None = None) -> dict[str, Any] | None:
+        """The trace's `reasoning` (None: the answer had no block); `forced`: the steps the engine wrote itself."""
         if not tracker.opened:
             return None
         ended = BY_BUDGET if closed_by_budget else BY_MODEL if tracker.closed else UNCLOSED
         return {"format": "deepseek", "budget": self.budget, "opened_by_prompt": self.inside,
-                "n_thinking": tracker.n_thinking, "ended": ended}
+                "n_thinking": tracker.n_thinking, "ended": ended, "forced": list(forced) if forced else None}
 
 
 def plan_thinking(options: DecodeOptions, prompt_text: str, template: str | None,
@@ -66,6 +67,10 @@ class ThinkingSteps:
             self.tracker.feed(text)
         self.pending = list(plan.start)
         self.closed_by_budget = bool(plan.start)   # a budget of 0: the engine closes it at once
+        self.n_steps = 0   # steps generated so far
+        # the steps the engine wrote itself, [start, end) among the generated ones (the diagnosis does not blame
+        # the sampler for them)
+        self.forced_span: tuple[int, int] | None = (0, len(plan.start)) if plan.start else None
         self._arm()   # a fork's prefix may have spent the budget already
 
     def forced(self) -> int | None:
@@ -74,6 +79,7 @@ class ThinkingSteps:
     def step(self, text: str) -> bool:
         """Whether the step whose text this is was thinking; arms the closing tags when the budget is spent."""
         thinking = self.tracker.feed(text) == THINKING
+        self.n_steps += 1
         self._arm()
         return thinking
 
@@ -85,6 +91,7 @@ class ThinkingSteps:
                 and self.tracker.n_thinking >= budget):
             self.pending = list(self.plan.close)
             self.closed_by_budget = True
+            self.forced_span = (self.n_steps, self.n_steps + len(self.pending))
 
     def record(self) -> dict[str, Any] | None:
-        return self.plan.record(self.tracker, self.closed_by_budget)
+        return self.plan.record(self.tracker, self.closed_by_budget, self.forced_span)

@@ -186,7 +186,7 @@ class Answer:
         if not self.n_thinking:
             return None
         return {"format": "server", "budget": UNLIMITED, "opened_by_prompt": False, "n_thinking": self.n_thinking,
-                "ended": UNCLOSED if self.thinking_open else BY_MODEL}
+                "ended": UNCLOSED if self.thinking_open else BY_MODEL, "forced": None}
 
     @property
     def complete(self) -> bool:

@@ -214,6 +214,8 @@ class DiagnosisController(QObject):
             self.sampler.max_tokens.setValue(int(decode["max_tokens"]))
         if "stop" in decode:
             self.sampler.set_stop_sequences(list(decode["stop"]))
+        if "reasoning_budget" in decode:
+            self.sampler.reasoning_budget.setValue(int(decode["reasoning_budget"]))
         if fix.needs_reload:
             info = self.bridge.info
             if not isinstance(info, ModelInfo):

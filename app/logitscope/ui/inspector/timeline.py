@@ -19,6 +19,7 @@ from logitscope.protocol.trace import StepRecord
 from logitscope.ui.inspector.plots import cache_axes
 
 X_CHUNK = 64  # steps: the x axis's smallest range; it then grows by half or a third of itself (below)
+THINKING_RGBA = (140, 100, 210, 45)
 LATENCY_SCALE_MS = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000)
 
 
@@ -52,9 +53,7 @@ class TimelinePanel(QWidget):
         self.top = self.graphs.addPlot(row=0, col=0)
         self.bottom = self.graphs.addPlot(row=1, col=0)
         self.bottom.setXLink(self.top)
-        p_label, h_label = self.tr("p of the chosen token (raw)"), self.tr("entropy (nats)")
-        self.top.setTitle(f"<span style='color:#3c82dc'>{p_label}</span> &nbsp; "
-                          f"<span style='color:#dc7828'>{h_label}</span>", size="9pt")
+        self._show_title(False)
         # no left label on the top plot: its title names both curves, and two vertical labels overlap in a short dock
         self.bottom.setLabel("left", self.tr("latency (ms)"))
         self.bottom.setLabel("bottom", self.tr("step"))
@@ -76,6 +75,14 @@ class TimelinePanel(QWidget):
         self.drafted_dots = pg.ScatterPlotItem(size=4, pen=None, brush=pg.mkBrush(40, 170, 90))
         self.top.addItem(self.drafted_dots)
         self.drafted_dots.setVisible(False)  # shown with its first dot: even empty, it costs ~0.6 ms a repaint
+        # a reasoning model's thinking block (its first steps): shaded, the answer's steps after it plain
+        self.thinking_bands = [pg.LinearRegionItem((0, 0), movable=False, brush=pg.mkBrush(THINKING_RGBA),
+                                                   pen=pg.mkPen(None)) for _ in (self.top, self.bottom)]
+        for plot, band in zip((self.top, self.bottom), self.thinking_bands, strict=True):
+            band.setZValue(-10)
+            band.setVisible(False)
+            plot.addItem(band)
+        self.n_thinking = 0
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen((200, 60, 60), width=1))
         self.top.addItem(self.marker)
         self.graphs.scene().sigMouseClicked.connect(self._clicked)
@@ -92,6 +99,7 @@ class TimelinePanel(QWidget):
         n, old = len(steps), self.n_steps
         if steps is not self._source or n < old or (old and steps[old - 1] is not self._last):
             self._source, self._following, self._ranges, old = steps, True, None, 0
+            self._set_thinking(0)
             if self._drafted:  # another answer: its dots go (a clear per batch would cost a repaint)
                 self._drafted = []
                 self.drafted_dots.clear()
@@ -104,6 +112,12 @@ class TimelinePanel(QWidget):
         if new:
             self._columns[:, old:n] = np.array([(s.i, s.p_raw, s.entropy_raw, s.latency_s * 1000) for s in new]).T
             self._columns[0, old:n] = np.arange(old, n)
+            thinking = self.n_thinking
+            if thinking == old:   # the block had not ended before these steps: it may go on in them
+                while thinking < n and steps[thinking].thinking:
+                    thinking += 1
+            if thinking != self.n_thinking:
+                self._set_thinking(thinking)
             drafted = [(old + j, s.p_raw) for j, s in enumerate(new) if s.drafted]
             if drafted:
                 self._drafted += drafted
@@ -115,6 +129,23 @@ class TimelinePanel(QWidget):
         self.h_curve.setData(x, h)
         self.latency_curve.setData(x, ms)
         self._fit(h, ms)
+
+    def _set_thinking(self, n: int) -> None:
+        """Shade the first n steps (the thinking block); the title names the shade while there is one."""
+        if bool(n) != bool(self.n_thinking):
+            self._show_title(bool(n))
+        self.n_thinking = n
+        for band in self.thinking_bands:
+            band.setRegion((-0.5, n - 0.5))
+            band.setVisible(bool(n))
+
+    def _show_title(self, thinking: bool) -> None:
+        p_label, h_label = self.tr("p of the chosen token (raw)"), self.tr("entropy (nats)")
+        title = f"<span style='color:#3c82dc'>{p_label}</span> &nbsp; <span style='color:#dc7828'>{h_label}</span>"
+        if thinking:
+            shade = self.tr("thinking")
+            title += f" &nbsp; <span style='color:#8c64d2'>▮ {shade}</span>"
+        self.top.setTitle(title, size="9pt")
 
     def _fit(self, entropy: np.ndarray, latency_ms: np.ndarray) -> None:
         if not self._following:
