@@ -157,3 +157,30 @@ def test_a_budget_of_zero_closes_a_block_the_template_does_not_know_at_once(engi
     assert isinstance(result, GenerationResult)
     assert [s.token for s in steps[:len(close)]] == close
     assert result.reasoning is not None and result.reasoning["ended"] == BY_BUDGET
+
+
+def test_a_budget_of_zero_turns_a_templates_thinking_switch_off(tmp_path: Path, demo_model: Path) -> None:
+    """Qwen3's `enable_thinking`: with a budget of 0 the template is rendered with it false and writes the empty
+    block itself; nothing is forced. Unlimited leaves the switch alone (undefined: thinking on)."""
+    from logitscope.engine.core import Engine
+    from tests.helpers.thinking_model import SWITCH_TEMPLATE
+
+    engine = Engine()
+    engine.load(make_thinking_model(demo_model, tmp_path / "switch.gguf", SWITCH_TEMPLATE),
+                LoadSettings(n_ctx=512, n_threads=2))
+    try:
+        messages = [ChatMessage("user", SHORT_THOUGHT)]
+        off, _, _ = engine.prepare(GenerateRequest(messages=messages, options=DecodeOptions(reasoning_budget=0)))
+        on, _, _ = engine.prepare(GenerateRequest(messages=messages))
+        vocab = engine.vocab()
+
+        def text(tokens: list[int]) -> str:
+            return b"".join(vocab[t] for t in tokens).decode()
+
+        assert text(off).endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+        assert text(on).endswith("<|im_start|>assistant\n")
+        steps, result = _ask(engine, SHORT_THOUGHT, max_tokens=8, reasoning_budget=0)
+        assert not any(s.thinking for s in steps) and result.reasoning is None   # no block in the answer: none forced
+        assert CLOSE_TAG not in result.text
+    finally:
+        engine.unload()

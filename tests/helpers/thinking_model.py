@@ -20,13 +20,21 @@ THINKING_TEMPLATE = (
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n<think>\\n' }}{% endif %}")
 
 
-def make_thinking_model(source: Path, target: Path) -> Path:
+# Qwen3's way: the model opens the block itself; `enable_thinking` false makes the template write an empty block
+SWITCH_TEMPLATE = (
+    "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n'}}"
+    "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}"
+    "{% if enable_thinking is defined and enable_thinking is false %}{{ '<think>\\n\\n</think>\\n\\n' }}{% endif %}"
+    "{% endif %}")
+
+
+def make_thinking_model(source: Path, target: Path, template: str = THINKING_TEMPLATE) -> Path:
     reader = gguf.GGUFReader(source, "r")
     arch = reader.fields[gguf.Keys.General.ARCHITECTURE].contents()
     writer = gguf.GGUFWriter(target, arch=arch, endianess=reader.endianess)
     alignment = reader.fields.get(gguf.Keys.General.ALIGNMENT)
     if alignment is not None:
         writer.data_alignment = alignment.contents()
-    template = MetadataDetails(gguf.GGUFValueType.STRING, THINKING_TEMPLATE)
-    copy_with_new_metadata(reader, writer, {gguf.Keys.Tokenizer.CHAT_TEMPLATE: template}, [])
+    details = MetadataDetails(gguf.GGUFValueType.STRING, template)
+    copy_with_new_metadata(reader, writer, {gguf.Keys.Tokenizer.CHAT_TEMPLATE: details}, [])
     return target

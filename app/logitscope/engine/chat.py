@@ -16,7 +16,7 @@ from logitscope.base.errors import ChatTemplateError, ContextOverflowError
 from logitscope.base.messages import Message
 from logitscope.protocol.api import ChatMessage
 from logitscope.protocol.notices import FALLBACK_NOTICE, TRIMMED_NOTICE
-from logitscope.protocol.reasoning import sent_back
+from logitscope.protocol.reasoning import THINKING_SWITCH, sent_back, template_switches_thinking
 
 T = TypeVar("T")
 
@@ -38,15 +38,18 @@ class ChatTemplate:
             except Exception as exc:  # a template that does not even parse
                 raise ChatTemplateError("the model's chat template is invalid: {exc}", exc=exc) from None
 
-    def render(self, messages: Sequence[ChatMessage]) -> str:
+    def render(self, messages: Sequence[ChatMessage], thinking_off: bool = False) -> str:
+        """`thinking_off`: a budget of 0; a template with a thinking switch (Qwen3's `enable_thinking`) gets it
+        false and closes the block itself."""
         formatter = self._formatter
         if formatter is None:
             return _render_plain(messages)
+        switch = {THINKING_SWITCH: False} if thinking_off and template_switches_thinking(self.source) else {}
         # the template sees plain role/content dicts; ChatMessage's role is a str, not the TypedDicts' literals
         payload = cast(list[ChatCompletionRequestMessage],
                        [_payload(m) for m in messages])
         try:
-            result = _with_timeout(lambda: formatter(messages=payload), RENDER_TIMEOUT_S)
+            result = _with_timeout(lambda: formatter(messages=payload, **switch), RENDER_TIMEOUT_S)
         except TimeoutError:
             raise ChatTemplateError("the model's chat template took longer than "
                                     "{RENDER_TIMEOUT_S:.0f} s to render", RENDER_TIMEOUT_S=RENDER_TIMEOUT_S) from None
@@ -119,7 +122,8 @@ class ChatPrompt:
 
 
 def build_chat_prompt(template: ChatTemplate, messages: Sequence[ChatMessage], system: str | None,
-                      tokenize: Callable[[str], list[int]], n_ctx: int, reserve: int) -> ChatPrompt:
+                      tokenize: Callable[[str], list[int]], n_ctx: int, reserve: int,
+                      thinking_off: bool = False) -> ChatPrompt:
     """Render and tokenize; while the prompt leaves fewer than `reserve` tokens for the answer, drop the
     oldest turns (never the system prompt, never the last user message)."""
     head = [ChatMessage("system", system)] if system else []
@@ -129,7 +133,7 @@ def build_chat_prompt(template: ChatTemplate, messages: Sequence[ChatMessage], s
     trimmed = 0
     notices: list[str] = [FALLBACK_NOTICE] if template.fallback else []
     while True:
-        text = template.render(head + body)
+        text = template.render(head + body, thinking_off)
         tokens = tokenize(text)
         if len(tokens) <= budget:
             break

@@ -166,7 +166,9 @@ class Engine:
         reserve = min(options.max_tokens, rt.n_ctx // 2)
         if req.messages is not None:
             assert self.template is not None
-            prompt = build_chat_prompt(self.template, req.messages, req.system, self.chat_tokens, rt.n_ctx, reserve)
+            thinking_off = options.reasoning_budget == 0 and options.reasoning_format != "none"
+            prompt = build_chat_prompt(self.template, req.messages, req.system, self.chat_tokens, rt.n_ctx, reserve,
+                                       thinking_off)
             if self.template.stop:
                 options = replace(options, stop=tuple(options.stop) + self.template.stop)
             tokens = prompt.tokens + list(req.assistant_prefix)

@@ -18,6 +18,7 @@ from logitscope.protocol.reasoning import (
     UNCLOSED,
     ThinkingTracker,
     prompt_opens_block,
+    template_switches_thinking,
     template_thinks,
 )
 
@@ -51,6 +52,8 @@ def plan_thinking(options: DecodeOptions, prompt_text: str, template: str | None
     if options.reasoning_budget == 0:
         if inside:
             start = close
+        elif template_switches_thinking(template):   # rendered with the switch off: the template closed the block
+            start = ()
         elif template_thinks(template):   # a template that knows the block but leaves its opening to the model
             start = tuple(tokenize(OPEN_TAG + CLOSE_TEXT))
     return ThinkingPlan(inside, options.reasoning_budget, close, start)

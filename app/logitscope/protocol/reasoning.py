@@ -36,6 +36,14 @@ def validate_reasoning(reasoning_format: str, budget: int) -> None:
                                    "thinking is not recognised")
 
 
+# A template variable that turns the thinking off (Qwen3's): rendered false, the template closes the block itself.
+THINKING_SWITCH = "enable_thinking"
+
+
+def template_switches_thinking(template: str | None) -> bool:
+    return template is not None and THINKING_SWITCH in template
+
+
 def template_thinks(template: str | None) -> bool:
     """Whether a chat template knows the thinking block (it writes or strips `<think>`)."""
     return template is not None and (OPEN_TAG in template or CLOSE_TAG in template)
