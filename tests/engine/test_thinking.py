@@ -184,3 +184,31 @@ def test_a_budget_of_zero_turns_a_templates_thinking_switch_off(tmp_path: Path, 
         assert CLOSE_TAG not in result.text
     finally:
         engine.unload()
+
+
+def test_a_harmony_analysis_channel_is_budgeted_and_closed_into_the_final_channel(tmp_path: Path,
+                                                                                  demo_model: Path) -> None:
+    """gpt-oss's channels on the demo model (its vocabulary writes the tags as plain text): the analysis channel,
+    opened here by a fork's prefix, is the thinking; the budget closes it with the final channel's header."""
+    from logitscope.engine.core import Engine
+    from logitscope.protocol.reasoning import HARMONY
+    from tests.helpers.thinking_model import HARMONY_TEMPLATE
+
+    engine = Engine()
+    engine.load(make_thinking_model(demo_model, tmp_path / "harmony.gguf", HARMONY_TEMPLATE),
+                LoadSettings(n_ctx=512, n_threads=2))
+    try:
+        prefix = tuple(engine.tokenize(HARMONY.open_tag, False, True))
+        events = list(engine.generate(GenerateRequest(
+            messages=[ChatMessage("user", LONG_THOUGHT)], settings=PRESETS["Greedy"], assistant_prefix=prefix,
+            options=DecodeOptions(max_tokens=40, reasoning_budget=len(prefix) + 6))))   # the prefix's tokens count
+        steps = [e for e in events if isinstance(e, StepRecord)]
+        result = events[-1]
+        assert isinstance(result, GenerationResult) and result.reasoning is not None
+        close = engine.tokenize(HARMONY.close_text, False, True)
+        assert result.reasoning["format"] == "harmony" and result.reasoning["ended"] == BY_BUDGET, result.text
+        assert result.reasoning["forced"] == [6, 6 + len(close)]
+        assert [s.token for s in steps[6:6 + len(close)]] == close
+        assert all(s.thinking for s in steps[:6 + len(close)]) and not any(s.thinking for s in steps[6 + len(close):])
+    finally:
+        engine.unload()

@@ -38,3 +38,10 @@ def make_thinking_model(source: Path, target: Path, template: str = THINKING_TEM
     details = MetadataDetails(gguf.GGUFValueType.STRING, template)
     copy_with_new_metadata(reader, writer, {gguf.Keys.Tokenizer.CHAT_TEMPLATE: details}, [])
     return target
+
+
+# gpt-oss's Harmony format, reduced: the model writes its channels after `<|start|>assistant`
+HARMONY_TEMPLATE = (
+    "{% for message in messages %}{{'<|start|>' + message['role'] + '<|message|>' + message['content'] + '<|end|>'}}"
+    "{% endfor %}{% if add_generation_prompt %}{{ '<|start|>assistant' }}{% endif %}"
+    "{# the assistant writes <|channel|>analysis<|message|> ... <|end|><|start|>assistant<|channel|>final #}")

@@ -120,3 +120,28 @@ def test_what_the_thinking_did_is_compared_from_the_first_token_where_the_answer
     assert thinking_effect(steps, without).parting == 2            # an answer without any thinking block
     assert thinking_effect(steps, answer[:4]).parting == 4
     assert thinking_effect(steps[:16], answer).parting == 0       # the thinking answer had no answer at all
+
+
+def test_harmony_channels_are_a_thinking_block_too() -> None:
+    """gpt-oss: the analysis channel's message is the thinking, the final channel's the answer (the tags split
+    across tokens as a vocabulary without them as special tokens writes them)."""
+    from logitscope.protocol.reasoning import (
+        HARMONY,
+        ThinkingTracker,
+        split_by_steps,
+        split_thinking,
+        syntax_for,
+    )
+
+    texts = ["<|channel|>", "analysis", "<|message|>", "six", " sevens", "<|end|>", "<|start|>", "assistant",
+             "<|channel|>", "final", "<|message|>", "42"]
+    tracker = ThinkingTracker(syntax=HARMONY)
+    phases = [tracker.feed(t) for t in texts]
+    assert phases == ["thinking"] * 11 + ["answer"] and tracker.closed
+    whole = "".join(texts)
+    split = split_thinking(whole, syntax=HARMONY)
+    assert (split.thinking, split.answer, split.closed) == ("six sevens", "42", True)
+    by_steps = split_by_steps(texts, [p == "thinking" for p in phases])
+    assert (by_steps.thinking, by_steps.answer) == ("six sevens", "42")
+    assert syntax_for("{{ '<|start|>assistant<|channel|>' }}") is HARMONY
+    assert syntax_for("{{ '<|im_start|>assistant' }}").name == "deepseek"

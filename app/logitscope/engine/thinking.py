@@ -12,12 +12,13 @@ from logitscope.protocol.api import DecodeOptions
 from logitscope.protocol.reasoning import (
     BY_BUDGET,
     BY_MODEL,
-    CLOSE_TEXT,
-    OPEN_TAG,
+    DEEPSEEK,
     THINKING,
     UNCLOSED,
+    ThinkingSyntax,
     ThinkingTracker,
     prompt_opens_block,
+    syntax_for,
     template_switches_thinking,
     template_thinks,
 )
@@ -29,6 +30,7 @@ class ThinkingPlan:
     budget: int                  # UNLIMITED, 0, or tokens
     close: tuple[int, ...]       # CLOSE_TEXT's tokens, forced when the budget is spent
     start: tuple[int, ...] = ()  # forced first (a budget of 0: the block closed at once)
+    syntax: ThinkingSyntax = DEEPSEEK
 
     def record(self, tracker: ThinkingTracker, closed_by_budget: bool,
                forced: tuple[int, int] | None = None) -> dict[str, Any] | None:
@@ -36,7 +38,7 @@ class ThinkingPlan:
         if not tracker.opened:
             return None
         ended = BY_BUDGET if closed_by_budget else BY_MODEL if tracker.closed else UNCLOSED
-        return {"format": "deepseek", "budget": self.budget, "opened_by_prompt": self.inside,
+        return {"format": self.syntax.name, "budget": self.budget, "opened_by_prompt": self.inside,
                 "n_thinking": tracker.n_thinking, "ended": ended, "forced": list(forced) if forced else None}
 
 
@@ -46,8 +48,9 @@ def plan_thinking(options: DecodeOptions, prompt_text: str, template: str | None
     token writes that token)."""
     if options.reasoning_format == "none":
         return None
-    inside = prompt_opens_block(prompt_text)
-    close = tuple(tokenize(CLOSE_TEXT))
+    syntax = syntax_for(template)
+    inside = prompt_opens_block(prompt_text, syntax)
+    close = tuple(tokenize(syntax.close_text))
     start: tuple[int, ...] = ()
     if options.reasoning_budget == 0:
         if inside:
@@ -55,8 +58,8 @@ def plan_thinking(options: DecodeOptions, prompt_text: str, template: str | None
         elif template_switches_thinking(template):   # rendered with the switch off: the template closed the block
             start = ()
         elif template_thinks(template):   # a template that knows the block but leaves its opening to the model
-            start = tuple(tokenize(OPEN_TAG + CLOSE_TEXT))
-    return ThinkingPlan(inside, options.reasoning_budget, close, start)
+            start = tuple(tokenize(syntax.open_tag + syntax.close_text))
+    return ThinkingPlan(inside, options.reasoning_budget, close, start, syntax)
 
 
 class ThinkingSteps:
@@ -65,7 +68,7 @@ class ThinkingSteps:
 
     def __init__(self, plan: ThinkingPlan, prefix_texts: Sequence[str] = ()) -> None:
         self.plan = plan
-        self.tracker = ThinkingTracker(plan.inside)
+        self.tracker = ThinkingTracker(plan.inside, plan.syntax)
         for text in prefix_texts:   # a fork's answer so far, token by token: its block may be open, and counts
             self.tracker.feed(text)
         self.pending = list(plan.start)

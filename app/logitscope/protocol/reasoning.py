@@ -20,6 +20,36 @@ UNLIMITED = -1
 OPEN_TAG, CLOSE_TAG = "<think>", "</think>"
 CLOSE_TEXT = "\n" + CLOSE_TAG + "\n\n"   # what the engine writes when the budget is spent
 THINKING, ANSWER = "thinking", "answer"
+
+
+@dataclass(frozen=True)
+class ThinkingSyntax:
+    """How a family of models writes its thinking: the tags around the block, and what the engine writes to close
+    it when the budget is spent."""
+
+    name: str          # the trace's reasoning `format`
+    open_tag: str
+    close_tag: str
+    close_text: str
+    trailer: str = ""  # the block's last text before close_tag that is a header, not thinking
+
+
+DEEPSEEK = ThinkingSyntax("deepseek", OPEN_TAG, CLOSE_TAG, CLOSE_TEXT)
+# gpt-oss's Harmony channels: the thinking is the `analysis` channel's message, the answer the `final` channel's
+# (llama.cpp's gpt-oss chat format; the tags are special tokens there, plain text in a vocabulary without them)
+HARMONY = ThinkingSyntax("harmony", "<|channel|>analysis<|message|>", "<|channel|>final<|message|>",
+                         "<|end|><|start|>assistant<|channel|>final<|message|>", trailer="<|end|><|start|>assistant")
+SYNTAXES = (DEEPSEEK, HARMONY)
+
+
+def syntax_for(template: str | None) -> ThinkingSyntax:
+    """The template's thinking syntax: Harmony where it writes channels, else DeepSeek's tags."""
+    return HARMONY if template is not None and "<|channel|>" in template else DEEPSEEK
+
+
+def syntax_named(name: object) -> ThinkingSyntax:
+    """A trace's recorded format as its syntax (DeepSeek's for any other: a remote server's, an unknown one)."""
+    return HARMONY if name == HARMONY.name else DEEPSEEK
 # How the block ended: the model wrote the tag, the budget closed it, or it never ended (the answer stopped first).
 BY_MODEL, BY_BUDGET, UNCLOSED = "model", "budget", "unclosed"
 
@@ -45,13 +75,13 @@ def template_switches_thinking(template: str | None) -> bool:
 
 
 def template_thinks(template: str | None) -> bool:
-    """Whether a chat template knows the thinking block (it writes or strips `<think>`)."""
-    return template is not None and (OPEN_TAG in template or CLOSE_TAG in template)
+    """Whether a chat template knows the thinking block (it writes or strips `<think>`, or writes channels)."""
+    return template is not None and (OPEN_TAG in template or CLOSE_TAG in template or "<|channel|>" in template)
 
 
-def prompt_opens_block(prompt_text: str) -> bool:
+def prompt_opens_block(prompt_text: str, syntax: ThinkingSyntax = DEEPSEEK) -> bool:
     """The template opened the block itself (DeepSeek-R1's, QwQ's): the answer starts inside it."""
-    return prompt_text.rstrip().endswith(OPEN_TAG)
+    return prompt_text.rstrip().endswith(syntax.open_tag)
 
 
 class ThinkingTracker:
@@ -60,7 +90,8 @@ class ThinkingTracker:
     the tag, a step that could still be the tag's start counts as thinking (as streamed: step_phases corrects a
     finished answer that turned out not to open with it)."""
 
-    def __init__(self, inside: bool = False) -> None:
+    def __init__(self, inside: bool = False, syntax: ThinkingSyntax = DEEPSEEK) -> None:
+        self.syntax = syntax
         self.inside = inside           # in the block now
         self.opened = inside           # the answer has a block at all
         self.closed = False            # the block has ended
@@ -75,11 +106,11 @@ class ThinkingTracker:
         if not self.opened:
             self._head += text
             head = self._head.lstrip()
-            if head.startswith(OPEN_TAG):
+            if head.startswith(self.syntax.open_tag):
                 self.inside = self.opened = True
-                self._seek_close(head[len(OPEN_TAG):])
+                self._seek_close(head[len(self.syntax.open_tag):])
                 return self._thinking()
-            if OPEN_TAG.startswith(head):
+            if self.syntax.open_tag.startswith(head):
                 return self._thinking() if head else ANSWER   # the tag's first characters, or whitespace alone
             self.closed, self.n_thinking = True, 0            # no block: the answer began
             return ANSWER
@@ -90,9 +121,9 @@ class ThinkingTracker:
         """Only the new text and the characters before it that a tag could span are searched: a long block costs
         the same per token as a short one."""
         window = self._tail + text
-        if CLOSE_TAG in window:
+        if self.syntax.close_tag in window:
             self.inside, self.closed = False, True
-        self._tail = window[-(len(CLOSE_TAG) - 1):]
+        self._tail = window[-(len(self.syntax.close_tag) - 1):]
 
     def _thinking(self) -> str:
         self.n_thinking += 1
@@ -107,24 +138,27 @@ class ThinkingSplit:
     closed: bool       # the block ended (by the model or the budget)
 
 
-def split_thinking(text: str, inside: bool = False) -> ThinkingSplit:
+def split_thinking(text: str, inside: bool = False, syntax: ThinkingSyntax = DEEPSEEK) -> ThinkingSplit:
     """An answer's text split as --reasoning-format deepseek splits it; `inside`: the prompt opened the block."""
     body = text
     if not inside:
         stripped = text.lstrip()
-        if not stripped.startswith(OPEN_TAG):
+        if not stripped.startswith(syntax.open_tag):
             return ThinkingSplit("", text, False, False)
-        body = stripped[len(OPEN_TAG):]
-    thinking, tag, answer = body.partition(CLOSE_TAG)
+        body = stripped[len(syntax.open_tag):]
+    thinking, tag, answer = body.partition(syntax.close_tag)
     if not tag:
         return ThinkingSplit(body.strip(), "", True, False)
-    return ThinkingSplit(thinking.strip(), answer.lstrip(), True, True)
+    thinking = thinking.strip()
+    if syntax.trailer and thinking.endswith(syntax.trailer):
+        thinking = thinking[:-len(syntax.trailer)].rstrip()
+    return ThinkingSplit(thinking, answer.lstrip(), True, True)
 
 
-def step_phases(texts: Sequence[str], inside: bool = False) -> list[str]:
+def step_phases(texts: Sequence[str], inside: bool = False, syntax: ThinkingSyntax = DEEPSEEK) -> list[str]:
     """Each step's phase for a finished answer; steps taken for the tag's start when the answer turned out not to
     open with it are answer steps."""
-    tracker = ThinkingTracker(inside)
+    tracker = ThinkingTracker(inside, syntax)
     phases = [tracker.feed(t) for t in texts]
     if not tracker.opened:
         return [ANSWER] * len(phases)
@@ -141,17 +175,19 @@ def split_by_steps(texts: Sequence[str], thinking: Sequence[bool]) -> ThinkingSp
     if not n:
         return ThinkingSplit("", rest, False, False)
     block = "".join(texts[:n])
-    inner = split_thinking(block, inside=not block.lstrip().startswith(OPEN_TAG))
+    syntax = HARMONY if HARMONY.open_tag in block or HARMONY.close_tag in block else DEEPSEEK
+    inner = split_thinking(block, inside=not block.lstrip().startswith(syntax.open_tag), syntax=syntax)
     return ThinkingSplit(inner.thinking, (inner.answer + rest).lstrip(), True, inner.closed)
 
 
-def joined_text(thinking: str | None, answer: str, opened_by_prompt: bool = False, closed: bool = True) -> str:
+def joined_text(thinking: str | None, answer: str, opened_by_prompt: bool = False, closed: bool = True,
+                syntax: ThinkingSyntax = DEEPSEEK) -> str:
     """An answer's whole text again from its two stored parts (None: no block), as the model wrote them but for the
     whitespace around the tags."""
     if thinking is None:
         return answer
-    head = "" if opened_by_prompt else OPEN_TAG + "\n"
-    return f"{head}{thinking}{CLOSE_TEXT}{answer}" if closed else f"{head}{thinking}"
+    head = "" if opened_by_prompt else syntax.open_tag + ("\n" if syntax is DEEPSEEK else "")
+    return f"{head}{thinking}{syntax.close_text}{answer}" if closed else f"{head}{thinking}"
 
 
 def sent_back(content: str, template: str | None, thinking: str = "") -> tuple[str, str]:
@@ -162,8 +198,9 @@ def sent_back(content: str, template: str | None, thinking: str = "") -> tuple[s
     if thinking:
         return content, thinking if reads_thinking else ""
     # a block the template opened has no opening tag in the answer's text
-    opened_by_prompt = template_thinks(template) and not content.lstrip().startswith(OPEN_TAG)
-    split = split_thinking(content, inside=opened_by_prompt and CLOSE_TAG in content)
+    syntax = syntax_for(template)
+    opened_by_prompt = template_thinks(template) and not content.lstrip().startswith(syntax.open_tag)
+    split = split_thinking(content, inside=opened_by_prompt and syntax.close_tag in content, syntax=syntax)
     if not (split.has_block and split.closed):
         return content, ""
     return split.answer, split.thinking if reads_thinking else ""

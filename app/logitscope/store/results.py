@@ -12,7 +12,7 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from logitscope.protocol.reasoning import UNCLOSED, joined_text
+from logitscope.protocol.reasoning import UNCLOSED, joined_text, syntax_named
 from logitscope.protocol.trace import GenerationResult, KvInfo, StepRecord, Timings
 from logitscope.store.records import StoredMessage
 
@@ -48,4 +48,4 @@ def whole_text(message: StoredMessage) -> str:
     """The answer's whole text, its thinking block put back before it (stored apart since schema 6)."""
     record = message.reasoning if isinstance(message.reasoning, dict) else {}
     return joined_text(message.thinking, message.content, opened_by_prompt=bool(record.get("opened_by_prompt")),
-                       closed=record.get("ended") != UNCLOSED)
+                       closed=record.get("ended") != UNCLOSED, syntax=syntax_named(record.get("format")))
