@@ -264,6 +264,12 @@ class SettingsStore:
         self.save()
 
 
+def read_sampler_settings(values: Any, where: str, notices: list[str]) -> SamplerSettings | None:
+    """Sampler settings kept elsewhere (a conversation's own), read as a saved preset is: a bad value falls
+    back to its default, with a notice; None (with a notice) when nothing usable is there."""
+    return _checked(SamplerSettings, _preset_values(values, where, notices), where, notices)
+
+
 def _own_name(name: str) -> str:
     """A name for a preset of the user's: stripped, not empty, not a built-in one."""
     name = name.strip()
