@@ -67,7 +67,7 @@ def reopened(history: ChatHistory, tmp_path: Path) -> tuple[ChatHistory, Convers
 
 def test_settings_chosen_before_the_first_question_are_saved_with_it(history, tmp_path):
     conversation = Conversation()
-    assert history.save_settings(conversation, FULL)   # not in the store yet: kept in memory
+    history.save_settings(conversation, FULL)   # not in the store yet: kept in memory
     assert conversation.system == "Be brief." and conversation.store_id is None
     conversation.append_turn("Hi")
     history.save_question(conversation, 0)
@@ -82,14 +82,17 @@ def test_settings_chosen_before_the_first_question_are_saved_with_it(history, tm
         again.close()
 
 
-def test_a_change_later_is_saved_at_once_and_the_first_record_stays(history, tmp_path):
+def test_a_change_later_is_saved_at_the_flush_and_the_first_record_stays(history, tmp_path):
     conversation = Conversation()
     history.save_settings(conversation, FULL)
     conversation.append_turn("Hi")
     history.save_question(conversation, 0)
     later = replace(FULL, system_preset=None, system_prompt="", sampler=PRESETS["Greedy"])
-    assert history.save_settings(conversation, later)
+    history.save_settings(conversation, later)
     assert conversation.system is None   # "" = no system prompt for the next answers
+    assert history.store.conversation(conversation.store_id).settings == FULL.to_dict()
+    assert history.flush_settings()
+    assert history.store.conversation(conversation.store_id).settings == later.to_dict()
     conversation.add_question_version(0, "Hello")   # an edited first question still sits under the record
     history.save_question(conversation, 0)
     again, loaded = reopened(history, tmp_path)
@@ -148,3 +151,22 @@ def test_export_and_import_keep_the_settings(history, tmp_path):
         assert imported.settings == FULL and imported.system == "Be brief."
     finally:
         other.close()
+
+
+def test_a_refused_save_stays_due_and_goes_with_the_next_flush(history, monkeypatch):
+    import sqlite3
+
+    conversation = Conversation()
+    conversation.append_turn("Hi")
+    history.save_question(conversation, 0)
+    history.save_settings(conversation, FULL)
+    real = history.store.set_settings
+
+    def locked(*_args, **_kwargs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(history.store, "set_settings", locked)
+    assert not history.flush_settings()
+    monkeypatch.setattr(history.store, "set_settings", real)
+    assert history.flush_settings()
+    assert history.store.conversation(conversation.store_id).settings == FULL.to_dict()

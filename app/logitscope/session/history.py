@@ -39,6 +39,7 @@ class ChatHistory:
         self.unsaved: list[StreamingWriter] = []        # ended answers the database has not taken yet
         self._reported: set[int] = set()                # message ids whose refused saves were reported
         self._settings_notices: dict[int, list[str]] = {}  # store id -> what its settings lost on reading
+        self._unsaved_settings: dict[int, Conversation] = {}  # id(conversation) -> one whose settings are due
 
     @property
     def notices(self) -> list[str]:
@@ -118,21 +119,30 @@ class ChatHistory:
             if conversation.system:   # the record of what the model saw first (chat_settings.py says why)
                 conversation.system_store_id = self.store.add_message(conversation.store_id, "system",
                                                                       conversation.system)
-            if conversation.settings is not None:
-                self._write_settings(conversation)
+            if conversation.settings is not None and not self._write_settings(conversation):
+                self._unsaved_settings[id(conversation)] = conversation
         turn = conversation.turns[turn_index]
         previous = conversation.turns[turn_index - 1].answer if turn_index > 0 else None
         parent = previous.store_id if previous is not None else conversation.system_store_id
         turn.store_id = self.store.add_message(conversation.store_id, "user", turn.user, parent)
 
-    def save_settings(self, conversation: Conversation, settings: ChatSettings) -> bool:
-        """The conversation's own settings (and its system prompt for the next answers), saved at once when
-        it is in the store (else with its first question). False: the store refused (the database is held
-        elsewhere); they are kept in memory and saved with the next change or question."""
+    def save_settings(self, conversation: Conversation, settings: ChatSettings) -> None:
+        """The conversation's own settings (and its system prompt for the next answers), at once in memory;
+        the store gets them at `flush_settings` (the window calls it shortly after a change, a slider dragged
+        writes once), when another conversation is shown and at `close`; a new chat's with its first question."""
         conversation.settings = settings
         if settings.system_prompt is not None:
             conversation.system = settings.system_prompt or None
-        return conversation.store_id is None or self._write_settings(conversation)
+        if conversation.store_id is not None:
+            self._unsaved_settings[id(conversation)] = conversation
+
+    def flush_settings(self) -> bool:
+        """Write the settings changed since the last flush. False: the store refused some (the database is
+        held elsewhere); they stay due and go with the next flush."""
+        for key, conversation in list(self._unsaved_settings.items()):
+            if self._write_settings(conversation):
+                del self._unsaved_settings[key]
+        return not self._unsaved_settings
 
     def _write_settings(self, conversation: Conversation) -> bool:
         assert conversation.store_id is not None and conversation.settings is not None
@@ -202,6 +212,7 @@ class ChatHistory:
 
     def close(self) -> None:
         """A last save of everything unsaved, waiting as long as any write may, then close the store."""
+        self.flush_settings()
         for writer in [*self.writers.values(), *self.unsaved]:
             if not writer.flush(wait_s=BUSY_TIMEOUT_S):
                 log.error("answer %d: %d steps are lost: %s", writer.message_id, writer.unsaved_steps,
