@@ -1,10 +1,11 @@
 """Each chat's own settings: its system prompt (the bar above the chat) and the sampler controls' values
 (sampler, max tokens, stops), kept with the conversation and put back in the controls when it is shown.
 
-A new chat starts from what the controls show (the last used settings), as LM Studio carries the loaded
-preset and settings into a new chat; a saved chat that recorded none (an older one) gets the defaults:
-Settings' default sampler preset and its 'system' message. A change reaches the store a moment later
-(SAVE_DELAY_MS: a dragged slider writes once), and at once when another chat is shown.
+A new chat starts from what the controls show (the last used settings: a preset picked, a slider tuned
+carry on into the next chat, as they did before chats had settings of their own); a saved chat that
+recorded none (an older one, or one whose settings cannot be read) gets the defaults: Settings' default
+sampler preset and its own 'system' message. A change reaches the store a moment later (SAVE_DELAY_MS: a
+dragged slider writes once), and at once when another chat is shown.
 """
 
 from __future__ import annotations
