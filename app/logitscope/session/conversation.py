@@ -17,6 +17,7 @@ from typing import Any
 
 from logitscope.protocol.api import ChatMessage
 from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.session.chat_settings import ChatSettings
 
 _ids = itertools.count(1)
 NEW_CHAT_TITLE = "New chat"
@@ -66,12 +67,14 @@ class Turn:
 @dataclass(eq=False)
 class Conversation:
     title: str = NEW_CHAT_TITLE
-    system: str | None = None
+    system: str | None = None    # the system prompt of the next answers (ChatHistory.save_settings sets it)
     first: list[Turn] = field(default_factory=list)   # versions of the first question
     active_first: int = 0
     id: int = field(default_factory=lambda: next(_ids))
     store_id: int | None = None
     loaded: bool = True          # False: saved, its messages not read from the store yet
+    settings: ChatSettings | None = None   # its own settings; None: a new chat that has none yet
+    system_store_id: int | None = None     # its 'system' message, the parent of the first question's versions
 
     @classmethod
     def of(cls, turns: Iterable[Turn], **fields: Any) -> Conversation:

@@ -12,9 +12,12 @@ has ended; a refusal that lasts REPORT_AFTER_S is handed back once per answer fo
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Sequence
 
+from logitscope.base.errors import StoreError
 from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.session.chat_settings import ChatSettings, read_chat_settings
 from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.store.database import BUSY_TIMEOUT_S
 from logitscope.store.history import HistoryStore
@@ -35,6 +38,8 @@ class ChatHistory:
         self.writers: dict[int, StreamingWriter] = {}   # id(Answer) -> its writer while it streams
         self.unsaved: list[StreamingWriter] = []        # ended answers the database has not taken yet
         self._reported: set[int] = set()                # message ids whose refused saves were reported
+        self._settings_notices: dict[int, list[str]] = {}  # store id -> what its settings lost on reading
+        self._unsaved_settings: dict[int, Conversation] = {}  # id(conversation) -> one whose settings are due
 
     @property
     def notices(self) -> list[str]:
@@ -43,7 +48,17 @@ class ChatHistory:
     # -- reading ---------------------------------------------------------------------------------------
     def conversations(self) -> list[Conversation]:
         """Every saved conversation, newest first, without their messages (see `fill`)."""
-        return [Conversation(title=c.title, store_id=c.id, loaded=False) for c in self.store.list_conversations()]
+        listed = []
+        for c in self.store.list_conversations():
+            settings, notices = read_chat_settings(c.settings)
+            if notices:
+                self._settings_notices[c.id] = notices
+            listed.append(Conversation(title=c.title, store_id=c.id, loaded=False, settings=settings))
+        return listed
+
+    def settings_notices(self, conversation: Conversation) -> list[str]:
+        """What reading this conversation's own settings left out, once (the window says it when it opens it)."""
+        return self._settings_notices.pop(conversation.store_id, []) if conversation.store_id is not None else []
 
     def search(self, text: str) -> list[int]:
         return [hit.conversation.id for hit in self.store.search(text)]
@@ -81,6 +96,9 @@ class ChatHistory:
         if systems:
             system = systems[last_selected(systems)]
             conversation.system, top = system.content, system.id
+            conversation.system_store_id = top
+        if conversation.settings is not None and conversation.settings.system_prompt is not None:
+            conversation.system = conversation.settings.system_prompt or None   # the chat's own, set since
         conversation.first, conversation.active_first = questions(top)
         conversation.loaded = True
 
@@ -98,10 +116,42 @@ class ChatHistory:
         """A new question, or an edited version beside an earlier one: under the previous turn's answer."""
         if conversation.store_id is None:
             conversation.store_id = self.store.create_conversation(conversation.title)
+            if conversation.system:   # the record of what the model saw first (chat_settings.py says why)
+                conversation.system_store_id = self.store.add_message(conversation.store_id, "system",
+                                                                      conversation.system)
+            if conversation.settings is not None and not self._write_settings(conversation):
+                self._unsaved_settings[id(conversation)] = conversation
         turn = conversation.turns[turn_index]
         previous = conversation.turns[turn_index - 1].answer if turn_index > 0 else None
-        parent = previous.store_id if previous is not None else None
+        parent = previous.store_id if previous is not None else conversation.system_store_id
         turn.store_id = self.store.add_message(conversation.store_id, "user", turn.user, parent)
+
+    def save_settings(self, conversation: Conversation, settings: ChatSettings) -> None:
+        """The conversation's own settings (and its system prompt for the next answers), at once in memory;
+        the store gets them at `flush_settings` (the window calls it shortly after a change, a slider dragged
+        writes once), when another conversation is shown and at `close`; a new chat's with its first question."""
+        conversation.settings = settings
+        if settings.system_prompt is not None:
+            conversation.system = settings.system_prompt or None
+        if conversation.store_id is not None:
+            self._unsaved_settings[id(conversation)] = conversation
+
+    def flush_settings(self) -> bool:
+        """Write the settings changed since the last flush. False: the store refused some (the database is
+        held elsewhere); they stay due and go with the next flush."""
+        for key, conversation in list(self._unsaved_settings.items()):
+            if self._write_settings(conversation):
+                del self._unsaved_settings[key]
+        return not self._unsaved_settings
+
+    def _write_settings(self, conversation: Conversation) -> bool:
+        assert conversation.store_id is not None and conversation.settings is not None
+        try:
+            self.store.set_settings(conversation.store_id, conversation.settings.to_dict())
+        except (sqlite3.Error, StoreError) as exc:
+            log.warning("conversation %d: its settings were not saved: %s", conversation.store_id, exc)
+            return False
+        return True
 
     def start_answer(self, conversation: Conversation, turn: Turn, answer: Answer, identity: ModelIdentity,
                      vocab: Sequence[bytes]) -> None:
@@ -162,6 +212,7 @@ class ChatHistory:
 
     def close(self) -> None:
         """A last save of everything unsaved, waiting as long as any write may, then close the store."""
+        self.flush_settings()
         for writer in [*self.writers.values(), *self.unsaved]:
             if not writer.flush(wait_s=BUSY_TIMEOUT_S):
                 log.error("answer %d: %d steps are lost: %s", writer.message_id, writer.unsaved_steps,

@@ -108,7 +108,7 @@ MESSAGE_FROM = "messages m LEFT JOIN models md ON md.id = m.model_id"
 
 def conversation_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:
     cid, title, created, updated, deleted, n_messages, settings = row
-    return Conversation(cid, title, created, updated, deleted, n_messages, _json(settings))
+    return Conversation(cid, title, created, updated, deleted, n_messages, _settings_json(settings))
 
 
 def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredMessage:
@@ -129,6 +129,15 @@ def migrated_sampler(settings: Any) -> Any:
     """Recorded sampler settings in today's trace schema (an answer stored or exported by an older
     version: engine.trace_schema); anything but a dict as it is."""
     return migrate_settings(settings) if isinstance(settings, dict) else settings
+
+
+def _settings_json(text: str | None) -> Any:
+    """A conversation's settings as stored; text that is not JSON (a damaged or hand-edited database) reads
+    as none, so that the conversation still lists and opens (its next settings replace it)."""
+    try:
+        return _json(text)
+    except ValueError:
+        return None
 
 
 def _json(text: str | None) -> Any:

@@ -3,7 +3,8 @@
 settings.json holds three sections:
 - "app": AppSettings (theme, language, default sampler preset, models folders, last model);
 - "load_settings": per model file (absolute path), the engine's LoadSettings as a dict;
-- "sampler_presets": the user's own sampler presets by name (the built-ins are engine.sampler.PRESETS).
+- "sampler_presets": the user's own sampler presets by name (the built-ins are engine.sampler.PRESETS);
+- "system_prompts": the user's own system prompt presets, name -> text (the built-ins are SYSTEM_PROMPTS).
 
 Reading never fails and never loses what the user had:
 - an invalid value falls back to its default with a notice; only that field: a saved preset or a
@@ -40,6 +41,12 @@ if TYPE_CHECKING:
 SETTINGS_FILE = "settings.json"
 BACKUP_TAG = "bak"       # settings.json.bak-<YYYYmmdd-HHMMSS>: the file as it was before a lossy rewrite
 SETTINGS_SCHEMA = 1
+# Built-in system prompt presets, kept few; keys are Messages (stored as the English name) so the window
+# shows them translated. The texts stay English: they are what the model reads.
+SYSTEM_PROMPTS: dict[str, str] = {
+    Message("Helpful assistant"): "You are a helpful assistant.",
+    Message("Concise"): "You are a helpful assistant. Answer briefly and to the point, without preamble.",
+}
 
 T = TypeVar("T", bound="DataclassInstance")
 
@@ -93,6 +100,7 @@ class SettingsStore:
             preset = _checked(SamplerSettings, _preset_values(value, where, self.notices), where, self.notices)
             if preset is not None:
                 self._presets[name] = preset
+        self._system_prompts = _system_prompts(_section(raw, "system_prompts", self.notices), self.notices)
         if self.app.sampler_preset not in self.presets():
             self.notices.append(Message("settings: there is no sampler preset "
                                         "{sampler_preset!r}; using 'Balanced'", sampler_preset=self.app.sampler_preset))
@@ -149,6 +157,7 @@ class SettingsStore:
             "app": {f.name: _plain(getattr(self.app, f.name)) for f in fields(AppSettings)},
             "load_settings": {key: s.to_dict() for key, s in sorted(self._load_settings.items())},
             "sampler_presets": {name: s.to_dict() for name, s in self._presets.items()},
+            "system_prompts": dict(self._system_prompts),
         }
         atomic_write_text(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
@@ -216,6 +225,73 @@ class SettingsStore:
         if self.app.sampler_preset == name:
             self.app = replace(self.app, sampler_preset="Balanced")
         self.save()
+
+
+    # -- system prompt presets ---------------------------------------------------------------------
+    def system_prompts(self) -> dict[str, str]:
+        """Built-in system prompts first, then the user's, in the order saved: name -> text."""
+        return {**SYSTEM_PROMPTS, **self._system_prompts}
+
+    def user_system_prompts(self) -> dict[str, str]:
+        return dict(self._system_prompts)
+
+    def save_system_prompt(self, name: str, text: str) -> str:
+        """Save (or replace) a system prompt of the user's; returns the name as saved (stripped)."""
+        name = _own_name(name)
+        self._system_prompts[name] = text
+        self.save()
+        return name
+
+    def rename_system_prompt(self, old: str, new: str) -> str:
+        """Rename a saved system prompt in place (its position in the list kept); returns the new name."""
+        if old in SYSTEM_PROMPTS:
+            raise InvalidSettingsError("{name!r} is a built-in preset and cannot be renamed", name=old)
+        if old not in self._system_prompts:
+            raise InvalidSettingsError("there is no saved preset {name!r}", name=old)
+        new = _own_name(new)
+        if new != old and new in self._system_prompts:
+            raise InvalidSettingsError("a preset named {name!r} already exists", name=new)
+        self._system_prompts = {new if key == old else key: text for key, text in self._system_prompts.items()}
+        self.save()
+        return new
+
+    def delete_system_prompt(self, name: str) -> None:
+        if name in SYSTEM_PROMPTS:
+            raise InvalidSettingsError("{name!r} is a built-in preset and cannot be deleted", name=name)
+        if name not in self._system_prompts:
+            raise InvalidSettingsError("there is no saved preset {name!r}", name=name)
+        del self._system_prompts[name]
+        self.save()
+
+
+def read_sampler_settings(values: Any, where: str, notices: list[str]) -> SamplerSettings | None:
+    """Sampler settings kept elsewhere (a conversation's own), read as a saved preset is: a bad value falls
+    back to its default, with a notice; None (with a notice) when nothing usable is there."""
+    return _checked(SamplerSettings, _preset_values(values, where, notices), where, notices)
+
+
+def _own_name(name: str) -> str:
+    """A name for a preset of the user's: stripped, not empty, not a built-in one."""
+    name = name.strip()
+    if not name:
+        raise InvalidSettingsError("a preset needs a name")
+    if name in SYSTEM_PROMPTS:
+        raise InvalidSettingsError("{name!r} is a built-in preset; choose another name", name=name)
+    return name
+
+
+def _system_prompts(section: dict[str, Any], notices: list[str]) -> dict[str, str]:
+    """The user's system prompts as saved: each one that is not a named text is left out, with a notice."""
+    prompts: dict[str, str] = {}
+    for name, text in section.items():
+        if not name.strip() or name in SYSTEM_PROMPTS:
+            notices.append(Message("settings: a saved system prompt named {name!r} has no name of its own "
+                                   "(empty, or a built-in one's); ignored", name=name))
+        elif not isinstance(text, str):
+            notices.append(Message("settings: the system prompt {name!r} is not a text; ignored", name=name))
+        else:
+            prompts[name.strip()] = text
+    return prompts
 
 
 # -- reading typed values --------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from logitscope.ui.causal import dialog as causal_dialog
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
 from logitscope.ui.compare import action as compare_action
-from logitscope.ui.controllers import drafting
+from logitscope.ui.controllers import chat_settings, drafting
 from logitscope.ui.controllers.chat_commands import ChatCommands
 from logitscope.ui.controllers.diagnosis import DiagnosisController
 from logitscope.ui.controllers.file_actions import FileActions
@@ -108,7 +108,6 @@ class MainWindow(QMainWindow):
         self.distribution = DistributionPanel()
         self.waterfall = WaterfallPanel()
         self.sampler = SamplerPanel(self.app_settings.user_presets(), engine=self.bridge)
-        self.sampler.select_preset(self.app_settings.app.sampler_preset)
         self.timeline = TimelinePanel()
         self.memory = MemoryPanel()
         self.model_card = ModelCardPanel()
@@ -129,6 +128,8 @@ class MainWindow(QMainWindow):
                                    self.models.identity, self.models.can_fork, steering=self.steering.steering)
         self.session = SessionController(self.bridge, self.history, services, parent=self)
         self.sidebar = ConversationSidebar(self.history, self.session)
+        self.chat_settings = chat_settings.ChatSettingsController(  # with the system prompt bar above the chat
+            self.history, self.session, self.sidebar, self.sampler, self.app_settings, self.show_error, self.statusMessage.emit, self)
         self.kv_map_feed = KvMapFeed(self.bridge, self.memory.kv_map, parent=self)
         self.inspector = InspectorCoordinator(self.distribution, self.waterfall, self.timeline, self.sampler.settings,
                                               parent=self)
@@ -137,7 +138,7 @@ class MainWindow(QMainWindow):
                                  lambda: self.bridge.vocab, self.sidebar.add_imported)
 
     def _build_central(self) -> None:
-        central = build_central(self.sidebar, self.model_box, self.chat, self.prompt)
+        central = build_central(self.sidebar, self.model_box, self.chat, self.prompt, self.chat_settings.bar)
         self.send_button, self.stop_button = central.send_button, central.stop_button
         self.setCentralWidget(central.splitter)
 

@@ -63,6 +63,7 @@ class FileActions(QObject):
             if not path:
                 return False
         ids = [conversation.store_id]
+        self.history.flush_settings()   # a change of the last half second goes with the chat
         try:
             if path.endswith(".json"):
                 text = json.dumps(export_json(self.history.store, ids), ensure_ascii=False, indent=1)

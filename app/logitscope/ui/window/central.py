@@ -19,7 +19,9 @@ class Central:
     stop_button: QPushButton
 
 
-def build_central(sidebar: QWidget, model_box: QWidget, chat: ChatView, prompt: PromptBox) -> Central:
+def build_central(sidebar: QWidget, model_box: QWidget, chat: ChatView, prompt: PromptBox,
+                  system_bar: QWidget) -> Central:
+    """`system_bar`: the chat's system prompt, one row above the chat."""
     splitter = QSplitter(Qt.Orientation.Horizontal)
     left = QWidget()
     left_layout = QVBoxLayout(left)
@@ -30,6 +32,7 @@ def build_central(sidebar: QWidget, model_box: QWidget, chat: ChatView, prompt: 
     centre = QWidget()
     centre_layout = QVBoxLayout(centre)
     centre_layout.setContentsMargins(0, 0, 0, 6)
+    centre_layout.addWidget(system_bar)
     centre_layout.addWidget(chat, 1)
     centre_layout.addWidget(chat.legend)
     input_row = QHBoxLayout()
