@@ -7,7 +7,7 @@ import signal
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 from llama_cpp.llama_types import ChatCompletionRequestMessage
@@ -44,7 +44,8 @@ class ChatTemplate:
         formatter = self._formatter
         if formatter is None:
             return _render_plain(messages)
-        switch = {THINKING_SWITCH: False} if thinking_off and template_switches_thinking(self.source) else {}
+        switch: dict[str, Any] = ({THINKING_SWITCH: False} if thinking_off and template_switches_thinking(self.source)
+                                  else {})
         # the template sees plain role/content dicts; ChatMessage's role is a str, not the TypedDicts' literals
         payload = cast(list[ChatCompletionRequestMessage],
                        [_payload(m) for m in messages])
