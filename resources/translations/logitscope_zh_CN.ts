@@ -35,91 +35,107 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="106"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="267"/>
         <source>Generate this answer again (a new version)</source>
         <translation>重新生成此回答（作为新版本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="108"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="110"/>
+        <source>Answer without thinking</source>
+        <translation>不思考直接回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="113"/>
+        <source>Generate this answer again with the thinking block closed at once (the same seed and settings), as a new version, and show both answers side by side from the first token where they part</source>
+        <translation>立即关闭思考块、以相同的种子和设置重新生成这个回答（作为新版本），并从两者分开的第一个词元起并排显示两个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="116"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="108"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="116"/>
         <source>Copy this answer (its Markdown; the arrow: as plain text)</source>
         <translation>复制这条回答（Markdown 原文；点箭头可复制为纯文本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="111"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="119"/>
         <source>Copy as Markdown</source>
         <translation>复制为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="112"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="120"/>
         <source>Copy as plain text</source>
         <translation>复制为纯文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="225"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="233"/>
         <source>generating…</source>
         <translation>正在生成…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="227"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="235"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="229"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="237"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="231"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="239"/>
         <source>failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="233"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="241"/>
         <source>forked at token {0}</source>
         <translation>在第 {0} 个 token 处分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="236"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="244"/>
         <source>{0} tokens, {1:.1f} tok/s</source>
         <translation>{0} 个 token，{1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="254"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="265"/>
+        <source>Generate this answer again (a new version; the arrow: without its thinking)</source>
+        <translation>重新生成这个回答（新版本；箭头：不带思考）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="272"/>
         <source>✓ valid JSON</source>
         <translation>✓ 有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="255"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="273"/>
         <source>✓ valid JSON, matches the schema</source>
         <translation>✓ 有效的 JSON，符合 JSON Schema</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="256"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="274"/>
         <source>✓ complete under the grammar</source>
         <translation>✓ 按语法完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="257"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="275"/>
         <source>✗ not valid JSON: {0}</source>
         <translation>✗ 不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="258"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="276"/>
         <source>✗ does not match the schema: {0}</source>
         <translation>✗ 不符合 JSON Schema：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="259"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="277"/>
         <source>✗ the schema itself is not valid: {0}</source>
         <translation>✗ JSON Schema 本身无效：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="260"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="278"/>
         <source>✗ cut off before the grammar was complete (max tokens or stopped)</source>
         <translation>✗ 在语法完整之前被截断（达到最大 token 数或被停止）</translation>
     </message>
@@ -1018,7 +1034,7 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="314"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="332"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个 token 都可以在右侧查看。</translation>
     </message>
@@ -5427,37 +5443,27 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>ThinkingFold</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="40"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="38"/>
         <source>Show or hide what the model thought before it answered</source>
         <translation>显示或隐藏模型在回答之前的思考</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="47"/>
-        <source>Answer without thinking</source>
-        <translation>不思考直接回答</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="49"/>
-        <source>Generate this answer again with the thinking block closed at once (the same seed and settings), as a new version, and show both answers side by side from the first token where they part</source>
-        <translation>立即关闭思考块、以相同的种子和设置重新生成这个回答（作为新版本），并从两者分开的第一个词元起并排显示两个回答</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="91"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="74"/>
         <source>Thinking… · {0:,} tokens</source>
         <translation>思考中… · {0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="93"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="76"/>
         <source>Thought for {0:.1f} s · {1:,} tokens</source>
         <translation>思考了 {0:.1f} 秒 · {1:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="97"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="80"/>
         <source>closed by the budget ({0})</source>
         <translation>被预算截断（{0}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="99"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_fold.py" line="82"/>
         <source>never closed</source>
         <translation>始终未结束</translation>
     </message>

@@ -55,9 +55,9 @@ def test_answer_without_thinking_puts_both_answers_side_by_side(qtbot, real_wind
     source = ask(qtbot, w, "What is 6 times 7?", max_tokens=32)
     assert source.result is not None and source.result.reasoning is not None
     bubble = w.chat.answers[-1]
-    assert bubble.fold.without_button.isVisibleTo(bubble)
+    assert bubble.regenerate_button.menu() is bubble.regenerate_menu   # the arrow offers it
     with qtbot.waitSignal(w.session.withoutThinkingEnded, timeout=60_000) as ended:
-        bubble.fold.without_button.click()
+        bubble.without_thinking.trigger()
     first, second = ended.args
     assert first is source and second is w.session.current.turns[-1].answer
     assert second.result.settings["seed"] == source.result.settings["seed"]

@@ -42,7 +42,7 @@ def test_the_trace_is_folded_shaded_diagnosed_and_fixed_with_a_budget(qtbot, thi
     answer = w.current.turns[0].answer
     bubble = w.chat.answers[0]
     assert bubble.fold.n_steps == 16 and bubble.answer_text() == "6 times 7 equals 42."
-    assert bubble.fold.without_button.isVisibleTo(bubble)
+    assert bubble.regenerate_button.menu() is bubble.regenerate_menu   # the arrow: Answer without thinking
     # the timeline: the block's 16 steps shaded, the answer's after them plain
     qtbot.waitUntil(lambda: w.timeline.n_steps == len(answer.steps), timeout=5_000)
     assert w.timeline.n_thinking == 16

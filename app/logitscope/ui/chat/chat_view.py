@@ -105,6 +105,14 @@ class AnswerBubble(QFrame):
         header.addWidget(self.format_button)
         self.regenerate_button = _tool(self.tr("Regenerate"), self.tr("Generate this answer again (a new version)"))
         self.regenerate_button.clicked.connect(self.regenerateRequested)
+        # a reasoning model's finished answer: the arrow offers it again with the thinking closed at once
+        self.regenerate_menu = QMenu(self.regenerate_button)
+        self.without_thinking = self.regenerate_menu.addAction(self.tr("Answer without thinking"))
+        self.without_thinking.triggered.connect(self.withoutThinkingRequested)
+        self.without_thinking.setToolTip(self.tr(
+            "Generate this answer again with the thinking block closed at once (the same seed and settings), as a "
+            "new version, and show both answers side by side from the first token where they part"))
+        self.regenerate_menu.setToolTipsVisible(True)
         self.copy_button = _tool(self.tr("Copy"), self.tr("Copy this answer (its Markdown; the arrow: as plain text)"))
         self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.answer_text()))
         copy_menu = QMenu(self.copy_button)
@@ -119,7 +127,6 @@ class AnswerBubble(QFrame):
         self.fold.view.stepClicked.connect(self.stepClicked)
         self.fold.view.forkRequested.connect(self.forkRequested)
         self.fold.view.forkOtherRequested.connect(self.forkOtherRequested)
-        self.fold.withoutThinkingRequested.connect(self.withoutThinkingRequested)
         layout.addWidget(self.fold)
         self.view = TokenTextView(self)
         self.view.vocab = vocab
@@ -219,8 +226,9 @@ class AnswerBubble(QFrame):
         tip = ""
         if self.fold.n_steps:
             self.fold.show_state(answer.status == "streaming" and not self.view.steps,
-                                 answer.result.reasoning if answer.result is not None else None,
-                                 finished=answer.status == "done")
+                                 answer.result.reasoning if answer.result is not None else None)
+        self._offer_without_thinking(answer.status == "done" and answer.result is not None
+                                     and answer.result.reasoning is not None)
         if answer.status == "streaming":
             parts.append(self.tr("generating…"))
         elif answer.status == "stopped":
@@ -247,6 +255,16 @@ class AnswerBubble(QFrame):
         self.status.setVisible(bool(parts))
         self.badge.show_diagnosis(self.diagnose(answer) if self.diagnose is not None else None)
 
+
+    def _offer_without_thinking(self, on: bool) -> None:
+        if on == (self.regenerate_button.menu() is not None):
+            return
+        self.regenerate_button.setMenu(self.regenerate_menu if on else None)
+        self.regenerate_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup if on
+                                            else QToolButton.ToolButtonPopupMode.DelayedPopup)
+        self.regenerate_button.setToolTip(self.tr("Generate this answer again (a new version; the arrow: without "
+                                                  "its thinking)") if on
+                                          else self.tr("Generate this answer again (a new version)"))
 
     def verdict_text(self, verdict: Verdict) -> str:
         """The answer checked against its grammar or schema, marked ✓ or ✗."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QToolButton, QVBoxLayout, QWidget
 
 from logitscope.protocol.reasoning import BY_BUDGET, UNCLOSED
 from logitscope.protocol.trace import StepRecord
@@ -24,8 +24,6 @@ def thinking_prefix(steps: Sequence[StepRecord]) -> int:
 
 
 class ThinkingFold(QWidget):
-    withoutThinkingRequested = Signal()
-
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
@@ -39,20 +37,7 @@ class ThinkingFold(QWidget):
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.toggle.setToolTip(self.tr("Show or hide what the model thought before it answered"))
         self.toggle.toggled.connect(self._unfold)
-        header = QHBoxLayout()
-        header.addWidget(self.toggle)
-        self.without_button = QToolButton()
-        self.without_button.setObjectName("withoutThinking")
-        self.without_button.setAutoRaise(True)
-        self.without_button.setText(self.tr("Answer without thinking"))
-        self.without_button.setToolTip(self.tr(
-            "Generate this answer again with the thinking block closed at once (the same seed and settings), as a "
-            "new version, and show both answers side by side from the first token where they part"))
-        self.without_button.clicked.connect(self.withoutThinkingRequested)
-        self.without_button.setVisible(False)
-        header.addWidget(self.without_button)
-        header.addStretch(1)
-        layout.addLayout(header)
+        layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
         self.view = TokenTextView(self)
         self.view.setObjectName("thinkingView")
         font = self.view.font()
@@ -81,10 +66,8 @@ class ThinkingFold(QWidget):
         self.view.append_steps(steps)
         self.setVisible(True)
 
-    def show_state(self, thinking_now: bool, reasoning: dict[str, object] | None, finished: bool = False) -> None:
-        """The header: still thinking, or how long it thought and how the block ended; `finished`: the answer is
-        done, and can be made again without thinking."""
-        self.without_button.setVisible(finished and reasoning is not None)
+    def show_state(self, thinking_now: bool, reasoning: dict[str, object] | None) -> None:
+        """The header: still thinking, or how long it thought and how the block ended."""
         n = self.n_steps
         seconds = sum(s.latency_s for s in self.view.steps)
         if thinking_now:
