@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from logitscope.protocol.attachments import attachments_of
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.store.database import BUSY_TIMEOUT_S
@@ -65,7 +66,7 @@ class ChatHistory:
             group = [m for m in children.get(parent_id, []) if m.role == "user"]
             turns = []
             for m in group:
-                turn = Turn(user=m.content, store_id=m.id)
+                turn = Turn(user=m.content, store_id=m.id, attachments=attachments_of(m.attachments))
                 answers = [c for c in children.get(m.id, []) if c.role == "assistant"]
                 for version in answers:
                     answer = self._answer(version)
@@ -101,7 +102,8 @@ class ChatHistory:
         turn = conversation.turns[turn_index]
         previous = conversation.turns[turn_index - 1].answer if turn_index > 0 else None
         parent = previous.store_id if previous is not None else None
-        turn.store_id = self.store.add_message(conversation.store_id, "user", turn.user, parent)
+        turn.store_id = self.store.add_message(conversation.store_id, "user", turn.user, parent,
+                                               attachments=[a.to_dict() for a in turn.attachments])
 
     def start_answer(self, conversation: Conversation, turn: Turn, answer: Answer, identity: ModelIdentity,
                      vocab: Sequence[bytes]) -> None:
