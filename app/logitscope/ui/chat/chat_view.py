@@ -20,8 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.diagnosis import Diagnosis
+from logitscope.protocol.attachments import Attachment
 from logitscope.protocol.trace import StepRecord
 from logitscope.session.conversation import Answer, Conversation, Turn
+from logitscope.ui.chat.attachment_chips import AttachmentStrip
 from logitscope.ui.chat.heatmap_legend import HeatmapLegend
 from logitscope.ui.chat.message_view import TokenTextView
 from logitscope.ui.chat.output_check import Verdict, check_output
@@ -35,7 +37,8 @@ class UserBubble(QFrame):
     editRequested = Signal()
     branchRequested = Signal(int)           # version index of this question
 
-    def __init__(self, text: str, version: int = 0, versions: int = 1, parent: QWidget | None = None) -> None:
+    def __init__(self, text: str, version: int = 0, versions: int = 1, parent: QWidget | None = None,
+                 attachments: Sequence[Attachment] = ()) -> None:
         super().__init__(parent)
         self.setObjectName("userBubble")
         layout = QVBoxLayout(self)
@@ -67,7 +70,11 @@ class UserBubble(QFrame):
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label.setVisible(bool(text) or not attachments)
         layout.addWidget(self.label)
+        self.attachments = AttachmentStrip()   # the files sent with it
+        self.attachments.set_attachments(attachments)
+        layout.addWidget(self.attachments)
 
 
 class AnswerBubble(QFrame):
@@ -336,7 +343,7 @@ class ChatView(QScrollArea):
 
     def _add_turn_widgets(self, index: int, turn: Turn) -> None:
         assert self.conversation is not None
-        user = UserBubble(turn.user, *self.conversation.question_versions(index))
+        user = UserBubble(turn.user, *self.conversation.question_versions(index), attachments=turn.attachments)
         user.editRequested.connect(lambda i=index: self.editRequested.emit(i))
         user.branchRequested.connect(lambda v, i=index: self.questionBranchRequested.emit(i, v))
         answer = AnswerBubble(turn, self.vocab, self.heatmap, self.color_by, self.dark, diagnose=self.diagnose)
