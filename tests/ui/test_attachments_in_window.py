@@ -66,6 +66,8 @@ def test_a_dropped_file_is_sent_with_the_message_stored_and_shown_after_a_restar
     assert window.history.store.message(turn.store_id).attachments == [{"name": "notes.md", "text": NOTES}]
     bubble = window.chat.questions[0]
     assert [c.attachment.name for c in bubble.attachments.chips] == ["notes.md"]
+    strays = [w for w in QApplication.topLevelWidgets() if w.isVisible() and w.isWindow() and w is not window]
+    assert strays == [] and QApplication.activeWindow() is window   # no part of a bubble became a window of its own
     assert bubble.attachments.chips[0].remove_button is None    # a sent file is not removed from its question
     window.close()
     again = reopened(qtbot, tmp_path, recording)

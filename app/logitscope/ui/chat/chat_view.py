@@ -70,9 +70,9 @@ class UserBubble(QFrame):
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.label.setVisible(bool(text) or not attachments)
         layout.addWidget(self.label)
-        self.attachments = AttachmentStrip()   # the files sent with it
+        self.label.setVisible(bool(text) or not attachments)   # (once in the bubble: not a window of its own)
+        self.attachments = AttachmentStrip(parent=self)   # the files sent with it
         self.attachments.set_attachments(attachments)
         layout.addWidget(self.attachments)
 
