@@ -17,9 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from logitscope.base.errors import InvalidSettingsError, LogitscopeError, UnsupportedByServerError
+from logitscope.base.errors import (
+    ContextOverflowError,
+    InvalidSettingsError,
+    LogitscopeError,
+    UnsupportedByServerError,
+)
 from logitscope.gguf.card import ModelCard, QuantShare
-from logitscope.protocol.api import GenerateRequest, LoadSettings, ModelInfo
+from logitscope.protocol.api import GenerateRequest, LoadSettings, ModelInfo, answer_reserve
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
@@ -165,6 +170,7 @@ class ScriptedEngine:
     stages: Callable[[StepRecord], StepRecord] | None = None   # rewrites each replayed step (extra stage records)
     cvector_requests: list[CvectorRequest] = field(default_factory=list)
     cvector_gate: threading.Event | None = None    # when set: each pair of a build waits for it
+    prompt_requests: list[GenerateRequest] = field(default_factory=list)   # prompt_tokens' (counting a message)
     _info: ModelInfo | None = None
     _next: int = 0
     _cancel: threading.Event = field(default_factory=threading.Event)
@@ -283,7 +289,22 @@ class ScriptedEngine:
         self._info = None
 
     def tokenize(self, text: str, add_special: bool = False, parse_special: bool = True) -> list[int]:
-        return [i for i, piece in enumerate(self.recording.vocab) if piece and piece.decode("utf-8", "replace") == text][:1]
+        """A text that is one token of the vocabulary: that token; any other: one token per UTF-8 byte."""
+        exact = [i for i, piece in enumerate(self.recording.vocab) if piece and piece.decode("utf-8", "replace") == text]
+        return exact[:1] or list(text.encode("utf-8", "surrogatepass"))
+
+    def prompt_tokens(self, request: GenerateRequest) -> list[int]:
+        """One token per byte of a plain chat format (the recording keeps no template); a prompt that leaves
+        less than the engine's reserve for the answer overflows, as the engine's last message would."""
+        self.prompt_requests.append(request)
+        head = [("system", request.system)] if request.system else []
+        text = "".join(f"<{role}>{content}</{role}>" for role, content in
+                       head + [(m.role, m.content) for m in request.messages or ()]) + "<assistant>"
+        n_ctx = self.recording.info.n_ctx
+        if len(text.encode()) > n_ctx - answer_reserve(n_ctx, request.options.max_tokens):
+            raise ContextOverflowError("the message is too long: the prompt needs {n_tokens} tokens",
+                                       n_tokens=len(text.encode()))
+        return list(text.encode())
 
     def vocab(self) -> list[bytes]:
         return list(self.recording.vocab)

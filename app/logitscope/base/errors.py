@@ -95,6 +95,11 @@ class StoreError(LogitscopeError):
     """The history or settings storage cannot do what was asked (unknown conversation, unreadable file, ...)."""
 
 
+class AttachmentError(LogitscopeError):
+    """A file cannot be attached to a message: a folder, missing or unreadable, too large, binary, or not
+    UTF-8 text; or the message with its files does not fit in the model's context."""
+
+
 class RemoteEngineError(LogitscopeError):
     """A remote engine (llama-server, vLLM, an OpenAI-compatible server) failed: unreachable, refused,
     timed out, an HTTP error, or an answer broken off mid-stream.

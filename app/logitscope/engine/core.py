@@ -37,6 +37,7 @@ from logitscope.protocol.api import (
     GenerateRequest,
     LoadSettings,
     ModelInfo,
+    answer_reserve,
 )
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
@@ -163,7 +164,7 @@ class Engine:
         rt = self._require()
         req.validate()
         options = req.options
-        reserve = min(options.max_tokens, rt.n_ctx // 2)
+        reserve = answer_reserve(rt.n_ctx, options.max_tokens)
         if req.messages is not None:
             assert self.template is not None
             thinking_off = options.reasoning_budget == 0 and options.reasoning_format != "none"

@@ -93,6 +93,11 @@ class DecodeOptions:
             require_utf8(stop, "a stop sequence")
 
 
+def answer_reserve(n_ctx: int, max_tokens: int) -> int:
+    """The context cells a chat prompt leaves for the answer: older turns are dropped until it does."""
+    return min(max_tokens, n_ctx // 2)
+
+
 
 @dataclass
 class ModelInfo:

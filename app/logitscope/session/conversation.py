@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from logitscope.protocol.api import ChatMessage
+from logitscope.protocol.attachments import Attachment, render_message
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.session.chat_settings import ChatSettings
 
@@ -54,10 +55,16 @@ class Answer:
 class Turn:
     """One version of a question, with the versions of its answer."""
 
-    user: str
+    user: str                          # the text typed
     answers: list[Answer] = field(default_factory=list)
     active: int = 0
     store_id: int | None = None
+    attachments: tuple[Attachment, ...] = ()   # text files sent with it (the model reads them after the text)
+
+    @property
+    def content(self) -> str:
+        """The question as the model reads it: the typed text with its files (protocol/attachments.py)."""
+        return render_message(self.user, self.attachments)
 
     @property
     def answer(self) -> Answer | None:
@@ -120,9 +127,10 @@ class Conversation:
         return versions[version]
 
     def add_question_version(self, turn_index: int, text: str) -> Turn:
-        """An edited question beside the one at `turn_index` (which keeps its answers and later turns)."""
+        """An edited question beside the one at `turn_index` (which keeps its answers and later turns); the
+        edited text keeps the files attached to the question."""
         versions, owner, attribute = self._versions(turn_index)
-        turn = Turn(user=text)
+        turn = Turn(user=text, attachments=self.turns[turn_index].attachments)
         versions.append(turn)
         setattr(owner, attribute, len(versions) - 1)
         return turn
@@ -135,9 +143,9 @@ class Conversation:
         return turn.answers[version]
 
     # -- growing --------------------------------------------------------------------------------------
-    def append_turn(self, text: str) -> Turn:
+    def append_turn(self, text: str, attachments: Iterable[Attachment] = ()) -> Turn:
         """A new question at the end of the active path."""
-        return self._place_after_path(Turn(user=text))
+        return self._place_after_path(Turn(user=text, attachments=tuple(attachments)))
 
     def _place_after_path(self, turn: Turn) -> Turn:
         path = self.turns
@@ -159,8 +167,8 @@ class Conversation:
         turns = self.turns
         messages: list[ChatMessage] = []
         for turn in turns[:upto_turn]:
-            messages.append(ChatMessage("user", turn.user))
+            messages.append(ChatMessage("user", turn.content))
             if turn.answer is not None and turn.answer.text:
                 messages.append(ChatMessage("assistant", turn.answer.text))
-        messages.append(ChatMessage("user", turns[upto_turn].user))
+        messages.append(ChatMessage("user", turns[upto_turn].content))
         return messages

@@ -16,6 +16,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from logitscope.base.errors import StoreError
+from logitscope.protocol.attachments import attachments_of
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.session.chat_settings import ChatSettings, read_chat_settings
 from logitscope.session.conversation import Answer, Conversation, Turn
@@ -80,7 +81,7 @@ class ChatHistory:
             group = [m for m in children.get(parent_id, []) if m.role == "user"]
             turns = []
             for m in group:
-                turn = Turn(user=m.content, store_id=m.id)
+                turn = Turn(user=m.content, store_id=m.id, attachments=attachments_of(m.attachments))
                 answers = [c for c in children.get(m.id, []) if c.role == "assistant"]
                 for version in answers:
                     answer = self._answer(version)
@@ -124,7 +125,8 @@ class ChatHistory:
         turn = conversation.turns[turn_index]
         previous = conversation.turns[turn_index - 1].answer if turn_index > 0 else None
         parent = previous.store_id if previous is not None else conversation.system_store_id
-        turn.store_id = self.store.add_message(conversation.store_id, "user", turn.user, parent)
+        turn.store_id = self.store.add_message(conversation.store_id, "user", turn.user, parent,
+                                               attachments=[a.to_dict() for a in turn.attachments])
 
     def save_settings(self, conversation: Conversation, settings: ChatSettings) -> None:
         """The conversation's own settings (and its system prompt for the next answers), at once in memory;

@@ -3,7 +3,7 @@ menus, the status bar and the layout. Each job lives in its own room (session/, 
 
 - controllers/: session.py send, regenerate, edit, fork, versions, streaming; session_display.py what it
   shows; model.py load, connect, reload, capabilities; inspector_coordinator.py the selected step and the
-  step panels; forward_inspector.py Layers and Attention; chat_commands, file_actions, tokenizer_feed and
+  step panels; forward_inspector.py Layers and Attention; chat_commands, attachments, file_actions, tokenizer_feed,
   save_retry one job each; drafting (like beams/view.py, score/view.py, steering/) given what it needs
 - window/: menus.py actions (actions.py) and menus, docks.py, central.py the splitter, sidebar.py, boxes.py
 """
@@ -28,6 +28,7 @@ from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
 from logitscope.ui.compare import action as compare_action
 from logitscope.ui.controllers import chat_settings, drafting
+from logitscope.ui.controllers.attachments import AttachmentController
 from logitscope.ui.controllers.chat_commands import ChatCommands
 from logitscope.ui.controllers.diagnosis import DiagnosisController
 from logitscope.ui.controllers.file_actions import FileActions
@@ -140,6 +141,8 @@ class MainWindow(QMainWindow):
     def _build_central(self) -> None:
         central = build_central(self.sidebar, self.model_box, self.chat, self.prompt, self.chat_settings.bar)
         self.send_button, self.stop_button = central.send_button, central.stop_button
+        self.attachments = AttachmentController(self.bridge, self.session, self.prompt, central.attachments,
+                                                central.attach_button, central.send_button, self, self.show_error)
         self.setCentralWidget(central.splitter)
 
     def _build_docks(self) -> None:
@@ -189,8 +192,6 @@ class MainWindow(QMainWindow):
 
     def _connect_controllers(self) -> None:
         chat, session, inspector, sidebar, models = self.chat, self.session, self.inspector, self.sidebar, self.models
-        self.prompt.submitted.connect(self.send)
-        self.send_button.clicked.connect(lambda: self.send(self.prompt.toPlainText().strip()))
         self.stop_button.clicked.connect(session.stop)
         chat.stepSelected.connect(inspector.select_step)
         chat.forkRequested.connect(self.fork)
@@ -272,8 +273,7 @@ class MainWindow(QMainWindow):
 
     # -- the chat (what the menus, the chat view and the tests call) -----------------------------------
     def send(self, text: str) -> None:
-        if self.session.send(text):
-            self.prompt.clear()
+        self.attachments.send(text)   # the files attached to it go with it (once they are counted)
 
     def stop(self) -> None:
         self.session.stop()

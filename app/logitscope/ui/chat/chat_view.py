@@ -20,8 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.diagnosis import Diagnosis
+from logitscope.protocol.attachments import Attachment
 from logitscope.protocol.trace import StepRecord
 from logitscope.session.conversation import Answer, Conversation, Turn
+from logitscope.ui.chat.attachment_chips import AttachmentStrip
 from logitscope.ui.chat.heatmap_legend import HeatmapLegend
 from logitscope.ui.chat.message_view import TokenTextView
 from logitscope.ui.chat.output_check import Verdict, check_output
@@ -35,7 +37,8 @@ class UserBubble(QFrame):
     editRequested = Signal()
     branchRequested = Signal(int)           # version index of this question
 
-    def __init__(self, text: str, version: int = 0, versions: int = 1, parent: QWidget | None = None) -> None:
+    def __init__(self, text: str, version: int = 0, versions: int = 1, parent: QWidget | None = None,
+                 attachments: Sequence[Attachment] = ()) -> None:
         super().__init__(parent)
         self.setObjectName("userBubble")
         layout = QVBoxLayout(self)
@@ -68,6 +71,10 @@ class UserBubble(QFrame):
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.label)
+        self.label.setVisible(bool(text) or not attachments)   # (once in the bubble: not a window of its own)
+        self.attachments = AttachmentStrip(parent=self)   # the files sent with it
+        self.attachments.set_attachments(attachments)
+        layout.addWidget(self.attachments)
 
 
 class AnswerBubble(QFrame):
@@ -259,7 +266,8 @@ class AnswerBubble(QFrame):
     def _offer_without_thinking(self, on: bool) -> None:
         if on == (self.regenerate_button.menu() is not None):
             return
-        self.regenerate_button.setMenu(self.regenerate_menu if on else None)
+        # Qt takes no menu (nullptr) to take it away; PySide's stub lists only QMenu
+        self.regenerate_button.setMenu(self.regenerate_menu if on else None)  # type: ignore[arg-type]
         self.regenerate_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup if on
                                             else QToolButton.ToolButtonPopupMode.DelayedPopup)
         self.regenerate_button.setToolTip(self.tr("Generate this answer again (a new version; the arrow: without "
@@ -358,7 +366,7 @@ class ChatView(QScrollArea):
 
     def _add_turn_widgets(self, index: int, turn: Turn) -> None:
         assert self.conversation is not None
-        user = UserBubble(turn.user, *self.conversation.question_versions(index))
+        user = UserBubble(turn.user, *self.conversation.question_versions(index), attachments=turn.attachments)
         user.editRequested.connect(lambda i=index: self.editRequested.emit(i))
         user.branchRequested.connect(lambda v, i=index: self.questionBranchRequested.emit(i, v))
         answer = AnswerBubble(turn, self.vocab, self.heatmap, self.color_by, self.dark, diagnose=self.diagnose)

@@ -13,11 +13,20 @@ import bisect
 from collections.abc import Sequence
 from html import escape
 
-from PySide6.QtCore import QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QTextCharFormat, QTextCursor, QTextOption
+from PySide6.QtCore import QPoint, QRect, Qt, QUrl, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QGuiApplication,
+    QMouseEvent,
+    QTextCharFormat,
+    QTextCursor,
+    QTextOption,
+)
 from PySide6.QtWidgets import QMenu, QSizePolicy, QTextBrowser, QTextEdit, QToolTip, QWidget
 
 from logitscope.protocol.trace import StepRecord
+from logitscope.ui.chat.code_blocks import COPY_SCHEME, with_copy_links
 from logitscope.ui.common.tokens import (
     candidate_piece,
     percent,
@@ -67,6 +76,8 @@ class TokenTextView(QTextBrowser):
         self._owners: list[int] = []     # and the index of its step
         self._formats: dict[int, QTextCharFormat] = {}
         self.highlighted_step = -1   # the step marked by highlight_step()
+        self.code_blocks: list[str] = []   # the code of each fenced block of the Markdown shown, for its Copy link
+        self.anchorClicked.connect(self._anchor_clicked)
 
     # -- content -----------------------------------------------------------------------------------
     def _format(self, step: StepRecord) -> QTextCharFormat:
@@ -171,9 +182,16 @@ class TokenTextView(QTextBrowser):
         self.set_steps(list(self.steps))
 
     def show_markdown(self, text: str) -> None:
+        """The answer formatted; each fenced code block has a Copy link above it (code_blocks.py)."""
         self.markdown_text = text
-        self.document().setMarkdown(text)
+        shown, self.code_blocks = with_copy_links(text, self.tr("Copy"))
+        self.document().setMarkdown(shown)
         self._monospace_code_blocks()
+
+    def _anchor_clicked(self, url: QUrl) -> None:
+        """A code block's Copy link (clicked, or Enter on it after Tab): exactly that block's code."""
+        if url.scheme() == COPY_SCHEME and url.path().isdigit() and int(url.path()) < len(self.code_blocks):
+            QGuiApplication.clipboard().setText(self.code_blocks[int(url.path())])
 
     def _monospace_code_blocks(self) -> None:
         mono = QFont("monospace")

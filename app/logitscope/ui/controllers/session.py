@@ -7,7 +7,7 @@ machine can be driven and tested without a window (tests/ui/test_session_control
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QObject, Signal
@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from logitscope.base.errors import EngineCrashedError, InvalidSettingsError, LogitscopeError
 from logitscope.host.client import CancelledError
 from logitscope.protocol.api import DecodeOptions, GenerateRequest
+from logitscope.protocol.attachments import Attachment
 from logitscope.protocol.causal import Ablation
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.steering import Steering
@@ -78,8 +79,9 @@ class SessionController(QObject):
         return True
 
     # -- asking ---------------------------------------------------------------------------------------
-    def send(self, text: str) -> bool:
-        if not text or self.busy:
+    def send(self, text: str, attachments: Sequence[Attachment] = ()) -> bool:
+        """Ask `text` with these files attached (either may be empty, not both)."""
+        if not (text or attachments) or self.busy:
             return False
         if self.bridge.info is None:
             self.notice.emit(self.tr("Load a model first (File ▸ Open model…)"))
@@ -87,9 +89,9 @@ class SessionController(QObject):
         settings = self._settings()
         if settings is None:
             return False
-        self.current.append_turn(text)
+        self.current.append_turn(text, attachments)
         if self.current.title == NEW_CHAT_TITLE:
-            self.current.title = text[:TITLE_LENGTH]
+            self.current.title = (text or attachments[0].name)[:TITLE_LENGTH]
             self.titleChanged.emit()
         index = len(self.current.turns) - 1
         self.history.save_question(self.current, index)

@@ -1,13 +1,15 @@
-"""The main window's centre: the conversation list and the model box on the left, the chat, its legend and
-the prompt with Send and Stop on the right, in a splitter."""
+"""The main window's centre: the conversation list and the model box on the left, the chat, its legend,
+the files attached to the next message and the prompt with the paperclip, Send and Stop on the right, in a
+splitter."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSplitter, QToolButton, QVBoxLayout, QWidget
 
+from logitscope.ui.chat.attachment_chips import AttachmentStrip
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
 
@@ -17,6 +19,8 @@ class Central:
     splitter: QSplitter
     send_button: QPushButton
     stop_button: QPushButton
+    attach_button: QToolButton
+    attachments: AttachmentStrip    # the files attached to the next message, above the prompt
 
 
 def build_central(sidebar: QWidget, model_box: QWidget, chat: ChatView, prompt: PromptBox,
@@ -35,10 +39,20 @@ def build_central(sidebar: QWidget, model_box: QWidget, chat: ChatView, prompt: 
     centre_layout.addWidget(system_bar)
     centre_layout.addWidget(chat, 1)
     centre_layout.addWidget(chat.legend)
+    attachments = AttachmentStrip(removable=True)
+    attachments.setContentsMargins(8, 0, 8, 0)
+    centre_layout.addWidget(attachments)
     input_row = QHBoxLayout()
     input_row.setContentsMargins(8, 0, 8, 0)
     send_button = QPushButton(QCoreApplication.translate("MainWindow", "Send"))
     stop_button = QPushButton(QCoreApplication.translate("MainWindow", "Stop"))
+    attach_button = QToolButton()
+    attach_button.setObjectName("attachButton")
+    attach_button.setText("📎")
+    attach_button.setToolTip(QCoreApplication.translate(
+        "MainWindow", "Attach text files to the message (or drop them on the message box)"))
+    attach_button.setAccessibleName(QCoreApplication.translate("MainWindow", "Attach files"))
+    input_row.addWidget(attach_button, 0, Qt.AlignmentFlag.AlignTop)
     input_row.addWidget(prompt, 1)
     side = QVBoxLayout()
     side.addWidget(send_button)
@@ -49,4 +63,4 @@ def build_central(sidebar: QWidget, model_box: QWidget, chat: ChatView, prompt: 
     splitter.setStretchFactor(0, 0)
     splitter.setStretchFactor(1, 1)
     splitter.setSizes([230, 700])
-    return Central(splitter, send_button, stop_button)
+    return Central(splitter, send_button, stop_button, attach_button, attachments)

@@ -1,0 +1,123 @@
+"""The files attached to the message being written, and sending it: the paperclip button and files dropped on
+the prompt attach them (each shown as a chip, its × removes it), each file's tokens are counted by the engine
+(off the GUI thread), and a message with files is sent only once the engine has counted that it fits in the
+context with room for the answer. A refusal (a file that cannot be attached, a message that cannot fit) is
+one message; the typed text and the files stay where they were."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog, QPushButton, QToolButton, QWidget
+
+from logitscope.base.errors import AttachmentError
+from logitscope.protocol.attachments import Attachment
+from logitscope.session.attachments import attachment_tokens, fit_problem, message_tokens, read_attachment
+from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.chat.attachment_chips import AttachmentStrip
+from logitscope.ui.chat.prompt_box import PromptBox
+from logitscope.ui.common.messages import translate_message
+from logitscope.ui.controllers.session import SessionController
+
+
+class AttachmentController(QObject):
+    def __init__(self, bridge: EngineBridge, session: SessionController, prompt: PromptBox, strip: AttachmentStrip,
+                 attach_button: QToolButton, send_button: QPushButton, window: QWidget,
+                 error: Callable[[str, str], None]) -> None:
+        """`window`: the file dialog's parent; `error`: the window's error box (and status line)."""
+        super().__init__(window)
+        self.bridge, self.session, self.prompt, self.strip, self.window = bridge, session, prompt, strip, window
+        self.error = error
+        self.pending: list[Attachment] = []
+        self.tokens: dict[Attachment, int] = {}   # each file's tokens, once the engine has counted them
+        self.checking = False                     # a message with files waits for its count
+        attach_button.clicked.connect(lambda: self.choose())
+        prompt.filesDropped.connect(self.attach)
+        prompt.submitted.connect(self.send)
+        send_button.clicked.connect(lambda: self.send(prompt.toPlainText().strip()))
+        strip.removeRequested.connect(self.remove)
+
+    # -- attaching ----------------------------------------------------------------------------------------
+    def choose(self, paths: Sequence[str] | None = None) -> None:
+        """Ask for files to attach (or attach `paths`)."""
+        if paths is None:
+            paths, _filter = QFileDialog.getOpenFileNames(
+                self.window, self.tr("Attach text files"), "",
+                self.tr("Text files (*.txt *.md *.markdown *.rst *.csv *.json *.yaml *.yml *.toml *.xml *.html "
+                        "*.py *.js *.ts *.c *.h *.cpp *.rs *.go *.java *.sh *.sql *.log);;All files (*)"))
+        self.attach(list(paths))
+
+    def attach(self, paths: Sequence[str]) -> bool:
+        """Attach each file that can be; one message lists those refused (and why). True: all were attached."""
+        problems = []
+        for path in paths:
+            try:
+                attachment = read_attachment(path)
+            except AttachmentError as exc:
+                problems.append(translate_message(exc))
+                continue
+            self.pending.append(attachment)
+            self._count(attachment)
+        self._show()
+        if problems:
+            self.error(self.tr("Not attached"), "\n".join(problems))
+        return not problems
+
+    def remove(self, index: int) -> None:
+        if 0 <= index < len(self.pending) and not self.checking:
+            del self.pending[index]
+            self._show()
+
+    def _count(self, attachment: Attachment) -> None:
+        if self.bridge.info is None or attachment in self.tokens:
+            return
+
+        def counted(n: int) -> None:
+            self.tokens[attachment] = n
+            self._show_tokens()
+
+        self.bridge.call(lambda c: attachment_tokens(c, attachment), counted, lambda _message: None)
+
+    def _show(self) -> None:
+        self.strip.set_attachments(self.pending)
+        self._show_tokens()
+
+    def _show_tokens(self) -> None:
+        for chip in self.strip.chips:
+            chip.show_tokens(self.tokens.get(chip.attachment))
+
+    # -- sending ------------------------------------------------------------------------------------------
+    def send(self, text: str) -> None:
+        """Send the typed text with the attached files (a message with files once the engine has counted it)."""
+        if self.checking:
+            return
+        files = tuple(self.pending)
+        n_ctx = getattr(self.bridge.info, "n_ctx", None)   # a remote server may not say
+        if not files or not n_ctx or self.session.busy:
+            self._send_now(text, files)   # without a model or while answering the session says why
+            return
+        system, max_tokens = self.session.current.system, self.session.services.decode_options(()).max_tokens
+        self.checking = True
+
+        def counted(needed: int) -> None:
+            self.checking = False
+            problem = fit_problem(needed, n_ctx, max_tokens)
+            if problem is not None:
+                self.error(self.tr("Not sent"), translate_message(problem))
+            else:
+                self._send_now(text, files)
+
+        def not_counted(_message: str) -> None:   # the engine cannot count (a remote server): it checks itself
+            self.checking = False
+            self._send_now(text, files)
+
+        self.bridge.call(lambda c: message_tokens(c, text, files, system), counted, not_counted)
+
+    def _send_now(self, text: str, files: tuple[Attachment, ...]) -> None:
+        if not self.session.send(text, files):
+            return
+        if self.prompt.toPlainText().strip() == text:   # what was typed while it was counted stays
+            self.prompt.clear()
+        self.pending = [a for a in self.pending if a not in files]
+        self._show()
