@@ -17,7 +17,7 @@ from logitscope.store.history import HistoryStore
 
 CREATIVE = PRESETS["Creative"]
 FULL = ChatSettings(system_preset="Concise", system_prompt="Be brief.", sampler=replace(CREATIVE, seed=7),
-                    max_tokens=99, stop=("###", "\n\n"))
+                    max_tokens=99, stop=("###", "\n\n"), reasoning_budget=256)
 
 
 def test_the_format_round_trips_through_plain_json():
@@ -34,13 +34,14 @@ def test_settings_that_are_not_an_object_give_the_defaults_and_a_notice(raw):
 
 
 def test_wrong_values_fall_back_one_by_one_and_unknown_keys_are_ignored():
-    raw = {"system_preset": 5, "system_prompt": ["no"], "max_tokens": "many", "stop": [1],
+    raw = {"system_preset": 5, "system_prompt": ["no"], "max_tokens": "many", "stop": [1], "reasoning_budget": -5,
            "sampler": {"temperature": "hot", "top_k": 7, "not_a_setting": 1}, "from_the_future": {"x": 1}}
     settings, notices = read_chat_settings(raw)
-    assert (settings.system_preset, settings.system_prompt, settings.max_tokens, settings.stop) == (None,) * 4
+    assert (settings.system_preset, settings.system_prompt, settings.max_tokens, settings.stop,
+            settings.reasoning_budget) == (None,) * 5
     assert settings.sampler == replace(SamplerSettings(), top_k=7)   # the good value kept, the bad one defaulted
     text = "\n".join(notices)
-    for word in ("system_preset", "system_prompt", "max_tokens", "stop", "temperature"):
+    for word in ("system_preset", "system_prompt", "max_tokens", "stop", "temperature", "reasoning_budget"):
         assert word in text
     assert "from_the_future" not in text   # a newer version's key: no alarm
 

@@ -60,6 +60,7 @@ def two_chats(qtbot, w) -> None:
     assert shows(w, GREEDY, "Concise", 5)   # a new chat starts from the last used settings
     pick(w, NONE)
     w.sampler.set_settings(replace(CREATIVE, seed=11))
+    w.sampler.reasoning_budget.setValue(64)
     ask(qtbot, w, "Name a colour.", max_tokens=6)
     assert w.bridge.client.requests[-1].system is None
 
@@ -69,8 +70,9 @@ def test_each_chat_gets_its_own_settings_back_when_shown(qtbot, scripted_window)
     two_chats(qtbot, w)
     w.conversation_list.setCurrentRow(1)   # the first chat
     assert w.current.turns[0].user == "Say hi." and shows(w, GREEDY, "Concise", 5)
+    assert w.sampler.reasoning_budget.value() == -1   # the thinking budget is the chat's too
     w.conversation_list.setCurrentRow(0)
-    assert shows(w, replace(CREATIVE, seed=11), NONE, 6)
+    assert shows(w, replace(CREATIVE, seed=11), NONE, 6) and w.sampler.reasoning_budget.value() == 64
     # a change is saved a moment later (once), and at once when another chat is shown
     w.sampler.rows["temperature"].set_value(0.3)
     w.conversation_list.setCurrentRow(1)

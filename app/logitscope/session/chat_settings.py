@@ -3,7 +3,8 @@
     {"system_preset": "Concise" | null,     the system prompt preset picked (null: none, or the user's own text)
      "system_prompt": "You are …" | "",     the system prompt the chat uses for its next answers ("": none)
      "sampler": {...SamplerSettings.to_dict()},
-     "max_tokens": 512, "stop": ["###"]}
+     "max_tokens": 512, "stop": ["###"],
+     "reasoning_budget": -1}                  a reasoning model's thinking budget (protocol/reasoning.py)
 
 The text is kept here, not only as the history's 'system' message: that message is the record of what
 the model saw when the chat began (written with the first question, as the CLI does, and read by the
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from logitscope.base.messages import Message
+from logitscope.protocol.reasoning import UNLIMITED
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.store.settings import read_sampler_settings
 
@@ -36,6 +38,7 @@ class ChatSettings:
     sampler: SamplerSettings | None = None
     max_tokens: int | None = None
     stop: tuple[str, ...] | None = None
+    reasoning_budget: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"system_preset": self.system_preset}
@@ -47,6 +50,8 @@ class ChatSettings:
             data["max_tokens"] = self.max_tokens
         if self.stop is not None:
             data["stop"] = list(self.stop)
+        if self.reasoning_budget is not None:
+            data["reasoning_budget"] = self.reasoning_budget
         return data
 
 
@@ -78,6 +83,12 @@ def read_chat_settings(raw: Any) -> tuple[ChatSettings, list[str]]:
     if stop is not None and not (isinstance(stop, list) and all(isinstance(s, str) and s for s in stop)):
         notices.append(Message("this chat's stop sequences are not a list of texts; ignored"))
         stop = None
+    budget = raw.get("reasoning_budget")
+    if budget is not None and not (isinstance(budget, int) and not isinstance(budget, bool)
+                                   and UNLIMITED <= budget <= MAX_TOKENS_RANGE[1]):
+        notices.append(Message("this chat's reasoning_budget = {value!r} is invalid; ignored", value=budget))
+        budget = None
     settings = ChatSettings(system_preset=text("system_preset") or None, system_prompt=text("system_prompt"),
-                            sampler=sampler, max_tokens=max_tokens, stop=tuple(stop) if stop is not None else None)
+                            sampler=sampler, max_tokens=max_tokens, stop=tuple(stop) if stop is not None else None,
+                            reasoning_budget=budget)
     return settings, notices

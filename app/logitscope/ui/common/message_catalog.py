@@ -362,6 +362,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "thinking in circles"),
     QT_TRANSLATE_NOOP("messages", "thinking never ended"),
     QT_TRANSLATE_NOOP("messages", "this chat's max_tokens = {value!r} is invalid; ignored"),
+    QT_TRANSLATE_NOOP("messages", "this chat's reasoning_budget = {value!r} is invalid; ignored"),
     QT_TRANSLATE_NOOP("messages", "this chat's settings are not an object; the defaults are used"),
     QT_TRANSLATE_NOOP("messages", "this chat's stop sequences are not a list of texts; ignored"),
     QT_TRANSLATE_NOOP("messages", "this chat's {key} is not a text; ignored"),

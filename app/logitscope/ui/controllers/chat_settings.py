@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer
 
+from logitscope.protocol.reasoning import UNLIMITED
 from logitscope.session.chat_settings import ChatSettings
 from logitscope.session.conversation import Conversation
 from logitscope.session.history import ChatHistory
@@ -46,6 +47,7 @@ class ChatSettingsController(QObject):
         sampler.settingsChanged.connect(self._changed)
         sampler.max_tokens.valueChanged.connect(self._changed)
         sampler.stops.textChanged.connect(self._changed)
+        sampler.reasoning_budget.valueChanged.connect(self._changed)
         self.bar.changed.connect(self._changed)
         sidebar.switched.connect(self.show_current)
         self.show_current()
@@ -64,6 +66,8 @@ class ChatSettingsController(QObject):
             self.sampler.set_settings(settings.sampler or self.app_settings.preset(self.app_settings.app.sampler_preset))
             self.sampler.max_tokens.setValue(settings.max_tokens or self._default_max_tokens)
             self.sampler.set_stop_sequences(settings.stop or ())
+            self.sampler.reasoning_budget.setValue(UNLIMITED if settings.reasoning_budget is None
+                                                   else settings.reasoning_budget)
             self.bar.set_prompt(conversation.system, settings.system_preset)
         finally:
             self._applying = False
@@ -75,7 +79,7 @@ class ChatSettingsController(QObject):
         """What the controls show, as a chat keeps it."""
         return ChatSettings(system_preset=self.bar.preset_name(), system_prompt=self.bar.prompt(),
                             sampler=self.sampler.settings(), max_tokens=self.sampler.max_tokens.value(),
-                            stop=self.sampler.stop_sequences())
+                            stop=self.sampler.stop_sequences(), reasoning_budget=self.sampler.reasoning_budget.value())
 
     def flush(self) -> None:
         self._timer.stop()
