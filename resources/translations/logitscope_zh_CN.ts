@@ -1156,22 +1156,22 @@
 <context>
     <name>CompareTokenView</name>
     <message>
-        <location filename="../../app/logitscope/ui/compare/token_view.py" line="81"/>
+        <location filename="../../app/logitscope/ui/compare/token_view.py" line="82"/>
         <source>KL {0:.4f} nats · Δp {1:+.3f} · top-1 {2}</source>
         <translation>KL {0:.4f} 纳特 · Δp {1:+.3f} · 首选 {2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/token_view.py" line="82"/>
+        <location filename="../../app/logitscope/ui/compare/token_view.py" line="83"/>
         <source>same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/token_view.py" line="82"/>
+        <location filename="../../app/logitscope/ui/compare/token_view.py" line="83"/>
         <source>differs</source>
         <translation>不同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/token_view.py" line="98"/>
+        <location filename="../../app/logitscope/ui/compare/token_view.py" line="99"/>
         <source>The first token where B would have chosen differently</source>
         <translation>B 会首次做出不同选择的词元</translation>
     </message>
@@ -2048,17 +2048,17 @@
 <context>
     <name>KlLegend</name>
     <message>
-        <location filename="../../app/logitscope/ui/compare/scale.py" line="76"/>
+        <location filename="../../app/logitscope/ui/compare/scale.py" line="77"/>
         <source>KL(A‖B), nats:</source>
         <translation>KL(A‖B)，纳特：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/scale.py" line="79"/>
-        <source>red, underlined: B&apos;s top-1 differs</source>
-        <translation>红色加下划线：B 的首选不同</translation>
+        <location filename="../../app/logitscope/ui/compare/scale.py" line="80"/>
+        <source>bold, wavy underline: B&apos;s top-1 differs</source>
+        <translation>粗体加波浪下划线：B 的首选不同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/scale.py" line="83"/>
+        <location filename="../../app/logitscope/ui/compare/scale.py" line="84"/>
         <source>the first token where B would have chosen differently</source>
         <translation>B 会首次做出不同选择的词元</translation>
     </message>

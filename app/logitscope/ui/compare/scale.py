@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 KL_LOW = 1e-4      # nats: below, no colour (llama.cpp's 16-bit rows alone give ~1e-5)
 KL_HIGH = 1.0      # nats: at and above, the deepest colour
 TICKS = (1e-4, 1e-3, 1e-2, 1e-1, 1.0)
-DIFFERS_COLOR = "#d01010"   # the wavy underline of a token whose top-1 differs
+DIFFERS_COLOR = "#d01010"   # a top-1 difference in the legends and the histogram
+SWATCH_TEXT = "#202020"     # text drawn on a colour swatch (tokens, legends): readable on every KL colour
 FIRST_COLOR = "#b000b0"     # the first divergence's mark
 FIRST_MARK = "▶"
 
@@ -76,7 +77,7 @@ class KlLegend(QWidget):
         row.addWidget(QLabel(self.tr("KL(A‖B), nats:")))
         self.bar = KlBar()
         row.addWidget(self.bar, 1)
-        differs = QLabel(f"<span style='color:{DIFFERS_COLOR}'>〰</span> " + html.escape(self.tr("red, underlined: B's top-1 differs")))
+        differs = QLabel("<b>〰</b> " + html.escape(self.tr("bold, wavy underline: B's top-1 differs")))
         differs.setTextFormat(Qt.TextFormat.RichText)
         row.addWidget(differs)
         first = QLabel(f"<span style='color:{FIRST_COLOR}'>{FIRST_MARK}</span> "

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QUrl, Signal
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from logitscope.protocol.kld import KlTokens
 from logitscope.protocol.trace import StepRecord, piece_text
-from logitscope.ui.compare.scale import DIFFERS_COLOR, FIRST_COLOR, FIRST_MARK, kl_color
+from logitscope.ui.compare.scale import FIRST_COLOR, FIRST_MARK, SWATCH_TEXT, kl_color
 
 ANCHOR = "token:"
 
@@ -78,13 +78,14 @@ class CompareTokenView(QTextBrowser):
         kl = self.kl
         if kl is not None and i < len(kl.kld) and kl.scored[i]:
             fmt.setBackground(kl_color(float(kl.kld[i]), self.dark))
+            fmt.setForeground(QColor(SWATCH_TEXT))
             tip = self.tr("KL {0:.4f} nats · Δp {1:+.3f} · top-1 {2}").format(
                 float(kl.kld[i]), float(kl.p_diff[i]), self.tr("same") if kl.same_top[i] else self.tr("differs"))
             fmt.setToolTip(tip)
-            if not kl.same_top[i]:
+            if not kl.same_top[i]:   # bold, a wavy underline in the text's colour: red text vanished on red swatches
+                fmt.setFontWeight(QFont.Weight.Bold)
                 fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-                fmt.setUnderlineColor(QColor(DIFFERS_COLOR))
-                fmt.setForeground(QColor(DIFFERS_COLOR))
+                fmt.setUnderlineColor(QColor(SWATCH_TEXT))
         if i == self.selected:
             fmt.setFontWeight(700)
             fmt.setFontUnderline(True)

@@ -33,11 +33,11 @@ from logitscope.ui.common.tokens import (
     run_under,
     token_label,
 )
+from logitscope.ui.compare.scale import SWATCH_TEXT
 from logitscope.ui.score.kl_widgets import KL_LEGEND, KL_ZERO, kl_swatch, kl_tooltip_html
 
 # GLTR's colours (Gehrmann et al. 2019): top 10 green, top 100 yellow, top 1,000 red, beyond purple.
 BUCKET_COLORS: tuple[str, ...] = ("#a8e6a1", "#fbe58a", "#f6a6a0", "#d2b0f2")
-SWATCH_TEXT = "#202020"      # text drawn on a colour swatch (tokens, legend)
 PROBABILITY_STEPS = 20       # shared character formats, one per step (a format per token slows the document)
 ALTERNATIVES_SHOWN = 8
 COLOR_BY = ("rank", "probability", "difference", "kl")
