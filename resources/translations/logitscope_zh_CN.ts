@@ -4816,17 +4816,42 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="60"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="61"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="62"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="63"/>
         <source> · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation</source>
         <translation> · 草稿接受率 {0:.0%} · 每次计算 {1:.2f} 个词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/window/status_line.py" line="68"/>
+        <source>threads {0}</source>
+        <translation>线程 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="71"/>
+        <source>(was {0}: {1:.1f}× faster)</source>
+        <translation>（原为 {0}：快 {1:.1f} 倍）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="72"/>
+        <source>At token {0} another program was taking a core: {1} threads were {2:.1f}× faster than {3}</source>
+        <translation>在第 {0} 个词元时另一个程序占用了一个核心：{1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="74"/>
+        <source>At token {0} a probe found {1} threads {2:.1f}× faster than {3}</source>
+        <translation>在第 {0} 个词元时试探发现 {1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="77"/>
+        <source>The thread count follows the machine&apos;s load (a count chosen when loading fixes it)</source>
+        <translation>线程数随机器负载自动调整（加载时指定线程数则固定不变）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="83"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>

@@ -138,3 +138,24 @@ def test_a_hostile_export_of_these_fields_is_refused_whole(tmp_path, bad):
         with pytest.raises(StoreError, match="message 1"):
             import_json(store, document)
         assert store.list_conversations() == []
+
+
+def test_the_threads_record_is_stored_and_exported(tmp_path, recording):
+    from dataclasses import replace
+
+    threads = {"auto": True, "start": 2, "runs": [[0, 2], [9, 1]], "changes": [[13, 2, 1, 4.1, "slowdown"]]}
+    steps, result = recording.answers[0]
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        cid = store.create_conversation("threads")
+        question = store.add_message(cid, "user", "What is 6 times 7?")
+        writer = store.start_answer(cid, question, ModelIdentity("t.gguf", 1, "0" * 64), recording.vocab,
+                                    result.settings)
+        for step in steps:
+            writer.append(step)
+        assert writer.finish(replace(result, threads=threads))
+        assert store.message(writer.message_id).threads == threads
+        assert json.loads(export_trace_jsonl(store, writer.message_id).splitlines()[-1])["threads"] == threads
+        document = export_json(store)
+    with HistoryStore(tmp_path / "b.sqlite3") as store:
+        (again,) = import_json(store, document)
+        assert [m.threads for m in store.messages(again) if m.role == "assistant"] == [threads]

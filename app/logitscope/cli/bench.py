@@ -55,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
         from logitscope.bench.cvector import run_cvector_bench
 
         return run_cvector_bench(resolve_model(args.model), args)
+    if args.contention:
+        from logitscope.bench.contention import run_contention_bench
+
+        return run_contention_bench(resolve_model(args.model), args)
     if args.diagnosis:
         from logitscope.bench.diagnosis import run_diagnosis_bench
 
@@ -113,6 +117,9 @@ def register(sub: Subparsers) -> None:
     what.add_argument("--samplers", action="store_true",
                       help="each sampler stage's cost per token on the whole vocabulary, and the whole sampler "
                            "with the default chain against the classic five stages")
+    what.add_argument("--contention", action="store_true",
+                      help="generation speed while another process takes 0/30/60/100%% of a core: the default "
+                           "(tuned) thread count against each fixed one")
     what.add_argument("--diagnosis", action="store_true",
                       help="the diagnosis of a 4,000-token trace: milliseconds per run, against its budget")
     what.add_argument("--speculative", action="store_true",

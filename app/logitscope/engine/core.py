@@ -59,6 +59,7 @@ from logitscope.protocol.score import ScoreRequest, ScoreResult
 from logitscope.protocol.steering import Steering, steering_record
 from logitscope.protocol.steering_compare import SteeringCompare, SteeringCompareRequest
 from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.system.thread_tuner import ThreadTuner
 
 Events = Iterator[StepRecord | GenerationResult]
 
@@ -78,6 +79,7 @@ class Engine:
         self.steering_files: SteeringFiles | None = None  # the model's vectors and adapters, read once
         self.steerer: Steerer | None = None  # the generation context's control vectors and LoRA adapters
         self._knockout_steerer: Steerer | None = None  # the knockout context's (Runtime.use_knockouts)
+        self._tuner_aside: ThreadTuner | None = None  # the thread tuner while set_threads holds a count
 
     # -- model ---------------------------------------------------------------------------------------
     def load(self, path: str | Path, settings: LoadSettings,
@@ -121,6 +123,7 @@ class Engine:
         if self.runtime is not None:
             self.runtime.close()
         self.runtime = self.card = self.template = self.decoder = self.info = self.inspector = self.scorer = None
+        self._tuner_aside = None
         self.layout = self.beams = self.steerer = self.steering_files = None  # adapters go with the model
         self._knockout_steerer = None
 
@@ -385,9 +388,17 @@ class Engine:
         return compare_distributions(self._scorer(), tokens, first, path, steering, should_cancel)
 
     def set_threads(self, n_threads: int) -> int:
-        """The generation context's CPU threads from now on (0: one per CPU); returns the count before (two
-        engines answering side by side share the cores: engine/forced_compare.py)."""
-        return set_threads(self._require(), n_threads)
+        """The generation context's CPU threads from now on (0: as loaded, tuned to the machine's load when the
+        load chose no count); returns the count before, 0 when it was tuned (two engines answering side by side
+        share the cores: engine/forced_compare.py)."""
+        rt = self._require()
+        tuned = rt.tuner is not None
+        if n_threads and tuned:   # a count chosen for a while: the tuner waits aside
+            self._tuner_aside, rt.tuner = rt.tuner, None
+        elif not n_threads and self._tuner_aside is not None:
+            rt.tuner, self._tuner_aside = self._tuner_aside, None
+        before = set_threads(rt, n_threads or (rt.tuner.current if rt.tuner is not None else 0))
+        return 0 if tuned else before
 
     # -- control vectors ----------------------------------------------------------------------------------
     def build_cvector(self, request: CvectorRequest, on_progress: Callable[[float], None] | None = None,

@@ -46,6 +46,7 @@ from logitscope.sampling.dry import DryBreakers, build_breakers
 from logitscope.sampling.sampler import sample
 from logitscope.sampling.sampler_state import GrammarDeadEnd, SamplerState, resolve_bias
 from logitscope.sampling.stages import Candidates, top_indices
+from logitscope.system.thread_tuner import ThreadRecord
 
 
 @dataclass
@@ -195,6 +196,12 @@ class Decoder:
         window = max(settings.repeat_last_n, settings.dry_window(rt.n_ctx) if settings.dry_on else 0)
         t_start = time.perf_counter()
         finish = "length"
+        # the thread count follows the machine (system/thread_tuner.py) while tokens go one at a time; drafts
+        # verified in batches have another pace, and a count the user chose stays
+        tuner = rt.tuner if source is None else None
+        threads = ThreadRecord(rt.tuner.current if rt.tuner is not None else rt.n_threads, tuner is not None)
+        if rt.tuner is not None:
+            rt.use_threads(rt.tuner.current)
         try:
             n_eval = rt.sync(prompt, should_cancel)
         except InterruptedError:  # cancelled during the prompt evaluation
@@ -305,8 +312,14 @@ class Decoder:
                 notices.append(Message(CONTEXT_FULL_NOTICE, n_ctx=rt.n_ctx))
                 break
             try:
+                if tuner is not None:
+                    rt.use_threads(tuner.threads())
+                    threads.used(i + 1, tuner.threads())
+                    t_eval = time.perf_counter()
                 queue = self._evaluate(token, context, source, backoff, spec,
                                        min(options.draft_max, rt.n_ctx - committed - 1, options.max_tokens - i - 1))
+                if tuner is not None:
+                    threads.note(i + 1, tuner.record(time.perf_counter() - t_eval))
                 fresh = True
             except InterruptedError:
                 finish = "cancelled"
@@ -335,6 +348,7 @@ class Decoder:
             notices=notices,
             speculative=spec,
             reasoning=phases.record() if phases is not None else None,
+            threads=threads.to_json(),
         )
 
     def _evaluate(self, token: int, context: list[int], source: DraftSource | None, backoff: Backoff,

@@ -27,7 +27,7 @@ from logitscope.base.errors import LoadCancelledError, LogitscopeError, ModelLoa
 from logitscope.base.messages import Message
 from logitscope.gguf.memory import KV_CELL_PADDING, UNQUANTIZED_KV, kv_type_id
 from logitscope.protocol.api import LoadSettings
-from logitscope.system.threads import available_cpus
+from logitscope.system.threads import available_cpus, physical_cores
 
 log = logging.getLogger("logitscope.llama")
 
@@ -163,7 +163,8 @@ def apply_amx_workaround() -> None:
 
 
 def default_threads() -> int:
-    return available_cpus()
+    """llama.cpp's own default: one thread per physical core (hyper-thread siblings share one)."""
+    return min(physical_cores(), available_cpus())
 
 
 # -- the model -----------------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ from logitscope.engine.forward.capture import Edit, GraphCapture
 from logitscope.engine.handles import Batch, Context, Model, decode_error, generation_spec, llama_log
 from logitscope.gguf.memory import KV_CELL_PADDING
 from logitscope.protocol.api import DRAFT_MAX_LIMIT, LoadSettings
+from logitscope.system.thread_tuner import ThreadTuner
+from logitscope.system.threads import available_cpus
 
 MAX_VERIFY_BATCH = DRAFT_MAX_LIMIT + 1  # one speculative verification: the pending token and its drafts
 
@@ -58,6 +60,10 @@ class Runtime:
         t0 = time.perf_counter()
         self._load(on_progress, should_cancel or (lambda: False))
         self.load_s = time.perf_counter() - t0
+        # the thread count follows the machine's load (system/thread_tuner.py) unless the user chose one; kept
+        # across answers, so a quiet machine stops probing often
+        self.tuner: ThreadTuner | None = (ThreadTuner(self.n_threads, available_cpus())
+                                          if settings.n_threads == 0 else None)
 
     # -- loading ----------------------------------------------------------------------------------
     def _load(self, on_progress: Callable[[float], None] | None, should_cancel: Callable[[], bool]) -> None:
@@ -122,6 +128,11 @@ class Runtime:
         """The generation context's threads: the other contexts on this model use as many."""
         assert self._context is not None
         return self._context.n_threads
+
+    def use_threads(self, n: int) -> None:
+        """The generation context's threads from the next evaluation on (llama.cpp changes a live context's)."""
+        assert self._ctx is not None
+        llama_cpp.llama_set_n_threads(self._ctx, n, n)
 
     @property
     def compute_buffer_mib(self) -> float:

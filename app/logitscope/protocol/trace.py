@@ -178,6 +178,7 @@ class GenerationResult:
     speculative: SpeculativeStats | None = None   # None: no drafting
     steering: dict[str, Any] | None = None        # None: unsteered; else protocol.steering.steering_record
     reasoning: dict[str, Any] | None = None       # None: no thinking block; else protocol.reasoning's record
+    threads: dict[str, Any] | None = None         # None: not known (a remote server); else system.thread_tuner's
 
 
 def piece_text(piece: bytes) -> str:
@@ -265,6 +266,7 @@ def result_to_json(result: GenerationResult) -> dict[str, Any]:
         "speculative": result.speculative.to_json() if result.speculative is not None else None,
         "steering": result.steering,  # optional (null: unsteered; absent in traces written before)
         "reasoning": result.reasoning,  # optional (null: no thinking block; absent in traces written before)
+        "threads": result.threads,  # optional (null: not known; absent in traces written before)
     }
 
 

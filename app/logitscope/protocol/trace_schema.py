@@ -59,6 +59,7 @@ def migrate_trace_line(line: Mapping[str, Any]) -> dict[str, Any]:
         out.setdefault("speculative", None)
         out.setdefault("steering", None)  # optional within schema 3: absent in traces written before it
         out.setdefault("reasoning", None)
+        out.setdefault("threads", None)
         if isinstance(out.get("schema"), int) and out["schema"] < TRACE_SCHEMA_VERSION:
             out["schema"] = TRACE_SCHEMA_VERSION
     return out

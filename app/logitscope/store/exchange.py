@@ -98,6 +98,7 @@ def _export_message(conn: sqlite3.Connection, m: StoredMessage, position: dict[i
         "thinking": m.thinking,
         "reasoning": m.reasoning,
         "attachments": m.attachments or None,
+        "threads": m.threads,
         "trace": _export_trace(conn, m) if m.n_steps else None,
     }
 
@@ -202,7 +203,8 @@ def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[
         # exports written before thinking was stored apart have it in "content", if at all
         thinking=checked_field(msg, "thinking", str, where, optional=True),
         reasoning=checked_field(msg, "reasoning", dict, where, optional=True),
-        attachments=checked_field(msg, "attachments", list, where, optional=True))
+        attachments=checked_field(msg, "attachments", list, where, optional=True),
+        threads=checked_field(msg, "threads", dict, where, optional=True))
     if trace is not None:
         assert model_id is not None
         _import_trace(conn, message_id, model_id, trace, where)

@@ -292,7 +292,8 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
                    forked_at: int | None = None, prefix_steps: int = 0,
                    steering: dict[str, Any] | None = None, thinking: str | None = None,
                    reasoning: dict[str, Any] | None = None,
-                   attachments: Sequence[Mapping[str, Any]] | None = None) -> int:
+                   attachments: Sequence[Mapping[str, Any]] | None = None,
+                   threads: dict[str, Any] | None = None) -> int:
     """Insert one message row. Without `selected_seq` the new message becomes the active branch."""
     if role not in ROLES:
         raise StoreError("a message's role must be one of {ROLES}, not {role!r}", ROLES=', '.join(ROLES), role=role)
@@ -308,12 +309,13 @@ def insert_message(conn: sqlite3.Connection, conversation_id: int, parent_id: in
     cursor = conn.execute(
         "INSERT INTO messages (conversation_id, parent_id, role, content, status, created_at, selected_seq, "
         "model_id, sampler_json, seed, timings_json, kv_json, finish_reason, error, notices_json, owner, "
-        "forked_at, prefix_steps, steering_json, thinking, reasoning_json, attachments_json) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "forked_at, prefix_steps, steering_json, thinking, reasoning_json, attachments_json, threads_json) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (conversation_id, parent_id, role, content, status, time.time() if created_at is None else created_at,
          selected_seq, model_id, to_json(sampler), seed, to_json(timings), to_json(kv), finish_reason, error,
          to_json(list(notices)) if notices is not None else None, owner, forked_at, prefix_steps, to_json(steering),
-         thinking, to_json(reasoning), to_json([dict(a) for a in attachments]) if attachments else None))
+         thinking, to_json(reasoning), to_json([dict(a) for a in attachments]) if attachments else None,
+         to_json(threads)))
     assert cursor.lastrowid is not None
     return cursor.lastrowid
 

@@ -174,7 +174,7 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
         _text(model, "file_name", f"{where}, model")
         _int(model, "size", f"{where}, model", (0, INT64[1]))
         _text(model, "head_sha256", f"{where}, model")
-    for key in ("sampler", "steering", "reasoning"):   # the last two: absent from exports made before them
+    for key in ("sampler", "steering", "reasoning", "threads"):   # all but the first: absent from older exports
         value = checked_field(msg, key, dict, where, optional=True)
         if value is not None:
             _plain(value, f"{where}, {key}", 0)

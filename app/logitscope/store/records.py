@@ -84,6 +84,7 @@ class StoredMessage:
     thinking: str | None = None             # a reasoning model's thinking block, tags off (None: no block)
     reasoning: dict[str, Any] | None = None  # the trace's reasoning record (protocol/reasoning.py)
     attachments: list[dict[str, Any]] = field(default_factory=list)  # a user message's files: {name, text}
+    threads: dict[str, Any] | None = None   # the trace's threads record (system/thread_tuner.py); None: unknown
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ MESSAGE_COLUMNS = ("m.id, m.conversation_id, m.parent_id, m.role, m.content, m.s
                    "m.selected_seq, md.file_name, md.size, md.head_sha256, m.sampler_json, m.seed, "
                    "m.timings_json, m.kv_json, m.finish_reason, m.error, m.notices_json, "
                    "(SELECT count(*) FROM trace_steps WHERE message_id = m.id), m.forked_at, m.prefix_steps, "
-                   "m.steering_json, m.thinking, m.reasoning_json, m.attachments_json")
+                   "m.steering_json, m.thinking, m.reasoning_json, m.attachments_json, m.threads_json")
 MESSAGE_FROM = "messages m LEFT JOIN models md ON md.id = m.model_id"
 
 
@@ -114,7 +115,7 @@ def conversation_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:
 def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredMessage:
     (mid, cid, parent, role, content, status, created, seq, file_name, size, sha, sampler, seed,
      timings, kv, finish, error, notices, n_steps, forked_at, prefix_steps, steering,
-     thinking, reasoning, attachments) = row
+     thinking, reasoning, attachments, threads) = row
     return StoredMessage(
         id=mid, conversation_id=cid, parent_id=parent, role=role, content=content, status=status,
         created_at=created, selected_seq=seq,
@@ -122,7 +123,7 @@ def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredMessage:
         sampler=migrated_sampler(_json(sampler)), seed=seed, timings=_json(timings), kv=_json(kv), finish_reason=finish,
         error=error, notices=_json(notices) or [], n_steps=n_steps, forked_at=forked_at, prefix_steps=prefix_steps,
         steering=_json(steering), thinking=thinking, reasoning=_json(reasoning),
-        attachments=_json(attachments) or [])
+        attachments=_json(attachments) or [], threads=_json(threads))
 
 
 def migrated_sampler(settings: Any) -> Any:

@@ -41,7 +41,8 @@ def stored_result(message: StoredMessage, steps: Sequence[StepRecord]) -> Genera
         text=whole_text(message), tokens=[step.token for step in steps], finish_reason=message.finish_reason or "",
         timings=from_stored(Timings, message.timings), kv=from_stored(KvInfo, message.kv or {}),
         settings=dict(message.sampler or {}), prompt_tokens=[], notices=list(message.notices),
-        steering=message.steering if isinstance(message.steering, dict) else None, reasoning=reasoning)
+        steering=message.steering if isinstance(message.steering, dict) else None, reasoning=reasoning,
+        threads=message.threads if isinstance(message.threads, dict) else None)
 
 
 def whole_text(message: StoredMessage) -> str:

@@ -94,6 +94,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE messages ADD COLUMN attachments_json TEXT;
     ALTER TABLE conversations ADD COLUMN settings_json TEXT;
     """,
+    # v7: the threads an answer ran with (its trace's done line `threads`: tuned or fixed, the count per step and
+    # each move; system/thread_tuner.py). NULL: not known, as for every answer before and a remote server's.
+    """
+    ALTER TABLE messages ADD COLUMN threads_json TEXT;
+    """,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -122,11 +122,11 @@ class StreamingWriter:
         answer, thinking = self.parts(result.text) if result.reasoning is not None else (result.text, None)
         self._end(
             "UPDATE messages SET content = ?, thinking = ?, status = 'done', finish_reason = ?, sampler_json = ?, "
-            "seed = ?, timings_json = ?, kv_json = ?, notices_json = ?, steering_json = ?, reasoning_json = ? "
-            "WHERE id = ?",
+            "seed = ?, timings_json = ?, kv_json = ?, notices_json = ?, steering_json = ?, reasoning_json = ?, "
+            "threads_json = ? WHERE id = ?",
             (answer, thinking, result.finish_reason, to_json(result.settings), result.settings.get("seed"),
              to_json(asdict(result.timings)), to_json(asdict(result.kv)), to_json(list(result.notices)),
-             to_json(result.steering), to_json(result.reasoning), self.message_id))
+             to_json(result.steering), to_json(result.reasoning), to_json(result.threads), self.message_id))
         return self.flush()
 
     def fail(self, error: str) -> bool:

@@ -62,7 +62,7 @@ class SessionDisplay(QObject):
         self.inspector.refresh()
         self.update_actions()
         if result is not None:
-            self.status.show_speed(result.timings, result.speculative)
+            self.status.show_speed(result.timings, result.speculative, result.threads)
             self.status.show_context(result.kv.used_cells)
             if result.kv.used_cells >= 0:
                 self.memory.set_used(result.kv.used_cells)

@@ -56,12 +56,27 @@ class StatusLine(QObject):
         if hint.width() > self.context.minimumWidth() or hint.height() != self.context.minimumHeight():
             self.context.setFixedSize(max(hint.width(), self.context.minimumWidth()), hint.height())
 
-    def show_speed(self, timings: Timings, spec: SpeculativeStats | None = None) -> None:
+    def show_speed(self, timings: Timings, spec: SpeculativeStats | None = None,
+                   threads: dict[str, object] | None = None) -> None:
         text = self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(timings.ttft_s * 1000, timings.gen_tps)
         if spec is not None:
             text += self.tr(" · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation").format(
                 spec.acceptance, spec.tokens_per_evaluation)
+        tip = ""
+        runs, changes = (threads or {}).get("runs"), (threads or {}).get("changes")
+        if isinstance(runs, list) and runs:   # the count the answer ended with, and why it moved (the trace's)
+            text += " · " + self.tr("threads {0}").format(int(runs[-1][1]))
+            if isinstance(changes, list) and changes:
+                step, before, after, speedup, why = changes[-1]
+                text += " " + self.tr("(was {0}: {1:.1f}× faster)").format(before, speedup)
+                tip = (self.tr("At token {0} another program was taking a core: {1} threads were {2:.1f}× faster "
+                               "than {3}") if why == "slowdown" else
+                       self.tr("At token {0} a probe found {1} threads {2:.1f}× faster than {3}")).format(
+                    step, after, speedup, before)
+            elif threads and threads.get("auto"):
+                tip = self.tr("The thread count follows the machine's load (a count chosen when loading fixes it)")
         self.speed.setText(text)
+        self.speed.setToolTip(tip)
 
     def offer_undo(self, text: str, undo: Callable[[], None]) -> None:
         """`text` and an Undo button for 15 s (e.g. after deleting a conversation)."""

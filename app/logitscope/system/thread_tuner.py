@@ -1,0 +1,134 @@
+"""The thread count that is fastest now, chosen between tokens from their measured times.
+
+On a quiet machine llama.cpp is fastest with one thread per physical core; when another process takes a core,
+ggml's threads wait for the one that lost its core at every operation, and fewer threads are faster (measured on
+2 cores with one kept busy: 14 tok/s with 2 threads, 61 with 1). The tuner starts from the physical core count and
+probes a neighbouring count now and then (and at once when the tokens slow down), for a few tokens; it moves only
+when the probe is faster by MARGIN, and probes less often each time a probe finds nothing better, so a quiet
+machine loses almost nothing to it. No clock of its own: the caller reports each token's time (a scripted clock in
+the tests)."""
+
+from __future__ import annotations
+
+import statistics
+from collections import deque
+from dataclasses import dataclass, field
+
+PROBE_TOKENS = 4          # tokens timed at the probed count (the first of them, a warm-up, is not counted)
+FIRST_PROBE_AFTER = 64    # tokens at the starting count before the first probe
+MAX_PROBE_INTERVAL = 256  # a probe that finds nothing better doubles the interval, up to this
+MARGIN = 0.08             # a probe must be this much faster to move (hysteresis: no flapping on noise)
+SLOWDOWN = 1.35           # the recent tokens this much slower than the count's usual time: probe at once
+RECENT = 8                # tokens kept per thread count (the times compared are their medians)
+
+
+@dataclass(frozen=True)
+class ThreadChange:
+    step: int          # the first token timed at the new count's usual pace (after the probe)
+    before: int
+    after: int
+    speedup: float     # the old count's median token time over the new count's
+    slowed: bool       # the probe came from a slowdown (another process took a core), not the regular check
+
+    def to_json(self) -> list[object]:
+        return [self.step, self.before, self.after, round(self.speedup, 3), "slowdown" if self.slowed else "probe"]
+
+
+class ThreadTuner:
+    def __init__(self, start: int, most: int) -> None:
+        self.current = max(1, min(start, most))
+        self.start = self.current
+        self.most = max(1, most)
+        self.changes: list[ThreadChange] = []
+        self.steps = 0                                   # tokens reported so far (all answers)
+        self._interval = FIRST_PROBE_AFTER
+        self._since_probe = 0
+        self._times: dict[int, deque[float]] = {}
+        self._usual: dict[int, float] = {}               # each count's median when it last settled
+        self._probe: int | None = None                    # the count being probed
+        self._probe_times: list[float] = []
+        self._slowed = False
+        self._up_next = False                             # probes alternate between one fewer and one more
+
+    def threads(self) -> int:
+        """The count to evaluate the next token with."""
+        return self._probe if self._probe is not None else self.current
+
+    def record(self, seconds: float) -> ThreadChange | None:
+        """The time of the token just evaluated with `threads()`; the change made, if any."""
+        self.steps += 1
+        if self._probe is not None:
+            return self._probing(seconds)
+        times = self._times.setdefault(self.current, deque(maxlen=RECENT))
+        times.append(seconds)
+        self._since_probe += 1
+        if len(times) < RECENT // 2 or self.most == 1:
+            return None
+        recent = statistics.median(list(times)[-RECENT // 2:])
+        usual = self._usual.get(self.current)
+        if usual is None or (len(times) == RECENT and recent < usual):
+            self._usual[self.current] = usual = statistics.median(times)
+        if recent > SLOWDOWN * usual:
+            self._begin_probe(slowed=True)
+        elif self._since_probe >= self._interval:
+            self._begin_probe(slowed=False)
+        return None
+
+    def _begin_probe(self, slowed: bool) -> None:
+        below, above = self.current - 1, self.current + 1
+        choices = [n for n in ((above, below) if self._up_next else (below, above)) if 1 <= n <= self.most]
+        self._up_next = not self._up_next
+        self._probe, self._probe_times, self._slowed = choices[0], [], slowed
+        self._since_probe = 0
+
+    def _probing(self, seconds: float) -> ThreadChange | None:
+        assert self._probe is not None
+        self._probe_times.append(seconds)
+        if len(self._probe_times) < PROBE_TOKENS:
+            return None
+        probe, probed = self._probe, statistics.median(self._probe_times[1:])
+        self._probe = None
+        here = list(self._times.get(self.current) or ())
+        # after a slowdown, the pace since it began (the last two tokens), not one mixed with the quiet before
+        last = here[-2:] if self._slowed else here[-RECENT // 2:]
+        base = statistics.median(last) if last else probed
+        if probed < base * (1 - MARGIN):
+            change = ThreadChange(self.steps, self.current, probe, base / probed, self._slowed)
+            self.changes.append(change)
+            self.current = probe
+            self._times[probe] = deque(self._probe_times[1:], maxlen=RECENT)
+            self._usual.pop(probe, None)   # its pace now, not when it was last used
+            self._interval = FIRST_PROBE_AFTER
+            return change
+        if self._slowed:   # the slowdown is the machine's, not this count's: its usual time follows it
+            self._usual[self.current] = base
+        self._interval = min(MAX_PROBE_INTERVAL, self._interval * 2)
+        return None
+
+
+@dataclass
+class ThreadRecord:
+    """What an answer's trace says of its threads (the done line's `threads`): whether they were tuned, the
+    count each step's forward pass ran with (runs of [first step, count]: probes show as short runs) and each
+    change with why."""
+
+    start: int
+    auto: bool
+    runs: list[list[int]] = field(default_factory=list)
+    changes: list[ThreadChange] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.runs = [[0, self.start]]   # step 0's logits come from the prompt's evaluation
+
+    def used(self, step: int, n: int) -> None:
+        """Step `step`'s logits were computed with n threads."""
+        if self.runs[-1][1] != n:
+            self.runs.append([step, n])
+
+    def note(self, step: int, change: ThreadChange | None) -> None:
+        if change is not None:
+            self.changes.append(ThreadChange(step, change.before, change.after, change.speedup, change.slowed))
+
+    def to_json(self) -> dict[str, object]:
+        return {"auto": self.auto, "start": self.start, "runs": self.runs,
+                "changes": [c.to_json() for c in self.changes]}

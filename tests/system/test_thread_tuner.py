@@ -1,0 +1,85 @@
+"""The thread tuner on a scripted clock (deterministic; the speed figures live in `bench --contention`): each
+token's time is what the 2-core machine measured for that thread count under that load (ms per token at 0 % and
+100 % of one core taken: 2 threads 10.9 / 70.4, 1 thread 15.9 / 16.4). A load appears, the tuner moves to one
+thread within a few tokens; it stays while the load lasts; the load goes, it comes back to two; on a quiet machine
+it stays on two and its probes cost little."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from logitscope.system.thread_tuner import MAX_PROBE_INTERVAL, PROBE_TOKENS, ThreadRecord, ThreadTuner
+from logitscope.system.threads import physical_cores
+
+MS = {(2, False): 10.9, (1, False): 15.9, (2, True): 70.4, (1, True): 16.4}
+
+
+def run(tuner: ThreadTuner, tokens: int, loaded: bool) -> list[int]:
+    """The thread count of each token, the clock answering for it."""
+    used = []
+    for k in range(tokens):
+        n = tuner.threads()
+        used.append(n)
+        jitter = 1 + 0.02 * ((k * 7919) % 5 - 2) / 2   # ±2 %, deterministic
+        tuner.record(MS[(n, loaded)] * jitter / 1000)
+    return used
+
+
+def test_a_quiet_machine_keeps_its_cores_and_probes_rarely() -> None:
+    tuner = ThreadTuner(2, 2)
+    used = run(tuner, 2000, loaded=False)
+    assert tuner.current == 2 and not tuner.changes
+    probes = used.count(1)
+    assert probes <= PROBE_TOKENS * (2 + 2000 // MAX_PROBE_INTERVAL)
+    # what the probes cost: the time at one thread over the time had it stayed at two
+    cost = sum(MS[(n, False)] for n in used) / (2000 * MS[(2, False)])
+    assert cost < 1.02
+
+
+def test_a_load_moves_it_to_fewer_threads_and_back_when_the_load_goes() -> None:
+    tuner = ThreadTuner(2, 2)
+    run(tuner, 100, loaded=False)
+    loaded = run(tuner, 600, loaded=True)
+    assert loaded.index(1) < 10 and tuner.current == 1   # a slowdown probes at once
+    change = tuner.changes[0]
+    assert (change.before, change.after, change.slowed) == (2, 1, True) and change.speedup > 3
+    settled = loaded[20:]
+    assert settled.count(2) <= PROBE_TOKENS * (1 + len(settled) // 64)   # only probes go back to two
+    quiet = run(tuner, 2 * MAX_PROBE_INTERVAL + 64, loaded=False)
+    assert tuner.current == 2 and quiet[-1] == 2
+    assert [(c.before, c.after) for c in tuner.changes] == [(2, 1), (1, 2)]
+
+
+def test_noise_within_the_margin_never_moves_it() -> None:
+    tuner = ThreadTuner(2, 2)
+    for k in range(3000):
+        tuner.record((10.0 if tuner.threads() == 2 else 10.4) * (1 + 0.05 * ((k * 31) % 3 - 1)) / 1000)
+    assert not tuner.changes
+
+
+def test_one_cpu_never_probes() -> None:
+    tuner = ThreadTuner(1, 1)
+    assert run(tuner, 300, loaded=True) == [1] * 300
+
+
+def test_the_record_says_which_count_each_step_ran_with() -> None:
+    record = ThreadRecord(2, auto=True)
+    tuner = ThreadTuner(2, 2)
+    for step in range(1, 200):
+        record.used(step, tuner.threads())
+        record.note(step, tuner.record(MS[(tuner.threads(), step > 50)] / 1000))
+    data = record.to_json()
+    assert data["auto"] is True and data["start"] == 2 and data["runs"][0] == [0, 2]
+    assert data["runs"][1][1] == 1 and data["changes"][0][1:3] == [2, 1] and data["changes"][0][4] == "slowdown"
+
+
+def test_physical_cores_count_hyper_thread_siblings_once(tmp_path: Path, monkeypatch) -> None:
+    import os
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3})
+    for cpu, siblings in enumerate(("0,2", "1,3", "0,2", "1,3")):
+        folder = tmp_path / f"cpu{cpu}" / "topology"
+        folder.mkdir(parents=True)
+        (folder / "thread_siblings_list").write_text(siblings + "\n")
+    assert physical_cores(tmp_path) == 2
+    assert physical_cores(tmp_path / "nowhere") == 4   # no topology: the CPU count

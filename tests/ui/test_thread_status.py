@@ -1,0 +1,27 @@
+"""The status line says how many threads the answer ended with and, when the tuner moved, from what and why (the
+trace's `threads` record); a remote answer (no record) says nothing of threads."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QStatusBar
+
+from logitscope.protocol.trace import Timings
+from logitscope.ui.window.status_line import StatusLine
+
+pytestmark = pytest.mark.gui
+TIMINGS = Timings(n_gen=100, gen_s=1.25, ttft_s=0.2)
+
+
+def test_the_thread_count_and_why_it_moved(qtbot) -> None:
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    status = StatusLine(bar)
+    status.show_speed(TIMINGS, None, {"auto": True, "start": 2, "runs": [[0, 2], [7, 1]],
+                                      "changes": [[11, 2, 1, 4.29, "slowdown"]]})
+    assert status.speed.text().endswith("· threads 1 (was 2: 4.3× faster)")
+    assert "another program was taking a core" in status.speed.toolTip() and "token 11" in status.speed.toolTip()
+    status.show_speed(TIMINGS, None, {"auto": True, "start": 2, "runs": [[0, 2]], "changes": []})
+    assert status.speed.text().endswith("· threads 2") and "follows the machine's load" in status.speed.toolTip()
+    status.show_speed(TIMINGS, None, None)
+    assert "threads" not in status.speed.text() and status.speed.toolTip() == ""
