@@ -14,12 +14,13 @@ import statistics
 from collections import deque
 from dataclasses import dataclass, field
 
-PROBE_TOKENS = 4          # tokens timed at the probed count (the first of them, a warm-up, is not counted)
+PROBE_TOKENS = 6          # tokens timed at the probed count (the first of them, a warm-up, is not counted)
+BRACKET = 4               # tokens at the current count just before and just after a probe, its comparison
 FIRST_PROBE_AFTER = 64    # tokens at the starting count before the first probe
 MAX_PROBE_INTERVAL = 256  # a probe that finds nothing better doubles the interval, up to this
 MARGIN = 0.08             # a probe must be this much faster to move (hysteresis: no flapping on noise)
 SLOWDOWN = 1.35           # the recent tokens this much slower than the count's usual time: probe at once
-RECENT = 8                # tokens kept per thread count (the times compared are their medians)
+RECENT = 8                # tokens kept per thread count (its usual time is their median)
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,9 @@ class ThreadTuner:
         self._usual: dict[int, float] = {}               # each count's median when it last settled
         self._probe: int | None = None                    # the count being probed
         self._probe_times: list[float] = []
+        self._probed: int | None = None                   # the count probed, until the bracket's second half
+        self._before: list[float] = []
+        self._after: list[float] = []
         self._slowed = False
         self._up_next = False                             # probes alternate between one fewer and one more
 
@@ -58,13 +62,19 @@ class ThreadTuner:
         """The time of the token just evaluated with `threads()`; the change made, if any."""
         self.steps += 1
         if self._probe is not None:
-            return self._probing(seconds)
+            self._probe_times.append(seconds)
+            if len(self._probe_times) == PROBE_TOKENS:   # back to the current count for the bracket's second half
+                self._after, self._probed, self._probe = [], self._probe, None
+            return None
         times = self._times.setdefault(self.current, deque(maxlen=RECENT))
         times.append(seconds)
+        if self._probed is not None:
+            self._after.append(seconds)
+            return self._decide() if len(self._after) == BRACKET else None
         self._since_probe += 1
-        if len(times) < RECENT // 2 or self.most == 1:
+        if len(times) < BRACKET or self.most == 1:
             return None
-        recent = statistics.median(list(times)[-RECENT // 2:])
+        recent = statistics.median(list(times)[-BRACKET:])
         usual = self._usual.get(self.current)
         if usual is None or (len(times) == RECENT and recent < usual):
             self._usual[self.current] = usual = statistics.median(times)
@@ -78,20 +88,17 @@ class ThreadTuner:
         below, above = self.current - 1, self.current + 1
         choices = [n for n in ((above, below) if self._up_next else (below, above)) if 1 <= n <= self.most]
         self._up_next = not self._up_next
+        self._before = list(self._times[self.current])[-BRACKET:]
         self._probe, self._probe_times, self._slowed = choices[0], [], slowed
         self._since_probe = 0
 
-    def _probing(self, seconds: float) -> ThreadChange | None:
-        assert self._probe is not None
-        self._probe_times.append(seconds)
-        if len(self._probe_times) < PROBE_TOKENS:
-            return None
-        probe, probed = self._probe, statistics.median(self._probe_times[1:])
-        self._probe = None
-        here = list(self._times.get(self.current) or ())
-        # after a slowdown, the pace since it began (the last two tokens), not one mixed with the quiet before
-        last = here[-2:] if self._slowed else here[-RECENT // 2:]
-        base = statistics.median(last) if last else probed
+    def _decide(self) -> ThreadChange | None:
+        """The probe against the tokens just before and just after it at the current count: a load that comes
+        and goes (a duty cycle of some 100 ms, a few tokens) weighs on both sides alike."""
+        probe, self._probed = self._probed, None
+        assert probe is not None
+        probed = statistics.median(self._probe_times[1:])
+        base = statistics.median(self._before + self._after)
         if probed < base * (1 - MARGIN):
             change = ThreadChange(self.steps, self.current, probe, base / probed, self._slowed)
             self.changes.append(change)
@@ -104,7 +111,6 @@ class ThreadTuner:
             self._usual[self.current] = base
         self._interval = min(MAX_PROBE_INTERVAL, self._interval * 2)
         return None
-
 
 @dataclass
 class ThreadRecord:
