@@ -126,12 +126,12 @@ def test_beams_share_their_cells_in_llama_cpp(engine) -> None:
         last = result.steps[-1]
         assert len(search.live) == 4 and last.n_cells < last.n_cells_unshared
         for beam, memory in zip(search.live, result.memory, strict=True):
-            assert llama_cpp.llama_memory_seq_pos_min(search.mem, beam.seq) == 0
-            assert llama_cpp.llama_memory_seq_pos_max(search.mem, beam.seq) == len(prompt) + beam.depth - 1
+            assert llama_cpp.llama_memory_seq_pos_min(search.seqs.mem, beam.seq) == 0
+            assert llama_cpp.llama_memory_seq_pos_max(search.seqs.mem, beam.seq) == len(prompt) + beam.depth - 1
             assert memory.n_cells == len(prompt) + beam.depth and memory.n_shared >= len(prompt)
         one = search.live[0]
-        whole = llama_cpp.llama_state_get_size(search._ctx)
-        alone = llama_cpp.llama_state_seq_get_size(search._ctx, one.seq)
+        whole = llama_cpp.llama_state_get_size(search.seqs.ptr)
+        alone = llama_cpp.llama_state_seq_get_size(search.seqs.ptr, one.seq)
         extra_cells = (whole - alone) / bpc
         assert extra_cells == pytest.approx(last.n_cells - (len(prompt) + one.depth), abs=1.0)
     finally:

@@ -1,10 +1,8 @@
 """Beam search with llama.cpp sequences in one context (the score: protocol/beams.py).
 
-A context of its own on the loaded model, made for each search: `n_seq_max` is fixed at context creation
-and the generation context has one sequence. It has `kv_unified` on: with one KV stream per sequence (the
-default) `llama_memory_seq_cp` copies cells between streams; in one stream it only adds the child's id to the
-parent's cells, which is the prefix sharing the KV map shows. Its cells: the prompt plus beams x max tokens
-at most (freed cells are reused), so nothing overflows.
+A context of several sequences of its own (engine/sequences.py), made for each search, its KV cells shared
+between beams by prefix. Its cells: the prompt plus beams x max tokens at most (freed cells are reused), so
+nothing overflows.
 
 The prompt is evaluated once in sequence 0. Then, step by step: every live beam's log-softmax gives its 2N
 best tokens (2N so that N candidates remain even if up to N of them end the text); the candidates of all
@@ -23,18 +21,16 @@ stops a chunk midway; a search cancelled there has no step and raises Interrupte
 
 from __future__ import annotations
 
-import ctypes
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-import llama_cpp
 import numpy as np
 
 from logitscope.base.errors import ContextOverflowError, LogitscopeError
-from logitscope.engine.handles import Batch, Context, beam_spec, decode_error
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.score import log_softmax
+from logitscope.engine.sequences import SequenceContext, SequenceErrors
 from logitscope.engine.steering.apply import Steerer, SteeringFiles
 from logitscope.protocol.beams import (
     FINISHED,
@@ -81,62 +77,21 @@ class BeamSearch:
             raise ContextOverflowError("{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; "
                                        "the limit is {limit}: lower the beams or max tokens", n_beams=n_beams,
                                        max_tokens=max_tokens, cells=cells, limit=MAX_BEAM_CELLS)
-        spec = beam_spec(runtime.settings, cells, n_beams, runtime.n_batch, runtime.n_threads)
-        if ensure_fits is not None:
-            ensure_fits(spec.n_ctx)
-        self._context = Context(runtime.model, spec, runtime.log, _context_failed)
-        self._ctx = self.context_ptr = self._context.ptr
-        self.n_ctx = self._context.n_ctx
-        self.mem = self._context.memory
-        self._beams = Batch(n_beams)
-        self._batch = self._beams.raw
-        self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: runtime.abort_requested)  # kept alive here
+        self.seqs = SequenceContext(runtime, cells, n_beams, runtime.n_threads, _ERRORS, ensure_fits)
+        self.context_ptr = self.seqs.ptr
+        self.n_ctx = self.seqs.n_ctx
         self.nodes: list[BeamNode] = []
         self.live: list[_Beam] = []
         self.n_prompt = 0
 
     def close(self) -> None:
-        self._beams.close()
-        self._context.close()
-        self._ctx = None
-
-    # -- evaluation ------------------------------------------------------------------------------
-    def _decode(self, batch: llama_cpp.llama_batch) -> None:
-        rc = llama_cpp.llama_decode(self._ctx, batch)
-        if rc != 0:  # 2: the abort callback said stop (only installed for the prompt)
-            raise decode_error(rc, "beam search cancelled during the prompt", _eval_failed)
-
-    def _eval_prompt(self, tokens: Sequence[int], should_cancel: Callable[[], bool]) -> None:
-        """In n_batch chunks, cancellable between them and, through the abort callback, within one (installed
-        only here: called for every graph node, it would slow the one-token steps)."""
-        rt = self.rt
-        rt.clear_abort()  # a cancel meant for an earlier request
-        self._context.watch_abort(self._abort_cb)
-        try:
-            for start in range(0, len(tokens), rt.n_batch):
-                if start and (should_cancel() or rt.abort_requested):
-                    raise InterruptedError("beam search cancelled during the prompt")
-                chunk = tokens[start:start + rt.n_batch]
-                arr = (llama_cpp.llama_token * len(chunk))(*chunk)
-                self._decode(llama_cpp.llama_batch_get_one(arr, len(chunk)))
-        finally:
-            self._context.unwatch_abort()
+        self.seqs.close()
 
     def _eval_beams(self, position: int) -> None:
-        batch = self._batch
-        for i, beam in enumerate(self.live):
-            batch.token[i] = self.nodes[beam.node].token
-            batch.pos[i] = position
-            batch.n_seq_id[i] = 1
-            batch.seq_id[i][0] = beam.seq
-            batch.logits[i] = True
-        batch.n_tokens = len(self.live)
-        self._decode(batch)
+        self.seqs.eval_rows([(self.nodes[beam.node].token, position, beam.seq) for beam in self.live])
 
     def _log_softmax(self, index: int) -> np.ndarray:
-        ptr = llama_cpp.llama_get_logits_ith(self._ctx, index)
-        x = np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)), shape=(self.rt.n_vocab,))
-        out: np.ndarray = log_softmax(x[None, :])[0]
+        out: np.ndarray = log_softmax(self.seqs.logits(index)[None, :])[0]
         return out
 
     # -- the search ------------------------------------------------------------------------------
@@ -146,7 +101,7 @@ class BeamSearch:
         t_start = time.perf_counter()
         n = self.n_beams
         n_prompt = self.n_prompt = len(prompt)
-        self._eval_prompt(prompt, should_cancel)
+        self.seqs.eval_prompt(prompt, should_cancel)
         self.live = [_Beam(node=-1, seq=0, cum=0.0, depth=0)]
         finished: list[Hypothesis] = []
         steps: list[BeamStep] = []
@@ -218,14 +173,14 @@ class BeamSearch:
         free = sorted(set(range(self.n_beams)) - {b.seq for b in self.live})
         for beam in self.live:
             if id(beam) not in with_children:
-                llama_cpp.llama_memory_seq_rm(self.mem, beam.seq, -1, -1)
+                self.seqs.drop(beam.seq)
                 free.append(beam.seq)
         taken: set[int] = set()
         new_live: list[_Beam] = []
         for parent, node in children:
             if id(parent) in taken:
                 seq = free.pop(0)
-                llama_cpp.llama_memory_seq_cp(self.mem, parent.seq, seq, -1, -1)
+                self.seqs.share(parent.seq, seq)
             else:
                 seq = parent.seq
                 taken.add(id(parent))
@@ -294,6 +249,9 @@ def _context_failed(reason: str) -> LogitscopeError:
 
 def _eval_failed(rc: int) -> LogitscopeError:
     return LogitscopeError("llama.cpp could not evaluate the beams (llama_decode returned {rc})", rc=rc)
+
+
+_ERRORS = SequenceErrors(_context_failed, _eval_failed, "beam search cancelled during the prompt")
 
 
 def beam_search(runtime: Runtime, prompt: Sequence[int], n_beams: int, max_tokens: int, alpha: float,

@@ -161,6 +161,39 @@ class Decoder:
         entropy = lse - float(np.dot(e, logits)) / z
         return float(top), lse, max(entropy, 0.0), e
 
+    def take_step(self, logits: np.ndarray, settings: SamplerSettings, recent: np.ndarray, state: SamplerState,
+                  forced: int | None, i: int, utf8: Utf8Stream, phases: ThinkingSteps | None, kv_used: int,
+                  t_prev: float) -> StepRecord:
+        """One position's logits through the recorded sampler, the chosen token's bytes decoded: the step, fully
+        recorded, its latency counted from `t_prev` (GrammarDeadEnd where no token fits the grammar). Plain,
+        speculative and batched decoding all take their steps here."""
+        top, lse, entropy_raw, e = self.raw_stats(logits)
+        best = top_indices(logits, RAW_TOP_N, top)  # ranked once: the raw record, top-k and the records reuse it
+        state.head_ids = best
+        outcome = sample(Candidates(self.all_ids, logits, False, True, lse, best), settings, recent, state=state,
+                         forced=forced)
+        token = outcome.token
+        p_raw = float(e[token]) * math.exp(top - lse)
+        in_head = np.flatnonzero(best == token)
+        rank_raw = int(in_head[0]) if len(in_head) else int(np.count_nonzero(logits > logits[token]))
+        final = outcome.final
+        probs = outcome.final_probs
+        head = np.argsort(-probs, kind="stable")[:FINAL_TOP_K]
+        where = np.flatnonzero(final.ids == token)
+        p_final = float(probs[where[0]]) if len(where) else 0.0
+        rank_final = int(np.count_nonzero(probs > p_final)) if len(where) else len(final)
+        nz = probs[probs > 0]
+        piece = self.rt.piece(token)
+        text = "" if self.rt.is_eog(token) else utf8.feed(piece)
+        return StepRecord(
+            i=i, token=token, piece=piece, text=text,
+            raw_ids=best.astype(np.int32), raw_logits=logits[best].astype(np.float32), raw_lse=lse,
+            p_raw=p_raw, rank_raw=rank_raw, entropy_raw=entropy_raw, stages=outcome.stages,
+            final_ids=final.ids[head].astype(np.int32), final_probs=probs[head].astype(np.float32),
+            n_final=len(final), p=p_final, rank=rank_final,
+            entropy=float(-(nz * np.log(nz)).sum()), latency_s=time.perf_counter() - t_prev, kv_used=kv_used,
+            drafted=False, thinking=phases.step(text) if phases is not None else False)
+
     def generate(self, prompt: Sequence[int], settings: SamplerSettings, options: DecodeOptions,
                  should_cancel: Callable[[], bool] = lambda: False,
                  notices: list[str] | None = None, n_prefix: int = 0,
@@ -242,20 +275,16 @@ class Decoder:
                 spec.evaluations += 1
             fresh = False
             logits, draft = queue.pop(0) if queue else (rt.logits(), None)
-            recent = rt.history(committed, window)
-            top, lse, entropy_raw, e = self.raw_stats(logits)
-            best = top_indices(logits, RAW_TOP_N, top)  # ranked once: the raw record, top-k and the records reuse it
-            state.head_ids = best
             # the caller's forced tokens first (a fork's), then the engine's closing tags
             forced = options.forced[i] if i < len(options.forced) else phases.forced() if phases is not None else None
             try:
-                outcome = sample(Candidates(self.all_ids, logits, False, True, lse, best), settings, recent,
-                                 state=state, forced=forced)
+                step = self.take_step(logits, settings, rt.history(committed, window), state, forced, i, utf8,
+                                      phases, committed, t_prev)
             except GrammarDeadEnd:
                 notices.append(Message("no token fits the grammar here: generation stopped"))
                 finish = "stop"
                 break
-            token = outcome.token
+            token = step.token
             drafted = draft is not None and token == draft
             if draft is not None:
                 if drafted:
@@ -267,32 +296,11 @@ class Decoder:
                     queue.clear()
                 if not drafted or not queue or queue[0][1] is None:  # the batch is settled
                     backoff.record(*batch)
-            p_raw = float(e[token]) * math.exp(top - lse)
-            in_head = np.flatnonzero(best == token)
-            rank_raw = int(in_head[0]) if len(in_head) else int(np.count_nonzero(logits > logits[token]))
-            raw_idx = best
-            final = outcome.final
-            probs = outcome.final_probs
-            head = np.argsort(-probs, kind="stable")[:FINAL_TOP_K]
-            where = np.flatnonzero(final.ids == token)
-            p_final = float(probs[where[0]]) if len(where) else 0.0
-            rank_final = int(np.count_nonzero(probs > p_final)) if len(where) else len(final)
-            nz = probs[probs > 0]
-            piece = rt.piece(token)
+            step.drafted = drafted
             eog = rt.is_eog(token)
-            text = "" if eog else utf8.feed(piece)
-            now = time.perf_counter()
+            t_prev += step.latency_s
             if i == 0:
-                timings.ttft_s = now - t_start
-            step = StepRecord(
-                i=i, token=token, piece=piece, text=text,
-                raw_ids=raw_idx.astype(np.int32), raw_logits=logits[raw_idx].astype(np.float32), raw_lse=lse,
-                p_raw=p_raw, rank_raw=rank_raw, entropy_raw=entropy_raw, stages=outcome.stages,
-                final_ids=final.ids[head].astype(np.int32), final_probs=probs[head].astype(np.float32),
-                n_final=len(final), p=p_final, rank=rank_final,
-                entropy=float(-(nz * np.log(nz)).sum()), latency_s=now - t_prev, kv_used=committed, drafted=drafted,
-                thinking=phases.step(text) if phases is not None else False)
-            t_prev = now
+                timings.ttft_s = t_prev - t_start
             i += 1
             released, hit_stop = stops.push(step)
             emitted.extend(released)

@@ -25,7 +25,7 @@ import llama_cpp
 
 from logitscope.base.errors import LoadCancelledError, LogitscopeError, ModelLoadError
 from logitscope.base.messages import Message
-from logitscope.gguf.memory import KV_CELL_PADDING, UNQUANTIZED_KV, kv_type_id
+from logitscope.gguf.memory import UNQUANTIZED_KV, kv_type_id
 from logitscope.protocol.api import LoadSettings
 from logitscope.system.threads import available_cpus, physical_cores
 
@@ -264,14 +264,6 @@ def perplexity_spec(s: LoadSettings, n_ctx: int, flash_attn: bool, threads: int,
     return ContextSpec(n_ctx=parallel * n_ctx, n_batch=n_batch, n_ubatch=min(MAX_UBATCH, n_batch), n_threads=threads,
                        type_k=s.type_k, type_v=s.type_v, flash_attn=flash_attn, n_seq_max=parallel,
                        kv_unified=False), parallel
-
-
-def beam_spec(s: LoadSettings, n_cells: int, n_beams: int, n_batch: int, threads: int) -> ContextSpec:
-    """One sequence per beam in ONE KV stream (seq_cp then shares cells instead of copying them); the prompt
-    in the generation context's chunks and its flash-attention setting, so the numbers are the same."""
-    return ContextSpec(n_ctx=-(-n_cells // KV_CELL_PADDING) * KV_CELL_PADDING, n_batch=n_batch,
-                       n_ubatch=min(n_batch, MAX_UBATCH), n_threads=threads, type_k=s.type_k, type_v=s.type_v,
-                       flash_attn=s.flash_attn, n_seq_max=n_beams, kv_unified=True)
 
 
 def inspection_spec(s: LoadSettings, n_ctx: int, threads: int) -> ContextSpec:
