@@ -130,3 +130,27 @@ def test_bench_cvector_builds_with_both_and_they_agree(demo_model):
             assert row["ratio_wall"] == pytest.approx(row["ours"]["wall_s"] / row["tool"]["wall_s"], abs=2e-3)
             if method == "mean":  # the same vector as the tool's (the method's own test: tests/engine/test_cvector_build)
                 assert row["min_cosine"] >= 0.999
+
+
+@pytest.mark.model
+def test_bench_batched_prints_llama_batched_bench_s_table_for_each_batch_size(demo_model):
+    report = bench("--batched", "-npp", "16", "-ntg", "6", "-npl", "1,3", "--model", str(demo_model))
+    rows = report["rows"]
+    assert [r["ours"]["pl"] for r in rows] == [1, 3]
+    for r in rows:
+        ours = r["ours"]
+        assert ours["pp"] == 16 and ours["tg"] == 6 and ours["t_pp"] > 0 and ours["t_tg"] > 0
+        assert ours["speed_tg"] == pytest.approx(ours["pl"] * 6 / ours["t_tg"])
+        if report["tool"] == "built":  # llama-batched-bench ran beside it, on the same sizes
+            tool = r["llama_batched_bench"]
+            assert (tool["pp"], tool["tg"], tool["pl"]) == (16, 6, ours["pl"])
+            assert r["s_tg_ratio"] == pytest.approx(ours["speed_tg"] / tool["speed_tg"])
+        else:
+            assert r["llama_batched_bench"] is None  # the recorded figures are for -npp 128 -ntg 128 only
+
+
+def test_bench_batched_sizes_are_checked():
+    for args in (["-npl", "0"], ["-npl", "9"], ["-npp", "0"], ["-npl", "x"]):
+        proc = subprocess.run([sys.executable, "-m", "logitscope", "bench", "--batched", *args], capture_output=True,
+                              text=True, timeout=60, check=False)
+        assert proc.returncode == 2 and proc.stderr.startswith("error:") and "Traceback" not in proc.stderr, args

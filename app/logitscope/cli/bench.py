@@ -55,6 +55,15 @@ def run(args: argparse.Namespace) -> int:
         from logitscope.bench.cvector import run_cvector_bench
 
         return run_cvector_bench(resolve_model(args.model), args)
+    if args.batched:
+        from logitscope.protocol.batched import MAX_BATCHED_ANSWERS
+
+        if not args.npl or min(args.npl) < 1 or max(args.npl) > MAX_BATCHED_ANSWERS or min(args.npp, args.ntg) < 1:
+            raise InvalidSettingsError("-npl takes batch sizes from 1 to {limit}; -npp and -ntg at least 1",
+                                       limit=MAX_BATCHED_ANSWERS)
+        from logitscope.bench.batched import run_batched_bench
+
+        return run_batched_bench(resolve_model(args.model), args)
     if args.contention:
         from logitscope.bench.contention import run_contention_bench
 
@@ -120,6 +129,9 @@ def register(sub: Subparsers) -> None:
     what.add_argument("--contention", action="store_true",
                       help="generation speed while another process takes 0/30/60/100%% of a core: the default "
                            "(tuned) thread count against each fixed one")
+    what.add_argument("--batched", action="store_true",
+                      help="llama-batched-bench's table (-pps -kvu): B answers decoded together, every step recorded, "
+                           "against llama-batched-bench on the same model and threads, alternated (goal S_TG >= 0.9x)")
     what.add_argument("--diagnosis", action="store_true",
                       help="the diagnosis of a 4,000-token trace: milliseconds per run, against its budget")
     what.add_argument("--speculative", action="store_true",
@@ -148,6 +160,11 @@ def register(sub: Subparsers) -> None:
                       help="appending a token to a chat answer at token 10 against token 10,000 (Qt, no window)")
     what.add_argument("--remote", metavar="URL",
                       help="a remote server through RemoteEngine against a bare HTTP client on the same server")
+    b = p.add_argument_group("with --batched (llama-batched-bench's names)")
+    b.add_argument("-npp", dest="npp", type=int, default=128, metavar="N", help="prompt tokens (default 128)")
+    b.add_argument("-ntg", dest="ntg", type=int, default=128, metavar="N", help="tokens generated (default 128)")
+    b.add_argument("-npl", dest="npl", type=lambda text: [int(n) for n in text.split(",")], default=[1, 2, 4, 8],
+                   metavar="B,B,...", help="answers decoded together (default 1,2,4,8; at most 8)")
     p.add_argument("--long", type=int, default=0, metavar="N",
                    help="with --window: one more run of N tokens, GUI CPU per token at its start and end")
     p.add_argument("--vocab-model", action="append", default=[], metavar="PATH",
