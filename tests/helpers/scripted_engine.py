@@ -25,6 +25,7 @@ from logitscope.base.errors import (
 )
 from logitscope.gguf.card import ModelCard, QuantShare
 from logitscope.protocol.api import GenerateRequest, LoadSettings, ModelInfo, answer_reserve
+from logitscope.protocol.batched import AnswerStep, BatchedRequest, BatchedResult
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
@@ -213,6 +214,40 @@ class ScriptedEngine:
         return replace(result, text="".join(s.text for s in sent), tokens=[s.token for s in sent],
                        finish_reason=finish, settings=request.settings.to_dict(),
                        steering=self._steering_record(request))
+
+    def generate_batched(self, request: BatchedRequest,
+                         on_step: Callable[[AnswerStep], None] | None = None) -> BatchedResult:
+        """The next N recorded answers, their steps interleaved one by one as a batch delivers them."""
+        self._cancel.clear()
+        self.requests.append(request.generate)
+        self.check_settings(request.generate.settings)
+        if self.fail_with is not None:
+            error, self.fail_with = self.fail_with, None
+            raise error
+        recorded = [self.recording.answers[(self._next + k) % len(self.recording.answers)]
+                    for k in range(request.n_answers)]
+        self._next += request.n_answers
+        sent: list[list[StepRecord]] = [[] for _ in recorded]
+        for i in range(max(len(steps) for steps, _ in recorded)):
+            if self.gate is not None:
+                self.gate.wait(10)
+            if self._cancel.is_set():
+                break
+            for k, (steps, _) in enumerate(recorded):
+                if i < len(steps):
+                    sent[k].append(replace(steps[i]))
+                    if on_step is not None:
+                        on_step(AnswerStep(k, sent[k][-1]))
+        base = request.generate.settings.with_seed()
+        answers = []
+        for k, ((steps, result), got) in enumerate(zip(recorded, sent, strict=True)):
+            finish = "cancelled" if len(got) < len(steps) else result.finish_reason
+            answers.append(replace(result, text="".join(s.text for s in got), tokens=[s.token for s in got],
+                                   finish_reason=finish, settings=replace(base, seed=(base.seed or 0) + k).to_dict()
+                                   | {"batch": {"answers": request.n_answers, "answer": k}},
+                                   steering=self._steering_record(request.generate)))
+        return BatchedResult(answers=answers, prompt_s=0.01, gen_s=0.1, n_decodes=max(len(g) for g in sent),
+                             cells=[], sequences=[], n_ctx=self.recording.info.n_ctx, bytes_per_cell=0.0)
 
     def _steering_record(self, request: GenerateRequest) -> dict[str, Any] | None:
         """What the engine records of the request's steering (the same shape; no file is read)."""

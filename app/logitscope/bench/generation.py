@@ -4,6 +4,9 @@ Same model, same ~512-token prompt, greedy, 128 tokens, same threads, median of 
   (a) a bare llama.cpp loop: llama_decode + llama.cpp's greedy sampler, no per-step Python work
   (b) llama-cpp-python's create_completion(stream=True)
   (c) the Logitscope engine with full recording, through the engine process, timed from the caller
+  (e) `logitscope generate --json` with its default threads (tuned), piped to a reader that parses every line,
+      against the bare loop's best of 1 and of the machine's thread count (a user's CLI against llama.cpp tuned
+      by hand)
 Prompt tok/s = prompt tokens / time until the first token is known; generation tok/s = (tokens - 1) /
 time from the first token to the last. Also: trace bytes per step, engine start + model load time.
 """
@@ -28,7 +31,7 @@ from logitscope.protocol.api import DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.protocol.sampler_settings import PRESETS
 from logitscope.protocol.trace import pack_step
 
-TARGETS = {"c/a prompt": 0.95, "c/a gen": 0.95, "c/b prompt": 1.0, "c/b gen": 1.0}
+TARGETS = {"c/a prompt": 0.95, "c/a gen": 0.95, "c/b prompt": 1.0, "c/b gen": 1.0, "e/best a gen": 0.95}
 PIPE_TARGET = 0.95
 
 
@@ -138,7 +141,7 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
 
     in_process = Engine()
     in_process.load(model, settings)
-    results: dict[str, list[tuple[float, float, int]]] = {"a": [], "b": [], "c": [], "d": []}
+    results: dict[str, list[tuple[float, float, int]]] = {"a": [], "b": [], "c": [], "d": [], "e": [], "a1": []}
     sizes: list[int] = []
     try:
         bench_bare(rt, prompt, 8)  # warm-up
@@ -147,6 +150,11 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
             results["b"].append(bench_llama_cpp_python(llm, prompt, args.tokens))
             results["c"].append(bench_engine(client, prompt_text, args.tokens, sizes))
             results["d"].append(bench_in_process(in_process, prompt_text, args.tokens))
+            results["e"].append(pipe_run(model, prompt_text, args.tokens, args.threads))
+            if threads > 1:
+                rt.use_threads(1)
+                results["a1"].append(bench_bare(rt, prompt, args.tokens))
+                rt.use_threads(threads)
             if not args.json:
                 print(f"repetition {rep + 1}/{args.reps} done", file=sys.stderr)
     finally:
@@ -154,7 +162,8 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
         rt.close()
         llm.close()
         in_process.unload()
-    n_prompt = {"a": len(prompt), "b": len(prompt), "c": n_engine_prompt, "d": n_engine_prompt}
+    n_prompt = {"a": len(prompt), "a1": len(prompt), "b": len(prompt), "c": n_engine_prompt, "d": n_engine_prompt,
+                "e": n_engine_prompt}
 
     def rates(key: str) -> tuple[float, float, int]:
         pp = statistics.median(n_prompt[key] / r[0] for r in results[key])
@@ -162,14 +171,19 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
         return pp, tg, min(r[2] for r in results[key])
 
     (pa, ga, na), (pb, gb, nb), (pc, gc, nc), (pd, gd, nd) = rates("a"), rates("b"), rates("c"), rates("d")
-    ratios = {"c/a prompt": pc / pa, "c/a gen": gc / ga, "c/b prompt": pc / pb, "c/b gen": gc / gb}
+    _, ge, ne = rates("e")
+    g1 = rates("a1")[1] if results["a1"] else 0.0
+    ratios = {"c/a prompt": pc / pa, "c/a gen": gc / ga, "c/b prompt": pc / pb, "c/b gen": gc / gb,
+              "e/best a gen": ge / max(ga, g1)}
     report = {
         "model": model.name, "threads": threads, "prompt_tokens": len(prompt), "gen_tokens": args.tokens,
         "reps": args.reps,
         "tok_per_s": {"a_bare_llama_cpp": {"prompt": pa, "gen": ga, "n": na},
                       "b_llama_cpp_python": {"prompt": pb, "gen": gb, "n": nb},
                       "c_logitscope": {"prompt": pc, "gen": gc, "n": nc},
-                      "c_in_process_diagnostic": {"prompt": pd, "gen": gd, "n": nd}},
+                      "c_in_process_diagnostic": {"prompt": pd, "gen": gd, "n": nd},
+                      "e_generate_json_piped": {"gen": ge, "n": ne, "threads": args.threads or "default"},
+                      "a_bare_1_thread": {"gen": g1}},
         "ratios": ratios,
         "targets": TARGETS,
         "trace_bytes_per_step": {"mean": statistics.mean(sizes), "max": max(sizes)},
@@ -185,6 +199,10 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
                           ("(c) Logitscope, full recording", pc, gc),
                           ("    same, in-process (diagnostic)", pd, gd)):
         print(f"{label:34}{pp:14.1f}{tg:12.1f}")
+    if results["a1"]:
+        print(f"{'    same, 1 thread':34}{'':14}{g1:12.1f}")
+    who = f"{args.threads} threads" if args.threads else "default threads"
+    print(f"{'(e) generate --json | reader':34}{'':14}{ge:12.1f}   ({who}: the lines as the reader gets them)")
     print()
     for name, value in ratios.items():
         verdict = "ok" if value >= TARGETS[name] else "below target"

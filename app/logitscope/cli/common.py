@@ -39,7 +39,8 @@ def add_load_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-ctx", type=int, default=default.n_ctx, help="context window in tokens (0 = the model's own)")
     p.add_argument("--n-gpu-layers", type=int, default=default.n_gpu_layers,
                    help="layers to offload to the GPU (-1 = all)")
-    p.add_argument("--threads", type=int, default=default.n_threads, help="CPU threads (0 = all cores)")
+    p.add_argument("--threads", type=int, default=default.n_threads,
+                   help="CPU threads (0: one per physical core, moved with the machine's load)")
     p.add_argument("--kv-type", choices=list(memory.KV_CACHE_TYPES), default=default.type_k,
                    help="KV cache element type")
     p.add_argument("--flash-attn", action="store_true", help="use flash attention (needed for a quantized V cache)")

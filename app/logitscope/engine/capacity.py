@@ -58,3 +58,18 @@ def ensure_beams_fit(card: ModelCard, n_cells: int, n_beams: int, type_k: str, t
             total_bytes=format_bytes(need.total_bytes), kv_bytes=format_bytes(need.kv_bytes),
             weights_bytes=format_bytes(need.weights_bytes), compute_bytes=format_bytes(need.compute_bytes),
             capacity=format_bytes(capacity))
+
+
+def ensure_batch_fits(card: ModelCard, n_cells: int, n_answers: int, type_k: str, type_v: str, offload: bool,
+                      machine: MachineMemory | None = None) -> None:
+    """As ensure_it_can_fit, for the context of answers decoded together (its advice: fewer answers or tokens)."""
+    short = _shortfall(card, n_cells, type_k, type_v, offload, machine)
+    if short is not None:
+        need, capacity = short
+        raise InvalidSettingsError(
+            "{n_answers} answers at once need a context of {cells:,} KV cells, about {total_bytes} (KV cache "
+            "{kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this "
+            "machine has: lower the answers or max tokens", n_answers=n_answers, cells=n_cells,
+            total_bytes=format_bytes(need.total_bytes), kv_bytes=format_bytes(need.kv_bytes),
+            weights_bytes=format_bytes(need.weights_bytes), compute_bytes=format_bytes(need.compute_bytes),
+            capacity=format_bytes(capacity))

@@ -10,10 +10,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from logitscope.base.errors import ContextOverflowError, LoadCancelledError, NoModelLoadedError
+from logitscope.base.errors import (
+    ContextOverflowError,
+    InvalidSettingsError,
+    LoadCancelledError,
+    NoModelLoadedError,
+)
+from logitscope.base.messages import Message
 from logitscope.engine import quantize
+from logitscope.engine.batched import BatchedDecoding, answer_settings
 from logitscope.engine.beams import beam_search
-from logitscope.engine.capacity import ensure_beams_fit, ensure_it_can_fit
+from logitscope.engine.capacity import ensure_batch_fits, ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
 from logitscope.engine.decode import Decoder
 from logitscope.engine.forced_compare import compare_distributions, save_distributions, set_threads
@@ -39,7 +46,8 @@ from logitscope.protocol.api import (
     ModelInfo,
     answer_reserve,
 )
-from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
+from logitscope.protocol.batched import AnswerStep, BatchedRequest, BatchedResult
+from logitscope.protocol.beams import BeamCellRun, BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
     Ablation,
@@ -73,7 +81,8 @@ class Engine:
         self.info: ModelInfo | None = None
         self.layout: PromptLayout | None = None  # what the last request's prompt was made of (the KV map)
         self.inspector: Inspector | None = None  # the forward-pass inspection context, made on first use
-        self.beams: BeamResult | None = None     # the last beam search (its cells are in the KV map)
+        # the cells of the last beam search or batch of answers, and its context's size (in the KV map)
+        self.shared_cells: tuple[list[BeamCellRun], int] | None = None
         self.scorer: Scorer | None = None  # the scoring context, made on first use
         self.draft: Runtime | None = None  # the speculative draft model, loaded when a request names it
         self.steering_files: SteeringFiles | None = None  # the model's vectors and adapters, read once
@@ -124,7 +133,7 @@ class Engine:
             self.runtime.close()
         self.runtime = self.card = self.template = self.decoder = self.info = self.inspector = self.scorer = None
         self._tuner_aside = None
-        self.layout = self.beams = self.steerer = self.steering_files = None  # adapters go with the model
+        self.layout = self.shared_cells = self.steerer = self.steering_files = None  # adapters go with the model
         self._knockout_steerer = None
 
     def reset(self) -> None:
@@ -190,7 +199,7 @@ class Engine:
     def generate(self, req: GenerateRequest,
                  should_cancel: Callable[[], bool] = lambda: False) -> Events:
         tokens, notices, options, self.layout = self._prepare(req)
-        self.beams = None
+        self.shared_cells = None
         assert self.decoder is not None and self.steerer is not None and self.card is not None
         rt = self._require()
         for ablation in req.knockouts:
@@ -261,7 +270,7 @@ class Engine:
         request.validate()
         tokens, notices, options, _layout = self._prepare(request.generate)
         assert self.info is not None and self.card is not None
-        self.beams = None  # a search cancelled before its first step leaves no cells to show
+        self.shared_cells = None  # a search cancelled before its first step leaves no cells to show
         card, load = self.card, self.info.load
 
         def ensure_fits(n_cells: int) -> None:  # as score's context: an absurd one is refused, not allocated
@@ -273,8 +282,59 @@ class Engine:
                              round(self.info.kv_bytes_per_token), should_cancel, on_progress, ensure_fits,
                              (self.steering_files, request.generate.steering))
         result.notices = notices
-        self.beams = result
+        self.shared_cells = (list(result.cells), result.n_ctx)
         return result
+
+    def generate_batched(self, request: BatchedRequest, should_cancel: Callable[[], bool] = lambda: False
+                         ) -> Iterator[AnswerStep | BatchedResult]:
+        """N answers to one prompt decoded together on a context of their own (engine/batched.py), answer k with
+        the seed + k, steered as a lone answer would be; the generation context is untouched."""
+        request.validate()
+        req = request.generate
+        if req.knockouts:
+            raise InvalidSettingsError("answers in a batch are made without knocked-out heads: clear them in Causal "
+                                       "tracing first")
+        tokens, notices, options, layout = self._prepare(req)
+        rt = self._require()
+        assert self.info is not None and self.card is not None and self.decoder is not None
+        assert self.steering_files is not None
+        self.shared_cells = None
+        if options.draft:
+            notices.append(Message("answers in a batch are decoded without drafting: they share each step already"))
+            options = replace(options, draft="")
+        if not rt.settings.flash_attn:
+            notices.append(Message("without flash attention a batch rounds attention slightly differently from one "
+                                   "answer alone, so a near tie may go the other way; load with flash attention for "
+                                   "answers identical to their seeds generated alone"))
+        card, load, n = self.card, self.info.load, request.n_answers
+
+        def ensure_fits(n_cells: int) -> None:
+            ensure_batch_fits(card, n_cells, n, load.type_k, load.type_v,
+                              offload=load.n_gpu_layers != 0 and supports_gpu_offload())
+
+        max_tokens = max(1, min(options.max_tokens, rt.n_ctx - len(tokens)))
+        threads = rt.tuner.current if rt.tuner is not None else rt.n_threads
+        batch = BatchedDecoding(rt, self.decoder, len(tokens), n, max_tokens, threads, ensure_fits)
+        try:
+            steerer = Steerer(batch.seqs.ptr, self.steering_files)
+            steerer.apply(req.steering)
+            template = self.template.source if self.template is not None else None
+            prompt_text = layout.text if layout.text is not None else req.prompt or ""
+            thinking = plan_thinking(options, prompt_text, template, lambda text: rt.tokenize(text, False, True))
+            settings = answer_settings(req.settings, n)
+            for event in batch.run(tokens, settings, replace(options, max_tokens=max_tokens), should_cancel,
+                                   thinking):
+                if isinstance(event, BatchedResult):
+                    event.notices = notices
+                    for k, answer in enumerate(event.answers):
+                        answer.notices = notices + answer.notices
+                        answer.steering = steerer.record
+                        answer.settings["batch"] = {"answers": n, "answer": k,
+                                                    "tok_per_s_together": round(event.gen_tps, 2)}
+                    self.shared_cells = (list(event.cells), event.n_ctx)
+                yield event
+        finally:
+            batch.close()
 
     def check_settings(self, settings: SamplerSettings) -> None:
         """InvalidSettingsError with a clear message for settings this model cannot run: out-of-range values,
@@ -299,8 +359,8 @@ class Engine:
         return KvMap(n_ctx=rt.n_ctx, runs=build_runs(segments, n_cells, n_reused), n_reused=n_reused,
                      n_evaluated=max(0, min(n_prompt, n_cells) - n_reused), bytes_per_cell=sum(by_layer),
                      bytes_per_cell_by_layer=by_layer, n_freed=rt.last_sync.n_freed if layout is not None else 0,
-                     beam_cells=list(self.beams.cells) if self.beams else [],
-                     beam_n_ctx=self.beams.n_ctx if self.beams else 0)
+                     beam_cells=list(self.shared_cells[0]) if self.shared_cells else [],
+                     beam_n_ctx=self.shared_cells[1] if self.shared_cells else 0)
     # -- inside the forward pass ---------------------------------------------------------------------
     def _inspector(self) -> Inspector:
         rt = self._require()

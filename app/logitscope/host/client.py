@@ -40,6 +40,7 @@ from logitscope.base import errors
 from logitscope.base.messages import Message
 from logitscope.host.crash_log import crash_hint
 from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
+from logitscope.protocol.batched import AnswerStep, BatchedRequest, BatchedResult
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
@@ -258,6 +259,9 @@ class EngineClient:
             elif msg[0] == "steps" and on_step:
                 for data in msg[1]:
                     on_step(unpack_step(data))
+            elif msg[0] == "answers" and on_step:
+                for answer, data in msg[1]:
+                    on_step(AnswerStep(answer, unpack_step(data)))
             elif msg[0] == "beams" and on_step:
                 for event in msg[1]:
                     on_step(event)
@@ -357,6 +361,16 @@ class EngineClient:
         result: GenerationResult = self.call("generate", on_step=on_step, request=request)
         if self.last_load is not None:  # provenance, as a remote engine records its server and model
             result.settings["engine"] = {"local": os.path.basename(self.last_load[0])}
+        return result
+
+    def generate_batched(self, request: BatchedRequest,
+                         on_step: Callable[[AnswerStep], None] | None = None) -> BatchedResult:
+        """N answers decoded together (engine/batched.py), each step to `on_step` with its answer's index."""
+        request.validate()
+        result: BatchedResult = self.call("generate_batched", on_step=on_step, request=request)
+        if self.last_load is not None:
+            for answer in result.answers:
+                answer.settings["engine"] = {"local": os.path.basename(self.last_load[0])}
         return result
 
     def check_settings(self, settings: SamplerSettings) -> None:

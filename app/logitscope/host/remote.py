@@ -51,6 +51,7 @@ from logitscope.host.remote_wire import (
     count,
 )
 from logitscope.protocol.api import GenerateRequest
+from logitscope.protocol.batched import AnswerStep, BatchedRequest, BatchedResult
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
@@ -227,7 +228,7 @@ class RemoteEngine:
                 "entropy": False, "kv": False, "token_ids": kind.token_ids, "tokenize": kind.tokenize is not None,
                 "vocab": False, "fork": False, "unsupported_settings": dict(kind.unsupported),
                 "samplers": applied_stages(kind.unsupported), "grammar": "grammar" not in kind.unsupported,
-                "kv_map": False, "forward_pass": False, "beams": False, "score": False,
+                "kv_map": False, "forward_pass": False, "beams": False, "score": False, "batched": False,
                 "speculative": False}
 
     # -- generation --------------------------------------------------------------------------------
@@ -363,6 +364,11 @@ class RemoteEngine:
 
     def inspect(self, request: InspectRequest) -> ForwardInspection:
         raise _no_forward_pass()
+
+    def generate_batched(self, request: BatchedRequest,
+                         on_step: Callable[[AnswerStep], None] | None = None) -> BatchedResult:
+        raise UnsupportedByServerError("answers decoded together are not available on a remote engine: they share "
+                                       "a local model's context, one llama.cpp sequence each")
 
     def beam_search(self, request: BeamRequest, on_progress: Callable[[BeamProgress], None] | None = None) -> BeamResult:
         raise UnsupportedByServerError("beam search is not available on a remote engine: it keeps every "

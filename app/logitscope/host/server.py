@@ -4,6 +4,7 @@ Started by logitscope.host.client with one end of a socketpair (`--fd N`). Messa
 
   caller -> engine   ("call", method, kwargs) | ("cancel",) | ("heartbeat",) | ("shutdown",)
   engine -> caller   ("progress", fraction) | ("steps", [pack_step bytes, ...]) | ("beams", [BeamProgress, ...])
+                     | ("answers", [(answer index, pack_step bytes), ...])   (answers decoded together)
                      | ("ok", value)
                      | ("err", kind, message)
                      | ("alive",)
@@ -38,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from logitscope.engine.core import Engine
     from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
+    from logitscope.protocol.batched import BatchedRequest, BatchedResult
     from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
     from logitscope.protocol.causal import (
         AblateRequest,
@@ -181,6 +183,27 @@ class EngineServer:
                 batch, last_send = [], now
         if batch:
             self.send(("steps", batch))
+        return result
+
+    def do_generate_batched(self, request: BatchedRequest) -> BatchedResult | None:
+        """As do_generate, each step with the answer it belongs to: ("answers", [(answer, pack_step bytes), ...])."""
+        from logitscope.protocol.batched import AnswerStep
+        from logitscope.protocol.trace import pack_step
+
+        result: BatchedResult | None = None
+        batch: list[tuple[int, bytes]] = []
+        last_send = 0.0
+        for event in self.engine.generate_batched(request, self.cancel.is_set):
+            if not isinstance(event, AnswerStep):
+                result = event
+                continue
+            batch.append((event.answer, pack_step(event.step)))
+            now = time.perf_counter()
+            if now - last_send >= STEP_BATCH_S:
+                self.send(("answers", batch))
+                batch, last_send = [], now
+        if batch:
+            self.send(("answers", batch))
         return result
 
     def do_check_settings(self, settings: SamplerSettings) -> None:

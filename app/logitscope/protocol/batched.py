@@ -4,10 +4,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from logitscope.base.errors import InvalidSettingsError
+from logitscope.protocol.api import GenerateRequest
 from logitscope.protocol.beams import BeamCellRun
 from logitscope.protocol.trace import GenerationResult, StepRecord
 
 MAX_BATCHED_ANSWERS = 8   # Regenerate xN: 2 to 8 answers at once
+
+
+@dataclass
+class BatchedRequest:
+    """N answers to `generate`'s prompt or chat at once, answer k with the settings' seed + k."""
+    generate: GenerateRequest
+    n_answers: int = 2
+
+    def validate(self) -> None:
+        if not 1 <= self.n_answers <= MAX_BATCHED_ANSWERS:
+            raise InvalidSettingsError("answers at once: 1 to {limit}, not {n}", limit=MAX_BATCHED_ANSWERS,
+                                       n=self.n_answers)
+        self.generate.validate()
 
 
 @dataclass

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from logitscope.protocol.api import GenerateRequest, ModelInfo
+from logitscope.protocol.batched import AnswerStep, BatchedRequest, BatchedResult
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
@@ -57,7 +58,7 @@ LOCAL_CAPABILITIES: dict[str, object] = {
     "token_ids": True, "tokenize": True, "vocab": True, "fork": True, "unsupported_settings": {},
     "kv_map": True,
     "forward_pass": True,
-    "samplers": list(LOCAL_STAGES), "grammar": True, "beams": True, "score": True,
+    "samplers": list(LOCAL_STAGES), "grammar": True, "beams": True, "score": True, "batched": True,
 }
 
 
@@ -127,6 +128,12 @@ class EngineLike(Protocol):
     def attention_matrix(self, tokens: list[int], layer: int, head: int, steering: Steering | None = None,
                          knockouts: tuple[Ablation, ...] = ()) -> AttentionMatrix:
         """One layer/head's attention over a whole context. Remote engines: UnsupportedByServerError."""
+        ...
+
+    def generate_batched(self, request: BatchedRequest,
+                         on_step: Callable[[AnswerStep], None] | None = None) -> BatchedResult:
+        """N answers to one prompt decoded together, each step to `on_step` with its answer; `cancel()` ends them all
+        with what they have. Remote engines: UnsupportedByServerError (capability "batched" False)."""
         ...
 
     def beam_search(self, request: BeamRequest,
