@@ -60,7 +60,7 @@ from logitscope.protocol.causal import (
 from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.forced_compare import ForcedKl
 from logitscope.protocol.forward import AttentionMatrix, ForwardInspection, InspectRequest
-from logitscope.protocol.kv_map import KvMap, PromptLayout, build_runs
+from logitscope.protocol.kv_map import SHARED_BY_ANSWERS, SHARED_BY_BEAMS, KvMap, PromptLayout, build_runs
 from logitscope.protocol.quantize import QuantizeRequest, QuantizeResult
 from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
@@ -82,7 +82,7 @@ class Engine:
         self.layout: PromptLayout | None = None  # what the last request's prompt was made of (the KV map)
         self.inspector: Inspector | None = None  # the forward-pass inspection context, made on first use
         # the cells of the last beam search or batch of answers, and its context's size (in the KV map)
-        self.shared_cells: tuple[list[BeamCellRun], int] | None = None
+        self.shared_cells: tuple[list[BeamCellRun], int, str] | None = None
         self.scorer: Scorer | None = None  # the scoring context, made on first use
         self.draft: Runtime | None = None  # the speculative draft model, loaded when a request names it
         self.steering_files: SteeringFiles | None = None  # the model's vectors and adapters, read once
@@ -282,7 +282,7 @@ class Engine:
                              round(self.info.kv_bytes_per_token), should_cancel, on_progress, ensure_fits,
                              (self.steering_files, request.generate.steering))
         result.notices = notices
-        self.shared_cells = (list(result.cells), result.n_ctx)
+        self.shared_cells = (list(result.cells), result.n_ctx, SHARED_BY_BEAMS)
         return result
 
     def generate_batched(self, request: BatchedRequest, should_cancel: Callable[[], bool] = lambda: False
@@ -331,7 +331,7 @@ class Engine:
                         answer.steering = steerer.record
                         answer.settings["batch"] = {"answers": n, "answer": k,
                                                     "tok_per_s_together": round(event.gen_tps, 2)}
-                    self.shared_cells = (list(event.cells), event.n_ctx)
+                    self.shared_cells = (list(event.cells), event.n_ctx, SHARED_BY_ANSWERS)
                 yield event
         finally:
             batch.close()
@@ -360,7 +360,8 @@ class Engine:
                      n_evaluated=max(0, min(n_prompt, n_cells) - n_reused), bytes_per_cell=sum(by_layer),
                      bytes_per_cell_by_layer=by_layer, n_freed=rt.last_sync.n_freed if layout is not None else 0,
                      beam_cells=list(self.shared_cells[0]) if self.shared_cells else [],
-                     beam_n_ctx=self.shared_cells[1] if self.shared_cells else 0)
+                     beam_n_ctx=self.shared_cells[1] if self.shared_cells else 0,
+                     shared_by=self.shared_cells[2] if self.shared_cells else SHARED_BY_BEAMS)
     # -- inside the forward pass ---------------------------------------------------------------------
     def _inspector(self) -> Inspector:
         rt = self._require()

@@ -10,6 +10,7 @@ from logitscope.protocol.beams import BeamCellRun
 from logitscope.protocol.trace import GenerationResult, StepRecord
 
 MAX_BATCHED_ANSWERS = 8   # Regenerate xN: 2 to 8 answers at once
+BATCH_CHOICES = (2, 4, 8)  # what the chat's Regenerate arrow offers
 
 
 @dataclass

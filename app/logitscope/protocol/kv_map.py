@@ -30,6 +30,9 @@ class KvCell:
     reused: bool                    # kept from the previous request (not evaluated again)
 
 
+SHARED_BY_BEAMS, SHARED_BY_ANSWERS = "beams", "answers"
+
+
 @dataclass
 class KvMap:
     """The generation context's KV cache after a request."""
@@ -44,6 +47,7 @@ class KvMap:
     # in several sequences = shared by llama_memory_seq_cp). Empty otherwise.
     beam_cells: list[BeamCellRun] = field(default_factory=list)
     beam_n_ctx: int = 0
+    shared_by: str = SHARED_BY_BEAMS    # whose sequences beam_cells are: a beam search's or a batch of answers'
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,9 @@ from logitscope.base.errors import (
 from logitscope.host.client import CancelledError, EngineClient
 from logitscope.host.remote import RemoteEngine
 from logitscope.protocol.api import GenerateRequest, LoadSettings, ModelInfo
+from logitscope.protocol.batched import BatchedRequest, BatchedResult
 from logitscope.protocol.engine_like import EngineLike, RemoteModelInfo
+from logitscope.protocol.trace import GenerationResult
 
 # Steps reach the window 20 times a second: smooth text. Each drain wakes the GUI and repaints the answer;
 # bench --window --replay measured 25 a second at ~0.1 ms more GUI CPU per token (100 tok/s).
@@ -59,7 +61,7 @@ class EngineBridge(QObject):
     loaded = Signal(object)                   # ModelInfo
     loadFailed = Signal(object)               # the LogitscopeError (LoadCancelledError: the user cancelled)
     steps = Signal(list)                      # [StepRecord], coalesced
-    generationFinished = Signal(object)       # GenerationResult
+    generationFinished = Signal(object)       # GenerationResult (BatchedResult for answers decoded together)
     generationFailed = Signal(object)         # the LogitscopeError (CancelledError: stopped by the user);
                                               # the steps received so far were already delivered
     engineCrashed = Signal(str)               # message; a model can be reloaded
@@ -239,11 +241,15 @@ class EngineBridge(QObject):
             return None
         return self.load(*self.local.last_load)
 
-    def generate(self, request: GenerateRequest) -> Future[Any]:
+    def generate(self, request: GenerateRequest | BatchedRequest) -> Future[Any]:
+        """One answer, or several decoded together (a BatchedRequest: `steps` then brings AnswerSteps and
+        generationFinished a BatchedResult)."""
         def job() -> None:
             self._timer_start()
             try:
-                result = self.client.generate(request, on_step=self._on_step)
+                result: GenerationResult | BatchedResult = (
+                    self.client.generate_batched(request, on_step=self._on_step) if isinstance(request, BatchedRequest)
+                    else self.client.generate(request, on_step=self._on_step))
                 self._flush_then(lambda: self.generationFinished.emit(result))
             except EngineCrashedError as exc:  # the steps that arrived are kept by the window
                 ended = self._engine_ended(exc)

@@ -278,8 +278,8 @@ class MainWindow(QMainWindow):
     def stop(self) -> None:
         self.session.stop()
 
-    def regenerate(self, turn_index: int) -> None:
-        self.session.regenerate(turn_index)
+    def regenerate(self, turn_index: int, n: int = 1) -> None:
+        self.session.regenerate(turn_index, n)
 
     def edit_turn(self, turn_index: int) -> None:
         self.chat_commands.edit_turn(turn_index)
@@ -384,9 +384,8 @@ class MainWindow(QMainWindow):
         self.send_button.setEnabled(has_model and not busy)
         self.stop_button.setEnabled(busy)  # the answer's Stop: other jobs have their own Cancel
         self.window_actions.stop.setEnabled(busy)
-        has_turns = bool(self.current.turns)
-        self.window_actions.regenerate.setEnabled(has_model and not busy and has_turns)
-        self.window_actions.edit.setEnabled(has_model and not busy and has_turns)
+        for action in (self.window_actions.regenerate, self.window_actions.regenerate_many, self.window_actions.edit):
+            action.setEnabled(has_model and not busy and bool(self.current.turns))
         self.model_box.reload_button.setEnabled(not busy)
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -394,7 +393,6 @@ class MainWindow(QMainWindow):
         self.forward.stop()
         self.bridge.shutdown()
         self.save_retry.stop()
-        if self.session.streaming is not None:  # the answer so far is kept, marked as stopped
-            self.history.finish(self.session.streaming[1], None, "the app was closed while answering")
+        self.session.close_open_answers("the app was closed while answering")  # kept, marked as stopped
         self.history.close()
         super().closeEvent(event)

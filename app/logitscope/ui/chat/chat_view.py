@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.diagnosis import Diagnosis
 from logitscope.protocol.attachments import Attachment
+from logitscope.protocol.batched import BATCH_CHOICES
 from logitscope.protocol.trace import StepRecord
 from logitscope.session.conversation import Answer, Conversation, Turn
 from logitscope.ui.chat.attachment_chips import AttachmentStrip
@@ -85,6 +86,7 @@ class AnswerBubble(QFrame):
     branchRequested = Signal(int)           # version index
     diagnosisRequested = Signal()
     withoutThinkingRequested = Signal()
+    regenerateManyRequested = Signal(int)   # answers at once
 
     def __init__(self, turn: Turn, vocab: Sequence[bytes], heatmap: bool, color_by: str, dark: bool,
                  parent: QWidget | None = None, diagnose: Callable[[Answer], Diagnosis | None] | None = None) -> None:
@@ -110,16 +112,27 @@ class AnswerBubble(QFrame):
         self.format_button.setCheckable(True)
         self.format_button.toggled.connect(lambda _on: self.refresh())
         header.addWidget(self.format_button)
-        self.regenerate_button = _tool(self.tr("Regenerate"), self.tr("Generate this answer again (a new version)"))
+        self.regenerate_button = _tool(self.tr("Regenerate"), self.tr("Generate this answer again (a new version; the "
+                                                                      "arrow: several at once)"))
         self.regenerate_button.clicked.connect(self.regenerateRequested)
-        # a reasoning model's finished answer: the arrow offers it again with the thinking closed at once
+        # the arrow: several versions at once (decoded together in one batch); for a reasoning model's finished
+        # answer, the same answer again with the thinking closed at once
         self.regenerate_menu = QMenu(self.regenerate_button)
+        for n in BATCH_CHOICES:
+            many = self.regenerate_menu.addAction(self.tr("{0} versions at once").format(n))
+            many.setToolTip(self.tr("Generate {0} new versions of this answer together, in one batch: the question is "
+                                    "read once, each version has its own seed; flip through them with ‹ ›").format(n))
+            many.triggered.connect(lambda _checked=False, n=n: self.regenerateManyRequested.emit(n))
+        self.regenerate_menu.addSeparator()
         self.without_thinking = self.regenerate_menu.addAction(self.tr("Answer without thinking"))
         self.without_thinking.triggered.connect(self.withoutThinkingRequested)
         self.without_thinking.setToolTip(self.tr(
             "Generate this answer again with the thinking block closed at once (the same seed and settings), as a "
             "new version, and show both answers side by side from the first token where they part"))
         self.regenerate_menu.setToolTipsVisible(True)
+        self.regenerate_button.setMenu(self.regenerate_menu)
+        self.regenerate_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.without_thinking.setVisible(False)
         self.copy_button = _tool(self.tr("Copy"), self.tr("Copy this answer (its Markdown; the arrow: as plain text)"))
         self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.answer_text()))
         copy_menu = QMenu(self.copy_button)
@@ -264,15 +277,13 @@ class AnswerBubble(QFrame):
 
 
     def _offer_without_thinking(self, on: bool) -> None:
-        if on == (self.regenerate_button.menu() is not None):
+        if on == self.without_thinking.isVisible():
             return
-        # Qt takes no menu (nullptr) to take it away; PySide's stub lists only QMenu
-        self.regenerate_button.setMenu(self.regenerate_menu if on else None)  # type: ignore[arg-type]
-        self.regenerate_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup if on
-                                            else QToolButton.ToolButtonPopupMode.DelayedPopup)
-        self.regenerate_button.setToolTip(self.tr("Generate this answer again (a new version; the arrow: without "
-                                                  "its thinking)") if on
-                                          else self.tr("Generate this answer again (a new version)"))
+        self.without_thinking.setVisible(on)
+        self.regenerate_button.setToolTip(self.tr("Generate this answer again (a new version; the arrow: several at "
+                                                  "once, or without its thinking)") if on
+                                          else self.tr("Generate this answer again (a new version; the arrow: several "
+                                                       "at once)"))
 
     def verdict_text(self, verdict: Verdict) -> str:
         """The answer checked against its grammar or schema, marked ✓ or ✗."""
@@ -314,6 +325,7 @@ class ChatView(QScrollArea):
     questionBranchRequested = Signal(int, int)   # turn, question version
     diagnosisRequested = Signal(int)         # turn: its answer's badge was clicked
     withoutThinkingRequested = Signal(int)   # turn: make its answer again with the thinking closed at once
+    regenerateManyRequested = Signal(int, int)   # turn, versions decoded together
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -376,6 +388,7 @@ class ChatView(QScrollArea):
         answer.forkOtherRequested.connect(lambda step, i=index: self.forkOtherRequested.emit(i, step))
         answer.regenerateRequested.connect(lambda i=index: self.regenerateRequested.emit(i))
         answer.withoutThinkingRequested.connect(lambda i=index: self.withoutThinkingRequested.emit(i))
+        answer.regenerateManyRequested.connect(lambda n, i=index: self.regenerateManyRequested.emit(i, n))
         answer.branchRequested.connect(lambda v, i=index: self.branchRequested.emit(i, v))
         at = self._layout.count() - 1
         self._layout.insertWidget(at, user)

@@ -29,6 +29,7 @@ class ChatCommands:
     def connect_chat(self, chat: ChatView) -> None:
         chat.forkOtherRequested.connect(self.fork_other)
         chat.withoutThinkingRequested.connect(self.session.answer_without_thinking)
+        chat.regenerateManyRequested.connect(self.session.regenerate_many)
 
     def show_thinking_effect(self, source: Answer, without: Answer) -> None:
         """Both answers side by side (not modal: the chat stays usable; a new comparison replaces the last)."""

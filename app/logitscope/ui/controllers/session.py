@@ -16,6 +16,7 @@ from logitscope.base.errors import EngineCrashedError, InvalidSettingsError, Log
 from logitscope.host.client import CancelledError
 from logitscope.protocol.api import DecodeOptions, GenerateRequest
 from logitscope.protocol.attachments import Attachment
+from logitscope.protocol.batched import MAX_BATCHED_ANSWERS, AnswerStep, BatchedRequest, BatchedResult
 from logitscope.protocol.causal import Ablation
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.steering import Steering
@@ -62,6 +63,8 @@ class SessionController(QObject):
         self.current = conversation or Conversation()
         self.streaming: tuple[Turn, Answer] | None = None
         self._without_thinking: tuple[Answer, Answer] | None = None   # (source, its counterpart) while it streams
+        self._batch: list[Answer] = []        # the answers decoded together while they stream (answer k: _batch[k])
+        self._alone_tps = 0.0                 # the last lone answer's tokens/s, beside a batch's
         bridge.steps.connect(self._on_steps)
         bridge.generationFinished.connect(self._on_finished)
         bridge.generationFailed.connect(self._on_failed)
@@ -99,14 +102,43 @@ class SessionController(QObject):
         self._start_answer(index, Answer(), settings)
         return True
 
-    def regenerate(self, turn_index: int) -> bool:
-        """A new version of this turn's answer; the turns after the old version stay in its branch."""
+    def regenerate(self, turn_index: int, n: int = 1) -> bool:
+        """A new version of this turn's answer (n > 1: that many, decoded together); the turns after the old version
+        stay in its branch."""
+        if n != 1:
+            return self.regenerate_many(turn_index, n)   # which refuses fewer than 2 or more than it can
         if self.busy or not 0 <= turn_index < len(self.current.turns) or self.bridge.info is None:
             return False
         settings = self._settings()
         if settings is None:
             return False
         self._start_answer(turn_index, Answer(), settings, path_changes=turn_index < len(self.current.turns) - 1)
+        return True
+
+    def regenerate_many(self, turn_index: int, n: int) -> bool:
+        """N new versions of this turn's answer decoded together in one batch (engine/batched.py): the prompt is
+        evaluated once, answer k has the seed + k. The first streams on screen; all N are versions to flip
+        through once the batch ends (a notice then says what the N answers cost together)."""
+        if not 2 <= n <= MAX_BATCHED_ANSWERS:
+            return False
+        if self.busy or not 0 <= turn_index < len(self.current.turns) or self.bridge.info is None:
+            return False
+        settings = self._settings()
+        if settings is None:
+            return False
+        settings = settings.with_seed()   # answer k: the seed + k, as the engine gives them (answer_settings)
+        assert settings.seed is not None
+        turn = self.current.turns[turn_index]
+        first = len(turn.answers)
+        self._batch = [Answer() for _ in range(n)]
+        for k, answer in enumerate(self._batch):
+            self._open_answer(turn, answer, replace(settings, seed=(settings.seed + k) % 2**63))
+        turn.active = first
+        self.streaming = (turn, self._batch[0])
+        if turn_index < len(self.current.turns) - 1:
+            self.pathChanged.emit()
+        self.answerStarted.emit(turn_index)
+        self.bridge.generate(BatchedRequest(self._request(turn_index, settings, None, ()), n))
         return True
 
     def answer_without_thinking(self, turn_index: int) -> bool:
@@ -161,6 +193,12 @@ class SessionController(QObject):
                            path_changes=turn_index < len(self.current.turns) - 1)
         return True
 
+    def close_open_answers(self, reason: str) -> None:
+        """The app closes while answers stream: what they have is kept, marked as stopped for `reason`."""
+        if self.streaming is not None:
+            for answer in self._batch or [self.streaming[1]]:
+                self.history.finish(answer, None, reason)
+
     def stop(self) -> None:
         """Stop the answer (streaming or still queued), and nothing else the engine is doing."""
         if self.busy:
@@ -200,31 +238,50 @@ class SessionController(QObject):
                       forced: tuple[int, ...] = (), path_changes: bool = False,
                       options: DecodeOptions | None = None) -> None:
         turn = self.current.turns[turn_index]
-        answer.settings = settings.to_dict()
-        answer.model_name = self.services.model_name()
-        turn.answers.append(answer)
+        self._open_answer(turn, answer, settings)
         turn.active = len(turn.answers) - 1
-        identity = self.services.model_identity()
-        if identity is not None:
-            self.history.start_answer(self.current, turn, answer, identity, self.bridge.vocab)
         self.streaming = (turn, answer)
         if path_changes:  # the later turns went with the old version: the chat shows the new branch
             self.pathChanged.emit()
         self.answerStarted.emit(turn_index)
-        request = GenerateRequest(messages=self.current.messages_for(turn_index), system=self.current.system,
-                                  settings=settings, options=options or self.services.decode_options(forced),
-                                  assistant_prefix=prefix, steering=self.services.steering(),
-                                  knockouts=self.services.knockouts())
-        self.bridge.generate(request)
+        self.bridge.generate(self._request(turn_index, settings, options or self.services.decode_options(forced),
+                                           prefix))
+
+    def _open_answer(self, turn: Turn, answer: Answer, settings: SamplerSettings) -> None:
+        """A new version of the turn's answer, in the history from its first moment."""
+        answer.settings = settings.to_dict()
+        answer.model_name = self.services.model_name()
+        turn.answers.append(answer)
+        identity = self.services.model_identity()
+        if identity is not None:
+            self.history.start_answer(self.current, turn, answer, identity, self.bridge.vocab)
+
+    def _request(self, turn_index: int, settings: SamplerSettings, options: DecodeOptions | None,
+                 prefix: tuple[int, ...]) -> GenerateRequest:
+        return GenerateRequest(messages=self.current.messages_for(turn_index), system=self.current.system,
+                               settings=settings, options=options or self.services.decode_options(()),
+                               assistant_prefix=prefix, steering=self.services.steering(),
+                               knockouts=self.services.knockouts())
 
     def _index_on_screen(self, turn: Turn, answer: Answer) -> int:
         turns = self.current.turns
         return turns.index(turn) if turn in turns and turn.answer is answer else -1
 
-    def _on_steps(self, steps: list[StepRecord]) -> None:
+    def _on_steps(self, steps: list[StepRecord] | list[AnswerStep]) -> None:
         if self.streaming is None or not steps:
             return
         turn, answer = self.streaming
+        if isinstance(steps[0], AnswerStep):  # answers decoded together: each step to its own answer
+            by_answer: dict[int, list[StepRecord]] = {}
+            for event in steps:
+                assert isinstance(event, AnswerStep)
+                by_answer.setdefault(event.answer, []).append(event.step)
+            for k, records in by_answer.items():
+                self._take(turn, self._batch[k], records)
+            return
+        self._take(turn, answer, steps)
+
+    def _take(self, turn: Turn, answer: Answer, steps: list[StepRecord]) -> None:
         for step in steps:  # a fork's steps count on from the prefix it copied
             step.i += answer.prefix_steps
         answer.steps.extend(steps)
@@ -233,11 +290,16 @@ class SessionController(QObject):
         if index >= 0:
             self.stepsArrived.emit(index, steps)
 
-    def _on_finished(self, result: GenerationResult) -> None:
+    def _on_finished(self, result: GenerationResult | BatchedResult) -> None:
         if self.streaming is None:
             return
         turn, answer = self.streaming
+        if isinstance(result, BatchedResult):
+            self._batch_finished(turn, result)
+            return
         self.streaming = None
+        if result.timings.gen_tps > 0 and result.speculative is None:
+            self._alone_tps = result.timings.gen_tps
         answer.result = result
         answer.status = "stopped" if result.finish_reason == "cancelled" else "done"
         self.history.finish(answer, result)
@@ -246,16 +308,36 @@ class SessionController(QObject):
         if pair is not None and pair[1] is answer and answer.status == "done":
             self.withoutThinkingEnded.emit(*pair)
 
+    def _batch_finished(self, turn: Turn, result: BatchedResult) -> None:
+        """Every answer of the batch ends with its own result; the one on screen says so, the status bar what
+        they cost together."""
+        batch, self._batch = self._batch, []
+        shown = self.streaming[1] if self.streaming is not None else batch[0]
+        self.streaming = None
+        for answer, own in zip(batch, result.answers, strict=True):
+            answer.result = own
+            answer.status = "stopped" if own.finish_reason == "cancelled" else "done"
+            self.history.finish(answer, own)
+        self.answerEnded.emit(self._index_on_screen(turn, shown), result.answers[batch.index(shown)])
+        n, seconds = len(batch), result.prompt_s + result.gen_s
+        text = self.tr("{0} answers in {1:.1f} s, decoded together: {2:.0f} tokens/s in all, {3:.0f} per answer").format(
+            n, seconds, result.gen_tps, result.gen_tps / n)
+        if self._alone_tps:
+            text += self.tr(" (one answer alone: {0:.0f} tokens/s)").format(self._alone_tps)
+        self.notice.emit(text)
+
     def _on_failed(self, error: LogitscopeError) -> None:
         if self.streaming is None:
             return
-        turn, answer = self.streaming
+        turn, shown = self.streaming
         self.streaming = None
         stopped = isinstance(error, CancelledError)
-        answer.status = "stopped" if stopped else "error"
-        answer.error = "" if stopped else str(error)
+        batch, self._batch = self._batch or [shown], []
+        for answer in batch:
+            answer.status = "stopped" if stopped else "error"
+            answer.error = "" if stopped else str(error)
+            self.history.finish(answer, None, "stopped" if stopped else str(error))
         self._without_thinking = None
-        self.history.finish(answer, None, "stopped" if stopped else str(error))
-        self.answerEnded.emit(self._index_on_screen(turn, answer), None)
+        self.answerEnded.emit(self._index_on_screen(turn, shown), None)
         if not stopped and not isinstance(error, EngineCrashedError):  # a crash has its own message
             self.failed.emit(str(error))

@@ -129,7 +129,7 @@ class KvMapPanel(QWidget):
             self.tr("{0} per cell ({1}); {2} cells in use = {3} of {4} allocated.").format(
                 format_bytes(kv.bytes_per_cell), per_layer, in_use, format_bytes(in_use * kv.bytes_per_cell),
                 format_bytes(kv.n_ctx * kv.bytes_per_cell)))
-        self.beams.set_cells(kv.beam_n_ctx, kv.beam_cells)
+        self.beams.set_cells(kv.beam_n_ctx, kv.beam_cells, kv.shared_by)
 
     def show_failure(self, message: str) -> None:
         self.summary.setText(self.tr("The KV cache map could not be read: {0}").format(message))

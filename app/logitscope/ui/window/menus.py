@@ -28,7 +28,7 @@ class WindowCommands(Protocol):
     def open_settings(self) -> None: ...
     def close(self) -> bool: ...
     def stop(self) -> None: ...
-    def regenerate(self, turn_index: int) -> None: ...
+    def regenerate(self, turn_index: int, n: int = 1) -> None: ...
     def edit_turn(self, turn_index: int) -> None: ...
     def copy_last_answer(self) -> None: ...
     def toggle_heatmap(self) -> None: ...
@@ -50,6 +50,7 @@ class WindowActions:
     quit: QAction
     stop: QAction
     regenerate: QAction
+    regenerate_many: QAction
     edit: QAction
     copy: QAction
     heatmap: QAction
@@ -78,6 +79,10 @@ def build_actions(registry: ActionRegistry, window: WindowCommands) -> WindowAct
         stop=add(QCoreApplication.translate("MainWindow", "&Stop generating"), window.stop, "Esc"),
         regenerate=add(QCoreApplication.translate("MainWindow", "&Regenerate"), lambda: window.regenerate(last()),
                        "Ctrl+R"),
+        regenerate_many=add(QCoreApplication.translate("MainWindow", "Regenerate &4 versions at once"),
+                            lambda: window.regenerate(last(), 4), "Ctrl+Alt+R",
+                            QCoreApplication.translate("MainWindow", "Four new versions of the last answer decoded "
+                                                       "together in one batch (the question read once)")),
         edit=add(QCoreApplication.translate("MainWindow", "&Edit last message"), lambda: window.edit_turn(last()),
                  "Ctrl+E"),
         copy=add(QCoreApplication.translate("MainWindow", "&Copy last answer"), window.copy_last_answer,
@@ -112,7 +117,7 @@ def build_menus(bar: QMenuBar, actions: WindowActions, dock_toggles: Iterable[QA
     file_menu.addSeparator()
     file_menu.addAction(actions.quit)
     edit_menu = bar.addMenu(QCoreApplication.translate("MainWindow", "&Edit"))
-    edit_menu.addActions([actions.stop, actions.regenerate, actions.edit, actions.copy])
+    edit_menu.addActions([actions.stop, actions.regenerate, actions.regenerate_many, actions.edit, actions.copy])
     view_menu = bar.addMenu(QCoreApplication.translate("MainWindow", "&View"))
     view_menu.addActions([actions.heatmap, actions.rank])
     view_menu.addSeparator()
