@@ -36,6 +36,19 @@ def test_a_quiet_machine_keeps_its_cores_and_probes_rarely() -> None:
     assert cost < 1.02
 
 
+def test_a_losing_probe_ends_early_and_a_winning_one_runs_its_course() -> None:
+    quiet = ThreadTuner(2, 2)
+    used = run(quiet, 200, loaded=False)
+    first = used.index(1)
+    assert used[first:first + 4] == [1, 1, 1, 2]   # a warm-up and two tokens clearly slower: back to two
+    loaded = ThreadTuner(2, 2)
+    run(loaded, 100, loaded=False)
+    during = run(loaded, 40, loaded=True)
+    start = during.index(1)
+    assert during[start:start + PROBE_TOKENS] == [1] * PROBE_TOKENS   # faster: timed to the end, then kept
+    assert loaded.current == 1
+
+
 def test_a_load_moves_it_to_fewer_threads_and_back_when_the_load_goes() -> None:
     tuner = ThreadTuner(2, 2)
     run(tuner, 100, loaded=False)

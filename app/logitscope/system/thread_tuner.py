@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 PROBE_TOKENS = 6          # tokens timed at the probed count (the first of them, a warm-up, is not counted)
+LOSING_AFTER = 2          # counted probe tokens that may end a probe early, all slower than the bracket before
 BRACKET = 4               # tokens at the current count just before and just after a probe, its comparison
 FIRST_PROBE_AFTER = 64    # tokens at the starting count before the first probe
 MAX_PROBE_INTERVAL = 256  # a probe that finds nothing better doubles the interval, up to this
@@ -63,7 +64,11 @@ class ThreadTuner:
         self.steps += 1
         if self._probe is not None:
             self._probe_times.append(seconds)
-            if len(self._probe_times) == PROBE_TOKENS:   # back to the current count for the bracket's second half
+            # a probe slower at every counted token than the slowest token just before it ends early: on a quiet
+            # machine the probed count only costs (one fewer thread: 1.5x the time per token on 2 cores)
+            counted = self._probe_times[1:]
+            losing = len(counted) >= LOSING_AFTER and min(counted) > max(self._before) * (1 + MARGIN)
+            if len(self._probe_times) == PROBE_TOKENS or losing:   # back to the current count for the bracket's end
                 self._after, self._probed, self._probe = [], self._probe, None
             return None
         times = self._times.setdefault(self.current, deque(maxlen=RECENT))
