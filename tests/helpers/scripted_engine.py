@@ -25,7 +25,14 @@ from logitscope.base.errors import (
 )
 from logitscope.gguf.card import ModelCard, QuantShare
 from logitscope.protocol.api import GenerateRequest, LoadSettings, ModelInfo, answer_reserve
-from logitscope.protocol.batched import AnswerStep, BatchedRequest, BatchedResult
+from logitscope.protocol.batched import (
+    AnswerStep,
+    BatchedRequest,
+    BatchedResult,
+    ThroughputPoint,
+    ThroughputRequest,
+    ThroughputResult,
+)
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.cvector import CvectorRequest, CvectorResult
 from logitscope.protocol.engine_like import LOCAL_CAPABILITIES
@@ -248,6 +255,25 @@ class ScriptedEngine:
                                    steering=self._steering_record(request.generate)))
         return BatchedResult(answers=answers, prompt_s=0.01, gen_s=0.1, n_decodes=max(len(g) for g in sent),
                              cells=[], sequences=[], n_ctx=self.recording.info.n_ctx, bytes_per_cell=0.0)
+
+    def throughput(self, request: ThroughputRequest,
+                   on_progress: Callable[[float], None] | None = None) -> ThroughputResult:
+        """A curve of the real machine's shape (bench --batched, 2 cores): it grows to 4 and flattens."""
+        request.validate()
+        figures = {1: 110.0, 2: 122.0, 4: 159.0, 8: 172.0}
+        points = []
+        for done, size in enumerate(request.sizes):
+            if self.gate is not None:
+                self.gate.wait(10)
+            if self._cancel.is_set():
+                from logitscope.host.client import CancelledError
+
+                raise CancelledError("cancelled")
+            cells = request.n_prompt + size * request.n_tokens
+            points.append(ThroughputPoint(size, figures.get(size, 170.0), cells, cells * 18432, 0.5 * size))
+            if on_progress is not None:
+                on_progress((done + 1) / len(request.sizes))
+        return ThroughputResult(points, 2)
 
     def _steering_record(self, request: GenerateRequest) -> dict[str, Any] | None:
         """What the engine records of the request's steering (the same shape; no file is read)."""

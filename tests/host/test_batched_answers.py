@@ -10,7 +10,8 @@ import pytest
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.protocol.batched import AnswerStep, BatchedRequest
+from logitscope.host.client import CancelledError
+from logitscope.protocol.batched import AnswerStep, BatchedRequest, ThroughputRequest
 from logitscope.protocol.causal import Ablation
 from logitscope.protocol.sampler_settings import SamplerSettings
 
@@ -63,3 +64,22 @@ def test_what_a_batch_cannot_do_is_refused_before_anything_runs(client):
     with pytest.raises(InvalidSettingsError, match="knocked-out heads"):
         client.generate_batched(BatchedRequest(chat_request(knockouts=(Ablation(layer=3, head=1),)), 2))
     assert client.generate(chat_request(3)).finish_reason in ("length", "stop")  # the engine is fine
+
+
+def test_throughput_is_measured_for_each_batch_size_with_its_memory(client):
+    progress: list[float] = []
+    result = client.throughput(ThroughputRequest(sizes=(1, 2, 4), n_prompt=16, n_tokens=6), on_progress=progress.append)
+    assert [p.batch for p in result.points] == [1, 2, 4] and progress == pytest.approx([1 / 3, 2 / 3, 1.0])
+    for point in result.points:
+        assert point.tok_per_s > 0 and point.per_answer == pytest.approx(point.tok_per_s / point.batch)
+        assert point.kv_cells == 16 + point.batch * 6 and point.kv_bytes > 0 and point.seconds > 0
+    assert result.threads >= 1
+
+
+def test_throughput_can_be_cancelled_and_the_engine_goes_on(client):
+    def on_progress(_fraction: float) -> None:
+        threading.Thread(target=client.cancel).start()
+
+    with pytest.raises(CancelledError):
+        client.throughput(ThroughputRequest(sizes=(1, 8, 8, 8), n_prompt=16, n_tokens=200), on_progress=on_progress)
+    assert client.generate(chat_request(3)).finish_reason in ("length", "stop")

@@ -22,9 +22,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from logitscope.base.errors import LogitscopeError
-from logitscope.bench.generation import make_prompt
 from logitscope.bench.llama_tools import common_args, not_built, tool, tool_built, tool_env
-from logitscope.engine.batched import BatchedDecoding, answer_settings
+from logitscope.engine.batched import BatchedDecoding, answer_settings, counting_prompt
 from logitscope.engine.decode import Decoder
 from logitscope.engine.handles import default_threads
 from logitscope.engine.runtime import Runtime
@@ -116,7 +115,7 @@ def run_batched_bench(model: Path, args: argparse.Namespace) -> int:
     theirs: dict[int, list[Row]] = {pl: [] for pl in npl}
     try:
         decoder = Decoder(rt, 0.0)
-        prompt = make_prompt(rt, args.npp)
+        prompt = counting_prompt(rt, args.npp)
         our_row(rt, decoder, prompt[:16], 4, 1, threads)  # warm-up
         for rep in range(args.reps):
             if built:

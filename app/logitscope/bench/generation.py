@@ -24,6 +24,7 @@ from typing import Any
 
 import llama_cpp
 
+from logitscope.engine.batched import counting_prompt
 from logitscope.engine.handles import apply_amx_workaround, default_threads
 from logitscope.engine.runtime import Runtime
 from logitscope.host.client import EngineClient
@@ -33,15 +34,6 @@ from logitscope.protocol.trace import pack_step
 
 TARGETS = {"c/a prompt": 0.95, "c/a gen": 0.95, "c/b prompt": 1.0, "c/b gen": 1.0, "e/best a gen": 0.95}
 PIPE_TARGET = 0.95
-
-
-def make_prompt(rt: Runtime, n_tokens: int) -> list[int]:
-    """A counting sequence: the model keeps counting, so greedy decoding never stops early."""
-    text, i = "", 1
-    while len(rt.tokenize(text, True, True)) < n_tokens:
-        text += f"{i}, "
-        i += 1
-    return rt.tokenize(text, True, True)[:n_tokens]
 
 
 def bench_bare(rt: Runtime, prompt: list[int], n_gen: int,
@@ -123,7 +115,7 @@ def run_bench(model: Path, args: argparse.Namespace) -> int:
     threads = args.threads or default_threads()
     settings = LoadSettings(n_ctx=2048, n_threads=threads)
     rt = Runtime(model, settings)
-    prompt = make_prompt(rt, args.prompt_tokens)
+    prompt = counting_prompt(rt, args.prompt_tokens)
     prompt_text = b"".join(rt.piece(t) for t in prompt).decode("utf-8", "replace")
     apply_amx_workaround()  # the reference loads the model as the engine does
     llm = llama_cpp.Llama(str(model), n_ctx=2048, n_threads=threads, n_threads_batch=threads, n_batch=512,
@@ -238,7 +230,7 @@ def run_pipe_bench(model: Path, args: argparse.Namespace) -> int:
     threads = args.threads or default_threads()
     rt = Runtime(model, LoadSettings(n_ctx=2048, n_threads=threads))
     try:
-        prompt = make_prompt(rt, args.prompt_tokens)
+        prompt = counting_prompt(rt, args.prompt_tokens)
         prompt_text = b"".join(rt.piece(t) for t in prompt).decode("utf-8", "replace")
         bench_bare(rt, prompt, 8)  # warm-up
         bare, piped = [], []
@@ -302,7 +294,7 @@ def run_inspect_bench(model: Path, args: argparse.Namespace) -> int:
         engine.load(model, LoadSettings(n_ctx=2048, n_threads=threads))
         opening = {"threads": threads, **measure_opening(engine, args.reps)}
         assert engine.runtime is not None
-        prompt = make_prompt(engine.runtime, args.prompt_tokens)
+        prompt = counting_prompt(engine.runtime, args.prompt_tokens)
         prompt_text = b"".join(engine.runtime.piece(t) for t in prompt).decode("utf-8", "replace")
         inspected = InspectRequest(tuple(prompt[:opening["context_tokens"]]))
         bench_in_process(engine, prompt_text, 8)  # warm-up

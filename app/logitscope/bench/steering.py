@@ -45,9 +45,10 @@ from typing import Any
 import llama_cpp
 
 from logitscope.base.errors import LogitscopeError
-from logitscope.bench.generation import bench_bare, make_prompt
+from logitscope.bench.generation import bench_bare
 from logitscope.bench.llama_tools import common_args, not_built, tool, tool_built, tool_env
 from logitscope.bench.steering_files import lora_for, vector_for
+from logitscope.engine.batched import counting_prompt
 from logitscope.engine.core import Engine
 from logitscope.engine.handles import default_threads
 from logitscope.engine.runtime import Runtime
@@ -239,7 +240,7 @@ def run_steering_bench(model: Path, args: argparse.Namespace) -> int:
         try:
             rt, steerer = engine.runtime, engine.steerer
             assert rt is not None and steerer is not None
-            prompt = make_prompt(rt, args.prompt_tokens)
+            prompt = counting_prompt(rt, args.prompt_tokens)
             prompt_text = b"".join(rt.piece(t) for t in prompt).decode("utf-8", "replace")
             sampler = no_end_of_text(rt)
             prompt_file = Path(tmp) / "prompt.txt"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 
@@ -29,9 +30,17 @@ from logitscope.engine.runtime import Runtime
 from logitscope.engine.sequences import SequenceContext, SequenceErrors
 from logitscope.engine.thinking import ThinkingPlan, ThinkingSteps
 from logitscope.protocol.api import DecodeOptions
-from logitscope.protocol.batched import MAX_BATCHED_ANSWERS, AnswerStep, BatchedResult, SequenceCells
+from logitscope.protocol.batched import (
+    MAX_BATCHED_ANSWERS,
+    AnswerStep,
+    BatchedResult,
+    SequenceCells,
+    ThroughputPoint,
+    ThroughputRequest,
+    ThroughputResult,
+)
 from logitscope.protocol.beams import MAX_BEAM_CELLS, BeamCellRun
-from logitscope.protocol.sampler_settings import SamplerSettings
+from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings
 from logitscope.protocol.trace import GenerationResult, KvInfo, StepRecord, Timings
 from logitscope.sampling.sampler_state import GrammarDeadEnd, SamplerState
 
@@ -223,3 +232,50 @@ def _eval_failed(rc: int) -> LogitscopeError:
 
 
 _ERRORS = SequenceErrors(_context_failed, _eval_failed, "answers in a batch cancelled during the prompt")
+
+
+def _fits_with(ensure_fits: Callable[[int, int], None], answers: int, cells: int) -> None:
+    ensure_fits(cells, answers)
+
+
+def counting_prompt(rt: Runtime, n_tokens: int) -> list[int]:
+    """A counting sequence: greedy decoding keeps counting, so no answer stops early."""
+    text, i = "", 1
+    while len(rt.tokenize(text, True, True)) < n_tokens:
+        text += f"{i}, "
+        i += 1
+    return rt.tokenize(text, True, True)[:n_tokens]
+
+
+def measure_throughput(rt: Runtime, decoder: Decoder, request: ThroughputRequest, threads: int,
+                       ensure_fits: Callable[[int, int], None] | None = None,
+                       on_progress: Callable[[float], None] | None = None,
+                       should_cancel: Callable[[], bool] = lambda: False) -> ThroughputResult:
+    """Each batch size in turn: that many greedy answers decoded together, timed as llama-batched-bench times them
+    (n_tokens decodes after the prompt; the first token comes from the prompt's logits). `ensure_fits(cells,
+    answers)` refuses a context that cannot fit. A cancel raises InterruptedError."""
+    request.validate()
+    prompt = counting_prompt(rt, request.n_prompt)
+    greedy = replace(PRESETS["Greedy"], seed=0)
+    options = DecodeOptions(max_tokens=request.n_tokens + 1)
+    points = []
+    for done, size in enumerate(request.sizes):
+        fits = None if ensure_fits is None else partial(_fits_with, ensure_fits, size)
+        batch = BatchedDecoding(rt, decoder, len(prompt), size, request.n_tokens + 1, threads, fits)
+        try:
+            result = None
+            for event in batch.run(prompt, answer_settings(greedy, size), options, should_cancel):
+                if isinstance(event, BatchedResult):
+                    result = event
+        finally:
+            batch.close()
+        assert result is not None
+        if any(a.finish_reason == "cancelled" for a in result.answers):
+            raise InterruptedError("throughput measurement cancelled")
+        cells = len(prompt) + sum(a.kv.used_cells - len(prompt) for a in result.answers)
+        tokens = sum(a.timings.n_gen - 1 for a in result.answers)   # the decodes' tokens, as the tool counts them
+        points.append(ThroughputPoint(size, tokens / result.gen_s if result.gen_s > 0 else 0.0, cells,
+                                      round(cells * decoder.kv_bytes_per_token), result.prompt_s + result.gen_s))
+        if on_progress is not None:
+            on_progress((done + 1) / len(request.sizes))
+    return ThroughputResult(points, threads)

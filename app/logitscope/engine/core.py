@@ -18,7 +18,7 @@ from logitscope.base.errors import (
 )
 from logitscope.base.messages import Message
 from logitscope.engine import quantize
-from logitscope.engine.batched import BatchedDecoding, answer_settings
+from logitscope.engine.batched import BatchedDecoding, answer_settings, measure_throughput
 from logitscope.engine.beams import beam_search
 from logitscope.engine.capacity import ensure_batch_fits, ensure_beams_fit, ensure_it_can_fit
 from logitscope.engine.chat import ChatTemplate, build_chat_prompt
@@ -46,7 +46,13 @@ from logitscope.protocol.api import (
     ModelInfo,
     answer_reserve,
 )
-from logitscope.protocol.batched import AnswerStep, BatchedRequest, BatchedResult
+from logitscope.protocol.batched import (
+    AnswerStep,
+    BatchedRequest,
+    BatchedResult,
+    ThroughputRequest,
+    ThroughputResult,
+)
 from logitscope.protocol.beams import BeamCellRun, BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
@@ -335,6 +341,23 @@ class Engine:
                 yield event
         finally:
             batch.close()
+
+    def throughput(self, request: ThroughputRequest, on_progress: Callable[[float], None] | None = None,
+                   should_cancel: Callable[[], bool] = lambda: False) -> ThroughputResult:
+        """Tokens per second against the batch size on the loaded model (engine/batched.py measure_throughput), on
+        contexts of its own: the chat's KV cache is left as it was. Cancelled: InterruptedError."""
+        rt = self._require()
+        assert self.info is not None and self.card is not None and self.decoder is not None
+        card, load = self.card, self.info.load
+
+        def ensure_fits(n_cells: int, n_answers: int) -> None:
+            ensure_batch_fits(card, n_cells, n_answers, load.type_k, load.type_v,
+                              offload=load.n_gpu_layers != 0 and supports_gpu_offload())
+
+        rt.clear_abort()
+        threads = rt.tuner.current if rt.tuner is not None else rt.n_threads
+        return measure_throughput(rt, self.decoder, request, threads, ensure_fits, on_progress,
+                                  lambda: should_cancel() or rt.abort_requested)
 
     def check_settings(self, settings: SamplerSettings) -> None:
         """InvalidSettingsError with a clear message for settings this model cannot run: out-of-range values,

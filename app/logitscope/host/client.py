@@ -40,7 +40,13 @@ from logitscope.base import errors
 from logitscope.base.messages import Message
 from logitscope.host.crash_log import crash_hint
 from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
-from logitscope.protocol.batched import AnswerStep, BatchedRequest, BatchedResult
+from logitscope.protocol.batched import (
+    AnswerStep,
+    BatchedRequest,
+    BatchedResult,
+    ThroughputRequest,
+    ThroughputResult,
+)
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
@@ -441,6 +447,14 @@ class EngineClient:
         """The generation context's CPU threads from now on (0: one per CPU); returns the count before."""
         before: int = self.call("set_threads", n_threads=n_threads)
         return before
+
+    def throughput(self, request: ThroughputRequest,
+                   on_progress: Callable[[float], None] | None = None) -> ThroughputResult:
+        """Tokens per second against the batch size (engine/batched.py); progress by batch size; cancel() stops it
+        (CancelledError)."""
+        request.validate()
+        result: ThroughputResult = self.call("throughput", on_progress=on_progress, request=request)
+        return result
 
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:
         """Every token of a text scored by the model (engine/score.py); progress as a fraction of the positions

@@ -51,7 +51,13 @@ from logitscope.host.remote_wire import (
     count,
 )
 from logitscope.protocol.api import GenerateRequest
-from logitscope.protocol.batched import AnswerStep, BatchedRequest, BatchedResult
+from logitscope.protocol.batched import (
+    AnswerStep,
+    BatchedRequest,
+    BatchedResult,
+    ThroughputRequest,
+    ThroughputResult,
+)
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
@@ -369,6 +375,11 @@ class RemoteEngine:
                          on_step: Callable[[AnswerStep], None] | None = None) -> BatchedResult:
         raise UnsupportedByServerError("answers decoded together are not available on a remote engine: they share "
                                        "a local model's context, one llama.cpp sequence each")
+
+    def throughput(self, request: ThroughputRequest,
+                   on_progress: Callable[[float], None] | None = None) -> ThroughputResult:
+        raise UnsupportedByServerError("throughput against the batch size is measured on a local model: a server "
+                                       "batches its own requests")
 
     def beam_search(self, request: BeamRequest, on_progress: Callable[[BeamProgress], None] | None = None) -> BeamResult:
         raise UnsupportedByServerError("beam search is not available on a remote engine: it keeps every "

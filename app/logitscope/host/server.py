@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from logitscope.engine.core import Engine
     from logitscope.protocol.api import ChatMessage, GenerateRequest, LoadSettings, ModelInfo
-    from logitscope.protocol.batched import BatchedRequest, BatchedResult
+    from logitscope.protocol.batched import BatchedRequest, BatchedResult, ThroughputRequest, ThroughputResult
     from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
     from logitscope.protocol.causal import (
         AblateRequest,
@@ -247,6 +247,9 @@ class EngineServer:
 
     def do_score(self, request: ScoreRequest) -> ScoreResult:
         return self.engine.score(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
+
+    def do_throughput(self, request: ThroughputRequest) -> ThroughputResult:
+        return self.engine.throughput(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
 
     def do_build_cvector(self, request: CvectorRequest) -> CvectorResult:
         return self.engine.build_cvector(request, lambda f: self.send(("progress", f)), self.cancel.is_set)

@@ -63,3 +63,53 @@ class BatchedResult:
     def gen_tps(self) -> float:
         """All answers' tokens per second together (llama-batched-bench's S_TG)."""
         return self.n_tokens / self.gen_s if self.gen_s > 0 else 0.0
+
+
+THROUGHPUT_SIZES = (1, 2, 4, 8)   # the batch sizes the Throughput view measures
+GROWTH_THRESHOLD = 1.1            # a batch twice as large that adds less than 10 % of tokens/s: growth has stopped
+
+
+@dataclass(frozen=True)
+class ThroughputRequest:
+    """Generation speed against the batch size, measured on the loaded model: for each size, that many greedy
+    answers of `n_tokens` to a counting prompt of `n_prompt` tokens decoded together, every step recorded."""
+    sizes: tuple[int, ...] = THROUGHPUT_SIZES
+    n_prompt: int = 64
+    n_tokens: int = 48
+
+    def validate(self) -> None:
+        if not self.sizes or any(not 1 <= b <= MAX_BATCHED_ANSWERS for b in self.sizes):
+            raise InvalidSettingsError("batch sizes from 1 to {limit}", limit=MAX_BATCHED_ANSWERS)
+        if not (1 <= self.n_prompt <= 4096 and 2 <= self.n_tokens <= 1024):
+            raise InvalidSettingsError("the prompt takes 1 to 4096 tokens and each answer 2 to 1024")
+
+
+@dataclass(frozen=True)
+class ThroughputPoint:
+    batch: int
+    tok_per_s: float          # all answers together (llama-batched-bench's S_TG)
+    kv_cells: int             # the KV cells the batch holds at its end (the prompt once, then each answer's)
+    kv_bytes: int
+    seconds: float            # the whole batch, its prompt included
+
+    @property
+    def per_answer(self) -> float:
+        return self.tok_per_s / self.batch
+
+
+@dataclass
+class ThroughputResult:
+    points: list[ThroughputPoint]
+    threads: int
+
+    @property
+    def stops_growing_at(self) -> int | None:
+        """The batch size after which a larger batch adds less than GROWTH_THRESHOLD (None: it still grows at the
+        largest size measured)."""
+        best = self.points[0] if self.points else None
+        for point in self.points[1:]:
+            assert best is not None
+            if point.tok_per_s < best.tok_per_s * GROWTH_THRESHOLD:
+                return best.batch
+            best = point
+        return None

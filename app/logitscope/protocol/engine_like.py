@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from logitscope.protocol.api import GenerateRequest, ModelInfo
-from logitscope.protocol.batched import AnswerStep, BatchedRequest, BatchedResult
+from logitscope.protocol.batched import (
+    AnswerStep,
+    BatchedRequest,
+    BatchedResult,
+    ThroughputRequest,
+    ThroughputResult,
+)
 from logitscope.protocol.beams import BeamProgress, BeamRequest, BeamResult
 from logitscope.protocol.causal import (
     AblateRequest,
@@ -134,6 +140,12 @@ class EngineLike(Protocol):
                          on_step: Callable[[AnswerStep], None] | None = None) -> BatchedResult:
         """N answers to one prompt decoded together, each step to `on_step` with its answer; `cancel()` ends them all
         with what they have. Remote engines: UnsupportedByServerError (capability "batched" False)."""
+        ...
+
+    def throughput(self, request: ThroughputRequest,
+                   on_progress: Callable[[float], None] | None = None) -> ThroughputResult:
+        """Tokens per second against the batch size on the loaded model; `cancel()` stops it (CancelledError).
+        Remote engines: UnsupportedByServerError (capability "batched" False)."""
         ...
 
     def beam_search(self, request: BeamRequest,
