@@ -9,8 +9,8 @@ import threading
 import pytest
 
 from logitscope.base.errors import InvalidSettingsError
-from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.host.client import CancelledError
+from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.protocol.batched import AnswerStep, BatchedRequest, ThroughputRequest
 from logitscope.protocol.causal import Ablation
 from logitscope.protocol.sampler_settings import SamplerSettings
