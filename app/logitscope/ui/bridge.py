@@ -46,6 +46,7 @@ CANCELLED = "cancelled"   # what a job dropped before it ran reports (the engine
 # The kinds of job a cancel can name.
 JOB_CALL, JOB_GENERATE, JOB_LOAD, JOB_SCORE, JOB_BEAMS = "call", "generate", "load", "score", "beams"
 JOB_CVECTOR = "cvector"   # building a control vector (the Steering dock's Build…)
+JOB_THROUGHPUT = "throughput"   # tokens/s against the batch size (Model ▸ Throughput…)
 
 
 @dataclass(eq=False)

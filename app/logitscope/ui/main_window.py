@@ -56,6 +56,7 @@ from logitscope.ui.models import quantize_dialog
 from logitscope.ui.score import view as score_view
 from logitscope.ui.steering import compare_view as steering_compare
 from logitscope.ui.steering.controller import SteeringController, install_steering
+from logitscope.ui.throughput import view as throughput_view
 from logitscope.ui.window import state_probe
 from logitscope.ui.window.actions import ActionRegistry
 from logitscope.ui.window.boxes import save_preset, show_about, show_error_box
@@ -172,6 +173,7 @@ class MainWindow(QMainWindow):
             self.bridge, self, registry, menu, self.models, self.sampler.settings_to_send, self.kv_map_feed,
             self.steering.steering)
         self.score_dialog, self.score_action = score_view.install(self.bridge, self, registry, menu, self.models)
+        self.throughput_dialog, _ = throughput_view.install(self.bridge, self, registry, menu, self.models)
         self.quantize_dialog, _ = quantize_dialog.install(self, registry, menu, self.models, self.score_dialog.start_kl_comparison)
         self.compare, _ = compare_action.install(self.bridge, self, registry, menu, self.models, self.sampler, self.session)
         drafting.install(self.sampler.drafting, self.models, self.app_settings, self.bridge, self.statusMessage.emit)

@@ -1,0 +1,1 @@
+"""The Throughput view: tokens per second against the batch size, measured on the loaded model."""

@@ -1,0 +1,73 @@
+"""Model ▸ Throughput…: the measurement runs on the worker, the curve, the table and where growth stops are shown,
+Esc stops it; scripted (fast tier) and on the real engine with the demo model."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from logitscope.ui.throughput.view import SHORTCUT
+
+
+def open_dialog(qtbot, window):
+    action = next(a for a in window.model_menu.actions() if a.shortcut().toString() == SHORTCUT)
+    assert action.isEnabled(), action.toolTip()
+    action.trigger()
+    dialog = window.throughput_dialog
+    qtbot.waitUntil(dialog.isVisible, timeout=5_000)
+    return dialog
+
+
+@pytest.mark.gui
+def test_the_curve_the_table_and_where_it_stops_growing(qtbot, scripted_window) -> None:
+    dialog = open_dialog(qtbot, scripted_window)
+    dialog.measure_button.click()
+    assert dialog.running and not dialog.measure_button.isEnabled()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=10_000)
+    result = dialog.measured
+    assert result is not None and [p.batch for p in result.points] == [1, 2, 4, 8]
+    assert dialog.table.rowCount() == 4 and dialog.table.item(3, 0).text() == "8"
+    assert dialog.table.item(2, 1).text() == "159.0" and dialog.table.item(2, 2).text() == "39.8"
+    xs, ys = dialog.total_curve.getData()
+    assert list(xs) == [1, 2, 4, 8] and list(ys) == [p.tok_per_s for p in result.points]
+    # 172 at 8 is less than 10 % above 159 at 4: growth stops at 4
+    assert "stops growing at 4 answers" in dialog.summary.text()
+    assert "1.6x" in dialog.summary.text()
+
+
+@pytest.mark.gui
+def test_esc_stops_a_measurement_and_a_smaller_largest_batch_measures_less(qtbot, scripted_window) -> None:
+    engine = scripted_window.bridge.client
+    engine.gate = threading.Event()
+    dialog = open_dialog(qtbot, scripted_window)
+    dialog.largest.setCurrentIndex(0)   # 2
+    assert dialog.request().sizes == (1, 2)
+    dialog.measure_button.click()
+    qtbot.waitUntil(lambda: bool(engine.requests) or dialog.bridge.busy, timeout=5_000)
+    dialog.keyPressEvent(_escape())
+    engine.gate.set()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=10_000)
+    assert dialog.measured is None and dialog.status.text() == "Stopped."
+    assert dialog.measure_button.isEnabled()
+
+
+def _escape():
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtGui import QKeyEvent
+
+    return QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)
+
+
+@pytest.mark.model
+def test_throughput_measured_on_the_demo_model(qtbot, real_window) -> None:
+    dialog = open_dialog(qtbot, real_window)
+    dialog.largest.setCurrentIndex(0)   # 1 and 2 answers
+    dialog.tokens.setValue(8)
+    dialog.measure_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+    result = dialog.measured
+    assert result is not None, dialog.status.text()
+    assert [p.batch for p in result.points] == [1, 2] and all(p.tok_per_s > 0 for p in result.points)
+    assert result.points[1].kv_cells == result.points[0].kv_cells + 8   # the prompt once, then each answer's
+    assert dialog.table.rowCount() == 2 and "threads" in dialog.status.text()
