@@ -271,6 +271,6 @@ def test_a_beam_context_larger_than_the_machine_is_refused_before_llama_cpp_allo
         engine.beam_search(request, lambda: True)
     text = str(err.value)
     assert "32 beams" in text and "more than the 1.00 GiB of memory" in text and "\n" not in text, text
-    assert engine.beams is None
+    assert engine.shared_cells is None   # no cells of a search that never ran in the KV map
     result = engine.beam_search(BeamRequest(_request(6), n_beams=2))  # a small one still fits
     assert result.hypotheses
