@@ -71,3 +71,16 @@ def test_throughput_measured_on_the_demo_model(qtbot, real_window) -> None:
     assert [p.batch for p in result.points] == [1, 2] and all(p.tok_per_s > 0 for p in result.points)
     assert result.points[1].kv_cells == result.points[0].kv_cells + 8   # the prompt once, then each answer's
     assert dialog.table.rowCount() == 2 and "threads" in dialog.status.text()
+
+
+def test_where_growth_stops_is_where_larger_batches_add_little() -> None:
+    from logitscope.protocol.batched import ThroughputPoint, ThroughputResult
+
+    def result(*rates: float) -> ThroughputResult:
+        return ThroughputResult([ThroughputPoint(b, r, 0, 0, 1.0) for b, r in zip((1, 2, 4, 8), rates, strict=False)],
+                                2)
+
+    assert result(110, 122, 159, 172).stops_growing_at == 4
+    assert result(118, 125, 160, 198).stops_growing_at is None   # a slow start, then it grows again
+    assert result(100, 104, 105, 103).stops_growing_at == 1
+    assert result(100).stops_growing_at is None

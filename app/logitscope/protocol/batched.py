@@ -104,12 +104,10 @@ class ThroughputResult:
 
     @property
     def stops_growing_at(self) -> int | None:
-        """The batch size after which a larger batch adds less than GROWTH_THRESHOLD (None: it still grows at the
-        largest size measured)."""
-        best = self.points[0] if self.points else None
-        for point in self.points[1:]:
-            assert best is not None
-            if point.tok_per_s < best.tok_per_s * GROWTH_THRESHOLD:
-                return best.batch
-            best = point
-        return None
+        """The smallest batch size within GROWTH_THRESHOLD of the best throughput measured: larger batches add less
+        than that (None: only the largest size is, so it may still grow)."""
+        if len(self.points) < 2:
+            return None
+        best = max(p.tok_per_s for p in self.points)
+        knee = next(p.batch for p in self.points if p.tok_per_s * GROWTH_THRESHOLD >= best)
+        return None if knee == self.points[-1].batch else knee

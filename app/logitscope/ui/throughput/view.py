@@ -204,6 +204,9 @@ class ThroughputDialog(QDialog):
         knee = result.stops_growing_at
         if knee is None:
             return gain + " " + self.tr("Throughput was still growing at the largest batch measured.")
+        if knee == first.batch:
+            return gain + " " + self.tr("On this machine a batch adds less than {0:.0f} % to one answer's tokens per "
+                                        "second.").format((GROWTH_THRESHOLD - 1) * 100)
         return gain + " " + self.tr("On this machine throughput stops growing at {0} answers at once: twice as many "
                                     "add less than {1:.0f} %.").format(knee, (GROWTH_THRESHOLD - 1) * 100)
 
