@@ -5724,27 +5724,32 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>在测量的最大批次上吞吐量仍在增长。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="207"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="208"/>
+        <source>On this machine a batch adds less than {0:.0f} % to one answer&apos;s tokens per second.</source>
+        <translation>在本机上，批处理为单个回答的每秒词元数增加不到 {0:.0f}%。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="210"/>
         <source>On this machine throughput stops growing at {0} answers at once: twice as many add less than {1:.0f} %.</source>
         <translation>在本机上，吞吐量在同时 {0} 个回答时停止增长：再加倍只增加不到 {1:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="215"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="218"/>
         <source>Tokens per second against the number of answers decoded together, measured on the loaded model</source>
         <translation>每秒词元数与同时解码的回答数的关系，在已加载的模型上测量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="217"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="220"/>
         <source>&amp;Throughput…</source>
         <translation>吞吐量(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="224"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="227"/>
         <source>Load a model to measure its throughput.</source>
         <translation>请先加载模型再测量吞吐量。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="226"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="229"/>
         <source>Throughput is measured on a local model: a server batches its own requests.</source>
         <translation>吞吐量在本地模型上测量：服务器自己对请求分批。</translation>
     </message>
