@@ -66,7 +66,7 @@ class BatchedResult:
 
 
 THROUGHPUT_SIZES = (1, 2, 4, 8)   # the batch sizes the Throughput view measures
-GROWTH_THRESHOLD = 1.1            # a batch twice as large that adds less than 10 % of tokens/s: growth has stopped
+GROWTH_THRESHOLD = 1.1            # growth has stopped at the smallest batch within 10 % of the best tokens/s measured
 
 
 @dataclass(frozen=True)
