@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from logitscope.base.messages import Message, fields
+from logitscope.base.messages import Message, fields, join_messages
 from logitscope.diagnosis import thresholds as th
 from logitscope.diagnosis.findings import Context, Finding, Fix
+from logitscope.diagnosis.fix_check import checked_loop_fix, loop_fixes
 from logitscope.diagnosis.quants import NEXT_SMALLER
 from logitscope.gguf.memory import UNQUANTIZED_KV
 from logitscope.protocol.api import DecodeOptions
@@ -136,7 +137,8 @@ def check_loop(a: Answer, offset: int = 0) -> list[Finding]:
     start, end, period = (found[0] + offset, found[1] + offset, found[2])
     # the model locks in as the loop goes on: its certainty is read over the run's last stretch
     probs = np.array([s.p_raw for s in a.steps[max(start, end - th.LOOP_MIN_TOKENS):end]], dtype=np.float64)
-    block = "".join(s.text for s in a.steps[start:start + period]).strip()
+    whole_block = "".join(s.text for s in a.steps[start:start + period])
+    block = whole_block.strip()
     if np.isfinite(probs).all() and probs.mean() >= th.LOOP_SURE_P:
         text = Message("the answer repeats itself: \"{block}\" {times} times in a row (steps {first}-{last}), "
                        "and by then the model was sure of each repeated token (mean p {p:.2f}): it is stuck in a loop",
@@ -145,16 +147,15 @@ def check_loop(a: Answer, offset: int = 0) -> list[Finding]:
     else:
         text = Message("the answer repeats itself: \"{block}\" {times} times in a row (steps {first}-{last})",
                        block=short(block), times=(end - start) // period, first=start, last=end - 1)
-    return [Finding("loop", "problem", text, ((start, end),), loop_fix(a.settings))]
+    prompt = a.result.prompt_tokens if a.result is not None else []
+    fix, checked = checked_loop_fix(a.steps, (start, end), whole_block, a.settings, prompt, a.vocab)
+    return [Finding("loop", "problem", join_messages("; ", [text, checked]),
+                    ((start, end),), fix)]
 
 
 def loop_fix(settings: dict[str, Any]) -> Fix:
-    if not settings.get("dry_multiplier"):
-        return Fix(Message("turn on DRY (multiplier 0.8), which penalizes repeating a sequence"),
-                   sampler=(("dry_multiplier", 0.8),))
-    penalty = float(settings.get("repeat_penalty", 1.0))
-    return Fix(Message("raise the repeat penalty to {value}", value=round(max(penalty, 1.0) + 0.15, 2)),
-               sampler=(("repeat_penalty", round(max(penalty, 1.0) + 0.15, 2)),))
+    """The loop's first fix, unchecked (a thinking block's loop: its steps are not replayed)."""
+    return loop_fixes(settings, "")[0]
 
 
 def short(text: str, limit: int = 40) -> str:

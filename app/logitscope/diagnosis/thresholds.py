@@ -11,6 +11,9 @@ LOOP_MAX_PERIOD = 64         # longest repeated block looked for, in tokens
 LOOP_MIN_REPEATS = 3         # the block appears at least this many times in a row
 LOOP_MIN_TOKENS = 24         # and the repeating run covers at least this many tokens
 LOOP_SURE_P = 0.85           # mean raw p of the run's last LOOP_MIN_TOKENS tokens that says "the model locked in"
+LOOP_CHECK_STEPS = 64        # a fix is checked by replaying it over the loop's first this many steps
+LOOP_FIX_DRY = 0.8           # the fix's DRY multiplier
+LOOP_FIX_PENALTY_STEP = 0.15   # the fix's repeat penalty: the answer's (at least 1) plus this
 
 # -- cut off -----------------------------------------------------------------------------------------
 CUT_MAX_TOKENS_FACTOR = 2    # the fix doubles max tokens ...
