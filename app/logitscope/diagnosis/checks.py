@@ -222,6 +222,46 @@ def check_guessing(a: Answer) -> list[Finding]:
         "check them, it may have made them up", n=len(slots), words=words), _spans([s.i for s in slots]), fix)]
 
 
+def check_opening(a: Answer, offset: int = 0) -> list[Finding]:
+    """A long-shot opening: the answer's first tokens (from step `offset`, after a thinking block) drawn far
+    down a flat raw distribution, together much less likely than the model's own first choices. What follows
+    is built on them: a short answer that opens on a guess is usually made up ("Estée Lauder ... is Bastia")."""
+    forked = a.context.forked_at
+    forced = engine_written(a.result, forked or 0)
+    picks: list[tuple[StepRecord, float]] = []
+    odds = 1.0
+    for step in a.steps:
+        if not offset <= step.i < offset + th.OPENING_TOKENS:
+            continue
+        if ((forked is not None and step.i <= forked) or step.i in forced or step.rank_raw < th.OPENING_MIN_RANK
+                or step.entropy_raw < th.OPENING_MIN_ENTROPY or not len(step.raw_logits)
+                or any(s.name in _CONSTRAINTS for s in step.stages)):
+            continue
+        top = math.exp(float(step.raw_logits[0]) - step.raw_lse)
+        picks.append((step, top))
+        odds *= top / max(step.p_raw, 1e-12)
+    if not picks or odds < th.OPENING_ODDS:
+        return []
+    named = [Message("\"{token}\" (p {p:.2f}, rank {rank}; more likely: {better})", token=_token(step),
+                     p=step.p_raw, rank=step.rank_raw + 1, better=", ".join(
+                         f"\"{t.strip() or t}\" {p:.2f}" for t, p in a.alternatives(step, min(step.rank_raw, 3))))
+             for step, _top in picks]
+    opening = short("".join(s.text for s in (a.whole or a.steps)[offset:offset + th.OPENING_TOKENS]))
+    temperature = float(a.settings.get("temperature", 0.0))
+    fix = (Fix(Message("greedy decoding (temperature 0): the model's best guess every time"),
+               sampler=(("temperature", th.GUESS_FIX_TEMPERATURE),))
+           if temperature > th.GUESS_FIX_TEMPERATURE else None)
+    text = Message("the model was guessing from the first words: the opening \"{opening}\" was drawn from a spread-out "
+                   "distribution, {odds:.0f} times less likely than the model's own first choices ({picks}); what "
+                   "follows is built on it, check it (a lower temperature makes such picks rarer)",
+                   opening=opening, odds=odds, picks=join_messages(", ", named))
+    return [Finding("guessing", "warning", text, _spans([s.i for s, _top in picks]), fix)]
+
+
+def _token(step: StepRecord) -> str:
+    return step.text.strip() or piece_text(step.piece)
+
+
 def _inside_word(text: str, k: int) -> bool:
     """Whether character k belongs to a word: a letter or digit, or an apostrophe, hyphen or (between digits)
     a point or comma with word characters on both sides ("King's", "Jean-Paul", "1,603")."""

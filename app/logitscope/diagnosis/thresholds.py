@@ -26,6 +26,12 @@ GUESS_RIVAL_P = 0.05         # ... while another name or number had at least thi
 GUESS_MIN_ENTROPY = 1.0      # ... and the raw distribution was this spread out (nats)
 GUESS_MIN_SLOTS = 2          # reported when the answer has at least this many such guesses
 GUESS_FIX_TEMPERATURE = 0.0  # the fix: greedy (the model's best guess every time)
+# a long-shot opening: the answer's first tokens drawn far down a flat distribution (a short answer's guess)
+OPENING_TOKENS = 6           # the answer's first this many tokens are its opening
+OPENING_MIN_RANK = 2         # an unlikely pick: at least two tokens were more likely ...
+OPENING_MIN_ENTROPY = 2.0    # ... in a raw distribution this spread out (nats) ...
+OPENING_ODDS = 10.0          # ... and the opening's picks together were this many times less likely than the
+                             # model's first choices (the product of p(first) / p(picked))
 
 # -- sampling drove it off course -------------------------------------------------------------------
 OFF_TOP_P = 0.5              # the model's first choice had at least this raw probability ...
