@@ -59,6 +59,13 @@ CASES = [
          settings={"temperature": 0.0}, max_tokens=24, n_ctx=256),
     Case("context_full: a small context filled by the answer", ["Write a long story about a sailing ship."],
          settings={"temperature": 0.0}, max_tokens=400, n_ctx=160),
+    # the default settings (temperature 0.8, top-k 40...): a seed whose opening was a long shot, and one that
+    # answered right with confidence (issue 31)
+    Case("guessed_opening: France at the default settings", ["What is the capital of France?"],
+         settings={"seed": 5}),
+    Case("dry_loop: a list of colors, greedy with DRY on", ["List colors."],
+         settings={"temperature": 0.0, "dry_multiplier": 0.8}, max_tokens=200),
+    Case("clean: France at the default settings", ["What is the capital of France?"], settings={"seed": 2}),
     Case("clean: haiku", ["Write a haiku about the sea."], settings={"temperature": 0.0}),
     Case("clean: arithmetic", ["What is 2+2?"], settings={"temperature": 0.0}),
     Case("clean: greeting", ["Say hello."], settings={"temperature": 0.0}),

@@ -38,12 +38,14 @@ def saved(isolated_home, export_file) -> dict[str, int]:
 def test_explain_an_export_file(export_file, capsys):
     assert main(["explain", str(export_file)]) == 0
     out = capsys.readouterr().out
-    assert sum(line.startswith("conversation ") for line in out.splitlines()) == 15   # every recorded case
+    assert sum(line.startswith("conversation ") for line in out.splitlines()) == 18   # every recorded case
     assert "[problem] repetition loop: the answer repeats itself" in out
     assert "fix: turn on DRY (multiplier 0.8), which penalizes repeating a sequence (--dry-multiplier 0.8)" in out
     assert "[problem] cut off: the answer was cut off: the context window (256 tokens) filled up" in out
     assert "--n-ctx 512" in out
     assert "no problem found" in out
+    # a checked fix that drops DRY's sequence breakers, as generate's repeatable option
+    assert "--dry-multiplier 0.8 --dry-sequence-breaker : --dry-sequence-breaker '\"'" in out
 
 
 def test_explain_a_saved_conversation_by_id_and_as_json(saved, capsys):

@@ -47,9 +47,12 @@ def test_loop_badge_dock_evidence_and_fix(real_window, qtbot):
     low, high = w.diagnosis.bands[0].getRegion()
     assert (low, high) == (finding.spans[0][0] - 0.5, finding.spans[0][1] - 0.5)
 
+    notices: list[str] = []
+    w.diagnosis.notice.connect(notices.append)
     panel.fix_button.click()   # DRY on, regenerated as a new version
     qtbot.waitUntil(lambda: w.session.busy, timeout=5_000)
     qtbot.waitUntil(lambda: not w.session.busy, timeout=GEN_TIMEOUT_MS)
+    assert notices[-1] == "After the fix: the repetition loop is gone"   # the window says whether it worked
     turn = w.current.turns[0]
     assert len(turn.answers) == 2 and turn.active == 1
     new = turn.answer

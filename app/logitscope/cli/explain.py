@@ -181,6 +181,8 @@ def fix_options(fix: Fix) -> str:
 
 
 def _flag(name: str, value: Any) -> list[str]:
+    if name == "dry-sequence-breakers":   # generate's option is repeatable, singular; "none" for no breakers
+        return [f"--dry-sequence-breaker {shlex.quote(b)}" for b in value] or ["--dry-sequence-breaker none"]
     if isinstance(value, tuple | list):
         return [f"--{name} {json.dumps(v, ensure_ascii=False)}" for v in value]
     return [f"--{name} {value}"]

@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from logitscope.base.messages import Message, fields
+from logitscope.base.messages import Message, fields, join_messages
 from logitscope.diagnosis import thresholds as th
 from logitscope.diagnosis.findings import Context, Finding, Fix
+from logitscope.diagnosis.fix_check import checked_loop_fix, loop_fixes
 from logitscope.diagnosis.quants import NEXT_SMALLER
 from logitscope.gguf.memory import UNQUANTIZED_KV
 from logitscope.protocol.api import DecodeOptions
@@ -136,7 +137,8 @@ def check_loop(a: Answer, offset: int = 0) -> list[Finding]:
     start, end, period = (found[0] + offset, found[1] + offset, found[2])
     # the model locks in as the loop goes on: its certainty is read over the run's last stretch
     probs = np.array([s.p_raw for s in a.steps[max(start, end - th.LOOP_MIN_TOKENS):end]], dtype=np.float64)
-    block = "".join(s.text for s in a.steps[start:start + period]).strip()
+    whole_block = "".join(s.text for s in a.steps[start:start + period])
+    block = whole_block.strip()
     if np.isfinite(probs).all() and probs.mean() >= th.LOOP_SURE_P:
         text = Message("the answer repeats itself: \"{block}\" {times} times in a row (steps {first}-{last}), "
                        "and by then the model was sure of each repeated token (mean p {p:.2f}): it is stuck in a loop",
@@ -145,16 +147,15 @@ def check_loop(a: Answer, offset: int = 0) -> list[Finding]:
     else:
         text = Message("the answer repeats itself: \"{block}\" {times} times in a row (steps {first}-{last})",
                        block=short(block), times=(end - start) // period, first=start, last=end - 1)
-    return [Finding("loop", "problem", text, ((start, end),), loop_fix(a.settings))]
+    prompt = a.result.prompt_tokens if a.result is not None else []
+    fix, checked = checked_loop_fix(a.steps, (start, end), whole_block, a.settings, prompt, a.vocab)
+    return [Finding("loop", "problem", join_messages("; ", [text, checked]),
+                    ((start, end),), fix)]
 
 
 def loop_fix(settings: dict[str, Any]) -> Fix:
-    if not settings.get("dry_multiplier"):
-        return Fix(Message("turn on DRY (multiplier 0.8), which penalizes repeating a sequence"),
-                   sampler=(("dry_multiplier", 0.8),))
-    penalty = float(settings.get("repeat_penalty", 1.0))
-    return Fix(Message("raise the repeat penalty to {value}", value=round(max(penalty, 1.0) + 0.15, 2)),
-               sampler=(("repeat_penalty", round(max(penalty, 1.0) + 0.15, 2)),))
+    """The loop's first fix, unchecked (a thinking block's loop: its steps are not replayed)."""
+    return loop_fixes(settings, "")[0]
 
 
 def short(text: str, limit: int = 40) -> str:
@@ -219,6 +220,46 @@ def check_guessing(a: Answer) -> list[Finding]:
     return [Finding("guessing", "warning", Message(
         "the model was guessing: {n} names or numbers were chosen among close rivals ({words}); "
         "check them, it may have made them up", n=len(slots), words=words), _spans([s.i for s in slots]), fix)]
+
+
+def check_opening(a: Answer, offset: int = 0) -> list[Finding]:
+    """A long-shot opening: the answer's first tokens (from step `offset`, after a thinking block) drawn far
+    down a flat raw distribution, together much less likely than the model's own first choices. What follows
+    is built on them: a short answer that opens on a guess is usually made up ("Estée Lauder ... is Bastia")."""
+    forked = a.context.forked_at
+    forced = engine_written(a.result, forked or 0)
+    picks: list[tuple[StepRecord, float]] = []
+    odds = 1.0
+    for step in a.steps:
+        if not offset <= step.i < offset + th.OPENING_TOKENS:
+            continue
+        if ((forked is not None and step.i <= forked) or step.i in forced or step.rank_raw < th.OPENING_MIN_RANK
+                or step.entropy_raw < th.OPENING_MIN_ENTROPY or not len(step.raw_logits)
+                or any(s.name in _CONSTRAINTS for s in step.stages)):
+            continue
+        top = math.exp(float(step.raw_logits[0]) - step.raw_lse)
+        picks.append((step, top))
+        odds *= top / max(step.p_raw, 1e-12)
+    if not picks or odds < th.OPENING_ODDS:
+        return []
+    named = [Message("\"{token}\" (p {p:.2f}, rank {rank}; more likely: {better})", token=_token(step),
+                     p=step.p_raw, rank=step.rank_raw + 1, better=", ".join(
+                         f"\"{t.strip() or t}\" {p:.2f}" for t, p in a.alternatives(step, min(step.rank_raw, 3))))
+             for step, _top in picks]
+    opening = short("".join(s.text for s in (a.whole or a.steps)[offset:offset + th.OPENING_TOKENS]))
+    temperature = float(a.settings.get("temperature", 0.0))
+    fix = (Fix(Message("greedy decoding (temperature 0): the model's best guess every time"),
+               sampler=(("temperature", th.GUESS_FIX_TEMPERATURE),))
+           if temperature > th.GUESS_FIX_TEMPERATURE else None)
+    text = Message("the model was guessing from the first words: the opening \"{opening}\" was drawn from a spread-out "
+                   "distribution, {odds:.0f} times less likely than the model's own first choices ({picks}); what "
+                   "follows is built on it, check it (a lower temperature makes such picks rarer)",
+                   opening=opening, odds=odds, picks=join_messages(", ", named))
+    return [Finding("guessing", "warning", text, _spans([s.i for s, _top in picks]), fix)]
+
+
+def _token(step: StepRecord) -> str:
+    return step.text.strip() or piece_text(step.piece)
 
 
 def _inside_word(text: str, k: int) -> bool:

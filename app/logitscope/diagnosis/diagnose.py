@@ -42,6 +42,7 @@ def diagnose(steps: Sequence[StepRecord], result: GenerationResult | None, vocab
                                total=len(steps)))
     ranked = [s for s in known_p if s.rank_raw >= 0]
     findings += checks.check_guessing(checks.Answer(known_p, result, vocab, context, used, whole=steps))
+    findings += checks.check_opening(checks.Answer(ranked, result, vocab, context, used, whole=steps), n_thinking)
     findings += checks.check_off_course(checks.Answer(ranked, result, vocab, context, used))
     findings += checks.check_trimmed(answer)
     if result is not None and not math.isfinite(result.timings.gen_s):

@@ -11,6 +11,9 @@ LOOP_MAX_PERIOD = 64         # longest repeated block looked for, in tokens
 LOOP_MIN_REPEATS = 3         # the block appears at least this many times in a row
 LOOP_MIN_TOKENS = 24         # and the repeating run covers at least this many tokens
 LOOP_SURE_P = 0.85           # mean raw p of the run's last LOOP_MIN_TOKENS tokens that says "the model locked in"
+LOOP_CHECK_STEPS = 64        # a fix is checked by replaying it over the loop's first this many steps
+LOOP_FIX_DRY = 0.8           # the fix's DRY multiplier
+LOOP_FIX_PENALTY_STEP = 0.15   # the fix's repeat penalty: the answer's (at least 1) plus this
 
 # -- cut off -----------------------------------------------------------------------------------------
 CUT_MAX_TOKENS_FACTOR = 2    # the fix doubles max tokens ...
@@ -23,6 +26,12 @@ GUESS_RIVAL_P = 0.05         # ... while another name or number had at least thi
 GUESS_MIN_ENTROPY = 1.0      # ... and the raw distribution was this spread out (nats)
 GUESS_MIN_SLOTS = 2          # reported when the answer has at least this many such guesses
 GUESS_FIX_TEMPERATURE = 0.0  # the fix: greedy (the model's best guess every time)
+# a long-shot opening: the answer's first tokens drawn far down a flat distribution (a short answer's guess)
+OPENING_TOKENS = 6           # the answer's first this many tokens are its opening
+OPENING_MIN_RANK = 2         # an unlikely pick: at least two tokens were more likely ...
+OPENING_MIN_ENTROPY = 2.0    # ... in a raw distribution this spread out (nats) ...
+OPENING_ODDS = 10.0          # ... and the opening's picks together were this many times less likely than the
+                             # model's first choices (the product of p(first) / p(picked))
 
 # -- sampling drove it off course -------------------------------------------------------------------
 OFF_TOP_P = 0.5              # the model's first choice had at least this raw probability ...

@@ -46,7 +46,8 @@ def _dry_breakers(vocab: Vocab, breakers: tuple[str, ...]) -> DryBreakers:
     return _breakers[key]
 
 
-def _state(step: StepRecord, s: SamplerSettings, vocab: Vocab | None, notes: list[str]) -> SamplerState:
+def _state(step: StepRecord, s: SamplerSettings, vocab: Vocab | None, notes: list[str],
+           breakers: DryBreakers | None = None) -> SamplerState:
     recorded = {r.name: r for r in step.stages}
     n_vocab = len(vocab) if vocab is not None else 0
     state = SamplerState(np.random.default_rng(0), n_vocab)
@@ -81,7 +82,9 @@ def _state(step: StepRecord, s: SamplerSettings, vocab: Vocab | None, notes: lis
                                  "are replayed"))
         state.bias_ids, state.bias_values = resolve_bias(pairs, n_vocab or 1 << 31, None)
     if s.dry_on:
-        if vocab is not None:
+        if breakers is not None:
+            state.dry_breakers = breakers
+        elif vocab is not None:
             state.dry_breakers = _dry_breakers(vocab, tuple(s.dry_sequence_breakers))
             if not state.dry_breakers.tails_known:
                 notes.append(Message("DRY's sequence breakers that begin inside a token need the model's "
@@ -92,12 +95,13 @@ def _state(step: StepRecord, s: SamplerSettings, vocab: Vocab | None, notes: lis
 
 
 def replay_step(step: StepRecord, settings: SamplerSettings, recent: Sequence[int] = (),
-                vocab: Vocab | None = None) -> Replay:
+                vocab: Vocab | None = None, breakers: DryBreakers | None = None) -> Replay:
     """`recent`: the context tokens before the step (DRY and the penalties read them); `vocab`: every
-    token's bytes (DRY's sequence breakers), when at hand."""
+    token's bytes (DRY's sequence breakers), when at hand; `breakers`: DRY's breakers already built (over
+    the tokens the caller knows: those of `recent` and the head are all DRY reads), instead of the vocab's."""
     head = Candidates(step.raw_ids.astype(np.int32), step.raw_logits.astype(np.float32), True)
     notes: list[str] = []
-    state = _state(step, settings, vocab, notes)
+    state = _state(step, settings, vocab, notes, breakers)
     head_mass = float(np.exp(step.raw_logits.astype(np.float64) - step.raw_lse).sum())
     tail = max(0.0, 1.0 - min(head_mass, 1.0))
     try:

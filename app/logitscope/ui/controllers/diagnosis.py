@@ -53,6 +53,7 @@ class DiagnosisController(QObject):
         self.bands: list[pg.LinearRegionItem] = []
         self._cache: weakref.WeakKeyDictionary[Answer, tuple[tuple[object, ...], Diagnosis]] = weakref.WeakKeyDictionary()
         self._after_reload: tuple[int, Finding] | None = None
+        self._applied: tuple[int, Finding] | None = None   # a fix's new version on the way: is the problem gone?
         self._smaller: tuple[str, Quant | None] | None = None   # (loaded file, its smaller quantization)
         self._waiting_turn: int | None = None   # an answer ended while the dock was behind another tab
         self._looking: str | None = None   # the file whose smaller quantization a worker is looking up
@@ -165,6 +166,7 @@ class DiagnosisController(QObject):
         self.panel.show_diagnosis(self.diagnose(answer) if answer is not None else None, turn_index)
 
     def _answer_ended(self, turn_index: int, _result: object) -> None:
+        self._verdict(turn_index)
         # the dock follows the latest answer where it is, never taking the tab the user is looking at; behind
         # another tab it is filled when it comes to the front (filling it marks the first finding's evidence
         # in the chat and the timeline, ~10 ms an answer, and marks nobody sees explained)
@@ -243,4 +245,22 @@ class DiagnosisController(QObject):
         started = (self.session.fork(turn, fix.fork[0], fix.fork[1]) if fix.fork is not None
                    else self.session.regenerate(turn))
         if started:
+            self._applied = (turn, finding)
             self.notice.emit(self.tr("Applying the fix: {0}").format(translate_message(fix.label)))
+
+    def _verdict(self, turn_index: int) -> None:
+        """The fixed version came: say whether what the fix was for is gone (a fix can fail: the sampler's
+        other stages, or the model, may bring the same problem back)."""
+        applied, self._applied = self._applied, None
+        turns = self.session.current.turns
+        if applied is None or applied[0] != turn_index or not 0 <= turn_index < len(turns):
+            return
+        answer = turns[turn_index].answer
+        diagnosis = self.diagnose(answer) if answer is not None else None
+        if diagnosis is None:
+            return
+        title = translate_message(applied[1].title)
+        if diagnosis.of_kind(applied[1].kind):
+            self.notice.emit(self.tr("After the fix: the {0} is still there").format(title))
+        else:
+            self.notice.emit(self.tr("After the fix: the {0} is gone").format(title))
