@@ -68,6 +68,23 @@ def test_an_error_event_before_any_token_shows_the_servers_message_and_ends_the_
     assert lines[0]["text"] == "" and lines[0]["notices"][-1] == "the server reported an error: server out of memory"
 
 
+def test_an_error_written_as_a_bare_json_body_in_the_event_stream_shows_the_servers_message():
+    body = '{"error": {"message": "server out of memory", "code": 500}}\n'  # not a `data:` field: no event
+    with FakeServer(serving(lambda x: x.stream([body]))) as server:
+        proc = cli(server.url, "--chat", "Hi", "--json")
+    assert proc.returncode == 2 and error_line(proc.stderr) == "the server reported an error: server out of memory"
+    assert trace(proc.stdout)[-1]["finish_reason"] == "error"
+
+
+def test_lines_that_are_not_server_sent_events_are_named():
+    page = ["<html>\n", "<body>Bad gateway</body>\n", "</html>\n"]
+    with FakeServer(serving(lambda x: x.stream(page))) as server:
+        proc = cli(server.url, "--chat", "Hi")
+    assert proc.returncode == 2 and error_line(proc.stderr) == (
+        f"{server.url} sent nothing that could be read: 3 line(s) that are not server-sent events (the first: "
+        "'<html>')")
+
+
 def test_events_that_are_not_json_are_named_not_skipped_into_an_empty_answer():
     with FakeServer(serving(lambda x: x.stream([NOT_JSON] * 50 + [DONE]))) as server:
         with RemoteEngine(server.url) as engine, pytest.raises(RemoteEngineError) as caught:

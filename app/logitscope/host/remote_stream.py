@@ -45,6 +45,8 @@ MAX_UNREAD_IN_A_ROW = 100    # events that cannot be read, one after another: no
 SAMPLE_CHARS = 100           # of the first such event, shown
 NAN = float("nan")
 NOT_JSON, FOREIGN, MALFORMED = "not JSON", "foreign", "malformed"  # why an event was skipped
+NOT_SSE = "not SSE"          # a line that is no field of server-sent events (a bare body: JSON, HTML, text)
+SSE_IGNORED = ("id", "retry")  # fields of server-sent events that say nothing here
 _FOREIGN = {  # what an event of another format lacks, and the question that follows
     CHAT: (Message("without a chat delta"), Message("is this an OpenAI-compatible chat completions endpoint?")),
     COMPLETIONS: (Message("without a completion text"),
@@ -92,7 +94,9 @@ def iter_lines(chunks: Iterable[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iter
 
 def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
     """Server-sent events as (event name, data). llama-server writes errors as an `error:` field,
-    which the SSE standard would drop: it comes out as an "error" event."""
+    which the SSE standard would drop: it comes out as an "error" event. So does any other line that is
+    no field of server-sent events (the standard drops those too), as a NOT_SSE event: a server that
+    writes an error's JSON, or an HTML page, into its event stream is told, not ignored."""
     event, size = "message", 0
     data: list[str] = []
     for line in lines:
@@ -114,6 +118,8 @@ def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
             event = value
         elif name == "error":
             yield "error", value
+        elif name not in SSE_IGNORED:
+            yield NOT_SSE, line
     if data:
         yield event, "\n".join(data)
 
@@ -160,6 +166,9 @@ class Unread:
         """What arrived, e.g. "50 events that are not JSON (the first: '…')"; for events of another format,
         the question whether the address is right."""
         parts = []
+        if NOT_SSE in self.counts:
+            parts.append(Message("{n} line(s) that are not server-sent events (the first: {first!r})",
+                                 n=self.counts[NOT_SSE], first=self.first[NOT_SSE]))
         if NOT_JSON in self.counts:
             parts.append(Message("{n} event(s) that are not JSON (the first: {first!r})",
                                  n=self.counts[NOT_JSON], first=self.first[NOT_JSON]))
@@ -350,7 +359,7 @@ def _read_events(chunks: Iterable[bytes], fmt: str, answer: Answer, no_token_tim
         if data.strip() == "[DONE]":
             answer.done = True
             return
-        chunk = _parse(parse, data, answer)
+        chunk = _parse(parse, data, answer, sse=event != NOT_SSE)
         if chunk is not None:
             answer.add(chunk, on_step)
             if answer.cut or (native and answer.complete):
@@ -362,14 +371,19 @@ def _read_events(chunks: Iterable[bytes], fmt: str, answer: Answer, no_token_tim
                 what=answer.unread.described(fmt))
 
 
-def _parse(parse: Callable[[Mapping[str, Any]], Chunk], data: str, answer: Answer) -> Chunk | None:
+def _parse(parse: Callable[[Mapping[str, Any]], Chunk], data: str, answer: Answer, sse: bool = True) -> Chunk | None:
+    """The chunk of one event's data (None: skipped, and counted by why). `sse` False: a line outside the
+    events, read only for an error the server wrote there."""
     try:
         payload = json.loads(data)
     except (ValueError, RecursionError):  # not JSON, or nested deeper than Python goes
-        answer.unread.add(NOT_JSON, data)
+        answer.unread.add(NOT_JSON if sse else NOT_SSE, data)
         return None
     if isinstance(payload, dict) and ("error" in payload or payload.get("object") == "error"):
         raise RemoteEngineError("the server reported an error: {data}", data=server_message(data))
+    if not sse:
+        answer.unread.add(NOT_SSE, data)
+        return None
     try:
         if not isinstance(payload, dict):
             raise ForeignChunk("not an object")

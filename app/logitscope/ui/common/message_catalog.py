@@ -466,6 +466,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "{n} answers of {max_tokens} tokens to a prompt of {n_prompt} tokens do not fit (context {n_ctx}, at most {limit} cells at once): lower max tokens"),
     QT_TRANSLATE_NOOP("messages", "{n} event(s) that are not JSON (the first: {first!r})"),
     QT_TRANSLATE_NOOP("messages", "{n} event(s) {lacking} (the first: {first!r})"),
+    QT_TRANSLATE_NOOP("messages", "{n} line(s) that are not server-sent events (the first: {first!r})"),
     QT_TRANSLATE_NOOP("messages", "{n} malformed event(s) (the first: {first!r})"),
     QT_TRANSLATE_NOOP("messages", "{option} {text!r} is {n} tokens, not one: give one token's text (with its leading space, e.g. ' Paris') or #ID"),
     QT_TRANSLATE_NOOP("messages", "{option} {text}: the vocabulary has ids 0 to {last}"),
