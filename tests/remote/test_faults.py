@@ -53,7 +53,8 @@ def test_http_500_shows_the_servers_own_message():
             engine.generate(CHAT)
     assert str(caught.value) == (f"{server.url} answered /v1/chat/completions with 500 Internal Server Error: "
                                  "CUDA error: out of memory")
-    assert caught.value.partial is None
+    partial = caught.value.partial  # the answer failed once asked for: its result says why, without a token
+    assert partial.finish_reason == "error" and partial.tokens == [] and partial.notices[-1] == str(caught.value)
 
 
 def test_401_explains_the_api_key():

@@ -288,7 +288,7 @@ def test_the_cli_refuses_an_empty_engine_and_a_bad_port():
         assert "pw@" not in proc.stderr and proc.stdout == ""
 
 
-def test_the_cli_gives_up_on_a_server_that_sends_no_token_within_remote_timeout():
+def test_the_cli_gives_up_on_a_server_that_sends_no_token_within_engine_timeout():
     def pings(x) -> None:
         x.start_stream()
         while not x.server.stopping.wait(0.05):
@@ -297,10 +297,11 @@ def test_the_cli_gives_up_on_a_server_that_sends_no_token_within_remote_timeout(
     routes = {("GET", "/v1/models"): models_only, ("POST", "/v1/chat/completions"): pings}
     with FakeServer(routes) as server:
         proc = subprocess.run([sys.executable, "-m", "logitscope", "generate", "--engine", server.url, "--chat", "Hi",
-                               "--remote-timeout", "0.5"], capture_output=True, text=True, timeout=60)
+                               "--engine-timeout", "0.5"], capture_output=True, text=True, timeout=60)
     no_engine = subprocess.run([sys.executable, "-m", "logitscope", "generate", "--chat", "Hi", "--remote-timeout", "5"],
                                capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.splitlines() == [
         f"error: {server.url} sent no token for 0.5 s after 0 tokens (keep-alives and empty or malformed chunks are "
         "no progress): the answer was given up"]
-    assert no_engine.returncode == 2 and "--remote-timeout" in no_engine.stderr and "need --engine" in no_engine.stderr
+    # --remote-timeout: the option's former name, still understood
+    assert no_engine.returncode == 2 and "--engine-timeout" in no_engine.stderr and "need --engine" in no_engine.stderr

@@ -104,8 +104,9 @@ class RemoteEngineError(LogitscopeError):
     """A remote engine (llama-server, vLLM, an OpenAI-compatible server) failed: unreachable, refused,
     timed out, an HTTP error, or an answer broken off mid-stream.
 
-    `partial`: when an answer was cut off, the GenerationResult of what arrived before (finish_reason
-    "error", the reason in its notices); its steps were already handed to `on_step`. None otherwise.
+    `partial`: when an answer failed once it was asked for, the GenerationResult of what arrived before,
+    maybe no token (finish_reason "error", the reason in its notices); its steps were already handed to
+    `on_step`. None otherwise.
     """
 
     def __init__(self, message: str, /, partial: object | None = None, **params: Any) -> None:

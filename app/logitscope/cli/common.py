@@ -75,7 +75,7 @@ def remote_engine(args: argparse.Namespace) -> RemoteEngine:
                                    "(choose it with --remote-model)")
     engine = RemoteEngine(args.engine, api_key=args.api_key, model=args.remote_model,
                           verify_tls=not args.insecure, post_sampling_probs=args.post_sampling_probs,
-                          timeout=DEFAULT_TIMEOUT_S if args.remote_timeout is None else args.remote_timeout)
+                          timeout=DEFAULT_TIMEOUT_S if args.engine_timeout is None else args.engine_timeout)
     try:
         engine.connect()
     except BaseException:

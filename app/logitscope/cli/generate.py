@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import signal
 import sys
@@ -64,9 +65,9 @@ def run(args: argparse.Namespace) -> int:
     request.validate()
     if args.beams is not None or args.length_penalty is not None:
         return run_beams(args, request)
-    remote_only = args.post_sampling_probs or args.insecure or args.remote_model or args.remote_timeout is not None
+    remote_only = args.post_sampling_probs or args.insecure or args.remote_model or args.engine_timeout is not None
     if args.engine is None and remote_only:
-        raise InvalidSettingsError("--remote-model, --remote-timeout, --insecure and --post-sampling-probs "
+        raise InvalidSettingsError("--remote-model, --engine-timeout, --insecure and --post-sampling-probs "
                                    "need --engine URL")
     out = sys.stdout
     steps = []
@@ -139,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         prompt = (f"prompt {t.n_prompt} tokens at {t.prompt_tps:.0f} tok/s" if t.n_prompt_eval >= 0 else
                   f"prompt {t.n_prompt if t.n_prompt >= 0 else '?'} tokens")  # a remote server may not say
         print(f"[{result.finish_reason}] {prompt}, "
-              f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, first token after {t.ttft_s * 1000:.0f} ms, "
+              f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, {_first_token(t.ttft_s)}, "
               f"seed {result.settings['seed']}", file=sys.stderr)
         if result.steering is not None:
             print(steering_line(result.steering), file=sys.stderr)
@@ -183,6 +184,11 @@ def _draft_options(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def _first_token(ttft_s: float) -> str:
+    """When the first token came; an answer without one (it ended at once) has no such time."""
+    return "no token" if math.isnan(ttft_s) else f"first token after {ttft_s * 1000:.0f} ms"
+
+
 def _prob(p: float) -> str:
     """A probability for the step table; "-" where a remote server did not say (NaN)."""
     return "-" if p != p else f"{p:.3f}"
@@ -216,8 +222,9 @@ def register(sub: Subparsers) -> None:
     r.add_argument("--api-key", metavar="KEY", default=os.environ.get("LOGITSCOPE_API_KEY"),
                    help="the server's API key (default: $LOGITSCOPE_API_KEY)")
     r.add_argument("--remote-model", metavar="NAME", help="the server's model id (default: the first it lists)")
-    r.add_argument("--remote-timeout", type=float, metavar="SECONDS",
-                   help="the longest wait for each token from the server (default: 120)")
+    r.add_argument("--engine-timeout", "--remote-timeout", dest="engine_timeout", type=float, metavar="SECONDS",
+                   help="the longest wait for each token from the server, then the answer is given up "
+                   "(default: 120; Ctrl+C ends the wait at once)")
     r.add_argument("--insecure", action="store_true", help="do not verify the server's TLS certificate")
     r.add_argument("--post-sampling-probs", action="store_true",
                    help="llama-server: report probabilities after its sampler instead of the raw ones")

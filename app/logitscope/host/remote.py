@@ -7,14 +7,15 @@ OpenAI-compatible server, inspected through the probabilities it streams back.
   /completion (n_probs, optionally post_sampling_probs) or /v1/completions, with logprobs, and turns
   each token into a StepRecord (remote_wire.py). What the server cannot report stays unknown.
 - Failures are RemoteEngineError with one clear sentence: unreachable, timed out, TLS, HTTP errors
-  with the server's own message (401/403 with a hint about the API key). An answer broken off
-  mid-stream (the server died, an error event) raises too, and the error's `partial` is the
-  GenerationResult so far (finish_reason "error"); its steps were already handed to on_step.
-  Malformed chunks are skipped and counted in the result's notices.
+  with the server's own message (401/403 with a hint about the API key). An answer that fails once
+  its request is sent (an HTTP error, the server died, an error event, silence) raises too, and the
+  error's `partial` is the GenerationResult so far, maybe without a token (finish_reason "error", the
+  reason in its notices); its steps were already handed to on_step. Malformed chunks are skipped and
+  counted in the result's notices; a stream of which nothing can be read is an error saying what arrived.
 - The server is not trusted (remote_stream.py, remote_wire.py): a JSON answer is read up to
   MAX_JSON_BYTES and within `timeout`, a stream line up to MAX_LINE_BYTES; the answer stops at
-  max_tokens whatever the server does; each token must come within `timeout` (keep-alives are no
-  progress); absurd probabilities become unknown.
+  max_tokens whatever the server does; each token must come within `timeout` and MAX_JSON_BYTES
+  (keep-alives are no progress); absurd probabilities become unknown.
 - The address is checked up front (http or https, a host, a port in 1-65535). A user name and
   password in it (`http://user:pass@host`) are sent as HTTP Basic auth (for a server behind a proxy
   that asks for it), never shown: `base_url`, every message and the recorded engine show `user:****`.
@@ -41,7 +42,7 @@ import httpx2
 from logitscope.base.errors import InvalidSettingsError, RemoteEngineError, UnsupportedByServerError
 from logitscope.base.messages import Message
 from logitscope.host.remote_params import applied_stages, json_schema_object, readable
-from logitscope.host.remote_stream import Answer, iter_sse, read_answer, server_message
+from logitscope.host.remote_stream import MAX_ANSWER_BYTES, Answer, iter_sse, read_answer, server_message
 from logitscope.host.remote_wire import (
     OWNED_BY_KIND,
     SERVER_KINDS,
@@ -85,7 +86,7 @@ CONNECT_TIMEOUT_S = 5.0
 MAX_TIMEOUT_S = 86400.0      # a day: beyond what any socket timeout needs
 DEFAULT_TOP_N = 20           # alternatives asked for per token (capped by what the server allows)
 MAX_TOP_N = 100
-MAX_JSON_BYTES = 32 << 20    # a JSON answer (model list, props, tokens): the longest real ones are a few MB
+MAX_JSON_BYTES = MAX_ANSWER_BYTES  # a JSON answer (model list, props, tokens): the longest real ones are a few MB
 MAX_ERROR_BYTES = 64 << 10   # what is read of an error answer
 PASSWORD_SHOWN = "****"      # in place of the password of an address, wherever it is shown
 
@@ -294,11 +295,11 @@ class RemoteEngine:
         return answer.result(answer.finish or "stop", recorded, info.n_ctx)
 
     def _broken_off(self, exc: RemoteEngineError, answer: Answer, recorded: dict[str, Any]) -> RemoteEngineError:
-        """`exc`, carrying the answer so far when some of it arrived (finish_reason "error")."""
-        if answer.steps:
-            partial = answer.result("error", recorded, self._info.n_ctx if self._info else None)
-            partial.notices.append(exc.message)
-            exc.partial = partial
+        """`exc`, carrying the answer so far (finish_reason "error"), even without a token: a trace that
+        was asked for still ends with its result, which says why."""
+        partial = answer.result("error", recorded, self._info.n_ctx if self._info else None)
+        partial.notices.append(exc.message)
+        exc.partial = partial
         return exc
 
     def _stream(self, wire: WireRequest, answer: Answer, on_step: Callable[[StepRecord], None] | None) -> None:

@@ -6,7 +6,10 @@ The server is not trusted with the client's memory or time:
 - the answer is cut at `max_tokens` (finish_reason "length") whatever the server does with it;
 - the server has `no_token_timeout_s` to send each token: keep-alive comments, empty or malformed
   chunks are no progress. After the answer's finish_reason the reading just stops instead.
-Everything it cannot do ends in a RemoteEngineError with one clear sentence.
+- it has MAX_ANSWER_BYTES to send each token, and MAX_UNREAD_IN_A_ROW events that cannot be read one
+  after another end the answer: a server of another protocol is not read for as long as it likes.
+Everything it cannot do ends in a RemoteEngineError with one clear sentence, which says what arrived
+when nothing could be read (events that are not JSON, chunks of another endpoint's format).
 """
 
 from __future__ import annotations
@@ -20,14 +23,36 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from logitscope.base.errors import RemoteEngineError
-from logitscope.base.messages import Message
-from logitscope.host.remote_wire import NATIVE, PARSERS, Chunk, MalformedChunk, chunk_steps, count
+from logitscope.base.messages import Message, join_messages
+from logitscope.host.remote_wire import (
+    CHAT,
+    COMPLETIONS,
+    NATIVE,
+    PARSERS,
+    Chunk,
+    ForeignChunk,
+    MalformedChunk,
+    chunk_steps,
+    count,
+)
 from logitscope.protocol.reasoning import BY_MODEL, CLOSE_TEXT, OPEN_TAG, UNCLOSED, UNLIMITED
 from logitscope.protocol.trace import GenerationResult, KvInfo, StepRecord, Timings
 
 MAX_LINE_BYTES = 4 << 20     # one line of the stream; a token's chunk is a few kB
 MAX_EVENT_BYTES = MAX_LINE_BYTES  # one event, however many `data:` lines it has
+MAX_ANSWER_BYTES = 32 << 20  # a JSON answer, and what a stream may send without a token: real ones send kB
+MAX_UNREAD_IN_A_ROW = 100    # events that cannot be read, one after another: not a glitch but another protocol
+SAMPLE_CHARS = 100           # of the first such event, shown
 NAN = float("nan")
+NOT_JSON, FOREIGN, MALFORMED = "not JSON", "foreign", "malformed"  # why an event was skipped
+NOT_SSE = "not SSE"          # a line that is no field of server-sent events (a bare body: JSON, HTML, text)
+SSE_IGNORED = ("id", "retry")  # fields of server-sent events that say nothing here
+_FOREIGN = {  # what an event of another format lacks, and the question that follows
+    CHAT: (Message("without a chat delta"), Message("is this an OpenAI-compatible chat completions endpoint?")),
+    COMPLETIONS: (Message("without a completion text"),
+                  Message("is this an OpenAI-compatible completions endpoint?")),
+    NATIVE: (Message("without llama-server's content"), Message("is this llama-server's /completion endpoint?")),
+}
 
 
 class OversizedStream(RemoteEngineError):
@@ -69,7 +94,9 @@ def iter_lines(chunks: Iterable[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iter
 
 def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
     """Server-sent events as (event name, data). llama-server writes errors as an `error:` field,
-    which the SSE standard would drop: it comes out as an "error" event."""
+    which the SSE standard would drop: it comes out as an "error" event. So does any other line that is
+    no field of server-sent events (the standard drops those too), as a NOT_SSE event: a server that
+    writes an error's JSON, or an HTML page, into its event stream is told, not ignored."""
     event, size = "message", 0
     data: list[str] = []
     for line in lines:
@@ -91,6 +118,8 @@ def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
             event = value
         elif name == "error":
             yield "error", value
+        elif name not in SSE_IGNORED:
+            yield NOT_SSE, line
     if data:
         yield event, "\n".join(data)
 
@@ -114,6 +143,48 @@ def server_message(body: bytes | str) -> str:
 
 
 @dataclass
+class Unread:
+    """The events of a stream that could not be read, by why (NOT_JSON, FOREIGN, MALFORMED): how many, and
+    the start of the first of each kind."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    first: dict[str, str] = field(default_factory=dict)
+    in_a_row: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def add(self, why: str, data: str) -> None:
+        self.counts[why] = self.counts.get(why, 0) + 1
+        if why not in self.first:
+            text = " ".join(data[:SAMPLE_CHARS * 4].split())
+            self.first[why] = text[:SAMPLE_CHARS] + ("…" if len(text) > SAMPLE_CHARS else "")
+        self.in_a_row += 1
+
+    def described(self, fmt: str) -> Message:
+        """What arrived, e.g. "50 events that are not JSON (the first: '…')"; for events of another format,
+        the question whether the address is right."""
+        parts = []
+        if NOT_SSE in self.counts:
+            parts.append(Message("{n} line(s) that are not server-sent events (the first: {first!r})",
+                                 n=self.counts[NOT_SSE], first=self.first[NOT_SSE]))
+        if NOT_JSON in self.counts:
+            parts.append(Message("{n} event(s) that are not JSON (the first: {first!r})",
+                                 n=self.counts[NOT_JSON], first=self.first[NOT_JSON]))
+        if FOREIGN in self.counts:
+            parts.append(Message("{n} event(s) {lacking} (the first: {first!r})",
+                                 n=self.counts[FOREIGN], lacking=_FOREIGN[fmt][0], first=self.first[FOREIGN]))
+        if MALFORMED in self.counts:
+            parts.append(Message("{n} malformed event(s) (the first: {first!r})",
+                                 n=self.counts[MALFORMED], first=self.first[MALFORMED]))
+        if not parts:
+            return Message("keep-alives and empty chunks only")
+        what = join_messages("; ", parts)
+        return Message("{what}: {question}", what=what, question=_FOREIGN[fmt][1]) if FOREIGN in self.counts else what
+
+
+@dataclass
 class Answer:
     """What has arrived of one streamed answer, at most `max_tokens` steps of it."""
 
@@ -127,7 +198,8 @@ class Answer:
     usage: Mapping[str, Any] | None = None
     timings: Mapping[str, Any] | None = None
     n_prompt: int = -1
-    malformed: int = 0
+    read: int = 0                      # chunks read (understood), with or without a token
+    unread: Unread = field(default_factory=Unread)
     absurd: int = 0                    # probabilities out of range, left out
     notices: list[str] = field(default_factory=list)
     t_first: float = NAN
@@ -210,8 +282,9 @@ class Answer:
 
     def result(self, finish: str, settings: dict[str, Any], n_ctx: int | None) -> GenerationResult:
         notices = list(self.notices)
-        if self.malformed:
-            notices.append(Message("{malformed} malformed chunk(s) from the server were skipped", malformed=self.malformed))
+        if self.unread.total:
+            notices.append(Message("{malformed} malformed chunk(s) from the server were skipped",
+                                   malformed=self.unread.total))
         if self.absurd:
             notices.append(Message("{absurd} out-of-range probabilities from the server were "
                                    "left out (shown as unknown)", absurd=self.absurd))
@@ -243,27 +316,40 @@ def read_answer(chunks: Iterable[bytes], fmt: str, answer: Answer, no_token_time
                 source: str = "the server") -> None:
     """Read the stream `chunks` (its bytes as they arrive) into `answer` until the server ends it, the
     answer is complete, `max_tokens` is reached or `stop` is set. A broken, hostile or stalled stream
-    raises RemoteEngineError; `source` names the server in its message."""
+    raises RemoteEngineError, and so does one of which no event could be read (saying what arrived);
+    `source` names the server in its message."""
     try:
-        _read_events(chunks, PARSERS[fmt], fmt == NATIVE, answer, no_token_timeout_s, on_step, stop, source)
+        _read_events(chunks, fmt, answer, no_token_timeout_s, on_step, stop, source)
     except OversizedStream as exc:
         raise RemoteEngineError("{source} sent {exc}: the answer was given up", source=source, exc=exc) from None
+    if not answer.read and answer.unread.total and not (stop is not None and stop.is_set()):
+        raise RemoteEngineError("{source} sent nothing that could be read: {what}",
+                                source=source, what=answer.unread.described(fmt))
 
 
-def _read_events(chunks: Iterable[bytes], parse: Callable[[Mapping[str, Any]], Chunk], native: bool,
-                 answer: Answer, no_token_timeout_s: float, on_step: Callable[[StepRecord], None] | None,
-                 stop: threading.Event | None, source: str) -> None:
+def _read_events(chunks: Iterable[bytes], fmt: str, answer: Answer, no_token_timeout_s: float,
+                 on_step: Callable[[StepRecord], None] | None, stop: threading.Event | None, source: str) -> None:
+    parse, native = PARSERS[fmt], fmt == NATIVE
 
     def watched() -> Iterator[bytes]:
+        idle, n_steps = 0, 0  # bytes read since the last token
         for chunk in chunks:
             yield chunk
+            idle = 0 if len(answer.steps) != n_steps else idle + len(chunk)
+            n_steps = len(answer.steps)
+            if answer.finish is not None and (idle > MAX_ANSWER_BYTES or
+                                              time.perf_counter() - answer.last_progress > no_token_timeout_s):
+                return  # complete: only the stream's end is missing
+            if idle > MAX_ANSWER_BYTES:
+                raise RemoteEngineError(
+                    "{source} sent {mib} MiB without a token after {n_steps} tokens ({what}): the answer was "
+                    "given up", source=source, mib=MAX_ANSWER_BYTES >> 20, n_steps=n_steps,
+                    what=answer.unread.described(fmt))
             if time.perf_counter() - answer.last_progress > no_token_timeout_s:
-                if answer.finish is not None:
-                    return  # complete: only the stream's end is missing
                 raise RemoteEngineError(
                     "{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens "
                     "(keep-alives and empty or malformed chunks are no progress): the answer was "
-                    "given up", source=source, no_token_timeout_s=no_token_timeout_s, n_steps=len(answer.steps))
+                    "given up", source=source, no_token_timeout_s=no_token_timeout_s, n_steps=n_steps)
 
     for event, data in iter_sse(iter_lines(watched())):
         if stop is not None and stop.is_set():
@@ -273,25 +359,41 @@ def _read_events(chunks: Iterable[bytes], parse: Callable[[Mapping[str, Any]], C
         if data.strip() == "[DONE]":
             answer.done = True
             return
-        chunk = _parse(parse, data, answer)
+        chunk = _parse(parse, data, answer, sse=event != NOT_SSE)
         if chunk is not None:
             answer.add(chunk, on_step)
             if answer.cut or (native and answer.complete):
                 return  # cut at max_tokens, or llama-server's last chunk (no [DONE] follows)
+        elif answer.unread.in_a_row >= MAX_UNREAD_IN_A_ROW:
+            raise RemoteEngineError(
+                "{source} sent {limit} events in a row that could not be read, after {n_steps} tokens: {what}; "
+                "the answer was given up", source=source, limit=MAX_UNREAD_IN_A_ROW, n_steps=len(answer.steps),
+                what=answer.unread.described(fmt))
 
 
-def _parse(parse: Callable[[Mapping[str, Any]], Chunk], data: str, answer: Answer) -> Chunk | None:
+def _parse(parse: Callable[[Mapping[str, Any]], Chunk], data: str, answer: Answer, sse: bool = True) -> Chunk | None:
+    """The chunk of one event's data (None: skipped, and counted by why). `sse` False: a line outside the
+    events, read only for an error the server wrote there."""
     try:
         payload = json.loads(data)
     except (ValueError, RecursionError):  # not JSON, or nested deeper than Python goes
-        answer.malformed += 1
+        answer.unread.add(NOT_JSON if sse else NOT_SSE, data)
         return None
     if isinstance(payload, dict) and ("error" in payload or payload.get("object") == "error"):
         raise RemoteEngineError("the server reported an error: {data}", data=server_message(data))
+    if not sse:
+        answer.unread.add(NOT_SSE, data)
+        return None
     try:
         if not isinstance(payload, dict):
-            raise MalformedChunk("not an object")
-        return parse(payload)
-    except MalformedChunk:
-        answer.malformed += 1
+            raise ForeignChunk("not an object")
+        chunk = parse(payload)
+    except ForeignChunk:
+        answer.unread.add(FOREIGN, data)
         return None
+    except MalformedChunk:
+        answer.unread.add(MALFORMED, data)
+        return None
+    answer.read += 1
+    answer.unread.in_a_row = 0
+    return chunk

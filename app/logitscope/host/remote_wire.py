@@ -19,7 +19,8 @@ Nothing a server sends is trusted: a log-probability above 0 or not finite, or a
 [0, 1], is unknown (the token's own: NaN; an alternative's: left out), and counted in `absurd`; ids
 and counts are non-negative int32 or unknown (-1); pieces and texts fit the trace's storage
 (MAX_PIECE_BYTES); text that is not valid Unicode (lone surrogates) is repaired. Anything else
-out of shape is a MalformedChunk.
+out of shape is a MalformedChunk; a chunk of another format (chat chunks from the completions endpoint,
+OpenAI chunks from llama-server's /completion) is a ForeignChunk, so the reader can say what arrived.
 """
 
 from __future__ import annotations
@@ -179,6 +180,24 @@ class MalformedChunk(ValueError):
     """A streamed chunk that does not have the shape of its format."""
 
 
+class ForeignChunk(MalformedChunk):
+    """A streamed chunk of another format, or of no format known here: the request went to the wrong kind
+    of endpoint (or server)."""
+
+
+def _openai_choices(data: Mapping[str, Any], own: str, other: tuple[str, ...]) -> Sequence[Any]:
+    """`choices` of an OpenAI chunk whose choice carries `own`; ForeignChunk for one without choices (nor
+    usage: the last chunk may have only that) and for a choice that carries another format's field instead."""
+    if "choices" not in data and "usage" not in data:
+        raise ForeignChunk("no choices")
+    choices = _list(data.get("choices"), "choices")
+    if choices and isinstance(choices[0], Mapping) and own not in choices[0]:
+        found = next((key for key in other if key in choices[0]), None)
+        if found is not None:
+            raise ForeignChunk(f"choices[0].{found} instead of choices[0].{own}")
+    return choices
+
+
 @dataclass
 class Candidate:
     token: int          # -1: the server gave no id
@@ -332,7 +351,7 @@ def _finish(choice: Mapping[str, Any]) -> str | None:
 
 def parse_chat(data: Mapping[str, Any]) -> Chunk:
     chunk = Chunk(usage=_extra(data.get("usage")), timings=_extra(data.get("timings")))
-    choices = _list(data.get("choices"), "choices")
+    choices = _openai_choices(data, "delta", ("text", "message"))
     if not choices:
         return chunk  # the usage chunk at the end
     choice = _dict(choices[0], "a choice")
@@ -351,7 +370,7 @@ def parse_chat(data: Mapping[str, Any]) -> Chunk:
 
 def parse_completion(data: Mapping[str, Any]) -> Chunk:
     chunk = Chunk(usage=_extra(data.get("usage")))
-    choices = _list(data.get("choices"), "choices")
+    choices = _openai_choices(data, "text", ("delta", "message"))
     if not choices:
         return chunk
     choice = _dict(choices[0], "a choice")
@@ -390,6 +409,8 @@ _NATIVE_STOP = {"eos": "stop", "word": "stop", "limit": "length"}
 
 
 def parse_native(data: Mapping[str, Any]) -> Chunk:
+    if not data.keys() & {"content", "completion_probabilities", "tokens", "stop"}:
+        raise ForeignChunk("choices instead of content" if "choices" in data else "no content")
     text = _text(data.get("content") or None, "content")
     chunk = Chunk(text, [_report(e) for e in _list(data.get("completion_probabilities"), "completion_probabilities")])
     ids = data.get("tokens")

@@ -1,4 +1,5 @@
-"""Connect to a remote engine: llama-server, vLLM, LM Studio, Ollama or any OpenAI-compatible server."""
+"""Connect to a remote engine: llama-server, vLLM, LM Studio, Ollama or any OpenAI-compatible server, with
+how long to wait for each token before an answer is given up (Stop ends the wait at any moment)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from logitscope.base.errors import LogitscopeError
-from logitscope.host.remote import RemoteEngine
+from logitscope.host.remote import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, RemoteEngine
 from logitscope.ui.common.background import Background
 from logitscope.ui.common.messages import translate_message
 
@@ -50,6 +52,13 @@ class ConnectDialog(QDialog):
         model_row.addWidget(self.model, 1)
         model_row.addWidget(self.list_button)
         form.addRow(self.tr("Model"), model_row)
+        self.timeout = QSpinBox()
+        self.timeout.setRange(1, int(MAX_TIMEOUT_S))
+        self.timeout.setValue(int(DEFAULT_TIMEOUT_S))
+        self.timeout.setSuffix(self.tr(" s"))
+        self.timeout.setToolTip(self.tr("An answer is given up when the server sends no token for this long "
+                                        "(a long prompt takes a while); Stop ends the wait at any moment."))
+        form.addRow(self.tr("Wait for each token"), self.timeout)
         self.insecure = QCheckBox(self.tr("Do not verify the TLS certificate (only for servers you trust)"))
         form.addRow("", self.insecure)
         self.post_sampling = QCheckBox(self.tr("Ask llama-server for post-sampling probabilities instead of raw ones"))
@@ -68,7 +77,7 @@ class ConnectDialog(QDialog):
         """The engine for what the form says; InvalidSettingsError for an address that cannot be one."""
         return RemoteEngine(self.url.text().strip(), api_key=self.api_key.text().strip() or None,
                             model=self.model.currentText().strip() or None, verify_tls=not self.insecure.isChecked(),
-                            post_sampling_probs=self.post_sampling.isChecked())
+                            post_sampling_probs=self.post_sampling.isChecked(), timeout=self.timeout.value())
 
     def accept(self) -> None:
         try:  # a bad address is reported here, and the dialog stays open to correct it
