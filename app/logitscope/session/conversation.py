@@ -50,6 +50,15 @@ class Answer:
     def tokens(self) -> list[int]:
         return [s.token for s in self.steps]
 
+    @property
+    def context_cells(self) -> int:
+        """The KV cells its request ended with (the prompt and this answer); -1 when unknown."""
+        if self.result is not None and self.result.kv.used_cells >= 0:
+            return self.result.kv.used_cells
+        if self.steps and self.steps[-1].kv_used >= 0:
+            return self.steps[-1].kv_used + 1
+        return -1
+
 
 @dataclass(eq=False)
 class Turn:
@@ -104,6 +113,14 @@ class Conversation:
                 break
             versions, active = answer.replies, answer.active_reply
         return path
+
+    def context_cells(self) -> int:
+        """The context the path on screen holds once its last answer ended: 0 for an empty chat, -1 unknown."""
+        turns = self.turns
+        if not turns:
+            return 0
+        answer = turns[-1].answer
+        return answer.context_cells if answer is not None else -1
 
     # -- versions of a question ------------------------------------------------------------------------
     def _versions(self, turn_index: int) -> tuple[list[Turn], Any, str]:
