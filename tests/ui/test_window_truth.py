@@ -17,3 +17,35 @@ def test_score_a_text_does_not_ask_for_the_model_that_is_loaded(qtbot, scripted_
     dialog.show()
     assert dialog.status.text() == dialog.ready_text() and dialog.score_button.isEnabled()
     dialog.close()
+
+
+def shows_context(qtbot, window, used: int) -> None:
+    """The status bar says `used` cells of the context at once, the Memory dock's gauge a moment later."""
+    assert window.status.context.text() == f"context {used} / {window.bridge.info.n_ctx}"
+    qtbot.waitUntil(lambda: window.memory.gauge.value() == used, timeout=5_000)
+
+
+def test_switching_chats_and_versions_shows_that_ones_context(qtbot, scripted_window):
+    w = scripted_window
+    w.docks["memory"].raise_()   # the gauge on screen
+    first = ask(qtbot, w, "Say hi.", max_tokens=5)
+    a = first.result.kv.used_cells
+    shows_context(qtbot, w, a)
+    w.new_chat()   # nothing asked yet: no context of its own, not the last chat's
+    shows_context(qtbot, w, 0)
+    second = ask(qtbot, w, "Name a colour.", max_tokens=5)
+    b = second.result.kv.used_cells
+    assert a != b
+    shows_context(qtbot, w, b)
+    w.conversation_list.setCurrentRow(1)   # the first chat again
+    assert w.current.turns[0].answer is first
+    shows_context(qtbot, w, a)
+    w.regenerate(0)
+    qtbot.waitUntil(lambda: w.streaming is None and w.current.turns[0].answer.result is not None, timeout=10_000)
+    c = w.current.turns[0].answer.result.kv.used_cells
+    assert c != a
+    shows_context(qtbot, w, c)
+    w.switch_branch(0, 0)   # the first version: its context, not the one just made
+    shows_context(qtbot, w, a)
+    w.conversation_list.setCurrentRow(0)
+    shows_context(qtbot, w, b)

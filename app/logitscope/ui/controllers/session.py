@@ -73,6 +73,10 @@ class SessionController(QObject):
     def busy(self) -> bool:
         return self.streaming is not None
 
+    def streaming_answers(self) -> list[Answer]:
+        """Every answer that streams now: the versions decoded together, or the one answer (none: [])."""
+        return list(self._batch) or ([self.streaming[1]] if self.streaming is not None else [])
+
     def open(self, conversation: Conversation) -> bool:
         """Show another conversation; refused (False) while an answer streams."""
         if self.busy:
