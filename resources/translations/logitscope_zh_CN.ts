@@ -5762,27 +5762,33 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="143"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="159"/>
         <source>p of the chosen token (raw)</source>
         <translation>所选 token 的 p（原始）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="58"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="70"/>
         <source>latency (ms)</source>
         <translation>延迟（ms）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/timeline.py" line="59"/>
+        <source>p (raw)</source>
+        <translation>p（原始）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="71"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="143"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="66"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="159"/>
         <source>entropy (nats)</source>
         <translation>熵（nats）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="146"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="162"/>
         <source>thinking</source>
         <translation>思考</translation>
     </message>

@@ -49,3 +49,26 @@ def test_switching_chats_and_versions_shows_that_ones_context(qtbot, scripted_wi
     shows_context(qtbot, w, a)
     w.conversation_list.setCurrentRow(0)
     shows_context(qtbot, w, b)
+
+
+def test_the_timeline_gives_p_and_entropy_axes_of_their_own(qtbot, recording):
+    """p (0 to 1) on the left axis, the entropy in nats on a right-hand axis of its own: an entropy of 3.5
+    nats is not drawn on p's scale, nor p squeezed into the bottom quarter of an entropy scale."""
+    from dataclasses import replace
+
+    from logitscope.ui.inspector.timeline import TimelinePanel
+
+    panel = TimelinePanel()
+    qtbot.addWidget(panel)
+    steps = [replace(s) for s in recording.answers[0][0]]
+    steps[2] = replace(steps[2], entropy_raw=3.5)
+    panel.set_steps(steps)
+    p_lo, p_hi = panel.top.vb.viewRange()[1]
+    assert p_lo <= 0 and 1 <= p_hi < 1.1
+    assert panel.h_curve.getViewBox() is panel.entropy_view is not panel.top.vb
+    h_lo, h_hi = panel.entropy_view.viewRange()[1]
+    most = max(s.entropy_raw for s in steps)
+    assert most >= 3.5 and h_lo <= 0 and most <= h_hi < most + 1.2   # in whole nats above the highest
+    right = panel.top.getAxis("right")
+    assert right.isVisible() and right.linkedView() is panel.entropy_view and "entropy" in right.labelText
+    assert "p" in panel.top.getAxis("left").labelText
