@@ -72,3 +72,23 @@ def test_the_timeline_gives_p_and_entropy_axes_of_their_own(qtbot, recording):
     right = panel.top.getAxis("right")
     assert right.isVisible() and right.linkedView() is panel.entropy_view and "entropy" in right.labelText
     assert "p" in panel.top.getAxis("left").labelText
+
+
+def test_the_preview_waterfall_says_its_first_bar_is_the_stored_head(qtbot, recording):
+    """A preview re-samples the stored head (128 candidates), not the vocabulary: the first bar and the
+    caption say so, with the vocabulary's real count beside it."""
+    from logitscope.protocol.sampler_settings import PRESETS
+    from logitscope.ui.inspector.state import StepView
+    from logitscope.ui.inspector.waterfall import WaterfallPanel
+
+    panel = WaterfallPanel()
+    qtbot.addWidget(panel)
+    steps, result = recording.answers[0]
+    step = steps[1]
+    n_vocab, n_head = step.stages[0].n_in, len(step.raw_ids)
+    assert n_head < n_vocab
+    panel.show_step(StepView(step, result.settings))   # as recorded: the vocabulary, all of it
+    assert panel._names[0] == "vocabulary" and panel.count_labels[0].toPlainText() == f"{n_vocab:,}"
+    panel.show_step(StepView(step, result.settings, preview=PRESETS["Creative"]))
+    assert panel._names[0] == "stored head" and panel.count_labels[0].toPlainText() == f"{n_head:,}"
+    assert f"{n_head:,} of {n_vocab:,} candidates" in panel.info.text() and panel.info.isVisibleTo(panel)
