@@ -553,7 +553,7 @@
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="418"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="414"/>
         <source>Beam search needs a local model: a server cannot keep every hypothesis in sequences of its own.</source>
         <translation>束搜索需要本地模型：服务器无法把每个假设保存在各自的序列中。</translation>
     </message>
@@ -1103,12 +1103,12 @@
 <context>
     <name>ChatSettingsController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/chat_settings.py" line="75"/>
+        <location filename="../../app/logitscope/ui/controllers/chat_settings.py" line="80"/>
         <source>This chat&apos;s saved settings: {0}</source>
         <translation>此对话保存的设置：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/chat_settings.py" line="87"/>
+        <location filename="../../app/logitscope/ui/controllers/chat_settings.py" line="92"/>
         <source>This chat&apos;s settings could not be saved yet (the history is busy); they are kept and saved with the next change</source>
         <translation>此对话的设置暂时无法保存（历史记录正忙）；设置已保留，将在下次更改时保存</translation>
     </message>
@@ -2256,52 +2256,57 @@
         <translation>当前回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="80"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="83"/>
         <source>&lt;b&gt;KV cache map&lt;/b&gt; (after the last answer)</source>
         <translation>&lt;b&gt;KV 缓存图&lt;/b&gt;（上一次回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="87"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="90"/>
         <source>reused (not evaluated again)</source>
         <translation>复用（未重新计算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="105"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="114"/>
         <source>Shown after the next answer.</source>
         <translation>下一次回答后显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="105"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="115"/>
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="113"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="128"/>
+        <source>This chat (or this version of it) is not in the engine&apos;s KV cache now: its map is shown after its next answer.</source>
+        <translation>此对话（或它的这个版本）目前不在引擎的 KV 缓存中：它的下一个回答之后显示其映射图。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="143"/>
         <source>This engine cannot show its KV cache map (a remote server does not report its cells).</source>
         <translation>此引擎无法显示 KV 缓存图（远程服务器不报告其缓存单元）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="123"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="158"/>
         <source>{0} in each of {1} layers</source>
         <translation>{1} 层中每层 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="125"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="160"/>
         <source>by layer: {0}</source>
         <translation>按层：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="127"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="162"/>
         <source>{0} tokens reused, {1} evaluated, {2} freed on the last request.</source>
         <translation>上一次请求：复用 {0} 个 token，计算 {1} 个，释放 {2} 个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="129"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="164"/>
         <source>{0} per cell ({1}); {2} cells in use = {3} of {4} allocated.</source>
         <translation>每个单元 {0}（{1}）；已用 {2} 个单元 = {3}，共分配 {4}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="135"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="170"/>
         <source>The KV cache map could not be read: {0}</source>
         <translation>无法读取 KV 缓存图：{0}</translation>
     </message>
@@ -4464,7 +4469,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>首选不同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="193"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="233"/>
         <source>Paste or open a text and press Score.</source>
         <translation>粘贴或打开文本，然后按“评分”。</translation>
     </message>
@@ -4494,98 +4499,98 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="247"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="252"/>
         <source>The KL divergence follows llama-perplexity&apos;s chunks: the mode is now llama.cpp perplexity (chunks).</source>
         <translation>KL 散度沿用 llama-perplexity 的分块：模式现在是 llama.cpp 困惑度（分块）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="271"/>
-        <location filename="../../app/logitscope/ui/score/view.py" line="273"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="276"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="278"/>
         <source>Scoring…</source>
         <translation>正在评分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="278"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="283"/>
         <source>Waiting for the chat&apos;s answer to finish (the model does one thing at a time)…</source>
         <translation>正在等待聊天回答结束（模型一次只做一件事）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="279"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="284"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>正在等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="311"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="316"/>
         <source>Scoring stopped: {0}</source>
         <translation>评分已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="322"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="327"/>
         <source>Starting a second engine process for {0}…</source>
         <translation>正在为 {0} 启动第二个引擎进程…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="329"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="334"/>
         <source>Loading {0} in a second engine process…</source>
         <translation>正在第二个引擎进程中加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="334"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="339"/>
         <source>Scoring with {0}…</source>
         <translation>正在用 {0} 打分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="360"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="365"/>
         <source>Another scoring is running: press Score once it is done (or cancel it).</source>
         <translation>另一项评分正在进行：等它完成（或取消它）后再按“评分”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="364"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="369"/>
         <source>Paste or open a text of at least {0:,} tokens (two chunks), then press Score: {1} compared with {2} by KL divergence.</source>
         <translation>粘贴或打开至少 {0:,} 个词元（两个分块）的文本，然后按“评分”：按 KL 散度对比 {1} 与 {2}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="374"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="379"/>
         <source>Load a model to compare it by KL divergence.</source>
         <translation>请先加载一个模型，才能按 KL 散度对比它。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="392"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="397"/>
         <source>Starting an engine process for {0}…</source>
         <translation>正在为 {0} 启动引擎进程…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="407"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="412"/>
         <source>1/2: loading {0}…</source>
         <translation>1/2：正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="408"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="413"/>
         <source>1/2: scoring with {0}, its distributions written to a temporary file ({1})… {2} %</source>
         <translation>1/2：正在用 {0} 评分，它的分布写入临时文件（{1}）… {2} %</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="410"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="415"/>
         <source>2/2: loading {0}…</source>
         <translation>2/2：正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="411"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="416"/>
         <source>2/2: scoring with {0} against {1}&apos;s distributions… {2} %</source>
         <translation>2/2：正在用 {0} 对照 {1} 的分布评分… {2} %</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="423"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="428"/>
         <source>{0:,} tokens compared by KL divergence in {1:.1f} s (both models, one after the other); the temporary file of {2}&apos;s distributions ({3}) is deleted.</source>
         <translation>用 KL 散度对比了 {0:,} 个词元，耗时 {1:.1f} 秒（两个模型先后运行）；{2} 的分布的临时文件（{3}）已删除。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="472"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="477"/>
         <source>{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).</source>
         <translation>{1:.2f} 秒内为 {0:,} 个 token 评分（{2:,.0f} token/秒）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="487"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="492"/>
         <source>Top-1 differs ({0:,})</source>
         <translation>首选不同（{0:,}）</translation>
     </message>
@@ -4667,22 +4672,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>没有 BOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="499"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="504"/>
         <source>Score a text: how surprising each token was to the model, perplexity, rank histogram</source>
         <translation>为文本评分：每个 token 对模型而言有多意外、困惑度、排名直方图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="501"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="506"/>
         <source>&amp;Score a text…</source>
         <translation>为文本评分(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="508"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="513"/>
         <source>Load a model to score a text.</source>
         <translation>请先加载模型再为文本评分。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="510"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="515"/>
         <source>Scoring needs a local model: a server does not give every token&apos;s rank.</source>
         <translation>评分需要本地模型：服务器不提供每个 token 的排名。</translation>
     </message>
@@ -4769,33 +4774,33 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SessionController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="90"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="94"/>
         <source>Load a model first (File ▸ Open model…)</source>
         <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="179"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="184"/>
         <source>Forking needs token ids: use a local model</source>
         <translation>分叉需要 token id：请使用本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="182"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="187"/>
         <source>Forking works when nothing is generating</source>
         <translation>分叉只能在没有生成进行时使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="323"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="331"/>
         <source>{0} answers in {1:.1f} s, decoded together: {2:.0f} tokens/s in all, {3:.0f} per answer</source>
         <translation>{0} 个回答用时 {1:.1f} 秒，同时解码：合计每秒 {2:.0f} 个词元，每个回答 {3:.0f} 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="326"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="334"/>
         <source> (one answer alone: {0:.0f} tokens/s)</source>
         <translation>（单独一个回答：每秒 {0:.0f} 个词元）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="155"/>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="234"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="159"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="242"/>
         <source>Not sent: {0}</source>
         <translation>未发送：{0}</translation>
     </message>
@@ -5782,27 +5787,33 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="143"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="159"/>
         <source>p of the chosen token (raw)</source>
         <translation>所选 token 的 p（原始）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="58"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="70"/>
         <source>latency (ms)</source>
         <translation>延迟（ms）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/timeline.py" line="59"/>
+        <source>p (raw)</source>
+        <translation>p（原始）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="71"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="143"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="66"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="159"/>
         <source>entropy (nats)</source>
         <translation>熵（nats）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="146"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="162"/>
         <source>thinking</source>
         <translation>思考</translation>
     </message>
@@ -5990,62 +6001,77 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>第 {0} 步：该引擎不报告采样器各阶段（远程服务器在其自身一侧采样）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="149"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="107"/>
+        <source>stored head</source>
+        <translation>已存储的头部</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="151"/>
         <source>Step {0}, {1}. Chain: {2}. Mass kept is the share of probability left after each stage (compounded).</source>
         <translation>第 {0} 步，{1}。采样链：{2}。保留质量是每个阶段之后剩余的概率占比（逐级累乘）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="162"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="164"/>
         <source>{0}: μ {1:.2f} → {2:.2f}</source>
         <translation>{0}：μ {1:.2f} → {2:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="165"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="167"/>
         <source>dynamic temperature T = {0:.2f}</source>
         <translation>动态温度 T = {0:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="167"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="169"/>
         <source>XTC removed the top choices</source>
         <translation>XTC 移除了首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="168"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="170"/>
         <source>XTC did not act at this step</source>
         <translation>XTC 在这一步未起作用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="170"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="172"/>
         <source>DRY penalized {0:,} tokens</source>
         <translation>DRY 惩罚了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="172"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="174"/>
         <source>the grammar allowed {0:,} tokens</source>
         <translation>语法允许了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="177"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="179"/>
         <source>the preview could not be computed: {0}</source>
         <translation>无法计算预览：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="178"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="180"/>
         <source>not replayed: {0}</source>
         <translation>未重放：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="106"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="186"/>
+        <source>preview from the stored head: {0:,} of {1:,} candidates, {2:.1%} of the probability (the rest is not replayed)</source>
+        <translation>基于已存储的头部预览：{1:,} 个候选中的 {0:,} 个，占概率的 {2:.1%}（其余部分不重放）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="188"/>
+        <source>preview from the stored head: {0:,} candidates, {1:.1%} of the probability (the rest is not replayed)</source>
+        <translation>基于已存储的头部预览：{0:,} 个候选，占概率的 {1:.1%}（其余部分不重放）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="107"/>
         <source>vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="147"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="149"/>
         <source>preview with the current sliders</source>
         <translation>按当前滑块预览</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="147"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="149"/>
         <source>as recorded</source>
         <translation>按记录</translation>
     </message>

@@ -114,7 +114,8 @@ def test_hostile_settings_open_the_chat_with_the_defaults(qtbot, scripted_window
     try:   # what was left out is said in the status bar when the chat is shown
         qtbot.waitUntil(lambda: any("This chat's saved settings" in line for line in again.said), timeout=5_000)
         assert again.current.turns[0].user == "Say hi." and again.current.turns[0].answer.text
-        expected = PRESETS["Balanced"] if stored.startswith("[") else replace(PRESETS["Balanced"], top_k=3)
+        # no sampler settings left: those its answer was made with (greedy); some: on the default preset
+        expected = GREEDY if stored.startswith("[") else replace(PRESETS["Balanced"], top_k=3)
         assert again.sampler.settings() == expected
         assert again.chat_settings.bar.prompt() == "" and again.sampler.max_tokens.value() == 512
     finally:
@@ -157,3 +158,24 @@ def test_presets_are_saved_renamed_and_deleted_from_the_bar(qtbot, scripted_wind
     assert bar.prompt() == "Talk like a pirate."
     assert bar.ask_save(ask=lambda *_args, **_kwargs: ("Concise", True)) is None   # a built-in name: refused
     assert "built-in" in w.last_error[1]
+
+
+def test_a_chat_saved_without_settings_opens_with_those_of_its_last_answer(qtbot, scripted_window, tmp_path,
+                                                                          recording):
+    """An older chat (saved before chats kept settings) opens with the settings its last answer was made with,
+    not the default preset: clicking one of its tokens shows the recorded step, not a preview."""
+    w = scripted_window
+    w.sampler.set_settings(CREATIVE)
+    ask(qtbot, w, "Say hi.", max_tokens=5)
+    store_id = w.current.store_id
+    w.close()
+    with sqlite3.connect(tmp_path / "home" / "history.sqlite3") as db:
+        db.execute("UPDATE conversations SET settings_json = NULL WHERE id = ?", (store_id,))
+    again = reopen(qtbot, tmp_path, recording)
+    try:
+        assert again.current.turns[0].user == "Say hi."
+        assert again.sampler.settings() == CREATIVE   # (the real engine records max tokens too; scripted: not)
+        again.select_step(0, 1)
+        assert not again.current_step_view().is_preview
+    finally:
+        again.close()

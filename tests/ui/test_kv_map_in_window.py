@@ -87,3 +87,29 @@ def _counting(method, calls: list[object]):  # noqa: ANN001, ANN202
         return method()
 
     return counted
+
+
+def test_kv_map_shows_only_the_conversation_in_the_cache(qtbot, real_window):
+    """Another chat, or another version, is not what the engine's cache holds: the map says so instead of
+    drawing the other one's cells, and comes back with the chat and version it belongs to."""
+    w, panel = real_window, real_window.memory.kv_map
+    w.docks["memory"].raise_()
+    ask(qtbot, w, "What is the capital of France?", max_tokens=8)
+    qtbot.waitUntil(lambda: panel.kv is not None, timeout=10_000)
+    france = panel.kv
+    w.new_chat()
+    assert panel.kv is None and panel.strip.runs == [] and panel.summary.text() == "Shown after the next answer."
+    ask(qtbot, w, "Name a colour.", max_tokens=6)
+    qtbot.waitUntil(lambda: panel.kv is not None, timeout=10_000)
+    colour = panel.kv
+    assert colour is not france
+    w.conversation_list.setCurrentRow(1)   # the first chat: the cache holds the second one
+    assert panel.kv is None and panel.strip.runs == [] and "not in the engine's KV cache" in panel.summary.text()
+    w.conversation_list.setCurrentRow(0)   # back: its map, as it was
+    assert panel.kv is colour and panel.strip.runs == colour.runs
+    w.regenerate(0)
+    qtbot.waitUntil(lambda: w.streaming is None and panel.kv is not None and panel.kv is not colour, timeout=30_000)
+    w.switch_branch(0, 0)   # the first version is not what the cache holds now
+    assert panel.kv is None and "not in the engine's KV cache" in panel.summary.text()
+    w.switch_branch(0, 1)
+    assert panel.kv is not None and panel.kv is not colour

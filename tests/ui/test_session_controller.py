@@ -109,6 +109,36 @@ def test_a_fork_is_saved_with_where_it_left_its_source(qtbot, session, recording
         again.close()
 
 
+class CountedGate:
+    """Lets `n` steps through, then holds each until opened (a ScriptedEngine gate)."""
+
+    def __init__(self, n: int) -> None:
+        self.left, self.opened = n, threading.Event()
+
+    def wait(self, timeout: float) -> bool:
+        if self.left > 0:
+            self.left -= 1
+            return True
+        return self.opened.wait(timeout)
+
+
+def test_a_fork_of_a_stopped_answer_grows_no_longer_than_it(qtbot, session, scripted):
+    scripted.gate = gate = CountedGate(4)
+    session.send("Say hi.")
+    source = session.current.turns[0].answer
+    qtbot.waitUntil(lambda: len(source.steps) == 4, timeout=10_000)
+    session.stop()
+    with qtbot.waitSignal(session.answerEnded, timeout=10_000):
+        gate.opened.set()
+    assert source.status == "stopped" and len(source.steps) == 4
+    forced = next(t for t in source.steps[1].raw_ids.tolist() if t != source.steps[1].token)
+    answered(qtbot, session, lambda: session.fork(0, 1, forced))
+    assert scripted.requests[-1].options.max_tokens == 3   # 1 copied + 3 new: the 4 it was stopped at
+    assert scripted.requests[-1].options.forced == (forced,)
+    answered(qtbot, session, lambda: session.fork(0, 1, forced))   # a fork of a finished answer: the sliders' max
+    assert scripted.requests[-1].options.max_tokens == 6
+
+
 def test_stop_keeps_the_partial_answer_marked_stopped(qtbot, session, scripted):
     scripted.gate = threading.Event()
     session.send("Count to three.")

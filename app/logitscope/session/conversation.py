@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from logitscope.base.errors import InvalidSettingsError
 from logitscope.protocol.api import ChatMessage
 from logitscope.protocol.attachments import Attachment, render_message
+from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.session.chat_settings import ChatSettings
 
@@ -49,6 +51,15 @@ class Answer:
     @property
     def tokens(self) -> list[int]:
         return [s.token for s in self.steps]
+
+    @property
+    def context_cells(self) -> int:
+        """The KV cells its request ended with (the prompt and this answer); -1 when unknown."""
+        if self.result is not None and self.result.kv.used_cells >= 0:
+            return self.result.kv.used_cells
+        if self.steps and self.steps[-1].kv_used >= 0:
+            return self.steps[-1].kv_used + 1
+        return -1
 
 
 @dataclass(eq=False)
@@ -104,6 +115,28 @@ class Conversation:
                 break
             versions, active = answer.replies, answer.active_reply
         return path
+
+    def context_cells(self) -> int:
+        """The context the path on screen holds once its last answer ended: 0 for an empty chat, -1 unknown."""
+        turns = self.turns
+        if not turns:
+            return 0
+        answer = turns[-1].answer
+        return answer.context_cells if answer is not None else -1
+
+    def answered_with(self) -> tuple[SamplerSettings | None, int | None]:
+        """The sampler settings (without the seed drawn) and max tokens the path's last readable answer was made
+        with: for a chat that recorded no settings of its own; (None, None) when no answer says."""
+        for turn in reversed(self.turns):
+            recorded = turn.answer.settings if turn.answer is not None else {}
+            try:
+                sampler = replace(SamplerSettings.from_dict(recorded), seed=None) if recorded else None
+            except InvalidSettingsError:
+                sampler = None
+            if sampler is not None:
+                max_tokens = recorded.get("max_tokens")
+                return sampler, max_tokens if isinstance(max_tokens, int) and max_tokens > 0 else None
+        return None, None
 
     # -- versions of a question ------------------------------------------------------------------------
     def _versions(self, turn_index: int) -> tuple[list[Turn], Any, str]:

@@ -406,11 +406,7 @@ def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, mode
                          QKeySequence(SHORTCUT), tip)
     model_menu.addAction(action)
 
-    def refresh_kv_map() -> None:
-        kv_map.stale = True
-        kv_map.refresh()
-
-    dialog.on_finished.append(refresh_kv_map)
+    dialog.on_finished.append(kv_map.show_search)
 
     def update() -> None:
         # a remote engine cannot search beams: said in the menu and the dialog, not after two answers are run

@@ -3,8 +3,9 @@
 
 A new chat starts from what the controls show (the last used settings: a preset picked, a slider tuned
 carry on into the next chat, as they did before chats had settings of their own); a saved chat that
-recorded none (an older one, or one whose settings cannot be read) gets the defaults: Settings' default
-sampler preset and its own 'system' message. A change reaches the store a moment later (SAVE_DELAY_MS: a
+recorded none (an older one, or one whose settings cannot be read) gets the sampler settings and max tokens
+its last answer was made with (so its steps show as recorded, not as a preview), else the defaults: Settings'
+default sampler preset and its own 'system' message. A change reaches the store a moment later (SAVE_DELAY_MS: a
 dragged slider writes once), and at once when another chat is shown.
 """
 
@@ -61,10 +62,14 @@ class ChatSettingsController(QObject):
             self.history.save_settings(conversation, self.current_settings())
             return
         settings = conversation.settings
+        sampler, max_tokens = (settings.sampler, settings.max_tokens)
+        if sampler is None:   # none recorded: what its last answer was made with, else the default preset
+            sampler, answered_max = conversation.answered_with()
+            max_tokens = max_tokens or answered_max
         self._applying = True
         try:
-            self.sampler.set_settings(settings.sampler or self.app_settings.preset(self.app_settings.app.sampler_preset))
-            self.sampler.max_tokens.setValue(settings.max_tokens or self._default_max_tokens)
+            self.sampler.set_settings(sampler or self.app_settings.preset(self.app_settings.app.sampler_preset))
+            self.sampler.max_tokens.setValue(max_tokens or self._default_max_tokens)
             self.sampler.set_stop_sequences(settings.stop or ())
             self.sampler.reasoning_budget.setValue(UNLIMITED if settings.reasoning_budget is None
                                                    else settings.reasoning_budget)

@@ -73,6 +73,10 @@ class SessionController(QObject):
     def busy(self) -> bool:
         return self.streaming is not None
 
+    def streaming_answers(self) -> list[Answer]:
+        """Every answer that streams now: the versions decoded together, or the one answer (none: [])."""
+        return list(self._batch) or ([self.streaming[1]] if self.streaming is not None else [])
+
     def open(self, conversation: Conversation) -> bool:
         """Show another conversation; refused (False) while an answer streams."""
         if self.busy:
@@ -174,7 +178,8 @@ class SessionController(QObject):
         return True
 
     def fork(self, turn_index: int, step_index: int, token: int) -> bool:
-        """Regenerate the answer from `step_index`, with `token` forced there; the old one stays a version."""
+        """Regenerate the answer from `step_index`, with `token` forced there; the old one stays a version. A fork
+        of an answer the user stopped ends at the stopped answer's length (else at max tokens more)."""
         if not self.services.can_fork():
             self.notice.emit(self.tr("Forking needs token ids: use a local model"))
             return False
@@ -189,7 +194,10 @@ class SessionController(QObject):
             return False
         prefix_steps = [replace(s) for s in source.steps[:step_index]]
         answer = Answer(steps=prefix_steps, forked_at=step_index, prefix_steps=step_index)
-        self._start_answer(turn_index, answer, settings, prefix=tuple(s.token for s in prefix_steps), forced=(token,),
+        options = self.services.decode_options((token,))
+        if source.status == "stopped":   # the user stopped it there: the fork grows no longer than it did
+            options = replace(options, max_tokens=max(1, len(source.steps) - step_index))
+        self._start_answer(turn_index, answer, settings, prefix=tuple(s.token for s in prefix_steps), options=options,
                            path_changes=turn_index < len(self.current.turns) - 1)
         return True
 

@@ -1,5 +1,6 @@
 """What the session's signals change on screen: the chat's turns and answers, the step the inspector follows,
-the memory panel's fill and the status line's speed and context."""
+the memory panel's fill and KV map and the status line's speed and context (the chat and version shown, never
+another's: the KV map only while the engine's cache holds them)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 
 from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.session.conversation import Answer
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.controllers.inspector_coordinator import InspectorCoordinator
 from logitscope.ui.controllers.session import SessionController
@@ -23,6 +25,7 @@ class SessionDisplay(QObject):
         super().__init__(parent)
         self.session, self.chat, self.inspector, self.memory, self.status = session, chat, inspector, memory, status
         self.update_actions = update_actions
+        self.cached: list[Answer] = []   # the answers (several: decoded together) the engine's KV cache holds now
         session.pathChanged.connect(self.show_path)
         session.turnAdded.connect(lambda index: chat.add_turn(session.current.turns[index]))
         session.answerStarted.connect(self.answer_started)
@@ -33,6 +36,7 @@ class SessionDisplay(QObject):
         """Another conversation on screen: the chat shows it, the inspector forgets the old one's step."""
         self.chat.show_conversation(self.session.current)
         self.inspector.show_conversation(self.session.current)
+        self.show_context()
 
     def show_path(self) -> None:
         """The same conversation on another branch: the chat redraws, a selection there follows the last turn."""
@@ -41,9 +45,27 @@ class SessionDisplay(QObject):
         self.inspector.show_conversation(current)
         if current.turns:
             self.inspector.follow(len(current.turns) - 1)
+        self.show_context()
         self.update_actions()
 
+    def show_context(self) -> None:
+        """The context of the chat and version on screen (as its last answer ended), never another's; the KV map
+        only while the engine's cache holds them."""
+        current = self.session.current
+        last = current.turns[-1].answer if current.turns else None
+        self.memory.kv_map.show_cached(any(last is answer for answer in self.cached), bool(current.turns))
+        used = current.context_cells()
+        self.status.show_context(used)
+        self.memory.set_used(max(used, 0))
+
     def answer_started(self, turn_index: int) -> None:
+        streaming = self.session.streaming_answers()
+        if streaming:   # the engine's cache is these answers' from now on
+            path = [turn.answer for turn in self.session.current.turns]
+            if not any(a is b for a in self.cached for b in path):
+                self.memory.kv_map.forget()   # the map was of another chat or version
+            self.cached = streaming
+            self.memory.kv_map.show_cached(True)
         self.chat.answers[turn_index].refresh()
         self.inspector.follow(turn_index)
         self.update_actions()

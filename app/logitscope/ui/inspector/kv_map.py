@@ -73,7 +73,10 @@ def segment_name(segment: str) -> str:
 class KvMapPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.kv: KvMap | None = None
+        self.kv: KvMap | None = None       # the map drawn
+        self.held: KvMap | None = None     # the engine's last map, drawn while its chat and version are on screen
+        self.elsewhere = False             # the chat or version on screen is not what the engine's cache holds
+        self.n_ctx = 0
         self.available = True
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 6, 0, 0)
@@ -98,24 +101,56 @@ class KvMapPanel(QWidget):
 
     def clear(self, n_ctx: int) -> None:
         """A fresh context (a model was loaded): every cell free, nothing to tell yet."""
+        self.kv = self.held = None
+        self.elsewhere = False
+        self.n_ctx = n_ctx
+        self._show_nothing(n_ctx)
+
+    def _show_nothing(self, n_ctx: int, text: str = "") -> None:
         self.kv = None
         self.strip.set_cells(n_ctx, [])
         self.beams.set_cells(0, [])
         if self.available:
-            self.summary.setText(self.tr("Shown after the next answer.") if n_ctx else self.tr("No model loaded."))
+            self.summary.setText(text or (self.tr("Shown after the next answer.") if self.n_ctx
+                                          else self.tr("No model loaded.")))
+
+    def show_cached(self, cached: bool, asked: bool = True) -> None:
+        """The chat and version on screen is (`cached`) or is not what the engine's cache holds: its map, or no
+        cells at all (never another chat's); `asked`: it has a question, else it has no context yet."""
+        self.elsewhere = not cached
+        if not self.available:
+            return
+        if cached and self.held is not None:
+            self._draw(self.held)
+        elif cached:
+            self._show_nothing(self.n_ctx)
+        else:
+            self._show_nothing(0, self.tr("This chat (or this version of it) is not in the engine's KV cache now: "
+                                          "its map is shown after its next answer.") if asked else "")
+
+    def forget(self) -> None:
+        """The engine's cache now holds another chat or version than the map: drop the map."""
+        self.held = None
+        if not self.elsewhere:
+            self._show_nothing(self.n_ctx)
 
     def set_capabilities(self, caps: dict[str, object]) -> None:
         self.available = bool(caps.get("kv_map", False))
         if not self.available:
-            self.kv = None
+            self.kv = self.held = None
             self.strip.set_cells(0, [])
             self.beams.set_cells(0, [])
             self.summary.setText(self.tr("This engine cannot show its KV cache map (a remote server does not "
                                          "report its cells)."))
         elif self.kv is None:
-            self.clear(self.strip.n_ctx)
+            self.clear(self.n_ctx)
 
     def set_map(self, kv: KvMap) -> None:
+        self.held = kv
+        if not self.elsewhere:
+            self._draw(kv)
+
+    def _draw(self, kv: KvMap) -> None:
         self.kv = kv
         self.strip.set_cells(kv.n_ctx, kv.runs)
         in_use = sum(run.count for run in kv.runs)
@@ -152,6 +187,11 @@ class KvMapFeed(QObject):
     def _on_answer(self, _result: object) -> None:
         self.stale = True
         self.refresh()
+
+    def show_search(self) -> None:
+        """A search of its own (beams) filled the cache: its map is shown whatever chat is on screen."""
+        self.panel.elsewhere = False
+        self._on_answer(None)
 
     def refresh(self) -> None:
         panel = self.panel

@@ -1,5 +1,5 @@
-"""Timeline: per step, the chosen token's probability, the entropy and the latency. A repetition loop
-shows up as a run of probabilities near 1 with entropy near 0.
+"""Timeline: per step, the chosen token's probability (left axis, 0 to 1), the entropy (right axis, nats) and
+the latency. A repetition loop shows up as a run of probabilities near 1 with entropy near 0.
 
 Cheap while an answer streams: only the new steps are read (into arrays that grow by doubling),
 the axes' ranges grow in whole chunks (an axis is redrawn when its range changes, which is the costly
@@ -20,6 +20,7 @@ from logitscope.ui.inspector.plots import cache_axes
 
 X_CHUNK = 64  # steps: the x axis's smallest range; it then grows by half or a third of itself (below)
 THINKING_RGBA = (140, 100, 210, 45)
+P_COLOR, H_COLOR = "#3c82dc", "#dc7828"   # the chosen token's p, the entropy: curves, axes and the title
 LATENCY_SCALE_MS = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000)
 
 
@@ -54,19 +55,34 @@ class TimelinePanel(QWidget):
         self.bottom = self.graphs.addPlot(row=1, col=0)
         self.bottom.setXLink(self.top)
         self._show_title(False)
-        # no left label on the top plot: its title names both curves, and two vertical labels overlap in a short dock
+        # p (0 to 1) on the left axis, the entropy (nats, unbounded) on a right-hand axis of its own view
+        self.top.setLabel("left", self.tr("p (raw)"), color=P_COLOR)
+        self.top.setYRange(0, 1, padding=0.02)
+        self.entropy_view = pg.ViewBox(enableMenu=False)
+        self.entropy_view.setMouseEnabled(False, False)   # the wheel and drags go to the plot below it
+        self.top.showAxis("right")
+        self.top.scene().addItem(self.entropy_view)
+        self.top.getAxis("right").linkToView(self.entropy_view)
+        self.top.setLabel("right", self.tr("entropy (nats)"), color=H_COLOR)
+        self.entropy_view.setXLink(self.top)
+        self.entropy_view.disableAutoRange()
+        self.top.vb.sigResized.connect(lambda: self.entropy_view.setGeometry(self.top.vb.sceneBoundingRect()))
         self.bottom.setLabel("left", self.tr("latency (ms)"))
         self.bottom.setLabel("bottom", self.tr("step"))
+        self.bottom.showAxis("right")
+        self.bottom.getAxis("right").setStyle(showValues=False)
         for plot in (self.top, self.bottom):
             plot.setMenuEnabled(False)
             plot.showGrid(x=True, y=True, alpha=0.15)
-            plot.getAxis("left").setWidth(52)  # both plots' x axes line up
+            for side in ("left", "right"):
+                plot.getAxis(side).setWidth(52)  # both plots' x axes line up
             plot.disableAutoRange()  # ranges are set in chunks here (see _fit)
             cache_axes(plot)
             plot.vb.sigRangeChangedManually.connect(self._user_moved)
         # one-pixel lines: a wider pen is stroked as a polygon, 0.4 ms per curve and repaint (bench --window)
-        self.p_curve = self.top.plot([], [], pen=pg.mkPen((60, 130, 220), width=1))
-        self.h_curve = self.top.plot([], [], pen=pg.mkPen((220, 120, 40), width=1))
+        self.p_curve = self.top.plot([], [], pen=pg.mkPen(P_COLOR, width=1))
+        self.h_curve = pg.PlotDataItem([], [], pen=pg.mkPen(H_COLOR, width=1))
+        self.entropy_view.addItem(self.h_curve)
         self.latency_curve = self.bottom.plot([], [], pen=pg.mkPen((120, 120, 120), width=1))
         for curve in (self.p_curve, self.h_curve, self.latency_curve):
             curve.setDownsampling(auto=True, method="peak")
@@ -141,7 +157,7 @@ class TimelinePanel(QWidget):
 
     def _show_title(self, thinking: bool) -> None:
         p_label, h_label = self.tr("p of the chosen token (raw)"), self.tr("entropy (nats)")
-        title = f"<span style='color:#3c82dc'>{p_label}</span> &nbsp; <span style='color:#dc7828'>{h_label}</span>"
+        title = f"<span style='color:{P_COLOR}'>{p_label}</span> &nbsp; <span style='color:{H_COLOR}'>{h_label}</span>"
         if thinking:
             shade = self.tr("thinking")
             title += f" &nbsp; <span style='color:#8c64d2'>▮ {shade}</span>"
@@ -157,7 +173,7 @@ class TimelinePanel(QWidget):
             return  # nothing moves: the axes keep their cached pictures
         self._ranges = ranges
         self.top.setXRange(0, ranges[0], padding=0)
-        self.top.setYRange(0, ranges[1], padding=0.02)
+        self.entropy_view.setYRange(0, ranges[1], padding=0.02)
         self.bottom.setYRange(0, ranges[2], padding=0.02)
 
     def _user_moved(self, *_args: object) -> None:

@@ -103,7 +103,9 @@ class WaterfallPanel(QWidget):
             self.info.setText(facts)
             self.info.setVisible(bool(facts))
             return
-        names = [self.tr("vocabulary")] + [self.labels.get(s.name, s.name) for s in stages]
+        # a preview re-samples the stored head (RAW_TOP_N candidates), not the vocabulary: its first bar says so
+        first = self.tr("stored head") if view.is_preview else self.tr("vocabulary")
+        names = [first] + [self.labels.get(s.name, s.name) for s in stages]
         counts = [stages[0].n_in if stages else 0] + [s.n_out for s in stages]
         mass = [1.0] + list(np.cumprod([s.mass_kept for s in stages]))
         # to a thousandth (under a pixel in a plot up to 1,000 px tall): a greedy answer's bars barely move from
@@ -175,4 +177,14 @@ class WaterfallPanel(QWidget):
     def preview_facts(self, view: StepView) -> list[str]:
         if view.preview_error is not None:
             return [self.tr("the preview could not be computed: {0}").format(translate_message(view.preview_error))]
-        return [self.tr("not replayed: {0}").format(translate_message(m)) for m in view.not_replayed]
+        facts = [self.tr("not replayed: {0}").format(translate_message(m)) for m in view.not_replayed]
+        replay = view.replay
+        if replay is not None and replay.stages:
+            recorded = view.step.stages
+            n_vocab = recorded[0].n_in if recorded else len(view.vocab or ())
+            n_head, kept = replay.stages[0].n_in, 1 - replay.tail_mass
+            facts.insert(0, self.tr("preview from the stored head: {0:,} of {1:,} candidates, {2:.1%} of the "
+                                    "probability (the rest is not replayed)").format(n_head, n_vocab, kept) if n_vocab
+                         else self.tr("preview from the stored head: {0:,} candidates, {1:.1%} of the probability "
+                                      "(the rest is not replayed)").format(n_head, kept))
+        return facts

@@ -190,7 +190,7 @@ class ScoreDialog(QDialog):
         splitter.setSizes([680, 320])
         self.splitter = splitter
         layout.addWidget(splitter, 1)
-        self.status = QLabel(self.tr("Paste or open a text and press Score."))
+        self.status = QLabel(self.ready_text())
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
         self.progressed.connect(lambda f: self.progress.setValue(round(f * PROGRESS_STEPS)))
@@ -220,12 +220,17 @@ class ScoreDialog(QDialog):
 
     def set_available(self, reason: str, model_ctx: int) -> None:
         """`reason`: why scoring cannot run now ("" when it can); `model_ctx` caps the window."""
+        if self.status.text() == self.reason and reason != self.reason:
+            self.status.setText(self.ready_text())   # the old reason (no model, a server) is no longer true
         self.reason = reason
         if model_ctx >= MIN_SCORE_CTX:
             self.n_ctx.setMaximum(model_ctx)
         self.score_button.setEnabled(not self.blocked() and not self.running)
         if self.blocked() and not self.running:
             self.status.setText(reason)
+
+    def ready_text(self) -> str:
+        return self.tr("Paste or open a text and press Score.")
 
     def blocked(self) -> str:
         """Why Score cannot run now: the loaded model's reason, unless a KL comparison of two files needs none."""
