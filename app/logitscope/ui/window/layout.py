@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QSize, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
+from logitscope.ui.common.wheel_guard import guard_wheel
 from logitscope.ui.window.screen_fit import fill_screen, fits
 
 LAYOUT_VERSION = 5  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention;
@@ -37,8 +38,10 @@ def full_names() -> dict[str, str]:
 
 
 def scrollable(dock: QDockWidget) -> None:
-    """Put the dock's content in a scroll area: at 720 px it scrolls instead of pushing other docks away."""
+    """Put the dock's content in a scroll area: at 720 px it scrolls instead of pushing other docks away;
+    the wheel scrolls it past its unfocused sliders and boxes."""
     content = dock.widget()
+    guard_wheel(content)
     if isinstance(content, QScrollArea):
         return
     dock.setWidget(scroll_area(content))
