@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, QRect, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
 from logitscope.ui.common.wheel_guard import guard_wheel
-from logitscope.ui.window.screen_fit import fill_screen, fits
+from logitscope.ui.window.screen_fit import fill_screen, fits_a_screen
 
 LAYOUT_VERSION = 5  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention;
 # 4: Diagnosis (a tab behind the waterfall, beside the timeline where its evidence is marked); 5: Steering (a tab
@@ -129,18 +129,19 @@ def add_docks(window: QMainWindow, specs: Sequence[tuple[str, str, QWidget, Qt.D
 
 def restore_layout(window: QMainWindow, settings: QSettings, arrange: Callable[[], None]) -> None:
     """The window's size and docks as the user left them (a layout of another version is ignored); on first
-    start, or when that size does not fit the screen the window opens on, the screen's available area with
-    the docks laid out for it (`arrange`: docks laid out for another size would be crammed)."""
-    geometry, state, size = (settings.value(f"window/{key}") for key in ("geometry", "state", "size"))
-    if (not isinstance(geometry, QByteArray) or not window.restoreGeometry(geometry)
-            or not fits(window, size if isinstance(size, QSize) else None)):
-        fill_screen(window, arrange)
-    elif isinstance(state, QByteArray):
-        window.restoreState(state, LAYOUT_VERSION)
+    start, or when the window as saved does not fit the screen it would open on, the screen's available area
+    with the docks laid out for it (`arrange`: docks laid out for another size would be crammed)."""
+    geometry, state, frame = (settings.value(f"window/{key}") for key in ("geometry", "state", "frame"))
+    if (isinstance(geometry, QByteArray) and (not isinstance(frame, QRect) or fits_a_screen(frame))
+            and window.restoreGeometry(geometry) and (isinstance(frame, QRect) or fits_a_screen(window.frameGeometry()))):
+        if isinstance(state, QByteArray):
+            window.restoreState(state, LAYOUT_VERSION)
+        return
+    fill_screen(window, arrange)
 
 
 def save_layout(window: QMainWindow, settings: QSettings) -> None:
     settings.setValue("window/geometry", window.saveGeometry())
-    settings.setValue("window/size", window.normalGeometry().size())
+    settings.setValue("window/frame", window.frameGeometry())   # where it was, frame included: does it still fit?
     settings.setValue("window/state", window.saveState(LAYOUT_VERSION))
     settings.sync()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
 
@@ -18,12 +19,10 @@ def available_area(window: QWidget) -> QRect:
     return window.screen().availableGeometry()
 
 
-def fits(window: QWidget, saved_size: QSize | None = None) -> bool:
-    """Whether the window (as restored) lies inside its screen's available area, at the size it was saved at
-    (Qt shrinks a restored window that is larger than the screen, which leaves the docks laid out for more)."""
-    if saved_size is not None and window.size() != saved_size:
-        return False
-    return available_area(window).contains(window.frameGeometry())
+def fits_a_screen(frame: QRect) -> bool:
+    """Whether a window with this frame lies inside the available area of the screen its centre is on."""
+    screen = QGuiApplication.screenAt(frame.center())
+    return screen is not None and screen.availableGeometry().contains(frame)
 
 
 def fill_screen(window: QWidget, arrange: Callable[[], None]) -> None:
