@@ -63,7 +63,8 @@ def main() -> int:
             display = pipe.readline().strip()
         out = out_dir / f"screen-{width}x{height}{'-scale' + scale if scale else ''}-light-en.png"
         env = {k: v for k, v in os.environ.items() if k != "QT_SCALE_FACTOR"}
-        env.update(DISPLAY=f":{display}", QT_QPA_PLATFORM="xcb", LOGITSCOPE_HOME=tempfile.mkdtemp(prefix="shots-"),
+        home = tempfile.mkdtemp(prefix="shots-")   # a first start: no data, no saved layout in the Qt settings
+        env.update(DISPLAY=f":{display}", QT_QPA_PLATFORM="xcb", LOGITSCOPE_HOME=home, XDG_CONFIG_HOME=f"{home}/config",
                    LC_ALL="C.UTF-8", **{CHILD_ENV: str(out)})
         if scale:
             env["QT_SCALE_FACTOR"] = scale

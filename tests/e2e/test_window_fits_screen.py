@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e import test_real_window
-from tests.e2e.test_real_window import _free_display, end
+from tests.e2e.test_real_window import end
 
 # needs Xvfb; the window starts its engine process (llama.cpp) even with no model
 pytestmark = [test_real_window.pytestmark, pytest.mark.model]
@@ -30,20 +30,26 @@ SCREENS = [((1280, 720), None), ((1366, 768), None), ((1920, 1080), None), ((256
 
 
 def start_xvfb(width: int, height: int) -> tuple[subprocess.Popen, str]:
-    n = _free_display()
-    server = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while not os.path.exists(f"/tmp/.X11-unix/X{n}") and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return server, f":{n}"
+    """An X server of this size on a display number it picks itself (free, even with other tests starting
+    theirs at the same time)."""
+    read, write = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24",
+                               "-nolisten", "tcp"], pass_fds=(write,), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    assert number, "Xvfb did not start"
+    return server, f":{number}"
 
 
 def launch_fresh(display: str, home: Path, state_file: Path, scale: str | None) -> tuple[subprocess.Popen, Path]:
     from logitscope.ui.window.state_probe import STATE_FILE_ENV
 
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "QT_SCALE_FACTOR")}
-    env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb", LOGITSCOPE_HOME=str(home), **{STATE_FILE_ENV: str(state_file)})
+    # a first start: no data, and no window layout in the user's Qt settings (~/.config/Logitscope)
+    env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb", LOGITSCOPE_HOME=str(home), XDG_CONFIG_HOME=str(home / "config"),
+               **{STATE_FILE_ENV: str(state_file)})
     if scale:
         env["QT_SCALE_FACTOR"] = scale
     log = home.parent / "app.log"

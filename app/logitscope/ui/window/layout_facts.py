@@ -65,10 +65,17 @@ def _scroll_area_of(widget: QWidget) -> QScrollArea | None:
     return parent
 
 
+def _table(dock: QDockWidget, name: str = "") -> QTableView:
+    table = dock.widget().findChild(QTableView, name) if name else dock.widget().findChild(QTableView)
+    if table is None:
+        raise LookupError(f"no table in {dock.objectName()}")
+    return table
+
+
 def layout_facts(window: QMainWindow, docks: dict[str, QDockWidget], chat: QAbstractScrollArea) -> dict[str, object]:
     screen = window.screen()
-    distribution = docks["distribution"].widget().findChild(QTableView)
-    layers_grid = docks["layers"].widget().findChild(QTableView, LENS_GRID)
+    distribution, layers_grid = _table(docks["distribution"]), _table(docks["layers"], LENS_GRID)
+    central = window.centralWidget()
     header = layers_grid.horizontalHeader()
     return {
         "screen": _rect(screen.availableGeometry()),
@@ -78,7 +85,7 @@ def layout_facts(window: QMainWindow, docks: dict[str, QDockWidget], chat: QAbst
         "docks": {key: _rect(in_window(window, dock)) for key, dock in docks.items() if shown(dock)},
         "contents": {key: [dock.widget().width(), dock.widget().height()] for key, dock in docks.items() if shown(dock)},
         "status_bar": _rect(in_window(window, window.statusBar())) if window.statusBar().isVisible() else None,
-        "central": _rect(in_window(window, window.centralWidget())),
+        "central": _rect(in_window(window, central)) if central is not None else None,
         "distribution_columns_cut": columns_cut(distribution),
         "sampler_values_cut": clipped_boxes(docks["sampler"].widget()) if shown(docks["sampler"]) else [],
         "chat_hscroll": chat.horizontalScrollBar().isVisible(),
