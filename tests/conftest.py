@@ -29,6 +29,12 @@ from tests.helpers.llama_guard import LlamaGuard
 from tests.helpers.real_server import RealServer, llama_cpp_server
 from tests.helpers.small_ggufs import split_gguf, tiny_gguf
 
+# The window fills the screen it opens on (ui/window/screen_fit.py). Qt's offscreen screen is 800x800; the
+# tests' is 1400x860, the size the window opened at before, which the UI tests were written for (read by
+# Qt when the QApplication is made; the subprocesses that ask for plain "offscreen" get Qt's).
+if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={Path(__file__).parent / 'helpers' / 'offscreen_screen.json'}"
+
 # Property-based tests are derandomized by default, so the test command gives the same answer on every run;
 # HYPOTHESIS_PROFILE=explore draws new examples on every run, to look for new failures.
 settings.register_profile("repeatable", derandomize=True, database=None)

@@ -57,7 +57,7 @@ from logitscope.ui.score import view as score_view
 from logitscope.ui.steering import compare_view as steering_compare
 from logitscope.ui.steering.controller import SteeringController, install_steering
 from logitscope.ui.throughput import view as throughput_view
-from logitscope.ui.window import state_probe
+from logitscope.ui.window import layout_facts, state_probe
 from logitscope.ui.window.actions import ActionRegistry
 from logitscope.ui.window.boxes import save_preset, show_about, show_error_box
 from logitscope.ui.window.central import build_central
@@ -85,7 +85,6 @@ class MainWindow(QMainWindow):
         self.dark = dark
         self.save_retry = SaveRetry(self.history, self.show_error, parent=self)
         self.setObjectName("MainWindow")
-        self.resize(1400, 860)
         self._build_panels()
         self._build_controllers()
         self._build_central()
@@ -183,7 +182,8 @@ class MainWindow(QMainWindow):
                          self.models.changed, self, self.show_error, self.statusMessage.emit, self.model_card.set_adapters)
         self.causal = causal_dialog.install(self.bridge, self, registry, menu, self.forward, self.models, self.session,
                                             self.statusBar())
-        state_probe.install(self, self.session, self.sidebar, self.inspector)  # for the e2e tests only
+        state_probe.install(self, self.session, self.sidebar, self.inspector,  # for the e2e tests only
+                            lambda: layout_facts.layout_facts(self, self.docks, self.chat))
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -362,7 +362,7 @@ class MainWindow(QMainWindow):
         arrange_docks(self, self.docks)
 
     def restore_layout(self) -> None:
-        restore_layout(self, self.qsettings)
+        restore_layout(self, self.qsettings, self.reset_layout)
 
     def save_layout(self) -> None:
         save_layout(self, self.qsettings)

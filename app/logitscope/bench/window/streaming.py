@@ -65,7 +65,7 @@ def gui_cpu_s() -> float:
 
 def start_display() -> tuple[str, subprocess.Popen[bytes] | None]:
     """Where the window is shown: ("display :N", the Xvfb process we started) or ("offscreen", None)."""
-    if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+    if os.environ.get("QT_QPA_PLATFORM", "").startswith("offscreen"):  # also offscreen:configfile=...
         return "offscreen (QT_QPA_PLATFORM)", None
     if os.environ.get("DISPLAY"):
         return f"the display {os.environ['DISPLAY']}", None

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from logitscope.ui.inspector.inspected import Inspected
 
 CHOSEN, ENTROPY = 0, 1
+LENS_GRID = "lens_grid"   # the grid's object name: the layout's checks find it (ui/window/layout_facts.py)
 FIRST_TOKEN = 2           # columns from here: the layer's top tokens, best first
 CellIndex = QModelIndex | QPersistentModelIndex
 RESID_COLOR, ATTN_COLOR, FFN_COLOR = QColor(140, 140, 150), QColor(60, 130, 220), QColor(220, 120, 40)
@@ -210,6 +211,7 @@ class LayersPanel(QWidget):
         layout.addWidget(self.caption)
         self.model = LensModel()
         self.grid = QTableView()
+        self.grid.setObjectName(LENS_GRID)
         self.grid.setModel(self.model)
         self.grid.setItemDelegate(HeatDelegate(self.grid))
         self.grid.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

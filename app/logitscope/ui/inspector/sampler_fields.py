@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from logitscope.ui.common.wheel_guard import guard_wheel
+
 # name -> (minimum, maximum, step, decimals); decimals 0 = an integer setting. The ranges are what a person
 # tunes (SamplerSettings.validate() accepts more); labels and tooltips: SamplerPanel._texts.
 FIELDS: dict[str, tuple[float, float, float, int]] = {
@@ -70,6 +72,7 @@ class Row(QWidget):
         self.slider.valueChanged.connect(self._from_slider)
         self.spin.valueChanged.connect(self._from_spin)
         self._sync = False
+        guard_wheel(self)
 
     def setToolTip(self, tip: str) -> None:  # noqa: N802 - Qt's name: the slider and the box say it too
         super().setToolTip(tip)

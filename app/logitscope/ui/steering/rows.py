@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from logitscope.ui.common.wheel_guard import guard_wheel
 from logitscope.ui.steering.model import SteeringFile
 
 SLIDER_STEPS = 500  # each way from 0
@@ -49,6 +50,7 @@ class ScaleControl(QWidget):
         self.set_span(span)
         self.slider.valueChanged.connect(self._from_slider)
         self.spin.valueChanged.connect(self._from_spin)
+        guard_wheel(self)   # the rows come and go with the files: each guards itself
 
     def value(self) -> float:
         return self.spin.value()

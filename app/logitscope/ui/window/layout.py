@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, QRect, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
+
+from logitscope.ui.common.wheel_guard import guard_wheel
+from logitscope.ui.window.screen_fit import fill_screen, fits_a_screen
 
 LAYOUT_VERSION = 5  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention;
 # 4: Diagnosis (a tab behind the waterfall, beside the timeline where its evidence is marked); 5: Steering (a tab
@@ -35,8 +38,10 @@ def full_names() -> dict[str, str]:
 
 
 def scrollable(dock: QDockWidget) -> None:
-    """Put the dock's content in a scroll area: at 720 px it scrolls instead of pushing other docks away."""
+    """Put the dock's content in a scroll area: at 720 px it scrolls instead of pushing other docks away;
+    the wheel scrolls it past its unfocused sliders and boxes."""
     content = dock.widget()
+    guard_wheel(content)
     if isinstance(content, QScrollArea):
         return
     dock.setWidget(scroll_area(content))
@@ -54,6 +59,7 @@ def scroll_area(content: QWidget) -> QScrollArea:
 
 def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     """Place, show and size every dock for the window's current size."""
+    size = window.size()
     window.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
     window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
     for key in SCROLLED:
@@ -77,6 +83,8 @@ def arrange_docks(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     docks["waterfall"].raise_()
     docks["sampler"].raise_()
     docks["timeline"].raise_()
+    if window.size() != size:   # the docks side by side before they became tabs grew it (1282 px on a 1280 screen)
+        window.resize(size)
     size_docks(window, docks)
 
 
@@ -119,16 +127,21 @@ def add_docks(window: QMainWindow, specs: Sequence[tuple[str, str, QWidget, Qt.D
     return docks
 
 
-def restore_layout(window: QMainWindow, settings: QSettings) -> None:
-    """The window's size and docks as the user left them (a layout of another version is ignored)."""
-    geometry, state = settings.value("window/geometry"), settings.value("window/state")
-    if isinstance(geometry, QByteArray):
-        window.restoreGeometry(geometry)
-    if isinstance(state, QByteArray):
-        window.restoreState(state, LAYOUT_VERSION)
+def restore_layout(window: QMainWindow, settings: QSettings, arrange: Callable[[], None]) -> None:
+    """The window's size and docks as the user left them (a layout of another version is ignored); on first
+    start, or when the window as saved does not fit the screen it would open on, the screen's available area
+    with the docks laid out for it (`arrange`: docks laid out for another size would be crammed)."""
+    geometry, state, frame = (settings.value(f"window/{key}") for key in ("geometry", "state", "frame"))
+    if (isinstance(geometry, QByteArray) and (not isinstance(frame, QRect) or fits_a_screen(frame))
+            and window.restoreGeometry(geometry) and (isinstance(frame, QRect) or fits_a_screen(window.frameGeometry()))):
+        if isinstance(state, QByteArray):
+            window.restoreState(state, LAYOUT_VERSION)
+        return
+    fill_screen(window, arrange)
 
 
 def save_layout(window: QMainWindow, settings: QSettings) -> None:
     settings.setValue("window/geometry", window.saveGeometry())
+    settings.setValue("window/frame", window.frameGeometry())   # where it was, frame included: does it still fit?
     settings.setValue("window/state", window.saveState(LAYOUT_VERSION))
     settings.sync()

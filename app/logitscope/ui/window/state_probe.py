@@ -2,13 +2,14 @@
 
 With LOGITSCOPE_UI_STATE_FILE set (only the e2e tests set it) the window rewrites that file five times a
 second: whether an answer is streaming, whether each step panel shows its empty state, the selected step, and where the conversation rows
-and the Delete button are on screen (so xdotool can click them). Unset, nothing is created.
+and the Delete button are on screen (so xdotool can click them), and the layout's facts (layout_facts.py). Unset, nothing is created.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer
@@ -28,8 +29,8 @@ def _centre(widget: QWidget) -> list[int]:
 
 
 def install(owner: QObject, session: SessionController, sidebar: ConversationSidebar,
-            inspector: InspectorCoordinator) -> None:
-    """`owner`: the window, whose life the timer shares."""
+            inspector: InspectorCoordinator, layout: Callable[[], dict[str, object]] = dict) -> None:
+    """`owner`: the window, whose life the timer shares; `layout`: the layout's facts (layout_facts.py)."""
     target = os.environ.get(STATE_FILE_ENV)
     if not target:
         return
@@ -49,6 +50,7 @@ def install(owner: QObject, session: SessionController, sidebar: ConversationSid
             "panels_empty": {key: page.showing_empty() for key, page in inspector.pages.items()},
             "rows": listed,
             "delete_button": _centre(sidebar.delete_button),
+            "layout": layout(),
         }
         partial = path.with_suffix(".tmp")
         partial.write_text(json.dumps(state))
