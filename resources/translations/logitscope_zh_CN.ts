@@ -2009,12 +2009,12 @@
 <context>
     <name>FileRow</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/rows.py" line="115"/>
+        <location filename="../../app/logitscope/ui/steering/rows.py" line="117"/>
         <source>Remove {0} from the dock (the file stays)</source>
         <translation>从面板中移除 {0}（文件保留）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/rows.py" line="142"/>
+        <location filename="../../app/logitscope/ui/steering/rows.py" line="144"/>
         <source>Not applied: {0}</source>
         <translation>未应用：{0}</translation>
     </message>
@@ -2337,27 +2337,27 @@
 <context>
     <name>LayerDistributionModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="162"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="163"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="162"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="163"/>
         <source>token</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="162"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="163"/>
         <source>p here</source>
         <translation>此层 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="162"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="163"/>
         <source>p at the end</source>
         <translation>最终 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="167"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="168"/>
         <source>p {0} at this layer — {1} after the last layer</source>
         <translation>此层 p {0} — 最后一层之后 {1}</translation>
     </message>
@@ -2365,37 +2365,37 @@
 <context>
     <name>LayersPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="236"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="238"/>
         <source>Selected layer</source>
         <translation>所选层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="237"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="239"/>
         <source>Norms</source>
         <translation>范数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="261"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="263"/>
         <source>Knock out the attention of layer {0}</source>
         <translation>敲除第 {0} 层的注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="263"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="265"/>
         <source>Knock out the FFN of layer {0}</source>
         <translation>敲除第 {0} 层的 FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="277"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="279"/>
         <source>Step {0}: chose {1} (outlined) — top tokens after each layer</source>
         <translation>第 {0} 步：选择了 {1}（加框）— 各层之后的前几名 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="279"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="281"/>
         <source>The logit lens: the residual stream after each layer, read through the model&apos;s final norm and output head, as if the model stopped there.</source>
         <translation>逻辑透镜（logit lens）：每层之后的残差流，经模型的最终归一化和输出头读出，仿佛模型在此处停止。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="299"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="301"/>
         <source>{0}: entropy {1:.2f} nats, residual norm {2:.1f}</source>
         <translation>{0}：熵 {1:.2f} nats，残差范数 {2:.1f}</translation>
     </message>
@@ -2403,38 +2403,38 @@
 <context>
     <name>LensModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="64"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="65"/>
         <source>chosen</source>
         <translation>所选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="64"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="65"/>
         <source>entropy</source>
         <translation>熵</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="84"/>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="90"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="85"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="91"/>
         <source>embd</source>
         <translation>嵌入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="90"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="91"/>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="119"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="120"/>
         <source>{0}: the chosen token {1} has rank {2}, p {3}</source>
         <translation>{0}：所选 token {1} 排名 {2}，p {3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="123"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="124"/>
         <source>{0}: entropy {1:.2f} nats</source>
         <translation>{0}：熵 {1:.2f} nats</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="124"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="125"/>
         <source>{0}: {1} — p {2}</source>
         <translation>{0}：{1} — p {2}</translation>
     </message>
@@ -2566,7 +2566,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="103"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="102"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
@@ -2596,7 +2596,7 @@
         <translation>下一 token 分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/layout.py" line="33"/>
+        <location filename="../../app/logitscope/ui/window/layout.py" line="36"/>
         <source>Sampler waterfall</source>
         <translation>采样器瀑布图</translation>
     </message>
@@ -2611,7 +2611,7 @@
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/layout.py" line="34"/>
+        <location filename="../../app/logitscope/ui/window/layout.py" line="37"/>
         <source>Memory and context</source>
         <translation>内存与上下文</translation>
     </message>
@@ -3515,22 +3515,22 @@
 <context>
     <name>NormChart</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="179"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="180"/>
         <source>residual</source>
         <translation>残差</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="179"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="180"/>
         <source>+attention</source>
         <translation>+注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="179"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="180"/>
         <source>+FFN</source>
         <translation>+FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="183"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="184"/>
         <source>layer row (0 = embd)</source>
         <translation>层行（0 = 嵌入）</translation>
     </message>
