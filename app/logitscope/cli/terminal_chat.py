@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import signal
 import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from logitscope.base.errors import ChatTemplateError, ContextOverflowError, InvalidSettingsError, StoreError
+from logitscope.cli.common import stop_signals, terminated
 from logitscope.cli.reasoning_options import reasoning_line
 from logitscope.host.client import CancelledError, EngineClient
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
@@ -66,9 +66,21 @@ class _AnswerSaver:
     """The saving side of one turn: the question and its answer are saved once the first token is there.
     A failure to save is reported once and the chat goes on unsaved (what is on the screen stays)."""
 
-    def __init__(self, chat: TerminalChat, question: str, sampler: dict[str, Any]) -> None:
-        self.chat, self.question, self.sampler = chat, question, sampler
+    def __init__(self, chat: TerminalChat, question: str, sampler: dict[str, Any],
+                 client: EngineClient | None) -> None:
+        self.chat, self.question, self.sampler, self.client = chat, question, sampler, client
         self.writer: StreamingWriter | None = None
+
+    def on_step(self, step: StepRecord) -> None:
+        """A step as it comes: shown, then saved."""
+        try:
+            sys.stdout.write(("bot> " if step.i == 0 else "") + step.text)
+            sys.stdout.flush()
+        except OSError:  # the terminal is gone: stop the engine, then report
+            if self.client is not None:
+                self.client.cancel()
+            raise
+        self.step(step)
 
     @contextmanager
     def _saving(self) -> Iterator[ChatRecorder | None]:
@@ -132,9 +144,9 @@ class TerminalChat:
         self.save_failure = str(exc)
         self.say(f"warning: this chat is no longer being saved: {exc}")
 
-    def saver(self, question: str, sampler: dict[str, Any]) -> _AnswerSaver:
-        """The saving side of one turn."""
-        return _AnswerSaver(self, question, sampler)
+    def saver(self, question: str, sampler: dict[str, Any], client: EngineClient | None = None) -> _AnswerSaver:
+        """The saving side of one turn (`client`: the engine to stop when the terminal is gone)."""
+        return _AnswerSaver(self, question, sampler, client)
 
     def ended(self, writer: StreamingWriter) -> None:
         """An answer ended (and was shown): its ending is saved now, waiting for another process's write if
@@ -194,8 +206,8 @@ class TerminalChat:
             saving = "saved to the history" if store else "not saved (--no-save)"
             self.say(f"{info.card.name} ({info.card.file_type}, {info.n_ctx} tokens of context); this chat is "
                      f"{saving}. Empty line or Ctrl+D quits, Ctrl+C stops an answer.")
-            while (question := self.read_question()) is not None:
-                self.turn(client, question)
+            while not terminated() and (question := self.read_question()) is not None:
+                self.turn(client, question)  # SIGTERM: this answer stops (and is saved), then the chat
 
     def read_question(self) -> str | None:
         """The next line (None: end of input, an empty line, Ctrl+C). Bytes that are not UTF-8 are kept
@@ -213,20 +225,14 @@ class TerminalChat:
         request = GenerateRequest(messages=[*self.messages, ChatMessage("user", question)], system=self.system,
                                   settings=settings, options=self.decode,
                                   steering=self.steering)
-        saver = self.saver(question, settings.to_dict())
+        saver = self.saver(question, settings.to_dict(), client)
 
-        def on_step(step: StepRecord) -> None:
-            try:
-                sys.stdout.write(("bot> " if step.i == 0 else "") + step.text)
-                sys.stdout.flush()
-            except OSError:  # the terminal is gone: stop the engine, then report
-                client.cancel()
-                raise
-            saver.step(step)
+        with stop_signals(lambda *_: client.cancel()):  # also while it saves: a SIGTERM ends the chat after it
+            self._answer(client, request, question, saver)
 
-        previous = signal.signal(signal.SIGINT, lambda *_: client.cancel())
+    def _answer(self, client: EngineClient, request: GenerateRequest, question: str, saver: _AnswerSaver) -> None:
         try:
-            result = client.generate(request, on_step=on_step)
+            result = client.generate(request, on_step=saver.on_step)
         except TURN_ERRORS as exc:
             self.say(f"error: {exc}")  # this turn is dropped; the conversation so far stays
             return
@@ -236,8 +242,6 @@ class TerminalChat:
         except BaseException as exc:
             saver.fail(str(exc) or type(exc).__name__)
             raise
-        finally:
-            signal.signal(signal.SIGINT, previous)
         sys.stdout.write("\n")
         self.messages += [ChatMessage("user", question), ChatMessage("assistant", result.text)]
         saver.finish(result)
