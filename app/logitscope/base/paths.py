@@ -22,11 +22,26 @@ class DataFolderError(StoreError):
 
 def data_dir() -> Path:
     """The data folder (created on first use); DataFolderError when it cannot be used."""
+    path, what = _data_folder()
+    return _usable_folder(path, what)
+
+
+def data_dir_to_read() -> Path:
+    """The data folder for what only reads it (`history list`, `history export`): neither created nor
+    required to take files, so a read-only folder or disk can still be read; DataFolderError when the
+    path is a file."""
+    path, what = _data_folder()
+    if path.exists() and not path.is_dir():
+        raise DataFolderError("{what} cannot be used: it is a file, not a folder", what=what)
+    return path
+
+
+def _data_folder() -> tuple[Path, Message]:
     override = os.environ.get(HOME_ENV)
     path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir("logitscope", False))
     what = (Message("the data folder {path} (from ${env})", path=str(path), env=HOME_ENV) if override else
             Message("the data folder {path}", path=str(path)))
-    return _usable_folder(path, what)
+    return path, what
 
 
 def models_dir() -> Path:
