@@ -184,7 +184,7 @@ def _is_environment(exc: sqlite3.DatabaseError) -> bool:
 
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA journal_mode = WAL")
+    _use_wal(conn)
     conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a killed process loses no committed write
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     try:
@@ -194,6 +194,20 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
             raise
         raise _Unusable(f"upgrading it from schema {version} to {LATEST_VERSION} failed: {exc}") from exc
     interrupt_orphaned_answers(conn, path)
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL (a no-op once the file is in WAL). A new file opened by two processes at once: the
+    switch meets the other's lock, and SQLite fails it at once rather than wait: try again a while."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def interrupt_orphaned_answers(conn: sqlite3.Connection, path: Path) -> None:
