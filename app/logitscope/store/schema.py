@@ -110,9 +110,11 @@ def migrate(conn: sqlite3.Connection, from_version: int, to_version: int = LATES
     Each is skipped when the version, read again under the write lock, says it is there: another process
     opening the same file at the same moment (two commands started together) may have applied it since
     `from_version` was read, and applied twice it fails ("duplicate column name")."""
+    def applied(version: int) -> Callable[[], bool]:
+        return lambda: int(conn.execute("PRAGMA user_version").fetchone()[0]) >= version
+
     for version in range(from_version + 1, to_version + 1):
-        run_script(conn, f"{MIGRATIONS[version - 1]}\nPRAGMA user_version = {version};",
-                   unless=lambda v=version: conn.execute("PRAGMA user_version").fetchone()[0] >= v)
+        run_script(conn, f"{MIGRATIONS[version - 1]}\nPRAGMA user_version = {version};", unless=applied(version))
 
 
 def run_script(conn: sqlite3.Connection, script: str, unless: Callable[[], bool] | None = None) -> None:
