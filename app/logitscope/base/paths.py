@@ -27,13 +27,10 @@ def data_dir() -> Path:
 
 
 def data_dir_to_read() -> Path:
-    """The data folder for what only reads it (`history list`, `history export`): neither created nor
-    required to take files, so a read-only folder or disk can still be read; DataFolderError when the
-    path is a file."""
-    path, what = _data_folder()
-    if path.exists() and not path.is_dir():
-        raise DataFolderError("{what} cannot be used: it is a file, not a folder", what=what)
-    return path
+    """The data folder for what only reads it (`history list`, `history export`): an existing folder need
+    not take files, so a read-only folder or disk can still be read; else as data_dir()."""
+    path, _what = _data_folder()
+    return path if path.is_dir() else data_dir()
 
 
 def _data_folder() -> tuple[Path, Message]:

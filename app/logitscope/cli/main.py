@@ -58,8 +58,16 @@ def _command(args: argparse.Namespace) -> Run:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv) if argv else ["window"])  # no command: the window
-    if args.command != "window":  # (Qt's event loop would hold a Python handler back)
-        signal.signal(signal.SIGTERM, on_sigterm)  # as Ctrl+C: cleaned up, then one line and 143 (cli/common.py)
+    if args.command == "window":  # (Qt's event loop would hold a Python handler back)
+        return _run(args)
+    previous = signal.signal(signal.SIGTERM, on_sigterm)  # as Ctrl+C: cleaned up, then one line and 143
+    try:
+        return _run(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)  # (main() called in a process that goes on: its own again)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         code = _command(args)(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not in Python's flush at exit

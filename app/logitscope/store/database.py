@@ -108,13 +108,12 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.OperationalError as exc:
-        if exc.sqlite_errorcode & 0xFF != sqlite3.SQLITE_CANTOPEN or Path(f"{path}-wal").exists():
-            raise
-        conn.close()
-        conn = sqlite3.connect(uri + "&immutable=1", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-    except sqlite3.DatabaseError:
-        pass  # not a database, damaged: for the caller's checks to say
+    except sqlite3.DatabaseError as exc:
+        cannot_open = getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_CANTOPEN
+        if cannot_open and not Path(f"{path}-wal").exists():
+            conn.close()
+            return sqlite3.connect(uri + "&immutable=1", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        # anything else (not a database, damaged, locked): the caller's checks meet it and say what it is
     return conn
 
 
