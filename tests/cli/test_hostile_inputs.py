@@ -101,6 +101,9 @@ def test_a_data_folder_that_cannot_be_used(tmp_path, where, command):
     home, phrase = _bad_homes(tmp_path)[where]
     env = dict(os.environ, LOGITSCOPE_HOME=str(home), QT_QPA_PLATFORM="offscreen")
     proc = run(*command, env=env, input="", timeout=60)
+    if command == ("history", "list") and where == "/proc itself":  # a folder that cannot be written to:
+        assert (proc.returncode, proc.stderr) == (0, "no saved conversations\n")  # read, as a read-only disk
+        return
     assert_clean_error(proc, phrase)
     assert "the data folder" in proc.stderr or "the models folder" in proc.stderr
 

@@ -3,6 +3,7 @@ engine is reported and ended, and no engine process is ever left behind."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -48,14 +49,19 @@ def _start(demo_model: Path, **env: str) -> tuple[subprocess.Popen[bytes], int]:
 
 
 def _finish(proc: subprocess.Popen[bytes], within_s: float) -> tuple[int, str, float]:
+    code, _out, err, took = _finish_all(proc, within_s)
+    return code, err, took
+
+
+def _finish_all(proc: subprocess.Popen[bytes], within_s: float) -> tuple[int, bytes, str, float]:
     start = time.monotonic()
     try:
-        _out, err = proc.communicate(timeout=within_s)
+        out, err = proc.communicate(timeout=within_s)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        pytest.fail(f"logitscope generate still running {within_s} s later")
-    return proc.returncode, err.decode(), time.monotonic() - start
+        pytest.fail(f"logitscope {proc.args[3]} still running {within_s} s later")  # type: ignore[index]
+    return proc.returncode, out, err.decode(), time.monotonic() - start
 
 
 def _assert_gone(pid: int) -> None:
@@ -125,3 +131,98 @@ def test_ctrl_c_mid_beam_search_exits_130(demo_model):
     code, err, _took = _finish(proc, 30)
     assert code == 130, err
     assert "Traceback" not in err
+
+
+# -- SIGTERM (a service manager, `timeout`, `kill`): stopped as by Ctrl+C, then exit 143 with one line --------
+
+def _one_terminated_line(err: str) -> None:
+    assert "Traceback" not in err, err
+    assert [line for line in err.splitlines() if line.startswith("error:")] == ["error: terminated"], err
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["the-command", "its-process-group"])
+def test_sigterm_mid_generation_ends_the_trace_with_its_done_line(demo_model, group):
+    """`kill PID`, or `timeout` / a service manager signalling the whole group (the engine ignores it: the
+    command stops it and keeps what came). Before: exit 143, nothing said, the trace without its `done` line."""
+    proc = subprocess.Popen([sys.executable, "-m", "logitscope", *ARGS, "--json", "--model", str(demo_model)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the first step's line: the answer streams
+    assert json.loads(first)["type"] == "step", first
+    engine, = _children(proc.pid)
+    (os.killpg if group else os.kill)(proc.pid, signal.SIGTERM)
+    code, out, err, took = _finish_all(proc, 15)
+    assert code == 143, err
+    _one_terminated_line(err)
+    assert took < 5
+    lines = [json.loads(line) for line in (first + out).splitlines()]
+    assert [line["type"] for line in lines] == ["step"] * (len(lines) - 1) + ["done"]
+    assert lines[-1]["finish_reason"] == "cancelled" and lines[-1]["n_gen"] == len(lines) - 1
+    _assert_gone(engine)
+
+
+def _terminate_after(argv: list[str], wait_s: float) -> tuple[int, str, str]:
+    proc = subprocess.Popen([sys.executable, "-m", "logitscope", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(wait_s)  # loaded and at work (or still loading: the same outcome, sooner)
+    engines = _children(proc.pid)
+    os.kill(proc.pid, signal.SIGTERM)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"logitscope {argv[0]} still running 30 s after SIGTERM")
+    for engine in engines:
+        _assert_gone(engine)
+    return proc.returncode, out.decode(), err.decode()
+
+
+def test_sigterm_mid_score_json(demo_model, tmp_path):
+    text = tmp_path / "long.txt"
+    text.write_text("The quick brown fox jumps over the lazy dog, and the dog sleeps on. " * 3000)  # ~50k tokens
+    code, out, err = _terminate_after(["score", str(text), "--json", "--model", str(demo_model), "--n-ctx", "512",
+                                       "--threads", "1"], 4)
+    assert code == 143 and out == "", err
+    _one_terminated_line(err)
+
+
+def test_sigterm_mid_beam_search(demo_model):
+    code, out, err = _terminate_after(["generate", "--model", str(demo_model), "--prompt", "Once upon a time",
+                                       "--beams", "4", "--max-tokens", "1000", "--n-ctx", "4096", "--threads", "1"], 4)
+    assert code == 143, err
+    _one_terminated_line(err)
+
+
+def test_sigterm_mid_chat_answer_saves_it_as_stopped_and_releases_its_lock(demo_model, isolated_home):
+    """Before: exit 143 with nothing said, the answer left `streaming` and its owner's lock file behind."""
+    from logitscope.store.history import HistoryStore
+    from logitscope.store.owners import owners_folder
+
+    proc = subprocess.Popen([sys.executable, "-m", "logitscope", "chat", "--model", str(demo_model), "--n-ctx", "4096",
+                             "--max-tokens", "3000", "--temperature", "0", "--threads", "1"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"Count from 1 to 1000, one number a line.\n")
+    proc.stdin.flush()  # and left open: the chat would wait for the next question
+    shown = b""
+    while b"bot> " not in shown or len(shown.split(b"bot> ", 1)[1]) < 30:
+        chunk = os.read(proc.stdout.fileno(), 100)
+        assert chunk, proc.stderr.read() if proc.stderr else b""
+        shown += chunk
+    engine, = _children(proc.pid)
+    os.kill(proc.pid, signal.SIGTERM)
+    code, out, err, _took = _finish_all(proc, 20)
+    assert code == 143, err
+    _one_terminated_line(err)
+    shown += out
+    _assert_gone(engine)
+    db = isolated_home / "history.sqlite3"
+    assert list(owners_folder(db).glob("*.lock")) == []  # released, not left to be swept
+    with HistoryStore(db, read_only=True) as store:
+        (conversation,) = store.list_conversations()
+        _question, answer = store.active_path(conversation.id)
+        assert (answer.status, answer.finish_reason) in {("done", "cancelled"), ("error", None)}, answer
+        steps, _ = store.load_trace(answer.id)
+        assert answer.content == "".join(s.text for s in steps) and answer.content in shown.decode()
+        assert len(answer.content) >= 30

@@ -118,3 +118,73 @@ def write_empty_export(folder: Path) -> Path:
     path = folder / "empty.json"
     path.write_text(json.dumps({"format": "logitscope-history", "version": 1, "conversations": []}))
     return path
+
+
+def test_export_from_a_damaged_database_fails_and_writes_nothing(tmp_path: Path, generated):
+    """A backup script must see it: before, `history export` exited 0 with an empty export (over the last
+    good backup, with -o)."""
+    from tests.helpers.cli import assert_clean_error
+
+    home = tmp_path / "home"
+    db = home / "history.sqlite3"
+    home.mkdir()
+    with HistoryStore(db) as store:
+        save_answer(store, generated, generated.answers[0])
+    with db.open("r+b") as fh:  # a damaged page in the middle of the file
+        fh.seek(2 * 4096)
+        fh.write(os.urandom(4096))
+    damaged = db.read_bytes()
+    backup = tmp_path / "backup.json"
+    backup.write_text("the last good backup")
+    env = {**os.environ, "LOGITSCOPE_HOME": str(home),
+           "PYTHONPATH": os.pathsep.join([str(ROOT / "app"), str(ROOT)])}
+    for argv in (["history", "export"], ["history", "export", "-o", str(backup)],
+                 ["history", "export", "--format", "md"]):
+        proc = subprocess.run([sys.executable, "-c", HARNESS, *argv], env=env, capture_output=True, text=True,
+                              timeout=60)
+        assert_clean_error(proc, "the history database")
+        assert "cannot be read (it is damaged: " in proc.stderr and proc.stdout == "", proc.stderr
+        assert len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert backup.read_text() == "the last good backup"
+    assert db.read_bytes() == damaged and not list(home.glob("history.sqlite3.*-*"))  # left as it is
+
+
+def test_a_read_only_data_folder_can_be_listed_and_exported(tmp_path: Path, generated):
+    """A read-only mount (a backup, another machine's disk): before, every `history` command failed with
+    "the data folder ... cannot be written to"."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to mount a read-only folder")
+    source, home = tmp_path / "source", tmp_path / "home"
+    source.mkdir()
+    home.mkdir()
+    with HistoryStore(source / "history.sqlite3") as store:
+        save_answer(store, generated, generated.answers[0])
+        save_answer(store, generated, generated.answers[1])
+        expected = json.dumps([c.title for c in store.list_conversations()])
+    before = sorted(p.name for p in source.iterdir())
+    if subprocess.run(["mount", "--bind", str(source), str(home)], capture_output=True).returncode != 0:
+        pytest.skip("cannot bind-mount here")
+    try:
+        assert subprocess.run(["mount", "-o", "remount,bind,ro", str(home)], capture_output=True).returncode == 0
+        env = {**os.environ, "LOGITSCOPE_HOME": str(home),
+               "PYTHONPATH": os.pathsep.join([str(ROOT / "app"), str(ROOT)])}
+
+        def cli(*argv: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([sys.executable, "-c", HARNESS, *argv], env=env, capture_output=True, text=True,
+                                  timeout=60)
+
+        listed = cli("history", "list", "--json")
+        assert listed.returncode == 0 and listed.stderr == "", listed.stderr
+        assert json.dumps([c["title"] for c in json.loads(listed.stdout)]) == expected
+        exported = cli("history", "export", "-o", str(tmp_path / "out.json"))
+        assert exported.returncode == 0 and exported.stderr == "", exported.stderr
+        document = json.loads((tmp_path / "out.json").read_text())
+        assert len(document["conversations"]) == 2
+        assert all(c["messages"][1]["trace"] for c in document["conversations"])
+        markdown = cli("history", "export", "2", "--format", "md")
+        assert markdown.returncode == 0 and markdown.stdout.startswith("# "), markdown.stderr
+        refused = cli("history", "import", str(tmp_path / "out.json"))
+        assert refused.returncode == 2 and "read-only" in refused.stderr.lower(), refused.stderr
+    finally:
+        subprocess.run(["umount", str(home)], check=False)
+    assert sorted(p.name for p in source.iterdir()) == before

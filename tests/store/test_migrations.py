@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from logitscope.store.history import HistoryStore
 from logitscope.store.schema import LATEST_VERSION, MIGRATIONS, migrate
-from tests.helpers.store import save_answer
+from tests.helpers.store import child_env, save_answer
 
 FORKS_STORED = 4   # the version that added messages.forked_at and prefix_steps
 
@@ -112,3 +115,45 @@ def test_a_read_only_open_of_an_old_database_upgrades_it_first(tmp_path: Path):
         assert store.message(4).status == "interrupted"     # written by a version without owners: gone
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
+
+
+def test_a_migration_another_process_applied_meanwhile_is_not_applied_twice(tmp_path: Path, generated):
+    """Two processes opening an old (or a new, empty) file at the same moment both read its version, then
+    take turns upgrading: the second failed ("duplicate column name", "table conversations already
+    exists"), took the file for damaged and set the whole history aside."""
+    path = tmp_path / "history.sqlite3"
+    make_database(path, 1)
+    late = sqlite3.connect(path, isolation_level=None)
+    read_before = late.execute("PRAGMA user_version").fetchone()[0]
+    with HistoryStore(path) as first:  # the other process, quicker
+        save_answer(first, generated, generated.answers[0])
+    migrate(late, read_before)         # our upgrade, from the version we read before it
+    assert late.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
+    late.close()
+    with HistoryStore(path) as store:
+        assert store.notices == [] and len(store.list_conversations()) == 2  # v1's, and the one saved
+    assert not list(tmp_path.glob("history.sqlite3.broken-*"))
+
+
+_OPEN_AT = r"""
+import sys, time
+from logitscope.store.history import HistoryStore
+at = float(sys.argv[2])
+while time.time() < at:
+    pass
+with HistoryStore(sys.argv[1]) as store:
+    print(repr(store.notices))
+"""
+
+
+def test_processes_opening_a_new_history_at_once_all_get_it(tmp_path: Path):
+    for n in range(4):
+        path = tmp_path / f"round{n}" / "history.sqlite3"
+        path.parent.mkdir()
+        at = time.time() + 1.0  # all three past their imports, then opening together
+        procs = [subprocess.Popen([sys.executable, "-c", _OPEN_AT, str(path), str(at)], env=child_env(),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+        for proc in procs:
+            out, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0 and out.strip() == "[]", (out, err)
+        assert sorted(p.name for p in path.parent.iterdir() if ".broken-" in p.name) == []

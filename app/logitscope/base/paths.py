@@ -22,11 +22,23 @@ class DataFolderError(StoreError):
 
 def data_dir() -> Path:
     """The data folder (created on first use); DataFolderError when it cannot be used."""
+    path, what = _data_folder()
+    return _usable_folder(path, what)
+
+
+def data_dir_to_read() -> Path:
+    """The data folder for what only reads it (`history list`, `history export`): an existing folder need
+    not take files, so a read-only folder or disk can still be read; else as data_dir()."""
+    path, _what = _data_folder()
+    return path if path.is_dir() else data_dir()
+
+
+def _data_folder() -> tuple[Path, Message]:
     override = os.environ.get(HOME_ENV)
     path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir("logitscope", False))
     what = (Message("the data folder {path} (from ${env})", path=str(path), env=HOME_ENV) if override else
             Message("the data folder {path}", path=str(path)))
-    return _usable_folder(path, what)
+    return path, what
 
 
 def models_dir() -> Path:

@@ -87,7 +87,7 @@ def beam_result_to_json(result: BeamResult) -> dict[str, Any]:
 
 def run_beams(args: argparse.Namespace, request: GenerateRequest) -> int:
     """cmd_generate with --beams (or --length-penalty): validated before any engine starts."""
-    from logitscope.cli.common import CtrlC, load_settings, resolve_model
+    from logitscope.cli.common import EXIT_INTERRUPTED, CtrlC, load_settings, resolve_model, stop_signals
     from logitscope.cli.steering_options import steering_line
     from logitscope.gguf.card import read_model_card
     from logitscope.host.client import CancelledError, EngineClient
@@ -111,19 +111,16 @@ def run_beams(args: argparse.Namespace, request: GenerateRequest) -> int:
         info = client.load(str(path), load_settings(args))
         for notice in info.notices:
             print(f"warning: {notice}", file=sys.stderr)
-        import signal
-
-        previous = signal.signal(signal.SIGINT, CtrlC(client))
         progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
         try:
-            result = client.beam_search(beam_request, on_progress=progress)
+            with stop_signals(CtrlC(client)):
+                result = client.beam_search(beam_request, on_progress=progress)
         except CancelledError:
-            return 130
+            return EXIT_INTERRUPTED
         finally:
-            signal.signal(signal.SIGINT, previous)
             if progress is not None:
                 progress.erase()
-    stopped = 130 if result.cancelled else 0  # Ctrl+C mid-search: the beams so far, but not an answer
+    stopped = EXIT_INTERRUPTED if result.cancelled else 0  # Ctrl+C mid-search: the beams so far, but not an answer
     if args.json:
         sys.stdout.write(json.dumps(beam_result_to_json(result), ensure_ascii=False) + "\n")
         return stopped

@@ -1,11 +1,15 @@
 """What every command shares: the one-line parser errors, the model and load options, the demo model
-fetched when none is given, and Ctrl+C during an answer."""
+fetched when none is given, and Ctrl+C (or SIGTERM) during an answer."""
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from logitscope.base.errors import InvalidSettingsError
@@ -16,6 +20,9 @@ if TYPE_CHECKING:
     from logitscope.protocol.engine_like import EngineLike
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT: stopped by Ctrl+C, what came before kept
+EXIT_TERMINATED = 143   # 128 + SIGTERM: stopped as by Ctrl+C, and one `error: terminated` line
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 # what a command's register(sub) receives: the `logitscope` parser's subparsers (generic only in the
 # type stubs, hence the string)
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -84,15 +91,74 @@ def remote_engine(args: argparse.Namespace) -> RemoteEngine:
     return engine
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: unwinds as Ctrl+C does (engines ended, transactions rolled back), then exit 143."""
+
+
+class _Stop:
+    """What this process was asked (signals are per process): a SIGTERM came; its line was said."""
+
+    terminated = False
+    said = False
+
+
+SignalHandler: TypeAlias = Callable[[int, FrameType | None], object]
+
+
+def terminated() -> bool:
+    return _Stop.terminated
+
+
+def on_sigterm(signum: int, _frame: FrameType | None = None) -> None:
+    """SIGTERM where no command stops its work more gently (cli/main.py installs it)."""
+    _Stop.terminated = True
+    raise Terminated
+
+
+@contextmanager
+def stop_signals(handler: SignalHandler) -> Iterator[None]:
+    """`handler` for Ctrl+C and SIGTERM alike while it lasts: a service manager, `timeout` or `kill` stops
+    an answer as Ctrl+C does (what came is kept, a trace ends with its `done` line), then the command
+    exits 143 (cli/main.py). The handlers before are back afterwards."""
+    def noting(signum: int, frame: FrameType | None) -> object:
+        if signum == signal.SIGTERM:
+            _Stop.terminated = True
+        return handler(signum, frame)
+
+    previous = {sig: signal.signal(sig, noting) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def say_stopped(detail: str = "") -> int:
+    """The one line for work stopped by Ctrl+C or SIGTERM (`detail`: what else to say); its exit status."""
+    _Stop.said = True
+    print(f"error: {'terminated' if _Stop.terminated else 'interrupted'}{detail}", file=sys.stderr)
+    return EXIT_TERMINATED if _Stop.terminated else EXIT_INTERRUPTED
+
+
+def exit_status(code: int) -> int:
+    """A command's exit status, once it is back: after a SIGTERM 143, with its line (unless said already)."""
+    if not _Stop.terminated:
+        return code
+    if not _Stop.said:
+        say_stopped()
+    return EXIT_TERMINATED
+
+
 class CtrlC:
-    """SIGINT during an answer: the first asks the engine to stop (what was generated is kept; an engine that
-    does not answer is ended, see host/client.py); a second one interrupts at once."""
+    """SIGINT (or SIGTERM, see stop_signals) during an answer: the first asks the engine to stop (what was
+    generated is kept; an engine that does not answer is ended, see host/client.py); a second one interrupts
+    at once."""
 
     def __init__(self, engine: EngineLike) -> None:
         self.engine, self.pressed = engine, 0
 
-    def __call__(self, *_signal: object) -> None:
+    def __call__(self, signum: int = signal.SIGINT, _frame: FrameType | None = None) -> None:
         self.pressed += 1
         if self.pressed > 1:
-            raise KeyboardInterrupt
+            raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
         self.engine.cancel()

@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import math
 import os
-import signal
 import sys
 import time
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.beams import add_beam_arguments
 from logitscope.cli.common import (
+    EXIT_INTERRUPTED,
     CtrlC,
     Subparsers,
     add_load_arguments,
@@ -22,6 +22,8 @@ from logitscope.cli.common import (
     load_settings,
     remote_engine,
     resolve_model,
+    say_stopped,
+    stop_signals,
 )
 from logitscope.cli.reasoning_options import add_reasoning_arguments, reasoning_line
 from logitscope.cli.sampler_options import add_sampler_arguments
@@ -103,23 +105,20 @@ def run(args: argparse.Namespace) -> int:
                 raise
 
         ctrl_c = CtrlC(client)
-        previous = signal.signal(signal.SIGINT, ctrl_c)
         try:
-            result = client.generate(request, on_step=on_step)
+            with stop_signals(ctrl_c):
+                result = client.generate(request, on_step=on_step)
         except CancelledError:
-            return 130
+            return EXIT_INTERRUPTED
         except EngineUnresponsiveError as exc:
             if not ctrl_c.pressed:
                 raise
-            print(f"error: interrupted; {exc}", file=sys.stderr)
-            return 130
+            return say_stopped(f"; {exc}")
         except RemoteEngineError as exc:  # the answer broke off: the trace still ends with its 'done' line
             if args.json and isinstance(exc.partial, GenerationResult):
                 out.write(dumps(result_to_json(exc.partial)) + "\n")
                 out.flush()
             raise
-        finally:
-            signal.signal(signal.SIGINT, previous)
     if args.json:
         out.write(dumps(result_to_json(result)) + "\n")
     else:
@@ -159,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
         local = client.info if isinstance(client, EngineClient) else None
         context = Context(load=local.load, gpu_offload=local.gpu_offload_supported) if local is not None else None
         report_diagnosis(diagnose(steps, result, vocab or None, context), args.json)
-    return 130 if result.finish_reason == "cancelled" else 0  # stopped by Ctrl+C: what came is printed
+    return EXIT_INTERRUPTED if result.finish_reason == "cancelled" else 0  # stopped by Ctrl+C: what came is printed
 
 
 def _draft_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -1,12 +1,14 @@
 """The command line: `logitscope info | generate | chat | bench | models ...`, one module per command.
 
 Every failure the user can cause (a bad file, a bad option, a crashed engine) ends as one `error:` line
-on stderr and exit code 2; never a traceback.
+on stderr and exit code 2; never a traceback. Ctrl+C ends with 130, SIGTERM as Ctrl+C but with 143 and
+one `error: terminated` line (cli/common.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Callable, Sequence
 
@@ -29,7 +31,7 @@ from logitscope.cli import (
     score,
     window,
 )
-from logitscope.cli.common import EXIT_USAGE, Parser
+from logitscope.cli.common import EXIT_USAGE, Parser, exit_status, on_sigterm, say_stopped
 
 # a command: what its register() sets as its parser's `run`
 Run = Callable[[argparse.Namespace], int]
@@ -56,16 +58,25 @@ def _command(args: argparse.Namespace) -> Run:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv) if argv else ["window"])  # no command: the window
+    if args.command == "window":  # (Qt's event loop would hold a Python handler back)
+        return _run(args)
+    previous = signal.signal(signal.SIGTERM, on_sigterm)  # as Ctrl+C: cleaned up, then one line and 143
+    try:
+        return _run(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)  # (main() called in a process that goes on: its own again)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         code = _command(args)(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not in Python's flush at exit
-        return code
+        return exit_status(code)
     except LogitscopeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return 130
+        return say_stopped()
     except BrokenPipeError:  # the reader went away (`| head -1`): nothing more to say
         release_stdout()
         return 0

@@ -13,13 +13,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
-import signal
 import sys
 from pathlib import Path
 from typing import Any
 
 from logitscope.base.errors import InvalidSettingsError
-from logitscope.cli.common import Subparsers, add_model_argument
+from logitscope.cli.common import Subparsers, add_model_argument, stop_signals
 from logitscope.cli.score_common import fmt as _fmt
 from logitscope.cli.score_common import read_text, summary_line
 from logitscope.cli.score_kl import add_kl_arguments, run_kl, wants_kl
@@ -59,7 +58,7 @@ def register(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from logitscope.cli.common import CtrlC, resolve_model
+    from logitscope.cli.common import CtrlC, resolve_model, say_stopped
     from logitscope.gguf.card import read_model_card
     from logitscope.host.client import CancelledError, EngineClient
     from logitscope.host.score_compare import same_tokens, scoring_settings
@@ -99,8 +98,7 @@ def run(args: argparse.Namespace) -> int:
             (other, _unused), _ = _score_with(EngineClient(), other_path, settings, same_tokens(result, request),
                                               CtrlC, progress=not args.json, vocab=vocab)
     except CancelledError:
-        print("error: interrupted", file=sys.stderr)
-        return 130
+        return say_stopped()
     _print(args, result, vocab, other, labels)
     return 0
 
@@ -118,8 +116,7 @@ def _score_with(client: Any, path: Path, settings: Any, request: ScoreRequest, c
         info, own = load_for_scoring(client, path, settings, vocab)
         for notice in info.notices:
             print(f"warning: {notice}", file=sys.stderr)
-        ctrl_c = ctrl_c_type(client)
-        previous = signal.signal(signal.SIGINT, ctrl_c)
+        stopping = stop_signals(ctrl_c_type(client))
         shown = [-1]
 
         def on_progress(fraction: float) -> None:
@@ -129,14 +126,14 @@ def _score_with(client: Any, path: Path, settings: Any, request: ScoreRequest, c
                 shown[0] = percent
 
         try:
-            result: ScoreResult = client.score(request, on_progress=on_progress)
-            steered: ScoreResult | None = None
-            if then_steered is not None:
-                shown[0] = -1
-                steered = client.score(replace(same_tokens(result, request), steering=then_steered),
-                                       on_progress=on_progress)
+            with stopping:
+                result: ScoreResult = client.score(request, on_progress=on_progress)
+                steered: ScoreResult | None = None
+                if then_steered is not None:
+                    shown[0] = -1
+                    steered = client.score(replace(same_tokens(result, request), steering=then_steered),
+                                           on_progress=on_progress)
         finally:
-            signal.signal(signal.SIGINT, previous)
             if shown[0] >= 0:
                 print("", file=sys.stderr)
         for notice in result.notices:

@@ -5,11 +5,13 @@
 - Unless `--no-save`, every question and answer goes to the history store (answers while they stream,
   through the store's StreamingWriter), so the conversation shows in `history list` and in the window.
   A turn that fails before its first token leaves nothing behind; one that breaks off keeps what came.
+- Another process may be writing the history (a `history import`): the answer's last save then waits
+  for its turn (up to `save_wait_s`); still refused, the chat says so, tries again after the next answer
+  and at its end, and if an answer shown is still not saved whole, ends with an `error:` line (exit 2).
 """
 
 from __future__ import annotations
 
-import signal
 import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
@@ -19,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from logitscope.base.errors import ChatTemplateError, ContextOverflowError, InvalidSettingsError, StoreError
+from logitscope.cli.common import stop_signals, terminated
 from logitscope.cli.reasoning_options import reasoning_line
 from logitscope.host.client import CancelledError, EngineClient
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.steering import Steering
 from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.store.database import BUSY_TIMEOUT_S
 from logitscope.store.history import HistoryStore
 from logitscope.store.records import ModelIdentity
 from logitscope.store.streaming import StreamingWriter
@@ -62,9 +66,21 @@ class _AnswerSaver:
     """The saving side of one turn: the question and its answer are saved once the first token is there.
     A failure to save is reported once and the chat goes on unsaved (what is on the screen stays)."""
 
-    def __init__(self, chat: TerminalChat, question: str, sampler: dict[str, Any]) -> None:
-        self.chat, self.question, self.sampler = chat, question, sampler
+    def __init__(self, chat: TerminalChat, question: str, sampler: dict[str, Any],
+                 client: EngineClient | None) -> None:
+        self.chat, self.question, self.sampler, self.client = chat, question, sampler, client
         self.writer: StreamingWriter | None = None
+
+    def on_step(self, step: StepRecord) -> None:
+        """A step as it comes: shown, then saved."""
+        try:
+            sys.stdout.write(("bot> " if step.i == 0 else "") + step.text)
+            sys.stdout.flush()
+        except OSError:  # the terminal is gone: stop the engine, then report
+            if self.client is not None:
+                self.client.cancel()
+            raise
+        self.step(step)
 
     @contextmanager
     def _saving(self) -> Iterator[ChatRecorder | None]:
@@ -89,6 +105,7 @@ class _AnswerSaver:
                 writer = self._writer(recorder)
                 writer.finish(result)
                 recorder.answered(writer)
+                self.chat.ended(writer)
 
     def fail(self, error: str) -> None:
         """The answer broke off: keep what was saved of it, marked as failed. A turn that failed before its
@@ -96,6 +113,7 @@ class _AnswerSaver:
         with self._saving() as recorder:
             if recorder is not None and self.writer is not None:
                 self.writer.fail(error)
+                self.chat.ended(self.writer)
 
 
 class TerminalChat:
@@ -114,35 +132,82 @@ class TerminalChat:
         self.save = save
         self.recorder: ChatRecorder | None = None
         self.messages: list[ChatMessage] = []
+        self.save_wait_s = BUSY_TIMEOUT_S  # how long an answer's last save waits for another writer's lock
+        self.unsaved: list[StreamingWriter] = []  # ended answers whose last save was refused: tried again
+        self.save_failure: str | None = None      # why saving stopped (the chat went on unsaved)
 
     def say(self, text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
     def stop_saving(self, exc: Exception) -> None:
         self.recorder = None
+        self.save_failure = str(exc)
         self.say(f"warning: this chat is no longer being saved: {exc}")
+
+    def saver(self, question: str, sampler: dict[str, Any], client: EngineClient | None = None) -> _AnswerSaver:
+        """The saving side of one turn (`client`: the engine to stop when the terminal is gone)."""
+        return _AnswerSaver(self, question, sampler, client)
+
+    def ended(self, writer: StreamingWriter) -> None:
+        """An answer ended (and was shown): its ending is saved now, waiting for another process's write if
+        need be; refused, the user is told and it is tried again. Answers refused before go along."""
+        self.unsaved = [w for w in self.unsaved if not w.flush()]
+        if writer.saved or writer.flush(wait_s=self.save_wait_s):
+            return
+        self.unsaved.append(writer)
+        self.say(f"warning: this answer is not saved whole yet ({writer.problem}); the chat tries again after "
+                 "the next answer and when it ends")
+
+    def finish_saving(self) -> None:
+        """The last try for the answers not saved whole (each waits up to `save_wait_s`); StoreError when
+        one still is not, or when saving had stopped: what was shown is not all in the history."""
+        self.unsaved = [w for w in self.unsaved if not w.flush(wait_s=self.save_wait_s)]
+        if self.unsaved:
+            problem = self.unsaved[-1].problem
+            if len(self.unsaved) == 1:
+                raise StoreError("1 answer shown in this chat was not saved whole to the history ({problem}); "
+                                 "the history keeps what was saved of it", problem=problem)
+            raise StoreError("{n} answers shown in this chat were not saved whole to the history ({problem}); "
+                             "the history keeps what was saved of them", n=len(self.unsaved), problem=problem)
+        if self.save_failure is not None:
+            raise StoreError("this chat was not saved whole to the history: {problem}", problem=self.save_failure)
 
     def run(self) -> int:
         SamplerSettings(temperature=self.temperature).validate()  # bad options: refused before anything starts
         self.decode.validate()
         store = HistoryStore() if self.save else None  # a data folder that cannot be used fails here, first
         try:
-            with EngineClient() as client:
-                info = client.load(str(self.model_path), self.load)
-                for notice in (store.notices if store else []) + info.notices:
-                    self.say(f"warning: {notice}")
-                if store is not None:
-                    self.recorder = ChatRecorder(store, ModelIdentity.of_file(self.model_path), client.vocab(),
-                                                 self.system)
-                saving = "saved to the history" if store else "not saved (--no-save)"
-                self.say(f"{info.card.name} ({info.card.file_type}, {info.n_ctx} tokens of context); this chat is "
-                         f"{saving}. Empty line or Ctrl+D quits, Ctrl+C stops an answer.")
-                while (question := self.read_question()) is not None:
-                    self.turn(client, question)
+            self._chat(store)
+        except BaseException:
+            self._close_history(store, quiet=True)  # the error on its way says what happened; this, what was lost
+            raise
+        self._close_history(store, quiet=False)
+        return 0
+
+    def _close_history(self, store: HistoryStore | None, quiet: bool) -> None:
+        try:
+            self.finish_saving()
+        except StoreError as exc:
+            if not quiet:
+                raise
+            self.say(f"warning: {exc}")
         finally:
             if store is not None:
                 store.close()
-        return 0
+
+    def _chat(self, store: HistoryStore | None) -> None:
+        with EngineClient() as client:
+            info = client.load(str(self.model_path), self.load)
+            for notice in (store.notices if store else []) + info.notices:
+                self.say(f"warning: {notice}")
+            if store is not None:
+                self.recorder = ChatRecorder(store, ModelIdentity.of_file(self.model_path), client.vocab(),
+                                             self.system)
+            saving = "saved to the history" if store else "not saved (--no-save)"
+            self.say(f"{info.card.name} ({info.card.file_type}, {info.n_ctx} tokens of context); this chat is "
+                     f"{saving}. Empty line or Ctrl+D quits, Ctrl+C stops an answer.")
+            while not terminated() and (question := self.read_question()) is not None:
+                self.turn(client, question)  # SIGTERM: this answer stops (and is saved), then the chat
 
     def read_question(self) -> str | None:
         """The next line (None: end of input, an empty line, Ctrl+C). Bytes that are not UTF-8 are kept
@@ -160,20 +225,14 @@ class TerminalChat:
         request = GenerateRequest(messages=[*self.messages, ChatMessage("user", question)], system=self.system,
                                   settings=settings, options=self.decode,
                                   steering=self.steering)
-        saver = _AnswerSaver(self, question, settings.to_dict())
+        saver = self.saver(question, settings.to_dict(), client)
 
-        def on_step(step: StepRecord) -> None:
-            try:
-                sys.stdout.write(("bot> " if step.i == 0 else "") + step.text)
-                sys.stdout.flush()
-            except OSError:  # the terminal is gone: stop the engine, then report
-                client.cancel()
-                raise
-            saver.step(step)
+        with stop_signals(lambda *_: client.cancel()):  # also while it saves: a SIGTERM ends the chat after it
+            self._answer(client, request, question, saver)
 
-        previous = signal.signal(signal.SIGINT, lambda *_: client.cancel())
+    def _answer(self, client: EngineClient, request: GenerateRequest, question: str, saver: _AnswerSaver) -> None:
         try:
-            result = client.generate(request, on_step=on_step)
+            result = client.generate(request, on_step=saver.on_step)
         except TURN_ERRORS as exc:
             self.say(f"error: {exc}")  # this turn is dropped; the conversation so far stays
             return
@@ -183,8 +242,6 @@ class TerminalChat:
         except BaseException as exc:
             saver.fail(str(exc) or type(exc).__name__)
             raise
-        finally:
-            signal.signal(signal.SIGINT, previous)
         sys.stdout.write("\n")
         self.messages += [ChatMessage("user", question), ChatMessage("assistant", result.text)]
         saver.finish(result)

@@ -324,7 +324,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="logitscope-engine")
     parser.add_argument("--fd", type=int, required=True)
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the caller's to handle (it ends this process)
+    # Ctrl+C and SIGTERM sent to the whole process group (a terminal, `timeout`, a service manager) are the
+    # caller's to handle: it stops the answer, keeps what came, and ends this process
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _no_core_dumps()
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(name)s: %(message)s")
     logging.getLogger("logitscope.llama").setLevel(logging.INFO)

@@ -7,7 +7,8 @@ the surroundings (locked by another program, read-only folder, disk full) are no
 those raise StoreError and move nothing.
 
 Read-only opens (`history list`, `history export`) write nothing and never wait for a writer: they read
-a WAL snapshot, show an unusable file as an empty history with a notice, and leave the file as it is.
+a WAL snapshot, show an unusable file as an empty history with a notice (or refuse it: an export must not
+look like an empty history), and leave the file as it is. A read-only folder or disk can be read too.
 """
 
 from __future__ import annotations
@@ -44,12 +45,13 @@ class _Unusable(Exception):
         self.reason, self.tag = reason, tag
 
 
-def open_database(path: Path, *, read_only: bool = False) -> tuple[sqlite3.Connection, str | None]:
+def open_database(path: Path, *, read_only: bool = False,
+                  empty_if_unusable: bool = True) -> tuple[sqlite3.Connection, str | None]:
     """A ready connection (WAL, foreign keys on, latest schema, the answers of dead writers marked
     `interrupted`) and a notice for the user when the file had to be replaced, else None.
-    `read_only`: see open_read_only."""
+    `read_only`, `empty_if_unusable`: see open_read_only."""
     if read_only:
-        return open_read_only(path)
+        return open_read_only(path, empty_if_unusable=empty_if_unusable)
     try:
         return _open(path), None
     except _Unusable as bad:
@@ -66,11 +68,12 @@ def open_database(path: Path, *, read_only: bool = False) -> tuple[sqlite3.Conne
             raise StoreError("could not create a new history database at {path}: {reason}", path=path, reason=again.reason) from again
 
 
-def open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
+def open_read_only(path: Path, *, empty_if_unusable: bool = True) -> tuple[sqlite3.Connection, str | None]:
     """A connection that cannot write (`mode=ro`, `query_only`), inside one read transaction: one
     consistent snapshot, which WAL gives without waiting for a writer. No file yet: an empty history, and
-    none is created. An unusable file: an empty history and a notice; the file is left as it is (the next
-    read-write open sets it aside). An older schema is upgraded first (a write, once per upgrade)."""
+    none is created. An unusable file: an empty history and a notice, or with `empty_if_unusable=False`
+    StoreError; the file is left as it is (the next read-write open sets it aside). An older schema is
+    upgraded first (a write, once per upgrade)."""
     if not path.exists():
         return _empty(), None
     try:
@@ -78,9 +81,11 @@ def open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
             raise _Unusable("it is a folder, not a file")
         if _check(path) < LATEST_VERSION:
             _open(path).close()
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
-                               isolation_level=None)
+        conn = _connect_read_only(path)
     except _Unusable as bad:
+        if not empty_if_unusable:
+            raise StoreError("the history database {path} cannot be read ({reason}); it was left as it is",
+                             path=path, reason=bad.reason) from bad
         return _empty(), (f"The history database could not be used ({bad.reason}); it was left as it is "
                           f"(Logitscope sets it aside the next time it saves a conversation).")
     except sqlite3.Error as exc:
@@ -93,6 +98,23 @@ def open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
         conn.close()
         raise StoreError("cannot read the history database {path}: {exc}", path=path, exc=exc) from exc
     return conn, None
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """`mode=ro`. A WAL database needs its -shm file, which a read-only folder or disk cannot take: there,
+    with no -wal file to read either (closed cleanly), the file is opened `immutable` (nothing can be
+    writing it there). Errors come as they are: _check sorts them."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as exc:
+        cannot_open = getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_CANTOPEN
+        if cannot_open and not Path(f"{path}-wal").exists():
+            conn.close()
+            return sqlite3.connect(uri + "&immutable=1", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        # anything else (not a database, damaged, locked): the caller's checks meet it and say what it is
+    return conn
 
 
 def _empty() -> sqlite3.Connection:
@@ -132,13 +154,14 @@ def _check(path: Path) -> int:
     a read-only connection: closing a read-write one would checkpoint and delete a -wal file we are about
     to keep aside."""
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+        conn = _connect_read_only(path)
     except sqlite3.Error as exc:
         raise StoreError("cannot open the history database {path}: {exc}", path=path, exc=exc) from exc
     try:
         problems = [row[0] for row in conn.execute("PRAGMA quick_check")]  # ~0.25 s for 400 MB
-        if problems != ["ok"]:
-            raise _Unusable(f"it is damaged: {problems[0]}")
+        if problems != ["ok"]:  # its first finding, on one line (a row may hold several, under a "***" header)
+            lines = [line for row in problems for line in row.splitlines() if line and not line.startswith("***")]
+            raise _Unusable(f"it is damaged: {lines[0] if lines else problems[0]}")
         version: int = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > LATEST_VERSION:
             raise _Unusable(f"it was written by a newer Logitscope: schema {version}, this version reads up to "
@@ -160,7 +183,7 @@ def _is_environment(exc: sqlite3.DatabaseError) -> bool:
 
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA journal_mode = WAL")
+    _use_wal(conn)
     conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a killed process loses no committed write
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     try:
@@ -170,6 +193,20 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
             raise
         raise _Unusable(f"upgrading it from schema {version} to {LATEST_VERSION} failed: {exc}") from exc
     interrupt_orphaned_answers(conn, path)
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL (a no-op once the file is in WAL). A new file opened by two processes at once: the
+    switch meets the other's lock, and SQLite fails it at once rather than wait: try again a while."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def interrupt_orphaned_answers(conn: sqlite3.Connection, path: Path) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from logitscope.base.errors import StoreError
-from logitscope.base.paths import data_dir
+from logitscope.base.paths import data_dir, data_dir_to_read
 from logitscope.protocol.trace import StepRecord
 from logitscope.store.database import open_database, transaction
 from logitscope.store.owners import OwnerLock
@@ -48,8 +48,9 @@ MIN_INDEXED_QUERY = 3  # the trigram index finds substrings of 3 characters or m
 SNIPPET_CONTEXT = 40
 
 
-def history_path() -> Path:
-    return data_dir() / HISTORY_FILE
+def history_path(read_only: bool = False) -> Path:
+    """`read_only`: for a reader, which does not need a folder it can write (base/paths.py)."""
+    return (data_dir_to_read() if read_only else data_dir()) / HISTORY_FILE
 
 
 class HistoryStore:
@@ -59,13 +60,15 @@ class HistoryStore:
     `full_text`: None uses SQLite's FTS5 trigram index when this build has it (else LIKE scans);
     False forces the LIKE scans (and drops the index).
     `read_only`: never writes and never waits for a writer; reads one snapshot, taken at the opening
-    (database.open_read_only). For one-shot readers such as `history list`."""
+    (database.open_read_only). For one-shot readers such as `history list`. `empty_if_unusable=False`:
+    such a reader refuses (StoreError) a file it cannot read rather than showing it as an empty history."""
 
     def __init__(self, path: str | Path | None = None, *, full_text: bool | None = None,
-                 read_only: bool = False) -> None:
-        self.path = Path(path) if path is not None else history_path()
+                 read_only: bool = False, empty_if_unusable: bool = True) -> None:
+        self.path = Path(path) if path is not None else history_path(read_only)
         self.read_only = read_only
-        self.connection, notice = open_database(self.path, read_only=read_only)
+        self.connection, notice = open_database(self.path, read_only=read_only,
+                                                empty_if_unusable=empty_if_unusable)
         self.notices: list[str] = [notice] if notice else []
         self._owner: OwnerLock | None = None
         try:

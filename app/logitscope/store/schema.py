@@ -8,6 +8,7 @@ migration that has shipped: append a new one.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterator
 
 MIGRATIONS: tuple[str, ...] = (
     # v1: conversations holding a tree of messages. Edits, regenerations and forks are siblings
@@ -105,19 +106,43 @@ LATEST_VERSION = len(MIGRATIONS)
 
 
 def migrate(conn: sqlite3.Connection, from_version: int, to_version: int = LATEST_VERSION) -> None:
-    """Apply migrations from_version+1 .. to_version, each in its own transaction with its version bump."""
+    """Apply migrations from_version+1 .. to_version, each in its own transaction with its version bump.
+    Each is skipped when the version, read again under the write lock, says it is there: another process
+    opening the same file at the same moment (two commands started together) may have applied it since
+    `from_version` was read, and applied twice it fails ("duplicate column name")."""
+    def applied(version: int) -> Callable[[], bool]:
+        return lambda: int(conn.execute("PRAGMA user_version").fetchone()[0]) >= version
+
     for version in range(from_version + 1, to_version + 1):
-        run_script(conn, f"{MIGRATIONS[version - 1]}\nPRAGMA user_version = {version};")
+        run_script(conn, f"{MIGRATIONS[version - 1]}\nPRAGMA user_version = {version};", unless=applied(version))
 
 
-def run_script(conn: sqlite3.Connection, script: str) -> None:
-    """Several statements as one transaction: all of them or none."""
+def run_script(conn: sqlite3.Connection, script: str, unless: Callable[[], bool] | None = None) -> None:
+    """Several statements as one transaction: all of them or none; none when `unless()`, asked inside the
+    transaction (under the write lock), is true."""
+    conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nCOMMIT;")
+        if unless is None or not unless():
+            for statement in _statements(script):
+                conn.execute(statement)
+        conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+def _statements(script: str) -> Iterator[str]:
+    """The script's statements one by one (a trigger's body, a `;` in a string stay whole)."""
+    pending = ""
+    for part in script.split(";"):
+        pending += part + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n\t;"):
+                yield pending.strip()
+            pending = ""
+    if pending.strip(" \n\t;"):
+        yield pending.strip()
 
 
 # -- full-text search ------------------------------------------------------------------------------
@@ -175,8 +200,8 @@ def set_up_search_index(conn: sqlite3.Connection, enabled: bool) -> None:
     if enabled and exists and not _search_index_is_current(conn):
         _drop_search_index(conn)
         exists = False
-    if enabled and not exists:
-        run_script(conn, _SEARCH_INDEX)
+    if enabled and not exists:  # (unless another process opening it at the same moment made it first)
+        run_script(conn, _SEARCH_INDEX, unless=lambda: has_search_index(conn))
     elif not enabled and exists:
         _drop_search_index(conn)
 

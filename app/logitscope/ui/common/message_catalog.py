@@ -314,6 +314,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "the grammar does not parse: {reason}"),
     QT_TRANSLATE_NOOP("messages", "the grammar is replayed as this step applied it: a changed grammar cannot be replayed from the stored head"),
     QT_TRANSLATE_NOOP("messages", "the grammar was not on at this step: it cannot be replayed from the stored head"),
+    QT_TRANSLATE_NOOP("messages", "the history database {path} cannot be read ({reason}); it was left as it is"),
     QT_TRANSLATE_NOOP("messages", "the history database {path} cannot be used ({reason}) and could not be moved aside: {exc}"),
     QT_TRANSLATE_NOOP("messages", "the history export holds inconsistent data: {exc}"),
     QT_TRANSLATE_NOOP("messages", "the import failed ({cause}) and the conversations it had already added (ids {ids}-{ids2}) could not be removed: {exc}"),
