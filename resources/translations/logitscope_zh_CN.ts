@@ -2337,27 +2337,27 @@
 <context>
     <name>LayerDistributionModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="163"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="167"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="163"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="167"/>
         <source>token</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="163"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="167"/>
         <source>p here</source>
         <translation>此层 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="163"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="167"/>
         <source>p at the end</source>
         <translation>最终 p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="168"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="172"/>
         <source>p {0} at this layer — {1} after the last layer</source>
         <translation>此层 p {0} — 最后一层之后 {1}</translation>
     </message>
@@ -2365,37 +2365,47 @@
 <context>
     <name>LayersPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="238"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="242"/>
         <source>Selected layer</source>
         <translation>所选层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="239"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="243"/>
         <source>Norms</source>
         <translation>范数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="263"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="268"/>
+        <source>Lens</source>
+        <translation>透镜</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="269"/>
+        <source>The top tokens after each layer; double-click a layer for its distribution</source>
+        <translation>每层之后的前几个 token；双击某一层查看它的分布</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="286"/>
         <source>Knock out the attention of layer {0}</source>
         <translation>敲除第 {0} 层的注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="265"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="288"/>
         <source>Knock out the FFN of layer {0}</source>
         <translation>敲除第 {0} 层的 FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="279"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="302"/>
         <source>Step {0}: chose {1} (outlined) — top tokens after each layer</source>
         <translation>第 {0} 步：选择了 {1}（加框）— 各层之后的前几名 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="281"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="304"/>
         <source>The logit lens: the residual stream after each layer, read through the model&apos;s final norm and output head, as if the model stopped there.</source>
         <translation>逻辑透镜（logit lens）：每层之后的残差流，经模型的最终归一化和输出头读出，仿佛模型在此处停止。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="301"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="324"/>
         <source>{0}: entropy {1:.2f} nats, residual norm {2:.1f}</source>
         <translation>{0}：熵 {1:.2f} nats，残差范数 {2:.1f}</translation>
     </message>
@@ -2403,38 +2413,38 @@
 <context>
     <name>LensModel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="69"/>
         <source>chosen</source>
         <translation>所选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="69"/>
         <source>entropy</source>
         <translation>熵</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="85"/>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="91"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="89"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="95"/>
         <source>embd</source>
         <translation>嵌入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="91"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="95"/>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="120"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="124"/>
         <source>{0}: the chosen token {1} has rank {2}, p {3}</source>
         <translation>{0}：所选 token {1} 排名 {2}，p {3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="124"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="128"/>
         <source>{0}: entropy {1:.2f} nats</source>
         <translation>{0}：熵 {1:.2f} nats</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="125"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="129"/>
         <source>{0}: {1} — p {2}</source>
         <translation>{0}：{1} — p {2}</translation>
     </message>
@@ -3515,22 +3525,22 @@
 <context>
     <name>NormChart</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="180"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="184"/>
         <source>residual</source>
         <translation>残差</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="180"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="184"/>
         <source>+attention</source>
         <translation>+注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="180"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="184"/>
         <source>+FFN</source>
         <translation>+FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="184"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="188"/>
         <source>layer row (0 = embd)</source>
         <translation>层行（0 = 嵌入）</translation>
     </message>

@@ -268,3 +268,38 @@ def test_layout_places_the_new_docks(qtbot, scripted_window):
     for key in ("layers", "attention"):
         dock = scripted_window.docks[key]
         assert not dock.isFloating() and scripted_window.tabifiedDockWidgets(dock)
+
+
+def fully_shown_columns(grid) -> list[int]:
+    """The grid's columns whose whole width is inside its viewport."""
+    width = grid.viewport().width()
+    return [c for c in range(grid.model().columnCount())
+            if grid.columnViewportPosition(c) >= 0 and grid.columnViewportPosition(c) + grid.columnWidth(c) <= width]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (2560, 1440)])
+def test_the_layers_grid_reads_at_both_common_sizes(qtbot, scripted_window, size):
+    """At 1280x720 the grid once showed its top-1 column alone, beside a side panel, with clipped digits: the
+    chosen and entropy columns read in full, with at least three token columns beside them."""
+    window = scripted_window
+    window.resize(*size)
+    window.reset_layout()
+    ask(qtbot, window, "Hi!", max_tokens=4)
+    show_dock(qtbot, window, "layers")
+    window.select_step(0, 2)
+    panel = wait_shown(qtbot, window, "layers", 2)
+    grid = panel.grid
+    qtbot.waitUntil(lambda: grid.viewport().width() > 0)
+    for column in range(FIRST_TOKEN):      # the chosen token's rank and p, the entropy: never elided
+        text = panel.model.data(panel.model.index(panel.model.rowCount() - 1, column))
+        assert grid.columnWidth(column) >= grid.fontMetrics().horizontalAdvance(text), (column, text)
+    # too narrow for the grid beside the layer's distribution: they are tabs (a double-click shows the layer)
+    assert panel.grid_in_tabs == (size[0] < 2560) and grid.isVisible()
+    shown = fully_shown_columns(grid)
+    assert shown[:FIRST_TOKEN] == list(range(FIRST_TOKEN))
+    assert len(shown) - FIRST_TOKEN >= 3, (size, grid.viewport().width(), shown)
+    if panel.grid_in_tabs:                 # a double-click on a layer shows its distribution's tab
+        index = panel.model.index(3, FIRST_TOKEN)
+        qtbot.mouseClick(grid.viewport(), Qt.MouseButton.LeftButton, pos=grid.visualRect(index).center())
+        qtbot.mouseDClick(grid.viewport(), Qt.MouseButton.LeftButton, pos=grid.visualRect(index).center())
+        assert panel.row == 3 and panel.side.currentIndex() == 1 and panel.layer_table.isVisible()

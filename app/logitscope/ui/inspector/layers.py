@@ -1,7 +1,8 @@
 """Layers: the logit lens of one step. A grid of layers (embeddings first, the last block at the bottom) x
 the top tokens of each, coloured by probability, with the chosen token's cell outlined, so a token can be
 seen rising through the layers; beside it the selected layer's distribution and a bar chart of the
-residual stream's norm and what each block's attention and FFN added."""
+residual stream's norm and what each block's attention and FFN added. A dock too narrow for both (1280x720
+and 1920x1080 screens: the grid had room for one token column) shows them as tabs, the grid first."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -44,6 +45,9 @@ CHOSEN, ENTROPY = 0, 1
 LENS_GRID = "lens_grid"   # the grid's object name: the layout's checks find it (ui/window/layout_facts.py)
 FIRST_TOKEN = 2           # columns from here: the layer's top tokens, best first
 CellIndex = QModelIndex | QPersistentModelIndex
+# the grid beside the side panel when the panel is this many digit widths wide (the row labels, the chosen and
+# entropy columns and four token columns of 9 digits, and the side panel's 30); else as tabs
+SIDE_BY_SIDE_DIGITS = 6 + 20 + 4 * 9 + 30
 RESID_COLOR, ATTN_COLOR, FFN_COLOR = QColor(140, 140, 150), QColor(60, 130, 220), QColor(220, 120, 40)
 
 
@@ -237,20 +241,39 @@ class LayersPanel(QWidget):
         self.side.setDocumentMode(True)
         self.side.addTab(layer_page, self.tr("Selected layer"))
         self.side.addTab(self.chart, self.tr("Norms"))
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.grid)
-        splitter.addWidget(self.side)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setSizes([600, 400])  # the grid first: the side is a detail
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.grid)
+        self.splitter.addWidget(self.side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([600, 400])  # the grid first: the side is a detail
         self.side.setMinimumWidth(120)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.splitter, 1)
+        self.grid.doubleClicked.connect(lambda _index: self.side.setCurrentWidget(layer_page))
         self.vocab: Sequence[bytes] = ()
         self.shown_key: object = None
         self.row = -1
         self.grid.selectionModel().currentChanged.connect(lambda current, _previous: self.select_layer(current.row()))
         self.grid.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.grid.customContextMenuRequested.connect(self._context_menu)
+
+    @property
+    def grid_in_tabs(self) -> bool:
+        return self.side.indexOf(self.grid) >= 0
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        narrow = event.size().width() < self.fontMetrics().horizontalAdvance("0") * SIDE_BY_SIDE_DIGITS
+        if narrow and not self.grid_in_tabs:
+            self.side.insertTab(0, self.grid, self.tr("Lens"))
+            self.side.setTabToolTip(0, self.tr("The top tokens after each layer; double-click a layer for its "
+                                               "distribution"))
+            self.side.setCurrentIndex(0)
+        elif not narrow and self.grid_in_tabs:
+            self.side.removeTab(self.side.indexOf(self.grid))
+            self.splitter.insertWidget(0, self.grid)
+            self.grid.show()
+            self.splitter.setSizes([600, 400])
 
     def _context_menu(self, pos: QPoint) -> None:
         """Right-click a layer's row: knock out its attention or its FFN (the Causal tracing dialog)."""
