@@ -11,10 +11,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from logitscope.cli.explain import diagnosis_json
 from logitscope.diagnosis import Context, diagnose
 from logitscope.diagnosis.checks import longest_repeat, token_keys
 from logitscope.diagnosis.fix_check import first_change
-from logitscope.diagnosis.thresholds import OPENING_ODDS
+from logitscope.diagnosis.thresholds import OPENING_FIX_TEMPERATURE, OPENING_ODDS
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
 from logitscope.protocol.sampler_settings import DRY_BREAKERS, SamplerSettings
 from logitscope.protocol.trace import GenerationResult
@@ -61,6 +62,11 @@ def test_a_short_answer_opening_on_a_long_shot_is_a_guess(store):
     odds = float(guess.text.split(" times less likely")[0].rsplit(" ", 1)[1])
     assert odds >= OPENING_ODDS
     assert guess.fix is not None and dict(guess.fix.sampler) == {"temperature": 0.0}
+    # the two one-click fixes: greedy, or (greedy may loop on a small model) a lower temperature
+    (cooler,) = guess.other_fixes
+    assert dict(cooler.sampler) == {"temperature": OPENING_FIX_TEMPERATURE} and "0.3" in str(cooler.label)
+    entry = diagnosis_json(diagnose(steps, result, vocab))["findings"][0]
+    assert entry["other_fixes"][0]["options"] == "--temperature 0.3"
 
 
 def test_a_confident_right_answer_at_the_same_settings_is_not_a_guess(store):

@@ -145,6 +145,8 @@ def print_diagnosis(diagnosis: Diagnosis, out: TextIO) -> None:
             out.write(f"      evidence: {evidence(f)}\n")
         if f.fix is not None:
             out.write(f"      fix: {f.fix.label} ({fix_options(f.fix)})\n")
+        for other in f.other_fixes:
+            out.write(f"      or: {other.label} ({fix_options(other)})\n")
     for skipped in diagnosis.skipped:
         out.write(f"  (not checked: {skipped})\n")
 
@@ -155,6 +157,8 @@ def diagnosis_json(diagnosis: Diagnosis) -> dict[str, Any]:
     for finding, entry in zip(diagnosis.findings, out["findings"], strict=True):
         if finding.fix is not None:
             entry["fix"]["options"] = fix_options(finding.fix)
+        for other, other_entry in zip(finding.other_fixes, entry["other_fixes"], strict=True):
+            other_entry["options"] = fix_options(other)
     return out
 
 

@@ -251,11 +251,17 @@ def check_opening(a: Answer, offset: int = 0) -> list[Finding]:
     fix = (Fix(Message("greedy decoding (temperature 0): the model's best guess every time"),
                sampler=(("temperature", th.GUESS_FIX_TEMPERATURE),))
            if temperature > th.GUESS_FIX_TEMPERATURE else None)
+    # greedy can trade a guess for a loop on a small model: a lower temperature keeps some variety
+    lower = (Fix(Message("a lower temperature ({temperature:g}): long shots become rarer",
+                         temperature=th.OPENING_FIX_TEMPERATURE),
+                 sampler=(("temperature", th.OPENING_FIX_TEMPERATURE),))
+             if temperature > th.OPENING_FIX_TEMPERATURE and fix is not None else None)
     text = Message("the model was guessing from the first words: the opening \"{opening}\" was drawn from a spread-out "
                    "distribution, {odds:.0f} times less likely than the model's own first choices ({picks}); what "
                    "follows is built on it, check it (a lower temperature makes such picks rarer)",
                    opening=opening, odds=odds, picks=join_messages(", ", named))
-    return [Finding("guessing", "warning", text, _spans([s.i for s, _top in picks]), fix)]
+    return [Finding("guessing", "warning", text, _spans([s.i for s, _top in picks]), fix,
+                    (lower,) if lower is not None else ())]
 
 
 def _token(step: StepRecord) -> str:

@@ -71,6 +71,7 @@ class Finding:
     text: Message                          # plain language: what happened and why
     spans: tuple[tuple[int, int], ...] = ()   # evidence: step index ranges [start, end)
     fix: Fix | None = None
+    other_fixes: tuple[Fix, ...] = ()      # milder alternatives to `fix`, each one click too
 
     @property
     def title(self) -> Message:
@@ -84,7 +85,8 @@ class Finding:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "title": str(self.title), "severity": self.severity, "text": str(self.text),
                 "spans": [list(s) for s in self.spans], "steps": self.steps,
-                "fix": self.fix.to_dict() if self.fix else None}
+                "fix": self.fix.to_dict() if self.fix else None,
+                "other_fixes": [other.to_dict() for other in self.other_fixes]}
 
 
 @dataclass(frozen=True)

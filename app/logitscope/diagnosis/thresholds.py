@@ -32,6 +32,7 @@ OPENING_MIN_RANK = 2         # an unlikely pick: at least two tokens were more l
 OPENING_MIN_ENTROPY = 2.0    # ... in a raw distribution this spread out (nats) ...
 OPENING_ODDS = 10.0          # ... and the opening's picks together were this many times less likely than the
                              # model's first choices (the product of p(first) / p(picked))
+OPENING_FIX_TEMPERATURE = 0.3  # the other fix of a guessed opening: cooler, not greedy (which may loop)
 
 # -- sampling drove it off course -------------------------------------------------------------------
 OFF_TOP_P = 0.5              # the model's first choice had at least this raw probability ...

@@ -66,6 +66,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "a logit bias applies to a token id >= 0 or a non-empty text"),
     QT_TRANSLATE_NOOP("messages", "a logit bias must be a number or -inf (ban)"),
     QT_TRANSLATE_NOOP("messages", "a logit bias on a text needs the model's tokenizer: only biases on token ids are replayed"),
+    QT_TRANSLATE_NOOP("messages", "a lower temperature ({temperature:g}): long shots become rarer"),
     QT_TRANSLATE_NOOP("messages", "a message's role must be one of {ROLES}, not {role!r}"),
     QT_TRANSLATE_NOOP("messages", "a preset named {name!r} already exists"),
     QT_TRANSLATE_NOOP("messages", "a preset needs a name"),

@@ -3,6 +3,8 @@ each one's evidence and fix, and a button that applies the fix as a new version 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QLabel,
@@ -71,10 +73,12 @@ class DiagnosisPanel(QWidget):
         self.fix_button = QPushButton(self.tr("Apply the fix"))
         self.fix_button.setToolTip(self.tr("Make a new version of the answer with the suggested settings"))
         self.fix_button.setEnabled(False)
+        self.other_fix_button = QPushButton(self.tr("Apply the other fix"))   # a milder one, where there is one
+        self.other_fix_button.setVisible(False)
         self.skipped = QLabel()
         self.skipped.setWordWrap(True)
         self.skipped.setObjectName("diagnosisSkipped")
-        for w in (self.heading, self.findings, self.details, self.fix_button, self.skipped):
+        for w in (self.heading, self.findings, self.details, self.fix_button, self.other_fix_button, self.skipped):
             layout.addWidget(w)
         layout.addStretch(1)
         self.diagnosis: Diagnosis | None = None
@@ -82,6 +86,7 @@ class DiagnosisPanel(QWidget):
         self.can_apply = True
         self.findings.currentRowChanged.connect(self._selected)
         self.fix_button.clicked.connect(self._apply)
+        self.other_fix_button.clicked.connect(self._apply_other)
         self.show_diagnosis(None)
 
     def show_diagnosis(self, diagnosis: Diagnosis | None, turn_index: int = -1) -> None:
@@ -128,6 +133,7 @@ class DiagnosisPanel(QWidget):
         if f is None:
             self.details.setText("")
             self.fix_button.setEnabled(False)
+            self.other_fix_button.setVisible(False)
             self.findingSelected.emit(None)
             return
         lines = [translate_message(f.text)]
@@ -136,13 +142,24 @@ class DiagnosisPanel(QWidget):
                 str(a) if b - a == 1 else f"{a}–{b - 1}" for a, b in f.spans[:12])))
         if f.fix is not None:
             lines.append(self.tr("Fix: {0}").format(translate_message(f.fix.label)))
+            lines.extend(self.tr("Or: {0}").format(translate_message(other.label)) for other in f.other_fixes[:1])
         else:
             lines.append(self.tr("No setting fixes this one."))
         self.details.setText("\n".join(lines))
         self.fix_button.setEnabled(f.fix is not None and self.can_apply)
+        self.other_fix_button.setVisible(bool(f.other_fixes))
+        self.other_fix_button.setEnabled(bool(f.other_fixes) and self.can_apply)
+        if f.other_fixes:
+            self.other_fix_button.setToolTip(translate_message(f.other_fixes[0].label))
         self.findingSelected.emit(f)
 
     def _apply(self) -> None:
         f = self.finding
         if f is not None and f.fix is not None:
             self.fixRequested.emit(f)
+
+    def _apply_other(self) -> None:
+        """The finding with its other fix in the place of the first: applied, and checked after, as any fix."""
+        f = self.finding
+        if f is not None and f.other_fixes:
+            self.fixRequested.emit(replace(f, fix=f.other_fixes[0], other_fixes=()))
