@@ -277,3 +277,45 @@ def test_too_little_memory_even_to_describe_the_failure_is_still_one_line(monkey
     monkeypatch.setattr(entry, "describe", cannot_describe)
     assert entry.main(["info"]) == 2
     assert capsys.readouterr().err.strip() == "error: out of memory"
+
+
+# -- issue 31: no input may hang the app or eat the machine ------------------------------------------
+
+@pytest.fixture
+def endless_inputs(tmp_path) -> dict[str, tuple[Path, str]]:
+    """What a user's file may be besides a file: read naively, /dev/zero never ends (11 GB in 7 s) and a
+    named pipe without a writer waits forever."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    return {"dev-zero": (Path("/dev/zero"), "a character device, not a file"),
+            "fifo": (fifo, "a named pipe, not a file")}
+
+
+@pytest.mark.parametrize("what", ["dev-zero", "fifo"])
+@pytest.mark.parametrize("command", [
+    ("score", "{}"),
+    ("generate", "--prompt", "hi", "--grammar-file", "{}"),
+    ("generate", "--prompt", "hi", "--json-schema-file", "{}"),
+    ("cvector", "--positive-file", "{}", "--negative-file", "{}", "-o", "out.gguf"),
+    ("history", "import", "{}"),
+    ("explain", "{}"),
+], ids=["score", "grammar-file", "json-schema-file", "cvector", "history-import", "explain"])
+def test_an_endless_input_file_is_refused_unread(tmp_path, endless_inputs, what, command):
+    path, phrase = endless_inputs[what]
+    env = dict(os.environ, LOGITSCOPE_HOME=str(tmp_path / "home"))
+    proc = run(*(str(path) if a == "{}" else a for a in command), env=env, cwd=tmp_path, input="", timeout=60)
+    assert_clean_error(proc, phrase)
+
+
+@pytest.mark.parametrize("what", ["dev-zero", "fifo"])
+def test_a_settings_file_that_never_ends_is_set_aside(tmp_path, endless_inputs, what):
+    """settings.json a link to /dev/zero or a named pipe: `models list` warns once and goes on with the defaults."""
+    home = tmp_path / "home"
+    home.mkdir()
+    target, phrase = endless_inputs[what]
+    (home / "settings.json").symlink_to(target)
+    proc = run("models", "list", env=dict(os.environ, LOGITSCOPE_HOME=str(home)), input="", timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    warnings = [line for line in proc.stderr.splitlines() if "settings.json" in line]
+    assert len(warnings) == 1 and phrase in warnings[0] and "Traceback" not in proc.stderr, proc.stderr
+    assert list(home.glob("settings.json.broken-*"))

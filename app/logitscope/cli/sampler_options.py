@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.reading import NotAFileError, TooLargeError, read_bounded
 from logitscope.protocol.sampler_settings import DRY_BREAKERS, SamplerSettings, sampler_name
 
 _SHOWN = "default: %(default)s"
@@ -131,16 +132,20 @@ def _bias(value: str, text: str) -> float:
 
 
 def read_text_file(path: str, what: str) -> str:
-    """A grammar or schema file's text (UTF-8), or InvalidSettingsError saying why not."""
+    """A grammar or schema file's text (UTF-8), or InvalidSettingsError saying why not (a pipe or a device
+    is refused unread: base/reading.py)."""
     file = Path(path).expanduser()
     try:
-        if not file.is_file():
-            raise InvalidSettingsError("the {what} file {path} does not exist or is not a file", what=what, path=path)
-        if file.stat().st_size > MAX_GRAMMAR_BYTES:
-            raise InvalidSettingsError("the {what} file {path} is larger than 1 MiB", what=what, path=path)
-        return file.read_bytes().decode("utf-8")
+        return read_bounded(file, MAX_GRAMMAR_BYTES).decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidSettingsError("the {what} file {path} is not UTF-8 text", what=what, path=path) from None
+    except FileNotFoundError:
+        raise InvalidSettingsError("the {what} file {path} does not exist", what=what, path=path) from None
+    except NotAFileError as exc:
+        raise InvalidSettingsError("the {what} file {path} is {kind}, not a file", what=what, path=path,
+                                   kind=exc.kind) from None
+    except TooLargeError:
+        raise InvalidSettingsError("the {what} file {path} is larger than 1 MiB", what=what, path=path) from None
     except OSError as exc:
         raise InvalidSettingsError("cannot read the {what} file {path}: {reason}", what=what, path=path,
                                    reason=exc.strerror or exc) from None
