@@ -319,3 +319,18 @@ def test_a_settings_file_that_never_ends_is_set_aside(tmp_path, endless_inputs, 
     warnings = [line for line in proc.stderr.splitlines() if "settings.json" in line]
     assert len(warnings) == 1 and phrase in warnings[0] and "Traceback" not in proc.stderr, proc.stderr
     assert list(home.glob("settings.json.broken-*"))
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("what", ["dev-zero", "fifo"])
+@pytest.mark.parametrize("command", [
+    ("score", "--kl-base", "{}"),
+    ("quantize", "{model}", "out.gguf", "Q8_0", "--imatrix", "{}"),
+], ids=["kl-base", "imatrix"])
+def test_an_endless_file_read_by_structure_is_refused(tmp_path, demo_model, endless_inputs, what, command):
+    """Files read by structure rather than whole (a base of log-probabilities, an importance matrix): a pipe
+    is not opened (that waits for a writer) and /dev/zero is not read to its end."""
+    path, _phrase = endless_inputs[what]
+    args = [str(path) if a == "{}" else str(demo_model) if a == "{model}" else a for a in command]
+    proc = run(*args, cwd=tmp_path, input="", timeout=120)
+    assert_clean_error(proc, "not a file")

@@ -62,3 +62,11 @@ def read_bounded(path: Path, limit: int) -> bytes:
     if len(data) > limit:
         raise TooLargeError(path, limit)
     return data
+
+
+def require_regular(path: Path) -> None:
+    """NotAFileError unless `path` is a regular file (checked before a file read by structure is opened:
+    opening a named pipe waits for a writer); the OSError of a missing or unreadable path passes through."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotAFileError(path, mode)
