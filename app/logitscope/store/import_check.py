@@ -167,7 +167,7 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
     for key in ("sampler", "steering", "reasoning", "threads"):   # all but the first: absent from older exports
         value = checked_field(msg, key, dict, where, optional=True)
         if value is not None:
-            _plain(value, f"{where}, {key}", 0)
+            _plain(value, f"{where}, {key}", 0, finite=True)
     for key, cls in (("timings", Timings), ("kv", KvInfo)):
         _record(checked_field(msg, key, dict, where, optional=True), cls, f"{where}, {key}")
     trace = checked_field(msg, "trace", dict, where, optional=True)
@@ -352,19 +352,23 @@ def _record(values: dict[str, Any] | None, cls: type, where: str) -> None:
     _plain(values, where, 0)
 
 
-def _plain(value: Any, where: str, depth: int) -> None:
-    """Plain JSON that can be stored and exported again: bounded depth, 64-bit integers, real text."""
+def _plain(value: Any, where: str, depth: int, finite: bool = False) -> None:
+    """Plain JSON that can be stored and exported again: bounded depth, 64-bit integers, real text; with
+    `finite`, no NaN or infinity (no engine writes one in its settings, and an export would then hold a bare
+    `NaN`, which is not JSON)."""
     if depth > MAX_PLAIN_DEPTH:
         raise StoreError("{where} is nested more than {MAX_PLAIN_DEPTH} levels deep", where=where, MAX_PLAIN_DEPTH=MAX_PLAIN_DEPTH)
     if isinstance(value, dict):
         for key, item in value.items():
             _no_surrogate(key, f"{where}: a key")
-            _plain(item, f"{where}, {_short(key)}", depth + 1)
+            _plain(item, f"{where}, {_short(key)}", depth + 1, finite)
     elif isinstance(value, list):
         for item in value:
-            _plain(item, where, depth + 1)
+            _plain(item, where, depth + 1, finite)
     elif isinstance(value, str):
         _no_surrogate(value, where)
+    elif finite and isinstance(value, float) and not math.isfinite(value):
+        raise StoreError("{where} holds {value}, not a finite number", where=where, value=json.dumps(value))
     elif isinstance(value, int) and not isinstance(value, bool) and not INT64[0] <= value <= INT64[1]:
         raise StoreError("{where} holds {value}, larger than a 64-bit integer", where=where, value=_short(value))
 
