@@ -334,3 +334,22 @@ def test_an_endless_file_read_by_structure_is_refused(tmp_path, demo_model, endl
     args = [str(path) if a == "{}" else str(demo_model) if a == "{model}" else a for a in command]
     proc = run(*args, cwd=tmp_path, input="", timeout=120)
     assert_clean_error(proc, "not a file")
+
+
+@pytest.mark.model
+def test_an_integer_schema_keeps_the_answer_within_its_bounds(demo_model):
+    """llama-cpp-python's converter ignores minimum/maximum: the demo model answered 10000000."""
+    proc = run("generate", "--prompt", "Pick a big number:", "--temperature", "0", "--max-tokens", "12",
+               "--json-schema", '{"type": "integer", "minimum": 5, "maximum": 9}', "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert 5 <= int(json.loads(proc.stdout.splitlines()[-1])["text"]) <= 9
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("schema,phrase", [
+    ('{"type": "integer", "minimum": 5, "maximum": 2}', "allows no integer: it asks for one from 5 to 2"),
+    ('{"type": "number", "minimum": 0.5}', "apply to \"type\": \"integer\" only"),
+])
+def test_a_schema_bound_that_cannot_hold_is_refused(demo_model, schema, phrase):
+    proc = run("generate", "--prompt", "hi", "--max-tokens", "2", "--json-schema", schema)
+    assert_clean_error(proc, phrase)
