@@ -34,7 +34,7 @@ def run_bytes(*args: str | bytes, timeout: float = 120, **kwargs) -> subprocess.
 def test_absurd_thread_count_is_refused(command):
     start = time.monotonic()
     proc = run(*command, "--threads", str(max_threads() + 1), input="")
-    assert_clean_error(proc, f"n_threads must be between 0 (automatic) and {max_threads()}")
+    assert_clean_error(proc, f"--threads must be between 0 (automatic) and {max_threads()}")
     assert time.monotonic() - start < 30
 
 

@@ -7,6 +7,7 @@ import os
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.common import Subparsers, add_model_argument, resolve_model
+from logitscope.cli.option_names import LOAD_FLAGS
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args
 from logitscope.protocol.api import DecodeOptions
 
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         from logitscope.bench.window.chat import main as run_chat_view_bench  # needs Qt
 
         return run_chat_view_bench()
-    LoadSettings(n_threads=args.threads).validate()  # the thread count first: the most common mistake
+    LoadSettings(n_threads=args.threads).validate(LOAD_FLAGS)  # the thread count first: the most common mistake
     if args.reps is None:
         args.reps = 5 if args.inspect or args.steering else 3
     if args.tokens < 2 or args.reps < 1 or args.long < 0:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.cli.option_names import LOAD_FLAGS
 from logitscope.cli.score_common import read_text, summary_line
 from logitscope.protocol.kld import KldStats, kld_file_bytes
 from logitscope.protocol.score import ScoreRequest, ScoreResult, summary_to_json, token_to_json
@@ -73,7 +74,7 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
 
     _check(args)
     settings = scoring_settings(args.n_gpu_layers, args.threads, args.flash_attn)
-    settings.validate()
+    settings.validate(LOAD_FLAGS)
     try:
         if args.kl_base:
             model = args.model

@@ -6,6 +6,7 @@ client and never load llama.cpp's library themselves (a test checks this).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 from logitscope.base.errors import InvalidSettingsError
@@ -18,6 +19,8 @@ from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.steering import Steering
 from logitscope.system.threads import MAX_THREADS_PER_CPU, available_cpus, max_threads
 
+MAX_N_CTX = 1 << 21   # 2M tokens: past any model's training context
+
 
 @dataclass(frozen=True)
 class LoadSettings:
@@ -29,17 +32,21 @@ class LoadSettings:
     flash_attn: bool = False
     n_batch: int = 512
 
-    def validate(self) -> None:
-        if self.n_ctx < 0 or self.n_ctx > 1 << 21:
-            raise InvalidSettingsError("n_ctx must be between 0 (the model's training context) "
-                                       "and {value}", value=1 << 21)
+    def validate(self, names: Mapping[str, str] | None = None) -> None:
+        """InvalidSettingsError naming the first bad value; `names`: how the caller's user calls each field
+        (the CLI's flags, cli/option_names.py), else the field's own name."""
+        name = {f: f for f in ("n_ctx", "n_gpu_layers", "n_threads", "n_batch")} | dict(names or {})
+        if self.n_ctx < 0 or self.n_ctx > MAX_N_CTX:
+            raise InvalidSettingsError("{name} must be between 0 (the model's training context) "
+                                       "and {value}", name=name["n_ctx"], value=MAX_N_CTX)
         if self.n_gpu_layers < -1:
-            raise InvalidSettingsError("n_gpu_layers must be -1 (all) or a number of layers >= 0")
+            raise InvalidSettingsError("{name} must be -1 (all) or a number of layers >= 0", name=name["n_gpu_layers"])
         if not 0 <= self.n_threads <= max_threads():
             raise InvalidSettingsError(
-                "n_threads must be between 0 (automatic) and {max_threads} "
+                "{name} must be between 0 (automatic) and {max_threads} "
                 "({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not "
-                "{n_threads}", max_threads=max_threads(), MAX_THREADS_PER_CPU=MAX_THREADS_PER_CPU, available_cpus=available_cpus(), n_threads=self.n_threads)
+                "{n_threads}", name=name["n_threads"], max_threads=max_threads(), MAX_THREADS_PER_CPU=MAX_THREADS_PER_CPU,
+                available_cpus=available_cpus(), n_threads=self.n_threads)
         for name in (self.type_k, self.type_v):
             if name not in KV_CACHE_TYPES:
                 raise InvalidSettingsError("KV cache type must be one of {KV_CACHE_TYPES}, not "
@@ -47,7 +54,7 @@ class LoadSettings:
         if self.type_v != UNQUANTIZED_KV and not self.flash_attn:
             raise InvalidSettingsError("a quantized V cache needs flash attention on")
         if self.n_batch < 1:
-            raise InvalidSettingsError("n_batch must be >= 1")
+            raise InvalidSettingsError("{name} must be >= 1", name=name["n_batch"])
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
