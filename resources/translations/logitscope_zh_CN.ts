@@ -5726,7 +5726,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/throughput/view.py" line="208"/>
         <source>On this machine a batch adds less than {0:.0f} % to one answer&apos;s tokens per second.</source>
-        <translation type="unfinished"></translation>
+        <translation>在本机上，批次使单个回答的每秒词元数增加不到 {0:.0f} %。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/throughput/view.py" line="210"/>
@@ -6768,22 +6768,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="19"/>
         <source>DRY allowed length</source>
-        <translation type="unfinished">DRY 允许长度</translation>
+        <translation>DRY 允许长度</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="20"/>
         <source>DRY base</source>
-        <translation type="unfinished">DRY 底数</translation>
+        <translation>DRY 底数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="21"/>
         <source>DRY multiplier</source>
-        <translation type="unfinished"></translation>
+        <translation>DRY 乘数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="22"/>
         <source>DRY penalty-last-n</source>
-        <translation type="unfinished"></translation>
+        <translation>DRY penalty-last-n</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="31"/>
@@ -6793,12 +6793,12 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="36"/>
         <source>Mirostat eta</source>
-        <translation type="unfinished"></translation>
+        <translation>Mirostat eta</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="37"/>
         <source>Mirostat tau</source>
-        <translation type="unfinished"></translation>
+        <translation>Mirostat tau</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="41"/>
@@ -6813,22 +6813,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="47"/>
         <source>XTC probability</source>
-        <translation type="unfinished"></translation>
+        <translation>XTC 概率</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="49"/>
         <source>XTC threshold</source>
-        <translation type="unfinished">XTC 阈值</translation>
+        <translation>XTC 阈值</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="53"/>
         <source>a block device (a disk)</source>
-        <translation type="unfinished"></translation>
+        <translation>块设备（磁盘）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="54"/>
         <source>a character device</source>
-        <translation type="unfinished"></translation>
+        <translation>字符设备</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="56"/>
@@ -6873,12 +6873,12 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="66"/>
         <source>a folder</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="72"/>
         <source>a named pipe</source>
-        <translation type="unfinished"></translation>
+        <translation>命名管道</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="73"/>
@@ -6898,7 +6898,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="78"/>
         <source>a socket</source>
-        <translation type="unfinished"></translation>
+        <translation>套接字</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="81"/>
@@ -6988,17 +6988,17 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="129"/>
         <source>dynamic temperature exponent</source>
-        <translation type="unfinished"></translation>
+        <translation>动态温度指数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="130"/>
         <source>dynamic temperature range</source>
-        <translation type="unfinished"></translation>
+        <translation>动态温度范围</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="136"/>
         <source>frequency penalty</source>
-        <translation type="unfinished"></translation>
+        <translation>频率惩罚</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="145"/>
@@ -7078,22 +7078,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="174"/>
         <source>min-keep</source>
-        <translation type="unfinished"></translation>
+        <translation>min-keep</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="175"/>
         <source>min-p</source>
-        <translation type="unfinished"></translation>
+        <translation>min-p</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="176"/>
         <source>mirostat</source>
-        <translation type="unfinished"></translation>
+        <translation>mirostat</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="187"/>
         <source>not a regular file</source>
-        <translation type="unfinished"></translation>
+        <translation>非普通文件</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="189"/>
@@ -7103,7 +7103,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="191"/>
         <source>presence penalty</source>
-        <translation type="unfinished"></translation>
+        <translation>存在惩罚</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="192"/>
@@ -7123,12 +7123,12 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="203"/>
         <source>repeat penalty</source>
-        <translation type="unfinished"></translation>
+        <translation>重复惩罚</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="204"/>
         <source>repeat-last-n</source>
-        <translation type="unfinished"></translation>
+        <translation>repeat-last-n</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="212"/>
@@ -7138,7 +7138,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="214"/>
         <source>seed</source>
-        <translation type="unfinished"></translation>
+        <translation>种子</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="216"/>
@@ -7973,42 +7973,42 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="237"/>
         <source>temperature</source>
-        <translation type="unfinished">温度</translation>
+        <translation>温度</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="249"/>
         <source>the JSON schema allows no integer: it asks for one from {lo} to {hi}</source>
-        <translation type="unfinished"></translation>
+        <translation>该 JSON schema 不允许任何整数：它要求一个从 {lo} 到 {hi} 的整数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="253"/>
         <source>the JSON schema&apos;s minimum and maximum apply to &quot;type&quot;: &quot;integer&quot; only (llama.cpp&apos;s schema converter cannot bound {type}): drop them or use an integer</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON schema 的 minimum 和 maximum 只适用于 &quot;type&quot;: &quot;integer&quot;（llama.cpp 的 schema 转换器无法限定 {type}）：请去掉它们或改用整数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="254"/>
         <source>the JSON schema&apos;s {key} must be a number, not {value}</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON schema 的 {key} 必须是数字，而不是 {value}</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
         <source>top-k</source>
-        <translation type="unfinished"></translation>
+        <translation>top-k</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
         <source>top-n-sigma</source>
-        <translation type="unfinished"></translation>
+        <translation>top-n-sigma</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
         <source>top-p</source>
-        <translation type="unfinished"></translation>
+        <translation>top-p</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
         <source>typical-p</source>
-        <translation type="unfinished"></translation>
+        <translation>typical-p</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
@@ -8318,7 +8318,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
         <source>{name} is {kind}, not a file: attach a text file</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 是{kind}，不是文件：请附加文本文件</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
@@ -8328,530 +8328,595 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
         <source>{name} must be -1 (all) or a number of layers &gt;= 0</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 必须是 -1（全部）或 &gt;= 0 的层数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
-        <source>{name} must be &gt;= 1</source>
-        <translation type="unfinished"></translation>
+        <source>{name} must be 0 (off), 1 or 2</source>
+        <translation>{name} 必须是 0（关闭）、1 或 2</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
-        <source>{name} must be between 0 (automatic) and {max_threads} ({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not {n_threads}</source>
-        <translation type="unfinished"></translation>
+        <source>{name} must be &gt; 0</source>
+        <translation>{name} 必须 &gt; 0</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
-        <source>{name} must be between 0 (the model&apos;s training context) and {value}</source>
-        <translation type="unfinished"></translation>
+        <source>{name} must be &gt; 0 (1 = off)</source>
+        <translation>{name} 必须 &gt; 0（1 = 关闭）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
+        <source>{name} must be &gt;= -1 (-1 = the whole context, 0 = off)</source>
+        <translation>{name} 必须 &gt;= -1（-1 = 整个上下文，0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
+        <source>{name} must be &gt;= 0 (0 = greedy)</source>
+        <translation>{name} 必须 &gt;= 0（0 = 贪心）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>
+        <source>{name} must be &gt;= 0 (0 = off)</source>
+        <translation>{name} 必须 &gt;= 0（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="472"/>
+        <source>{name} must be &gt;= 1</source>
+        <translation>{name} 必须 &gt;= 1</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="473"/>
+        <source>{name} must be a finite number, not {value}</source>
+        <translation>{name} 必须是有限的数，而不是 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="474"/>
+        <source>{name} must be a number, not {value}</source>
+        <translation>{name} 必须是数字，而不是 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="475"/>
+        <source>{name} must be between 0 (automatic) and {max_threads} ({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not {n_threads}</source>
+        <translation>{name} 必须在 0（自动）到 {max_threads} 之间（每个 CPU {MAX_THREADS_PER_CPU} 个；本机有 {available_cpus} 个），而不是 {n_threads}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="476"/>
+        <source>{name} must be between 0 (the model&apos;s training context) and {value}</source>
+        <translation>{name} 必须在 0（模型的训练上下文）到 {value} 之间</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="477"/>
+        <source>{name} must be between 0 and 2^63 - 1</source>
+        <translation>{name} 必须在 0 到 2^63 - 1 之间</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="478"/>
+        <source>{name} must be between 0 and {limit}</source>
+        <translation>{name} 必须在 0 到 {limit} 之间</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="479"/>
+        <source>{name} must be in (0, 1] (1 = off)</source>
+        <translation>{name} 必须在 (0, 1] 之间（1 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="480"/>
+        <source>{name} must be in [0, 1] (0 = off)</source>
+        <translation>{name} 必须在 [0, 1] 之间（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="481"/>
+        <source>{name} must be in [0, 1] (&gt; 0.5 = off)</source>
+        <translation>{name} 必须在 [0, 1] 之间（&gt; 0.5 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="482"/>
         <source>{n} answers of {max_tokens} tokens to a prompt of {n_prompt} tokens do not fit (context {n_ctx}, at most {limit} cells at once): lower max tokens</source>
         <translation>{n} 个 {max_tokens} 词元的回答加上 {n_prompt} 词元的提示词放不下（上下文 {n_ctx}，一次最多 {limit} 个单元）：请降低最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="483"/>
         <source>{option} {text!r} is {n} tokens, not one: give one token&apos;s text (with its leading space, e.g. &apos; Paris&apos;) or #ID</source>
         <translation>{option} {text!r} 是 {n} 个 token，而不是一个：请给出一个 token 的文本（带前导空格，例如 &apos; Paris&apos;）或 #ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="484"/>
         <source>{option} {text}: the vocabulary has ids 0 to {last}</source>
         <translation>{option} {text}：词表的 id 为 0 到 {last}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="472"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="485"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，第一处不同在词元 {token}）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="473"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="486"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="474"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="487"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="475"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="488"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="476"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="489"/>
         <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
         <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="477"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="490"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="478"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="491"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="479"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="492"/>
         <source>{path} exists already: give another name, or replace it on purpose (--overwrite)</source>
         <translation>{path} 已存在：请另给一个名字，或有意替换它（--overwrite）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="480"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="493"/>
         <source>{path} has an absurd header (n_ctx {n_ctx}, n_vocab {n_vocab}, {n_chunk} chunks)</source>
         <translation>{path} 的文件头不合理（n_ctx {n_ctx}，n_vocab {n_vocab}，{n_chunk} 个分块）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="481"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="494"/>
         <source>{path} holds distributions over another vocabulary ({width} values a row, this model&apos;s {n_vocab:,} tokens need {need}): comparing distributions needs models that share one vocabulary</source>
         <translation>{path} 保存的是另一个词表上的分布（每行 {width} 个值，而此模型的 {n_vocab:,} 个词元需要 {need} 个）：比较分布需要共用同一词表的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="482"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="495"/>
         <source>{path} holds distributions over {n_file:,} tokens and this model has {n_vocab:,}: a KL divergence needs models that share one vocabulary</source>
         <translation>{path} 保存的是 {n_file:,} 个词元上的分布，而此模型有 {n_vocab:,} 个：KL 散度需要共用同一词表的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="483"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="496"/>
         <source>{path} holds no prompt: one prompt per line is expected</source>
         <translation>{path} 中没有提示词：应每行一个提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="484"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="497"/>
         <source>{path} holds {n_file} distributions and {n} tokens are compared</source>
         <translation>{path} 保存了 {n_file} 个分布，而要比较的是 {n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="485"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="498"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="486"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="499"/>
         <source>{path} is a folder, not a prompt file</source>
         <translation>{path} 是文件夹，不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="487"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="500"/>
         <source>{path} is a folder, not a text file</source>
         <translation>{path} 是一个文件夹，不是文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="488"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="501"/>
         <source>{path} is a folder: give the file name of the quantized model</source>
         <translation>{path} 是文件夹：请给出量化后模型的文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="489"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="502"/>
         <source>{path} is cut short: {size} bytes of the {need} its header announces</source>
         <translation>{path} 不完整：只有 {size} 字节，而文件头说有 {need} 字节</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="490"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="503"/>
         <source>{path} is larger than {limit} MiB: not a prompt file</source>
         <translation>{path} 大于 {limit} MiB：不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="491"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="504"/>
         <source>{path} is larger than {limit} MiB: not a text to score</source>
         <translation>{path} 大于 {limit} MiB：不是可以评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="492"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="505"/>
         <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
         <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="493"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="506"/>
         <source>{path} is not UTF-8 text (byte 0x{byte:02x} at offset {offset})</source>
         <translation>{path} 不是 UTF-8 文本（偏移 {offset} 处的字节 0x{byte:02x}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="494"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="507"/>
         <source>{path} is not a LoRA adapter: it has no {key} (an adapter&apos;s is {wanted!r})</source>
         <translation>{path} 不是 LoRA 适配器：它没有 {key}（适配器的应为 {wanted!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="495"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="508"/>
         <source>{path} is not a LoRA adapter: its {key} is {value!r}, not {wanted!r}</source>
         <translation>{path} 不是 LoRA 适配器：它的 {key} 是 {value!r}，而不是 {wanted!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="496"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="509"/>
         <source>{path} is not a control vector: its general.architecture is {arch!r}, not &apos;controlvector&apos;</source>
         <translation>{path} 不是控制向量：其 general.architecture 为 {arch!r}，而不是 &apos;controlvector&apos;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="497"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="510"/>
         <source>{path} is not a file</source>
         <translation>{path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="498"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="511"/>
         <source>{path} is not a file of base log-probabilities (llama-perplexity&apos;s --kl-divergence-base format)</source>
         <translation>{path} 不是基准对数概率文件（llama-perplexity 的 --kl-divergence-base 格式）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="499"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="512"/>
         <source>{path} is not a file of saved distributions</source>
         <translation>{path} 不是已保存分布的文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="500"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="513"/>
         <source>{path} is not an importance matrix llama.cpp can read: {why}</source>
         <translation>{path} 不是 llama.cpp 能读取的重要性矩阵：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="501"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="514"/>
         <source>{path} is {kind}, not a file</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 是{kind}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="502"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="515"/>
         <source>{positive} holds {n_positive} prompts and {negative} {n_negative}: the two files pair their prompts line by line</source>
         <translation>{positive} 有 {n_positive} 个提示词，{negative} 有 {n_negative} 个：两个文件的提示词按行一一配对</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="503"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="516"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="504"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="517"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="505"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="518"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="506"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="519"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="507"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="520"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="508"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="521"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="509"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="522"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="510"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="523"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="511"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="524"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="512"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="525"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="513"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="526"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="514"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="527"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="515"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="528"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="516"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="529"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="517"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="530"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="518"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="531"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="519"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="532"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="520"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="533"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="521"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="534"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="522"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="535"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="523"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="536"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="524"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="537"/>
         <source>{source} holds no trace: no &quot;step&quot; or &quot;done&quot; line</source>
         <translation>{source} 中没有轨迹：没有 &quot;step&quot; 或 &quot;done&quot; 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="525"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="538"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="526"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="539"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="527"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="540"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="528"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="541"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="529"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="542"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="530"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="543"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="531"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="544"/>
         <source>{text!r} names no head or block: write LAYER.HEAD (20.3), LAYER.attn or LAYER.ffn</source>
         <translation>{text!r} 不是注意力头或模块：请写成 层.头（20.3）、层.attn 或 层.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="532"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="545"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="533"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="546"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="534"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="547"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="535"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="548"/>
         <source>{what} cannot be created: a part of its path is a file</source>
         <translation>无法创建{what}：其路径中有一部分是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="536"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="549"/>
         <source>{what} cannot be created: {reason}</source>
         <translation>无法创建{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="537"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="550"/>
         <source>{what} cannot be used: it is a file, not a folder</source>
         <translation>无法使用{what}：它是文件，不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="538"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="551"/>
         <source>{what} cannot be written to: {reason}</source>
         <translation>无法写入{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="539"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="552"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="540"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="553"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="541"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="554"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="542"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="555"/>
         <source>{where} holds {value}, not a finite number</source>
-        <translation type="unfinished"></translation>
+        <translation>{where} 含有 {value}，不是有限的数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="543"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="556"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="544"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="557"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="545"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="558"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="546"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="559"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="547"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="560"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="548"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="561"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="549"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="562"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="550"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="563"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="551"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="564"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="552"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="565"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="553"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="566"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="554"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="567"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="555"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="568"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="556"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="569"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="557"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="570"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="558"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="571"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="559"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="572"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="560"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="573"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="561"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="574"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="562"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="575"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="563"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="576"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="564"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="577"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="565"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="578"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="566"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="579"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="567"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="580"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="568"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="581"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="569"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="582"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="570"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="583"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>
