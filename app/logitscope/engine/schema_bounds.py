@@ -109,16 +109,17 @@ def bounded_converter() -> Any:
     """llama-cpp-python's SchemaConverter (as json_schema_to_gbnf sets it up), taught integer bounds."""
     from llama_cpp.llama_grammar import RESERVED_NAMES, SchemaConverter
 
-    class Converter(SchemaConverter):  # type: ignore[misc]
+    class Converter(SchemaConverter):  # llama-cpp-python's converter is untyped
         def visit(self, schema: Any, name: str) -> Any:
             bounded = isinstance(schema, dict) and any(key in schema for key in BOUND_KEYS)
             if not bounded or "$ref" in schema or "const" in schema or "enum" in schema:
-                return super().visit(schema, name)
+                return super().visit(schema, name)  # type: ignore[no-untyped-call]
             if schema.get("type") != "integer":
                 raise InvalidSettingsError("the JSON schema's minimum and maximum apply to \"type\": \"integer\" "
                                            "only (llama.cpp's schema converter cannot bound {type}): drop them "
                                            "or use an integer", type=repr(schema.get("type", "an untyped value")))
             rule = integer_range_rule(*integer_bounds(schema))
-            return self._add_rule(name + "-" if name in RESERVED_NAMES else name or "root", f"({rule}) space")
+            rule_name = name + "-" if name in RESERVED_NAMES else name or "root"
+            return self._add_rule(rule_name, f"({rule}) space")  # type: ignore[no-untyped-call]
 
-    return Converter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
+    return Converter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)  # type: ignore[no-untyped-call]

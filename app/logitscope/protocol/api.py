@@ -35,17 +35,17 @@ class LoadSettings:
     def validate(self, names: Mapping[str, str] | None = None) -> None:
         """InvalidSettingsError naming the first bad value; `names`: how the caller's user calls each field
         (the CLI's flags, cli/option_names.py), else the field's own name."""
-        name = {f: f for f in ("n_ctx", "n_gpu_layers", "n_threads", "n_batch")} | dict(names or {})
+        label = {f: f for f in ("n_ctx", "n_gpu_layers", "n_threads", "n_batch")} | dict(names or {})
         if self.n_ctx < 0 or self.n_ctx > MAX_N_CTX:
             raise InvalidSettingsError("{name} must be between 0 (the model's training context) "
-                                       "and {value}", name=name["n_ctx"], value=MAX_N_CTX)
+                                       "and {value}", name=label["n_ctx"], value=MAX_N_CTX)
         if self.n_gpu_layers < -1:
-            raise InvalidSettingsError("{name} must be -1 (all) or a number of layers >= 0", name=name["n_gpu_layers"])
+            raise InvalidSettingsError("{name} must be -1 (all) or a number of layers >= 0", name=label["n_gpu_layers"])
         if not 0 <= self.n_threads <= max_threads():
             raise InvalidSettingsError(
                 "{name} must be between 0 (automatic) and {max_threads} "
                 "({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not "
-                "{n_threads}", name=name["n_threads"], max_threads=max_threads(), MAX_THREADS_PER_CPU=MAX_THREADS_PER_CPU,
+                "{n_threads}", name=label["n_threads"], max_threads=max_threads(), MAX_THREADS_PER_CPU=MAX_THREADS_PER_CPU,
                 available_cpus=available_cpus(), n_threads=self.n_threads)
         for name in (self.type_k, self.type_v):
             if name not in KV_CACHE_TYPES:
@@ -54,7 +54,7 @@ class LoadSettings:
         if self.type_v != UNQUANTIZED_KV and not self.flash_attn:
             raise InvalidSettingsError("a quantized V cache needs flash attention on")
         if self.n_batch < 1:
-            raise InvalidSettingsError("{name} must be >= 1", name=name["n_batch"])
+            raise InvalidSettingsError("{name} must be >= 1", name=label["n_batch"])
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
