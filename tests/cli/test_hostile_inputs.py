@@ -353,3 +353,17 @@ def test_an_integer_schema_keeps_the_answer_within_its_bounds(demo_model):
 def test_a_schema_bound_that_cannot_hold_is_refused(demo_model, schema, phrase):
     proc = run("generate", "--prompt", "hi", "--max-tokens", "2", "--json-schema", schema)
     assert_clean_error(proc, phrase)
+
+
+@pytest.mark.parametrize("args,phrase", [
+    (("chat", "--temp", "-1"), "--temperature must be >= 0"),
+    (("chat", "--max-tokens", "0"), "--max-tokens must be >= 1"),
+    (("score", "--text", "hi", "--n-ctx", "-1"), "--n-ctx must be between 8 and"),
+    (("cvector", "--positive-file", "p", "--negative-file", "n", "-o", "o.gguf", "--n-gpu-layers", "-3"),
+     "--n-gpu-layers must be -1 (all)"),
+    (("bench", "--threads", "100000"), "--threads must be between 0"),
+], ids=["chat-temperature", "chat-max-tokens", "score-n-ctx", "cvector-gpu-layers", "bench-threads"])
+def test_errors_name_the_option_as_typed(tmp_path, args, phrase):
+    (tmp_path / "p").write_text("happy\n")
+    (tmp_path / "n").write_text("sad\n")
+    assert_clean_error(run(*args, cwd=tmp_path, input="", timeout=60), phrase)

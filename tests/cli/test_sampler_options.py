@@ -114,6 +114,7 @@ def test_a_schema_that_is_not_json_is_refused(demo_model):
     (["--repeat-penalty", "NaN"], "--repeat-penalty must be a number"),
     (["--n-ctx", "-5"], "--n-ctx must be between 0"),
     (["--n-gpu-layers", "-2"], "--n-gpu-layers must be -1 (all)"),
+    (["--max-tokens", "0"], "--max-tokens must be >= 1"),
 ])
 def test_bad_sampler_options(args, phrase):
     assert_clean_error(run("generate", "--prompt", "hi", *args), phrase)

@@ -20,4 +20,7 @@ SAMPLER_FLAGS: dict[str, tuple[str, ...]] = {
 LOAD_FLAGS: dict[str, str] = {"n_ctx": "--n-ctx", "n_gpu_layers": "--n-gpu-layers", "n_threads": "--threads",
                               "type_k": "--kv-type", "flash_attn": "--flash-attn"}
 
+# DecodeOptions field -> its flag (generate, chat)
+DECODE_FLAGS: dict[str, str] = {"max_tokens": "--max-tokens", "draft_max": "--draft-max"}
+
 SAMPLER_NAMES = {name: flags[0] for name, flags in SAMPLER_FLAGS.items()}   # validate(names=...)

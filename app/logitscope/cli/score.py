@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidSettingsError("the steering flags go with one model: use --compare-steering, not --compare")
     request = ScoreRequest(text=text, n_ctx=args.n_ctx, mode="chunks" if args.chunks else "window", top=min(top, 128),
                            flash_attn=args.flash_attn, steering=None if args.compare_steering else steering)
-    request.validate()
+    request.validate(LOAD_FLAGS)
     settings = scoring_settings(args.n_gpu_layers, args.threads, args.flash_attn)
     settings.validate(LOAD_FLAGS)
     path = resolve_model(args.model)

@@ -99,7 +99,7 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
             request = ScoreRequest(text=text, n_ctx=args.n_ctx, mode="chunks", top=max(args.top, 10),
                                    flash_attn=args.flash_attn,
                                    steering=None if args.compare_steering else steering, save_logits=base_file)
-            request.validate()
+            request.validate(LOAD_FLAGS)
             base, vocab = _score(path, settings, request, None, announce=True)
             if not args.kl:
                 print(f"wrote {base_file}: the distributions of {base.n_scored} tokens "

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
 from logitscope.base.utf8 import require_utf8
 from logitscope.gguf.card import ModelCard
 from logitscope.gguf.memory import KV_CACHE_TYPES, UNQUANTIZED_KV
@@ -87,12 +88,14 @@ class DecodeOptions:
     reasoning_format: str = DEFAULT_REASONING_FORMAT
     reasoning_budget: int = UNLIMITED
 
-    def validate(self) -> None:
+    def validate(self, names: Mapping[str, str] | None = None) -> None:
+        """InvalidSettingsError naming the first bad value; `names` as in LoadSettings.validate."""
+        label = {"max_tokens": Message("max tokens"), "draft_max": "draft-max"} | dict(names or {})
         validate_reasoning(self.reasoning_format, self.reasoning_budget)
         if self.max_tokens < 1:
-            raise InvalidSettingsError("max tokens must be >= 1")
+            raise InvalidSettingsError("{name} must be >= 1", name=label["max_tokens"])
         if not 1 <= self.draft_max <= DRAFT_MAX_LIMIT:
-            raise InvalidSettingsError("draft-max must be between 1 and {limit}, not {value}",
+            raise InvalidSettingsError("{name} must be between 1 and {limit}, not {value}", name=label["draft_max"],
                                        limit=DRAFT_MAX_LIMIT, value=self.draft_max)
         if any(not s for s in self.stop):
             raise InvalidSettingsError("a stop sequence cannot be empty")
