@@ -43,6 +43,8 @@ def schema_to_gbnf(schema: str) -> str:
         raise InvalidSettingsError("the JSON schema is not valid JSON: {error}", error=str(exc)) from exc
     except InvalidSettingsError:
         raise
+    except RecursionError:
+        raise InvalidSettingsError("the JSON schema is nested too deeply") from None
     except Exception as exc:  # the converter raises plain exceptions (KeyError, ValueError, ...)
         raise InvalidSettingsError("the JSON schema cannot be converted to a grammar: {error}",
                                    error=f"{type(exc).__name__}: {exc}") from exc

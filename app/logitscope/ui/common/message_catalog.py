@@ -247,6 +247,7 @@ TEMPLATES: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its mes
     QT_TRANSLATE_NOOP("messages", "the Hugging Face Hub is rate-limiting requests (429 Too Many Requests): wait a minute and retry"),
     QT_TRANSLATE_NOOP("messages", "the JSON schema allows no integer: it asks for one from {lo} to {hi}"),
     QT_TRANSLATE_NOOP("messages", "the JSON schema cannot be converted to a grammar: {error}"),
+    QT_TRANSLATE_NOOP("messages", "the JSON schema is nested too deeply"),
     QT_TRANSLATE_NOOP("messages", "the JSON schema is not valid JSON: {error}"),
     QT_TRANSLATE_NOOP("messages", "the JSON schema must be a JSON object"),
     QT_TRANSLATE_NOOP("messages", 'the JSON schema\'s minimum and maximum apply to "type": "integer" only (llama.cpp\'s schema converter cannot bound {type}): drop them or use an integer'),
