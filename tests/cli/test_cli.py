@@ -88,14 +88,14 @@ def test_stop_sequence(demo_model):
 
 
 @pytest.mark.parametrize("args,phrase", [
-    (["--temperature", "-1"], "temperature"),
+    (["--temperature", "-1"], "--temperature must be >= 0"),
     (["--top-p", "0"], "top-p"),
     (["--top-p", "1.5"], "top-p"),
     (["--min-p", "2"], "min-p"),
     (["--top-k", "-3"], "top-k"),
-    (["--repeat-penalty", "0"], "repeat penalty"),
-    (["--max-tokens", "0"], "max tokens"),
-    (["--n-ctx", "-5"], "n_ctx"),
+    (["--repeat-penalty", "0"], "--repeat-penalty must be > 0"),
+    (["--max-tokens", "0"], "--max-tokens must be >= 1"),
+    (["--n-ctx", "-5"], "--n-ctx must be between 0"),
     (["--temperature", "warm"], "invalid float"),
     (["--stop", ""], "stop sequence"),
 ])

@@ -34,7 +34,7 @@ def run_bytes(*args: str | bytes, timeout: float = 120, **kwargs) -> subprocess.
 def test_absurd_thread_count_is_refused(command):
     start = time.monotonic()
     proc = run(*command, "--threads", str(max_threads() + 1), input="")
-    assert_clean_error(proc, f"n_threads must be between 0 (automatic) and {max_threads()}")
+    assert_clean_error(proc, f"--threads must be between 0 (automatic) and {max_threads()}")
     assert time.monotonic() - start < 30
 
 
@@ -280,3 +280,93 @@ def test_too_little_memory_even_to_describe_the_failure_is_still_one_line(monkey
     monkeypatch.setattr(entry, "describe", cannot_describe)
     assert entry.main(["info"]) == 2
     assert capsys.readouterr().err.strip() == "error: out of memory"
+
+
+# -- issue 31: no input may hang the app or eat the machine ------------------------------------------
+
+@pytest.fixture
+def endless_inputs(tmp_path) -> dict[str, tuple[Path, str]]:
+    """What a user's file may be besides a file: read naively, /dev/zero never ends (11 GB in 7 s) and a
+    named pipe without a writer waits forever."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    return {"dev-zero": (Path("/dev/zero"), "a character device, not a file"),
+            "fifo": (fifo, "a named pipe, not a file")}
+
+
+@pytest.mark.parametrize("what", ["dev-zero", "fifo"])
+@pytest.mark.parametrize("command", [
+    ("score", "{}"),
+    ("generate", "--prompt", "hi", "--grammar-file", "{}"),
+    ("generate", "--prompt", "hi", "--json-schema-file", "{}"),
+    ("cvector", "--positive-file", "{}", "--negative-file", "{}", "-o", "out.gguf"),
+    ("history", "import", "{}"),
+    ("explain", "{}"),
+], ids=["score", "grammar-file", "json-schema-file", "cvector", "history-import", "explain"])
+def test_an_endless_input_file_is_refused_unread(tmp_path, endless_inputs, what, command):
+    path, phrase = endless_inputs[what]
+    env = dict(os.environ, LOGITSCOPE_HOME=str(tmp_path / "home"))
+    proc = run(*(str(path) if a == "{}" else a for a in command), env=env, cwd=tmp_path, input="", timeout=60)
+    assert_clean_error(proc, phrase)
+
+
+@pytest.mark.parametrize("what", ["dev-zero", "fifo"])
+def test_a_settings_file_that_never_ends_is_set_aside(tmp_path, endless_inputs, what):
+    """settings.json a link to /dev/zero or a named pipe: `models list` warns once and goes on with the defaults."""
+    home = tmp_path / "home"
+    home.mkdir()
+    target, phrase = endless_inputs[what]
+    (home / "settings.json").symlink_to(target)
+    proc = run("models", "list", env=dict(os.environ, LOGITSCOPE_HOME=str(home)), input="", timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    warnings = [line for line in proc.stderr.splitlines() if "settings.json" in line]
+    assert len(warnings) == 1 and phrase in warnings[0] and "Traceback" not in proc.stderr, proc.stderr
+    assert list(home.glob("settings.json.broken-*"))
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("what", ["dev-zero", "fifo"])
+@pytest.mark.parametrize("command", [
+    ("score", "--kl-base", "{}"),
+    ("quantize", "{model}", "out.gguf", "Q8_0", "--imatrix", "{}"),
+], ids=["kl-base", "imatrix"])
+def test_an_endless_file_read_by_structure_is_refused(tmp_path, demo_model, endless_inputs, what, command):
+    """Files read by structure rather than whole (a base of log-probabilities, an importance matrix): a pipe
+    is not opened (that waits for a writer) and /dev/zero is not read to its end."""
+    path, _phrase = endless_inputs[what]
+    args = [str(path) if a == "{}" else str(demo_model) if a == "{model}" else a for a in command]
+    proc = run(*args, cwd=tmp_path, input="", timeout=120)
+    assert_clean_error(proc, "not a file")
+
+
+@pytest.mark.model
+def test_an_integer_schema_keeps_the_answer_within_its_bounds(demo_model):
+    """llama-cpp-python's converter ignores minimum/maximum: the demo model answered 10000000."""
+    proc = run("generate", "--prompt", "Pick a big number:", "--temperature", "0", "--max-tokens", "12",
+               "--json-schema", '{"type": "integer", "minimum": 5, "maximum": 9}', "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert 5 <= int(json.loads(proc.stdout.splitlines()[-1])["text"]) <= 9
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("schema,phrase", [
+    ('{"type": "integer", "minimum": 5, "maximum": 2}', "allows no integer: it asks for one from 5 to 2"),
+    ('{"type": "number", "minimum": 0.5}', "apply to \"type\": \"integer\" only"),
+])
+def test_a_schema_bound_that_cannot_hold_is_refused(demo_model, schema, phrase):
+    proc = run("generate", "--prompt", "hi", "--max-tokens", "2", "--json-schema", schema)
+    assert_clean_error(proc, phrase)
+
+
+@pytest.mark.parametrize("args,phrase", [
+    (("chat", "--temp", "-1"), "--temperature must be >= 0"),
+    (("chat", "--max-tokens", "0"), "--max-tokens must be >= 1"),
+    (("score", "--text", "hi", "--n-ctx", "-1"), "--n-ctx must be between 8 and"),
+    (("cvector", "--positive-file", "p", "--negative-file", "n", "-o", "o.gguf", "--n-gpu-layers", "-3"),
+     "--n-gpu-layers must be -1 (all)"),
+    (("bench", "--threads", "100000"), "--threads must be between 0"),
+], ids=["chat-temperature", "chat-max-tokens", "score-n-ctx", "cvector-gpu-layers", "bench-threads"])
+def test_errors_name_the_option_as_typed(tmp_path, args, phrase):
+    (tmp_path / "p").write_text("happy\n")
+    (tmp_path / "n").write_text("sad\n")
+    assert_clean_error(run(*args, cwd=tmp_path, input="", timeout=60), phrase)

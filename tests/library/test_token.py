@@ -67,3 +67,15 @@ def test_a_broken_keyring_falls_back_to_the_file(sealed, monkeypatch):
     monkeypatch.delenv("LOGITSCOPE_NO_KEYRING")
     assert set_token("hf_abcdefgh12345678") == str(token_file())
     assert mode(token_file()) == 0o600 and get_token() == "hf_abcdefgh12345678"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_token_file_that_never_ends_is_no_token(sealed, kind):
+    """A named pipe would wait for a writer forever, /dev/zero would be read without end: no token, at once."""
+    import os
+
+    if kind == "fifo":
+        os.mkfifo(token_file())
+    else:
+        token_file().symlink_to("/dev/zero")
+    assert get_token() is None

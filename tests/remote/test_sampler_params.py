@@ -169,3 +169,10 @@ def test_the_cli_sends_its_sampler_options_and_prints_what_was_not_applied():
         in notes
     assert "note: xtc_probability = 0.5 was not applied: vLLM has no such setting" in notes
     assert refused.returncode == 2 and refused.stderr.strip() == "error: the JSON schema must be a JSON object"
+
+
+def test_a_schema_nested_too_deeply_is_one_clear_error():
+    from logitscope.host.remote_params import json_schema_object
+
+    with pytest.raises(InvalidSettingsError, match="nested too deeply"):
+        json_schema_object("[" * 100_000 + "]" * 100_000)

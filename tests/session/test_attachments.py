@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from logitscope.base import reading
 from logitscope.base.errors import AttachmentError, ContextOverflowError
 from logitscope.protocol.api import GenerateRequest
 from logitscope.protocol.attachments import Attachment, render_message
@@ -45,12 +48,21 @@ def test_an_unreadable_file_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "secret.txt"
     path.write_text("x")
 
-    def refuse(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003 - Path.open's signature
-        raise PermissionError(13, "Permission denied", str(self))
+    def refuse(file, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003 - os.open's signature
+        raise PermissionError(13, "Permission denied", str(file))
 
-    monkeypatch.setattr(type(path), "open", refuse)   # as chmod 0 does (for anyone but root)
+    monkeypatch.setattr(reading.os, "open", refuse)   # as chmod 0 does (for anyone but root)
     with pytest.raises(AttachmentError, match="secret.txt cannot be read: Permission denied"):
         read_attachment(path)
+
+
+def test_a_pipe_or_a_device_is_refused_unread(tmp_path):
+    """Attaching a named pipe would wait for a writer forever, /dev/zero would be read without end."""
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(AttachmentError, match="pipe is a named pipe, not a file"):
+        read_attachment(tmp_path / "pipe")
+    with pytest.raises(AttachmentError, match="zero is a character device, not a file"):
+        read_attachment("/dev/zero")
 
 
 class ByteEngine:

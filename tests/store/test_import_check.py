@@ -88,6 +88,8 @@ def set_in_first_step(doc: dict, offset: int, fmt: str, value: float) -> None:
     (lambda d: answer(d)["kv"].pop("n_ctx"), '"n_ctx" is missing'),
     (lambda d: answer(d)["sampler"].update(extra=[[[[[[[[[[1]]]]]]]]]]), "nested more than"),
     (lambda d: answer(d)["sampler"].update(big=2**70), "larger than a 64-bit integer"),
+    (lambda d: answer(d)["sampler"].update(temperature=float("nan")), "sampler, 'temperature' holds NaN, not a finite"),
+    (lambda d: answer(d)["sampler"].update(logit_bias=[[5, float("inf")]]), "holds Infinity, not a finite number"),
     (lambda d: d["conversations"][0].update(title="bad \ud800 title"), "unpaired UTF-16 surrogate (\\ud800)"),
     (lambda d: answer(d).update(content="\udfff"), '"content" holds an unpaired'),
     (lambda d: answer(d).update(notices=["ok", "x\udc00"]), "notice 2 holds an unpaired"),
@@ -105,7 +107,7 @@ def set_in_first_step(doc: dict, offset: int, fmt: str, value: float) -> None:
     (lambda d: answer(d).update(prefix_steps=2**40), '"prefix_steps" must be between'),
     (lambda d: answer(d).update(prefix_steps=True), '"prefix_steps" must be int'),
 ], ids=["seed", "selected_seq", "model-size", "huge-time", "inf-time", "nan-time", "negative-time", "n_gen",
-        "gen_s", "kv-field", "deep-sampler", "big-in-sampler", "surrogate-title", "surrogate-content",
+        "gen_s", "kv-field", "deep-sampler", "big-in-sampler", "nan-in-sampler", "inf-in-sampler", "surrogate-title", "surrogate-content",
         "surrogate-notice", "surrogate-key", "piece-key", "piece-key-superscript", "piece-key-huge",
         "duplicate-step", "version-string", "step-p", "step-lse", "step-entropy", "forked_at-negative",
         "forked_at-string", "prefix_steps-huge", "prefix_steps-bool"])

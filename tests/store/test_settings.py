@@ -96,6 +96,26 @@ def test_an_unreadable_file_is_kept_aside_and_the_defaults_used(path: Path, cont
     assert aside.read_bytes() == content and SettingsStore(path).app.theme == "light"
 
 
+@pytest.mark.parametrize("make, phrase", [
+    (lambda p: p.symlink_to("/dev/zero"), "a character device, not a file"),
+    (lambda p: os.mkfifo(p), "a named pipe, not a file"),
+    (lambda p: p.write_bytes(b"[" * 100_000 + b"]" * 100_000), "nested too deeply"),
+    (lambda p: p.write_bytes(b" " * (settings_module.MAX_SETTINGS_BYTES + 1)), "larger than"),
+], ids=["link-to-dev-zero", "fifo", "deeply-nested", "too-large"])
+def test_a_hostile_file_is_set_aside_without_hanging_and_the_defaults_used(path: Path, make, phrase: str):
+    """A link to /dev/zero would be read without end, a pipe waited on forever: neither is read; both, like a
+    JSON nested past Python's recursion limit, are set aside with one notice (the link itself is moved:
+    /dev/zero is untouched)."""
+    make(path)
+    s = SettingsStore(path)
+    assert s.app == AppSettings()
+    assert len(s.notices) == 1 and phrase in s.notices[0] and "Errno" not in s.notices[0], s.notices
+    (aside,) = path.parent.glob("settings.json.broken-*")
+    assert aside.name in s.notices[0] and not os.path.lexists(path)
+    s.update_app(theme="light")
+    assert SettingsStore(path).app.theme == "light"
+
+
 def test_saving_is_atomic(path: Path, monkeypatch: pytest.MonkeyPatch):
     s = SettingsStore(path)
     s.update_app(theme="dark")

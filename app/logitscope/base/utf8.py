@@ -12,6 +12,7 @@ from pathlib import Path
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.messages import Message
+from logitscope.base.reading import NotAFileError, TooLargeError, read_bounded
 
 
 class Utf8Stream:
@@ -50,14 +51,16 @@ MAX_TEXT_BYTES = 64 << 20    # a text file bigger than this is a mistake (about 
 
 
 def read_file_bytes(path: Path, max_bytes: int, folder: Message, too_large: Message) -> bytes:
-    """A small file's bytes, read whole; `folder` / `too_large` are the errors when it is a folder or larger than
-    `max_bytes`, and an unreadable file says why."""
+    """A small file's bytes, read whole (base/reading.py: a pipe or a device is refused unread); `folder` /
+    `too_large` are the errors when it is a folder or larger than `max_bytes`, and an unreadable file says why."""
     try:
-        if path.is_dir():
-            raise InvalidSettingsError(folder)
-        if path.stat().st_size > max_bytes:
-            raise InvalidSettingsError(too_large)
-        return path.read_bytes()
+        return read_bounded(path, max_bytes)
+    except NotAFileError as exc:
+        if exc.is_folder:
+            raise InvalidSettingsError(folder) from None
+        raise InvalidSettingsError("{path} is {kind}, not a file", path=str(path), kind=exc.kind) from None
+    except TooLargeError:
+        raise InvalidSettingsError(too_large) from None
     except OSError as exc:
         raise InvalidSettingsError("cannot read {path}: {reason}", path=str(path), reason=exc.strerror or str(exc)) from None
 

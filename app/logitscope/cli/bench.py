@@ -7,6 +7,7 @@ import os
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.common import Subparsers, add_model_argument, resolve_model
+from logitscope.cli.option_names import DECODE_FLAGS, LOAD_FLAGS
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args
 from logitscope.protocol.api import DecodeOptions
 
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         from logitscope.bench.window.chat import main as run_chat_view_bench  # needs Qt
 
         return run_chat_view_bench()
-    LoadSettings(n_threads=args.threads).validate()  # the thread count first: the most common mistake
+    LoadSettings(n_threads=args.threads).validate(LOAD_FLAGS)  # the thread count first: the most common mistake
     if args.reps is None:
         args.reps = 5 if args.inspect or args.steering else 3
     if args.tokens < 2 or args.reps < 1 or args.long < 0:
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if args.speculative:
         from logitscope.bench.speculative import run_speculative_bench
 
-        DecodeOptions(draft_max=args.draft_max).validate()
+        DecodeOptions(draft_max=args.draft_max).validate(DECODE_FLAGS)
         return run_speculative_bench(resolve_model(args.model), args)
     if args.samplers:
         from logitscope.bench.samplers import run_sampler_bench
@@ -175,7 +176,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--rate", type=float, default=0.0, help="with --replay: tokens per second (default 100)")
     p.add_argument("--pairs", type=int, default=20, metavar="N",
                    help="with --cvector: build from the first N of its 20 prompt pairs")
-    p.add_argument("--draft-max", type=int, default=DecodeOptions().draft_max, metavar="K",
+    p.add_argument(DECODE_FLAGS["draft_max"], type=int, default=DecodeOptions().draft_max, metavar="K",
                    help="with --speculative: drafts verified per evaluation, at most")
     add_steering_arguments(p)  # with --steering: the files measured instead of seeded ones
     r = p.add_argument_group("with --remote")

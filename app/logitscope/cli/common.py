@@ -13,6 +13,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.cli.option_names import LOAD_FLAGS
 
 if TYPE_CHECKING:
     from logitscope.host.remote import RemoteEngine
@@ -43,14 +44,14 @@ def add_load_arguments(p: argparse.ArgumentParser) -> None:
     from logitscope.protocol.api import LoadSettings
 
     default = LoadSettings()
-    p.add_argument("--n-ctx", type=int, default=default.n_ctx, help="context window in tokens (0 = the model's own)")
-    p.add_argument("--n-gpu-layers", type=int, default=default.n_gpu_layers,
+    p.add_argument(LOAD_FLAGS["n_ctx"], type=int, default=default.n_ctx, help="context window in tokens (0 = the model's own)")
+    p.add_argument(LOAD_FLAGS["n_gpu_layers"], type=int, default=default.n_gpu_layers,
                    help="layers to offload to the GPU (-1 = all)")
-    p.add_argument("--threads", type=int, default=default.n_threads,
+    p.add_argument(LOAD_FLAGS["n_threads"], type=int, default=default.n_threads,
                    help="CPU threads (0: one per physical core, moved with the machine's load)")
-    p.add_argument("--kv-type", choices=list(memory.KV_CACHE_TYPES), default=default.type_k,
+    p.add_argument(LOAD_FLAGS["type_k"], choices=list(memory.KV_CACHE_TYPES), default=default.type_k,
                    help="KV cache element type")
-    p.add_argument("--flash-attn", action="store_true", help="use flash attention (needed for a quantized V cache)")
+    p.add_argument(LOAD_FLAGS["flash_attn"], action="store_true", help="use flash attention (needed for a quantized V cache)")
 
 
 def resolve_model(arg: str | None) -> Path:
@@ -69,7 +70,7 @@ def load_settings(args: argparse.Namespace) -> LoadSettings:
     settings = LoadSettings(n_ctx=args.n_ctx, n_gpu_layers=args.n_gpu_layers, n_threads=args.threads,
                             type_k=args.kv_type, type_v=value_cache_type(args.kv_type, args.flash_attn),
                             flash_attn=args.flash_attn)
-    settings.validate()
+    settings.validate(LOAD_FLAGS)
     return settings
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.common import Subparsers, add_model_argument
+from logitscope.cli.option_names import LOAD_FLAGS
 from logitscope.protocol.cvector import CVECTOR_METHODS, DEFAULT_PCA_BATCH, DEFAULT_PCA_ITERATIONS
 
 DEFAULT_CVECTOR_CTX = 2048  # the longest prompt a pair may have, in tokens
@@ -35,10 +36,10 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--layer-range", type=int, nargs=2, metavar=("FIRST", "LAST"),
                    help="build only the directions of these layers (inclusive); default all, 1 .. n_layer - 1")
     p.add_argument("--seed", type=int, default=0, help="PCA's random start; default %(default)s")
-    p.add_argument("--n-ctx", type=int, default=DEFAULT_CVECTOR_CTX,
+    p.add_argument(LOAD_FLAGS["n_ctx"], type=int, default=DEFAULT_CVECTOR_CTX,
                    help="context in tokens: the longest prompt allowed; default %(default)s")
-    p.add_argument("--threads", type=int, default=0, help="CPU threads (0 = all cores)")
-    p.add_argument("--n-gpu-layers", type=int, default=0, help="layers to offload to the GPU (-1 = all)")
+    p.add_argument(LOAD_FLAGS["n_threads"], type=int, default=0, help="CPU threads (0 = all cores)")
+    p.add_argument(LOAD_FLAGS["n_gpu_layers"], type=int, default=0, help="layers to offload to the GPU (-1 = all)")
     p.set_defaults(run=run)
 
 
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
                              layer_range=(args.layer_range[0], args.layer_range[1]) if args.layer_range else None)
     request.validate()
     settings = LoadSettings(n_ctx=args.n_ctx, n_gpu_layers=args.n_gpu_layers, n_threads=args.threads)
-    settings.validate()
+    settings.validate(LOAD_FLAGS)
     out = Path(args.output).expanduser()
     if not out.parent.is_dir():  # found now, not after the build
         raise InvalidSettingsError("cannot write {path}: its folder does not exist", path=str(out))

@@ -16,12 +16,10 @@ from typing import Any, TextIO
 
 from logitscope.base.errors import InvalidSettingsError, StoreError
 from logitscope.cli.common import Subparsers
+from logitscope.cli.option_names import LOAD_FLAGS
 from logitscope.diagnosis.findings import Diagnosis, Finding, Fix
 from logitscope.diagnosis.stored import DiagnosedAnswer
 from logitscope.store.history import HistoryStore
-
-# A fix's settings as the command line spells them (generate's options), where it has them.
-_LOAD_FLAGS = {"n_ctx": "--n-ctx", "n_gpu_layers": "--n-gpu-layers", "type_k": "--kv-type", "flash_attn": "--flash-attn"}
 
 
 def register(subparsers: Subparsers) -> None:
@@ -175,7 +173,7 @@ def fix_options(fix: Fix) -> str:
     for name, value in fix.load:
         if name == "type_v":
             continue   # --kv-type sets both
-        flag = _LOAD_FLAGS.get(name, "--" + name.replace("_", "-"))
+        flag = LOAD_FLAGS.get(name, "--" + name.replace("_", "-"))
         parts += [flag] if value is True else [] if value is False else [f"{flag} {value}"]
     if fix.model is not None:
         parts.append(f"--model {shlex.quote(fix.model)}")  # pasted into a shell: a path may hold spaces

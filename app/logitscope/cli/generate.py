@@ -25,6 +25,7 @@ from logitscope.cli.common import (
     say_stopped,
     stop_signals,
 )
+from logitscope.cli.option_names import DECODE_FLAGS
 from logitscope.cli.reasoning_options import add_reasoning_arguments, reasoning_line
 from logitscope.cli.sampler_options import add_sampler_arguments
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args, steering_line
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)  # validated
     options = DecodeOptions(max_tokens=args.max_tokens, stop=tuple(args.stop), reasoning_format=args.reasoning_format,
                             reasoning_budget=args.reasoning_budget, **_draft_options(args))
-    options.validate()
+    options.validate(DECODE_FLAGS)
     if args.top < 0:
         raise InvalidSettingsError("--top must be >= 0")
     if args.system and not args.chat:
@@ -201,7 +202,7 @@ def register(sub: Subparsers) -> None:
     src.add_argument("--chat", help="one user turn, wrapped in the model's chat template")
     p.add_argument("--system", help="system prompt (with --chat)")
     add_sampler_arguments(p)
-    p.add_argument("--max-tokens", type=int, default=DecodeOptions().max_tokens)
+    p.add_argument(DECODE_FLAGS["max_tokens"], type=int, default=DecodeOptions().max_tokens)
     p.add_argument("--stop", action="append", default=[], metavar="S", help="stop sequence (repeatable)")
     p.add_argument("--top", type=int, default=0, metavar="N", help="print each step's top N candidates")
     p.add_argument("--json", action="store_true", help="JSON Lines on stdout: one object per step, then 'done'")
@@ -210,7 +211,7 @@ def register(sub: Subparsers) -> None:
                    "with --json, one last \"diagnosis\" line on stdout)")
     p.add_argument("--draft", metavar="lookup|FILE.gguf", help="speculative decoding: drafts from prompt lookup "
                    "(n-grams of the context) or from a draft model with the same vocabulary")
-    p.add_argument("--draft-max", type=int, default=None, metavar="K",
+    p.add_argument(DECODE_FLAGS["draft_max"], type=int, default=None, metavar="K",
                    help=f"drafts verified per evaluation, at most (default {DecodeOptions().draft_max})")
     add_reasoning_arguments(p)
     add_steering_arguments(p)

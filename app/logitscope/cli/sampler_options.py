@@ -16,6 +16,8 @@ import re
 from pathlib import Path
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.reading import NotAFileError, TooLargeError, read_bounded
+from logitscope.cli.option_names import SAMPLER_FLAGS, SAMPLER_NAMES
 from logitscope.protocol.sampler_settings import DRY_BREAKERS, SamplerSettings, sampler_name
 
 _SHOWN = "default: %(default)s"
@@ -28,40 +30,40 @@ def add_sampler_arguments(p: argparse.ArgumentParser) -> None:
     llama.cpp's differs)."""
     default = SamplerSettings()
     d = p.add_argument_group("sampler")
-    d.add_argument("--temperature", "--temp", type=float, default=default.temperature, help=_SHOWN + " (0 = greedy)")
-    d.add_argument("--top-k", type=int, default=default.top_k, help=_SHOWN + " (0 = off)")
-    d.add_argument("--top-p", type=float, default=default.top_p, help=_SHOWN + " (1 = off)")
-    d.add_argument("--min-p", type=float, default=default.min_p, help=_SHOWN + " (0 = off)")
-    d.add_argument("--repeat-penalty", type=float, default=default.repeat_penalty, help=_SHOWN + " (1 = off)")
-    d.add_argument("--repeat-last-n", type=int, default=default.repeat_last_n, help=_SHOWN)
-    d.add_argument("--frequency-penalty", type=float, default=default.frequency_penalty, help=_SHOWN)
-    d.add_argument("--presence-penalty", type=float, default=default.presence_penalty, help=_SHOWN)
+    d.add_argument(*SAMPLER_FLAGS["temperature"], dest="temperature", type=float, default=default.temperature, help=_SHOWN + " (0 = greedy)")
+    d.add_argument(*SAMPLER_FLAGS["top_k"], dest="top_k", type=int, default=default.top_k, help=_SHOWN + " (0 = off)")
+    d.add_argument(*SAMPLER_FLAGS["top_p"], dest="top_p", type=float, default=default.top_p, help=_SHOWN + " (1 = off)")
+    d.add_argument(*SAMPLER_FLAGS["min_p"], dest="min_p", type=float, default=default.min_p, help=_SHOWN + " (0 = off)")
+    d.add_argument(*SAMPLER_FLAGS["repeat_penalty"], dest="repeat_penalty", type=float, default=default.repeat_penalty, help=_SHOWN + " (1 = off)")
+    d.add_argument(*SAMPLER_FLAGS["repeat_last_n"], dest="repeat_last_n", type=int, default=default.repeat_last_n, help=_SHOWN)
+    d.add_argument(*SAMPLER_FLAGS["frequency_penalty"], dest="frequency_penalty", type=float, default=default.frequency_penalty, help=_SHOWN)
+    d.add_argument(*SAMPLER_FLAGS["presence_penalty"], dest="presence_penalty", type=float, default=default.presence_penalty, help=_SHOWN)
     d.add_argument("--samplers", default=";".join(default.samplers), metavar="NAMES",
                    help="the chain, in order, separated by ';' or ',' (llama-server's names; a stage left out "
                         "is not applied); " + _SHOWN)
-    d.add_argument("--min-keep", type=int, default=default.min_keep,
+    d.add_argument(*SAMPLER_FLAGS["min_keep"], dest="min_keep", type=int, default=default.min_keep,
                    help="top-p, min-p, typical-p and XTC keep at least this many tokens; " + _SHOWN)
-    d.add_argument("--dry-multiplier", type=float, default=default.dry_multiplier, help="DRY; " + _SHOWN + " (0 = off)")
-    d.add_argument("--dry-base", type=float, default=default.dry_base, help=_SHOWN)
-    d.add_argument("--dry-allowed-length", type=int, default=default.dry_allowed_length, help=_SHOWN)
-    d.add_argument("--dry-penalty-last-n", type=int, default=default.dry_penalty_last_n,
+    d.add_argument(*SAMPLER_FLAGS["dry_multiplier"], dest="dry_multiplier", type=float, default=default.dry_multiplier, help="DRY; " + _SHOWN + " (0 = off)")
+    d.add_argument(*SAMPLER_FLAGS["dry_base"], dest="dry_base", type=float, default=default.dry_base, help=_SHOWN)
+    d.add_argument(*SAMPLER_FLAGS["dry_allowed_length"], dest="dry_allowed_length", type=int, default=default.dry_allowed_length, help=_SHOWN)
+    d.add_argument(*SAMPLER_FLAGS["dry_penalty_last_n"], dest="dry_penalty_last_n", type=int, default=default.dry_penalty_last_n,
                    help=_SHOWN + " (-1 = the whole context, 0 = off)")
     d.add_argument("--dry-sequence-breaker", action="append", default=None, metavar="TEXT",
                    help="repeatable; replaces the default breakers (" + ", ".join(map(repr, DRY_BREAKERS))
                         + "); 'none' for no breakers")
-    d.add_argument("--xtc-probability", type=float, default=default.xtc_probability, help=_SHOWN + " (0 = off)")
-    d.add_argument("--xtc-threshold", type=float, default=default.xtc_threshold, help=_SHOWN + " (> 0.5 = off)")
-    d.add_argument("--typical-p", "--typical", type=float, default=default.typical_p, help=_SHOWN + " (1 = off)")
-    d.add_argument("--top-n-sigma", "--top-nsigma", type=float, default=default.top_n_sigma, help=_SHOWN + " (<= 0 = off)")
-    d.add_argument("--dynatemp-range", type=float, default=default.dynatemp_range,
+    d.add_argument(*SAMPLER_FLAGS["xtc_probability"], dest="xtc_probability", type=float, default=default.xtc_probability, help=_SHOWN + " (0 = off)")
+    d.add_argument(*SAMPLER_FLAGS["xtc_threshold"], dest="xtc_threshold", type=float, default=default.xtc_threshold, help=_SHOWN + " (> 0.5 = off)")
+    d.add_argument(*SAMPLER_FLAGS["typical_p"], dest="typical_p", type=float, default=default.typical_p, help=_SHOWN + " (1 = off)")
+    d.add_argument(*SAMPLER_FLAGS["top_n_sigma"], dest="top_n_sigma", type=float, default=default.top_n_sigma, help=_SHOWN + " (<= 0 = off)")
+    d.add_argument(*SAMPLER_FLAGS["dynatemp_range"], dest="dynatemp_range", type=float, default=default.dynatemp_range,
                    help="dynamic temperature: temperature +- range by entropy; " + _SHOWN + " (0 = off)")
-    d.add_argument("--dynatemp-exp", "--dynatemp-exponent", dest="dynatemp_exponent", type=float,
+    d.add_argument(*SAMPLER_FLAGS["dynatemp_exponent"], dest="dynatemp_exponent", type=float,
                    default=default.dynatemp_exponent, help=_SHOWN)
-    d.add_argument("--mirostat", type=int, default=default.mirostat, metavar="N",
+    d.add_argument(*SAMPLER_FLAGS["mirostat"], dest="mirostat", type=int, default=default.mirostat, metavar="N",
                    help="0 = off, 1 = Mirostat, 2 = Mirostat 2.0 (replaces the chain); " + _SHOWN)
-    d.add_argument("--mirostat-lr", "--mirostat-eta", dest="mirostat_eta", type=float, default=default.mirostat_eta,
+    d.add_argument(*SAMPLER_FLAGS["mirostat_eta"], dest="mirostat_eta", type=float, default=default.mirostat_eta,
                    help="Mirostat's learning rate (eta); " + _SHOWN)
-    d.add_argument("--mirostat-ent", "--mirostat-tau", dest="mirostat_tau", type=float, default=default.mirostat_tau,
+    d.add_argument(*SAMPLER_FLAGS["mirostat_tau"], dest="mirostat_tau", type=float, default=default.mirostat_tau,
                    help="Mirostat's target entropy (tau); " + _SHOWN)
     d.add_argument("--logit-bias", action="append", default=[], metavar="BIAS",
                    help="repeatable: TOKEN_ID+BIAS, TOKEN_ID-BIAS, TOKEN_ID-inf (a ban), or TEXT=BIAS for every "
@@ -73,7 +75,7 @@ def add_sampler_arguments(p: argparse.ArgumentParser) -> None:
     schema.add_argument("--json-schema", default=default.json_schema, metavar="SCHEMA",
                         help="constrain the answer to JSON of this schema")
     schema.add_argument("--json-schema-file", metavar="FILE", help="the JSON schema from a file")
-    d.add_argument("--seed", type=int, default=default.seed, help="fixed seed (default: random, printed in --json)")
+    d.add_argument(*SAMPLER_FLAGS["seed"], dest="seed", type=int, default=default.seed, help="fixed seed (default: random, printed in --json)")
 
 
 def settings_from_args(args: argparse.Namespace) -> SamplerSettings:
@@ -94,7 +96,7 @@ def settings_from_args(args: argparse.Namespace) -> SamplerSettings:
         logit_bias=tuple(parse_logit_bias(text) for text in args.logit_bias),
         grammar=read_text_file(args.grammar_file, "grammar") if args.grammar_file else args.grammar,
         json_schema=read_text_file(args.json_schema_file, "JSON schema") if args.json_schema_file else args.json_schema)
-    settings.validate()
+    settings.validate(SAMPLER_NAMES)
     return settings
 
 
@@ -131,16 +133,20 @@ def _bias(value: str, text: str) -> float:
 
 
 def read_text_file(path: str, what: str) -> str:
-    """A grammar or schema file's text (UTF-8), or InvalidSettingsError saying why not."""
+    """A grammar or schema file's text (UTF-8), or InvalidSettingsError saying why not (a pipe or a device
+    is refused unread: base/reading.py)."""
     file = Path(path).expanduser()
     try:
-        if not file.is_file():
-            raise InvalidSettingsError("the {what} file {path} does not exist or is not a file", what=what, path=path)
-        if file.stat().st_size > MAX_GRAMMAR_BYTES:
-            raise InvalidSettingsError("the {what} file {path} is larger than 1 MiB", what=what, path=path)
-        return file.read_bytes().decode("utf-8")
+        return read_bounded(file, MAX_GRAMMAR_BYTES).decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidSettingsError("the {what} file {path} is not UTF-8 text", what=what, path=path) from None
+    except FileNotFoundError:
+        raise InvalidSettingsError("the {what} file {path} does not exist", what=what, path=path) from None
+    except NotAFileError as exc:
+        raise InvalidSettingsError("the {what} file {path} is {kind}, not a file", what=what, path=path,
+                                   kind=exc.kind) from None
+    except TooLargeError:
+        raise InvalidSettingsError("the {what} file {path} is larger than 1 MiB", what=what, path=path) from None
     except OSError as exc:
         raise InvalidSettingsError("cannot read the {what} file {path}: {reason}", what=what, path=path,
                                    reason=exc.strerror or exc) from None

@@ -19,6 +19,7 @@ from typing import Any
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.common import Subparsers, add_model_argument, stop_signals
+from logitscope.cli.option_names import LOAD_FLAGS
 from logitscope.cli.score_common import fmt as _fmt
 from logitscope.cli.score_common import read_text, summary_line
 from logitscope.cli.score_kl import add_kl_arguments, run_kl, wants_kl
@@ -39,7 +40,7 @@ def register(sub: Subparsers) -> None:
     add_model_argument(p)
     p.add_argument("file", nargs="?", metavar="FILE", help="a UTF-8 text file")
     p.add_argument("--text", help="the text itself (instead of FILE)")
-    p.add_argument("--n-ctx", type=int, default=DEFAULT_SCORE_CTX,
+    p.add_argument(LOAD_FLAGS["n_ctx"], type=int, default=DEFAULT_SCORE_CTX,
                    help="the scoring window (with --chunks: the chunk size) in tokens; default %(default)s")
     p.add_argument("--chunks", action="store_true",
                    help="llama-perplexity's protocol: n_ctx-token chunks, the second half of each scored")
@@ -47,8 +48,8 @@ def register(sub: Subparsers) -> None:
                    help=f"alternatives shown per token (JSON: at least {SCORE_TOP_N}); default %(default)s")
     p.add_argument("--json", action="store_true", help="JSON Lines: one object per token, then a summary")
     p.add_argument("--compare", metavar="OTHER.gguf", help="score the same tokens with a second model")
-    p.add_argument("--threads", type=int, default=0, help="CPU threads (0 = all cores)")
-    p.add_argument("--n-gpu-layers", type=int, default=0, help="layers to offload to the GPU (-1 = all)")
+    p.add_argument(LOAD_FLAGS["n_threads"], type=int, default=0, help="CPU threads (0 = all cores)")
+    p.add_argument(LOAD_FLAGS["n_gpu_layers"], type=int, default=0, help="layers to offload to the GPU (-1 = all)")
     p.add_argument("--flash-attn", action="store_true", help="flash attention (llama-perplexity's default on CPU)")
     p.add_argument("--compare-steering", action="store_true",
                    help="score the same tokens without the steering flags (A) and with them (B)")
@@ -77,9 +78,9 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidSettingsError("the steering flags go with one model: use --compare-steering, not --compare")
     request = ScoreRequest(text=text, n_ctx=args.n_ctx, mode="chunks" if args.chunks else "window", top=min(top, 128),
                            flash_attn=args.flash_attn, steering=None if args.compare_steering else steering)
-    request.validate()
+    request.validate(LOAD_FLAGS)
     settings = scoring_settings(args.n_gpu_layers, args.threads, args.flash_attn)
-    settings.validate()
+    settings.validate(LOAD_FLAGS)
     path = resolve_model(args.model)
     read_model_card(path)  # bad files fail here, before an engine starts
     other_path = Path(args.compare).expanduser() if args.compare else None

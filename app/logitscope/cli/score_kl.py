@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.cli.option_names import LOAD_FLAGS
 from logitscope.cli.score_common import read_text, summary_line
 from logitscope.protocol.kld import KldStats, kld_file_bytes
 from logitscope.protocol.score import ScoreRequest, ScoreResult, summary_to_json, token_to_json
@@ -73,7 +74,7 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
 
     _check(args)
     settings = scoring_settings(args.n_gpu_layers, args.threads, args.flash_attn)
-    settings.validate()
+    settings.validate(LOAD_FLAGS)
     try:
         if args.kl_base:
             model = args.model
@@ -98,7 +99,7 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
             request = ScoreRequest(text=text, n_ctx=args.n_ctx, mode="chunks", top=max(args.top, 10),
                                    flash_attn=args.flash_attn,
                                    steering=None if args.compare_steering else steering, save_logits=base_file)
-            request.validate()
+            request.validate(LOAD_FLAGS)
             base, vocab = _score(path, settings, request, None, announce=True)
             if not args.kl:
                 print(f"wrote {base_file}: the distributions of {base.n_scored} tokens "

@@ -25,6 +25,7 @@ import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.engine.handles import LlamaLog
+from logitscope.engine.schema_bounds import bounded_converter
 
 # llama_token_data {int32 id; float logit; float p}: a numpy record with the same layout
 TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)])
@@ -33,14 +34,17 @@ _TOKEN_DATA_P = ctypes.POINTER(llama_cpp.llama_token_data)
 
 def schema_to_gbnf(schema: str) -> str:
     """A JSON schema (text) as GBNF; InvalidSettingsError when it is not valid JSON or not convertible."""
-    from llama_cpp.llama_grammar import json_schema_to_gbnf
-
     try:
-        json.loads(schema)
-        gbnf: str = json_schema_to_gbnf(schema)
+        converter = bounded_converter()   # json_schema_to_gbnf's, with integer bounds (engine/schema_bounds.py)
+        converter.visit(converter.resolve_refs(json.loads(schema), "stdin"), "")
+        gbnf: str = converter.format_grammar()
         return gbnf
     except json.JSONDecodeError as exc:
         raise InvalidSettingsError("the JSON schema is not valid JSON: {error}", error=str(exc)) from exc
+    except InvalidSettingsError:
+        raise
+    except RecursionError:
+        raise InvalidSettingsError("the JSON schema is nested too deeply") from None
     except Exception as exc:  # the converter raises plain exceptions (KeyError, ValueError, ...)
         raise InvalidSettingsError("the JSON schema cannot be converted to a grammar: {error}",
                                    error=f"{type(exc).__name__}: {exc}") from exc

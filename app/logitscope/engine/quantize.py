@@ -28,10 +28,12 @@ import llama_cpp
 import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError
+from logitscope.base.reading import NotAFileError, TooLargeError, read_bounded, require_regular
 from logitscope.engine.handles import LlamaLog
 from logitscope.protocol.quantize import QuantizeRequest, QuantizeResult, model_size, quant_type
 
 PROGRESS_S = 0.1
+MAX_LEGACY_IMATRIX_BYTES = 4 << 30   # far above any model's (a value per input column of each tensor)
 _TENSOR_LINE = re.compile(r"^\[\s*(\d+)/\s*(\d+)\]")
 _FAILED = re.compile(r"failed to quantize: (.*)$")
 _QUANT_SIZE = re.compile(r"quant size\s*=\s*([\d.]+) MiB")
@@ -51,6 +53,10 @@ class Imatrix:
 
 def read_imatrix(path: str) -> Imatrix:
     """llama-imatrix's GGUF file or the legacy .dat format; one clear error for anything else."""
+    try:
+        require_regular(Path(path))   # a pipe would be waited on, /dev/zero read without end
+    except NotAFileError as exc:
+        raise InvalidSettingsError("{path} is {kind}, not a file", path=path, kind=exc.kind) from None
     with open(path, "rb") as f:
         magic = f.read(4)
     if magic == b"GGUF":
@@ -99,7 +105,10 @@ def _read_gguf_imatrix(path: str) -> Imatrix:
 
 
 def _read_legacy_imatrix(path: str) -> Imatrix:
-    data = Path(path).read_bytes()
+    try:
+        data = read_bounded(Path(path), MAX_LEGACY_IMATRIX_BYTES)
+    except TooLargeError:
+        raise _bad_imatrix(path, f"it is larger than {MAX_LEGACY_IMATRIX_BYTES >> 30} GiB") from None
     pos = 0
 
     def take(fmt: str) -> tuple[int, ...]:

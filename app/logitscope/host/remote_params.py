@@ -130,6 +130,8 @@ def json_schema_object(text: str) -> dict[str, Any]:
         schema = json.loads(text)
     except ValueError as exc:
         raise InvalidSettingsError("the JSON schema is not valid JSON: {error}", error=str(exc)) from None
+    except RecursionError:
+        raise InvalidSettingsError("the JSON schema is nested too deeply") from None
     if not isinstance(schema, dict):
         raise InvalidSettingsError("the JSON schema must be a JSON object")
     return schema

@@ -14,10 +14,12 @@ from types import ModuleType
 
 from logitscope.base.errors import HubError
 from logitscope.base.paths import data_dir
+from logitscope.base.reading import read_bounded
 
 KEYRING_SERVICE = "logitscope"
 KEYRING_USER = "huggingface-token"
 TOKEN_FILE = "hf_token"
+MAX_TOKEN_FILE_BYTES = 4096   # a token is a few dozen characters
 NO_KEYRING_ENV = "LOGITSCOPE_NO_KEYRING"  # "1": always use the file (tests, headless machines)
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_\-.]{8,512}$")
 
@@ -69,9 +71,9 @@ def get_token() -> str | None:
                 return token
         except Exception:
             pass
-    try:
-        return token_file().read_text().strip() or None
-    except OSError:
+    try:   # bounded: a token file that is a pipe or /dev/zero is no token, not a hang
+        return read_bounded(token_file(), MAX_TOKEN_FILE_BYTES).decode("utf-8").strip() or None
+    except (OSError, UnicodeDecodeError):
         return None
 
 

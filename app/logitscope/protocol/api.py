@@ -6,9 +6,11 @@ client and never load llama.cpp's library themselves (a test checks this).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
 from logitscope.base.utf8 import require_utf8
 from logitscope.gguf.card import ModelCard
 from logitscope.gguf.memory import KV_CACHE_TYPES, UNQUANTIZED_KV
@@ -17,6 +19,8 @@ from logitscope.protocol.reasoning import DEFAULT_REASONING_FORMAT, UNLIMITED, v
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.steering import Steering
 from logitscope.system.threads import MAX_THREADS_PER_CPU, available_cpus, max_threads
+
+MAX_N_CTX = 1 << 21   # 2M tokens: past any model's training context
 
 
 @dataclass(frozen=True)
@@ -29,17 +33,21 @@ class LoadSettings:
     flash_attn: bool = False
     n_batch: int = 512
 
-    def validate(self) -> None:
-        if self.n_ctx < 0 or self.n_ctx > 1 << 21:
-            raise InvalidSettingsError("n_ctx must be between 0 (the model's training context) "
-                                       "and {value}", value=1 << 21)
+    def validate(self, names: Mapping[str, str] | None = None) -> None:
+        """InvalidSettingsError naming the first bad value; `names`: how the caller's user calls each field
+        (the CLI's flags, cli/option_names.py), else the field's own name."""
+        label = {f: f for f in ("n_ctx", "n_gpu_layers", "n_threads", "n_batch")} | dict(names or {})
+        if self.n_ctx < 0 or self.n_ctx > MAX_N_CTX:
+            raise InvalidSettingsError("{name} must be between 0 (the model's training context) "
+                                       "and {value}", name=label["n_ctx"], value=MAX_N_CTX)
         if self.n_gpu_layers < -1:
-            raise InvalidSettingsError("n_gpu_layers must be -1 (all) or a number of layers >= 0")
+            raise InvalidSettingsError("{name} must be -1 (all) or a number of layers >= 0", name=label["n_gpu_layers"])
         if not 0 <= self.n_threads <= max_threads():
             raise InvalidSettingsError(
-                "n_threads must be between 0 (automatic) and {max_threads} "
+                "{name} must be between 0 (automatic) and {max_threads} "
                 "({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not "
-                "{n_threads}", max_threads=max_threads(), MAX_THREADS_PER_CPU=MAX_THREADS_PER_CPU, available_cpus=available_cpus(), n_threads=self.n_threads)
+                "{n_threads}", name=label["n_threads"], max_threads=max_threads(), MAX_THREADS_PER_CPU=MAX_THREADS_PER_CPU,
+                available_cpus=available_cpus(), n_threads=self.n_threads)
         for name in (self.type_k, self.type_v):
             if name not in KV_CACHE_TYPES:
                 raise InvalidSettingsError("KV cache type must be one of {KV_CACHE_TYPES}, not "
@@ -47,7 +55,7 @@ class LoadSettings:
         if self.type_v != UNQUANTIZED_KV and not self.flash_attn:
             raise InvalidSettingsError("a quantized V cache needs flash attention on")
         if self.n_batch < 1:
-            raise InvalidSettingsError("n_batch must be >= 1")
+            raise InvalidSettingsError("{name} must be >= 1", name=label["n_batch"])
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -80,12 +88,14 @@ class DecodeOptions:
     reasoning_format: str = DEFAULT_REASONING_FORMAT
     reasoning_budget: int = UNLIMITED
 
-    def validate(self) -> None:
+    def validate(self, names: Mapping[str, str] | None = None) -> None:
+        """InvalidSettingsError naming the first bad value; `names` as in LoadSettings.validate."""
+        label = {"max_tokens": Message("max tokens"), "draft_max": "draft-max"} | dict(names or {})
         validate_reasoning(self.reasoning_format, self.reasoning_budget)
         if self.max_tokens < 1:
-            raise InvalidSettingsError("max tokens must be >= 1")
+            raise InvalidSettingsError("{name} must be >= 1", name=label["max_tokens"])
         if not 1 <= self.draft_max <= DRAFT_MAX_LIMIT:
-            raise InvalidSettingsError("draft-max must be between 1 and {limit}, not {value}",
+            raise InvalidSettingsError("{name} must be between 1 and {limit}, not {value}", name=label["draft_max"],
                                        limit=DRAFT_MAX_LIMIT, value=self.draft_max)
         if any(not s for s in self.stop):
             raise InvalidSettingsError("a stop sequence cannot be empty")

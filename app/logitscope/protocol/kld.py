@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.reading import require_regular
 
 KLD_MAGIC = b"_logits_"
 KLD_HEADER = struct.Struct("<8sIii")   # magic, n_ctx, n_vocab, n_chunk
@@ -62,6 +63,7 @@ def read_kld_header(path: str) -> KldHeader:
     """The header and token ids of a base log-probabilities file; one clear error for anything else, or for a
     file shorter than its header says (a cut-off copy)."""
     try:
+        require_regular(Path(path))   # a pipe would be waited on
         size = Path(path).stat().st_size
         with open(path, "rb") as f:
             head = f.read(KLD_HEADER.size)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 
 from logitscope.base.errors import InvalidSettingsError
@@ -31,6 +32,21 @@ LEGACY_ORDERS: dict[str, tuple[str, ...]] = {
 FIXED_BEFORE = ("logit_bias", "grammar")
 MIROSTAT_CHAIN = {1: ("temperature", "mirostat"), 2: ("temperature", "mirostat_v2")}
 DRY_BREAKERS = ("\n", ":", "\"", "*")
+MAX_MIN_KEEP = 1 << 20             # more candidates than any vocabulary: a larger value is a mistake
+MAX_DRY_ALLOWED_LENGTH = 1 << 16
+# How the window and the store name each numeric setting in a message (the CLI names its flags instead)
+FIELD_NAMES: dict[str, str] = {
+    "temperature": Message("temperature"), "top_k": Message("top-k"), "top_p": Message("top-p"),
+    "min_p": Message("min-p"), "repeat_penalty": Message("repeat penalty"), "repeat_last_n": Message("repeat-last-n"),
+    "frequency_penalty": Message("frequency penalty"), "presence_penalty": Message("presence penalty"),
+    "seed": Message("seed"), "min_keep": Message("min-keep"), "dry_multiplier": Message("DRY multiplier"),
+    "dry_base": Message("DRY base"), "dry_allowed_length": Message("DRY allowed length"),
+    "dry_penalty_last_n": Message("DRY penalty-last-n"), "xtc_probability": Message("XTC probability"),
+    "xtc_threshold": Message("XTC threshold"), "typical_p": Message("typical-p"),
+    "top_n_sigma": Message("top-n-sigma"), "dynatemp_range": Message("dynamic temperature range"),
+    "dynatemp_exponent": Message("dynamic temperature exponent"), "mirostat": Message("mirostat"),
+    "mirostat_tau": Message("Mirostat tau"), "mirostat_eta": Message("Mirostat eta"),
+}
 # every stage the local engine applies (its capabilities' "samplers")
 LOCAL_STAGES = FIXED_BEFORE + CHAIN_STAGES + ("mirostat", "mirostat_v2")
 
@@ -42,10 +58,6 @@ def sampler_name(name: str) -> str:
     if key not in CHAIN_STAGES:
         raise InvalidSettingsError("unknown sampler {name!r}: use {names}", name=name, names=", ".join(CHAIN_STAGES))
     return key
-
-
-def _finite(x: float) -> bool:
-    return math.isfinite(x)
 
 
 @dataclass(frozen=True)
@@ -86,34 +98,45 @@ class SamplerSettings:
     grammar: str = ""             # GBNF; "" = unconstrained
     json_schema: str = ""         # a JSON schema (text), converted to GBNF by the engine; exclusive with grammar
 
-    def validate(self) -> None:
+    def validate(self, names: Mapping[str, str] | None = None) -> None:
+        """InvalidSettingsError naming the first bad value; `names`: how the caller's user calls each field
+        (the CLI's flags, cli/option_names.py), else FIELD_NAMES."""
+        name = {**FIELD_NAMES, **(names or {})}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, float) and math.isnan(value):
+                raise InvalidSettingsError("{name} must be a number, not {value}", name=name[f.name], value=value)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise InvalidSettingsError("{name} must be a finite number, not {value}", name=name[f.name], value=value)
         checks = [
-            (_finite(self.temperature) and self.temperature >= 0, Message("temperature must be >= 0 (0 = greedy)")),
-            (self.top_k >= 0, Message("top-k must be >= 0 (0 = off)")),
-            (_finite(self.top_p) and 0 < self.top_p <= 1, Message("top-p must be in (0, 1] (1 = off)")),
-            (_finite(self.min_p) and 0 <= self.min_p <= 1, Message("min-p must be in [0, 1] (0 = off)")),
-            (_finite(self.repeat_penalty) and self.repeat_penalty > 0, Message("repeat penalty must be > 0 (1 = off)")),
-            (self.repeat_last_n >= 0, Message("repeat-last-n must be >= 0 (0 = off)")),
-            (_finite(self.frequency_penalty), Message("frequency penalty must be a finite number")),
-            (_finite(self.presence_penalty), Message("presence penalty must be a finite number")),
-            (self.seed is None or 0 <= self.seed < 2**63, Message("seed must be between 0 and 2^63 - 1")),
+            (self.temperature >= 0, Message("{name} must be >= 0 (0 = greedy)", name=name["temperature"])),
+            (self.top_k >= 0, Message("{name} must be >= 0 (0 = off)", name=name["top_k"])),
+            (0 < self.top_p <= 1, Message("{name} must be in (0, 1] (1 = off)", name=name["top_p"])),
+            (0 <= self.min_p <= 1, Message("{name} must be in [0, 1] (0 = off)", name=name["min_p"])),
+            (self.repeat_penalty > 0, Message("{name} must be > 0 (1 = off)", name=name["repeat_penalty"])),
+            (self.repeat_last_n >= 0, Message("{name} must be >= 0 (0 = off)", name=name["repeat_last_n"])),
+            (self.seed is None or 0 <= self.seed < 2**63,
+             Message("{name} must be between 0 and 2^63 - 1", name=name["seed"])),
+            (0 <= self.min_keep <= MAX_MIN_KEEP,
+             Message("{name} must be between 0 and {limit}", name=name["min_keep"], limit=MAX_MIN_KEEP)),
+            (self.dry_multiplier >= 0, Message("{name} must be >= 0 (0 = off)", name=name["dry_multiplier"])),
+            (self.dry_base >= 1, Message("{name} must be >= 1", name=name["dry_base"])),
+            (0 <= self.dry_allowed_length <= MAX_DRY_ALLOWED_LENGTH,
+             Message("{name} must be between 0 and {limit}", name=name["dry_allowed_length"],
+                     limit=MAX_DRY_ALLOWED_LENGTH)),
+            (self.dry_penalty_last_n >= -1, Message("{name} must be >= -1 (-1 = the whole context, 0 = off)",
+                                                    name=name["dry_penalty_last_n"])),
+            (0 <= self.xtc_probability <= 1, Message("{name} must be in [0, 1] (0 = off)", name=name["xtc_probability"])),
+            (0 <= self.xtc_threshold <= 1, Message("{name} must be in [0, 1] (> 0.5 = off)", name=name["xtc_threshold"])),
+            (0 < self.typical_p <= 1, Message("{name} must be in (0, 1] (1 = off)", name=name["typical_p"])),
+            (self.dynatemp_range >= 0, Message("{name} must be >= 0 (0 = off)", name=name["dynatemp_range"])),
+            (self.dynatemp_exponent > 0, Message("{name} must be > 0", name=name["dynatemp_exponent"])),
+            (self.mirostat in (0, 1, 2), Message("{name} must be 0 (off), 1 or 2", name=name["mirostat"])),
+            (self.mirostat_tau > 0, Message("{name} must be > 0", name=name["mirostat_tau"])),
+            (self.mirostat_eta > 0, Message("{name} must be > 0", name=name["mirostat_eta"])),
             (len(self.samplers) == len(set(self.samplers)) and all(n in CHAIN_STAGES for n in self.samplers),
              Message("samplers must be distinct names among {names}", names=", ".join(CHAIN_STAGES))),
-            (0 <= self.min_keep <= 1 << 20, Message("min-keep must be >= 0")),
-            (_finite(self.dry_multiplier) and self.dry_multiplier >= 0, Message("DRY multiplier must be >= 0 (0 = off)")),
-            (_finite(self.dry_base) and self.dry_base >= 1, Message("DRY base must be >= 1")),
-            (0 <= self.dry_allowed_length <= 1 << 16, Message("DRY allowed length must be >= 0")),
-            (self.dry_penalty_last_n >= -1, Message("DRY penalty-last-n must be >= -1 (-1 = the whole context, 0 = off)")),
             (all(b for b in self.dry_sequence_breakers), Message("a DRY sequence breaker cannot be empty")),
-            (_finite(self.xtc_probability) and 0 <= self.xtc_probability <= 1, Message("XTC probability must be in [0, 1] (0 = off)")),
-            (_finite(self.xtc_threshold) and 0 <= self.xtc_threshold <= 1, Message("XTC threshold must be in [0, 1] (> 0.5 = off)")),
-            (_finite(self.typical_p) and 0 < self.typical_p <= 1, Message("typical-p must be in (0, 1] (1 = off)")),
-            (_finite(self.top_n_sigma), Message("top-n-sigma must be a finite number (<= 0 = off)")),
-            (_finite(self.dynatemp_range) and self.dynatemp_range >= 0, Message("dynamic temperature range must be >= 0 (0 = off)")),
-            (_finite(self.dynatemp_exponent) and self.dynatemp_exponent > 0, Message("dynamic temperature exponent must be > 0")),
-            (self.mirostat in (0, 1, 2), Message("mirostat must be 0 (off), 1 or 2")),
-            (_finite(self.mirostat_tau) and self.mirostat_tau > 0, Message("Mirostat tau must be > 0")),
-            (_finite(self.mirostat_eta) and self.mirostat_eta > 0, Message("Mirostat eta must be > 0")),
             (all(not math.isnan(b) and b != math.inf for _, b in self.logit_bias),
              Message("a logit bias must be a number or -inf (ban)")),
             (all((isinstance(t, int) and t >= 0) or (isinstance(t, str) and t) for t, _ in self.logit_bias),

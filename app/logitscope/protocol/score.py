@@ -24,12 +24,14 @@ BOS, tokens a chunk does not score) carry NaN / -1, null in JSON, as the trace d
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.messages import Message
 from logitscope.base.utf8 import require_utf8
 from logitscope.protocol.kld import KlTokens
 from logitscope.protocol.steering import Steering
@@ -63,7 +65,9 @@ class ScoreRequest:
     save_logits: str | None = None
     kl_base: str | None = None
 
-    def validate(self) -> None:
+    def validate(self, names: Mapping[str, str] | None = None) -> None:
+        """InvalidSettingsError naming the first problem; `names`: the CLI's flags (cli/option_names.py)."""
+        label = {"n_ctx": Message("the scoring context")} | dict(names or {})
         if self.steering is not None:
             self.steering.validate()
         if self.save_logits is not None and self.kl_base is not None:
@@ -84,7 +88,7 @@ class ScoreRequest:
         if self.tokens is not None and len(self.tokens) < 2:
             raise InvalidSettingsError("scoring needs at least 2 tokens (the first has no context)")
         if not MIN_SCORE_CTX <= self.n_ctx <= MAX_SCORE_CTX:
-            raise InvalidSettingsError("the scoring context must be between {low} and {high} tokens, not {n_ctx}",
+            raise InvalidSettingsError("{name} must be between {low} and {high} tokens, not {n_ctx}", name=label["n_ctx"],
                                        low=MIN_SCORE_CTX, high=MAX_SCORE_CTX, n_ctx=self.n_ctx)
         if self.mode not in SCORE_MODES:
             raise InvalidSettingsError("the scoring mode must be one of {modes}, not {mode!r}",

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from logitscope.base.errors import AttachmentError, ContextOverflowError
+from logitscope.base.reading import NotAFileError, TooLargeError, read_bounded
 from logitscope.gguf.memory import format_bytes
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, answer_reserve
 from logitscope.protocol.attachments import Attachment, render_attachment, render_message
@@ -24,23 +25,27 @@ def read_attachment(path: str | Path) -> Attachment:
     """The text file at `path`, to attach; AttachmentError (saying why) when it cannot be."""
     path = Path(path)
     name = path.name or str(path)
-    if path.is_dir():
-        raise AttachmentError("{name} is a folder: attach a text file", name=name)
     try:
-        size = path.stat().st_size
-        if size > MAX_ATTACHMENT_BYTES:
-            raise AttachmentError("{name} is {size}: files of at most {limit} can be attached", name=name,
-                                  size=format_bytes(size), limit=format_bytes(MAX_ATTACHMENT_BYTES))
-        with path.open("rb") as fh:
-            data = fh.read(MAX_ATTACHMENT_BYTES + 1)   # a file that grew since stat() is cut here, and refused
+        data = read_bounded(path, MAX_ATTACHMENT_BYTES)   # a pipe or a device is refused unread
+    except NotAFileError as exc:
+        if exc.is_folder:
+            raise AttachmentError("{name} is a folder: attach a text file", name=name) from None
+        raise AttachmentError("{name} is {kind}, not a file: attach a text file", name=name, kind=exc.kind) from None
+    except TooLargeError:
+        raise AttachmentError("{name} is {size}: files of at most {limit} can be attached", name=name,
+                              size=format_bytes(_size(path)), limit=format_bytes(MAX_ATTACHMENT_BYTES)) from None
     except FileNotFoundError:
         raise AttachmentError("{name} does not exist", name=name) from None
     except OSError as exc:
         raise AttachmentError("{name} cannot be read: {reason}", name=name, reason=exc.strerror or str(exc)) from None
-    if len(data) > MAX_ATTACHMENT_BYTES:
-        raise AttachmentError("{name} is {size}: files of at most {limit} can be attached", name=name,
-                              size=format_bytes(len(data)), limit=format_bytes(MAX_ATTACHMENT_BYTES))
     return Attachment(name, decode_text(name, data))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return MAX_ATTACHMENT_BYTES + 1
 
 
 def decode_text(name: str, data: bytes) -> str:

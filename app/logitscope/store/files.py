@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from logitscope.base.errors import StoreError
+from logitscope.base.reading import file_kind
 
 PRIVATE_MODE = 0o600   # the app's own files (settings): for this user only
 PUBLIC_MODE = 0o666    # an export, like any file a program writes: the umask applies
@@ -77,13 +78,6 @@ def write_export(path: Path, data: bytes, wait_for_reader: bool = True) -> None:
             raise StoreError("cannot write {path}: it is a named pipe and no program is reading "
                              "from it", path=path) from exc
         raise StoreError("cannot write {path}: {exc}", path=path, exc=exc.strerror or exc) from exc
-
-
-def file_kind(mode: int) -> str:
-    """What a non-regular file is, in words, from its st_mode."""
-    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
-             (stat.S_ISBLK, "a block device (a disk)"), (stat.S_ISSOCK, "a socket"))
-    return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 
 def _existing_file_mode(target: Path) -> int | None:

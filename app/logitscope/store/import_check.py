@@ -20,9 +20,7 @@ import base64
 import binascii
 import json
 import math
-import os
 import re
-import stat
 import struct
 import typing
 from dataclasses import dataclass, fields
@@ -33,9 +31,9 @@ import numpy as np
 
 from logitscope.base.errors import StoreError
 from logitscope.base.messages import Message
+from logitscope.base.reading import NotAFileError, TooLargeError, read_bounded
 from logitscope.protocol.reasoning import split_by_steps
 from logitscope.protocol.trace import KvInfo, StepRecord, Timings, unpack_step
-from logitscope.store.files import file_kind
 from logitscope.store.records import ROLES
 
 EXPORT_FORMAT = "logitscope-history"
@@ -75,26 +73,18 @@ def load_export(path: str | Path) -> CheckedExport:
 
 def read_export_bytes(path: Path, limit: int | None = None) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (default MAX_EXPORT_BYTES). A pipe, a device
-    or a folder is refused without reading from it (opening does not wait for a pipe's writer)."""
+    or a folder is refused without reading from it (base/reading.py)."""
     limit = MAX_EXPORT_BYTES if limit is None else limit
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:
-        fd = os.open(path, flags)
+        return read_bounded(path, limit)
+    except NotAFileError as exc:
+        raise StoreError("cannot import {path}: it is {st_mode}, not a file", path=path, st_mode=exc.kind) from None
+    except TooLargeError:
+        raise StoreError("{path} is larger than {value} MiB, the most a history import reads: "
+                         "export and import fewer conversations at a time ('history export ID')", path=path,
+                         value=limit // 2 ** 20) from None
     except OSError as exc:
         raise StoreError("cannot read {path}: {exc}", path=path, exc=exc.strerror or exc) from exc
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise StoreError("cannot import {path}: it is {st_mode}, not a file", path=path, st_mode=file_kind(info.st_mode))
-    with os.fdopen(fd, "rb") as fh:
-        try:
-            data = fh.read(limit + 1) if info.st_size <= limit else b""
-        except OSError as exc:
-            raise StoreError("cannot read {path}: {exc}", path=path, exc=exc.strerror or exc) from exc
-    if info.st_size > limit or len(data) > limit:
-        raise StoreError("{path} is larger than {value} MiB, the most a history import reads: "
-                         "export and import fewer conversations at a time ('history export ID')", path=path, value=limit // 2 ** 20)
-    return data
 
 
 def parse_export(data: bytes, source: str) -> Any:
@@ -177,7 +167,7 @@ def _message(msg: Any, position: int, where: str, notices: list[str]) -> dict[st
     for key in ("sampler", "steering", "reasoning", "threads"):   # all but the first: absent from older exports
         value = checked_field(msg, key, dict, where, optional=True)
         if value is not None:
-            _plain(value, f"{where}, {key}", 0)
+            _plain(value, f"{where}, {key}", 0, finite=True)
     for key, cls in (("timings", Timings), ("kv", KvInfo)):
         _record(checked_field(msg, key, dict, where, optional=True), cls, f"{where}, {key}")
     trace = checked_field(msg, "trace", dict, where, optional=True)
@@ -362,19 +352,23 @@ def _record(values: dict[str, Any] | None, cls: type, where: str) -> None:
     _plain(values, where, 0)
 
 
-def _plain(value: Any, where: str, depth: int) -> None:
-    """Plain JSON that can be stored and exported again: bounded depth, 64-bit integers, real text."""
+def _plain(value: Any, where: str, depth: int, finite: bool = False) -> None:
+    """Plain JSON that can be stored and exported again: bounded depth, 64-bit integers, real text; with
+    `finite`, no NaN or infinity (no engine writes one in its settings, and an export would then hold a bare
+    `NaN`, which is not JSON)."""
     if depth > MAX_PLAIN_DEPTH:
         raise StoreError("{where} is nested more than {MAX_PLAIN_DEPTH} levels deep", where=where, MAX_PLAIN_DEPTH=MAX_PLAIN_DEPTH)
     if isinstance(value, dict):
         for key, item in value.items():
             _no_surrogate(key, f"{where}: a key")
-            _plain(item, f"{where}, {_short(key)}", depth + 1)
+            _plain(item, f"{where}, {_short(key)}", depth + 1, finite)
     elif isinstance(value, list):
         for item in value:
-            _plain(item, where, depth + 1)
+            _plain(item, where, depth + 1, finite)
     elif isinstance(value, str):
         _no_surrogate(value, where)
+    elif finite and isinstance(value, float) and not math.isfinite(value):
+        raise StoreError("{where} holds {value}, not a finite number", where=where, value=json.dumps(value))
     elif isinstance(value, int) and not isinstance(value, bool) and not INT64[0] <= value <= INT64[1]:
         raise StoreError("{where} holds {value}, larger than a 64-bit integer", where=where, value=_short(value))
 

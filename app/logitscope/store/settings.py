@@ -10,7 +10,8 @@ Reading never fails and never loses what the user had:
 - an invalid value falls back to its default with a notice; only that field: a saved preset or a
   model's load settings with one bad value keep their other values;
 - an unknown key is ignored with a notice;
-- a file that cannot be read at all (not JSON, a newer schema) is moved aside (settings.json.broken-<time>);
+- a file that cannot be read at all (not JSON, nested too deeply, too large, a pipe or a device, a newer
+  schema) is moved aside (settings.json.broken-<time>);
 - before a file with ignored parts is rewritten (by `repair()`, which the window calls at start-up, or
   by the first change saved), it is copied to settings.json.bak-<time>, never over an earlier backup, and
   a notice names the copy.
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.messages import Message
 from logitscope.base.paths import data_dir
+from logitscope.base.reading import TooLargeError, read_bounded
 from logitscope.protocol.api import LoadSettings
 from logitscope.protocol.sampler_settings import LEGACY_ORDERS, PRESETS, SamplerSettings, sampler_name
 from logitscope.store.files import atomic_write_text, copy_aside, move_aside
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
 SETTINGS_FILE = "settings.json"
 BACKUP_TAG = "bak"       # settings.json.bak-<YYYYmmdd-HHMMSS>: the file as it was before a lossy rewrite
 SETTINGS_SCHEMA = 1
+MAX_SETTINGS_BYTES = 16 << 20   # presets, prompts and load settings: a larger file is not ours
 # Built-in system prompt presets, kept few; keys are Messages (stored as the English name) so the window
 # shows them translated. The texts stay English: they are what the model reads.
 SYSTEM_PROMPTS: dict[str, str] = {
@@ -111,14 +114,20 @@ class SettingsStore:
     def _read_file(self) -> dict[str, Any]:
         if not self.path.exists():
             return {}
-        try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
+        try:  # bounded: a settings.json that is a link to /dev/zero or a pipe is set aside, not read
+            raw = json.loads(read_bounded(self.path, MAX_SETTINGS_BYTES).decode("utf-8"))
             if not isinstance(raw, dict):
                 raise ValueError("not a JSON object")
             schema = raw.get("schema")
             if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
                 raise ValueError("no schema version")
-        except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        except TooLargeError:
+            return self._set_aside("broken", f"it is larger than {MAX_SETTINGS_BYTES >> 20} MiB")
+        except OSError as exc:
+            return self._set_aside("broken", f"it cannot be read ({exc.strerror or exc})")
+        except RecursionError:
+            return self._set_aside("broken", "it is nested too deeply")
+        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             return self._set_aside("broken", f"it cannot be read ({exc})")
         if schema > SETTINGS_SCHEMA:
             return self._set_aside("newer", f"it was written by a newer Logitscope (schema {schema})")
