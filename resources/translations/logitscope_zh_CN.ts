@@ -6849,7 +6849,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="23"/>
         <source>DRY penalty-last-n</source>
-        <translation>DRY penalty-last-n</translation>
+        <translation>DRY 惩罚范围（penalty-last-n）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="32"/>
@@ -6859,12 +6859,12 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="37"/>
         <source>Mirostat eta</source>
-        <translation>Mirostat eta</translation>
+        <translation>Mirostat 学习率（eta）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="38"/>
         <source>Mirostat tau</source>
-        <translation>Mirostat tau</translation>
+        <translation>Mirostat 目标（tau）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="42"/>
@@ -7179,17 +7179,17 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="180"/>
         <source>min-keep</source>
-        <translation>min-keep</translation>
+        <translation>最少保留数（min-keep）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="181"/>
         <source>min-p</source>
-        <translation>min-p</translation>
+        <translation>最小概率（min-p）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="182"/>
         <source>mirostat</source>
-        <translation>mirostat</translation>
+        <translation>Mirostat 模式</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="186"/>
@@ -7234,7 +7234,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="211"/>
         <source>repeat-last-n</source>
-        <translation>repeat-last-n</translation>
+        <translation>重复惩罚范围（repeat-last-n）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="219"/>
@@ -8134,22 +8134,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
         <source>top-k</source>
-        <translation>top-k</translation>
+        <translation>前 k 个（top-k）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
         <source>top-n-sigma</source>
-        <translation>top-n-sigma</translation>
+        <translation>top-n-sigma 截断</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
         <source>top-p</source>
-        <translation>top-p</translation>
+        <translation>核采样（top-p）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
         <source>typical-p</source>
-        <translation>typical-p</translation>
+        <translation>典型采样（typical-p）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
