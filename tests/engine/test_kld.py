@@ -192,12 +192,16 @@ def test_the_base_file_is_llama_perplexitys_and_comparisons_print_its_lines(mode
 
 
 @pytest.mark.model
-def test_two_configurations_of_one_model_compare_in_one_command(models: Path) -> None:
+def test_two_configurations_of_one_model_compare_in_one_command(models: Path, tmp_path: Path) -> None:
+    # a temporary folder of its own: another run killed on this machine may have left its file in /tmp
+    temp = tmp_path / "temp"
+    temp.mkdir()
     proc = run("score", "--model", "demo.gguf", str(SCORE_TEXT_FILE), "--chunks", "--n-ctx", N_CTX, "--flash-attn",
-               "--threads", "2", "--kl", "--compare-kv-type", "q8_0", cwd=models, timeout=900)
+               "--threads", "2", "--kl", "--compare-kv-type", "q8_0", cwd=models, timeout=900,
+               env=dict(os.environ, TMPDIR=str(temp)))
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert _lines(proc.stdout) == _expected(models, "kv_q8_0")
-    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("logitscope-kld-*/base.kld"))  # the temp file went
+    assert not list(temp.iterdir())  # the temporary base file went, with its folder
 
 
 @pytest.mark.model

@@ -69,7 +69,7 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
     from logitscope.cli.common import resolve_model
     from logitscope.gguf.card import read_model_card
     from logitscope.host.client import CancelledError
-    from logitscope.host.kl_job import other_configuration
+    from logitscope.host.kl_job import TEMP_PREFIX, other_configuration
     from logitscope.host.score_compare import scoring_settings
 
     _check(args)
@@ -93,7 +93,7 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
         path = resolve_model(args.model)
         read_model_card(path)
         keep = args.save_logits
-        folder = tempfile.mkdtemp(prefix="logitscope-kld-") if keep is None else None
+        folder = tempfile.mkdtemp(prefix=TEMP_PREFIX) if keep is None else None
         base_file = keep or str(Path(folder or ".") / "base.kld")
         try:
             request = ScoreRequest(text=text, n_ctx=args.n_ctx, mode="chunks", top=max(args.top, 10),
