@@ -224,7 +224,9 @@ def test_lower_layer_messages_are_literal_templates():
 def test_the_message_catalogue_is_current():
     templates = i18n.message_templates()
     assert len(templates) > 200 and "model load cancelled" in templates and "Balanced" in templates
-    assert i18n.CATALOG.read_text(encoding="utf-8") == i18n.catalog_source(templates), \
+    parts = i18n.catalog_sources(templates)
+    assert {p.name for p in i18n.CATALOG.parent.iterdir() if i18n.is_catalog(p)} == set(parts)
+    assert all((i18n.CATALOG.parent / name).read_text(encoding="utf-8") == text for name, text in parts.items()), \
         "run `.venv/bin/python scripts/i18n.py update` and translate the new entries"
 
 
