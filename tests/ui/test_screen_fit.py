@@ -48,3 +48,19 @@ def test_a_saved_size_that_fits_comes_back_with_its_docks(qtbot, tmp_path, isola
     assert (again.width(), again.height()) == (1200, 760)
     assert not again.docks["timeline"].isVisible()
     again.close()
+
+
+def test_a_size_set_before_the_window_is_shown_stands(qtbot, tmp_path, isolated_home):
+    """A script that sizes the window before showing it keeps that size, even larger than the screen (the
+    screenshot scripts ask for 1280x720 on Qt's 800x800 offscreen screen): the fit for a window manager's frame,
+    at the first show, once undid it."""
+    from logitscope.ui.main_window import MainWindow
+
+    window = MainWindow(settings=QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.resize(1500, 900)   # the tests' screen is 1400x860
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.wait(100)   # the frame fit runs on the event loop after the show
+    assert (window.width(), window.height()) == (1500, 900)
+    window.close()

@@ -50,8 +50,8 @@ class _FrameFit(QObject):
 
     def _fit_frame(self) -> None:
         frame, client = self.window.frameGeometry(), self.window.geometry()
-        if self.area.contains(frame) or frame == client:
-            return
+        if self.area.contains(frame) or frame == client or client.size() != self.area.size():
+            return   # it fits, or someone sized the window since (a script, a test): theirs stands
         extra = QSize(frame.width() - client.width(), frame.height() - client.height())
         self.window.resize(self.area.size() - extra)
         self.window.move(self.area.topLeft())  # move() places the frame's corner
