@@ -21,28 +21,18 @@ QUESTION = {"en": "Write a two-line poem about the sea.", "zh": "写一首关于
 
 
 def main() -> int:
-    from PySide6.QtCore import QSettings
     from shot_wait import wait
+    from shot_window import open_window
 
     from logitscope.library.demo import fetch_demo
     from logitscope.protocol.api import LoadSettings
     from logitscope.protocol.sampler_settings import SamplerSettings
-    from logitscope.ui.app import create_app, install_translator
-    from logitscope.ui.main_window import MainWindow
-    from logitscope.ui.window.theme import apply_theme
 
     language = sys.argv[1] if len(sys.argv) > 1 else "en"
     out = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/screenshots")
     out.mkdir(parents=True, exist_ok=True)
-    lang = "zh" if language == "zh_CN" else "en"
     demo = fetch_demo(log=lambda _m: None)
-    app = create_app([])
-    install_translator(app, language)
-    dark = apply_theme(app, "light")
-    window = MainWindow(settings=QSettings(str(Path(os.environ["LOGITSCOPE_HOME"]) / "ui.ini"),
-                                           QSettings.Format.IniFormat), dark=dark)
-    window.resize(*SIZE)
-    window.show()
+    app, window, lang = open_window(language, SIZE)
     window.open_model(str(demo), LoadSettings(n_ctx=2048, flash_attn=True), ask=False)
     wait(lambda: window.bridge.info is not None and not window.bridge.busy)
     window.sampler.set_settings(SamplerSettings(temperature=0.8, seed=3))
