@@ -6,6 +6,17 @@ import pytest
 
 from logitscope.protocol.api import LoadSettings
 from logitscope.protocol.sampler_settings import PRESETS
+from tests.conftest import GUI_FIXTURES
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_gui_thread(request: pytest.FixtureRequest) -> None:
+    """As in the app (create_app): the windows a test drops are freed on the GUI thread, never on a worker's
+    (where Qt warns, failing the test that happens to be running)."""
+    if GUI_FIXTURES & set(request.fixturenames):
+        from logitscope.ui.common.gui_collector import collect_on_gui_thread
+
+        collect_on_gui_thread(request.getfixturevalue("qapp"))
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from logitscope.base.paths import resources_dir
 from logitscope.protocol.api import LoadSettings
+from logitscope.ui.common.gui_collector import collect_on_gui_thread
 from logitscope.ui.window.theme import apply_theme  # noqa: F401  (also imported from here by the entry points)
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ def create_app(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
     app.setApplicationName("Logitscope")
     app.setOrganizationName("Logitscope")
+    collect_on_gui_thread(app)  # widgets are never freed on the engine's threads
     return app  # type: ignore[return-value]
 
 
