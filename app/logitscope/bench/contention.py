@@ -2,8 +2,11 @@
 
 Another process of its own (a busy loop, busy LOADS% of every 100 ms of one core) runs beside the engine; at each
 load the engine answers the same question greedily (`--tokens`, 160 by default) with the default thread count (the
-tuner: system/thread_tuner.py) and with each fixed count from 1 to the CPU count, alternated, median of `--reps`
-(2). Each row prints tok/s and default / best fixed. Goals: >= 0.95x the best fixed count at every load, and
+tuner: system/thread_tuner.py) and with each fixed count from 1 to the CPU count, alternated, `--reps` times (7).
+Each row prints each setting's median tok/s and default / best fixed: the best fixed count is the one with the best
+median, and the ratio is the median of each repetition's own ratio (default over that count, measured moments
+apart). A shared machine's speed drifts by 10-20 % over seconds, which moves a ratio of medians between runs by as
+much; the paired ratio cancels the drift. Goals: >= 0.95x the best fixed count at every load, and
 >= 0.98x on a quiet machine. The engines are the user's: one engine process per setting, loaded once, kept
 through the rows (the tuner remembers what it learned, as in a long chat)."""
 
@@ -27,6 +30,7 @@ PERIOD_S = 0.1
 QUESTION = "Tell me a long story about a lighthouse keeper."
 TARGET, QUIET_TARGET = 0.95, 0.98
 DEFAULT_TOKENS = 160
+REPS = 7   # the paired ratio's median settles within ~2 % on this machine (3 left it moving by 5-10 %)
 
 
 def load_process(percent: int) -> subprocess.Popen[bytes] | None:
@@ -48,7 +52,7 @@ def tok_per_s(client: EngineClient, tokens: int) -> float:
 
 def run_contention_bench(model: Path, args: argparse.Namespace) -> int:
     tokens = args.tokens if args.tokens != 128 else DEFAULT_TOKENS   # bench's general default is 128
-    reps = args.reps or 2
+    reps = args.reps or REPS
     counts = list(range(1, available_cpus() + 1))
     names = ["default", *(f"--threads {n}" for n in counts)]
     clients = {name: EngineClient() for name in names}
@@ -71,9 +75,11 @@ def run_contention_bench(model: Path, args: argparse.Namespace) -> int:
                     load.kill()
                     load.wait()
             medians = {name: statistics.median(values) for name, values in measured.items()}
-            best = max(medians[n] for n in names[1:])
-            rows.append({"load_percent": percent, **{n: round(v, 1) for n, v in medians.items()},
-                         "default/best": round(medians["default"] / best, 3)})
+            best = max(names[1:], key=lambda n: medians[n])
+            paired = statistics.median(d / b for d, b in zip(measured["default"], measured[best], strict=True))
+            rows.append({"load_percent": percent, **{n: round(v, 1) for n, v in medians.items()}, "best": best,
+                         "default/best": round(paired, 3),
+                         "ratio_of_medians": round(medians["default"] / medians[best], 3)})
     finally:
         for client in clients.values():
             client.close()
@@ -81,7 +87,7 @@ def run_contention_bench(model: Path, args: argparse.Namespace) -> int:
         print(json.dumps({"tokens": tokens, "reps": reps, "rows": rows}))
         return 0
     print(f"generation tok/s, demo question greedy, {tokens} tokens, median of {reps}, settings alternated; "
-          f"another process takes part of one core")
+          f"another process takes part of one core; default/best: the median of the {reps} paired ratios")
     print(f"{'load':>6} " + " ".join(f"{n:>12}" for n in names) + f" {'default/best':>13}")
     ok = True
     for row in rows:

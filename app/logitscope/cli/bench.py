@@ -30,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
         return run_chat_view_bench()
     LoadSettings(n_threads=args.threads).validate(LOAD_FLAGS)  # the thread count first: the most common mistake
     if args.reps is None:
-        args.reps = 5 if args.inspect or args.steering else 3
+        from logitscope.bench.contention import REPS as CONTENTION_REPS
+
+        args.reps = 5 if args.inspect or args.steering else CONTENTION_REPS if args.contention else 3
     if args.tokens < 2 or args.reps < 1 or args.long < 0:
         raise InvalidSettingsError("--tokens must be >= 2, --reps >= 1 and --long >= 0")
     if args.replay and not args.window or args.rate < 0 or (args.rate and not args.replay):
@@ -116,7 +118,7 @@ def register(sub: Subparsers) -> None:
     add_model_argument(p)
     p.add_argument("--tokens", type=int, default=128)
     p.add_argument("--prompt-tokens", type=int, default=512)
-    p.add_argument("--reps", type=int, default=None, help="repetitions (default 3; 5 with --inspect)")
+    p.add_argument("--reps", type=int, default=None, help="repetitions (default 3; 5 with --inspect or --steering, 7 with --contention)")
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--json", action="store_true")
     what = p.add_mutually_exclusive_group()

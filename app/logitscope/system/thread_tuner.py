@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 PROBE_TOKENS = 6          # tokens timed at the probed count (the first of them, a warm-up, is not counted)
 LOSING_AFTER = 2          # counted probe tokens that may end a probe early, all slower than the bracket before
+DECISIVE = 1.35           # a probe this much faster than the tokens just before it moves at once (no second half)
 BRACKET = 4               # tokens at the current count just before and just after a probe, its comparison
 FIRST_PROBE_AFTER = 64    # tokens at the starting count before the first probe
 MAX_PROBE_INTERVAL = 256  # a probe that finds nothing better doubles the interval, up to this
@@ -64,12 +65,18 @@ class ThreadTuner:
         self.steps += 1
         if self._probe is not None:
             self._probe_times.append(seconds)
-            # a probe slower at every counted token than the slowest token just before it ends early: on a quiet
-            # machine the probed count only costs (one fewer thread: 1.5x the time per token on 2 cores)
+            # a probe slower by the margin at every counted token than the tokens just before it ends early: on a
+            # quiet machine the probed count only costs (one fewer thread: 1.5x the time per token on 2 cores), and
+            # so does one more thread while another process takes a core (2x)
             counted = self._probe_times[1:]
-            losing = len(counted) >= LOSING_AFTER and min(counted) > max(self._before) * (1 + MARGIN)
+            before = statistics.median(self._before)
+            losing = len(counted) >= LOSING_AFTER and min(counted) > before * (1 + MARGIN)
             if len(self._probe_times) == PROBE_TOKENS or losing:   # back to the current count for the bracket's end
                 self._after, self._probed, self._probe = [], self._probe, None
+                if len(counted) == PROBE_TOKENS - 1 and statistics.median(counted) * DECISIVE < before:
+                    # no second half: its tokens would all be spent at the slow count; the pace it is measured
+                    # against is the latest (a load that just came is in the last tokens, not in all four)
+                    return self._decide(statistics.median(self._before[-2:]))
             return None
         times = self._times.setdefault(self.current, deque(maxlen=RECENT))
         times.append(seconds)
@@ -97,13 +104,14 @@ class ThreadTuner:
         self._probe, self._probe_times, self._slowed = choices[0], [], slowed
         self._since_probe = 0
 
-    def _decide(self) -> ThreadChange | None:
+    def _decide(self, base: float | None = None) -> ThreadChange | None:
         """The probe against the tokens just before and just after it at the current count: a load that comes
         and goes (a duty cycle of some 100 ms, a few tokens) weighs on both sides alike."""
         probe, self._probed = self._probed, None
         assert probe is not None
         probed = statistics.median(self._probe_times[1:])
-        base = statistics.median(self._before + self._after)
+        if base is None:
+            base = statistics.median(self._before + self._after)
         if probed < base * (1 - MARGIN):
             change = ThreadChange(self.steps, self.current, probe, base / probed, self._slowed)
             self.changes.append(change)
