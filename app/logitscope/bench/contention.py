@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from logitscope.host.client import EngineClient
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest, LoadSettings
@@ -56,7 +57,7 @@ def run_contention_bench(model: Path, args: argparse.Namespace) -> int:
     counts = list(range(1, available_cpus() + 1))
     names = ["default", *(f"--threads {n}" for n in counts)]
     clients = {name: EngineClient() for name in names}
-    rows = []
+    rows: list[dict[str, Any]] = []
     try:
         for name, client in clients.items():
             client.load(str(model), LoadSettings(n_ctx=1024, n_threads=0 if name == "default" else int(name.split()[-1])))
