@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from logitscope.cli.common import CtrlC, resolve_model, say_stopped
     from logitscope.gguf.card import read_model_card
     from logitscope.host.client import CancelledError, EngineClient
-    from logitscope.host.score_compare import same_tokens, scoring_settings
+    from logitscope.host.score_compare import check_vocabulary_sizes, same_tokens, scoring_settings
 
     if args.top < 0:
         raise InvalidSettingsError("--top must be >= 0")
@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     other_path = Path(args.compare).expanduser() if args.compare else None
     if other_path is not None:
         read_model_card(other_path)
+        check_vocabulary_sizes(path, other_path)   # before the first model scores the whole text
     labels = (path.name, other_path.name if other_path is not None else "")
     try:
         if args.compare_steering:

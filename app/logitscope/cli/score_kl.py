@@ -69,7 +69,7 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
     from logitscope.cli.common import resolve_model
     from logitscope.gguf.card import read_model_card
     from logitscope.host.client import CancelledError
-    from logitscope.host.kl_job import TEMP_PREFIX, other_configuration
+    from logitscope.host.kl_job import TEMP_PREFIX
     from logitscope.host.score_compare import scoring_settings
 
     _check(args)
@@ -92,6 +92,7 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
         text = read_text(args)
         path = resolve_model(args.model)
         read_model_card(path)
+        target = _other(args, path, settings, steering) if args.kl else None   # refused before the base pass
         keep = args.save_logits
         folder = tempfile.mkdtemp(prefix=TEMP_PREFIX) if keep is None else None
         base_file = keep or str(Path(folder or ".") / "base.kld")
@@ -106,21 +107,8 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
                       f"({Path(base_file).stat().st_size:,} bytes)", file=sys.stderr)
                 _print_kl(args, base, None, vocab, (path.name, ""))
                 return 0
-            other_path, other_settings, other_steering, label = path, settings, None, path.name
-            flash = args.flash_attn
-            if args.compare is not None:
-                other_path = Path(args.compare).expanduser()
-                read_model_card(other_path)
-                label = other_path.name
-            elif args.compare_kv_type is not None:
-                other_settings = other_configuration(settings, kv_type=args.compare_kv_type)
-                label = f"{path.name}, KV cache {args.compare_kv_type}"
-            elif args.compare_flash_attn is not None:
-                flash = args.compare_flash_attn == "on"
-                other_settings = other_configuration(settings, flash_attn=flash)
-                label = f"{path.name}, flash attention {args.compare_flash_attn}"
-            else:
-                other_steering, label = steering, f"{path.name}, steered"
+            assert target is not None
+            other_path, other_settings, other_steering, label, flash = target
             other_request = ScoreRequest(mode="chunks", top=max(args.top, 10), flash_attn=flash,
                                          steering=other_steering, kl_base=base_file)
             other, _ = _score(other_path, other_settings, other_request, vocab)
@@ -132,6 +120,29 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
     except CancelledError:
         print("error: interrupted", file=sys.stderr)
         return 130
+
+
+def _other(args: argparse.Namespace, path: Path, settings: Any,
+           steering: Any) -> tuple[Path, Any, Any, str, bool]:
+    """What the base is compared with (model, load settings, steering, label, flash attention), checked before
+    the base pass: a refused configuration or another vocabulary is said at once, not after the whole text."""
+    from logitscope.gguf.card import read_model_card
+    from logitscope.host.kl_job import other_configuration
+    from logitscope.host.score_compare import check_vocabulary_sizes
+
+    if args.compare is not None:
+        other_path = Path(args.compare).expanduser()
+        read_model_card(other_path)
+        check_vocabulary_sizes(path, other_path)
+        return other_path, settings, None, other_path.name, args.flash_attn
+    if args.compare_kv_type is not None:
+        return (path, other_configuration(settings, kv_type=args.compare_kv_type), None,
+                f"{path.name}, KV cache {args.compare_kv_type}", args.flash_attn)
+    if args.compare_flash_attn is not None:
+        flash = args.compare_flash_attn == "on"
+        return (path, other_configuration(settings, flash_attn=flash), None,
+                f"{path.name}, flash attention {args.compare_flash_attn}", flash)
+    return path, settings, steering, f"{path.name}, steered", args.flash_attn
 
 
 def _score(path: Path, settings: Any, request: ScoreRequest, vocab: list[bytes] | None,
