@@ -17,7 +17,7 @@ from pathlib import Path
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.gguf.memory import format_bytes
 from logitscope.host.client import EngineClient
-from logitscope.host.score_compare import check_vocabulary_sizes, load_for_scoring
+from logitscope.host.score_compare import load_for_scoring
 from logitscope.protocol.api import LoadSettings
 from logitscope.protocol.kld import kld_file_bytes
 from logitscope.protocol.score import SCORE_TOP_N, ScoreRequest, ScoreResult
@@ -88,8 +88,6 @@ def run_kl_job(client: EngineClient, job: KlJob, on_progress: Callable[[str, flo
     each of PHASES; `on_size(bytes)` once the base file's size is known, before the text is evaluated. The
     temporary file lives in a folder of its own under `folder` (the system's temporary folder by default)."""
     job.validate()
-    if job.other != job.base:
-        check_vocabulary_sizes(Path(job.base), Path(job.other))
 
     def report(phase: str) -> Callable[[float], None]:
         return lambda fraction: on_progress(phase, fraction) if on_progress is not None else None
