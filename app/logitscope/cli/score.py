@@ -82,11 +82,10 @@ def run(args: argparse.Namespace) -> int:
     settings = scoring_settings(args.n_gpu_layers, args.threads, args.flash_attn)
     settings.validate(LOAD_FLAGS)
     path = resolve_model(args.model)
-    read_model_card(path)  # bad files fail here, before an engine starts
+    card = read_model_card(path)  # bad files fail here, before an engine starts
     other_path = Path(args.compare).expanduser() if args.compare else None
     if other_path is not None:
-        read_model_card(other_path)
-        check_vocabulary_sizes(path, other_path)   # before the first model scores the whole text
+        check_vocabulary_sizes(card, read_model_card(other_path))   # before the first model scores the whole text
     labels = (path.name, other_path.name if other_path is not None else "")
     try:
         if args.compare_steering:

@@ -21,13 +21,17 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.option_names import LOAD_FLAGS
 from logitscope.cli.score_common import read_text, summary_line
 from logitscope.protocol.kld import KldStats, kld_file_bytes
 from logitscope.protocol.score import ScoreRequest, ScoreResult, summary_to_json, token_to_json
+
+if TYPE_CHECKING:
+    from logitscope.gguf.card import ModelCard
+    from logitscope.protocol.api import LoadSettings
 
 CHUNK_HEADER = ("chunk             PPL               ln(PPL(Q)/PPL(base))          KL Divergence              "
                 "Δp RMS            Same top p")
@@ -91,8 +95,8 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
             return 0
         text = read_text(args)
         path = resolve_model(args.model)
-        read_model_card(path)
-        target = _other(args, path, settings, steering) if args.kl else None   # refused before the base pass
+        card = read_model_card(path)
+        target = _other(args, card, settings, steering) if args.kl else None   # refused before the base pass
         keep = args.save_logits
         folder = tempfile.mkdtemp(prefix=TEMP_PREFIX) if keep is None else None
         base_file = keep or str(Path(folder or ".") / "base.kld")
@@ -122,18 +126,18 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
         return 130
 
 
-def _other(args: argparse.Namespace, path: Path, settings: Any,
-           steering: Any) -> tuple[Path, Any, Any, str, bool]:
-    """What the base is compared with (model, load settings, steering, label, flash attention), checked before
-    the base pass: a refused configuration or another vocabulary is said at once, not after the whole text."""
+def _other(args: argparse.Namespace, card: ModelCard, settings: LoadSettings,
+           steering: Any) -> tuple[Path, LoadSettings, Any, str, bool]:
+    """What the base (`card`) is compared with (model, load settings, steering, label, flash attention), checked
+    before the base pass: a refused configuration or another vocabulary is said at once, not after the whole text."""
     from logitscope.gguf.card import read_model_card
     from logitscope.host.kl_job import other_configuration
     from logitscope.host.score_compare import check_vocabulary_sizes
 
+    path = Path(card.path)
     if args.compare is not None:
         other_path = Path(args.compare).expanduser()
-        read_model_card(other_path)
-        check_vocabulary_sizes(path, other_path)
+        check_vocabulary_sizes(card, read_model_card(other_path))
         return other_path, settings, None, other_path.name, args.flash_attn
     if args.compare_kv_type is not None:
         return (path, other_configuration(settings, kv_type=args.compare_kv_type), None,

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.gguf.card import ModelCard
 from logitscope.host.client import EngineClient
 from logitscope.protocol.api import LoadSettings, ModelInfo
 from logitscope.protocol.score import ScoreRequest, ScoreResult
@@ -27,18 +28,15 @@ def same_tokens(first: ScoreResult, request: ScoreRequest) -> ScoreRequest:
                         top=request.top, flash_attn=request.flash_attn)
 
 
-def check_vocabulary_sizes(base: Path, other: Path) -> None:
-    """Before anything is evaluated: two vocabularies of different sizes cannot be one (without this, a comparison
-    refused them only once the base model had scored the whole text). Same-sized ones are compared token by token
-    when the other model loads (check_same_vocabulary)."""
-    from logitscope.gguf.card import read_model_card
-
-    n_base, n_other = read_model_card(base).n_vocab, read_model_card(other).n_vocab
-    if n_base != n_other:
+def check_vocabulary_sizes(base: ModelCard, other: ModelCard) -> None:
+    """Before anything is evaluated: two vocabularies of different sizes cannot be one (the CLI once refused them
+    only after the base model had scored the whole text). Same-sized ones are compared token by token when the
+    other model loads (check_same_vocabulary)."""
+    if base.n_vocab != other.n_vocab:
         raise InvalidSettingsError(
             "{path_name} has another vocabulary ({n_other:,} tokens, {n_base:,} in {base_name}): "
-            "a token-by-token comparison needs models that share one", path_name=other.name, n_other=n_other,
-            n_base=n_base, base_name=base.name)
+            "a token-by-token comparison needs models that share one", path_name=Path(other.path).name,
+            n_other=other.n_vocab, n_base=base.n_vocab, base_name=Path(base.path).name)
 
 
 def check_same_vocabulary(own: list[bytes], vocab: list[bytes], path: Path) -> None:
