@@ -156,4 +156,48 @@ def test_processes_opening_a_new_history_at_once_all_get_it(tmp_path: Path):
         for proc in procs:
             out, err = proc.communicate(timeout=60)
             assert proc.returncode == 0 and out.strip() == "[]", (out, err)
-        assert sorted(p.name for p in path.parent.iterdir() if ".broken-" in p.name) == []
+        set_aside = [p.name for p in path.parent.iterdir() if p.name.startswith("history.sqlite3.")]
+        assert set_aside == []
+
+
+class _MigratedMidCheck:
+    """A read-only connection that lets another process finish creating the history right after the check
+    has read the file's schema version: the interleaving that, under load, made one of several processes
+    starting together set a history being created aside as "not a Logitscope history"."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn, self._path = conn, path
+
+    def execute(self, sql: str, *args):
+        cursor = self._conn.execute(sql, *args)
+        if sql == "PRAGMA user_version":
+            rows = cursor.fetchall()
+            other = sqlite3.connect(self._path, isolation_level=None)
+            migrate(other, 0)
+            other.close()
+            return _Rows(rows)
+        return cursor
+
+    def __getattr__(self, name: str):
+        return getattr(self._conn, name)
+
+
+class _Rows:
+    def __init__(self, rows: list) -> None:
+        self._rows = rows
+
+    def fetchone(self):
+        return self._rows[0]
+
+
+def test_a_history_created_by_another_process_during_the_check_is_not_set_aside(tmp_path: Path, monkeypatch):
+    from logitscope.store import database
+    path = tmp_path / "history.sqlite3"
+    new = sqlite3.connect(path, isolation_level=None)
+    new.execute("PRAGMA journal_mode = WAL")   # where the other process is: file made, no tables yet
+    new.close()
+    connect = database._connect_read_only
+    monkeypatch.setattr(database, "_connect_read_only", lambda p: _MigratedMidCheck(connect(p), p))
+    with HistoryStore(path) as store:
+        assert store.notices == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("history.sqlite3.")] == []

@@ -158,6 +158,9 @@ def _check(path: Path) -> int:
     except sqlite3.Error as exc:
         raise StoreError("cannot open the history database {path}: {exc}", path=path, exc=exc) from exc
     try:
+        # One read transaction: every answer below from one snapshot. Read one by one, the version (0) and
+        # the tables (there) of a history another process was creating meanwhile looked like a foreign file.
+        conn.execute("BEGIN")
         problems = [row[0] for row in conn.execute("PRAGMA quick_check")]  # ~0.25 s for 400 MB
         if problems != ["ok"]:  # its first finding, on one line (a row may hold several, under a "***" header)
             lines = [line for row in problems for line in row.splitlines() if line and not line.startswith("***")]
