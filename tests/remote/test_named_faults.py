@@ -7,6 +7,7 @@ ends any wait; and `generate --json` always ends its trace with the `done` line 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -160,13 +161,19 @@ def test_ctrl_c_ends_the_wait_on_a_hung_server(where):
     routes = serving(hangs) if where == "answer" else {("GET", "/v1/models"): hangs}
     with FakeServer(routes) as server:
         proc = subprocess.Popen([sys.executable, "-m", "logitscope", "generate", "--engine", server.url, "--chat", "Hi",
-                                 "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                 "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=os.environ | {"PYTHONFAULTHANDLER": "1"})
         path = "/v1/chat/completions" if where == "answer" else "/v1/models"
         while path not in [p for _m, p, _b in server.requests]:  # until the CLI waits on the server
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)  # the default engine timeout (120 s) is not what ends it
+        try:
+            out, err = proc.communicate(timeout=60)  # the default engine timeout (120 s) is not what ends it
+        except subprocess.TimeoutExpired:  # where every thread of the CLI waits: faulthandler prints it on SIGABRT
+            proc.send_signal(signal.SIGABRT)
+            out, err = proc.communicate(timeout=30)
+            pytest.fail(f"the CLI did not end within 60 s of Ctrl+C; its threads:\n{err[-6000:]}")
     assert proc.returncode == 130 and "Traceback" not in err
     if where == "answer":
         done = trace(out)[-1]
