@@ -63,6 +63,17 @@ def test_one_slow_token_before_a_probe_does_not_keep_a_losing_probe_going() -> N
     assert used[first:first + 4] == [1, 1, 1, 2] and not tuner.changes
 
 
+def test_a_probe_far_slower_at_its_first_token_ends_there() -> None:
+    """Probing two threads while another process keeps a core: each token takes 4x as long; a warm-up token
+    that slow says enough (two more cost 0.3 s on the demo model)."""
+    tuner = ThreadTuner(2, 2)
+    run(tuner, 100, loaded=True)
+    assert tuner.current == 1
+    used = run(tuner, 200, loaded=True)
+    first = used.index(2)
+    assert used[first:first + 2] == [2, 1]
+
+
 def test_a_load_moves_it_to_fewer_threads_and_back_when_the_load_goes() -> None:
     tuner = ThreadTuner(2, 2)
     run(tuner, 100, loaded=False)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 PROBE_TOKENS = 6          # tokens timed at the probed count (the first of them, a warm-up, is not counted)
 LOSING_AFTER = 2          # counted probe tokens that may end a probe early, all slower than the bracket before
+HOPELESS = 3.0            # one probe token (the warm-up too) this much slower than the bracket before ends it there
 DECISIVE = 1.35           # a probe this much faster than the tokens just before it moves at once (no second half)
 BRACKET = 4               # tokens at the current count just before and just after a probe, its comparison
 FIRST_PROBE_AFTER = 64    # tokens at the starting count before the first probe
@@ -70,7 +71,8 @@ class ThreadTuner:
             # so does one more thread while another process takes a core (2x)
             counted = self._probe_times[1:]
             before = statistics.median(self._before)
-            losing = len(counted) >= LOSING_AFTER and min(counted) > before * (1 + MARGIN)
+            losing = (len(counted) >= LOSING_AFTER and min(counted) > before * (1 + MARGIN)
+                      or seconds > before * HOPELESS)
             if len(self._probe_times) == PROBE_TOKENS or losing:   # back to the current count for the bracket's end
                 self._after, self._probed, self._probe = [], self._probe, None
                 if len(counted) == PROBE_TOKENS - 1 and statistics.median(counted) * DECISIVE < before:
@@ -109,7 +111,7 @@ class ThreadTuner:
         and goes (a duty cycle of some 100 ms, a few tokens) weighs on both sides alike."""
         probe, self._probed = self._probed, None
         assert probe is not None
-        probed = statistics.median(self._probe_times[1:])
+        probed = statistics.median(self._probe_times[1:] or self._probe_times)  # ended at the warm-up: its time
         if base is None:
             base = statistics.median(self._before + self._after)
         if probed < base * (1 - MARGIN):
