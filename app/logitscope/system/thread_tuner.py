@@ -31,7 +31,7 @@ class ThreadChange:
     step: int          # the first token timed at the new count's usual pace (after the probe)
     before: int
     after: int
-    speedup: float     # the old count's median token time over the new count's
+    speedup: float     # the old count's pace (time per token) over the new count's
     slowed: bool       # the probe came from a slowdown (another process took a core), not the regular check
 
     def to_json(self) -> list[object]:
@@ -70,15 +70,15 @@ class ThreadTuner:
             # quiet machine the probed count only costs (one fewer thread: 1.5x the time per token on 2 cores), and
             # so does one more thread while another process takes a core (2x)
             counted = self._probe_times[1:]
-            before = statistics.median(self._before)
+            before = pace(self._before)
             losing = (len(counted) >= LOSING_AFTER and min(counted) > before * (1 + MARGIN)
                       or seconds > before * HOPELESS)
             if len(self._probe_times) == PROBE_TOKENS or losing:   # back to the current count for the bracket's end
                 self._after, self._probed, self._probe = [], self._probe, None
-                if len(counted) == PROBE_TOKENS - 1 and statistics.median(counted) * DECISIVE < before:
+                if len(counted) == PROBE_TOKENS - 1 and pace(counted) * DECISIVE < before:
                     # no second half: its tokens would all be spent at the slow count; the pace it is measured
                     # against is the latest (a load that just came is in the last tokens, not in all four)
-                    return self._decide(statistics.median(self._before[-2:]))
+                    return self._decide(pace(self._before[-2:]))
             return None
         times = self._times.setdefault(self.current, deque(maxlen=RECENT))
         times.append(seconds)
@@ -111,9 +111,9 @@ class ThreadTuner:
         and goes (a duty cycle of some 100 ms, a few tokens) weighs on both sides alike."""
         probe, self._probed = self._probed, None
         assert probe is not None
-        probed = statistics.median(self._probe_times[1:] or self._probe_times)  # ended at the warm-up: its time
+        probed = pace(self._probe_times[1:] or self._probe_times)  # ended at the warm-up: its time
         if base is None:
-            base = statistics.median(self._before + self._after)
+            base = pace(self._before + self._after)
         if probed < base * (1 - MARGIN):
             change = ThreadChange(self.steps, self.current, probe, base / probed, self._slowed)
             self.changes.append(change)
@@ -126,6 +126,15 @@ class ThreadTuner:
             self._usual[self.current] = base
         self._interval = min(MAX_PROBE_INTERVAL, self._interval * 2)
         return None
+
+
+def pace(times: list[float]) -> float:
+    """A count's time per token, as throughput sees it: the mean (under a load that comes and goes, the slow
+    tokens are what the count costs; a median hides them), without the slowest of four or more (one hiccup of
+    the system is nobody's pace)."""
+    kept = sorted(times)[:-1] if len(times) >= 4 else list(times)
+    return sum(kept) / len(kept)
+
 
 @dataclass
 class ThreadRecord:
