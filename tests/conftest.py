@@ -14,6 +14,7 @@ import itertools
 import os
 import re
 import shutil
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +35,12 @@ from tests.helpers.small_ggufs import split_gguf, tiny_gguf
 # Qt when the QApplication is made; the subprocesses that ask for plain "offscreen" get Qt's).
 if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
     os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={Path(__file__).parent / 'helpers' / 'offscreen_screen.json'}"
+
+# A test run started in the background by a shell without job control (`cmd &` in a script, nohup) inherits
+# SIGINT ignored, and so does every command a test starts: a CLI child would then never see the Ctrl+C a test sends
+# it (a test waiting on a hung server hung for 60 s). The tests press Ctrl+C as a terminal does: Python's handler.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Property-based tests are derandomized by default, so the test command gives the same answer on every run;
 # HYPOTHESIS_PROFILE=explore draws new examples on every run, to look for new failures.
