@@ -137,3 +137,24 @@ def test_physical_cores_count_hyper_thread_siblings_once(tmp_path: Path, monkeyp
         (folder / "thread_siblings_list").write_text(siblings + "\n")
     assert physical_cores(tmp_path) == 2
     assert physical_cores(tmp_path / "nowhere") == 4   # no topology: the CPU count
+
+
+def test_no_probe_of_one_thread_more_while_other_processes_hold_the_cpus() -> None:
+    """At one thread under a full load, a probe of two threads costs a token at 4-5 tok/s (the demo model): it is
+    not made while the other processes' work leaves no CPU free, and is as soon as they leave one."""
+    other = {"cores": 0.0}
+    tuner = ThreadTuner(2, 2, other_load=lambda: other["cores"])
+    run(tuner, 100, loaded=False)
+    other["cores"] = 1.0
+    loaded = run(tuner, 2000, loaded=True)
+    assert tuner.current == 1 and loaded[20:].count(2) == 0
+    other["cores"] = 0.1
+    quiet = run(tuner, 200, loaded=False)
+    assert tuner.current == 2 and quiet.index(2) <= 64
+
+
+def test_an_unknown_load_leaves_the_probes_as_they_were() -> None:
+    known, unknown = ThreadTuner(2, 2), ThreadTuner(2, 2, other_load=lambda: None)
+    for tuner in (known, unknown):
+        run(tuner, 100, loaded=False)
+    assert run(known, 1000, loaded=True) == run(unknown, 1000, loaded=True)

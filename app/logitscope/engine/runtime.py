@@ -24,6 +24,7 @@ from logitscope.engine.forward.capture import Edit, GraphCapture
 from logitscope.engine.handles import Batch, Context, Model, decode_error, generation_spec, llama_log
 from logitscope.gguf.memory import KV_CELL_PADDING
 from logitscope.protocol.api import DRAFT_MAX_LIMIT, LoadSettings
+from logitscope.system.cpu_load import OtherLoad
 from logitscope.system.thread_tuner import ThreadTuner
 from logitscope.system.threads import available_cpus
 
@@ -62,7 +63,7 @@ class Runtime:
         self.load_s = time.perf_counter() - t0
         # the thread count follows the machine's load (system/thread_tuner.py) unless the user chose one; kept
         # across answers, so a quiet machine stops probing often
-        self.tuner: ThreadTuner | None = (ThreadTuner(self.n_threads, available_cpus())
+        self.tuner: ThreadTuner | None = (ThreadTuner(self.n_threads, available_cpus(), OtherLoad().cores)
                                           if settings.n_threads == 0 else None)
 
     # -- loading ----------------------------------------------------------------------------------

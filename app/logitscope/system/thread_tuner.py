@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import statistics
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 PROBE_TOKENS = 6          # tokens timed at the probed count (the first of them, a warm-up, is not counted)
@@ -24,6 +25,7 @@ MAX_PROBE_INTERVAL = 256  # a probe that finds nothing better doubles the interv
 MARGIN = 0.08             # a probe must be this much faster to move (hysteresis: no flapping on noise)
 SLOWDOWN = 1.35           # the recent tokens this much slower than the count's usual time: probe at once
 RECENT = 8                # tokens kept per thread count (its usual time is their median)
+FREE_CPU = 0.5            # a probe of one thread more needs this much of a CPU that other processes leave free
 
 
 @dataclass(frozen=True)
@@ -39,8 +41,11 @@ class ThreadChange:
 
 
 class ThreadTuner:
-    def __init__(self, start: int, most: int) -> None:
+    def __init__(self, start: int, most: int, other_load: Callable[[], float | None] | None = None) -> None:
+        """`other_load`: CPUs' worth of other processes' work since it was last asked (None: not known;
+        system/cpu_load.py), asked before a probe of one thread more."""
         self.current = max(1, min(start, most))
+        self._other_load = other_load
         self.start = self.current
         self.most = max(1, most)
         self.changes: list[ThreadChange] = []
@@ -102,9 +107,18 @@ class ThreadTuner:
         below, above = self.current - 1, self.current + 1
         choices = [n for n in ((above, below) if self._up_next else (below, above)) if 1 <= n <= self.most]
         self._up_next = not self._up_next
+        self._since_probe = 0
+        if above in choices and not self._cpu_free_for(above):
+            choices.remove(above)   # it could only lose; asking costs nothing, so the interval stays
+            if not choices:
+                return
         self._before = list(self._times[self.current])[-BRACKET:]
         self._probe, self._probe_times, self._slowed = choices[0], [], slowed
-        self._since_probe = 0
+
+    def _cpu_free_for(self, threads: int) -> bool:
+        """Whether other processes leave a CPU for one thread more (not known: assume so)."""
+        other = self._other_load() if self._other_load is not None else None
+        return other is None or self.most - other - (threads - 1) >= FREE_CPU
 
     def _decide(self, base: float | None = None) -> ThreadChange | None:
         """The probe against the tokens just before and just after it at the current count: a load that comes
