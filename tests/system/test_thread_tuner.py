@@ -158,3 +158,13 @@ def test_an_unknown_load_leaves_the_probes_as_they_were() -> None:
     for tuner in (known, unknown):
         run(tuner, 100, loaded=False)
     assert run(known, 1000, loaded=True) == run(unknown, 1000, loaded=True)
+
+
+def test_a_slowdown_with_no_cpu_free_asks_once_not_at_every_token() -> None:
+    """One thread, slowed by processes that hold every CPU: no count to probe; the load is asked once for it, then
+    the slower pace is the usual one (not a /proc/stat read per token)."""
+    asked = []
+    tuner = ThreadTuner(1, 2, other_load=lambda: asked.append(1) or 2.0)
+    for k in range(300):
+        tuner.record((16.4 if k < 100 else 40.0) / 1000)
+    assert tuner.current == 1 and 1 <= len(asked) <= 2 + 300 // 64   # the regular checks, and the slowdown once

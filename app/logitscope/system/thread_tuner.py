@@ -111,6 +111,8 @@ class ThreadTuner:
         if above in choices and not self._cpu_free_for(above):
             choices.remove(above)   # it could only lose; asking costs nothing, so the interval stays
             if not choices:
+                if slowed:  # the slowdown is the machine's: the usual time follows it (no new probe each token)
+                    self._usual[self.current] = statistics.median(list(self._times[self.current])[-BRACKET:])
                 return
         self._before = list(self._times[self.current])[-BRACKET:]
         self._probe, self._probe_times, self._slowed = choices[0], [], slowed
