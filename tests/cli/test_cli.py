@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -168,3 +169,38 @@ def test_engine_crash_is_an_error_line_not_a_traceback(demo_model, tmp_path):
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env,
                           cwd=tmp_path)
     assert_clean_error(proc, "crashed (SIGABRT")
+
+
+class _FlushLog(io.StringIO):
+    """A stdout that remembers what had been flushed: what a reader at the other end of a pipe has."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.flushed = ""
+
+    def flush(self) -> None:
+        self.flushed = self.getvalue()
+
+
+@pytest.mark.model
+def test_json_answer_reaches_the_reader_before_the_engine_shuts_down(demo_model, monkeypatch):
+    # the engine's shutdown takes ~0.1 s; steps written since the last throttled flush, and the done line, waited
+    # for it (a reader timing the steps saw the last ones late: 4 % of a 128-token answer)
+    from logitscope.cli.main import main
+    from logitscope.host.client import EngineClient
+
+    out = _FlushLog()
+    at_close: list[str] = []
+    real_close = EngineClient.close
+
+    def close(self: EngineClient) -> None:
+        at_close.append(out.flushed)
+        real_close(self)
+
+    monkeypatch.setattr(EngineClient, "close", close)
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["generate", "--model", str(demo_model), "--prompt", "1, 2, 3,", "--temperature", "0",
+                 "--max-tokens", "24", "--json"]) == 0
+    lines = at_close[0].splitlines()
+    assert len(lines) == 25 and json.loads(lines[-1])["type"] == "done"
+    assert at_close[0] == out.getvalue()

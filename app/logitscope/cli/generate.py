@@ -120,9 +120,10 @@ def run(args: argparse.Namespace) -> int:
                 out.write(dumps(result_to_json(exc.partial)) + "\n")
                 out.flush()
             raise
-    if args.json:
-        out.write(dumps(result_to_json(result)) + "\n")
-    else:
+        if args.json:
+            out.write(dumps(result_to_json(result)) + "\n")
+        out.flush()  # the last steps reach the reader now, not after the engine has shut down
+    if not args.json:
         out.write("\n")
         for notice in result.notices:
             print(f"note: {notice}", file=sys.stderr)
