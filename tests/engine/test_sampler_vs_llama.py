@@ -82,6 +82,19 @@ def test_top_p_on_full_vocabulary(real_logits, p):
         assert_same(ours, *llama_apply(llama_cpp.llama_sampler_init_top_p(p, 1), np.arange(len(logits)), logits))
 
 
+@pytest.mark.parametrize("p,min_keep", [(0.05, 1), (0.5, 1), (0.9, 1), (0.95, 1), (0.999, 1), (0.5, 12),
+                                        (0.95, 0), (0.999, 40)])
+def test_top_p_on_the_sorted_head(real_logits, p, min_keep):
+    # after top-k (the default chain) the candidates are sorted and top-p takes a bisection of their running sum
+    for logits, _ in real_logits:
+        head = stages.top_k(full(logits), 40)
+        ours = stages.top_p(head, p, min_keep)
+        assert ours.sorted
+        assert_same(ours, *llama_apply(llama_cpp.llama_sampler_init_top_p(p, min_keep), head.ids, head.logits))
+        unsorted = stages.Candidates(head.ids[::-1].copy(), head.logits[::-1].copy())  # the general path
+        np.testing.assert_array_equal(ours.ids, stages.top_p(unsorted, p, min_keep).ids)
+
+
 @pytest.mark.parametrize("p", [0.0, 0.01, 0.05, 0.2, 0.9])
 def test_min_p(real_logits, p):
     for logits, _ in real_logits:

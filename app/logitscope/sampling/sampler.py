@@ -37,7 +37,10 @@ def _removed(before: Candidates, after: Candidates) -> np.ndarray:
     if len(after) == len(before):
         return _NONE_REMOVED
     best = before.ids[before.best(STAGE_TOP_K)]
-    if after.sorted and len(after) >= len(best) and np.array_equal(after.ids[:len(best)], best):
+    if len(after) == 1:
+        removed_but_one: np.ndarray = best[best != after.ids[0]]
+        return removed_but_one
+    if after.sorted and len(after) >= len(best) and bool((after.ids[:len(best)] == best).all()):
         return _NONE_REMOVED  # a truncation that kept the head (top-k, top-p, min-p): the usual case
     if len(after) <= 256:
         kept = (best[:, None] == after.ids[None, :]).any(axis=1)
@@ -54,10 +57,15 @@ _NONE_REMOVED = np.empty(0, dtype=np.int32)
 
 def _record(name: str, before: Candidates, after: Candidates, info: dict[str, float],
             removed: np.ndarray | None = None) -> StageRecord:
-    mass = 1.0 if len(after) == len(before) else math.exp(after.lse - before.lse)
-    head = after.best(STAGE_TOP_K)
-    probs = np.exp(after.logits[head].astype(np.float64) - after.lse).astype(np.float32)
-    return StageRecord(name, len(before), len(after), min(mass, 1.0), after.ids[head].astype(np.int32), probs,
+    if len(after) == 1:  # greedy's last stage, and often top-p's: the one survivor holds all the mass
+        mass = 1.0 if len(before) == 1 else math.exp(float(after.logits[0]) - before.lse)
+        ids, probs = after.ids.astype(np.int32), np.ones(1, dtype=np.float32)
+    else:
+        mass = 1.0 if len(after) == len(before) else math.exp(after.lse - before.lse)
+        head = after.best(STAGE_TOP_K)
+        ids = after.ids[head].astype(np.int32)
+        probs = np.exp(after.logits[head].astype(np.float64) - after.lse).astype(np.float32)
+    return StageRecord(name, len(before), len(after), min(mass, 1.0), ids, probs,
                        info, _removed(before, after) if removed is None else removed)
 
 

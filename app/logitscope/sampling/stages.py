@@ -139,6 +139,13 @@ def top_p(c: Candidates, p: float, min_keep: int = 1) -> Candidates:
     e = np.exp(c.logits - c.logits.max(), dtype=np.float32)
     probs = e / np.cumsum(e, dtype=np.float32)[-1]
     if c.sorted:
+        # a sorted head's running sum never falls: the first position that reaches p, by bisection (a NaN in
+        # the logits makes the sum NaN: the general path below keeps its handling of that)
+        cum = np.cumsum(probs, dtype=np.float32)
+        if not math.isnan(float(cum[-1])):
+            first = max(int(np.searchsorted(cum, np.float32(p))), min_keep - 1)
+            last = first + 1 if first < len(c) else len(c)
+            return Candidates(c.ids[:last], c.logits[:last], True)
         order = np.arange(len(c))
     else:
         # Like llama.cpp: try the best 256 first, sort everything only if they do not reach p.
