@@ -152,6 +152,20 @@ def test_top_indices_matches_a_full_sort(real_logits):
                                           np.sort(logits)[::-1][:k])
 
 
+
+def test_top_indices_stays_exact_as_the_needed_gap_jumps(real_logits):
+    # the search starts from the step the last call used: distributions that need a much wider or much
+    # narrower gap than the one before must still give the exact ranking
+    rng = np.random.default_rng(7)
+    flat = rng.normal(0.0, 0.3, 49152).astype(np.float32)   # every value within a small gap of the top
+    peaked = flat.copy()
+    peaked[rng.choice(49152, 5, replace=False)] += 30.0      # a few far ahead of the rest
+    spread = (rng.standard_normal(49152) * 12).astype(np.float32)
+    sequence = [flat, peaked, spread, flat, *(logits for logits, _ in real_logits), peaked, peaked, flat, spread]
+    for logits in sequence * 2:
+        for k in (8, 128):  # best first
+            np.testing.assert_array_equal(logits[stages.top_indices(logits, k)], np.sort(logits)[::-1][:k])
+
 def test_settings_validation():
     bad = [dict(temperature=-0.1), dict(top_p=0.0), dict(top_p=1.5), dict(min_p=-0.1), dict(top_k=-1),
            dict(repeat_penalty=0.0), dict(repeat_last_n=-1), dict(samplers=("sideways",)), dict(temperature=float("nan"))]

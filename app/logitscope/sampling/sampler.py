@@ -62,7 +62,7 @@ def _record(name: str, before: Candidates, after: Candidates, info: dict[str, fl
         ids, probs = after.ids.astype(np.int32), np.ones(1, dtype=np.float32)
     else:
         mass = 1.0 if len(after) == len(before) else math.exp(after.lse - before.lse)
-        head = after.best(STAGE_TOP_K)
+        head = slice(0, STAGE_TOP_K) if after.sorted else after.best(STAGE_TOP_K)  # sorted: the first ones
         ids = after.ids[head].astype(np.int32)
         probs = np.exp(after.logits[head].astype(np.float64) - after.lse).astype(np.float32)
     return StageRecord(name, len(before), len(after), min(mass, 1.0), ids, probs,
