@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tests.helpers.cli import assert_clean_error, run
+from tests.helpers.kernels import runs_the_recorded_kernels
 
 EDIT = ("Rewrite this text, replacing 'fox' with 'cat' and keeping everything else the same:\n\nThe quick brown "
         "fox jumps over the lazy dog. It was a sunny day in the small village of Millbrook, where everyone knew "
@@ -24,7 +25,10 @@ def test_generate_with_lookup_equals_plain_greedy_and_reports_its_figures(demo_m
     assert a[-1]["tokens"] == b[-1]["tokens"] and a[-1]["text"] == b[-1]["text"]
     assert a[-1]["speculative"] is None and not any(s["drafted"] for s in a[:-1])
     spec = b[-1]["speculative"]
-    assert spec["draft"] == "lookup" and spec["draft_max"] == 6 and spec["accepted"] > 10
+    # the answer (and what of it the prompt drafts) depends on the CPU's kernels: 12+ drafts accepted on the
+    # recording Xeons, 4 on an AMD EPYC with AVX2 only
+    assert spec["draft"] == "lookup" and spec["draft_max"] == 6
+    assert spec["accepted"] > (10 if runs_the_recorded_kernels() else 2)
     assert sum(s["drafted"] for s in b[:-1]) == spec["accepted"]
     text = run(*common, "--draft", "lookup")
     assert text.returncode == 0, text.stderr

@@ -21,6 +21,7 @@ from logitscope.base.errors import InvalidSettingsError
 from logitscope.engine.steering.directions import kept_difference_rows, mean_direction, pca_direction
 from logitscope.gguf.control_vector import write_control_vector
 from logitscope.protocol.cvector import CvectorRequest, escape, parse_prompts, read_prompt_pairs, unescape
+from tests.helpers.kernels import runs_the_recorded_kernels
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "cvector"
 POSITIVE, NEGATIVE = DATA / "positive.txt", DATA / "negative.txt"
@@ -28,6 +29,9 @@ REFERENCE = DATA / "reference.json"
 TOOLS = Path(os.environ.get("LLAMA_TOOLS_DIR", Path.home() / ".cache" / "llama-tools-0.3.36"))
 GENERATOR = TOOLS / "llama-cvector-generator"
 MIN_COSINE = {"mean": 0.999}
+# against the tool's output recorded on another CPU's kernels (tests/helpers/kernels.py): a layer's direction
+# came out at cosine 0.9913 of the recorded one on an AMD EPYC with AVX2 only
+MIN_COSINE_RECORDED_ELSEWHERE = 0.98
 NORM_TOLERANCE = 0.01
 
 
@@ -137,7 +141,13 @@ def run_generator(demo_model: Path, method: str, out: Path) -> float:
     return time.perf_counter() - t0
 
 
-def compare(ours: dict[int, np.ndarray], reference: dict[int, np.ndarray], method: str) -> dict[str, float]:
+def recorded_min_cosine(method: str) -> float:
+    """The cosine a direction keeps to the tool's recorded output on this machine's kernels."""
+    return MIN_COSINE[method] if runs_the_recorded_kernels() else MIN_COSINE_RECORDED_ELSEWHERE
+
+
+def compare(ours: dict[int, np.ndarray], reference: dict[int, np.ndarray], method: str,
+            min_cosine: float | None = None) -> dict[str, float]:
     """Per layer cosine and norm ratio; the worst of each."""
     assert sorted(ours) == sorted(reference) == list(range(1, 30))
     cosines, ratios = [], []
@@ -149,7 +159,7 @@ def compare(ours: dict[int, np.ndarray], reference: dict[int, np.ndarray], metho
     figures = {"min_cosine": min(cosines), "mean_cosine": float(np.mean(cosines)),
                "max_norm_error": max(abs(r - 1) for r in ratios)}
     print(method, json.dumps(figures), file=sys.stderr)
-    assert figures["min_cosine"] >= MIN_COSINE[method], (method, cosines)
+    assert figures["min_cosine"] >= (MIN_COSINE[method] if min_cosine is None else min_cosine), (method, cosines)
     assert figures["max_norm_error"] <= NORM_TOLERANCE, (method, ratios)
     return figures
 
@@ -164,7 +174,8 @@ def build(engine, method: str) -> dict[int, np.ndarray]:  # noqa: ANN001
 
 @pytest.mark.model
 def test_mean_matches_the_recorded_tool_output(engine) -> None:  # noqa: ANN001
-    compare(build(engine, "mean"), read_directions(DATA / "llama_cvector_mean.npz"), "mean")
+    recorded = read_directions(DATA / "llama_cvector_mean.npz")
+    compare(build(engine, "mean"), recorded, "mean", recorded_min_cosine("mean"))
 
 
 @pytest.mark.model
@@ -228,7 +239,7 @@ def test_the_cli_writes_the_tools_file(demo_model: Path, tmp_path: Path) -> None
     assert sorted(directions) == list(range(10, 21))
     recorded = read_directions(DATA / "llama_cvector_mean.npz")
     for layer, direction in directions.items():
-        assert float(direction @ recorded[layer]) >= MIN_COSINE["mean"]
+        assert float(direction @ recorded[layer]) >= recorded_min_cosine("mean")
     bad = run("cvector", "--model", str(demo_model), "--positive-file", str(POSITIVE), "--negative-file",
               str(tmp_path / "missing.txt"), "-o", str(out))
     assert_clean_error(bad, "cannot read")
