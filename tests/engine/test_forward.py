@@ -36,10 +36,11 @@ def step_request(result: GenerationResult, i: int, **kwargs: bool) -> InspectReq
 
 
 # (probability, entropy in nats) between the lens's last layer and the step, with AVX-512 kernels and with
-# others. Measured on an AMD EPYC with AVX2 only (2026-12-06): step 0, predicted from the prompt's batch in the
-# generation's context and again in the inspection's, 0.1511 against 0.1433 for the best token and an entropy
-# 3.6355 against 3.6885; step 3 the same to the last digit. Not explained yet (the contexts' graphs differ: the
-# inspection's captures tensors); under 0.01 both on the Xeons that recorded this test.
+# others. Measured on an AMD EPYC with AVX2 only (2026-12-06): step 0's best token 0.1433 (entropy 3.6885) as the
+# last row of the prompt's one batch, as the generation computed it, and 0.1511 (3.6355) as the lens computes it,
+# the prompt less its last token in a batch and that token alone; the same split in a plain context gives 0.1511
+# too (llama.cpp's batched and one-token kernels round apart, far more with AVX2 than with AVX-512); step 3, a
+# token alone both ways, agrees to the last digit. Under 0.01 on the Xeons that recorded this test.
 LENS_TOLERANCE = ((0.01, 0.01), (0.02, 0.1))
 
 
