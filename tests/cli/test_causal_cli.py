@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.helpers.cli import assert_clean_error, run
+from tests.helpers.kernels import runs_the_recorded_kernels
 
 pytestmark = pytest.mark.model
 
@@ -79,6 +80,8 @@ def test_a_past_answer_from_the_history_is_inspected_and_knocked_out_as_it_was(i
     # recorded this test, "La femme de France, ..." on an AMD EPYC with AVX2, 'La' 0.295 against 'The' 0.283)
     assert past["context"] == fresh["context"] and past["text"] == fresh["text"] and past["text"].strip()
     assert past["text"] in chat.stdout
+    if runs_the_recorded_kernels():
+        assert past["text"] == " France"
     # the same step (its numbers round apart a little: the prompt is evaluated in one batch here, after the
     # generation's one-token steps there; llama.cpp's CPU kernels round the two differently)
     last, again = past["lens"]["layers"][-1], fresh["lens"]["layers"][-1]
@@ -90,7 +93,9 @@ def test_a_past_answer_from_the_history_is_inspected_and_knocked_out_as_it_was(i
     assert question in texts and "And of Italy?" in texts and len(second["context"]) > len(past["context"])
     fifth = inspect_json_of("--history", "1:1", "--step", "5", "--layers")["text"]
     effect = inspect_json_of("--history", "1:1", "--step", "5", "--ablate", "23.4")
-    assert effect["kind"] == "ablate" and effect["chosen"]["text"] == fifth and effect["kl"] > 1e-4
+    assert effect["kind"] == "ablate" and effect["chosen"]["text"] == fifth and effect["kl"] > 0.1  # 0.24 on AVX2
+    if runs_the_recorded_kernels():
+        assert fifth == " Paris"
     assert_clean_error(run("inspect", "--history", "7"), "no conversation 7")
     assert_clean_error(run("inspect", "--history", "1:9"), "no answered question 9")
     assert_clean_error(run("inspect", "--history", "1", "--step", "99"), "past the answer")
