@@ -7,6 +7,7 @@ apply our stage and `llama_sampler_apply`, and compare the survivors and their p
 from __future__ import annotations
 
 import ctypes
+import math
 
 import llama_cpp
 import numpy as np
@@ -153,18 +154,51 @@ def test_top_indices_matches_a_full_sort(real_logits):
 
 
 
-def test_top_indices_stays_exact_as_the_needed_gap_jumps(real_logits):
-    # the search starts from the step the last call used: distributions that need a much wider or much
-    # narrower gap than the one before must still give the exact ranking
+def test_top_indices_stays_exact_on_flat_peaked_and_spread_distributions(real_logits):
+    # the threshold comes from a strided sample: a head far ahead of a sample that misses it, a flat
+    # distribution where thousands tie near the top, NaN in the sample (falls back to the full sort)
     rng = np.random.default_rng(7)
     flat = rng.normal(0.0, 0.3, 49152).astype(np.float32)   # every value within a small gap of the top
     peaked = flat.copy()
-    peaked[rng.choice(49152, 5, replace=False)] += 30.0      # a few far ahead of the rest
+    peaked[rng.choice(49152, 5, replace=False) | 1] += 30.0  # a few far ahead of the rest, none sampled
     spread = (rng.standard_normal(49152) * 12).astype(np.float32)
-    sequence = [flat, peaked, spread, flat, *(logits for logits, _ in real_logits), peaked, peaked, flat, spread]
-    for logits in sequence * 2:
-        for k in (8, 128):  # best first
+    ties = np.round(spread / 8).astype(np.float32)            # a few distinct values: big ties at the cut
+    sequence = [flat, peaked, spread, ties, *(logits for logits, _ in real_logits), peaked, flat, spread]
+    for logits in sequence:
+        for k in (8, 128, 3000):  # best first
             np.testing.assert_array_equal(logits[stages.top_indices(logits, k)], np.sort(logits)[::-1][:k])
+    nan_sampled = spread.copy()
+    nan_sampled[::16] = np.nan
+    best = stages.top_indices(nan_sampled, 128)
+    np.testing.assert_array_equal(nan_sampled[best], np.sort(nan_sampled[~np.isnan(nan_sampled)])[::-1][:128])
+
+
+def test_softmax_kernel_is_llama_cpps_and_agrees_with_numpy(real_logits):
+    """The raw distribution's statistics come from ggml-cpu's vectorised softmax (found in this build), the
+    same as numpy's float32 within rounding; odd lengths use its scalar tail; -inf weighs nothing, NaN
+    poisons the statistics as numpy's do."""
+    from logitscope.engine.softmax_kernel import GGML_SOFT_MAX, exp_sum, softmax_stats
+
+    assert GGML_SOFT_MAX is not None
+    for logits, _ in real_logits:
+        for x in (logits, logits[:12345].copy()):
+            ours, theirs = np.empty_like(x), np.empty_like(x)
+            top, lse, entropy = softmax_stats(x, ours)
+            np_top, np_lse, np_entropy = softmax_stats(x, theirs, use_ggml=False)
+            x64 = x.astype(np.float64)
+            e64 = np.exp(x64 - x64.max())
+            assert top == np_top == float(x.max())
+            assert abs(lse - (x64.max() + np.log(e64.sum()))) < 1e-6
+            assert abs(lse - np_lse) < 1e-6 and abs(entropy - np_entropy) < 1e-3
+            np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-30)
+    masked = np.array([0.0, -np.inf, 1.0] * 7, dtype=np.float32)
+    out = np.empty_like(masked)
+    assert exp_sum(masked, 1.0, out) == pytest.approx(7 * (1 + math.exp(-1)), rel=1e-6)
+    assert out[1] == 0.0
+    poisoned = masked.copy()
+    poisoned[4] = np.nan
+    assert all(math.isnan(v) for v in softmax_stats(poisoned, out))
+
 
 def test_settings_validation():
     bad = [dict(temperature=-0.1), dict(top_p=0.0), dict(top_p=1.5), dict(min_p=-0.1), dict(top_k=-1),

@@ -28,6 +28,7 @@ from logitscope.base.messages import Message
 from logitscope.base.utf8 import Utf8Stream
 from logitscope.engine.grammar import Grammar, schema_to_gbnf
 from logitscope.engine.runtime import Runtime
+from logitscope.engine.softmax_kernel import softmax_stats
 from logitscope.engine.speculative import Backoff, DraftSource, LookupDraft, ModelDraft
 from logitscope.engine.thinking import ThinkingPlan, ThinkingSteps
 from logitscope.protocol.api import DRAFT_LOOKUP, DecodeOptions
@@ -152,14 +153,10 @@ class Decoder:
         return KvInfo(self.rt.n_ctx, self.rt.kv_used, bpt, round(bpt * self.rt.n_ctx))
 
     def raw_stats(self, logits: np.ndarray) -> tuple[float, float, float, np.ndarray]:
-        """(max, log-sum-exp, entropy in nats, exp(logits - max)) over the whole vocabulary. float32
-        throughout: numpy's pairwise sum keeps the error near 1e-7, and a float64 pass would cost 2x."""
-        top = logits.max()
-        e = np.exp(np.subtract(logits, top, out=self._exp), out=self._exp)
-        z = float(e.sum())
-        lse = float(top) + math.log(z)
-        entropy = lse - float(np.dot(e, logits)) / z
-        return float(top), lse, max(entropy, 0.0), e
+        """(max, log-sum-exp, entropy in nats, exp(logits - max)) over the whole vocabulary, by llama.cpp's
+        vectorised softmax (engine/softmax_kernel.py)."""
+        top, lse, entropy = softmax_stats(logits, self._exp)
+        return top, lse, entropy, self._exp
 
     def take_step(self, logits: np.ndarray, settings: SamplerSettings, recent: np.ndarray, state: SamplerState,
                   forced: int | None, i: int, utf8: Utf8Stream, phases: ThinkingSteps | None, kv_used: int,
@@ -168,7 +165,7 @@ class Decoder:
         recorded, its latency counted from `t_prev` (GrammarDeadEnd where no token fits the grammar). Plain,
         speculative and batched decoding all take their steps here."""
         top, lse, entropy_raw, e = self.raw_stats(logits)
-        best = top_indices(logits, RAW_TOP_N, top)  # ranked once: the raw record, top-k and the records reuse it
+        best = top_indices(logits, RAW_TOP_N)  # ranked once: the raw record, top-k and the records reuse it
         state.head_ids = best
         outcome = sample(Candidates(self.all_ids, logits, False, True, lse, best), settings, recent, state=state,
                          forced=forced)

@@ -70,29 +70,28 @@ class Candidates:
         return self._best[:k]
 
 
-_GAPS = (3.0, 5.0, 7.0, 9.0, 11.0, 13.0, 16.0, 20.0, 28.0, 40.0)
-_next_gap: dict[int, int] = {}  # k -> the ladder step to try first (from the last search: distributions drift)
+_SAMPLE_STRIDE = 16  # the threshold is estimated on every 16th value: 3,072 of the demo model's 49,152
 
 
-def top_indices(logits: np.ndarray, k: int, top: float | None = None) -> np.ndarray:
-    """Indices of the k largest values, best first. Exact, and cheap on a big vocabulary: only values
-    within a gap of the maximum are partially sorted, the gap being one on a ladder that holds k values.
-    The search starts where it succeeded last time, one step lower when that step held over 3k values: on
-    the demo model's answers 1.6 threshold passes a step instead of 2.05 when it always started one lower."""
+def top_indices(logits: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k largest values, best first. Exact, and cheap on a big vocabulary: a threshold that
+    about 2k values reach is read off a strided sample (its 2k/16 + 4 largest), one pass keeps the values at
+    or above it, and only those are partially sorted; when fewer than k reach it (a sample that missed the
+    head, NaN), the whole array is. A fixed ladder of gaps below the maximum (the previous way) partially
+    sorted 4,000-23,000 values on spread distributions (the 128th value 20-28 below the top): 110 µs a step
+    against 35 here, on the demo model's answers."""
     n = len(logits)
     k = min(k, n)
     if k <= 0:
         return np.empty(0, dtype=np.int64)
-    if n > 4096 and k < n:
-        top = logits.max() if top is None else top
-        step = _next_gap.get(k, 0)
-        while step < len(_GAPS):
-            near = np.flatnonzero(logits >= top - np.float32(_GAPS[step]))
-            if len(near) >= k:
-                _next_gap[k] = step - 1 if step and len(near) > 3 * k else step
-                part = near[np.argpartition(-logits[near], k - 1)[:k]] if len(near) > k else near
-                return part[np.argsort(-logits[part], kind="stable")]
-            step += 1
+    sample = logits[::_SAMPLE_STRIDE]
+    m = 2 * k // _SAMPLE_STRIDE + 4  # the sample's m-th largest: ~2k values expected at or above it
+    if n > 4096 and m < len(sample):
+        threshold = np.partition(sample, len(sample) - m)[len(sample) - m]
+        near = np.flatnonzero(logits >= threshold)
+        if len(near) >= k:
+            part = near[np.argpartition(-logits[near], k - 1)[:k]] if len(near) > k else near
+            return part[np.argsort(-logits[part], kind="stable")]
     part = np.argpartition(-logits, k - 1)[:k] if k < n else np.arange(n)
     return part[np.argsort(-logits[part], kind="stable")]
 
