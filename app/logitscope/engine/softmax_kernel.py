@@ -4,7 +4,7 @@ Every step exponentiates every logit once (the raw distribution's log-sum-exp an
 `ggml_vec_soft_max_f32` (exported by the libggml-cpu that llama-cpp-python ships) does it with SIMD: 29 µs on the
 demo model's 49,152 logits against 73 for numpy's float32 exp on an AVX2 EPYC, and it sums in double. A
 llama.cpp built without that library under that name (a dynamically loaded CPU backend) falls back to numpy,
-which gives the same numbers within float32 rounding (tests/engine/test_softmax_kernel.py).
+which gives the same numbers within float32 rounding (tests/engine/test_sampler_vs_llama.py).
 """
 
 from __future__ import annotations
