@@ -16,16 +16,17 @@ from typing import Any
 
 import llama_cpp
 import numpy as np
-from llama_cpp._ctypes_extensions import load_shared_library
 
 
 def _ggml_soft_max() -> Any:
     """ggml_float ggml_vec_soft_max_f32(const int n, float * y, const float * x, float max): y = exp(x - max),
     returns the sum of y."""
-    try:
+    try:  # llama-cpp-python's own loader (a private module: the version is pinned, a change falls back)
+        from llama_cpp._ctypes_extensions import load_shared_library
+
         lib = load_shared_library("ggml-cpu", pathlib.Path(llama_cpp.__file__).parent / "lib")
         function = lib.ggml_vec_soft_max_f32
-    except (OSError, AttributeError, RuntimeError, FileNotFoundError):
+    except (ImportError, OSError, AttributeError, RuntimeError):  # no such library, loader or symbol
         return None
     function.restype = ctypes.c_double
     function.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_float]
