@@ -43,6 +43,12 @@ def test_the_head_scan_ranks_every_head():
     top = scan["ranked"][0]
     assert top["delta_logprob"] == delta.min() and (top["layer"], top["head"]) == (23, 4)
     assert "heads knocked out: 100 %" in proc.stderr     # progress, one line per 10 % when not a terminal
+    assert scan["layers"] == [0, 29]
+    one = json.loads(run("inspect", "--prompt", PROMPT, "--head-scan", "--scan-layers", "23", "--json").stdout)
+    assert one["layers"] == [23, 23] and one["kl"][22] is None and one["top1"][24] is None
+    assert one["delta_logprob"][23] == scan["delta_logprob"][23] and len(one["ranked"]) == HEADS
+    text = run("inspect", "--prompt", PROMPT, "--head-scan", "--scan-layers", "22-23")
+    assert text.returncode == 0 and f"{2 * HEADS} heads of layers 22-23 knocked out" in text.stdout
 
 
 def test_patch_finds_the_subject_and_says_why_it_cannot_run():
@@ -66,6 +72,9 @@ def test_bad_ablations_are_one_clear_line():
     assert_clean_error(run("inspect", "--prompt", PROMPT, "--ablate", "3.x"), "names no head or block")
     assert_clean_error(run("inspect", "--prompt", PROMPT, "--ablate", "1.1", "--head-scan"), "two different runs")
     assert_clean_error(run("inspect", "--prompt", PROMPT, "--ablate-mode", "mean"), "go with --ablate")
+    assert_clean_error(run("inspect", "--prompt", PROMPT, "--scan-layers", "3-5"), "goes with --head-scan")
+    assert_clean_error(run("inspect", "--prompt", PROMPT, "--head-scan", "--scan-layers", "3-x"), "a first and a last")
+    assert_clean_error(run("inspect", "--prompt", PROMPT, "--head-scan", "--scan-layers", "28-40"), "between 0 and 29")
 
 
 def test_a_past_answer_from_the_history_is_inspected_and_knocked_out_as_it_was(isolated_home, tmp_path):

@@ -126,6 +126,17 @@ def test_mean_ablation_positions_and_the_head_scan(engine):
     assert single.kl == pytest.approx(top[2], abs=0) and single.delta_logprob == pytest.approx(top[3], abs=0)
     assert scan.block_kl[20, 0] == engine.ablate(AblateRequest(prompt, (Ablation(20, block="attn"),))).kl
     assert seconds < 120   # a sanity bound only; the figure itself is `bench --causal`'s
+    # a range of layers: those rows are the whole scan's, the others NaN (top-1 -1), ranked among themselves
+    progress.clear()
+    part = engine.head_scan(HeadScanRequest(prompt, blocks=True, layers=(22, 24)), on_progress=progress.append)
+    assert part.scanned == range(22, 25) and len(progress) == 3 * (n_head + 2)
+    assert np.array_equal(part.delta_logprob[22:25], scan.delta_logprob[22:25])
+    assert np.array_equal(part.block_kl[22:25], scan.block_kl[22:25]) and np.array_equal(part.top1[22:25], scan.top1[22:25])
+    assert np.isnan(part.kl[:22]).all() and np.isnan(part.block_delta[25:]).all() and (part.top1[:22] == -1).all()
+    assert [r[:2] for r in part.ranked()] == [r[:2] for r in scan.ranked() if 22 <= r[0] <= 24]
+    for bad in ((5, 4), (-1, 3), (0, n_layer)):
+        with pytest.raises(InvalidSettingsError, match=f"between 0 and {n_layer - 1}"):
+            engine.head_scan(HeadScanRequest(prompt, layers=bad))
 
 
 def test_the_patch_heatmap_points_at_the_subject(engine):

@@ -54,14 +54,24 @@ def test_head_scan_fills_the_map_a_click_shows_the_head_and_cancel_frees_the_eng
     shown_step(qtbot, window)
     dialog = window.causal
     dialog.open_on(tab=1)
+    assert (dialog.scan_first.value(), dialog.scan_last.value()) == (0, 29)     # every layer of the model
+    dialog.scan_first.setValue(20)                                      # the last ten layers: 90 evaluations
+    dialog.scan_last.setValue(19)                                       # the range never turns inside out
+    assert (dialog.scan_first.value(), dialog.scan_last.value()) == (19, 19)
+    dialog.scan_first.setValue(20)
+    dialog.scan_last.setValue(29)
     seen: list[float] = []
     dialog.progressed.connect(seen.append)
     dialog.run_scan()
     finished(qtbot, dialog)
     scan = dialog.scan
     assert scan is not None and scan.kl.shape == (30, 9) and dialog.scan_map.matrix.shape == (30, 9)
+    assert scan.scanned == range(20, 30) and np.isnan(scan.delta_logprob[:20]).all()
+    assert not np.isnan(scan.delta_logprob[20:]).any() and len(scan.ranked()) == 90
     assert seen and seen[-1] == 1.0 and dialog.top_heads.count() == 10
+    assert "90 heads of layers 20–29" in dialog.scan_caption.text()
     layer, head = scan.ranked()[0][:2]
+    assert layer >= 20
     dialog._scan_cell(layer, head)                                      # a click on the map
     finished(qtbot, dialog)
     assert dialog.effect.ablations == [f"{layer}.{head}"]

@@ -3,8 +3,9 @@
 - `inspect ... --ablate 20.3 --ablate 21.attn [--ablate-mode zero|mean] [--ablate-positions 0,3]`: the inspected
   step with those heads and blocks knocked out together: both distributions side by side, KL(base || ablated),
   the chosen token's log-probability change, whether the top-1 changes (`--json`: ABLATE JSON below);
-- `inspect ... --head-scan [--blocks]`: every head of every layer knocked out alone (one evaluation each, progress
-  on stderr, Ctrl+C stops), ranked by the drop of the chosen token, with the layers x heads grid;
+- `inspect ... --head-scan [--blocks] [--scan-layers 20-29]`: every head of every layer (or of those layers)
+  knocked out alone (one evaluation each, progress on stderr, Ctrl+C stops), ranked by the drop of the chosen
+  token, with the layers x heads grid (JSON: null rows for the layers left out);
 - `patch --clean TEXT --corrupted TEXT [--answer T --versus T] [--kinds resid,attn,ffn]`: the heatmap of
   normalized logit differences, the strongest cells first, then the layers x positions grid.
 
@@ -53,6 +54,8 @@ def add_ablation_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--head-scan", action="store_true",
                    help="knock out every head of every layer alone and rank them by their effect on the token")
     g.add_argument("--blocks", action="store_true", help="with --head-scan: every attention and FFN block too")
+    g.add_argument("--scan-layers", metavar="FIRST-LAST",
+                   help="with --head-scan: only the heads (and blocks) of these layers, e.g. 20-29 (default: every layer)")
     g.add_argument("--ablate-mode", choices=ABLATE_MODES, default="zero",
                    help="set what is knocked out to zero (default) or to its mean over the prompt's positions")
     g.add_argument("--ablate-positions", metavar="P,P,...",
@@ -62,6 +65,8 @@ def add_ablation_arguments(p: argparse.ArgumentParser) -> None:
 def wants_causal(args: argparse.Namespace) -> bool:
     if args.blocks and not args.head_scan:
         raise InvalidSettingsError("--blocks goes with --head-scan")
+    if args.scan_layers is not None and not args.head_scan:
+        raise InvalidSettingsError("--scan-layers goes with --head-scan")
     if args.ablate and args.head_scan:
         raise InvalidSettingsError("--ablate and --head-scan are two different runs: give one of them")
     extra = args.ablate_mode != "zero" or args.ablate_positions is not None
@@ -73,6 +78,18 @@ def wants_causal(args: argparse.Namespace) -> bool:
 def parsed_ablations(args: argparse.Namespace) -> tuple[Ablation, ...]:
     """The --ablate values, checked before an engine starts ("a.b" is refused with the forms it takes)."""
     return tuple(Ablation.parse(text) for text in args.ablate)
+
+
+def scan_layers_of(args: argparse.Namespace) -> tuple[int, int] | None:
+    """--scan-layers 20-29 (or one layer: 23), checked against the model by the engine."""
+    if args.scan_layers is None:
+        return None
+    first, _, last = args.scan_layers.partition("-")
+    try:
+        return int(first), int(last or first)
+    except ValueError:
+        raise InvalidSettingsError("--scan-layers takes a first and a last layer (20-29) or one layer (23), not "
+                                   "{value!r}", value=args.scan_layers) from None
 
 
 def positions_of(args: argparse.Namespace) -> tuple[int, ...] | None:
@@ -127,7 +144,7 @@ def run_on_step(client: EngineClient, args: argparse.Namespace, tokens: tuple[in
     positions = positions_of(args)
     if args.head_scan:
         request = HeadScanRequest(tokens, mode=args.ablate_mode, positions=positions, chosen=chosen,
-                                  steering=steering, blocks=args.blocks)
+                                  steering=steering, blocks=args.blocks, layers=scan_layers_of(args))
         with progress_line("heads knocked out") as on_progress:
             scan = run_cancellable(client, lambda: client.head_scan(request, on_progress=on_progress))
         if scan is None:
@@ -173,8 +190,10 @@ def print_effect(effect: AblationEffect, vocab: list[bytes]) -> None:
 def print_scan(scan: HeadScan, vocab: list[bytes]) -> None:
     out = sys.stdout
     base_top = int(scan.base.top_ids[0])
-    n_layer, n_head = scan.kl.shape
-    out.write(f"{n_layer * n_head} heads knocked out one at a time ({scan.mode}) in {scan.seconds:.1f} s; "
+    n_head = scan.kl.shape[1]
+    layers = scan.scanned
+    out.write(f"{len(layers) * n_head} heads of layers {layers.start}-{layers.stop - 1} knocked out one at a time "
+              f"({scan.mode}) in {scan.seconds:.1f} s; "
               f"{token_text(scan.chosen, vocab)} has p {np.exp(scan.base.chosen_logprob):.4f} "
               f"(top-1 {token_text(base_top, vocab)})\n\n")
     out.write(f"{'head':>6} {'Δ log p':>9} {'p after':>8} {'KL':>8}  top-1 after\n")
@@ -184,11 +203,11 @@ def print_scan(scan: HeadScan, vocab: list[bytes]) -> None:
                   f"{kl:>8.4f}  {after}\n")
     out.write("\nΔ log p of the token, layers (rows) x heads (columns):\n")
     out.write("layer " + "".join(f"{h:>7}" for h in range(n_head)) + "\n")
-    for layer in range(n_layer):
+    for layer in layers:
         out.write(f"{layer:>5} " + "".join(f"{v:>+7.2f}" for v in scan.delta_logprob[layer]) + "\n")
     if scan.block_delta is not None and scan.block_kl is not None:
         out.write("\nblocks: layer, attn Δ log p (KL), ffn Δ log p (KL)\n")
-        for layer in range(n_layer):
+        for layer in layers:
             out.write(f"{layer:>5}  {scan.block_delta[layer, 0]:>+8.4f} ({scan.block_kl[layer, 0]:.4f})  "
                       f"{scan.block_delta[layer, 1]:>+8.4f} ({scan.block_kl[layer, 1]:.4f})\n")
 
@@ -238,16 +257,23 @@ def effect_to_json(effect: AblationEffect, vocab: list[bytes], model: str) -> di
             "seconds": round(effect.seconds, 4), "steering": effect.steering}
 
 
+def _rows(matrix: np.ndarray) -> list[list[Any] | None]:
+    """One list per layer; a layer the scan left out (its row NaN, or -1 for top-1) is null: JSON has no NaN."""
+    missing = np.isnan(matrix) if matrix.dtype.kind == "f" else np.less(matrix, 0)
+    return [None if bool(missing[i].all()) else row for i, row in enumerate(matrix.tolist())]
+
+
 def scan_to_json(scan: HeadScan, vocab: list[bytes], model: str) -> dict[str, Any]:
     out = {"schema": CAUSAL_SCHEMA_VERSION, "kind": "head_scan", "model": model, "mode": scan.mode,
            "chosen": _token(scan.chosen, vocab), "base": _distribution(scan.base, vocab),
-           "kl": scan.kl.tolist(), "delta_logprob": scan.delta_logprob.tolist(), "top1": scan.top1.tolist(),
+           "layers": [scan.scanned.start, scan.scanned.stop - 1],
+           "kl": _rows(scan.kl), "delta_logprob": _rows(scan.delta_logprob), "top1": _rows(scan.top1),
            "ranked": [{"layer": layer, "head": head, "kl": kl, "delta_logprob": delta, "top1_changed": changed}
                       for layer, head, kl, delta, changed in scan.ranked()],
            "seconds": round(scan.seconds, 3), "steering": scan.steering}
     if scan.block_kl is not None and scan.block_delta is not None and scan.block_top1 is not None:
-        out["blocks"] = {"kl": scan.block_kl.tolist(), "delta_logprob": scan.block_delta.tolist(),
-                         "top1": scan.block_top1.tolist(), "columns": ["attn", "ffn"]}
+        out["blocks"] = {"kl": _rows(scan.block_kl), "delta_logprob": _rows(scan.block_delta),
+                         "top1": _rows(scan.block_top1), "columns": ["attn", "ffn"]}
     return out
 
 

@@ -149,9 +149,21 @@ class HeadScanRequest:
     chosen: int | None = None
     steering: Steering | None = None
     blocks: bool = False
+    # the first and the last layer scanned (None: every layer): a long prompt on a deep model costs one
+    # evaluation per head, so a researcher narrows the scan to the layers in question
+    layers: tuple[int, int] | None = None
 
-    def validate(self) -> None:
+    def validate(self, n_layer: int) -> None:
         _check_common(self.tokens, self.mode, self.positions, self.steering)
+        if self.layers is not None:
+            first, last = self.layers
+            if not 0 <= first <= last < n_layer:
+                raise InvalidSettingsError("the layers scanned must run from a first to a last layer between 0 and "
+                                           "{top}, not {first} to {last}", top=n_layer - 1, first=first, last=last)
+
+    def layer_range(self, n_layer: int) -> range:
+        first, last = self.layers if self.layers is not None else (0, n_layer - 1)
+        return range(first, last + 1)
 
 
 @dataclass
@@ -167,13 +179,22 @@ class HeadScan:
     block_top1: np.ndarray | None = None
     seconds: float = 0.0
     steering: dict[str, Any] | None = None
+    layers: tuple[int, int] | None = None   # the layers scanned; the others' rows are NaN (top-1: -1)
+
+    @property
+    def scanned(self) -> range:
+        first, last = self.layers if self.layers is not None else (0, self.kl.shape[0] - 1)
+        return range(first, last + 1)
 
     def ranked(self) -> list[tuple[int, int, float, float, bool]]:
-        """(layer, head, KL, Δ log p, top-1 changed), the largest drop of the chosen token first."""
-        layers, heads = np.unravel_index(np.argsort(self.delta_logprob, axis=None), self.delta_logprob.shape)
+        """(layer, head, KL, Δ log p, top-1 changed) of the heads scanned, the largest drop of the chosen token
+        first."""
+        rows = self.scanned
+        part = self.delta_logprob[rows.start:rows.stop]
+        layers, heads = np.unravel_index(np.argsort(part, axis=None), part.shape)
         base_top = int(self.base.top_ids[0])
-        return [(int(lay), int(h), float(self.kl[lay, h]), float(self.delta_logprob[lay, h]),
-                 int(self.top1[lay, h]) != base_top) for lay, h in zip(layers, heads, strict=True)]
+        return [(int(lay) + rows.start, int(h), float(self.kl[lay + rows.start, h]), float(part[lay, h]),
+                 int(self.top1[lay + rows.start, h]) != base_top) for lay, h in zip(layers, heads, strict=True)]
 
 
 @dataclass(frozen=True)

@@ -191,22 +191,22 @@ class CausalTracer:
 
     def head_scan(self, request: HeadScanRequest, on_progress: Progress | None = None) -> HeadScan:
         """Every head knocked out alone (and with `blocks`, every block): one evaluation each."""
-        request.validate()
+        request.validate(self.n_layer)
         t0 = time.perf_counter()
-        layers = range(self.n_layer)
+        layers = request.layer_range(self.n_layer)
         names = {f"{HEADS}-{layer}" for layer in layers}
         if request.blocks:
             names |= self._block_candidates(layers, ("attn", "ffn"))
         base_lp, base = self._run(request.tokens, request.steering, names)
         chosen = int(np.argmax(base_lp)) if request.chosen is None else request.chosen
-        shape = (self.n_layer, self.n_head)
-        kl, delta, top1 = np.zeros(shape), np.zeros(shape), np.zeros(shape, dtype=np.int32)
+        shape = (self.n_layer, self.n_head)   # layers not scanned: NaN, top-1 -1
+        kl, delta, top1 = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, -1, dtype=np.int32)
         jobs: list[tuple[Ablation, tuple[int, int]]] = [(Ablation(layer, head=h), (layer, h))
                                                         for layer in layers for h in range(self.n_head)]
         block_kl = block_delta = block_top1 = None
         if request.blocks:
-            block_kl, block_delta = np.zeros((self.n_layer, 2)), np.zeros((self.n_layer, 2))
-            block_top1 = np.zeros((self.n_layer, 2), dtype=np.int32)
+            block_kl, block_delta = np.full((self.n_layer, 2), np.nan), np.full((self.n_layer, 2), np.nan)
+            block_top1 = np.full((self.n_layer, 2), -1, dtype=np.int32)
             jobs += [(Ablation(layer, block=b), (layer, j)) for layer in layers for j, b in enumerate(("attn", "ffn"))]
 
         def knocked_out(on: Inspector, ablation: Ablation) -> tuple[float, float, int]:
@@ -223,7 +223,7 @@ class CausalTracer:
         return HeadScan(chosen=chosen, mode=request.mode, base=_distribution(base_lp, chosen, 10), kl=kl,
                         delta_logprob=delta, top1=top1, block_kl=block_kl, block_delta=block_delta,
                         block_top1=block_top1, seconds=time.perf_counter() - t0,
-                        steering=steerer.record if steerer else None)
+                        steering=steerer.record if steerer else None, layers=(layers.start, layers.stop - 1))
 
     # -- patching ---------------------------------------------------------------------------------------
     def _patch_node(self, kind: str, layer: int, clean: dict[str, np.ndarray]) -> str:

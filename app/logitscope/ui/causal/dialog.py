@@ -4,8 +4,8 @@ Knock out in the Attention dock): on the step the Layers and Attention docks sho
 - **Knock out**: heads and blocks ("23.4, 20.attn"), zero or mean: both next-token distributions side by side,
   KL(base ‖ knocked out), the chosen token's log-probability change, the top-1 change; and *Keep knocked out*
   for the next answers (a badge in the status line restores the model in one click);
-- **Head scan**: every head knocked out alone (progress, Cancel), the layers x heads heatmap of Δ log p of the
-  chosen token, the ten that matter most; a click shows that head's effect and its attention over the prompt;
+- **Head scan**: every head (of every layer, or of the layers chosen) knocked out alone (progress, Cancel), the
+  layers x heads heatmap of Δ log p of the chosen token, the ten that matter most; a click shows that head's effect and its attention over the prompt;
 - **Patch**: a clean and a corrupted prompt of the same length, the layers x positions heatmap of the normalized
   logit difference (engine/forward/causal.py), the strongest cells; a click shows the patched distribution.
 
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
+    QSpinBox,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.causal import (
     ABLATE_MODES,
     AblateRequest,
@@ -149,6 +151,14 @@ class CausalDialog(QDialog):
                                             "them by how much the chosen token loses"))
         self.scan_button.clicked.connect(lambda: self.run_scan())
         row.addWidget(self.scan_button)
+        # the layers scanned: every one by default; fewer for a long prompt on a deep model (one evaluation a head)
+        self.scan_first, self.scan_last = QSpinBox(), QSpinBox()
+        self.scan_first.setToolTip(self.tr("The first layer whose heads are knocked out"))
+        self.scan_last.setToolTip(self.tr("The last layer whose heads are knocked out"))
+        self.scan_first.valueChanged.connect(lambda v: self.scan_last.setValue(max(v, self.scan_last.value())))
+        self.scan_last.valueChanged.connect(lambda v: self.scan_first.setValue(min(v, self.scan_first.value())))
+        for widget in (QLabel(self.tr("layers")), self.scan_first, QLabel(self.tr("to")), self.scan_last):
+            row.addWidget(widget)
         self.scan_caption = QLabel()
         self.scan_caption.setWordWrap(True)
         row.addWidget(self.scan_caption, 1)
@@ -230,6 +240,14 @@ class CausalDialog(QDialog):
             found.step.step_index, len(tokens), chosen))
 
     # -- running ------------------------------------------------------------------------------------------
+    def set_layers(self, n_layer: int) -> None:
+        """The loaded model's layers: the scan covers all of them until the user narrows it."""
+        if n_layer > 0 and self.scan_last.maximum() != n_layer - 1:
+            for spin in (self.scan_first, self.scan_last):
+                spin.setRange(0, n_layer - 1)
+            self.scan_first.setValue(0)
+            self.scan_last.setValue(n_layer - 1)
+
     def set_available(self, reason: str) -> None:
         self.reason = reason
         for button in (self.knock_button, self.scan_button, self.patch_button, self.keep_button):
@@ -322,7 +340,10 @@ class CausalDialog(QDialog):
         if step is None or self.running:
             return
         tokens, chosen, steering = step
-        request = HeadScanRequest(tokens, mode=self.mode.currentData(), chosen=chosen, steering=steering)
+        layers = (self.scan_first.value(), self.scan_last.value())
+        every = layers == (0, self.scan_last.maximum())
+        request = HeadScanRequest(tokens, mode=self.mode.currentData(), chosen=chosen, steering=steering,
+                                  layers=None if every else layers)
         self._start(self.tr("Knocking out every head, one at a time…"),
                     lambda client: client.head_scan(request, on_progress=self.progressed.emit), self.show_scan,
                     progress=True)
@@ -381,11 +402,11 @@ class CausalDialog(QDialog):
                 if changed else "")
             self.top_heads.addItem(text)
             self.top_heads.item(self.top_heads.count() - 1).setData(Qt.ItemDataRole.UserRole, (layer, head))
-        n_layer, n_head = scan.kl.shape
-        self.scan_caption.setText(self.tr("{0} heads knocked out one at a time in {1:.1f} s. Colour: Δ log p of {2} "
-                                          "(red: the head helps it, blue: it hurts it). Click a head for its effect "
-                                          "and its attention.").format(n_layer * n_head, scan.seconds,
-                                                                       id_label(scan.chosen, vocab)))
+        layers, n_head = scan.scanned, scan.kl.shape[1]
+        self.scan_caption.setText(self.tr("{0} heads of layers {1}–{2} knocked out one at a time in {3:.1f} s. Colour: "
+                                          "Δ log p of {4} (red: the head helps it, blue: it hurts it). Click a head "
+                                          "for its effect and its attention.").format(
+            len(layers) * n_head, layers.start, layers.stop - 1, scan.seconds, id_label(scan.chosen, vocab)))
         self.status.setText(self.tr("Head scan done."))
 
     def _scan_cell(self, layer: int, head: int) -> None:
@@ -477,6 +498,8 @@ def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, mode
         action.setEnabled(local)
         action.setStatusTip(reason or tip)
         dialog.set_available(reason)
+        if isinstance(bridge.info, ModelInfo):
+            dialog.set_layers(bridge.info.card.n_layer)
         if not local and dialog.kept:
             dialog.restore()
 

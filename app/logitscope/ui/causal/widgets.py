@@ -41,11 +41,12 @@ class Heatmap(pg.PlotWidget):
         self.scene().sigMouseClicked.connect(self._clicked)
 
     def set_matrix(self, matrix: np.ndarray, x_ticks: Sequence[str] | None = None) -> None:
-        """Colour scale symmetric around 0, to the largest magnitude (at least 1e-6)."""
+        """Colour scale symmetric around 0, to the largest magnitude (at least 1e-6); NaN cells (not measured,
+        e.g. the layers a head scan left out) are left transparent."""
         self.matrix = np.asarray(matrix, dtype=np.float64)
         finite = self.matrix[np.isfinite(self.matrix)]
         top = max(float(np.abs(finite).max(initial=0.0)), 1e-6)
-        self.image.setImage(np.nan_to_num(self.matrix).T, levels=(-top, top))   # ImageItem: [x, y]
+        self.image.setImage(self.matrix.T, levels=(-top, top))   # ImageItem: [x, y]
         rows, cols = self.matrix.shape
         plot = self.getPlotItem()
         plot.setXRange(0, max(cols, 1), padding=0.01)

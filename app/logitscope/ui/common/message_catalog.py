@@ -330,6 +330,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "the layer lens and attention maps are not available on a remote engine: a server does not show the inside of its forward pass"),
     QT_TRANSLATE_NOOP("messages", "the layer range ends at {last}, but this model's directions go from 1 to {last_layer}"),
     QT_TRANSLATE_NOOP("messages", "the layer range {first} {last} is not one: 1 <= first <= last"),
+    QT_TRANSLATE_NOOP("messages", "the layers scanned must run from a first to a last layer between 0 and {top}, not {first} to {last}"),
     QT_TRANSLATE_NOOP("messages", "the length penalty must be between 0 and {max_alpha}, not {alpha}"),
     QT_TRANSLATE_NOOP("messages", "the logit lens cannot be shown for this {architecture} model: its last layer does not reproduce the model's own output"),
     QT_TRANSLATE_NOOP("messages", "the logit lens cannot be shown for this {architecture} model: its residual stream is not among the tensors llama.cpp names"),
@@ -506,7 +507,6 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{n} event(s) {lacking} (the first: {first!r})"),
     QT_TRANSLATE_NOOP("messages", "{n} line(s) that are not server-sent events (the first: {first!r})"),
     QT_TRANSLATE_NOOP("messages", "{n} malformed event(s) (the first: {first!r})"),
-    QT_TRANSLATE_NOOP("messages", "{option} {text!r} is {n} tokens, not one: give one token's text (with its leading space, e.g. ' Paris') or #ID"),
 )
 
 TEMPLATES: tuple[str, ...] = PART + PART_1
