@@ -138,6 +138,12 @@ class AblationEffect:
         return int(self.base.top_ids[0]) != int(self.ablated.top_ids[0])
 
 
+def layer_range(layers: tuple[int, int] | None, n_layer: int) -> range:
+    """The layers from a (first, last) pair, both included; None: every layer."""
+    first, last = layers if layers is not None else (0, n_layer - 1)
+    return range(first, last + 1)
+
+
 @dataclass(frozen=True)
 class HeadScanRequest:
     """Every head of every layer knocked out alone (one forward pass each), and with `blocks` every layer's
@@ -162,8 +168,7 @@ class HeadScanRequest:
                                            "{top}, not {first} to {last}", top=n_layer - 1, first=first, last=last)
 
     def layer_range(self, n_layer: int) -> range:
-        first, last = self.layers if self.layers is not None else (0, n_layer - 1)
-        return range(first, last + 1)
+        return layer_range(self.layers, n_layer)
 
 
 @dataclass
@@ -183,8 +188,7 @@ class HeadScan:
 
     @property
     def scanned(self) -> range:
-        first, last = self.layers if self.layers is not None else (0, self.kl.shape[0] - 1)
-        return range(first, last + 1)
+        return layer_range(self.layers, self.kl.shape[0])
 
     def ranked(self) -> list[tuple[int, int, float, float, bool]]:
         """(layer, head, KL, Δ log p, top-1 changed) of the heads scanned, the largest drop of the chosen token
