@@ -227,14 +227,25 @@ def test_the_base_file_is_llama_perplexitys_and_comparisons_print_its_lines(mode
 
 @pytest.mark.model
 def test_two_configurations_of_one_model_compare_in_one_command(models: Path, tmp_path: Path) -> None:
+    """--compare-kv-type on the text's first four chunks: llama-perplexity's lines for them; the whole text's
+    figures for this pair (f16 against q8_0 KV cache) against the tool's are tests/host/test_kl_job_engine.py's,
+    which runs the same two configurations through the Score dialog's job."""
     # a temporary folder of its own: another run killed on this machine may have left its file in /tmp
     temp = tmp_path / "temp"
     temp.mkdir()
-    proc = run("score", "--model", "demo.gguf", str(SCORE_TEXT_FILE), "--chunks", "--n-ctx", N_CTX, "--flash-attn",
+    text = tmp_path / "start.txt"
+    text.write_text(SCORE_TEXT_FILE.read_text(encoding="utf-8")[:5000], encoding="utf-8")
+    proc = run("score", "--model", "demo.gguf", str(text), "--chunks", "--n-ctx", N_CTX, "--flash-attn",
                "--threads", "2", "--kl", "--compare-kv-type", "q8_0", cwd=models, timeout=900,
                env=dict(os.environ, TMPDIR=str(temp)))
     assert proc.returncode == 0, proc.stderr[-2000:]
-    _assert_lines(_lines(proc.stdout), models, "kv_q8_0")
+    ours = _lines(proc.stdout)
+    assert len(ours["chunk_lines"]) == 4
+    expected = _expected(models, "kv_q8_0")
+    if expected is not None:   # the running figures after four chunks are the whole text's first four lines
+        assert ours["chunk_lines"] == expected["chunk_lines"][:4]
+    recorded = REFERENCE["pairs"]["kv_q8_0"]["statistics"]
+    assert [line.split(":")[0] for line in ours["statistics"]] == [line.split(":")[0] for line in recorded]
     assert not list(temp.iterdir())  # the temporary base file went, with its folder
 
 
