@@ -25,9 +25,8 @@ class Heatmap(pg.PlotWidget):
     cellClicked = Signal(int, int)   # row, column
 
     def __init__(self, x_label: str, y_label: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, enableMenu=False)   # no context menus: not even built (~8 ms a plot)
         plot = self.getPlotItem()
-        plot.setMenuEnabled(False)
         plot.setMouseEnabled(x=False, y=False)
         plot.setLabel("bottom", x_label)
         plot.setLabel("left", y_label)

@@ -45,10 +45,9 @@ class WaterfallPanel(QWidget):
         layout.addWidget(self.info)
         self.info.hide()
         self.labels = SamplerTexts().stage_labels
-        self.counts = pg.PlotWidget()
-        self.mass = pg.PlotWidget()
+        self.counts = pg.PlotWidget(enableMenu=False)   # no context menus: not even built (~8 ms a plot)
+        self.mass = pg.PlotWidget(enableMenu=False)
         for plot, label in ((self.counts, self.tr("log10 n")), (self.mass, self.tr("mass kept"))):
-            plot.setMenuEnabled(False)
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
             plot.setLabel("left", label)
