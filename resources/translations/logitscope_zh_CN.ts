@@ -803,319 +803,319 @@
 <context>
     <name>CausalDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="90"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="91"/>
         <source>Causal tracing</source>
         <translation>因果追踪</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="97"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="128"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="134"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="98"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="129"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="135"/>
         <source>Knock out</source>
         <translation>敲除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="98"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="99"/>
         <source>Head scan</source>
         <translation>注意力头扫描</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="99"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="194"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="100"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="197"/>
         <source>Patch</source>
         <translation>修补</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="108"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="109"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="109"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="110"/>
         <source>Stop within one evaluation (Esc)</source>
         <translation>在一次评估内停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="123"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="124"/>
         <source>heads and blocks, e.g. 23.4, 20.attn, 5.ffn</source>
         <translation>注意力头和模块，例如 23.4, 20.attn, 5.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="127"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="128"/>
         <source>zero</source>
         <translation>置零</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="127"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="128"/>
         <source>mean over the prompt</source>
         <translation>提示上的平均值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="130"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="131"/>
         <source>Keep knocked out for the next answers</source>
         <translation>在接下来的回答中保持敲除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="131"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="132"/>
         <source>Chat with the model with these heads and blocks zeroed; a badge in the status line restores it in one click</source>
         <translation>在这些注意力头和模块置零的情况下与模型聊天；状态栏中的标记一键即可恢复</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="141"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="142"/>
         <source>The model</source>
         <translation>原模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="141"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="142"/>
         <source>Knocked out</source>
         <translation>敲除后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="149"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="150"/>
         <source>Scan every head</source>
         <translation>扫描每个注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="150"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="151"/>
         <source>Knock out each head of each layer alone (one evaluation each) and rank them by how much the chosen token loses</source>
         <translation>逐一单独敲除每一层的每个注意力头（每个一次评估），并按所选 token 损失的多少排序</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="156"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="159"/>
         <source>The first layer whose heads are knocked out</source>
         <translation>敲除其注意力头的第一层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="157"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="160"/>
         <source>The last layer whose heads are knocked out</source>
         <translation>敲除其注意力头的最后一层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="160"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="163"/>
         <source>layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="160"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="163"/>
         <source>to</source>
         <translation>至</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="167"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="170"/>
         <source>head</source>
         <translation>注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="167"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="203"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="170"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="206"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="185"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="188"/>
         <source>the clean run&apos;s top token</source>
         <translation>干净运行的首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="187"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="190"/>
         <source>the corrupted run&apos;s top token</source>
         <translation>损坏运行的首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="188"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="191"/>
         <source>Clean prompt</source>
         <translation>干净提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="189"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="192"/>
         <source>Corrupted prompt</source>
         <translation>损坏提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="192"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="371"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="195"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="374"/>
         <source>versus</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="197"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="370"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="200"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="373"/>
         <source>Answer token</source>
         <translation>答案 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="203"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="206"/>
         <source>position</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="206"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="209"/>
         <source>Clean</source>
         <translation>干净</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="206"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="209"/>
         <source>Corrupted</source>
         <translation>损坏</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="206"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="209"/>
         <source>Patched</source>
         <translation>修补后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="223"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="226"/>
         <source>Select a step of an answer and show it in the Layers or Attention dock first: causal tracing works on that step.</source>
         <translation>请先选择回答中的一步，并在“层”或“注意力”面板中显示它：因果追踪作用于这一步。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="233"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="236"/>
         <source>No step: select a token of an answer and open the Layers dock.</source>
         <translation>没有选中的步：请选择回答中的一个 token 并打开“层”面板。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="238"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="241"/>
         <source>Step {0} of the selected answer: {1} tokens of context, the token chosen {2}. Knocking out and patching change llama.cpp&apos;s own forward pass.</source>
         <translation>所选回答的第 {0} 步：上下文 {1} 个 token，选中的 token 为 {2}。敲除和修补改变的是 llama.cpp 自己的前向计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="271"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="277"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="274"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="280"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="278"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="281"/>
         <source>Causal tracing failed: {0}</source>
         <translation>因果追踪失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="292"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="295"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="323"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="326"/>
         <source>Name what to knock out: a head (23.4), or a layer&apos;s attn or ffn block (20.attn), several separated by commas.</source>
         <translation>请写出要敲除的对象：一个注意力头（23.4），或某层的 attn 或 ffn 模块（20.attn），多个用逗号分隔。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="335"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="338"/>
         <source>Knocking out {0}…</source>
         <translation>正在敲除 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="347"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="350"/>
         <source>Knocking out every head, one at a time…</source>
         <translation>正在逐一敲除每个注意力头…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="358"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="361"/>
         <source>Write both prompts first.</source>
         <translation>请先写好两个提示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="375"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="378"/>
         <source>Patching every layer at every position…</source>
         <translation>正在修补每一层的每个位置…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="376"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="379"/>
         <source>Patching one cell…</source>
         <translation>正在修补一个单元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="382"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="385"/>
         <source>the top-1 changes from {0} to {1}</source>
         <translation>首选从 {0} 变为 {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="384"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="387"/>
         <source>the top-1 stays {0}</source>
         <translation>首选仍为 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="386"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="389"/>
         <source>{0} knocked out ({1}): KL(model ‖ knocked out) = {2:.4f} nats; {3}: p {4} → {5} (Δ log p {6:+.3f}); {7}.</source>
         <translation>敲除 {0}（{1}）：KL(原模型 ‖ 敲除后) = {2:.4f} 纳特；{3}：p {4} → {5}（Δ log p {6:+.3f}）；{7}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="392"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="395"/>
         <source>Done in {0:.2f} s.</source>
         <translation>完成，用时 {0:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="400"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="403"/>
         <source>{0}.{1}: Δ log p {2:+.3f}, KL {3:.3f}{4}</source>
         <translation>{0}.{1}：Δ log p {2:+.3f}，KL {3:.3f}{4}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="401"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="404"/>
         <source>, top-1 → {0}</source>
         <translation>，首选 → {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="409"/>
         <source>{0} heads of layers {1}–{2} knocked out one at a time in {3:.1f} s. Colour: Δ log p of {4} (red: the head helps it, blue: it hurts it). Click a head for its effect and its attention.</source>
         <translation>逐一敲除了第 {1}–{2} 层的 {0} 个注意力头，用时 {3:.1f} 秒。颜色：{4} 的 Δ log p（红：该头帮助它，蓝：该头妨碍它）。点击一个头查看它的效果和注意力。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="410"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="413"/>
         <source>Head scan done.</source>
         <translation>注意力头扫描完成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="421"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="424"/>
         <source>The two prompts must have the same number of tokens: the clean one has {0}, the corrupted one {1}. Nothing was run.</source>
         <translation>两个提示的 token 数必须相同：干净提示有 {0} 个，损坏提示有 {1} 个。没有运行任何计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="429"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="432"/>
         <source>Layer {0}, position {1} patched: score {2:+.3f}.</source>
         <translation>已修补第 {0} 层、位置 {1}：得分 {2:+.3f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="434"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="437"/>
         <source>layer {0} at {1} ({2:+.2f})</source>
         <translation>第 {0} 层在 {1}（{2:+.2f}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="436"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="439"/>
         <source>{0} versus {1}: logit difference {2:+.2f} clean, {3:+.2f} corrupted. Colour: the clean run&apos;s residual stream at that layer and position written into the corrupted run (1 = the clean answer, 0 = the corrupted one). Strongest: {4}. Click a cell for its distribution.</source>
         <translation>{0} 对比 {1}：logit 差值干净时 {2:+.2f}，损坏时 {3:+.2f}。颜色：把干净运行在该层该位置的残差流写入损坏运行（1 = 干净的答案，0 = 损坏的答案）。最强：{4}。点击一个单元查看它的分布。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="442"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="445"/>
         <source>Patched {0} cells in {1:.1f} s.</source>
         <translation>已修补 {0} 个单元，用时 {1:.1f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="455"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="458"/>
         <source>The next answers are generated with {0} knocked out.</source>
         <translation>接下来的回答将在敲除 {0} 的情况下生成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="468"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="471"/>
         <source>Knock out heads and blocks, scan every head, patch activations</source>
         <translation>敲除注意力头和模块、扫描每个注意力头、修补激活</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="469"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="472"/>
         <source>&amp;Causal tracing…</source>
         <translation>因果追踪(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="478"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="481"/>
         <source>The next answers are generated with these heads knocked out (Causal tracing). Click to restore the model.</source>
         <translation>接下来的回答在敲除这些注意力头的情况下生成（因果追踪）。点击以恢复模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="487"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="490"/>
         <source>Knocked out: {0} ✕</source>
         <translation>已敲除：{0} ✕</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="495"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="498"/>
         <source>Causal tracing needs a local model: a server does not let anyone write into its forward pass.</source>
         <translation>因果追踪需要本地模型：服务器不允许任何人写入它的前向计算。</translation>
     </message>
@@ -1795,12 +1795,12 @@
 <context>
     <name>DistributionPair</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="177"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="176"/>
         <source>Unsteered (A)</source>
         <translation>未引导 (A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="177"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="176"/>
         <source>Steered (B)</source>
         <translation>已引导 (B)</translation>
     </message>
@@ -1861,17 +1861,17 @@
 <context>
     <name>DistributionTable</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="144"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="143"/>
         <source>Rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="144"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="143"/>
         <source>Token</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="144"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="143"/>
         <source>p</source>
         <translation>p</translation>
     </message>
@@ -2162,12 +2162,12 @@
 <context>
     <name>KlPlot</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="101"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="100"/>
         <source>KL (nats)</source>
         <translation>KL（纳特）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="102"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="101"/>
         <source>step of the steered answer</source>
         <translation>已引导回答的步</translation>
     </message>
@@ -2395,47 +2395,47 @@
 <context>
     <name>LayersPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="242"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="241"/>
         <source>Selected layer</source>
         <translation>所选层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="243"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="242"/>
         <source>Norms</source>
         <translation>范数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="268"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="267"/>
         <source>Lens</source>
         <translation>透镜</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="269"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="268"/>
         <source>The top tokens after each layer; double-click a layer for its distribution</source>
         <translation>每层之后的前几个 token；双击某一层查看它的分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="286"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="285"/>
         <source>Knock out the attention of layer {0}</source>
         <translation>敲除第 {0} 层的注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="288"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="287"/>
         <source>Knock out the FFN of layer {0}</source>
         <translation>敲除第 {0} 层的 FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="302"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="301"/>
         <source>Step {0}: chose {1} (outlined) — top tokens after each layer</source>
         <translation>第 {0} 步：选择了 {1}（加框）— 各层之后的前几名 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="304"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="303"/>
         <source>The logit lens: the residual stream after each layer, read through the model&apos;s final norm and output head, as if the model stopped there.</source>
         <translation>逻辑透镜（logit lens）：每层之后的残差流，经模型的最终归一化和输出头读出，仿佛模型在此处停止。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="324"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="323"/>
         <source>{0}: entropy {1:.2f} nats, residual norm {2:.1f}</source>
         <translation>{0}：熵 {1:.2f} nats，残差范数 {2:.1f}</translation>
     </message>
@@ -2482,17 +2482,17 @@
 <context>
     <name>LensPlot</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="210"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="208"/>
         <source>rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="211"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="209"/>
         <source>layer (0 = the embedding)</source>
         <translation>层（0 = 嵌入）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="222"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="220"/>
         <source>{0}: solid steered, dashed unsteered.</source>
         <translation>{0}：实线为已引导，虚线为未引导。</translation>
     </message>
@@ -2500,27 +2500,27 @@
 <context>
     <name>LensTable</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="257"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="255"/>
         <source>unsteered</source>
         <translation>未引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="257"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="255"/>
         <source>steered</source>
         <translation>已引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="258"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="256"/>
         <source>{0}, {1}</source>
         <translation>{0}，{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="260"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="258"/>
         <source>after {0}</source>
         <translation>第 {0} 层后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="260"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="258"/>
         <source>embedding</source>
         <translation>嵌入</translation>
     </message>
@@ -3555,22 +3555,22 @@
 <context>
     <name>NormChart</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="184"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="183"/>
         <source>residual</source>
         <translation>残差</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="184"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="183"/>
         <source>+attention</source>
         <translation>+注意力</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="184"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="183"/>
         <source>+FFN</source>
         <translation>+FFN</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/layers.py" line="188"/>
+        <location filename="../../app/logitscope/ui/inspector/layers.py" line="187"/>
         <source>layer row (0 = embd)</source>
         <translation>层行（0 = 嵌入）</translation>
     </message>
@@ -5832,22 +5832,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>所选 token 的 p（原始）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="70"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="71"/>
         <source>latency (ms)</source>
         <translation>延迟（ms）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="59"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="60"/>
         <source>p (raw)</source>
         <translation>p（原始）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="71"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="72"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="66"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="67"/>
         <location filename="../../app/logitscope/ui/inspector/timeline.py" line="159"/>
         <source>entropy (nats)</source>
         <translation>熵（nats）</translation>
@@ -6031,87 +6031,87 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>log10 候选数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="95"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="94"/>
         <source>Step {0}: no candidate is left to preview.</source>
         <translation>第 {0} 步：没有剩下可预览的候选 token。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="97"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="96"/>
         <source>Step {0}: this engine does not report its sampler stages (a remote server samples on its side).</source>
         <translation>第 {0} 步：该引擎不报告采样器各阶段（远程服务器在其自身一侧采样）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="107"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="106"/>
         <source>stored head</source>
         <translation>已存储的头部</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="151"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="150"/>
         <source>Step {0}, {1}. Chain: {2}. Mass kept is the share of probability left after each stage (compounded).</source>
         <translation>第 {0} 步，{1}。采样链：{2}。保留质量是每个阶段之后剩余的概率占比（逐级累乘）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="164"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="163"/>
         <source>{0}: μ {1:.2f} → {2:.2f}</source>
         <translation>{0}：μ {1:.2f} → {2:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="167"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="166"/>
         <source>dynamic temperature T = {0:.2f}</source>
         <translation>动态温度 T = {0:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="169"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="168"/>
         <source>XTC removed the top choices</source>
         <translation>XTC 移除了首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="170"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="169"/>
         <source>XTC did not act at this step</source>
         <translation>XTC 在这一步未起作用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="172"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="171"/>
         <source>DRY penalized {0:,} tokens</source>
         <translation>DRY 惩罚了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="174"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="173"/>
         <source>the grammar allowed {0:,} tokens</source>
         <translation>语法允许了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="179"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="178"/>
         <source>the preview could not be computed: {0}</source>
         <translation>无法计算预览：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="180"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="179"/>
         <source>not replayed: {0}</source>
         <translation>未重放：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="186"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="185"/>
         <source>preview from the stored head: {0:,} of {1:,} candidates, {2:.1%} of the probability (the rest is not replayed)</source>
         <translation>基于已存储的头部预览：{1:,} 个候选中的 {0:,} 个，占概率的 {2:.1%}（其余部分不重放）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="188"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="187"/>
         <source>preview from the stored head: {0:,} candidates, {1:.1%} of the probability (the rest is not replayed)</source>
         <translation>基于已存储的头部预览：{0:,} 个候选，占概率的 {1:.1%}（其余部分不重放）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="107"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="106"/>
         <source>vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="149"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="148"/>
         <source>preview with the current sliders</source>
         <translation>按当前滑块预览</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="149"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="148"/>
         <source>as recorded</source>
         <translation>按记录</translation>
     </message>

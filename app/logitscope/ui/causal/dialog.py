@@ -5,7 +5,8 @@ Knock out in the Attention dock): on the step the Layers and Attention docks sho
   KL(base ‖ knocked out), the chosen token's log-probability change, the top-1 change; and *Keep knocked out*
   for the next answers (a badge in the status line restores the model in one click);
 - **Head scan**: every head (of every layer, or of the layers chosen) knocked out alone (progress, Cancel), the
-  layers x heads heatmap of Δ log p of the chosen token, the ten that matter most; a click shows that head's effect and its attention over the prompt;
+  layers x heads heatmap of Δ log p of the chosen token, the ten that matter most; a click shows that head's
+  effect and its attention over the prompt;
 - **Patch**: a clean and a corrupted prompt of the same length, the layers x positions heatmap of the normalized
   logit difference (engine/forward/causal.py), the strongest cells; a click shows the patched distribution.
 
@@ -153,6 +154,8 @@ class CausalDialog(QDialog):
         row.addWidget(self.scan_button)
         # the layers scanned: every one by default; fewer for a long prompt on a deep model (one evaluation a head)
         self.scan_first, self.scan_last = QSpinBox(), QSpinBox()
+        for spin in (self.scan_first, self.scan_last):
+            spin.setRange(0, 0)   # until a model says how many it has (set_layers): 0 to 0 means every layer
         self.scan_first.setToolTip(self.tr("The first layer whose heads are knocked out"))
         self.scan_last.setToolTip(self.tr("The last layer whose heads are knocked out"))
         self.scan_first.valueChanged.connect(lambda v: self.scan_last.setValue(max(v, self.scan_last.value())))
