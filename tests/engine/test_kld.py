@@ -30,7 +30,7 @@ from logitscope.engine.kld import expf, fast_expf, quantize_rows
 from logitscope.engine.rows import top_ids
 from logitscope.protocol.kld import KldStats, KlTokens, kld_file_bytes, read_kld_header, row_width
 from tests.helpers.cli import assert_clean_error, run
-from tests.helpers.data import KLD_DATA, SCORE_TEXT_FILE
+from tests.helpers.data import KLD_DATA, SCORE_TEXT_FILE, score_text_start
 from tests.helpers.kernels import runs_the_recorded_kernels
 
 REFERENCE = json.loads((KLD_DATA / "llama_perplexity_kld.json").read_text(encoding="utf-8"))
@@ -233,8 +233,7 @@ def test_two_configurations_of_one_model_compare_in_one_command(models: Path, tm
     # a temporary folder of its own: another run killed on this machine may have left its file in /tmp
     temp = tmp_path / "temp"
     temp.mkdir()
-    text = tmp_path / "start.txt"
-    text.write_text(SCORE_TEXT_FILE.read_text(encoding="utf-8")[:5000], encoding="utf-8")
+    text = score_text_start(tmp_path)
     proc = run("score", "--model", "demo.gguf", str(text), "--chunks", "--n-ctx", N_CTX, "--flash-attn",
                "--threads", "2", "--kl", "--compare-kv-type", "q8_0", cwd=models, timeout=900,
                env=dict(os.environ, TMPDIR=str(temp)))
@@ -251,8 +250,7 @@ def test_two_configurations_of_one_model_compare_in_one_command(models: Path, tm
 
 @pytest.mark.model
 def test_the_json_carries_each_tokens_kl_and_the_figures(models: Path, tmp_path: Path) -> None:
-    text = tmp_path / "start.txt"   # four chunks of 128 are enough for the JSON's shape and sums
-    text.write_text(SCORE_TEXT_FILE.read_text(encoding="utf-8")[:2600], encoding="utf-8")
+    text = score_text_start(tmp_path, 2600)   # four chunks of 128 are enough for the JSON's shape and sums
     proc = run("score", "--model", "demo.gguf", str(text), "--chunks", "--n-ctx", "128", "--flash-attn",
                "--threads", "2", "--kl", "--compare", "Q8_0.gguf", "--json", cwd=models, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]

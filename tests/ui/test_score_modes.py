@@ -9,18 +9,16 @@ import json
 import pytest
 
 from tests.helpers.cli import run
-from tests.helpers.data import SCORE_TEXT_FILE
+from tests.helpers.data import score_text_start
 from tests.helpers.score_dialog import SCORE_TIMEOUT_MS, open_score_dialog
 
 CHUNK = 256
-# four of llama-perplexity's chunks: the window's figures against the CLI's on the same text (the whole text's
-# figures against llama-perplexity's are tests/cli/test_score_cli.py's)
-TEXT_CHARS = 5000
 
 
 def test_chunks_mode_gives_the_clis_llama_perplexity_figures(qtbot, real_window, demo_model, tmp_path) -> None:
-    text = tmp_path / "start.txt"
-    text.write_text(SCORE_TEXT_FILE.read_text(encoding="utf-8")[:TEXT_CHARS], encoding="utf-8")
+    # four chunks: the window's figures against the CLI's on the same text (the whole text's against
+    # llama-perplexity's are tests/cli/test_score_cli.py's)
+    text = score_text_start(tmp_path)
     dialog = open_score_dialog(qtbot, real_window)
     assert dialog.open_file(str(text))
     dialog.mode.setCurrentIndex(dialog.mode.findData("chunks"))
