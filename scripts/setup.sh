@@ -77,6 +77,14 @@ ensure_venv() {
   fi
 }
 
+ensure_bytecode() {
+  # Python reads a module's cached bytecode but, under PYTHONDONTWRITEBYTECODE (set on some machines, CI's
+  # among them), never writes it: every start would then compile the app's ~300 modules again (~0.1-0.25 s a
+  # process, measured on 2 cores). Writing it here costs ~3 s once and well under a second after that (only
+  # changed files); a file edited later is recompiled in memory, never read stale (the cache records its mtime).
+  "$VENV/bin/python" -m compileall -q -j 0 "$ROOT/app" >/dev/null
+}
+
 ensure_demo_model() {
   "$VENV/bin/logitscope" models fetch-demo
 }
@@ -84,5 +92,6 @@ ensure_demo_model() {
 ensure_python
 ensure_system_packages
 ensure_venv
+ensure_bytecode
 ensure_demo_model
 "$VENV/bin/python" "$ROOT/scripts/i18n.py" build
