@@ -4,148 +4,148 @@
 <context>
     <name>AnswerBubble</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="99"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="101"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="102"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="104"/>
         <source>Previous version</source>
         <translation>上一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="104"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="106"/>
         <source>Next version</source>
         <translation>下一版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="110"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="112"/>
         <source>Tokens</source>
         <translation>显示 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="110"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="112"/>
         <source>Switch between formatted Markdown and the raw tokens (hover a token for its alternatives, click to inspect it)</source>
         <translation>在排版后的 Markdown 与原始 token 之间切换（悬停 token 可查看候选，点击可查看详情）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="115"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="117"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="115"/>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="285"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="117"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="288"/>
         <source>Generate this answer again (a new version; the arrow: several at once)</source>
         <translation>重新生成这个回答（新版本；箭头：一次生成多个）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="122"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="124"/>
         <source>{0} versions at once</source>
         <translation>一次生成 {0} 个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="123"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="125"/>
         <source>Generate {0} new versions of this answer together, in one batch: the question is read once, each version has its own seed; flip through them with ‹ ›</source>
         <translation>在一个批次中同时生成这个回答的 {0} 个新版本：问题只读取一次，每个版本有自己的种子；用 ‹ › 翻看</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="127"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="129"/>
         <source>Answer without thinking</source>
         <translation>不思考直接回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="130"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="132"/>
         <source>Generate this answer again with the thinking block closed at once (the same seed and settings), as a new version, and show both answers side by side from the first token where they part</source>
         <translation>立即关闭思考块、以相同的种子和设置重新生成这个回答（作为新版本），并从两者分开的第一个词元起并排显示两个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="136"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="138"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="136"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="138"/>
         <source>Copy this answer (its Markdown; the arrow: as plain text)</source>
         <translation>复制这条回答（Markdown 原文；点箭头可复制为纯文本）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="139"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="141"/>
         <source>Copy as Markdown</source>
         <translation>复制为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="140"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="142"/>
         <source>Copy as plain text</source>
         <translation>复制为纯文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="253"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="256"/>
         <source>generating…</source>
         <translation>正在生成…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="255"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="258"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="257"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="260"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="259"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="262"/>
         <source>failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="261"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="264"/>
         <source>forked at token {0}</source>
         <translation>在第 {0} 个 token 处分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="264"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="267"/>
         <source>{0} tokens, {1:.1f} tok/s</source>
         <translation>{0} 个 token，{1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="283"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="286"/>
         <source>Generate this answer again (a new version; the arrow: several at once, or without its thinking)</source>
         <translation>重新生成这个回答（新版本；箭头：一次生成多个，或不带思考）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="291"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="294"/>
         <source>✓ valid JSON</source>
         <translation>✓ 有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="292"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="295"/>
         <source>✓ valid JSON, matches the schema</source>
         <translation>✓ 有效的 JSON，符合 JSON Schema</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="293"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="296"/>
         <source>✓ complete under the grammar</source>
         <translation>✓ 按语法完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="294"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="297"/>
         <source>✗ not valid JSON: {0}</source>
         <translation>✗ 不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="295"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="298"/>
         <source>✗ does not match the schema: {0}</source>
         <translation>✗ 不符合 JSON Schema：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="296"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="299"/>
         <source>✗ the schema itself is not valid: {0}</source>
         <translation>✗ JSON Schema 本身无效：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="297"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="300"/>
         <source>✗ cut off before the grammar was complete (max tokens or stopped)</source>
         <translation>✗ 在语法完整之前被截断（达到最大 token 数或被停止）</translation>
     </message>
@@ -933,13 +933,13 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="195"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="374"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="376"/>
         <source>versus</source>
         <translation>对比</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="200"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="373"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="375"/>
         <source>Answer token</source>
         <translation>答案 token</translation>
     </message>
@@ -964,158 +964,158 @@
         <translation>修补后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="226"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="227"/>
         <source>Select a step of an answer and show it in the Layers or Attention dock first: causal tracing works on that step.</source>
         <translation>请先选择回答中的一步，并在“层”或“注意力”面板中显示它：因果追踪作用于这一步。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="236"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="238"/>
         <source>No step: select a token of an answer and open the Layers dock.</source>
         <translation>没有选中的步：请选择回答中的一个 token 并打开“层”面板。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="241"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="243"/>
         <source>Step {0} of the selected answer: {1} tokens of context, the token chosen {2}. Knocking out and patching change llama.cpp&apos;s own forward pass.</source>
         <translation>所选回答的第 {0} 步：上下文 {1} 个 token，选中的 token 为 {2}。敲除和修补改变的是 llama.cpp 自己的前向计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="274"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="280"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="276"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="282"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="281"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="283"/>
         <source>Causal tracing failed: {0}</source>
         <translation>因果追踪失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="295"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="297"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="326"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="328"/>
         <source>Name what to knock out: a head (23.4), or a layer&apos;s attn or ffn block (20.attn), several separated by commas.</source>
         <translation>请写出要敲除的对象：一个注意力头（23.4），或某层的 attn 或 ffn 模块（20.attn），多个用逗号分隔。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="338"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="340"/>
         <source>Knocking out {0}…</source>
         <translation>正在敲除 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="350"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="352"/>
         <source>Knocking out every head, one at a time…</source>
         <translation>正在逐一敲除每个注意力头…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="361"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="363"/>
         <source>Write both prompts first.</source>
         <translation>请先写好两个提示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="378"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="380"/>
         <source>Patching every layer at every position…</source>
         <translation>正在修补每一层的每个位置…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="379"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="381"/>
         <source>Patching one cell…</source>
         <translation>正在修补一个单元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="385"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="387"/>
         <source>the top-1 changes from {0} to {1}</source>
         <translation>首选从 {0} 变为 {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="387"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="389"/>
         <source>the top-1 stays {0}</source>
         <translation>首选仍为 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="391"/>
         <source>{0} knocked out ({1}): KL(model ‖ knocked out) = {2:.4f} nats; {3}: p {4} → {5} (Δ log p {6:+.3f}); {7}.</source>
         <translation>敲除 {0}（{1}）：KL(原模型 ‖ 敲除后) = {2:.4f} 纳特；{3}：p {4} → {5}（Δ log p {6:+.3f}）；{7}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="395"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="397"/>
         <source>Done in {0:.2f} s.</source>
         <translation>完成，用时 {0:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="403"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="405"/>
         <source>{0}.{1}: Δ log p {2:+.3f}, KL {3:.3f}{4}</source>
         <translation>{0}.{1}：Δ log p {2:+.3f}，KL {3:.3f}{4}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="404"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="406"/>
         <source>, top-1 → {0}</source>
         <translation>，首选 → {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="409"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="411"/>
         <source>{0} heads of layers {1}–{2} knocked out one at a time in {3:.1f} s. Colour: Δ log p of {4} (red: the head helps it, blue: it hurts it). Click a head for its effect and its attention.</source>
         <translation>逐一敲除了第 {1}–{2} 层的 {0} 个注意力头，用时 {3:.1f} 秒。颜色：{4} 的 Δ log p（红：该头帮助它，蓝：该头妨碍它）。点击一个头查看它的效果和注意力。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="413"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="415"/>
         <source>Head scan done.</source>
         <translation>注意力头扫描完成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="424"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="426"/>
         <source>The two prompts must have the same number of tokens: the clean one has {0}, the corrupted one {1}. Nothing was run.</source>
         <translation>两个提示的 token 数必须相同：干净提示有 {0} 个，损坏提示有 {1} 个。没有运行任何计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="432"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="434"/>
         <source>Layer {0}, position {1} patched: score {2:+.3f}.</source>
         <translation>已修补第 {0} 层、位置 {1}：得分 {2:+.3f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="437"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="439"/>
         <source>layer {0} at {1} ({2:+.2f})</source>
         <translation>第 {0} 层在 {1}（{2:+.2f}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="439"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="441"/>
         <source>{0} versus {1}: logit difference {2:+.2f} clean, {3:+.2f} corrupted. Colour: the clean run&apos;s residual stream at that layer and position written into the corrupted run (1 = the clean answer, 0 = the corrupted one). Strongest: {4}. Click a cell for its distribution.</source>
         <translation>{0} 对比 {1}：logit 差值干净时 {2:+.2f}，损坏时 {3:+.2f}。颜色：把干净运行在该层该位置的残差流写入损坏运行（1 = 干净的答案，0 = 损坏的答案）。最强：{4}。点击一个单元查看它的分布。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="445"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="447"/>
         <source>Patched {0} cells in {1:.1f} s.</source>
         <translation>已修补 {0} 个单元，用时 {1:.1f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="458"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="460"/>
         <source>The next answers are generated with {0} knocked out.</source>
         <translation>接下来的回答将在敲除 {0} 的情况下生成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="471"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="473"/>
         <source>Knock out heads and blocks, scan every head, patch activations</source>
         <translation>敲除注意力头和模块、扫描每个注意力头、修补激活</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="472"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="474"/>
         <source>&amp;Causal tracing…</source>
         <translation>因果追踪(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="481"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="483"/>
         <source>The next answers are generated with these heads knocked out (Causal tracing). Click to restore the model.</source>
         <translation>接下来的回答在敲除这些注意力头的情况下生成（因果追踪）。点击以恢复模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="490"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="492"/>
         <source>Knocked out: {0} ✕</source>
         <translation>已敲除：{0} ✕</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="498"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="500"/>
         <source>Causal tracing needs a local model: a server does not let anyone write into its forward pass.</source>
         <translation>因果追踪需要本地模型：服务器不允许任何人写入它的前向计算。</translation>
     </message>
@@ -1136,7 +1136,7 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="352"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="357"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个 token 都可以在右侧查看。</translation>
     </message>
@@ -1676,22 +1676,22 @@
 <context>
     <name>DiagnosisController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="224"/>
+        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="216"/>
         <source>This fix reloads the model: it needs a local model</source>
         <translation>此修复需要重新加载模型：需要本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="249"/>
+        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="241"/>
         <source>Applying the fix: {0}</source>
         <translation>正在应用修复：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="264"/>
+        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="256"/>
         <source>After the fix: the {0} is still there</source>
         <translation>修复之后：{0}仍然存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="266"/>
+        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="258"/>
         <source>After the fix: the {0} is gone</source>
         <translation>修复之后：{0}已经消失</translation>
     </message>
@@ -1965,73 +1965,73 @@
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="33"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="35"/>
         <source>No answer to export yet</source>
         <translation>还没有可导出的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="36"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="38"/>
         <source>Export trace</source>
         <translation>导出轨迹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="37"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="39"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="47"/>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="74"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="49"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="76"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="49"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="51"/>
         <source>Trace saved to {0}</source>
         <translation>轨迹已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="57"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="59"/>
         <source>Nothing to export yet</source>
         <translation>还没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="60"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="62"/>
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="62"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="64"/>
         <source>Markdown (*.md);;JSON, lossless with traces (*.json)</source>
         <translation>Markdown (*.md);;JSON，无损并含轨迹 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="76"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="78"/>
         <source>Conversation saved to {0}</source>
         <translation>对话已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="84"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="86"/>
         <source>Import conversations</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="85"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="87"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="92"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="94"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="95"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="97"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="97"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="99"/>
         <source>{0} conversation(s) imported</source>
         <translation>已导入 {0} 个对话</translation>
     </message>
@@ -2052,37 +2052,42 @@
 <context>
     <name>ForwardInspector</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="70"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="73"/>
         <source>The forward pass cannot be shown for this engine: a remote server does not expose the layers and attention of its model. Load a local GGUF model to see them.</source>
         <translation>此引擎无法显示前向传播：远程服务器不提供其模型的各层与注意力。请加载本地 GGUF 模型以查看。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="183"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="163"/>
+        <source>This answer was written by {0}: its forward pass can only be computed by that model. Load {0} to look inside it.</source>
+        <translation>这个回答由 {0} 生成：它的前向传播只能由该模型计算。加载 {0} 即可查看其内部。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="197"/>
         <source>Computing… (after the engine finishes the answer it is writing)</source>
         <translation>计算中…（等引擎写完当前回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="184"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="198"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="225"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="239"/>
         <source>The engine could not inspect this step: {0}</source>
         <translation>引擎无法检查这一步：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="240"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="254"/>
         <source>Not available for this model: {0}</source>
         <translation>此模型不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="267"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="281"/>
         <source>The engine could not compute this matrix: {0}</source>
         <translation>引擎无法计算此矩阵：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="316"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="330"/>
         <source>{0} at position {1} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
         <translation>位置 {1} 的 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
     </message>
@@ -2103,7 +2108,7 @@
 <context>
     <name>InspectorCoordinator</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/inspector_coordinator.py" line="67"/>
+        <location filename="../../app/logitscope/ui/controllers/inspector_coordinator.py" line="71"/>
         <source>No step selected — click a token in an answer</source>
         <translation>未选择步骤 — 点击回答中的某个 token</translation>
     </message>
@@ -2828,7 +2833,7 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="206"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
@@ -3183,77 +3188,77 @@
         <translation>引擎进程已崩溃</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="152"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="161"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="153"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="162"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="161"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="170"/>
         <source>This file cannot be loaded</source>
         <translation>无法加载此文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="182"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="191"/>
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="191"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="200"/>
         <source>Loading {0}…</source>
         <translation>正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="196"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="205"/>
         <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="204"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="213"/>
         <source>Model loaded in {0:.2f} s</source>
         <translation>模型已加载，用时 {0:.2f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="210"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="219"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="213"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="222"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="217"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="226"/>
         <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="221"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="230"/>
         <source>Connected to {0}</source>
         <translation>已连接到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="230"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="239"/>
         <source>The engine stopped responding</source>
         <translation>引擎已停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="231"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="240"/>
         <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
         <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="234"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="243"/>
         <source>The engine stopped. Use Model ▸ Reload model.</source>
         <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="238"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="247"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>

@@ -16,7 +16,7 @@ MARKDOWN = "Use **bold** and `code`:\n\n- one\n- two"
 
 def _bubble(qtbot, pieces: list[str]) -> AnswerBubble:
     steps = [s for i, text in enumerate(pieces) for s in chunk_steps(Chunk(text), i, 0.01)]
-    bubble = AnswerBubble(Turn("q", [Answer(steps, None, "stopped")]), [], False, "probability", False)
+    bubble = AnswerBubble(Turn("q", [Answer(steps, None, "stopped")]), lambda _answer: [], False, "probability", False)
     qtbot.addWidget(bubble)
     return bubble
 
@@ -40,7 +40,7 @@ CODE_ANSWER = "Try:\n\n```python\ndef f():\n\treturn 1\n```\n\nor in a shell:\n\
 
 def _done_bubble(qtbot, text: str) -> AnswerBubble:
     steps = list(chunk_steps(Chunk(text), 0, 0.01))
-    bubble = AnswerBubble(Turn("q", [Answer(steps, None, "done")]), [], False, "probability", False)
+    bubble = AnswerBubble(Turn("q", [Answer(steps, None, "done")]), lambda _answer: [], False, "probability", False)
     qtbot.addWidget(bubble)
     bubble.resize(600, 400)
     bubble.show()

@@ -167,7 +167,7 @@ SCHEMA = '{"type": "object", "properties": {"n": {"type": "integer"}}, "required
 def test_the_chat_marks_an_answer_under_a_grammar_or_schema(qtbot, settings, text, finish, mark):
     from logitscope.ui.chat.chat_view import AnswerBubble
 
-    bubble = AnswerBubble(_answer(settings, text, finish), [], False, "probability", False)
+    bubble = AnswerBubble(_answer(settings, text, finish), lambda _answer: [], False, "probability", False)
     qtbot.addWidget(bubble)
     status = bubble.status.text()
     if mark is None:

@@ -44,7 +44,7 @@ def answer(tmp_path_factory: pytest.TempPathFactory, demo_model: Path) -> tuple[
 def test_a_finished_answer_folds_its_thinking_away(qtbot, answer) -> None:
     steps, result, vocab = answer
     n_thinking = sum(s.thinking for s in steps)
-    bubble = AnswerBubble(Turn("why?", [Answer(list(steps), result, "done")]), vocab, False, "probability", False)
+    bubble = AnswerBubble(Turn("why?", [Answer(list(steps), result, "done")]), lambda _answer: vocab, False, "probability", False)
     qtbot.addWidget(bubble)
     bubble.show()
     assert not bubble.fold.isHidden() and bubble.fold.view.isHidden()   # folded
@@ -69,7 +69,7 @@ def test_while_it_streams_the_header_says_it_is_thinking(qtbot, answer) -> None:
     steps, result, vocab = answer
     n_thinking = sum(s.thinking for s in steps)
     streaming = Answer()
-    bubble = AnswerBubble(Turn("why?", [streaming]), vocab, False, "probability", False)
+    bubble = AnswerBubble(Turn("why?", [streaming]), lambda _answer: vocab, False, "probability", False)
     qtbot.addWidget(bubble)
     assert bubble.fold.isHidden()   # nothing yet
     for start in range(0, n_thinking, 5):
@@ -90,6 +90,6 @@ def test_while_it_streams_the_header_says_it_is_thinking(qtbot, answer) -> None:
 def test_an_answer_without_thinking_has_no_fold(qtbot, answer) -> None:
     steps, result, vocab = answer
     plain = [s for s in steps if not s.thinking]
-    bubble = AnswerBubble(Turn("why?", [Answer(plain, None, "stopped")]), vocab, False, "probability", False)
+    bubble = AnswerBubble(Turn("why?", [Answer(plain, None, "stopped")]), lambda _answer: vocab, False, "probability", False)
     qtbot.addWidget(bubble)
     assert bubble.fold.isHidden() and bubble.fold.n_steps == 0 and len(bubble.view.steps) == len(plain)

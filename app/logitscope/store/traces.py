@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import overload
 
 from logitscope.base.errors import StoreError
 from logitscope.protocol.trace import StepRecord, unpack_step
@@ -33,19 +34,29 @@ def referenced_tokens(steps: Sequence[StepRecord]) -> set[int]:
     return ids
 
 
-class PieceVocab:
+class PieceVocab(Sequence[bytes]):
     """The `vocab` argument of `step_to_json`, made of stored pieces: vocab[token] -> bytes.
 
-    A token without a stored piece reads as b"" (only possible for hand-made imports)."""
+    A token without a stored piece reads as b"" (only possible for hand-made imports). Its length reaches past
+    the largest stored id, as a vocabulary's does past every id (views check `0 <= token < len(vocab)`)."""
 
     def __init__(self, pieces: Mapping[int, bytes]) -> None:
         self._pieces = pieces
+        self._length = max(pieces, default=-1) + 1
 
-    def __getitem__(self, token: int) -> bytes:
+    @overload
+    def __getitem__(self, token: int) -> bytes: ...
+
+    @overload
+    def __getitem__(self, token: slice) -> list[bytes]: ...
+
+    def __getitem__(self, token: int | slice) -> bytes | list[bytes]:
+        if isinstance(token, slice):
+            return [self._pieces.get(t, b"") for t in range(*token.indices(self._length))]
         return self._pieces.get(int(token), b"")
 
     def __len__(self) -> int:
-        return len(self._pieces)
+        return self._length
 
 
 def model_row_id(conn: sqlite3.Connection, model: ModelIdentity) -> int:

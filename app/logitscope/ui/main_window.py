@@ -27,7 +27,7 @@ from logitscope.ui.causal import dialog as causal_dialog
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
 from logitscope.ui.compare import action as compare_action
-from logitscope.ui.controllers import chat_settings, drafting
+from logitscope.ui.controllers import answer_vocab, chat_settings, drafting
 from logitscope.ui.controllers.attachments import AttachmentController
 from logitscope.ui.controllers.chat_commands import ChatCommands
 from logitscope.ui.controllers.diagnosis import DiagnosisController
@@ -125,7 +125,9 @@ class MainWindow(QMainWindow):
             vocab_users=[self.chat.set_vocab, partial(setattr, self.distribution, "vocab"),
                          partial(setattr, self.tokenizer, "vocab"), partial(setattr, self.layers, "vocab"),
                          partial(setattr, self.attention, "vocab")])
-        services = SessionServices(self.sampler.settings_to_send, self.sampler.decode_options, self.models.name,
+        self.answer_vocab = answer_vocab.AnswerVocabulary(lambda: self.bridge.vocab, self.models.recorded_name, self.history)
+        self.chat.vocab_for = self.answer_vocab
+        services = SessionServices(self.sampler.settings_to_send, self.sampler.decode_options, self.models.recorded_name,
                                    self.models.identity, self.models.can_fork, steering=self.steering.steering)
         self.session = SessionController(self.bridge, self.history, services, parent=self)
         self.sidebar = ConversationSidebar(self.history, self.session)
@@ -133,10 +135,10 @@ class MainWindow(QMainWindow):
             self.history, self.session, self.sidebar, self.sampler, self.app_settings, self.show_error, self.statusMessage.emit, self)
         self.kv_map_feed = KvMapFeed(self.bridge, self.memory.kv_map, parent=self)
         self.inspector = InspectorCoordinator(self.distribution, self.waterfall, self.timeline, self.sampler.settings,
-                                              parent=self)
+                                              self.answer_vocab, parent=self)
         self.chat_commands = ChatCommands(self.session, self.bridge, self, self.show_error)
         self.files = FileActions(self, self.history, lambda: self.current, self.inspector.inspected_answer,
-                                 lambda: self.bridge.vocab, self.sidebar.add_imported)
+                                 self.answer_vocab, self.sidebar.add_imported)
 
     def _build_central(self) -> None:
         central = build_central(self.sidebar, self.model_box, self.chat, self.prompt, self.chat_settings.bar)
@@ -150,13 +152,13 @@ class MainWindow(QMainWindow):
         forward = {"layers": ForwardPage(self.layers), "attention": ForwardPage(self.attention)}
         # the badges, the Diagnosis dock, the one-click fix
         self.diagnosis = DiagnosisController(lambda: self.docks["diagnosis"], self.chat, self.timeline, self.session,
-                                             self.sampler, self.models, self.bridge, self.history, parent=self)
+                                             self.sampler, self.models, self.bridge, self.history, self.answer_vocab, self)
         panels = {**pages, "sampler": self.sampler, "memory": self.memory, "model_card": self.model_card,
                   "tokenizer": self.tokenizer, **forward, "diagnosis": self.diagnosis.panel,
                   "steering": self.steering.panel}
         self.docks = add_docks(self, dock_specs(panels), self._dock_visibility)
-        self.forward = ForwardInspector(self.bridge, self.inspector,
-                                        {key: (self.docks[key], page) for key, page in forward.items()}, parent=self)
+        self.forward = ForwardInspector(self.bridge, self.inspector, {key: (self.docks[key], page) for key, page in
+                                                                      forward.items()}, self.models.recorded_name, self)
         self.models.capable.append(self.forward)
 
     def _build_actions(self) -> None:
@@ -377,12 +379,10 @@ class MainWindow(QMainWindow):
 
     # -- title, status bar, actions ------------------------------------------------------------------------
     def _update_title(self) -> None:
-        name = self.models.name()
-        self.setWindowTitle(f"Logitscope — {name}" if name else "Logitscope")
+        self.setWindowTitle(f"Logitscope — {name}" if (name := self.models.name()) else "Logitscope")
 
     def _update_actions(self) -> None:
-        busy = self.session.busy
-        has_model = self.bridge.info is not None
+        busy, has_model = self.session.busy, self.bridge.info is not None
         self.send_button.setEnabled(has_model and not busy)
         self.stop_button.setEnabled(busy)  # the answer's Stop: other jobs have their own Cancel
         self.window_actions.stop.setEnabled(busy)

@@ -60,6 +60,7 @@ from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.causal.widgets import DistributionColumns, Heatmap
 from logitscope.ui.common.messages import translate_message
 from logitscope.ui.common.tokens import id_label, percent
+from logitscope.ui.window.screen_fit import resize_within_screen
 
 if TYPE_CHECKING:
     from logitscope.ui.controllers.forward_inspector import ForwardInspector
@@ -89,7 +90,7 @@ class CausalDialog(QDialog):
         self.action: QAction | None = None
         self.badge: QPushButton | None = None   # the status line's "Knocked out: …" (install)
         self.setWindowTitle(self.tr("Causal tracing"))
-        self.resize(1000, 660)
+        resize_within_screen(self, 1000, 660)
         layout = QVBoxLayout(self)
         self.target = QLabel()
         self.target.setWordWrap(True)
@@ -223,8 +224,9 @@ class CausalDialog(QDialog):
             self.status.setText(self.reason)
             return None
         if found is None:
-            self.status.setText(self.tr("Select a step of an answer and show it in the Layers or Attention dock "
-                                        "first: causal tracing works on that step."))
+            self.status.setText(self.forward.unavailable_reason() or self.tr(
+                "Select a step of an answer and show it in the Layers or Attention dock first: causal tracing works "
+                "on that step."))
             return None
         lens = found.inspection.lens
         chosen = lens.chosen if lens is not None else None
@@ -233,7 +235,8 @@ class CausalDialog(QDialog):
     def _describe_target(self) -> None:
         found = self.step()
         if found is None:
-            self.target.setText(self.tr("No step: select a token of an answer and open the Layers dock."))
+            self.target.setText(self.forward.unavailable_reason() or self.tr(
+                "No step: select a token of an answer and open the Layers dock."))
             return
         tokens = found.inspection.tokens
         lens = found.inspection.lens

@@ -88,11 +88,13 @@ class AnswerBubble(QFrame):
     withoutThinkingRequested = Signal()
     regenerateManyRequested = Signal(int)   # answers at once
 
-    def __init__(self, turn: Turn, vocab: Sequence[bytes], heatmap: bool, color_by: str, dark: bool,
-                 parent: QWidget | None = None, diagnose: Callable[[Answer], Diagnosis | None] | None = None) -> None:
+    def __init__(self, turn: Turn, vocab_for: Callable[[Answer | None], Sequence[bytes]], heatmap: bool, color_by: str,
+                 dark: bool, parent: QWidget | None = None,
+                 diagnose: Callable[[Answer], Diagnosis | None] | None = None) -> None:
+        """`vocab_for`: the bytes of an answer's token ids (its own model's: ui/controllers/answer_vocab.py)."""
         super().__init__(parent)
         self.setObjectName("answerBubble")
-        self.turn = turn
+        self.turn, self.vocab_for = turn, vocab_for
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         header = QHBoxLayout()
@@ -149,7 +151,7 @@ class AnswerBubble(QFrame):
         self.fold.view.forkOtherRequested.connect(self.forkOtherRequested)
         layout.addWidget(self.fold)
         self.view = TokenTextView(self)
-        self.view.vocab = vocab
+        self.view.vocab = vocab_for(turn.answer)
         self.view.heatmap, self.view.color_by, self.view.dark = heatmap, color_by, dark
         self.view.stepClicked.connect(lambda i: self.stepClicked.emit(i + self.fold.n_steps))
         self.view.forkRequested.connect(lambda i, token: self.forkRequested.emit(i + self.fold.n_steps, token))
@@ -180,6 +182,7 @@ class AnswerBubble(QFrame):
         answer = self.answer
         if answer is None:
             return
+        self.view.vocab = self.vocab_for(answer)   # versions may come from different models
         self.view.set_streaming(answer.status == "streaming")
         self._mirror_view()
         n_thinking = thinking_prefix(answer.steps)
@@ -338,7 +341,9 @@ class ChatView(QScrollArea):
         self._layout.addStretch(1)
         self.setWidget(self._inner)
         self.conversation: Conversation | None = None
-        self.vocab: Sequence[bytes] = ()
+        self.vocab: Sequence[bytes] = ()   # the loaded model's
+        # an answer's vocabulary (ui/controllers/answer_vocab.py): the loaded one unless the window says otherwise
+        self.vocab_for: Callable[[Answer | None], Sequence[bytes]] = lambda _answer: self.vocab
         self.heatmap = False
         self.color_by = "probability"
         self.dark = False
@@ -381,7 +386,8 @@ class ChatView(QScrollArea):
         user = UserBubble(turn.user, *self.conversation.question_versions(index), attachments=turn.attachments)
         user.editRequested.connect(lambda i=index: self.editRequested.emit(i))
         user.branchRequested.connect(lambda v, i=index: self.questionBranchRequested.emit(i, v))
-        answer = AnswerBubble(turn, self.vocab, self.heatmap, self.color_by, self.dark, diagnose=self.diagnose)
+        answer = AnswerBubble(turn, lambda shown: self.vocab_for(shown), self.heatmap, self.color_by, self.dark,
+                              diagnose=self.diagnose)
         answer.diagnosisRequested.connect(lambda i=index: self.diagnosisRequested.emit(i))
         answer.stepClicked.connect(lambda step, i=index: self.stepSelected.emit(i, step))
         answer.forkRequested.connect(lambda step, tok, i=index: self.forkRequested.emit(i, step, tok))
@@ -418,9 +424,10 @@ class ChatView(QScrollArea):
             bubble.refresh()
 
     def set_vocab(self, vocab: Sequence[bytes]) -> None:
+        """Another model loaded: each answer is named by its own model's vocabulary again (`vocab_for`)."""
         self.vocab = vocab
         for bubble in self.answers:
-            bubble.view.vocab = vocab
+            bubble.view.vocab = self.vocab_for(bubble.answer)
 
     def highlight_step(self, turn_index: int, step_index: int) -> bool:
         """Mark one answer token and scroll to it (a Markdown answer shows its tokens first)."""

@@ -25,7 +25,6 @@ from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.protocol.trace import Vocab
 from logitscope.session.conversation import Answer
 from logitscope.session.history import ChatHistory
-from logitscope.store.traces import PieceVocab
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.common.background import Background
@@ -45,11 +44,13 @@ class DiagnosisController(QObject):
 
     def __init__(self, dock: Callable[[], QDockWidget], chat: ChatView, timeline: TimelinePanel,
                  session: SessionController, sampler: SamplerPanel, models: ModelController, bridge: EngineBridge,
-                 history: ChatHistory, parent: QObject | None = None) -> None:
-        """`dock`: the Diagnosis dock, once the window has made it (around `self.panel`)."""
+                 history: ChatHistory, vocab_for: Callable[[Answer], Vocab], parent: QObject | None = None) -> None:
+        """`dock`: the Diagnosis dock, once the window has made it (around `self.panel`); `vocab_for`: the bytes
+        of an answer's token ids (its own model's: ui/controllers/answer_vocab.py)."""
         super().__init__(parent)
         self.panel, self._dock, self.chat, self.timeline = DiagnosisPanel(), dock, chat, timeline
         self.session, self.sampler, self.models, self.bridge, self.history = session, sampler, models, bridge, history
+        self.vocab_for = vocab_for
         self.bands: list[pg.LinearRegionItem] = []
         self._cache: weakref.WeakKeyDictionary[Answer, tuple[tuple[object, ...], Diagnosis]] = weakref.WeakKeyDictionary()
         self._after_reload: tuple[int, Finding] | None = None
@@ -141,16 +142,7 @@ class DiagnosisController(QObject):
             self.panel.findings.setCurrentRow(row)   # the finding the user was reading stays selected
 
     def _vocab(self, answer: Answer) -> Vocab | None:
-        """The loaded model's vocabulary for its own answers; for another model's (a saved conversation), the
-        token bytes the history kept with the answer."""
-        if self.bridge.vocab and answer.model_name == self.models.name():
-            return self.bridge.vocab
-        if answer.store_id is None:
-            return None
-        try:
-            return PieceVocab(self.history.store.load_trace(answer.store_id)[1])
-        except LogitscopeError:
-            return None
+        return self.vocab_for(answer) or None   # None: no bytes for its ids anywhere
 
     def show_turn(self, turn_index: int) -> None:
         """The badge was clicked: the dock comes to the front with that answer's diagnosis."""

@@ -21,11 +21,13 @@ class FileActions(QObject):
     notice = Signal(str)
 
     def __init__(self, parent_widget: QWidget, history: ChatHistory, current: Callable[[], Conversation],
-                 inspected_answer: Callable[[], Answer | None], vocab: Callable[[], Sequence[bytes]],
+                 inspected_answer: Callable[[], Answer | None], vocab_for: Callable[[Answer], Sequence[bytes]],
                  add_imported: Callable[[], int]) -> None:
+        """`vocab_for`: the bytes of an answer's token ids (its own model's: ui/controllers/answer_vocab.py)."""
         super().__init__(parent_widget)
         self.parent_widget, self.history = parent_widget, history
-        self.current, self.inspected_answer, self.vocab, self.add_imported = current, inspected_answer, vocab, add_imported
+        self.current, self.inspected_answer, self.vocab_for, self.add_imported = (current, inspected_answer, vocab_for,
+                                                                                  add_imported)
 
     def export_trace(self, path: str | None = None) -> bool:
         answer = self.inspected_answer()
@@ -37,7 +39,7 @@ class FileActions(QObject):
                                                   self.tr("JSON Lines (*.jsonl)"))
             if not path:
                 return False
-        vocab = self.vocab()
+        vocab = self.vocab_for(answer)
         lines = [dumps(step_to_json(s, vocab)) for s in answer.steps]
         if answer.result is not None:
             lines.append(dumps(result_to_json(answer.result)))

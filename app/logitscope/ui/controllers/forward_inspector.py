@@ -31,6 +31,7 @@ from logitscope.protocol.steering import knockouts_from_record, steering_from_re
 from logitscope.session.conversation import Answer
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.common.messages import translate_message
+from logitscope.ui.controllers.answer_vocab import written_by_another
 from logitscope.ui.controllers.inspector_coordinator import InspectorCoordinator
 from logitscope.ui.inspector.attention import AttentionPanel
 from logitscope.ui.inspector.attention_matrix import AttentionMatrixDialog
@@ -60,10 +61,12 @@ class ForwardInspector(QObject):
     inspected = Signal(object)          # the newest Inspected the docks show (the Steering dock reads its norms)
 
     def __init__(self, bridge: EngineBridge, coordinator: InspectorCoordinator,
-                 docks: dict[str, tuple[QDockWidget, ForwardPage]], parent: QObject | None = None) -> None:
-        """`docks`: "layers" and "attention", each its dock and the page inside it."""
+                 docks: dict[str, tuple[QDockWidget, ForwardPage]], loaded_name: Callable[[], str] = lambda: "",
+                 parent: QObject | None = None) -> None:
+        """`docks`: "layers" and "attention", each its dock and the page inside it; `loaded_name`: the loaded
+        model's name as answers record theirs (ModelController.recorded_name)."""
         super().__init__(parent)
-        self.bridge, self.coordinator, self.docks = bridge, coordinator, docks
+        self.bridge, self.coordinator, self.docks, self.loaded_name = bridge, coordinator, docks, loaded_name
         self.supported = True
         self.stopped = False                    # the window is closing: the bridge takes no more calls
         self.unsupported_text = self.tr(
@@ -128,8 +131,8 @@ class ForwardInspector(QObject):
         if step is None:
             self._show_message(visible, self.coordinator.pages["distribution"].empty_text())
             return
-        if not self.supported:
-            self._show_message(visible, self.unsupported_text)
+        if reason := self.unavailable_reason(step):
+            self._show_message(visible, reason)
             return
         wanted = {"layers": "lens", "attention": "attention"}
         views = {wanted[key] for key in visible}
@@ -149,6 +152,17 @@ class ForwardInspector(QObject):
                     self._timer.start(int(wait_ms) + 1)
                 return
         self._send(step, views, visible)
+
+    def unavailable_reason(self, step: InspectedStep | None = None) -> str:
+        """Why the selected step's forward pass cannot be shown ("" when it can): a remote engine, or an answer
+        another model wrote (its tokens mean other words to the loaded one)."""
+        step = step or self.selected_step()
+        if not self.supported:
+            return self.unsupported_text
+        if step is not None and written_by_another(step.answer, self.loaded_name()):
+            return self.tr("This answer was written by {0}: its forward pass can only be computed by that model. "
+                           "Load {0} to look inside it.").format(step.answer.model_name)
+        return ""
 
     @staticmethod
     def _has(inspected: Inspected, view: str) -> bool:

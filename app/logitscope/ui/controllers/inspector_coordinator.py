@@ -7,7 +7,7 @@ so in place of the panel, never the plots of a step from elsewhere.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QStackedWidget, QWidget
@@ -58,10 +58,14 @@ class InspectorCoordinator(QObject):
     shown = Signal()  # the panels were refreshed (another step, or new steps of the followed answer)
 
     def __init__(self, distribution: DistributionPanel, waterfall: WaterfallPanel, timeline: TimelinePanel,
-                 sampler_settings: Callable[[], SamplerSettings], parent: QObject | None = None) -> None:
+                 sampler_settings: Callable[[], SamplerSettings],
+                 vocab_for: Callable[[Answer | None], Sequence[bytes]] | None = None,
+                 parent: QObject | None = None) -> None:
+        """`vocab_for`: the bytes of an answer's token ids (its own model's: ui/controllers/answer_vocab.py);
+        None: the Distribution panel's own (the loaded model's)."""
         super().__init__(parent)
         self.distribution, self.waterfall, self.timeline = distribution, waterfall, timeline
-        self.sampler_settings = sampler_settings
+        self.sampler_settings, self.vocab_for = sampler_settings, vocab_for
         self.conversation = Conversation()
         self.selected: tuple[int, int | None] | None = None
         text = self.tr("No step selected — click a token in an answer")
@@ -130,6 +134,8 @@ class InspectorCoordinator(QObject):
         # the answer so far, for a preview's penalties and DRY windows (only a preview replays: a list of
         # every token, three times a second while streaming, would grow with the answer)
         recent = [s.token for s in answer.steps[:index]] if preview is not None else ()
+        if self.vocab_for is not None:
+            self.distribution.vocab = self.vocab_for(answer)
         return StepView(answer.steps[index], answer.settings, preview, recent, self.distribution.vocab or None)
 
     # -- what every panel shows ------------------------------------------------------------------------

@@ -127,6 +127,15 @@ class ModelController(QObject):
             return ""
         return model_display_name(info.card.path) if isinstance(info, ModelInfo) else f"{info.name} @ {info.base_url}"
 
+    def recorded_name(self) -> str:
+        """The name the history records an answer's model by (ModelIdentity.file_name), without reading the file:
+        what tells an answer of this model from another's (ui/controllers/answer_vocab.py)."""
+        info = self.info
+        if isinstance(info, RemoteModelInfo):
+            return f"{info.model} @ {info.base_url}"
+        last = self.bridge.local.last_load
+        return Path(last[0]).name if info is not None and last is not None else ""
+
     def identity(self) -> ModelIdentity | None:
         """What the history records as the producer of an answer: the model file, or the server and model."""
         info = self.info
