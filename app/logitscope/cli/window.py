@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     with quiet_on_failure():  # too little memory: one line, not shiboken's own traceback
         from logitscope.ui.app import run_window
 
-    return run_window(str(resolve_model(args.model)))
+    # without --model: the model used last, else the demo model (fetched only then: checking it reads 98 MB)
+    return run_window(str(resolve_model(args.model)) if args.model else None, lambda: str(resolve_model(None)))
 
 
 def register(sub: Subparsers) -> None:

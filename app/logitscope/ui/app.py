@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,20 +64,31 @@ def build_window(bridge: EngineBridge, settings: QSettings, dark: bool) -> MainW
 AUTOSEND_ENV = "LOGITSCOPE_AUTOSEND"  # tests: send this message once the model is loaded
 
 
-def run_window(model: str | None = None) -> int:
+def start_model(named: str | None, last: str, demo: Callable[[], str | None]) -> str | None:
+    """The model the window opens with: the one named on the command line, else the one used last (while its file
+    is there), else the demo model (`demo`: its path, fetched if need be; None when there is none)."""
+    if named:
+        return named
+    if last and Path(last).is_file():
+        return last
+    return demo()
+
+
+def run_window(model: str | None = None, demo: Callable[[], str | None] | None = None) -> int:
+    """`model`: named on the command line; `demo`: the demo model's path, fetched if need be (default: the file
+    when it is there)."""
     from logitscope.library.demo import demo_model_path
     from logitscope.store.settings import SettingsStore
     from logitscope.ui.main_window import MainWindow
 
-    app = create_app()
     settings = SettingsStore()
+    path = start_model(model, settings.app.last_model_path,
+                       demo or (lambda: str(demo_model_path()) if demo_model_path().exists() else None))
+    app = create_app()
     install_translator(app, settings.app.language)
     dark = apply_theme(app, settings.app.theme)
     window = MainWindow(dark=dark, app_settings=settings)
     window.show()
-    last = settings.app.last_model_path
-    path = model or (last if last and Path(last).exists() else None) or (
-        str(demo_model_path()) if demo_model_path().exists() else None)
     if path:
         window.open_model(path, settings.load_settings_for(path) or LoadSettings(n_ctx=4096), ask=False)
     else:
