@@ -59,6 +59,24 @@ def test_kill_9_during_generation(client):
     assert client.alive and client.pid != pid
 
 
+def test_an_engine_killed_between_calls_is_a_crash_not_an_empty_engine(client):
+    """Killed while idle (the OOM killer, kill -9): the next call says so, once, instead of starting a fresh
+    engine that answers "no model is loaded"; a load after it starts a fresh one."""
+    pid = client.pid
+    assert client.ended_with_model() is None                       # running: nothing to say
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.5)                                                  # dead (a zombie until it is waited for)
+    with pytest.raises(EngineCrashedError, match="SIGKILL"):
+        client.generate(GenerateRequest(prompt="Hi", options=DecodeOptions(max_tokens=2)))
+    assert client.ended_with_model() is None and not client.alive  # said once; nothing started meanwhile
+    client.reload()
+    assert client.alive and client.pid != pid
+    os.kill(client.pid, signal.SIGKILL)
+    time.sleep(0.5)
+    gone = client.ended_with_model()                                # what the window's watchdog asks
+    assert isinstance(gone, EngineCrashedError) and "SIGKILL" in str(gone) and client.ended_with_model() is None
+
+
 def test_hung_engine_is_detected_when_killed(client):
     """A hang is not a crash by itself; the caller kills it (e.g. the GUI's Stop after a timeout)."""
     threading.Timer(0.5, client.kill).start()

@@ -43,3 +43,18 @@ def test_stopped_engine_is_ended_and_the_partial_answer_stays(qtbot, real_window
     qtbot.waitUntil(lambda: not real_window.bridge.busy, timeout=10_000)
     assert ask(qtbot, real_window, "Still there?", max_tokens=4).steps
 
+
+
+def test_an_engine_killed_while_idle_is_said_at_once_and_reload_brings_it_back(qtbot, real_window):
+    """Killed between answers (the OOM killer, kill -9): the window says so within a second or so, as for a crash
+    mid-answer, instead of starting an empty engine at the next question and answering "no model is loaded"."""
+    pid = real_window.bridge.local.pid
+    with qtbot.waitSignal(real_window.bridge.engineCrashed, timeout=10_000):
+        os.kill(pid, signal.SIGKILL)
+    title, message = real_window.last_error
+    assert title == "The engine process crashed" and "SIGKILL" in message and "Reload" in message
+    assert real_window.windowTitle() == "Logitscope" and not real_window.send_button.isEnabled()
+    with qtbot.waitSignal(real_window.bridge.loaded, timeout=30_000):
+        real_window.reload_model()
+    qtbot.waitUntil(lambda: not real_window.bridge.busy, timeout=10_000)
+    assert ask(qtbot, real_window, "Still there?", max_tokens=4).steps

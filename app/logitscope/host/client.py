@@ -306,10 +306,31 @@ class EngineClient:
         err.log_tail = tail
         return err
 
+    def ended_with_model(self) -> errors.EngineCrashedError | None:
+        """The crash of an engine process that ended between calls (killed, out of memory) with a model loaded,
+        said once (the process is forgotten then); None while it runs, when it held no model, or while a call
+        is under way (that call reports it). Any thread: a watchdog asks while the engine is idle."""
+        if not self._call_lock.acquire(blocking=False):
+            return None
+        try:
+            return self._ended_with_model()
+        finally:
+            self._call_lock.release()
+
+    def _ended_with_model(self) -> errors.EngineCrashedError | None:
+        proc = self._proc
+        if proc is None or proc.poll() is None or self.info is None:
+            return None
+        return self._crashed()
+
     def call(self, method: str, on_progress: Callable[[float], None] | None = None,
              on_step: Callable[[Any], None] | None = None, **kwargs: Any) -> Any:
-        """`on_step` gets each StepRecord of the call's "steps" messages, or each BeamProgress of beam_search's."""
+        """`on_step` gets each StepRecord of the call's "steps" messages, or each BeamProgress of beam_search's.
+        A call to a model whose process ended since the last one fails with that crash (EngineCrashedError),
+        never with a fresh engine's "no model is loaded"; a load starts a fresh one."""
         with self._call_lock:
+            if method != "load" and (gone := self._ended_with_model()) is not None:
+                raise gone
             self.start()
             self._cancel.clear()  # a cancel meant for an earlier call
             token = getattr(self._token, "cancelled", None)

@@ -42,6 +42,7 @@ from logitscope.protocol.trace import GenerationResult
 # Steps reach the window 20 times a second: smooth text. Each drain wakes the GUI and repaints the answer;
 # bench --window --replay measured 25 a second at ~0.1 ms more GUI CPU per token (100 tok/s).
 REPAINT_INTERVAL_MS = 50
+WATCHDOG_INTERVAL_MS = 1_000   # how soon an engine process that died while idle is noticed
 CANCELLED = "cancelled"   # what a job dropped before it ran reports (the engine says the same when it stops one)
 # The kinds of job a cancel can name.
 JOB_CALL, JOB_GENERATE, JOB_LOAD, JOB_SCORE, JOB_BEAMS = "call", "generate", "load", "score", "beams"
@@ -90,6 +91,11 @@ class EngineBridge(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(REPAINT_INTERVAL_MS)
         self._timer.timeout.connect(self._drain)
+        # an engine that ends while idle (killed, out of memory) is said at once, as a crash mid-answer is
+        self._watchdog = QTimer(self)
+        self._watchdog.setInterval(WATCHDOG_INTERVAL_MS)
+        self._watchdog.timeout.connect(self._check_engine)
+        self._watchdog.start()
 
     # -- plumbing ----------------------------------------------------------------------------------
     def _submit(self, job: Callable[[], Any], kind: str = JOB_CALL, skipped: Callable[[], Any] | None = None,
@@ -298,6 +304,12 @@ class EngineBridge(QObject):
 
         return self._submit(job, kind, partial(failed, CANCELLED) if failed else None, started)
 
+    def _check_engine(self) -> None:
+        if self._shut_down or self.busy or self.remote is not None or self.info is None:
+            return
+        if isinstance(self.local, EngineClient) and (gone := self.local.ended_with_model()) is not None:
+            self._engine_ended(gone)()
+
     def _engine_ended(self, exc: EngineCrashedError) -> Callable[[], None]:
         """What to run on the GUI thread when an engine crashed or was ended: forget its model, say which."""
         def ended() -> None:
@@ -327,6 +339,7 @@ class EngineBridge(QObject):
 
     def shutdown(self) -> None:
         self._shut_down = True
+        self._watchdog.stop()
         self.client.cancel()
         self._pool.shutdown(wait=False, cancel_futures=True)
         self.local.close()
