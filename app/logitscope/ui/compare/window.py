@@ -42,6 +42,7 @@ from logitscope.ui.compare.inspector import TwoDistributions
 from logitscope.ui.compare.runner import ColumnRunner, is_cancel
 from logitscope.ui.compare.scale import KlLegend
 from logitscope.ui.compare.token_view import CompareTokenView
+from logitscope.ui.window.screen_fit import resize_within_screen
 
 ERROR_STYLE = "color: #c00000;"
 
@@ -81,7 +82,7 @@ class CompareWindow(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Compare two models"))
         self.setObjectName("CompareWindow")
-        self.resize(1300, 820)
+        resize_within_screen(self, 1300, 820)
         self.bridge, self._settings, self._options, self._system, self._model_name = (
             bridge, settings, options, system, model_name)
         self.second = SecondEngine(parent=self)

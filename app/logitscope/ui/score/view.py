@@ -55,6 +55,7 @@ from logitscope.ui.score.kl_target import KlTarget
 from logitscope.ui.score.summary import compare_html, kl_summary_html, summary_html
 from logitscope.ui.score.widgets import RankHistogram, ScoredText, ScoreLegend
 from logitscope.ui.window.layout import scroll_area
+from logitscope.ui.window.screen_fit import resize_within_screen
 
 if TYPE_CHECKING:
     from logitscope.ui.controllers.model import ModelController
@@ -94,7 +95,7 @@ class ScoreDialog(QDialog):
         self.running = False
         self.reason = ""          # why scoring is not possible now ("" when it is)
         self.setWindowTitle(self.tr("Score a text"))
-        self.resize(1000, 680)
+        resize_within_screen(self, 1000, 680)
         layout = QVBoxLayout(self)
         self.text = QPlainTextEdit()
         self.text.setPlaceholderText(self.tr("Paste a text here, or open a UTF-8 text file."))

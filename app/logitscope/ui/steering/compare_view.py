@@ -50,6 +50,7 @@ from logitscope.ui.steering.compare_run import (
 )
 from logitscope.ui.steering.compare_widgets import DistributionPair, KlPlot, LensPlot, LensTable, TextPane
 from logitscope.ui.steering.summary import SteeringSummary
+from logitscope.ui.window.screen_fit import resize_within_screen
 
 if TYPE_CHECKING:
     from logitscope.ui.steering.controller import SteeringController
@@ -102,7 +103,7 @@ class SteeringCompareDialog(QDialog):
         self._started = 0.0
         self.progressed.connect(self._progress)
         self.setWindowTitle(self.tr("Compare steering"))
-        self.resize(1100, 680)   # fits a 1280x720 screen
+        resize_within_screen(self, 1100, 680)
         layout = QVBoxLayout(self)
         self.what = QLabel(self.tr("Regenerates the selected answer without steering (A) and with it (B): the same "
                                    "question, the same sampler settings and seed."))
