@@ -803,319 +803,319 @@
 <context>
     <name>CausalDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="91"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="92"/>
         <source>Causal tracing</source>
         <translation>因果追踪</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="98"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="129"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="135"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="99"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="130"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="136"/>
         <source>Knock out</source>
         <translation>敲除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="99"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="100"/>
         <source>Head scan</source>
         <translation>注意力头扫描</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="100"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="197"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="101"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="198"/>
         <source>Patch</source>
         <translation>修补</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="109"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="110"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="110"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="111"/>
         <source>Stop within one evaluation (Esc)</source>
         <translation>在一次评估内停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="124"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="125"/>
         <source>heads and blocks, e.g. 23.4, 20.attn, 5.ffn</source>
         <translation>注意力头和模块，例如 23.4, 20.attn, 5.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="128"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="129"/>
         <source>zero</source>
         <translation>置零</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="128"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="129"/>
         <source>mean over the prompt</source>
         <translation>提示上的平均值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="131"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="132"/>
         <source>Keep knocked out for the next answers</source>
         <translation>在接下来的回答中保持敲除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="132"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="133"/>
         <source>Chat with the model with these heads and blocks zeroed; a badge in the status line restores it in one click</source>
         <translation>在这些注意力头和模块置零的情况下与模型聊天；状态栏中的标记一键即可恢复</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="142"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="143"/>
         <source>The model</source>
         <translation>原模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="142"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="143"/>
         <source>Knocked out</source>
         <translation>敲除后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="150"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="151"/>
         <source>Scan every head</source>
         <translation>扫描每个注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="151"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="152"/>
         <source>Knock out each head of each layer alone (one evaluation each) and rank them by how much the chosen token loses</source>
         <translation>逐一单独敲除每一层的每个注意力头（每个一次评估），并按所选 token 损失的多少排序</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="159"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="160"/>
         <source>The first layer whose heads are knocked out</source>
         <translation>敲除其注意力头的第一层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="160"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="161"/>
         <source>The last layer whose heads are knocked out</source>
         <translation>敲除其注意力头的最后一层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="163"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="164"/>
         <source>layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="163"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="164"/>
         <source>to</source>
         <translation>至</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="170"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="171"/>
         <source>head</source>
         <translation>注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="170"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="206"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="171"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="207"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="188"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="189"/>
         <source>the clean run&apos;s top token</source>
         <translation>干净运行的首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="190"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="191"/>
         <source>the corrupted run&apos;s top token</source>
         <translation>损坏运行的首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="191"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="192"/>
         <source>Clean prompt</source>
         <translation>干净提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="192"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="193"/>
         <source>Corrupted prompt</source>
         <translation>损坏提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="195"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="376"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="196"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="377"/>
         <source>versus</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="200"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="375"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="201"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="376"/>
         <source>Answer token</source>
         <translation>答案 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="206"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="207"/>
         <source>position</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="209"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="210"/>
         <source>Clean</source>
         <translation>干净</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="209"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="210"/>
         <source>Corrupted</source>
         <translation>损坏</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="209"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="210"/>
         <source>Patched</source>
         <translation>修补后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="227"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="228"/>
         <source>Select a step of an answer and show it in the Layers or Attention dock first: causal tracing works on that step.</source>
         <translation>请先选择回答中的一步，并在“层”或“注意力”面板中显示它：因果追踪作用于这一步。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="238"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="239"/>
         <source>No step: select a token of an answer and open the Layers dock.</source>
         <translation>没有选中的步：请选择回答中的一个 token 并打开“层”面板。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="243"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="244"/>
         <source>Step {0} of the selected answer: {1} tokens of context, the token chosen {2}. Knocking out and patching change llama.cpp&apos;s own forward pass.</source>
         <translation>所选回答的第 {0} 步：上下文 {1} 个 token，选中的 token 为 {2}。敲除和修补改变的是 llama.cpp 自己的前向计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="276"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="282"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="277"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="283"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="283"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="284"/>
         <source>Causal tracing failed: {0}</source>
         <translation>因果追踪失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="297"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="298"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="328"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="329"/>
         <source>Name what to knock out: a head (23.4), or a layer&apos;s attn or ffn block (20.attn), several separated by commas.</source>
         <translation>请写出要敲除的对象：一个注意力头（23.4），或某层的 attn 或 ffn 模块（20.attn），多个用逗号分隔。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="340"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="341"/>
         <source>Knocking out {0}…</source>
         <translation>正在敲除 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="352"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="353"/>
         <source>Knocking out every head, one at a time…</source>
         <translation>正在逐一敲除每个注意力头…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="363"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="364"/>
         <source>Write both prompts first.</source>
         <translation>请先写好两个提示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="380"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="381"/>
         <source>Patching every layer at every position…</source>
         <translation>正在修补每一层的每个位置…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="381"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="382"/>
         <source>Patching one cell…</source>
         <translation>正在修补一个单元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="387"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="388"/>
         <source>the top-1 changes from {0} to {1}</source>
         <translation>首选从 {0} 变为 {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="390"/>
         <source>the top-1 stays {0}</source>
         <translation>首选仍为 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="391"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="392"/>
         <source>{0} knocked out ({1}): KL(model ‖ knocked out) = {2:.4f} nats; {3}: p {4} → {5} (Δ log p {6:+.3f}); {7}.</source>
         <translation>敲除 {0}（{1}）：KL(原模型 ‖ 敲除后) = {2:.4f} 纳特；{3}：p {4} → {5}（Δ log p {6:+.3f}）；{7}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="397"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="398"/>
         <source>Done in {0:.2f} s.</source>
         <translation>完成，用时 {0:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="405"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="406"/>
         <source>{0}.{1}: Δ log p {2:+.3f}, KL {3:.3f}{4}</source>
         <translation>{0}.{1}：Δ log p {2:+.3f}，KL {3:.3f}{4}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="407"/>
         <source>, top-1 → {0}</source>
         <translation>，首选 → {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="411"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="412"/>
         <source>{0} heads of layers {1}–{2} knocked out one at a time in {3:.1f} s. Colour: Δ log p of {4} (red: the head helps it, blue: it hurts it). Click a head for its effect and its attention.</source>
         <translation>逐一敲除了第 {1}–{2} 层的 {0} 个注意力头，用时 {3:.1f} 秒。颜色：{4} 的 Δ log p（红：该头帮助它，蓝：该头妨碍它）。点击一个头查看它的效果和注意力。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="415"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="416"/>
         <source>Head scan done.</source>
         <translation>注意力头扫描完成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="426"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="427"/>
         <source>The two prompts must have the same number of tokens: the clean one has {0}, the corrupted one {1}. Nothing was run.</source>
         <translation>两个提示的 token 数必须相同：干净提示有 {0} 个，损坏提示有 {1} 个。没有运行任何计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="434"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="435"/>
         <source>Layer {0}, position {1} patched: score {2:+.3f}.</source>
         <translation>已修补第 {0} 层、位置 {1}：得分 {2:+.3f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="439"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="440"/>
         <source>layer {0} at {1} ({2:+.2f})</source>
         <translation>第 {0} 层在 {1}（{2:+.2f}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="441"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="442"/>
         <source>{0} versus {1}: logit difference {2:+.2f} clean, {3:+.2f} corrupted. Colour: the clean run&apos;s residual stream at that layer and position written into the corrupted run (1 = the clean answer, 0 = the corrupted one). Strongest: {4}. Click a cell for its distribution.</source>
         <translation>{0} 对比 {1}：logit 差值干净时 {2:+.2f}，损坏时 {3:+.2f}。颜色：把干净运行在该层该位置的残差流写入损坏运行（1 = 干净的答案，0 = 损坏的答案）。最强：{4}。点击一个单元查看它的分布。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="447"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="448"/>
         <source>Patched {0} cells in {1:.1f} s.</source>
         <translation>已修补 {0} 个单元，用时 {1:.1f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="460"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="461"/>
         <source>The next answers are generated with {0} knocked out.</source>
         <translation>接下来的回答将在敲除 {0} 的情况下生成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="473"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="474"/>
         <source>Knock out heads and blocks, scan every head, patch activations</source>
         <translation>敲除注意力头和模块、扫描每个注意力头、修补激活</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="474"/>
-        <source>&amp;Causal tracing…</source>
-        <translation>因果追踪(&amp;C)…</translation>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="475"/>
+        <source>C&amp;ausal tracing…</source>
+        <translation>因果追踪(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="483"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="484"/>
         <source>The next answers are generated with these heads knocked out (Causal tracing). Click to restore the model.</source>
         <translation>接下来的回答在敲除这些注意力头的情况下生成（因果追踪）。点击以恢复模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="492"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="493"/>
         <source>Knocked out: {0} ✕</source>
         <translation>已敲除：{0} ✕</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="500"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="501"/>
         <source>Causal tracing needs a local model: a server does not let anyone write into its forward pass.</source>
         <translation>因果追踪需要本地模型：服务器不允许任何人写入它的前向计算。</translation>
     </message>
@@ -1246,8 +1246,8 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/compare/action.py" line="30"/>
-        <source>Compare &amp;two models…</source>
-        <translation>比较两个模型(&amp;T)…</translation>
+        <source>Compare t&amp;wo models…</source>
+        <translation>比较两个模型(&amp;W)…</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/compare/action.py" line="37"/>
@@ -1265,148 +1265,148 @@
         <translation>两个模型无法同时放入内存：A 约需 {0}，B 约需 {1}（共 {2}），而本机内存为 {3}，加载 A 后现在空闲 {4}。请为 B 选择更小的模型、更小的上下文或量化的 KV 缓存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="82"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="83"/>
         <source>Compare two models</source>
         <translation>比较两个模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="110"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="111"/>
         <source>Load B</source>
         <translation>加载 B</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="111"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="112"/>
         <source>Start B&apos;s engine process with this model and these settings (Send does it too).</source>
         <translation>用此模型和这些设置启动 B 的引擎进程（“发送”也会启动它）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="125"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="126"/>
         <source>A</source>
         <translation>A</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="125"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="126"/>
         <source>A (its trace)</source>
         <translation>A（它的轨迹）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="126"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="127"/>
         <source>B, reading A&apos;s tokens</source>
         <translation>B，读取 A 的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="127"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="128"/>
         <source>B</source>
         <translation>B</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="127"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="128"/>
         <source>B (its trace)</source>
         <translation>B（它的轨迹）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="136"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="137"/>
         <source>B reads A&apos;s tokens</source>
         <translation>B 读取 A 的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="138"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="139"/>
         <source>Force A&apos;s prompt and answer through B: per token KL(A‖B), top-1 agreement and Δp, drawn under A&apos;s text</source>
         <translation>让 A 的提示和回答强制通过 B：逐词元的 KL(A‖B)、首选是否一致及 Δp，画在 A 的文字下方</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="148"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="149"/>
         <source>One question for both models… (Ctrl+Enter to send)</source>
         <translation>给两个模型的同一个问题…（Ctrl+Enter 发送）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="151"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="152"/>
         <source>Send to both</source>
         <translation>发送给两者</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="152"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="153"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="180"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="181"/>
         <source>Loading B… {0:.0%}</source>
         <translation>正在加载 B… {0:.0%}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="213"/>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="254"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="214"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="255"/>
         <source>Load a local model first: it is column A.</source>
         <translation>请先加载一个本地模型：它是 A 列。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="216"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="217"/>
         <source>Choose the model file for column B.</source>
         <translation>请选择 B 列的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="219"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="220"/>
         <source>Loading B…</source>
         <translation>正在加载 B…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="231"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="232"/>
         <source>B is ready: {0}</source>
         <translation>B 已就绪：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="240"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="241"/>
         <source>B could not be loaded: {0}</source>
         <translation>无法加载 B：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="268"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="269"/>
         <source>Not sent: {0}</source>
         <translation>未发送：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="314"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="315"/>
         <source>{0}&apos;s answer failed: {1}</source>
         <translation>{0} 的回答失败：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="328"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="329"/>
         <source>B is reading A&apos;s tokens…</source>
         <translation>B 正在读取 A 的词元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="342"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="343"/>
         <source>B reading A&apos;s {0} tokens: mean KLD {1:.5f} nats (max {2:.4f}) · same top-1 {3:.1%} · mean Δp {4:+.4f}</source>
         <translation>B 读取 A 的 {0} 个词元：平均 KLD {1:.5f} 纳特（最大 {2:.4f}）· 首选相同 {3:.1%} · 平均 Δp {4:+.4f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="345"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="346"/>
         <source>B would have chosen every token as A did</source>
         <translation>B 会和 A 选择每一个相同的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="348"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="349"/>
         <source>first divergence at token {0} “{1}”</source>
         <translation>首次分歧在第 {0} 个词元“{1}”</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="354"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="355"/>
         <source>B could not read A&apos;s tokens: {0}</source>
         <translation>B 无法读取 A 的词元：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="372"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="373"/>
         <source>A: {0} · {1}</source>
         <translation>A：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="378"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="379"/>
         <source>B: {0} · {1}</source>
         <translation>B：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="390"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="391"/>
         <source>{0} tokens · {1:.1f} tokens/s</source>
         <translation>{0} 个词元 · 每秒 {1:.1f} 个词元</translation>
     </message>
@@ -2799,13 +2799,13 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/window/menus.py" line="101"/>
-        <source>Export conversation…</source>
-        <translation>导出对话…</translation>
+        <source>Export con&amp;versation…</source>
+        <translation>导出对话(&amp;V)…</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/window/menus.py" line="103"/>
-        <source>Import conversations…</source>
-        <translation>导入对话…</translation>
+        <source>&amp;Import conversations…</source>
+        <translation>导入对话(&amp;I)…</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/window/menus.py" line="113"/>
@@ -2913,7 +2913,7 @@
         <translation>重新加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/app.py" line="83"/>
+        <location filename="../../app/logitscope/ui/app.py" line="95"/>
         <source>No model yet: File ▸ Open model… (or run `logitscope models fetch-demo`)</source>
         <translation>尚无模型：文件 ▸ 打开模型…（或运行 `logitscope models fetch-demo`）</translation>
     </message>
@@ -4400,242 +4400,242 @@ Saved as {4}</source>
 <context>
     <name>ScoreDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="96"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="97"/>
         <source>Score a text</source>
         <translation>为文本评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="100"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="101"/>
         <source>Paste a text here, or open a UTF-8 text file.</source>
         <translation>在此粘贴文本，或打开一个 UTF-8 文本文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="105"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="106"/>
         <source>Open file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="108"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="109"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="110"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="111"/>
         <source>Sliding window</source>
         <translation>滑动窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="111"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="112"/>
         <source>llama.cpp perplexity (chunks)</source>
         <translation>llama.cpp 困惑度（分块）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="113"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="114"/>
         <source>Sliding window: every token is scored, each from as much of the text before it as the window holds.
 llama.cpp perplexity: the protocol of llama.cpp&apos;s llama-perplexity tool: the text is cut into chunks of the context size and only the second half of each chunk is scored (its figure is comparable with llama.cpp&apos;s).</source>
         <translation>滑动窗口：为每个词元打分，每个词元都根据窗口能容纳的尽可能多的前文来预测。
 llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按上下文大小切成块，只为每块的后一半打分（结果可与 llama.cpp 的对比）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="119"/>
-        <location filename="../../app/logitscope/ui/score/view.py" line="219"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="120"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="220"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="124"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="125"/>
         <source> tokens</source>
         <translation> 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="131"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="132"/>
         <source>Score</source>
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="134"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="135"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="135"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="136"/>
         <source>Stop the scoring (Esc)</source>
         <translation>停止评分（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="145"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="146"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="146"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="147"/>
         <source>rank (GLTR)</source>
         <translation>排名（GLTR）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="147"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="148"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="148"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="149"/>
         <source>difference (B − A)</source>
         <translation>差值（B − A）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="149"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="150"/>
         <source>Comparing two models: how much more (red) or less (blue) surprised model B was by each token than model A, in bits.</source>
         <translation>比较两个模型：模型 B 对每个词元比模型 A 多（红）或少（蓝）多少意外度，单位为比特。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="152"/>
-        <location filename="../../app/logitscope/ui/score/view.py" line="183"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="153"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="184"/>
         <source>KL divergence</source>
         <translation>KL 散度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="153"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="154"/>
         <source>Comparing by KL divergence: how far model B&apos;s next-token distribution was from model A&apos;s at each scored token, in nats; underlined where B&apos;s top-1 differs from A&apos;s.</source>
         <translation>按 KL 散度对比：在每个评分的词元处，模型 B 的下一词元分布与模型 A 的相差多远（纳特）；B 的首选与 A 的不同时加下划线。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="171"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="172"/>
         <source>&lt;b&gt;Ranks&lt;/b&gt; (tokens per bucket)</source>
         <translation>&lt;b&gt;排名&lt;/b&gt;（每个区间的 token 数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="181"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="182"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="186"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="187"/>
         <source>Top-1 differs</source>
         <translation>首选不同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="233"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="234"/>
         <source>Paste or open a text and press Score.</source>
         <translation>粘贴或打开文本，然后按“评分”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="202"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="203"/>
         <source>Open a text to score</source>
         <translation>打开要评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="203"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="204"/>
         <source>Text files (*.txt *.md);;All files (*)</source>
         <translation>文本文件 (*.txt *.md);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="212"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="213"/>
         <source>{0} holds no text to score.</source>
         <translation>{0} 中没有可评分的文本。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="215"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="216"/>
         <source>Opened {0} ({1:,} characters).</source>
         <translation>已打开 {0}（{1:,} 个字符）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="219"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="220"/>
         <source>Chunk</source>
         <translation>块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="252"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="253"/>
         <source>The KL divergence follows llama-perplexity&apos;s chunks: the mode is now llama.cpp perplexity (chunks).</source>
         <translation>KL 散度沿用 llama-perplexity 的分块：模式现在是 llama.cpp 困惑度（分块）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="276"/>
-        <location filename="../../app/logitscope/ui/score/view.py" line="278"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="277"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="279"/>
         <source>Scoring…</source>
         <translation>正在评分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="283"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="284"/>
         <source>Waiting for the chat&apos;s answer to finish (the model does one thing at a time)…</source>
         <translation>正在等待聊天回答结束（模型一次只做一件事）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="284"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="285"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>正在等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="316"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="317"/>
         <source>Scoring stopped: {0}</source>
         <translation>评分已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="327"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="328"/>
         <source>Starting a second engine process for {0}…</source>
         <translation>正在为 {0} 启动第二个引擎进程…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="334"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="335"/>
         <source>Loading {0} in a second engine process…</source>
         <translation>正在第二个引擎进程中加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="339"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="340"/>
         <source>Scoring with {0}…</source>
         <translation>正在用 {0} 打分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="365"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="366"/>
         <source>Another scoring is running: press Score once it is done (or cancel it).</source>
         <translation>另一项评分正在进行：等它完成（或取消它）后再按“评分”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="369"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="370"/>
         <source>Paste or open a text of at least {0:,} tokens (two chunks), then press Score: {1} compared with {2} by KL divergence.</source>
         <translation>粘贴或打开至少 {0:,} 个词元（两个分块）的文本，然后按“评分”：按 KL 散度对比 {1} 与 {2}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="379"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="380"/>
         <source>Load a model to compare it by KL divergence.</source>
         <translation>请先加载一个模型，才能按 KL 散度对比它。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="397"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="398"/>
         <source>Starting an engine process for {0}…</source>
         <translation>正在为 {0} 启动引擎进程…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="412"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="413"/>
         <source>1/2: loading {0}…</source>
         <translation>1/2：正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="413"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="414"/>
         <source>1/2: scoring with {0}, its distributions written to a temporary file ({1})… {2} %</source>
         <translation>1/2：正在用 {0} 评分，它的分布写入临时文件（{1}）… {2} %</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="415"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="416"/>
         <source>2/2: loading {0}…</source>
         <translation>2/2：正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="416"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="417"/>
         <source>2/2: scoring with {0} against {1}&apos;s distributions… {2} %</source>
         <translation>2/2：正在用 {0} 对照 {1} 的分布评分… {2} %</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="428"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="429"/>
         <source>{0:,} tokens compared by KL divergence in {1:.1f} s (both models, one after the other); the temporary file of {2}&apos;s distributions ({3}) is deleted.</source>
         <translation>用 KL 散度对比了 {0:,} 个词元，耗时 {1:.1f} 秒（两个模型先后运行）；{2} 的分布的临时文件（{3}）已删除。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="477"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="478"/>
         <source>{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).</source>
         <translation>{1:.2f} 秒内为 {0:,} 个 token 评分（{2:,.0f} token/秒）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="492"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="493"/>
         <source>Top-1 differs ({0:,})</source>
         <translation>首选不同（{0:,}）</translation>
     </message>
@@ -4717,22 +4717,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>没有 BOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="504"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="505"/>
         <source>Score a text: how surprising each token was to the model, perplexity, rank histogram</source>
         <translation>为文本评分：每个 token 对模型而言有多意外、困惑度、排名直方图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="506"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="507"/>
         <source>&amp;Score a text…</source>
         <translation>为文本评分(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="513"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="514"/>
         <source>Load a model to score a text.</source>
         <translation>请先加载模型再为文本评分。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="515"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="516"/>
         <source>Scoring needs a local model: a server does not give every token&apos;s rank.</source>
         <translation>评分需要本地模型：服务器不提供每个 token 的排名。</translation>
     </message>
@@ -4995,212 +4995,212 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SteeringCompareDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="104"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="105"/>
         <source>Compare steering</source>
         <translation>比较引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="107"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="108"/>
         <source>Regenerates the selected answer without steering (A) and with it (B): the same question, the same sampler settings and seed.</source>
         <translation>重新生成所选回答：不加引导 (A) 和加引导 (B)，问题、采样器设置和种子都相同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="112"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="113"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="116"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="117"/>
         <source>How long each answer may grow (the selected answer&apos;s length at first)</source>
         <translation>每个回答最多生成多长（初始为所选回答的长度）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="119"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="120"/>
         <source>Compare again</source>
         <translation>再次比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="120"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="121"/>
         <source>Regenerate the selected answer both ways, with the Steering dock as it is now (Ctrl+Return)</source>
         <translation>按引导面板当前的设置，以两种方式重新生成所选回答（Ctrl+Return）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="124"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="125"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="125"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="126"/>
         <source>Stop within one token (Esc)</source>
         <translation>在一个词元内停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="136"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="253"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="137"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="254"/>
         <source>Unsteered (A)</source>
         <translation>未引导 (A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="137"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="253"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="138"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="254"/>
         <source>Steered (B)</source>
         <translation>已引导 (B)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="161"/>
         <source>Distributions at the step</source>
         <translation>该步的分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="161"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="162"/>
         <source>Logit lens at the step</source>
         <translation>该步的 Logit 透镜</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="176"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="177"/>
         <source>Comparing steering needs a local model: a server cannot be steered.</source>
         <translation>比较引导需要本地模型：服务器无法被引导。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="177"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="178"/>
         <source>Load a model first.</source>
         <translation>请先加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="179"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="180"/>
         <source>Ask something first: Compare regenerates the selected answer (or the last one).</source>
         <translation>请先提问：比较会重新生成所选回答（或最后一个回答）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="192"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="193"/>
         <source>Nothing to compare with: turn steering on in the Steering dock (or select a steered answer).</source>
         <translation>没有可比较的内容：请在引导面板中打开引导（或选择一个已引导的回答）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="225"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="226"/>
         <source>B: {0}. Seed {1}.</source>
         <translation>B：{0}。种子 {1}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="227"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="228"/>
         <source>Unsteered (A)…</source>
         <translation>未引导 (A)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="238"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="239"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="254"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="255"/>
         <source>{0}: {1} of at most {2} tokens…</source>
         <translation>{0}：{1} / 最多 {2} 个词元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="263"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="269"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="264"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="270"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="264"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="265"/>
         <source>The comparison failed: {0}</source>
         <translation>比较失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="294"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="295"/>
         <source>control vectors {0}</source>
         <translation>控制向量 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="296"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="297"/>
         <source>LoRA {0}</source>
         <translation>LoRA {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="304"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="305"/>
         <source>&lt;b&gt;Unsteered (A)&lt;/b&gt;: {0} tokens</source>
         <translation>&lt;b&gt;未引导 (A)&lt;/b&gt;：{0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="305"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="306"/>
         <source>&lt;b&gt;Steered (B)&lt;/b&gt;: {0} tokens — {1}</source>
         <translation>&lt;b&gt;已引导 (B)&lt;/b&gt;：{0} 个词元 — {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="311"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="312"/>
         <source>Done: both answers and the comparison in {0:.1f} s. Click a token or a bar to see that step.</source>
         <translation>完成：两个回答和比较共用 {0:.1f} 秒。点击一个词元或一根柱子查看该步。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="321"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="322"/>
         <source>The two answers are the same, token for token.</source>
         <translation>两个回答逐词元完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="323"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="324"/>
         <source>The answers agree for {0} tokens; then one ends.</source>
         <translation>两个回答前 {0} 个词元相同，然后其中一个结束。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="326"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="327"/>
         <source>They part at token {0}: A chose {1} (p {2}), B chose {3} (p {4}).</source>
         <translation>它们在第 {0} 个词元处分开：A 选择了 {1}（p {2}），B 选择了 {3}（p {4}）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="331"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="332"/>
         <source>Along the steered answer: mean KL(A ‖ B) {0:.3f} nats (largest {1:.3f} at token {2}); its perplexity {3:.2f} unsteered, {4:.2f} steered.</source>
         <translation>沿已引导回答：平均 KL(A ‖ B) {0:.3f} 纳特（最大 {1:.3f}，在第 {2} 个词元）；其困惑度未引导时 {3:.2f}，引导时 {4:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="353"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="354"/>
         <source>Past the parting token, the comparison follows the steered answer: click a token of B.</source>
         <translation>分开之后，比较沿已引导回答进行：请点击 B 的词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="363"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="364"/>
         <source>the two runs read the same tokens up to here</source>
         <translation>到这里为止两次运行读取的词元相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="364"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="365"/>
         <source>both models read the steered answer up to here</source>
         <translation>到这里为止两个模型都读取已引导回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="366"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="367"/>
         <source>Token {0} of the steered answer ({1}): KL(A ‖ B) = {2:.3f} nats; the answer&apos;s token {3}: p {4} unsteered, {5} steered. Before any sampler stage; the runs&apos; choices in bold.</source>
         <translation>已引导回答的第 {0} 个词元（{1}）：KL(A ‖ B) = {2:.3f} 纳特；回答的词元 {3}：未引导 p {4}，引导 {5}。为任何采样阶段之前的分布；两次运行的选择以粗体显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="377"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="378"/>
         <source>Reading the logit lens at token {0}, unsteered and steered…</source>
         <translation>正在读取第 {0} 个词元处的 Logit 透镜（未引导和引导）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="385"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="386"/>
         <source>The logit lens failed: {0}</source>
         <translation>Logit 透镜失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="400"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="401"/>
         <source> The control vectors are added to the output of layers {0}–{1} (tinted).</source>
         <translation> 控制向量加到第 {0}–{1} 层的输出上（着色部分）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="403"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="404"/>
         <source>Token {0}: the rank and probability of each run&apos;s token after every layer, read through the output head, unsteered and steered.{1} {2}</source>
         <translation>第 {0} 个词元：每次运行所选词元在每一层之后经输出头读出的排名和概率，未引导与引导。{1} {2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="415"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="416"/>
         <source>Regenerate the selected answer with and without steering, side by side</source>
         <translation>以引导和不引导两种方式重新生成所选回答，并排显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="417"/>
-        <source>Compare &amp;steering…</source>
-        <translation>比较引导(&amp;S)…</translation>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="418"/>
+        <source>Compare steerin&amp;g…</source>
+        <translation>比较引导(&amp;G)…</translation>
     </message>
 </context>
 <context>

@@ -356,3 +356,14 @@ def test_an_engine_crash_is_reported_in_chinese_in_the_dialog_and_the_answer(chi
     assert w.last_error[1].startswith("引擎进程崩溃了（SIGKILL: 被杀死）")
     footer = w.chat.answers[-1].status.text()
     assert "引擎进程崩溃了（SIGKILL: 被杀死）" in footer and "crashed" not in footer, footer
+
+
+@pytest.mark.model
+def test_no_two_menu_entries_share_an_alt_letter_in_english_or_chinese(bare_window, chinese_window):
+    """Alt+letter picks one entry: the Model menu had C for Connect and Causal tracing, T for Throughput and
+    Compare two models, S for Score and Compare steering; File's Export and Import conversations had none."""
+    from tests.helpers.menus import shared_alt_letters, without_alt_letter
+
+    for window in (bare_window, chinese_window):
+        assert not shared_alt_letters(window.menuBar())
+        assert not without_alt_letter(window.menuBar())

@@ -472,7 +472,7 @@ def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, mode
     are kept knocked out (the session's next requests carry them)."""
     dialog = CausalDialog(bridge, forward, parent)
     tip = QCoreApplication.translate("CausalDialog", "Knock out heads and blocks, scan every head, patch activations")
-    action = actions.add(QCoreApplication.translate("CausalDialog", "&Causal tracing…"), lambda: dialog.open_on(),
+    action = actions.add(QCoreApplication.translate("CausalDialog", "C&ausal tracing…"), lambda: dialog.open_on(),
                          QKeySequence(SHORTCUT), tip)
     dialog.action = action
     model_menu.addAction(action)

@@ -27,7 +27,7 @@ def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, mode
     tip = QCoreApplication.translate(
         "CompareWindow", "One question to two models (or one model in two configurations) side by side, and "
                          "the KL divergence of A's answer under B, token by token")
-    action = actions.add(QCoreApplication.translate("CompareWindow", "Compare &two models…"), window.show,
+    action = actions.add(QCoreApplication.translate("CompareWindow", "Compare t&wo models…"), window.show,
                          QKeySequence(SHORTCUT), tip)
     model_menu.addAction(action)
 

@@ -415,7 +415,7 @@ def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, mode
                                    parent)
     tip = QCoreApplication.translate(
         "SteeringCompareDialog", "Regenerate the selected answer with and without steering, side by side")
-    dialog.action = actions.add(QCoreApplication.translate("SteeringCompareDialog", "Compare &steering…"),
+    dialog.action = actions.add(QCoreApplication.translate("SteeringCompareDialog", "Compare steerin&g…"),
                                 dialog.open_for_selected, QKeySequence(SHORTCUT), tip)
     model_menu.addAction(dialog.action)
     controller.panel.compareRequested.connect(dialog.open_for_selected)

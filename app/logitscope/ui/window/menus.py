@@ -98,9 +98,9 @@ def build_actions(registry: ActionRegistry, window: WindowCommands) -> WindowAct
                                                    "llama-server, vLLM or any OpenAI-compatible server")),
         about=add(QCoreApplication.translate("MainWindow", "&About Logitscope"), window.about),
         settings=add(QCoreApplication.translate("MainWindow", "&Settings…"), lambda: window.open_settings(), "Ctrl+,"),
-        export_chat=add(QCoreApplication.translate("MainWindow", "Export conversation…"),
+        export_chat=add(QCoreApplication.translate("MainWindow", "Export con&versation…"),
                         lambda: window.export_conversation()),
-        import_chats=add(QCoreApplication.translate("MainWindow", "Import conversations…"),
+        import_chats=add(QCoreApplication.translate("MainWindow", "&Import conversations…"),
                          lambda: window.import_conversations()),
     )
     actions.heatmap.setCheckable(True)
