@@ -157,3 +157,5 @@ def test_bench_batched_sizes_are_checked():
         proc = subprocess.run([sys.executable, "-m", "logitscope", "bench", "--batched", *args], capture_output=True,
                               text=True, timeout=60, check=False)
         assert proc.returncode == 2 and proc.stderr.startswith("error:") and "Traceback" not in proc.stderr, args
+        assert "lambda" not in proc.stderr, proc.stderr                # argparse named our parser once
+    assert "expected batch sizes separated by commas (1,2,4,8), not 'x'" in proc.stderr

@@ -108,6 +108,23 @@ def test_missing_prompt_is_a_usage_error():
     assert_clean_error(run("generate"), "required")
 
 
+@pytest.mark.parametrize("args,phrase", [(["--prompt", ""], "the prompt is empty"),
+                                         (["--chat", "  "], "the question is empty")])
+def test_an_empty_prompt_or_question_is_refused(args, phrase):
+    assert_clean_error(run("generate", *args), phrase)
+
+
+def test_the_windows_options_alone_open_the_window(monkeypatch):
+    """`logitscope --model X.gguf` (as llama.cpp's tools take it) is `logitscope window --model X.gguf`."""
+    from logitscope.cli import main as cli_main
+    from logitscope.cli import window
+
+    seen = []
+    monkeypatch.setattr(window, "run", lambda args: seen.append((args.command, args.model)) or 0)
+    monkeypatch.setattr(cli_main, "_command", lambda args: window.run)
+    assert cli_main.main(["--model", "x.gguf"]) == 0 and seen == [("window", "x.gguf")]
+
+
 @pytest.fixture(scope="module")
 def bad_files(tmp_path_factory, demo_model) -> dict[str, tuple[Path, str]]:
     return gguf_corpus.build(tmp_path_factory.mktemp("corpus"), demo_model)

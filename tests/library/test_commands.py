@@ -117,8 +117,8 @@ def test_a_fresh_process_reads_hf_endpoint_at_import(hub, sealed):
     assert "tiny-Q8_0.gguf" in proc.stderr and "verified" in proc.stderr
     proc = subprocess.run(cmd[:3] + ["pull", "test-org/Gated-GGUF", "tiny-Q4_K_M.gguf"], capture_output=True,
                           text=True, env=env, timeout=60)
-    assert proc.returncode == 2 and proc.stderr.strip().splitlines()[-1].startswith(
-        "error: test-org/Gated-GGUF is gated: accept its licence on")
+    assert proc.returncode == 2 and proc.stderr.splitlines()[0].startswith(   # one line, no blank line first
+        "error: test-org/Gated-GGUF is gated: accept its licence on") and len(proc.stderr.splitlines()) == 1
     assert "Traceback" not in proc.stderr
 
 

@@ -113,6 +113,14 @@ def run(args: argparse.Namespace) -> int:
     return run_bench(resolve_model(args.model), args)
 
 
+def batch_sizes(text: str) -> list[int]:
+    """-npl's value: batch sizes separated by commas."""
+    try:
+        return [int(n) for n in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected batch sizes separated by commas (1,2,4,8), not {text!r}") from None
+
+
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("bench", help="tokens/s: bare llama.cpp vs llama-cpp-python vs Logitscope")
     add_model_argument(p)
@@ -166,7 +174,7 @@ def register(sub: Subparsers) -> None:
     b = p.add_argument_group("with --batched (llama-batched-bench's names)")
     b.add_argument("-npp", dest="npp", type=int, default=128, metavar="N", help="prompt tokens (default 128)")
     b.add_argument("-ntg", dest="ntg", type=int, default=128, metavar="N", help="tokens generated (default 128)")
-    b.add_argument("-npl", dest="npl", type=lambda text: [int(n) for n in text.split(",")], default=[1, 2, 4, 8],
+    b.add_argument("-npl", dest="npl", type=batch_sizes, default=[1, 2, 4, 8],
                    metavar="B,B,...", help="answers decoded together (default 1,2,4,8; at most 8)")
     p.add_argument("--long", type=int, default=0, metavar="N",
                    help="with --window: one more run of N tokens, GUI CPU per token at its start and end")

@@ -61,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidSettingsError("--top must be >= 0")
     if args.system and not args.chat:
         raise InvalidSettingsError("--system needs --chat")
+    if args.chat is not None and not args.chat.strip():
+        raise InvalidSettingsError("the question is empty")   # as --prompt "": nothing to answer
     request = GenerateRequest(
         prompt=args.prompt,
         messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,

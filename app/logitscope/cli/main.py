@@ -57,7 +57,10 @@ def _command(args: argparse.Namespace) -> Run:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(list(argv) if argv else ["window"])  # no command: the window
+    argv = list(argv or ["window"])  # no command: the window
+    if argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv.insert(0, "window")     # `logitscope --model X.gguf`: the window's options alone
+    args = parser.parse_args(argv)
     if args.command == "window":  # (Qt's event loop would hold a Python handler back)
         return _run(args)
     previous = signal.signal(signal.SIGTERM, on_sigterm)  # as Ctrl+C: cleaned up, then one line and 143

@@ -136,6 +136,21 @@ def _cmd_files(args: argparse.Namespace) -> int:
     return 0
 
 
+class _ProgressLine:
+    """The download's progress, rewritten in place on stderr; ended with a newline only if one was drawn."""
+
+    def __init__(self) -> None:
+        self.drawn = False
+
+    def __call__(self, p: Any) -> None:
+        _progress_line(p)
+        self.drawn = True
+
+    def end(self) -> None:
+        if self.drawn:
+            print(file=sys.stderr)
+
+
 def _progress_line(p: Any) -> None:
     total = format_bytes(p.total_bytes) if p.total_bytes else "?"
     pct = f"{100 * p.done_bytes / p.total_bytes:5.1f}%" if p.total_bytes else ""
@@ -147,10 +162,11 @@ def _progress_line(p: Any) -> None:
 def _cmd_pull(args: argparse.Namespace) -> int:
     from logitscope.library.download import pull_model
 
+    progress = _ProgressLine()
     try:
-        result = pull_model(args.repo, args.file, revision=args.revision, progress=_progress_line)
+        result = pull_model(args.repo, args.file, revision=args.revision, progress=progress)
     finally:
-        print(file=sys.stderr)  # end the progress line, also on Ctrl-C or an error
+        progress.end()  # the progress line's newline, also on Ctrl-C or an error (none before an error line alone)
     note = "verified (SHA-256)" if result.verified else "not verified (the Hub gave no SHA-256)"
     done = "already there" if result.downloaded_bytes == 0 else f"downloaded {format_bytes(result.downloaded_bytes)}"
     print(f"{result.name}: {done}, {note}", file=sys.stderr)

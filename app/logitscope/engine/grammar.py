@@ -71,7 +71,8 @@ def _stderr_to(path: str) -> Iterator[None]:
 def _parse_reason(printed: str, logged: list[str]) -> str:
     m = re.search(r"error parsing grammar: (.+)", printed)
     if m:
-        return m.group(1).strip()
+        # llama.cpp quotes the rest of the grammar after "at": nothing when the grammar ended too soon
+        return re.sub(r" at$", " at the end of the grammar", m.group(1).strip())
     for line in logged:
         text = re.sub(r"^(\S+: )+", "", line.strip())
         if text and text != "failed to parse grammar":
