@@ -7513,8 +7513,8 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="290"/>
-        <source>the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); the text has {n_tokens}: use a smaller --n-ctx or a longer text</source>
-        <translation>分块困惑度在上下文为 {n_ctx} 时至少需要 {need} 个词元（2 块）；该文本只有 {n_tokens} 个：请使用更小的 --n-ctx 或更长的文本</translation>
+        <source>the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); the text has {n_tokens}: use a smaller context (chunk) or a longer text</source>
+        <translation>分块困惑度在上下文为 {n_ctx} 时至少需要 {need} 个词元（2 块）；该文本只有 {n_tokens} 个：请使用更小的上下文（块）或更长的文本</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="291"/>

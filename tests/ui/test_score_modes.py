@@ -61,5 +61,6 @@ def test_chunks_mode_on_a_short_text_says_why_in_one_line(qtbot, real_window) ->
     qtbot.waitUntil(lambda: not dialog.running, timeout=SCORE_TIMEOUT_MS)
     status = dialog.status.text()
     assert dialog.scored is None and "needs at least 512 tokens" in status and "\n" not in status
+    assert "--" not in status   # the window's words, not a command line flag
     dialog.mode.setCurrentIndex(dialog.mode.findData("window"))
     assert dialog.ctx_label.text() == "Window"

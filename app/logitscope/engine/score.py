@@ -360,7 +360,7 @@ class Scorer:
         if len(seq) < min_chunks * n_ctx:
             raise InvalidSettingsError(
                 "the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); "
-                "the text has {n_tokens}: use a smaller --n-ctx or a longer text",
+                "the text has {n_tokens}: use a smaller context (chunk) or a longer text",
                 need=2 * n_ctx, n_ctx=n_ctx, n_tokens=len(seq))
         first = n_ctx // 2
         plan: list[tuple[list[int], np.ndarray]] = []

@@ -287,7 +287,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "the base model's distributions of this text need {need} of temporary disk and {folder} has {free} free: score a shorter text"),
     QT_TRANSLATE_NOOP("messages", "the beam search found no hypothesis"),
     QT_TRANSLATE_NOOP("messages", "the chosen token does not fit the grammar"),
-    QT_TRANSLATE_NOOP("messages", "the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); the text has {n_tokens}: use a smaller --n-ctx or a longer text"),
+    QT_TRANSLATE_NOOP("messages", "the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); the text has {n_tokens}: use a smaller context (chunk) or a longer text"),
     QT_TRANSLATE_NOOP("messages", "the clean and the corrupted prompts are the same tokens: there is nothing to patch (every score would be 0 / 0)"),
     QT_TRANSLATE_NOOP("messages", "the clean and the corrupted prompts must have the same number of tokens (here {clean} and {corrupted}): patching copies position P of one into position P of the other"),
     QT_TRANSLATE_NOOP("messages", "the connection to {url} broke{cut} ({reason}): did the server stop?"),
