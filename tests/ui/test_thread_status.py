@@ -25,3 +25,18 @@ def test_the_thread_count_and_why_it_moved(qtbot) -> None:
     assert status.speed.text().endswith("· threads 2") and "follows the machine's load" in status.speed.toolTip()
     status.show_speed(TIMINGS, None, None)
     assert "threads" not in status.speed.text() and status.speed.toolTip() == ""
+
+
+def test_another_model_clears_the_last_answers_speed(qtbot) -> None:
+    """The speed shown is the last answer's, of the model that wrote it: after loading another model it went on
+    showing the old model's figures."""
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    status = StatusLine(bar)
+    status.show_model("SmolLM2-135M-Instruct", None, {})
+    status.show_speed(TIMINGS, None, None)
+    assert "tok/s" in status.speed.text()
+    status.show_model("SmolLM2-135M-Instruct", None, {"backend": "CPU"})   # the same model, its capabilities
+    assert "tok/s" in status.speed.text()
+    status.show_model("gemma-3-270m", None, {})
+    assert status.speed.text() == "" and status.speed.toolTip() == ""

@@ -25,9 +25,16 @@ class StatusLine(QObject):
             bar.addPermanentWidget(label)
         self._n_ctx: int | None = None
         self._used = 0
+        self._model_name: str | None = None   # the model the line shows (the speed belongs to it)
         self._context_update = Coalescer(STREAMING_CONTEXT_MS, lambda: self.show_context(self._used), self)
 
     def show_model(self, name: str, info: ModelInfo | RemoteModelInfo | None, caps: dict[str, object]) -> None:
+        """The model, its backend and context; another model's (or none) also clears the last answer's speed,
+        which was that of the model before."""
+        if name != self._model_name:
+            self.speed.clear()
+            self.speed.setToolTip("")
+            self._model_name = name
         self.model.setText(name or self.tr("no model"))
         backend = str(caps.get("backend", "…"))
         if isinstance(info, RemoteModelInfo):
