@@ -1957,9 +1957,14 @@
         <translation>你的消息（Ctrl+Enter 重新发送）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="23"/>
+        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="24"/>
         <source>Send again</source>
         <translation>重新发送</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/edit_message.py" line="47"/>
+        <source>Write a message to send</source>
+        <translation>请先写下要发送的消息</translation>
     </message>
 </context>
 <context>
@@ -4927,67 +4932,67 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="31"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="38"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="34"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="41"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="36"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="43"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="39"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="46"/>
         <source>{0} backend</source>
         <translation>{0} 后端</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="53"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="60"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="61"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="68"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="63"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="70"/>
         <source> · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation</source>
         <translation> · 草稿接受率 {0:.0%} · 每次计算 {1:.2f} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="68"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="75"/>
         <source>threads {0}</source>
         <translation>线程 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="71"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="78"/>
         <source>(was {0}: {1:.1f}× faster)</source>
         <translation>（原为 {0}：快 {1:.1f} 倍）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="72"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="79"/>
         <source>At token {0} another program was taking a core: {1} threads were {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时另一个程序占用了一个核心：{1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="74"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="81"/>
         <source>At token {0} a probe found {1} threads {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时试探发现 {1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="77"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="84"/>
         <source>The thread count follows the machine&apos;s load (a count chosen when loading fixes it)</source>
         <translation>线程数随机器负载自动调整（加载时指定线程数则固定不变）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="83"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="90"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>

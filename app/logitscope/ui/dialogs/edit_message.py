@@ -20,11 +20,15 @@ class EditMessageDialog(QDialog):
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         layout.addWidget(self.editor, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Send again"))
-        buttons.accepted.connect(self.accept)
+        self.send_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.send_button.setText(self.tr("Send again"))
+        buttons.accepted.connect(self.send)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        QShortcut(QKeySequence("Ctrl+Return"), self, self.accept)
+        QShortcut(QKeySequence("Ctrl+Return"), self, self.send)
+        # an emptied message cannot be sent: the button says so instead of closing the dialog with nothing sent
+        self.editor.textChanged.connect(self._allow_sending)
+        self._allow_sending()
         width, height = DEFAULT_SIZE
         if parent is not None:  # half the window, never smaller than the default
             width, height = max(width, parent.width() // 2), max(height, parent.height() // 2)
@@ -32,6 +36,15 @@ class EditMessageDialog(QDialog):
 
     def text(self) -> str:
         return self.editor.toPlainText()
+
+    def send(self) -> None:
+        if self.text().strip():
+            self.accept()
+
+    def _allow_sending(self) -> None:
+        empty = not self.text().strip()
+        self.send_button.setEnabled(not empty)
+        self.send_button.setToolTip(self.tr("Write a message to send") if empty else "")
 
     @classmethod
     def ask(cls, parent: QWidget, text: str) -> tuple[str, bool]:
