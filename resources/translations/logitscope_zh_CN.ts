@@ -382,183 +382,178 @@
 <context>
     <name>BeamsDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="136"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="139"/>
         <source>Beam search</source>
         <translation>束搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="140"/>
-        <source>What is the capital of France?</source>
-        <translation>法国的首都是哪里？</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="141"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="144"/>
         <source>Question:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="153"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="156"/>
         <source>Beams</source>
         <translation>束数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="153"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="156"/>
         <source>Length penalty α</source>
         <translation>长度惩罚 α</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="154"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="157"/>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="157"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="160"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="169"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="172"/>
         <source>Score = sum of log-probabilities / length^α (the end-of-text token counts).</source>
         <translation>得分 = 对数概率之和 / 长度^α（文本结束 token 也计入长度）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="173"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="176"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="173"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="176"/>
         <source>log p</source>
         <translation>log p</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="173"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="176"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="173"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="176"/>
         <source>Fate</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="192"/>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="208"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="195"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="211"/>
         <source>Ask a question and press Search.</source>
         <translation>输入问题后点击“搜索”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="217"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="220"/>
         <source>Write a question first.</source>
         <translation>请先输入问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="163"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="161"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="164"/>
         <source>Stop the search within one step (Esc)</source>
         <translation>在一步之内停止搜索（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="229"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="232"/>
         <source>The greedy and sampled answers first, then {0} beams…</source>
         <translation>先生成贪心和采样回答，然后用 {0} 个束搜索…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="242"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="245"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="276"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="279"/>
         <source>Step {0} of at most {1}: {2} beams kept (best cumulative log-prob {3:.3f}), {4} hypotheses finished…</source>
         <translation>第 {0} 步（最多 {1} 步）：保留 {2} 个束（最佳累计对数概率 {3:.3f}），已完成 {4} 个假设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="291"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="294"/>
         <source>The search failed: {0}</source>
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="296"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="299"/>
         <source>Cancelled after {0} steps: the tree shows the search so far; it has no winner.</source>
         <translation>已在 {0} 步后取消：树中显示的是目前为止的搜索，没有胜出者。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="298"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="301"/>
         <source>Cancelled before the first step.</source>
         <translation>在第一步之前已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="322"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="325"/>
         <source>stopped (cancelled)</source>
         <translation>已停止（取消）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="323"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="326"/>
         <source>pruned</source>
         <translation>已剪枝</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="323"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="326"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="323"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="326"/>
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="371"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="374"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="373"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="376"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
         <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="376"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="379"/>
         <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
         <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="379"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="382"/>
         <source>&lt;b&gt;Hypotheses kept&lt;/b&gt; (best score first):</source>
         <translation>&lt;b&gt;保留的假设&lt;/b&gt;（按得分从高到低）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="382"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="385"/>
         <source>&lt;b&gt;KV cells&lt;/b&gt; at the last step: {0} held, instead of {1} with a copy per beam; per beam: {2}</source>
         <translation>&lt;b&gt;KV 单元&lt;/b&gt;（最后一步）：共占用 {0} 个，若每个束各复制一份则需 {1} 个；每个束：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="384"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="387"/>
         <source>{0} cells ({1} shared)</source>
         <translation>{0} 个单元（{1} 个共享）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="386"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="389"/>
         <source>{0} steps, {1} candidates, {2:.2f} s.</source>
         <translation>{0} 步，{1} 个候选，{2:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="405"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="408"/>
         <source>&amp;Beam search…</source>
         <translation>束搜索(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="414"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="417"/>
         <source>Beam search needs a local model: a server cannot keep every hypothesis in sequences of its own.</source>
         <translation>束搜索需要本地模型：服务器无法把每个假设保存在各自的序列中。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/beams/view.py" line="403"/>
+        <location filename="../../app/logitscope/ui/beams/view.py" line="406"/>
         <source>Beam search on a question, the tree of hypotheses beside the greedy answer</source>
         <translation>对一个问题做束搜索：假设树与贪心解码的回答并排显示</translation>
     </message>

@@ -367,3 +367,11 @@ def test_no_two_menu_entries_share_an_alt_letter_in_english_or_chinese(bare_wind
     for window in (bare_window, chinese_window):
         assert not shared_alt_letters(window.menuBar())
         assert not without_alt_letter(window.menuBar())
+
+
+@pytest.mark.model
+def test_the_sample_questions_to_the_model_stay_in_english(chinese_window):
+    """Beam search's sample question was translated: the demo model answered the Chinese one with byte tokens."""
+    from logitscope.ui.beams.view import SAMPLE_QUESTION
+
+    assert chinese_window.beams_dialog.question.text() == SAMPLE_QUESTION == "What is the capital of France?"

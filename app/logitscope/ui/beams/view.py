@@ -74,6 +74,9 @@ WINNER_FOREGROUND = "#1f1f1f"  # the light background in the dark theme too: its
 PRUNED_FOREGROUND = "#9a9fa8"
 SHORTCUT = "Ctrl+Shift+B"
 TOKEN_COLUMN_WIDTH, MAX_TOKEN_COLUMN_WIDTH = 220, 360  # px: the tree's token column, at first and at most
+# A question to the model, not the window's words: left in English in every language (the demo model, like
+# many small models, answers English; a Chinese question made it spell out byte tokens).
+SAMPLE_QUESTION = "What is the capital of France?"
 
 
 @dataclass
@@ -137,7 +140,7 @@ class BeamsDialog(QDialog):
         self.resize(980, 640)
         layout = QVBoxLayout(self)
         form = QFormLayout()
-        self.question = QLineEdit(self.tr("What is the capital of France?"))
+        self.question = QLineEdit(SAMPLE_QUESTION)
         form.addRow(self.tr("Question:"), self.question)
         row = QHBoxLayout()
         self.beams = QSpinBox()
