@@ -3287,21 +3287,21 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="205"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="232"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="237"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="205"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="236"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="236"/>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
@@ -3317,7 +3317,7 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="98"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="205"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
         <source>Fits this machine?</source>
         <translation>本机可运行？</translation>
     </message>
@@ -3372,187 +3372,212 @@
         <translation>找到 {0} 个模型文件，其中 {1} 个可用。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="149"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="150"/>
+        <source>Logitscope</source>
+        <translation>Logitscope</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="150"/>
+        <source>your folder</source>
+        <translation>你的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="150"/>
+        <source>LM Studio</source>
+        <translation>LM Studio</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="151"/>
+        <source>Hugging Face cache</source>
+        <translation>Hugging Face 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="151"/>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="154"/>
         <source>fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="149"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="154"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="149"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="154"/>
         <source>does not fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="150"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="155"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="161"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="166"/>
         <source>{0} cannot be loaded: {1}</source>
         <translation>无法加载 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="170"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="175"/>
         <source>{0} belongs to {1}; Logitscope only removes files in its own models folder.</source>
         <translation>{0} 属于 {1}；Logitscope 只删除自己模型文件夹中的文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="173"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="178"/>
         <source>Remove model</source>
         <translation>移除模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="174"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="179"/>
         <source>Delete {0} ({1}) from disk?</source>
         <translation>要从磁盘删除 {0}（{1}）吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="187"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="192"/>
         <source>Search GGUF models, e.g. qwen2.5 instruct</source>
         <translation>搜索 GGUF 模型，例如 qwen2.5 instruct</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="190"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="195"/>
         <source>most downloaded</source>
         <translation>下载最多</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="190"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="195"/>
         <source>most liked</source>
         <translation>点赞最多</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="191"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="196"/>
         <source>most recent</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="193"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="198"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="195"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="200"/>
         <source>Access token…</source>
         <translation>访问令牌…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="236"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="246"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="246"/>
         <source>Downloads</source>
         <translation>下载量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="246"/>
         <source>Likes</source>
         <translation>点赞数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="241"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="246"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="205"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="211"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="216"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="213"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="218"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="249"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="254"/>
         <source>Searching the Hub for “{0}”…</source>
         <translation>正在 Hugging Face 上搜索“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="262"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="267"/>
         <source>{0} repositories.</source>
         <translation>{0} 个仓库。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="270"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="275"/>
         <source>Listing {0}…</source>
         <translation>正在列出 {0} 中的文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="286"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="291"/>
         <source>Listing files…</source>
         <translation>正在列出文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="303"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="308"/>
         <source> ({0} parts)</source>
         <translation>（{0} 个分片）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="308"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="313"/>
         <source>{0}: {1} GGUF model(s).</source>
         <translation>{0}：{1} 个 GGUF 模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="321"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="326"/>
         <source>Downloading {0}…</source>
         <translation>正在下载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="329"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="334"/>
         <source>, {0:.0f} s left</source>
         <translation>，剩余 {0:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="330"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="335"/>
         <source>{0} of {1}, {2}/s{3}</source>
         <translation>{0} / {1}，{2}/s{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="341"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="346"/>
         <source>{0} is ready ({1}, SHA-256 verified).</source>
         <translation>{0} 已就绪（{1}，SHA-256 已校验）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="349"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="354"/>
         <source>Download again to resume where it stopped.</source>
         <translation>再次下载即可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="353"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="358"/>
         <source>Hugging Face access token</source>
         <translation>Hugging Face 访问令牌</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="354"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="359"/>
         <source>For gated or private repositories (empty to remove):</source>
         <translation>用于受限或私有仓库（留空则移除）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="360"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="365"/>
         <source>Token saved.</source>
         <translation>令牌已保存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="363"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="368"/>
         <source>Token removed.</source>
         <translation>令牌已移除。</translation>
     </message>

@@ -31,6 +31,7 @@ def test_local_models_are_listed_with_fit_and_reasons(qtbot, models_window):
     assert table.item(rows[demo.name], 1).text().startswith("Q4_1")
     assert table.item(rows[broken.name], 1).text() == "not usable"
     assert "usable" in w.status.text() and len(names) == len(w.local)
+    assert table.item(rows[broken.name], 7).text() == "Logitscope"   # where it was found, in words (not "app")
 
 
 def test_load_and_remove_from_the_page(qtbot, models_window):

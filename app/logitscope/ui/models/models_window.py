@@ -141,9 +141,14 @@ class ModelsWindow(QDialog):
                 fit = m.fit
                 table.setItem(row, 6, _cell(self.verdict_label(fit.verdict) if fit else "?", translate_message(fit.summary) if fit else "",
                                             VERDICT_COLORS.get(fit.verdict if fit else "unknown")))
-            table.setItem(row, 7, _cell(m.source, where))
+            table.setItem(row, 7, _cell(self.source_label(m.source), where))
         usable = sum(m.card is not None for m in models)
         self.status.setText(self.tr("{0} model file(s) found, {1} usable.").format(len(models), usable))
+
+    def source_label(self, source: str) -> str:
+        """Where the file was found (library/discovery.py's SOURCES), in words."""
+        return {"app": self.tr("Logitscope"), "folder": self.tr("your folder"), "lmstudio": self.tr("LM Studio"),
+                "huggingface": self.tr("Hugging Face cache"), "ollama": self.tr("Ollama")}.get(source, source)
 
     def verdict_label(self, verdict: str) -> str:
         return {"fits": self.tr("fits"), "tight": self.tr("tight"), "does not fit": self.tr("does not fit"),
