@@ -5810,46 +5810,51 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/throughput/view.py" line="195"/>
+        <source>Measured with 1 thread, {1} tokens per answer.</source>
+        <translation>使用 1 个线程测量，每个回答 {1} 个词元。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="196"/>
         <source>Measured with {0} threads, {1} tokens per answer.</source>
         <translation>使用 {0} 个线程测量，每个回答 {1} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="201"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="202"/>
         <source>{0} answers together make {1:.1f}x the tokens per second of one ({2:.0f} against {3:.0f}), each answer at {4:.0f}.</source>
         <translation>{0} 个回答一起的每秒词元数是单个回答的 {1:.1f} 倍（{2:.0f} 对 {3:.0f}），每个回答 {4:.0f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="206"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="207"/>
         <source>Throughput was still growing at the largest batch measured.</source>
         <translation>在测量的最大批次上吞吐量仍在增长。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="208"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="209"/>
         <source>On this machine a batch adds less than {0:.0f} % to one answer&apos;s tokens per second.</source>
         <translation>在本机上，批处理为单个回答的每秒词元数增加不到 {0:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="210"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="211"/>
         <source>On this machine throughput stops growing at {0} answers at once: twice as many add less than {1:.0f} %.</source>
         <translation>在本机上，吞吐量在同时 {0} 个回答时停止增长：再加倍只增加不到 {1:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="218"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="219"/>
         <source>Tokens per second against the number of answers decoded together, measured on the loaded model</source>
         <translation>每秒词元数与同时解码的回答数的关系，在已加载的模型上测量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="220"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="221"/>
         <source>&amp;Throughput…</source>
         <translation>吞吐量(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="227"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="228"/>
         <source>Load a model to measure its throughput.</source>
         <translation>请先加载模型再测量吞吐量。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="229"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="230"/>
         <source>Throughput is measured on a local model: a server batches its own requests.</source>
         <translation>吞吐量在本地模型上测量：服务器自己对请求分批。</translation>
     </message>
@@ -7867,292 +7872,292 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>{shown} 的端口必须在 1 到 65535 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="356"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="357"/>
         <source>the prompt ({n_prompt} tokens) and {max_tokens} tokens of answer do not fit in the context of {n_ctx}: lower max tokens</source>
         <translation>提示（{n_prompt} 个 token）加上 {max_tokens} 个回答 token 超出了 {n_ctx} 的上下文：请减小最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="357"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="358"/>
         <source>the prompt is empty</source>
         <translation>提示词为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="358"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="359"/>
         <source>the prompt is {n_tokens} tokens but the context holds {n_ctx}; shorten it or load the model with a larger context</source>
         <translation>提示词有 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个；请缩短它，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="359"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="360"/>
         <source>the prompt takes 1 to 4096 tokens and each answer 2 to 1024</source>
         <translation>提示词取 1 到 4096 个词元，每个回答 2 到 1024 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="360"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="361"/>
         <source>the quantized model cannot replace the model it is made from: give another file name</source>
         <translation>量化后的模型不能替换它所来自的模型：请另给一个文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="361"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="362"/>
         <source>the quantized model needs about {need} on disk and {folder} has {free} free</source>
         <translation>量化后的模型约需 {need} 磁盘空间，而 {folder} 只有 {free} 可用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="362"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="363"/>
         <source>the reasoning budget must be -1 (unlimited), 0 (no thinking) or a number of tokens, not {value}</source>
         <translation>推理预算必须是 -1（不限）、0（不思考）或词元数，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="363"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="364"/>
         <source>the reasoning format must be one of {formats}, not {value!r}</source>
         <translation>推理格式必须是 {formats} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="364"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="365"/>
         <source>the recommended models list {path} has a bad entry: {m_id}</source>
         <translation>推荐模型列表 {path} 中有一个错误条目：{m_id}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="365"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="366"/>
         <source>the recommended models list {path} is unreadable: {exc}</source>
         <translation>推荐模型列表 {path} 无法读取：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="366"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="367"/>
         <source>the request to {url} failed{cut} ({kind}: {reason})</source>
         <translation>对 {url} 的请求失败了{cut}（{kind}：{reason}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="367"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="368"/>
         <source>the scale of {path} must be a finite number, not {scale}</source>
         <translation>{path} 的缩放系数必须是有限数，而不是 {scale}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="369"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="370"/>
         <source>the scoring mode must be one of {modes}, not {mode!r}</source>
         <translation>评分模式必须是 {modes} 之一，而不是 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="370"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="371"/>
         <source>the server address is empty (e.g. http://127.0.0.1:8080)</source>
         <translation>服务器地址为空（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="371"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="372"/>
         <source>the server ended the answer with finish_reason {reason!r}</source>
         <translation>服务器以 finish_reason {reason!r} 结束了回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="372"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="373"/>
         <source>the server kind must be one of {SERVER_KINDS}</source>
         <translation>服务器类型必须是 {SERVER_KINDS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="373"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="374"/>
         <source>the server reported an error: {data}</source>
         <translation>服务器报告了错误：{data}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="374"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="375"/>
         <source>the server sent more than max_tokens = {max_tokens} tokens: the answer was cut there</source>
         <translation>服务器发送的词元超过 max_tokens = {max_tokens}：回答在此截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="375"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="376"/>
         <source>the server sent no probabilities for {blind} of {n_steps} tokens</source>
         <translation>服务器没有发送 {n_steps} 个词元中 {blind} 个的概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="376"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="377"/>
         <source>the stream from {base_url} ended before the answer was complete (after {n_steps} tokens)</source>
         <translation>来自 {base_url} 的流在回答完成前就结束了（在 {n_steps} 个词元之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="377"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="378"/>
         <source>the text to score is empty</source>
         <translation>要评分的文本为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="378"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="379"/>
         <source>the thinking budget ({budget} tokens) closed the block before the model ended it: the answer may rest on reasoning it did not finish</source>
         <translation>思考预算（{budget} 个词元）在模型结束思考之前关闭了思考块：回答可能建立在未完成的推理之上</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="379"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="380"/>
         <source>the thinking budget ({budget}) was not applied: a remote server does its own thinking (llama-server&apos;s --reasoning-budget)</source>
         <translation>未应用思考预算（{budget}）：远程服务器自行控制思考（llama-server 的 --reasoning-budget）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="380"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="381"/>
         <source>the thinking goes round in circles: &quot;{block}&quot; {times} times in a row (steps {first}-{last})</source>
         <translation>思考在原地打转：“{block}”连续重复 {times} 次（第 {first}-{last} 步）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="381"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="382"/>
         <source>the trace has no token ids or raw candidates to replay</source>
         <translation>该轨迹没有可重放的词元 ID 或原始候选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="382"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="383"/>
         <source>the vocabulary has {n_vocab:,} tokens but the token embedding has {rows:,} rows</source>
         <translation>词表有 {n_vocab:,} 个词元，但词元嵌入有 {rows:,} 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="383"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="384"/>
         <source>there is no conversation with id {conversation_id}</source>
         <translation>没有 ID 为 {conversation_id} 的对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="384"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="385"/>
         <source>there is no message with id {message_id}</source>
         <translation>没有 ID 为 {message_id} 的消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="385"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="386"/>
         <source>there is no sampler preset {name!r}</source>
         <translation>没有采样预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="386"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="387"/>
         <source>there is no sampler preset {sampler_preset!r}</source>
         <translation>没有采样预设 {sampler_preset!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="387"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="388"/>
         <source>there is no saved preset {name!r}</source>
         <translation>没有已保存的预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="388"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="389"/>
         <source>there is no setting {name!r}</source>
         <translation>没有设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="390"/>
         <source>there is no token to inspect</source>
         <translation>没有可检视的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="390"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="391"/>
         <source>thinking cut by the budget</source>
         <translation>思考被预算截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="391"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="392"/>
         <source>thinking in circles</source>
         <translation>思考原地打转</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="392"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="393"/>
         <source>thinking never ended</source>
         <translation>思考从未结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="393"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="394"/>
         <source>this chat&apos;s max_tokens = {value!r} is invalid; ignored</source>
         <translation>此对话的 max_tokens = {value!r} 无效；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="394"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="395"/>
         <source>this chat&apos;s reasoning_budget = {value!r} is invalid; ignored</source>
         <translation>此对话的 reasoning_budget = {value!r} 无效；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="395"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="396"/>
         <source>this chat&apos;s settings are not an object; the defaults are used</source>
         <translation>此对话的设置不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="396"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
         <source>this chat&apos;s stop sequences are not a list of texts; ignored</source>
         <translation>此对话的停止序列不是文本列表；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
         <source>this chat&apos;s {key} is not a text; ignored</source>
         <translation>此对话的 {key} 不是文本；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
         <source>this engine cannot score texts: a remote server does not report every token&apos;s probability over the whole vocabulary; score with a local model</source>
         <translation>此引擎无法为文本评分：远程服务器不会报告每个词元在整个词表上的概率；请使用本地模型评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
         <source>this history export has version {version}; this Logitscope reads version {EXPORT_VERSION}</source>
         <translation>此历史导出文件的版本为 {version}；本 Logitscope 读取版本 {EXPORT_VERSION}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
         <source>this history was opened read-only</source>
         <translation>此历史以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
         <source>this is not a Logitscope history export (no &quot;format&quot;: &quot;logitscope-history&quot;)</source>
         <translation>这不是 Logitscope 历史导出文件（没有 &quot;format&quot;: &quot;logitscope-history&quot;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
         <source>this model has no chat template: a plain &apos;User:&apos; / &apos;Assistant:&apos; format was used, which the model may not know how to end; a model file with its own chat template answers better</source>
         <translation>此模型没有聊天模板：使用了纯文本的“User:”/“Assistant:”格式，模型可能不知道何时结束；带有自己聊天模板的模型文件回答得更好</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
         <source>this model has no chat template: using a plain &apos;User:&apos; / &apos;Assistant:&apos; format</source>
         <translation>此模型没有聊天模板：使用纯文本的“User:”/“Assistant:”格式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
         <source>this model uses a sliding attention window of {window} tokens on some layers, but which ones is not known here</source>
         <translation>此模型在部分层上使用 {window} 个词元的滑动注意力窗口，但这里不知道是哪些层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
         <source>this model&apos;s vocabulary has no token for a space: the prompts cannot be padded</source>
         <translation>此模型的词表中没有空格对应的词元：无法填充提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="407"/>
         <source>threads must be between 0 (all) and 1024, not {threads}</source>
         <translation>线程数必须在 0（全部）到 1024 之间，而不是 {threads}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="407"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="408"/>
         <source>throughput against the batch size is measured on a local model: a server batches its own requests</source>
         <translation>吞吐量与批大小的关系在本地模型上测量：服务器自己对请求分批</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="408"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="409"/>
         <source>tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="409"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
         <source>timeouts must be &gt; 0 and at most {MAX_TIMEOUT_S:g} seconds</source>
         <translation>超时必须 &gt; 0 且不超过 {MAX_TIMEOUT_S:g} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
         <source>token id {token} is not in the vocabulary (0 to {last})</source>
         <translation>词元 ID {token} 不在词表中（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
         <source>token {token} does not fit the grammar here</source>
         <translation>词元 {token} 在此处不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="413"/>
         <source>token {token} is not in the vocabulary (0..{last})</source>
         <translation>词元 {token} 不在词表中（0..{last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="417"/>
         <source>turn on DRY (multiplier {m}) without the sequence breakers {breakers}, which cut every repeat short</source>
         <translation>开启 DRY（乘数 {m}），并去掉截断每次重复的序列分隔符 {breakers}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="417"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="418"/>
         <source>turn on DRY (multiplier {m}), which penalizes repeating a sequence</source>
         <translation>开启 DRY（乘数 {m}），惩罚重复的序列</translation>
     </message>
@@ -8182,289 +8187,289 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>JSON schema 的 {key} 必须是数字，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="368"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="369"/>
         <source>the scoring context</source>
         <translation>评分上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="413"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="414"/>
         <source>top-k</source>
         <translation>前 k 个（top-k）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="414"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
         <source>top-n-sigma</source>
         <translation>top-n-sigma 截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
         <source>top-p</source>
         <translation>核采样（top-p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="418"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="419"/>
         <source>typical-p</source>
         <translation>典型采样（typical-p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="419"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="420"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="420"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="421"/>
         <source>unknown method {method}: mean or pca</source>
         <translation>未知方法 {method}：可用 mean 或 pca</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="421"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="422"/>
         <source>unknown sampler {name!r}: use {names}</source>
         <translation>未知的采样器 {name!r}：请使用 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="422"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="423"/>
         <source>unknown sort {sort!r}: use one of {SORTS}</source>
         <translation>未知的排序方式 {sort!r}：请使用 {SORTS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="423"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="424"/>
         <source>unreadable Ollama manifest {manifest}: {exc}</source>
         <translation>无法读取 Ollama 清单 {manifest}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="424"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="425"/>
         <source>weights {weights} + KV cache {about}{kv} at {n_ctx} tokens + compute {about}{compute}</source>
         <translation>权重 {weights} + KV 缓存 {about}{kv}（{n_ctx} 个词元）+ 计算 {about}{compute}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="425"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="426"/>
         <source>what is patched must be among {kinds}</source>
         <translation>被修补的对象必须是 {kinds} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="426"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="427"/>
         <source>without a chat delta</source>
         <translation>没有聊天增量（delta）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="427"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="428"/>
         <source>without a completion text</source>
         <translation>没有补全文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="428"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="429"/>
         <source>without flash attention a batch rounds attention slightly differently from one answer alone, so a near tie may go the other way; load with flash attention for answers identical to their seeds generated alone</source>
         <translation>不开启 Flash attention 时，批次计算注意力的舍入与单独一个回答略有不同，因此接近平局处可能走向另一边；开启 Flash attention 加载，回答就与用同一种子单独生成的完全相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="429"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="430"/>
         <source>without llama-server&apos;s content</source>
         <translation>没有 llama-server 的 content</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="430"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="431"/>
         <source>writing {path} failed: it did not come out the size its header says</source>
         <translation>写入 {path} 失败：它的大小与文件头所写的不符</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="431"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="432"/>
         <source>writing {path} failed: {reason}</source>
         <translation>写入 {path} 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="432"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="433"/>
         <source>{absurd} out-of-range probabilities from the server were left out (shown as unknown)</source>
         <translation>服务器发来的 {absurd} 个超出范围的概率已被忽略（显示为未知）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="433"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="434"/>
         <source>{base_url} ({kind_name}) cannot tokenize text</source>
         <translation>{base_url}（{kind_name}）不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="434"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="435"/>
         <source>{base_url} answered {path} with {said}</source>
         <translation>{base_url} 对 {path} 的回答是 {said}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="435"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
         <source>{base_url} applies its own chat template: the prompt&apos;s tokens are not known here</source>
         <translation>{base_url} 使用它自己的聊天模板：此处无法得知提示词的 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
         <source>{base_url} carries a user name and password and an API key was given too: both would be sent as the Authorization header; give one of them</source>
         <translation>{base_url} 带有用户名和密码，同时又给出了 API 密钥：两者都会作为 Authorization 头发送；请只给其中一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="438"/>
         <source>{base_url} chooses its own threads</source>
         <translation>{base_url} 自行选择线程数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="438"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="439"/>
         <source>{base_url} does not publish its vocabulary: alternatives are shown by their text</source>
         <translation>{base_url} 不公开其词表：候选词元按文本显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="439"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="440"/>
         <source>{base_url} has no model {model!r}; it serves: {models}</source>
         <translation>{base_url} 没有模型 {model!r}；它提供：{models}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="440"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="441"/>
         <source>{base_url} has no {path} ({said}): is this the right address of an OpenAI-compatible server?</source>
         <translation>{base_url} 没有 {path}（{said}）：这是 OpenAI 兼容服务器的正确地址吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="441"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="442"/>
         <source>{base_url} has no {path}: it cannot tokenize text</source>
         <translation>{base_url} 没有 {path}：它不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="442"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="443"/>
         <source>{base_url} lists no models: name one with --remote-model</source>
         <translation>{base_url} 没有列出任何模型：请用 --remote-model 指定一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="443"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="444"/>
         <source>{base_url} refused the request ({said}); {hint}</source>
         <translation>{base_url} 拒绝了请求（{said}）；{hint}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="444"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="445"/>
         <source>{base_url}/v1/models is not a model list: is this an OpenAI-compatible server?</source>
         <translation>{base_url}/v1/models 不是模型列表：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="445"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="446"/>
         <source>{base_url}{path} did not answer with JSON: is this an OpenAI-compatible server?</source>
         <translation>{base_url}{path} 的回答不是 JSON：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="446"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="447"/>
         <source>{base_url}{path} did not answer with a list of token ids</source>
         <translation>{base_url}{path} 的回答不是词元 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="447"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="448"/>
         <source>{base_url}{path} did not finish its answer within {timeout_s:g} s: the request was given up</source>
         <translation>{base_url}{path} 没有在 {timeout_s:g} 秒内完成回答：已放弃该请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="448"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="449"/>
         <source>{base_url}{path} sent more than {value} MiB: that is not the answer of an OpenAI-compatible server (is this the right address?)</source>
         <translation>{base_url}{path} 发送了超过 {value} MiB 的数据：这不是 OpenAI 兼容服务器的回答（地址正确吗？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="449"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="450"/>
         <source>{base_url}{wire_path} answered with {value}, not a stream of events: {value2}</source>
         <translation>{base_url}{wire_path} 的回答是 {value}，而不是事件流：{value2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="450"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="451"/>
         <source>{crashed}; its log ends with: {line}</source>
         <translation>{crashed}；其日志最后一行：{line}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="451"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="452"/>
         <source>{crashed}; llama.cpp gave up on a check: {check}</source>
         <translation>{crashed}；llama.cpp 的检查未通过：{check}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="452"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="453"/>
         <source>{dest_name} is already being downloaded</source>
         <translation>{dest_name} 已在下载中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="453"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="454"/>
         <source>{endpoint} does not answer like the Hugging Face Hub (no commit or ETag header): check HF_ENDPOINT and any proxy</source>
         <translation>{endpoint} 的回答不像 Hugging Face Hub（没有 commit 或 ETag 头）：请检查 HF_ENDPOINT 和代理设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="454"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="455"/>
         <source>{failed} would not change any step of the loop; {found}</source>
         <translation>{failed}不会改变循环中的任何一步；{found}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="455"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="456"/>
         <source>{filename} is ambiguous in {repo_id}: give its full path ({names})</source>
         <translation>{filename} 在 {repo_id} 中有歧义：请给出完整路径（{names}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="456"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="457"/>
         <source>{file} is damaged and cannot load: {problem}</source>
         <translation>{file} 已损坏，无法加载：{problem}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="457"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="458"/>
         <source>{file} is damaged and cannot load: {problem} ({more_problems})</source>
         <translation>{file} 已损坏，无法加载：{problem}（{more_problems}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="458"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="459"/>
         <source>{found_name} is not in Logitscope&apos;s models folder ({app_dir}) but in {source} ({found_path}); Logitscope never deletes other tools&apos; files: remove it with the tool that owns it</source>
         <translation>{found_name} 不在 Logitscope 的模型文件夹（{app_dir}）中，而在 {source}（{found_path}）中；Logitscope 从不删除其他工具的文件：请用拥有它的工具删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="459"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="460"/>
         <source>{key} has {n_values} values for {n_layer} layers</source>
         <translation>{key} 有 {n_values} 个值，但共有 {n_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="460"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="461"/>
         <source>{key} is missing</source>
         <translation>缺少 {key}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="461"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="462"/>
         <source>{key} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{key} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="462"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
         <source>{key} is {n_head_kv}: a {arch} model needs at least one KV head</source>
         <translation>{key} 为 {n_head_kv}：{arch} 模型至少需要一个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
         <source>{key} is {n_head}: a {arch} model needs attention heads</source>
         <translation>{key} 为 {n_head}：{arch} 模型需要注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
         <source>{malformed} malformed chunk(s) from the server were skipped</source>
         <translation>已跳过服务器发来的 {malformed} 个格式错误的数据块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
         <source>{model_name} is a split model but {repo_id} lacks part(s) {str}: it cannot be loaded</source>
         <translation>{model_name} 是分卷模型，但 {repo_id} 缺少第 {str} 部分：无法加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
         <source>{n_answers} answers at once need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the answers or max tokens</source>
         <translation>同时生成 {n_answers} 个回答需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机 {capacity} 的内存：请减少回答数或最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
         <source>{n_beams} beams need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the beams or max tokens</source>
         <translation>{n_beams} 个束需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请减少束数或最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
         <source>{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; the limit is {limit}: lower the beams or max tokens</source>
         <translation>{n_beams} 个束、每个 {max_tokens} 个 token 最多需要 {cells} 个 KV 单元，上限为 {limit}：请减少束数或最大 token 数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
         <source>{n_head} attention heads cannot share {n_head_kv} KV heads (head_count must be a multiple of head_count_kv)</source>
         <translation>{n_head} 个注意力头无法共享 {n_head_kv} 个 KV 头（head_count 必须是 head_count_kv 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
-        <source>{n_positive} positive prompts and {n_negative} negative ones: they pair up line by line</source>
-        <translation>{n_positive} 个正向提示词和 {n_negative} 个负向提示词：它们需按行一一配对</translation>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="356"/>
+        <source>the positive and negative prompts pair up line by line, but there are {n_positive} positive and {n_negative} negative ones</source>
+        <translation>正向与负向提示词需按行一一配对，但现在有 {n_positive} 个正向、{n_negative} 个负向</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>

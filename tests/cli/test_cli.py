@@ -221,3 +221,11 @@ def test_json_answer_reaches_the_reader_before_the_engine_shuts_down(demo_model,
     lines = at_close[0].splitlines()
     assert len(lines) == 25 and json.loads(lines[-1])["type"] == "done"
     assert at_close[0] == out.getvalue()
+
+
+def test_the_summary_line_counts_like_people_do():
+    """'prompt 1 tokens at 0 tok/s' for a one-token prompt read at 0.3 tok/s."""
+    from logitscope.cli.generate import _rate, _tokens
+
+    assert (_tokens(1), _tokens(2), _tokens(0)) == ("1 token", "2 tokens", "0 tokens")
+    assert (_rate(0.3), _rate(9.96), _rate(230.4)) == ("0.3", "10.0", "230")

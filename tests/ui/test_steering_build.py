@@ -84,7 +84,8 @@ def test_cancel_leaves_no_file_and_the_window_stays_usable(qtbot, scripted_windo
 
 
 @pytest.mark.parametrize(("positive", "negative", "says"), [
-    ("a\nb\nc", "x\ny", "3 positive prompts and 2 negative ones: they pair up line by line"),
+    ("a\nb\nc", "x\ny", "the positive and negative prompts pair up line by line, but there are 3 positive and 2 negative "
+                         "ones"),
     ("", "", "a control vector needs at least one pair of prompts"),
     ("a", "", "a control vector needs at least one pair of prompts"),
 ])

@@ -140,10 +140,10 @@ def run(args: argparse.Namespace) -> int:
                                  zip(names[:args.top], probs[:args.top], strict=True))
                 print(f"{s.i:>4} {piece_text(s.piece)!r:<16} {_prob(s.p):>7} {_prob(s.p_raw):>7}  {alts}")
         t = result.timings
-        prompt = (f"prompt {t.n_prompt} tokens at {t.prompt_tps:.0f} tok/s" if t.n_prompt_eval >= 0 else
-                  f"prompt {t.n_prompt if t.n_prompt >= 0 else '?'} tokens")  # a remote server may not say
+        prompt = (f"prompt {_tokens(t.n_prompt)} at {_rate(t.prompt_tps)} tok/s" if t.n_prompt_eval >= 0 else
+                  f"prompt {_tokens(t.n_prompt) if t.n_prompt >= 0 else '? tokens'}")  # a remote server may not say
         print(f"[{result.finish_reason}] {prompt}, "
-              f"{t.n_gen} tokens at {t.gen_tps:.1f} tok/s, {_first_token(t.ttft_s)}, "
+              f"{_tokens(t.n_gen)} at {t.gen_tps:.1f} tok/s, {_first_token(t.ttft_s)}, "
               f"seed {result.settings['seed']}", file=sys.stderr)
         if result.steering is not None:
             print(steering_line(result.steering), file=sys.stderr)
@@ -185,6 +185,15 @@ def _draft_options(args: argparse.Namespace) -> dict[str, Any]:
         read_model_card(path)  # a missing or bad file: one clear line
         out["draft"] = str(path.resolve())
     return out
+
+
+def _tokens(n: int) -> str:
+    return "1 token" if n == 1 else f"{n} tokens"
+
+
+def _rate(tps: float) -> str:
+    """Tokens per second as people read them: whole above 10, one decimal below (0.3, not 0)."""
+    return f"{tps:.0f}" if tps >= 10 else f"{tps:.1f}"
 
 
 def _first_token(ttft_s: float) -> str:

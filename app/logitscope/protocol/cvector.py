@@ -105,8 +105,9 @@ class CvectorRequest:
         if not self.positive or not self.negative:
             raise InvalidSettingsError("a control vector needs at least one pair of prompts")
         if len(self.positive) != len(self.negative):
-            raise InvalidSettingsError("{n_positive} positive prompts and {n_negative} negative ones: they pair up "
-                                       "line by line", n_positive=len(self.positive), n_negative=len(self.negative))
+            raise InvalidSettingsError("the positive and negative prompts pair up line by line, but there are "
+                                       "{n_positive} positive and {n_negative} negative ones",
+                                       n_positive=len(self.positive), n_negative=len(self.negative))
         if any(not p for p in (*self.positive, *self.negative)):
             raise InvalidSettingsError("a prompt is empty")
         if self.method not in CVECTOR_METHODS:

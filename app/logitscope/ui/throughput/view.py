@@ -192,7 +192,8 @@ class ThroughputDialog(QDialog):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
-        self.status.setText(self.tr("Measured with {0} threads, {1} tokens per answer.").format(
+        self.status.setText((self.tr("Measured with 1 thread, {1} tokens per answer.") if result.threads == 1 else
+                             self.tr("Measured with {0} threads, {1} tokens per answer.")).format(
             result.threads, self.tokens.value()))
         self.summary.setText(self.summary_text(result))
 
