@@ -31,6 +31,11 @@ class Heatmap(pg.PlotWidget):
         plot.setLabel("bottom", x_label)
         plot.setLabel("left", y_label)
         cache_axes(plot)
+        for name in ("bottom", "left"):   # layers, heads and positions are whole numbers: never "(x0.001)"
+            plot.getAxis(name).enableAutoSIPrefix(False)
+            plot.getAxis(name).setTicks([[]])   # empty until a matrix comes (not -500 to 500)
+        plot.setXRange(0, 1, padding=0)
+        plot.setYRange(0, 1, padding=0)
         self.image = pg.ImageItem()
         self.image.setLookupTable(DIVERGING.getLookupTable(0.0, 1.0, 256))
         plot.addItem(self.image)
@@ -50,6 +55,7 @@ class Heatmap(pg.PlotWidget):
         plot = self.getPlotItem()
         plot.setXRange(0, max(cols, 1), padding=0.01)
         plot.setYRange(0, max(rows, 1), padding=0.01)
+        plot.getAxis("left").setTicks(None)   # the layers: pyqtgraph's own ticks again
         bottom = plot.getAxis("bottom")
         if x_ticks is not None:
             bottom.setTicks([[(i + 0.5, label) for i, label in enumerate(x_ticks)]])
