@@ -6057,96 +6057,96 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="50"/>
-        <source>mass kept</source>
-        <translation>保留质量</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="50"/>
         <source>log10 n</source>
         <translation>log10 候选数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="94"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="50"/>
+        <source>mass</source>
+        <translation>概率质量</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="100"/>
         <source>Step {0}: no candidate is left to preview.</source>
         <translation>第 {0} 步：没有剩下可预览的候选 token。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="96"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="102"/>
         <source>Step {0}: this engine does not report its sampler stages (a remote server samples on its side).</source>
         <translation>第 {0} 步：该引擎不报告采样器各阶段（远程服务器在其自身一侧采样）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="106"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="112"/>
         <source>stored head</source>
         <translation>已存储的头部</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="150"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="158"/>
         <source>Step {0}, {1}. Chain: {2}. Mass kept is the share of probability left after each stage (compounded).</source>
         <translation>第 {0} 步，{1}。采样链：{2}。保留质量是每个阶段之后剩余的概率占比（逐级累乘）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="163"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="171"/>
         <source>{0}: μ {1:.2f} → {2:.2f}</source>
         <translation>{0}：μ {1:.2f} → {2:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="166"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="174"/>
         <source>dynamic temperature T = {0:.2f}</source>
         <translation>动态温度 T = {0:.2f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="168"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="176"/>
         <source>XTC removed the top choices</source>
         <translation>XTC 移除了首选 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="169"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="177"/>
         <source>XTC did not act at this step</source>
         <translation>XTC 在这一步未起作用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="171"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="179"/>
         <source>DRY penalized {0:,} tokens</source>
         <translation>DRY 惩罚了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="173"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="181"/>
         <source>the grammar allowed {0:,} tokens</source>
         <translation>语法允许了 {0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="178"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="186"/>
         <source>the preview could not be computed: {0}</source>
         <translation>无法计算预览：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="179"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="187"/>
         <source>not replayed: {0}</source>
         <translation>未重放：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="185"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="193"/>
         <source>preview from the stored head: {0:,} of {1:,} candidates, {2:.1%} of the probability (the rest is not replayed)</source>
         <translation>基于已存储的头部预览：{1:,} 个候选中的 {0:,} 个，占概率的 {2:.1%}（其余部分不重放）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="187"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="195"/>
         <source>preview from the stored head: {0:,} candidates, {1:.1%} of the probability (the rest is not replayed)</source>
         <translation>基于已存储的头部预览：{0:,} 个候选，占概率的 {1:.1%}（其余部分不重放）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="106"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="112"/>
         <source>vocabulary</source>
         <translation>词表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="148"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="156"/>
         <source>preview with the current sliders</source>
         <translation>按当前滑块预览</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="148"/>
+        <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="156"/>
         <source>as recorded</source>
         <translation>按记录</translation>
     </message>

@@ -92,3 +92,26 @@ def test_the_preview_waterfall_says_its_first_bar_is_the_stored_head(qtbot, reco
     panel.show_step(StepView(step, result.settings, preview=PRESETS["Creative"]))
     assert panel._names[0] == "stored head" and panel.count_labels[0].toPlainText() == f"{n_head:,}"
     assert f"{n_head:,} of {n_vocab:,} candidates" in panel.info.text() and panel.info.isVisibleTo(panel)
+
+
+def test_the_waterfalls_counts_are_shortened_only_where_they_would_touch(qtbot, recording):
+    """Gemma's "262,144" ran into its neighbour ("262,144262,144") in the default layout at 1280x720: a count
+    too wide for its bar's room reads "262k" (49k here), and again in full when the dock widens."""
+    from logitscope.ui.inspector.state import StepView
+    from logitscope.ui.inspector.waterfall import WaterfallPanel
+
+    panel = WaterfallPanel()
+    qtbot.addWidget(panel)
+    steps, result = recording.answers[0]
+    step = steps[1]
+    n_vocab = step.stages[0].n_in
+    panel.resize(260, 320)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_step(StepView(step, result.settings))
+    assert panel._compact and panel.count_labels[0].toPlainText() == f"{n_vocab // 1000}k"
+    panel.resize(1200, 320)
+    qtbot.waitUntil(lambda: panel.count_labels[0].toPlainText() == f"{n_vocab:,}", timeout=2_000)
+    assert not panel._compact
+    ticks = [label for _value, label in panel.mass.getAxis("left")._tickLevels[0]]
+    assert ticks == ["0", "0.5", "1"]   # three: five overlapped in the low plot at 720 px

@@ -47,7 +47,7 @@ class WaterfallPanel(QWidget):
         self.labels = SamplerTexts().stage_labels
         self.counts = pg.PlotWidget(enableMenu=False)   # no context menus: not even built (~8 ms a plot)
         self.mass = pg.PlotWidget(enableMenu=False)
-        for plot, label in ((self.counts, self.tr("log10 n")), (self.mass, self.tr("mass kept"))):
+        for plot, label in ((self.counts, self.tr("log10 n")), (self.mass, self.tr("mass"))):
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
             plot.setLabel("left", label)
@@ -63,26 +63,32 @@ class WaterfallPanel(QWidget):
         self.counts.addItem(self.count_bars)
         self.mass.addItem(self.mass_bars)
         self.mass.setYRange(0, 1.05, padding=0)
+        # three ticks: at 720 px the plot is ~80 px high, where five overlapped (its axis title says "mass": the
+        # caption says what is kept)
+        self.mass.getAxis("left").setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")]])
         self.count_labels: list[pg.TextItem] = []
         self._names: list[str] = []   # the ticks shown: set again only when they change (an axis redraw is costly)
         self._staggered = False
+        self._full_counts: list[str] = []   # the counts' labels written out, and whether they are shortened
+        self._compact = False
         self._view: StepView | None = None   # the step shown: its names staggered again when the width changes
         self._top = 0.0               # the count plot's y range, likewise
         self._bars: tuple[list[float], list[float]] = ([], [])   # the bars' heights shown, likewise
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
-        if self._view is not None and self._view.stages and self._crowded(self._names) != self._staggered:
+        if self._view is not None and self._view.stages and (self._crowded(self._names) != self._staggered
+                                                             or self._crowded(self._full_counts) != self._compact):
             self.show_step(self._view)
 
-    def _crowded(self, names: list[str]) -> bool:
-        """Too many bars, or names wider than the room each bar has at this width ("vocabulary" touched
-        "penalties" at 1280x720): every other name goes one line lower."""
-        if len(names) > CROWDED:
+    def _crowded(self, texts: list[str]) -> bool:
+        """Too many bars, or texts centred on them wider than the room each bar has at this width ("vocabulary"
+        touched "penalties" at 1280x720, Gemma's "262,144" its neighbour): names are staggered, counts shortened."""
+        if len(texts) > CROWDED:
             return True
-        room = (self.counts.width() - LEFT_AXIS_WIDTH) / (len(names) + 0.8)   # the x range (margins included)
+        room = (self.counts.width() - LEFT_AXIS_WIDTH) / (len(texts) + 0.8)   # the x range (margins included)
         advance = self.fontMetrics().horizontalAdvance
-        return any((advance(a) + advance(b)) / 2 + NAME_GAP > room for a, b in zip(names, names[1:], strict=False))
+        return any((advance(a) + advance(b)) / 2 + NAME_GAP > room for a, b in zip(texts, texts[1:], strict=False))
 
     def show_step(self, view: StepView | None) -> None:
         if view is None:
@@ -139,9 +145,11 @@ class WaterfallPanel(QWidget):
             label = pg.TextItem("", anchor=(0.5, 1.0), color=(110, 110, 110))
             self.counts.addItem(label)
             self.count_labels.append(label)
+        self._full_counts = [_count_text(n, False) for n in counts]
+        self._compact = self._crowded(self._full_counts)
         for i, label in enumerate(self.count_labels):
             label.setVisible(i < len(counts))
-            text = _count_text(counts[i], len(counts) > CROWDED) if i < len(counts) else ""
+            text = _count_text(counts[i], self._compact) if i < len(counts) else ""
             if i < len(counts) and label.toPlainText() != text:
                 label.setText(text)
                 label.setPos(i, math.log10(max(counts[i], 1)))
