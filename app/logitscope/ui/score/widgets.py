@@ -10,10 +10,11 @@ import math
 from collections.abc import Sequence
 from html import escape
 
-from PySide6.QtCore import QCoreApplication, QPoint, QRect, Qt
+from PySide6.QtCore import QCoreApplication, QPoint, QRect, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetrics,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -38,6 +39,7 @@ from logitscope.ui.score.kl_widgets import KL_LEGEND, KL_ZERO, kl_swatch, kl_too
 
 # GLTR's colours (Gehrmann et al. 2019): top 10 green, top 100 yellow, top 1,000 red, beyond purple.
 BUCKET_COLORS: tuple[str, ...] = ("#a8e6a1", "#fbe58a", "#f6a6a0", "#d2b0f2")
+SWATCH_PADDING = 12   # px around a legend swatch's words
 PROBABILITY_STEPS = 20       # shared character formats, one per step (a format per token slows the document)
 ALTERNATIVES_SHOWN = 8
 COLOR_BY = ("rank", "probability", "difference", "kl")
@@ -263,33 +265,51 @@ class ScoreLegend(QWidget):
 
     def set_color_by(self, color_by: str) -> None:
         self.color_by = color_by
+        self.updateGeometry()   # another set of words: another least width
         self.update()
 
-    def paintEvent(self, _event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.setPen(self.palette().color(self.foregroundRole()))
-        rect = self.rect().adjusted(0, 1, -1, -1)
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        names = self.names_and_colors()[0]
+        return QSize(max(self.minimumWidth(), sum(r.width() + 4 for r in self.swatches(QRect(), names))), 18)
+
+    def names_and_colors(self) -> tuple[list[str], list[QColor]]:
         if self.color_by == "probability":
             names = [f"p {lo}–{hi} %" for lo, hi in ((0, 20), (20, 40), (40, 60), (60, 80), (80, 100))]
-            colors = [probability_color(0.2 * n + 0.1, False, 150) for n in range(len(names))]
-        elif self.color_by == "difference":
+            return names, [probability_color(0.2 * n + 0.1, False, 150) for n in range(len(names))]
+        if self.color_by == "difference":
             full = DIFF_FULL_BITS
             steps = (-full, -full / 2, 0.0, full / 2, full)
             names = [QCoreApplication.translate("ScoredText", "B − A ≤ {0:+g} bits").format(-full),
                      f"{-full / 2:+g}", QCoreApplication.translate("ScoredText", "same"), f"{full / 2:+g}",
                      QCoreApplication.translate("ScoredText", "≥ {0:+g} bits").format(full)]
-            colors = [difference_color(d) for d in steps]
-        elif self.color_by == "kl":
+            return names, [difference_color(d) for d in steps]
+        if self.color_by == "kl":
             names = [QCoreApplication.translate("ScoredText", "KL ≤ {0:g}").format(KL_LEGEND[0]),
                      *(f"{v:g}" for v in KL_LEGEND[1:-1]),
                      QCoreApplication.translate("ScoredText", "≥ {0:g} nats").format(KL_LEGEND[-1]),
                      QCoreApplication.translate("ScoredText", "top-1 differs")]
-            colors = [kl_swatch(v) for v in KL_LEGEND] + [QColor(KL_ZERO)]
-        else:
-            names, colors = bucket_names(), [QColor(c) for c in BUCKET_COLORS]
-        width = rect.width() // len(names)
-        for n, (name, color) in enumerate(zip(names, colors, strict=True)):
-            swatch = QRect(rect.left() + n * width, rect.top(), width - 4, rect.height())
+            return names, [kl_swatch(v) for v in KL_LEGEND] + [QColor(KL_ZERO)]
+        return bucket_names(), [QColor(c) for c in BUCKET_COLORS]
+
+    def swatches(self, rect: QRect, names: list[str]) -> list[QRect]:
+        """Each name's swatch: as wide as its words need (in bold, as "top-1 differs" is drawn), the room left
+        shared out. Where every swatch had the same width, "top-1 differs" was cut at both ends."""
+        bold = QFont(self.font())
+        bold.setBold(True)
+        needs = [QFontMetrics(bold).horizontalAdvance(name) + SWATCH_PADDING for name in names]
+        extra = max(rect.width() - sum(needs), 0) / len(names)
+        out, left = [], float(rect.left())
+        for need in needs:
+            out.append(QRect(round(left), rect.top(), round(need + extra) - 4, rect.height()))
+            left += need + extra
+        return out
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        rect = self.rect().adjusted(0, 1, -1, -1)
+        names, colors = self.names_and_colors()
+        for n, (name, color, swatch) in enumerate(zip(names, colors, self.swatches(rect, names), strict=True)):
             painter.fillRect(swatch, color)
             differs = self.color_by == "kl" and n == len(names) - 1   # as such a token is drawn: bold, wavy
             painter.setPen(QColor(SWATCH_TEXT))
