@@ -82,7 +82,7 @@ def run_window(model: str | None = None, demo: Callable[[], str | None] | None =
     from logitscope.ui.main_window import MainWindow
 
     settings = SettingsStore()
-    path = start_model(model, settings.app.last_model_path,
+    path = start_model(model, settings.app.last_model_path or "",
                        demo or (lambda: str(demo_model_path()) if demo_model_path().exists() else None))
     app = create_app()
     install_translator(app, settings.app.language)
