@@ -21,12 +21,12 @@
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="112"/>
         <source>Tokens</source>
-        <translation>显示 token</translation>
+        <translation>显示词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="112"/>
         <source>Switch between formatted Markdown and the raw tokens (hover a token for its alternatives, click to inspect it)</source>
-        <translation>在排版后的 Markdown 与原始 token 之间切换（悬停 token 可查看候选，点击可查看详情）</translation>
+        <translation>在排版后的 Markdown 与原始词元之间切换（悬停词元可查看候选，点击可查看详情）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="117"/>
@@ -102,12 +102,12 @@
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="264"/>
         <source>forked at token {0}</source>
-        <translation>在第 {0} 个 token 处分叉</translation>
+        <translation>在第 {0} 个词元处分叉</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="267"/>
         <source>{0} tokens, {1:.1f} tok/s</source>
-        <translation>{0} 个 token，{1:.1f} tok/s</translation>
+        <translation>{0} 个词元，{1:.1f} tok/s</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="286"/>
@@ -147,7 +147,7 @@
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="300"/>
         <source>✗ cut off before the grammar was complete (max tokens or stopped)</source>
-        <translation>✗ 在语法完整之前被截断（达到最大 token 数或被停止）</translation>
+        <translation>✗ 在语法完整之前被截断（达到最大词元数或被停止）</translation>
     </message>
 </context>
 <context>
@@ -221,7 +221,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="117"/>
         <source>Row t: where position t looks ({0} tokens). Hatched: the causal mask — a token never sees the ones after it.</source>
-        <translation>第 t 行：位置 t 关注哪里（共 {0} 个 token）。斜线区域：因果掩码 — 一个 token 永远看不到它之后的 token。</translation>
+        <translation>第 t 行：位置 t 关注哪里（共 {0} 个词元）。斜线区域：因果掩码 — 一个词元永远看不到它之后的词元。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/attention_matrix.py" line="136"/>
@@ -239,7 +239,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/attention.py" line="51"/>
         <source>Every position&apos;s attention for this layer and head: the tokens x tokens matrix, with the causal mask</source>
-        <translation>此层此头上每个位置的注意力：token × token 矩阵，含因果掩码</translation>
+        <translation>此层此头上每个位置的注意力：词元 × 词元矩阵，含因果掩码</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/attention.py" line="53"/>
@@ -259,12 +259,12 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/attention.py" line="64"/>
         <source>Knock this head out (the mean of heads: the whole attention block) and see the next token without it (Causal tracing)</source>
-        <translation>敲除这个注意力头（选“各头平均”时：整个注意力模块），看看没有它时的下一个 token（因果追踪）</translation>
+        <translation>敲除这个注意力头（选“各头平均”时：整个注意力模块），看看没有它时的下一个词元（因果追踪）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/attention.py" line="78"/>
         <source>Colour: the weight, relative to the largest shown · outlined: the token that looks · underlined: the answer&apos;s tokens · click a token to find it in the chat</source>
-        <translation>颜色：权重（相对于所示最大值）· 加框：发出关注的 token · 下划线：回答中的 token · 点击 token 可在对话中找到它</translation>
+        <translation>颜色：权重（相对于所示最大值）· 加框：发出关注的词元 · 下划线：回答中的词元 · 点击词元可在对话中找到它</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/attention.py" line="115"/>
@@ -299,7 +299,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/attention.py" line="162"/>
         <source> · sliding window of {0} tokens</source>
-        <translation> · 滑动窗口 {0} 个 token</translation>
+        <translation> · 滑动窗口 {0} 个词元</translation>
     </message>
 </context>
 <context>
@@ -404,7 +404,7 @@
     <message>
         <location filename="../../app/logitscope/ui/beams/view.py" line="157"/>
         <source>Max tokens</source>
-        <translation>最大 token 数</translation>
+        <translation>最大词元数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/beams/view.py" line="160"/>
@@ -414,12 +414,12 @@
     <message>
         <location filename="../../app/logitscope/ui/beams/view.py" line="172"/>
         <source>Score = sum of log-probabilities / length^α (the end-of-text token counts).</source>
-        <translation>得分 = 对数概率之和 / 长度^α（文本结束 token 也计入长度）。</translation>
+        <translation>得分 = 对数概率之和 / 长度^α（文本结束词元也计入长度）。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/beams/view.py" line="176"/>
         <source>Token</source>
-        <translation>Token</translation>
+        <translation>词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/beams/view.py" line="176"/>
@@ -510,17 +510,17 @@
     <message>
         <location filename="../../app/logitscope/ui/beams/view.py" line="374"/>
         <source>&lt;b&gt;Beam search winner&lt;/b&gt; (score {0:.4f}, log-prob {1:.3f} over {2} tokens):&lt;br&gt;{3}</source>
-        <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个 token 的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
+        <translation>&lt;b&gt;束搜索最优结果&lt;/b&gt;（得分 {0:.4f}，{2} 个词元的对数概率 {1:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/beams/view.py" line="376"/>
         <source>&lt;b&gt;Greedy answer&lt;/b&gt; ({0} tokens, log-prob {1:.3f}):&lt;br&gt;{2}</source>
-        <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个 token，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
+        <translation>&lt;b&gt;贪心解码的回答&lt;/b&gt;（{0} 个词元，对数概率 {1:.3f}）：&lt;br&gt;{2}</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/beams/view.py" line="379"/>
         <source>&lt;b&gt;Sampled answer&lt;/b&gt; (the sampler&apos;s settings, seed {0}; {1} tokens, log-prob {2:.3f}):&lt;br&gt;{3}</source>
-        <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个 token，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
+        <translation>&lt;b&gt;采样得到的回答&lt;/b&gt;（采样器当前设置，种子 {0}；{1} 个词元，对数概率 {2:.3f}）：&lt;br&gt;{3}</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/beams/view.py" line="382"/>
@@ -563,7 +563,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="69"/>
         <source>token id or text</source>
-        <translation>token id 或文本</translation>
+        <translation>词元 id 或文本</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="69"/>
@@ -573,7 +573,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="74"/>
         <source>Each row adds its bias to a token&apos;s logit before the chain. A token is an id (digits) or a text (every token of its tokenization; quote digits to mean text: &quot;42&quot;). A bias of -inf (&quot;ban&quot;) removes the token.</source>
-        <translation>每一行在采样链之前把偏置加到一个 token 的 logit 上。token 可以是 id（数字），也可以是文本（对其分词得到的每个 token；数字加引号表示文本：&quot;42&quot;）。偏置为 -inf（&quot;ban&quot;）会移除该 token。</translation>
+        <translation>每一行在采样链之前把偏置加到一个词元的 logit 上。词元可以是 id（数字），也可以是文本（对其分词得到的每个词元；数字加引号表示文本：&quot;42&quot;）。偏置为 -inf（&quot;ban&quot;）会移除该词元。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="79"/>
@@ -583,7 +583,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="80"/>
         <source>Add a row: type a token id or a text, and its bias</source>
-        <translation>添加一行：输入 token id 或文本，以及它的偏置</translation>
+        <translation>添加一行：输入词元 id 或文本，以及它的偏置</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="81"/>
@@ -593,7 +593,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="82"/>
         <source>Set the selected row&apos;s bias to -inf: the token is never chosen</source>
-        <translation>把所选行的偏置设为 -inf：该 token 永远不会被选中</translation>
+        <translation>把所选行的偏置设为 -inf：该词元永远不会被选中</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/bias_table.py" line="83"/>
@@ -792,7 +792,7 @@
     <message>
         <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="339"/>
         <source>Built from {0} pair(s) ({1} tokens) in {2:.1f} s, layers {3}–{4}: {5}. It is in the Steering dock.</source>
-        <translation>已用 {0} 对提示词（{1} 个 token）在 {2:.1f} 秒内构建，第 {3}–{4} 层：{5}。它已在“引导”面板中。</translation>
+        <translation>已用 {0} 对提示词（{1} 个词元）在 {2:.1f} 秒内构建，第 {3}–{4} 层：{5}。它已在“引导”面板中。</translation>
     </message>
 </context>
 <context>
@@ -873,7 +873,7 @@
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="152"/>
         <source>Knock out each head of each layer alone (one evaluation each) and rank them by how much the chosen token loses</source>
-        <translation>逐一单独敲除每一层的每个注意力头（每个一次评估），并按所选 token 损失的多少排序</translation>
+        <translation>逐一单独敲除每一层的每个注意力头（每个一次评估），并按所选词元损失的多少排序</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="160"/>
@@ -909,12 +909,12 @@
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="189"/>
         <source>the clean run&apos;s top token</source>
-        <translation>干净运行的首选 token</translation>
+        <translation>干净运行的首选词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="191"/>
         <source>the corrupted run&apos;s top token</source>
-        <translation>损坏运行的首选 token</translation>
+        <translation>损坏运行的首选词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="192"/>
@@ -936,7 +936,7 @@
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="201"/>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="376"/>
         <source>Answer token</source>
-        <translation>答案 token</translation>
+        <translation>答案词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="207"/>
@@ -966,12 +966,12 @@
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="239"/>
         <source>No step: select a token of an answer and open the Layers dock.</source>
-        <translation>没有选中的步：请选择回答中的一个 token 并打开“层”面板。</translation>
+        <translation>没有选中的步：请选择回答中的一个词元并打开“层”面板。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="244"/>
         <source>Step {0} of the selected answer: {1} tokens of context, the token chosen {2}. Knocking out and patching change llama.cpp&apos;s own forward pass.</source>
-        <translation>所选回答的第 {0} 步：上下文 {1} 个 token，选中的 token 为 {2}。敲除和修补改变的是 llama.cpp 自己的前向计算。</translation>
+        <translation>所选回答的第 {0} 步：上下文 {1} 个词元，选中的词元为 {2}。敲除和修补改变的是 llama.cpp 自己的前向计算。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="277"/>
@@ -1062,7 +1062,7 @@
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="427"/>
         <source>The two prompts must have the same number of tokens: the clean one has {0}, the corrupted one {1}. Nothing was run.</source>
-        <translation>两个提示的 token 数必须相同：干净提示有 {0} 个，损坏提示有 {1} 个。没有运行任何计算。</translation>
+        <translation>两个提示的词元数必须相同：干净提示有 {0} 个，损坏提示有 {1} 个。没有运行任何计算。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="435"/>
@@ -1133,7 +1133,7 @@
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="357"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
-        <translation>尽管提问。回答中的每个 token 都可以在右侧查看。</translation>
+        <translation>尽管提问。回答中的每个词元都可以在右侧查看。</translation>
     </message>
 </context>
 <context>
@@ -1479,7 +1479,7 @@
     <message>
         <location filename="../../app/logitscope/ui/dialogs/connect.py" line="35"/>
         <source>Chat with and inspect a model served by llama-server, vLLM, LM Studio, Ollama or any OpenAI-compatible server. The server decides what can be shown: usually the top alternatives of each token, but no sampler stages and no KV cache figures.</source>
-        <translation>与 llama-server、vLLM、LM Studio、Ollama 或任何兼容 OpenAI 的服务器上的模型对话并查看其内部。能显示什么由服务器决定：通常有每个 token 的候选项，但没有采样器各阶段，也没有 KV 缓存数据。</translation>
+        <translation>与 llama-server、vLLM、LM Studio、Ollama 或任何兼容 OpenAI 的服务器上的模型对话并查看其内部。能显示什么由服务器决定：通常有每个词元的候选项，但没有采样器各阶段，也没有 KV 缓存数据。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/dialogs/connect.py" line="42"/>
@@ -1567,7 +1567,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="30"/>
         <source>Constrain the output: llama.cpp&apos;s grammar sampler allows only the tokens that keep the text valid under a grammar (GBNF) or a JSON schema. It runs before the chain; the waterfall shows how many tokens it allowed.</source>
-        <translation>约束输出：llama.cpp 的语法采样器只允许那些使文本仍符合语法（GBNF）或 JSON Schema 的 token。它在采样链之前运行；瀑布图显示它允许了多少个 token。</translation>
+        <translation>约束输出：llama.cpp 的语法采样器只允许那些使文本仍符合语法（GBNF）或 JSON Schema 的词元。它在采样链之前运行；瀑布图显示它允许了多少个词元。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/constraint_box.py" line="60"/>
@@ -1759,7 +1759,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="59"/>
         <source>token</source>
-        <translation>token</translation>
+        <translation>词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="59"/>
@@ -1779,12 +1779,12 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="101"/>
         <source>The model wanted this token, but the grammar does not allow it here</source>
-        <translation>模型想要这个 token，但语法在此处不允许它</translation>
+        <translation>模型想要这个词元，但语法在此处不允许它</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="103"/>
         <source>XTC removed this top choice at this step</source>
-        <translation>XTC 在这一步移除了这个首选 token</translation>
+        <translation>XTC 在这一步移除了这个首选词元</translation>
     </message>
 </context>
 <context>
@@ -1810,12 +1810,12 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="213"/>
         <source>▶ chosen token · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p cut · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p threshold (on raw p)</source>
-        <translation>▶ 选中的 token · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p 截断 · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p 阈值（按原始 p）</translation>
+        <translation>▶ 选中的词元 · &lt;span style=&apos;color:{0}&apos;&gt;‒ ‒&lt;/span&gt; top-p 截断 · &lt;span style=&apos;color:{1}&apos;&gt;┆&lt;/span&gt; min-p 阈值（按原始 p）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="217"/>
         <source>{0}: the grammar masked out a token the model wanted; {1}: XTC removed one of the top choices</source>
-        <translation>{0}：语法屏蔽了模型想要的 token；{1}：XTC 移除了一个首选 token</translation>
+        <translation>{0}：语法屏蔽了模型想要的词元；{1}：XTC 移除了一个首选词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="264"/>
@@ -2097,12 +2097,12 @@
     <message>
         <location filename="../../app/logitscope/ui/chat/heatmap_legend.py" line="63"/>
         <source>Heatmap: raw p of each chosen token</source>
-        <translation>热图：每个选中 token 的原始 p</translation>
+        <translation>热图：每个选中词元的原始 p</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/heatmap_legend.py" line="67"/>
         <source>Heatmap: rank of each chosen token (1 = the most likely)</source>
-        <translation>热图：每个选中 token 的排名（1 = 最可能）</translation>
+        <translation>热图：每个选中词元的排名（1 = 最可能）</translation>
     </message>
 </context>
 <context>
@@ -2110,7 +2110,7 @@
     <message>
         <location filename="../../app/logitscope/ui/controllers/inspector_coordinator.py" line="71"/>
         <source>No step selected — click a token in an answer</source>
-        <translation>未选择步骤 — 点击回答中的某个 token</translation>
+        <translation>未选择步骤 — 点击回答中的某个词元</translation>
     </message>
 </context>
 <context>
@@ -2283,7 +2283,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="68"/>
         <source>template tokens</source>
-        <translation>模板 token</translation>
+        <translation>模板词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="69"/>
@@ -2333,7 +2333,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="162"/>
         <source>{0} tokens reused, {1} evaluated, {2} freed on the last request.</source>
-        <translation>上一次请求：复用 {0} 个 token，计算 {1} 个，释放 {2} 个。</translation>
+        <translation>上一次请求：复用 {0} 个词元，计算 {1} 个，释放 {2} 个。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="164"/>
@@ -2379,7 +2379,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="167"/>
         <source>token</source>
-        <translation>token</translation>
+        <translation>词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="167"/>
@@ -2417,7 +2417,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="268"/>
         <source>The top tokens after each layer; double-click a layer for its distribution</source>
-        <translation>每层之后的前几个 token；双击某一层查看它的分布</translation>
+        <translation>每层之后的前几个词元；双击某一层查看它的分布</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="285"/>
@@ -2432,7 +2432,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="301"/>
         <source>Step {0}: chose {1} (outlined) — top tokens after each layer</source>
-        <translation>第 {0} 步：选择了 {1}（加框）— 各层之后的前几名 token</translation>
+        <translation>第 {0} 步：选择了 {1}（加框）— 各层之后的前几名词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="303"/>
@@ -2471,7 +2471,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="124"/>
         <source>{0}: the chosen token {1} has rank {2}, p {3}</source>
-        <translation>{0}：所选 token {1} 排名 {2}，p {3}</translation>
+        <translation>{0}：所选词元 {1} 排名 {2}，p {3}</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="128"/>
@@ -2540,12 +2540,12 @@
     <message>
         <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="52"/>
         <source>Tokens of context. Trained for {0}.</source>
-        <translation>上下文的 token 数。训练时为 {0}。</translation>
+        <translation>上下文的词元数。训练时为 {0}。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="53"/>
         <source>Context (tokens)</source>
-        <translation>上下文（token）</translation>
+        <translation>上下文（词元）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="61"/>
@@ -2605,7 +2605,7 @@
     <message>
         <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="130"/>
         <source>llama.cpp rounds the context up to {0} tokens.</source>
-        <translation>llama.cpp 会把上下文向上取整为 {0} 个 token。</translation>
+        <translation>llama.cpp 会把上下文向上取整为 {0} 个词元。</translation>
     </message>
 </context>
 <context>
@@ -2638,7 +2638,7 @@
     <message>
         <location filename="../../app/logitscope/ui/window/docks.py" line="17"/>
         <source>Next-token distribution</source>
-        <translation>下一 token 分布</translation>
+        <translation>下一词元分布</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/window/layout.py" line="36"/>
@@ -2850,7 +2850,7 @@
     <message>
         <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="54"/>
         <source>Fork with your own token</source>
-        <translation>用自选 token 分叉</translation>
+        <translation>用自选词元分叉</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/window/docks.py" line="18"/>
@@ -2865,7 +2865,7 @@
     <message>
         <location filename="../../app/logitscope/ui/controllers/chat_commands.py" line="55"/>
         <source>Text of the token to force (its first token is used):</source>
-        <translation>要强制使用的 token 文本（取其第一个 token）：</translation>
+        <translation>要强制使用的词元文本（取其第一个词元）：</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/controllers/tokenizer_feed.py" line="35"/>
@@ -2956,7 +2956,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/memory.py" line="34"/>
         <source>context: %v of %m tokens</source>
-        <translation>上下文：%v / %m 个 token</translation>
+        <translation>上下文：%v / %m 个词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/memory.py" line="59"/>
@@ -2966,12 +2966,12 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/memory.py" line="67"/>
         <source>{0} for {1} tokens</source>
-        <translation>{0}，可容纳 {1} 个 token</translation>
+        <translation>{0}，可容纳 {1} 个词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/memory.py" line="72"/>
         <source>&lt;b&gt;KV cache per token&lt;/b&gt; = 2 (K and V) × {0} layers × {1} KV heads × {2} head dim × {3} bytes = &lt;b&gt;{4:,.0f} bytes&lt;/b&gt;. Each token of context costs that much, for every token kept.</source>
-        <translation>&lt;b&gt;每个 token 的 KV 缓存&lt;/b&gt; = 2（K 和 V）× {0} 层 × {1} 个 KV 头 × {2} 维（每头）× {3} 字节 = &lt;b&gt;{4:,.0f} 字节&lt;/b&gt;。上下文中保留的每个 token 都占用这么多。</translation>
+        <translation>&lt;b&gt;每个词元的 KV 缓存&lt;/b&gt; = 2（K 和 V）× {0} 层 × {1} 个 KV 头 × {2} 维（每头）× {3} 字节 = &lt;b&gt;{4:,.0f} 字节&lt;/b&gt;。上下文中保留的每个词元都占用这么多。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/memory.py" line="76"/>
@@ -2986,7 +2986,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/memory.py" line="113"/>
         <source>{0} ({1} tokens)</source>
-        <translation>{0}（{1} 个 token）</translation>
+        <translation>{0}（{1} 个词元）</translation>
     </message>
 </context>
 <context>
@@ -3215,7 +3215,7 @@
     <message>
         <location filename="../../app/logitscope/ui/controllers/model.py" line="205"/>
         <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
-        <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个 token&lt;/small&gt;</translation>
+        <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个词元&lt;/small&gt;</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/controllers/model.py" line="213"/>
@@ -3934,7 +3934,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="78"/>
         <source>Presets: Greedy always takes the most likely token; Creative samples widely; the others are well-known recipes (min-p + DRY, XTC, JSON output)</source>
-        <translation>预设：贪心总是选取概率最高的 token；创意的采样范围更广；其余是常用的配方（min-p + DRY、XTC、JSON 输出）</translation>
+        <translation>预设：贪心总是选取概率最高的词元；创意的采样范围更广；其余是常用的配方（min-p + DRY、XTC、JSON 输出）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="81"/>
@@ -3999,12 +3999,12 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="171"/>
         <source>The answer stops after this many tokens</source>
-        <translation>回答在这么多 token 之后停止</translation>
+        <translation>回答在这么多词元之后停止</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="172"/>
         <source>Max tokens</source>
-        <translation>最大 token 数</translation>
+        <translation>最大词元数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="176"/>
@@ -4064,7 +4064,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="305"/>
         <source>Row {0}: a bias is a number, or -inf to ban the token</source>
-        <translation>第 {0} 行：偏置应为数字，或用 -inf 禁用该 token</translation>
+        <translation>第 {0} 行：偏置应为数字，或用 -inf 禁用该词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_controls.py" line="362"/>
@@ -4088,7 +4088,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="14"/>
         <source>Divides the logits: below 1 sharpens the choice, above 1 flattens it; 0 always takes the most likely token</source>
-        <translation>用它除 logit：小于 1 让选择更集中，大于 1 让分布更平坦；0 总是选取概率最高的 token</translation>
+        <translation>用它除 logit：小于 1 让选择更集中，大于 1 让分布更平坦；0 总是选取概率最高的词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="16"/>
@@ -4118,7 +4118,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="20"/>
         <source>Keep only the k most likely tokens</source>
-        <translation>只保留概率最高的 k 个 token</translation>
+        <translation>只保留概率最高的 k 个词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="21"/>
@@ -4128,7 +4128,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="21"/>
         <source>Keep the most likely tokens until their probabilities add up to p</source>
-        <translation>按概率从高到低保留 token，直到累计概率达到 p</translation>
+        <translation>按概率从高到低保留词元，直到累计概率达到 p</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="22"/>
@@ -4138,7 +4138,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="22"/>
         <source>Keep tokens at least this fraction as likely as the best one</source>
-        <translation>保留概率至少为最高概率这一比例的 token</translation>
+        <translation>保留概率至少为最高概率这一比例的词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="23"/>
@@ -4148,7 +4148,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="23"/>
         <source>Locally typical sampling: keep the tokens whose surprise is closest to the average, up to this probability mass</source>
-        <translation>局部典型采样：保留信息量（惊奇度）最接近平均值的 token，直到达到这一概率质量</translation>
+        <translation>局部典型采样：保留信息量（惊奇度）最接近平均值的词元，直到达到这一概率质量</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="25"/>
@@ -4158,7 +4158,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="25"/>
         <source>Keep tokens whose logit is within n standard deviations of the best one</source>
-        <translation>保留 logit 与最高者相差不超过 n 个标准差的 token</translation>
+        <translation>保留 logit 与最高者相差不超过 n 个标准差的词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="27"/>
@@ -4168,7 +4168,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="27"/>
         <source>Top-p, min-p, typical-p and XTC always leave at least this many tokens (0: llama.cpp&apos;s default)</source>
-        <translation>Top-p、min-p、typical-p 和 XTC 至少保留这么多个 token（0：llama.cpp 的默认值）</translation>
+        <translation>Top-p、min-p、typical-p 和 XTC 至少保留这么多个词元（0：llama.cpp 的默认值）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="29"/>
@@ -4178,17 +4178,17 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="29"/>
         <source>Makes tokens seen in the recent context less likely (1 = off)</source>
-        <translation>降低最近上下文中出现过的 token 的概率（1 = 关闭）</translation>
+        <translation>降低最近上下文中出现过的词元的概率（1 = 关闭）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="31"/>
         <source>Penalty window (tokens)</source>
-        <translation>惩罚窗口（token）</translation>
+        <translation>惩罚窗口（词元）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="31"/>
         <source>How many recent tokens the penalties look at</source>
-        <translation>惩罚考虑最近多少个 token</translation>
+        <translation>惩罚考虑最近多少个词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="32"/>
@@ -4198,7 +4198,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="32"/>
         <source>Subtracted from a token&apos;s logit once per time it appears in the window</source>
-        <translation>token 在窗口中每出现一次，就从它的 logit 中减去一次</translation>
+        <translation>词元在窗口中每出现一次，就从它的 logit 中减去一次</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="34"/>
@@ -4208,7 +4208,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="34"/>
         <source>Subtracted from the logit of every token that appears in the window</source>
-        <translation>从窗口中出现过的每个 token 的 logit 中减去</translation>
+        <translation>从窗口中出现过的每个词元的 logit 中减去</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="36"/>
@@ -4218,7 +4218,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="36"/>
         <source>DRY (don&apos;t repeat yourself): penalizes the token that would continue a passage already in the context; the penalty is multiplier × base^(length − allowed)</source>
-        <translation>DRY（不要重复自己）：惩罚会延续上下文中已有段落的 token；惩罚为 乘数 × 底数^(长度 − 允许长度)</translation>
+        <translation>DRY（不要重复自己）：惩罚会延续上下文中已有段落的词元；惩罚为 乘数 × 底数^(长度 − 允许长度)</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="39"/>
@@ -4238,7 +4238,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="40"/>
         <source>Repetitions up to this many tokens are not penalized</source>
-        <translation>不超过这么多个 token 的重复不受惩罚</translation>
+        <translation>不超过这么多个词元的重复不受惩罚</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="42"/>
@@ -4248,7 +4248,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="42"/>
         <source>How many recent tokens DRY scans for repetitions (−1: the whole context, 0: off)</source>
-        <translation>DRY 在最近多少个 token 中查找重复（−1：整个上下文，0：关闭）</translation>
+        <translation>DRY 在最近多少个词元中查找重复（−1：整个上下文，0：关闭）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="44"/>
@@ -4278,7 +4278,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="49"/>
         <source>When XTC acts, every token above this probability except the least likely of them is removed (&gt; 0.5 = off)</source>
-        <translation>XTC 起作用时，移除概率高于此阈值的所有 token，只保留其中概率最低的一个（&gt; 0.5 = 关闭）</translation>
+        <translation>XTC 起作用时，移除概率高于此阈值的所有词元，只保留其中概率最低的一个（&gt; 0.5 = 关闭）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="51"/>
@@ -4309,7 +4309,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="54"/>
         <source>How fast Mirostat corrects its threshold μ after each token</source>
-        <translation>Mirostat 在每个 token 之后修正其阈值 μ 的快慢</translation>
+        <translation>Mirostat 在每个词元之后修正其阈值 μ 的快慢</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="58"/>
@@ -4324,7 +4324,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="59"/>
         <source>Stages that remove unlikely tokens</source>
-        <translation>移除低概率 token 的阶段</translation>
+        <translation>移除低概率词元的阶段</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="60"/>
@@ -4344,7 +4344,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="61"/>
         <source>Sometimes removes the most likely tokens, for more varied text</source>
-        <translation>有时移除概率最高的 token，让文本更多样</translation>
+        <translation>有时移除概率最高的词元，让文本更多样</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="63"/>
@@ -4359,7 +4359,7 @@ Saved as {4}</source>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="64"/>
         <source>Make chosen tokens more or less likely, or ban them</source>
-        <translation>提高或降低指定 token 的概率，或禁用它们</translation>
+        <translation>提高或降低指定词元的概率，或禁用它们</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/sampler_texts.py" line="65"/>
@@ -4470,7 +4470,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/score/view.py" line="125"/>
         <source> tokens</source>
-        <translation> 个 token</translation>
+        <translation> 个词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/score/view.py" line="132"/>
@@ -4526,7 +4526,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/score/view.py" line="172"/>
         <source>&lt;b&gt;Ranks&lt;/b&gt; (tokens per bucket)</source>
-        <translation>&lt;b&gt;排名&lt;/b&gt;（每个区间的 token 数）</translation>
+        <translation>&lt;b&gt;排名&lt;/b&gt;（每个区间的词元数）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/score/view.py" line="182"/>
@@ -4657,7 +4657,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/score/view.py" line="478"/>
         <source>{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).</source>
-        <translation>{1:.2f} 秒内为 {0:,} 个 token 评分（{2:,.0f} token/秒）。</translation>
+        <translation>{1:.2f} 秒内为 {0:,} 个词元评分（{2:,.0f} 词元/秒）。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/score/view.py" line="493"/>
@@ -4667,7 +4667,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/score/summary.py" line="21"/>
         <source>&lt;b&gt;Tokens&lt;/b&gt;: {0:,} ({1:,} scored)</source>
-        <translation>&lt;b&gt;Token 数&lt;/b&gt;：{0:,}（已评分 {1:,}）</translation>
+        <translation>&lt;b&gt;词元数&lt;/b&gt;：{0:,}（已评分 {1:,}）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/score/summary.py" line="23"/>
@@ -4682,7 +4682,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/score/summary.py" line="27"/>
         <source>&lt;b&gt;Bits per token&lt;/b&gt;: {0:.3f}</source>
-        <translation>&lt;b&gt;每 token 比特数&lt;/b&gt;：{0:.3f}</translation>
+        <translation>&lt;b&gt;每词元比特数&lt;/b&gt;：{0:.3f}</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/score/summary.py" line="37"/>
@@ -4692,12 +4692,12 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/score/summary.py" line="43"/>
         <source>The text fits in one window of {0:,} positions: every token is predicted from all the tokens before it.</source>
-        <translation>文本可放入一个 {0:,} 个位置的窗口：每个 token 都由它之前的全部 token 预测。</translation>
+        <translation>文本可放入一个 {0:,} 个位置的窗口：每个词元都由它之前的全部词元预测。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/score/summary.py" line="46"/>
         <source>Too long for one window of {0:,} positions: read in {1:,} windows sliding by {2:,} tokens ({3}). Past the first window, each token is predicted from {4:,} to {5:,} tokens before it.</source>
-        <translation>文本超出一个 {0:,} 个位置的窗口：分 {1:,} 个窗口读取，每次滑动 {2:,} 个 token（{3}）。第一个窗口之后，每个 token 由它之前的 {4:,} 到 {5:,} 个 token 预测。</translation>
+        <translation>文本超出一个 {0:,} 个位置的窗口：分 {1:,} 个窗口读取，每次滑动 {2:,} 个词元（{3}）。第一个窗口之后，每个词元由它之前的 {4:,} 到 {5:,} 个词元预测。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/score/summary.py" line="60"/>
@@ -4744,7 +4744,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/score/view.py" line="505"/>
         <source>Score a text: how surprising each token was to the model, perplexity, rank histogram</source>
-        <translation>为文本评分：每个 token 对模型而言有多意外、困惑度、排名直方图</translation>
+        <translation>为文本评分：每个词元对模型而言有多意外、困惑度、排名直方图</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/score/view.py" line="507"/>
@@ -4759,7 +4759,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/score/view.py" line="516"/>
         <source>Scoring needs a local model: a server does not give every token&apos;s rank.</source>
-        <translation>评分需要本地模型：服务器不提供每个 token 的排名。</translation>
+        <translation>评分需要本地模型：服务器不提供每个词元的排名。</translation>
     </message>
 </context>
 <context>
@@ -4792,7 +4792,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/score/widgets.py" line="97"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy {5:.2f} nats; predicted from {6} tokens&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个 token）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} nats；由 {6} 个 token 预测&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个词元）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} nats；由 {6} 个词元预测&lt;/p&gt;</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/score/widgets.py" line="278"/>
@@ -4851,7 +4851,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/controllers/session.py" line="184"/>
         <source>Forking needs token ids: use a local model</source>
-        <translation>分叉需要 token id：请使用本地模型</translation>
+        <translation>分叉需要词元 id：请使用本地模型</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/controllers/session.py" line="187"/>
@@ -4979,7 +4979,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/window/status_line.py" line="68"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
-        <translation>首 token {0:.0f} ms · {1:.1f} tok/s</translation>
+        <translation>首词元 {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/window/status_line.py" line="70"/>
@@ -5032,7 +5032,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/steering/compare_view.py" line="113"/>
         <source>Max tokens</source>
-        <translation>最大 token 数</translation>
+        <translation>最大词元数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/steering/compare_view.py" line="117"/>
@@ -5864,7 +5864,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/inspector/timeline.py" line="159"/>
         <source>p of the chosen token (raw)</source>
-        <translation>所选 token 的 p（原始）</translation>
+        <translation>所选词元的 p（原始）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/timeline.py" line="71"/>
@@ -5917,7 +5917,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/chat/message_view.py" line="323"/>
         <source>Inspect this token</source>
-        <translation>检查此 token</translation>
+        <translation>检查此词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/message_view.py" line="329"/>
@@ -5927,7 +5927,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/chat/message_view.py" line="336"/>
         <source>Type a token…</source>
-        <translation>输入一个 token…</translation>
+        <translation>输入一个词元…</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/message_view.py" line="345"/>
@@ -5945,7 +5945,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="33"/>
         <source>Type any text to see how the model splits it into tokens</source>
-        <translation>输入任意文本，查看模型如何将其切分为 token</translation>
+        <translation>输入任意文本，查看模型如何将其切分为词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="38"/>
@@ -5955,12 +5955,12 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="39"/>
         <source>The exact text the model received, chat template and special tokens included</source>
-        <translation>模型实际收到的完整文本，包括聊天模板和特殊 token</translation>
+        <translation>模型实际收到的完整文本，包括聊天模板和特殊词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/tokenizer.py" line="67"/>
         <source>{0} tokens{1}</source>
-        <translation>{0} 个 token{1}</translation>
+        <translation>{0} 个词元{1}</translation>
     </message>
 </context>
 <context>
@@ -6068,7 +6068,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="100"/>
         <source>Step {0}: no candidate is left to preview.</source>
-        <translation>第 {0} 步：没有剩下可预览的候选 token。</translation>
+        <translation>第 {0} 步：没有剩下可预览的候选词元。</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="102"/>
@@ -6098,7 +6098,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="176"/>
         <source>XTC removed the top choices</source>
-        <translation>XTC 移除了首选 token</translation>
+        <translation>XTC 移除了首选词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="177"/>
@@ -6108,12 +6108,12 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="179"/>
         <source>DRY penalized {0:,} tokens</source>
-        <translation>DRY 惩罚了 {0:,} 个 token</translation>
+        <translation>DRY 惩罚了 {0:,} 个词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="181"/>
         <source>the grammar allowed {0:,} tokens</source>
-        <translation>语法允许了 {0:,} 个 token</translation>
+        <translation>语法允许了 {0:,} 个词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="186"/>
@@ -6354,7 +6354,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="71"/>
         <source>a logit bias applies to a token id &gt;= 0 or a non-empty text</source>
-        <translation>logit 偏置只能用于 &gt;= 0 的 token id 或非空文本</translation>
+        <translation>logit 偏置只能用于 &gt;= 0 的词元 id 或非空文本</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="72"/>
@@ -7094,7 +7094,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="121"/>
         <source>causal tracing takes at most {limit} tokens, not {n}</source>
-        <translation>因果追踪最多处理 {limit} 个 token，而不是 {n} 个</translation>
+        <translation>因果追踪最多处理 {limit} 个词元，而不是 {n} 个</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="122"/>
@@ -7549,12 +7549,12 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="291"/>
         <source>the clean and the corrupted prompts are the same tokens: there is nothing to patch (every score would be 0 / 0)</source>
-        <translation>干净提示与损坏提示的 token 完全相同：没有可修补的内容（每个得分都会是 0 / 0）</translation>
+        <translation>干净提示与损坏提示的词元完全相同：没有可修补的内容（每个得分都会是 0 / 0）</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="292"/>
         <source>the clean and the corrupted prompts must have the same number of tokens (here {clean} and {corrupted}): patching copies position P of one into position P of the other</source>
-        <translation>干净提示和损坏提示的 token 数必须相同（这里是 {clean} 和 {corrupted}）：修补是把一个的位置 P 复制到另一个的位置 P</translation>
+        <translation>干净提示和损坏提示的词元数必须相同（这里是 {clean} 和 {corrupted}）：修补是把一个的位置 P 复制到另一个的位置 P</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="293"/>
@@ -7874,7 +7874,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="357"/>
         <source>the prompt ({n_prompt} tokens) and {max_tokens} tokens of answer do not fit in the context of {n_ctx}: lower max tokens</source>
-        <translation>提示（{n_prompt} 个 token）加上 {max_tokens} 个回答 token 超出了 {n_ctx} 的上下文：请减小最大 token 数</translation>
+        <translation>提示（{n_prompt} 个词元）加上 {max_tokens} 个回答词元超出了 {n_ctx} 的上下文：请减小最大词元数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="358"/>
@@ -8294,7 +8294,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
         <source>{base_url} applies its own chat template: the prompt&apos;s tokens are not known here</source>
-        <translation>{base_url} 使用它自己的聊天模板：此处无法得知提示词的 token</translation>
+        <translation>{base_url} 使用它自己的聊天模板：此处无法得知提示词的词元</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
@@ -8454,12 +8454,12 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
         <source>{n_beams} beams need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the beams or max tokens</source>
-        <translation>{n_beams} 个束需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请减少束数或最大 token 数</translation>
+        <translation>{n_beams} 个束需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请减少束数或最大词元数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
         <source>{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; the limit is {limit}: lower the beams or max tokens</source>
-        <translation>{n_beams} 个束、每个 {max_tokens} 个 token 最多需要 {cells} 个 KV 单元，上限为 {limit}：请减少束数或最大 token 数</translation>
+        <translation>{n_beams} 个束、每个 {max_tokens} 个词元最多需要 {cells} 个 KV 单元，上限为 {limit}：请减少束数或最大词元数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
@@ -8669,7 +8669,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="8"/>
         <source>{option} {text!r} is {n} tokens, not one: give one token&apos;s text (with its leading space, e.g. &apos; Paris&apos;) or #ID</source>
-        <translation>{option} {text!r} 是 {n} 个 token，而不是一个：请给出一个 token 的文本（带前导空格，例如 &apos; Paris&apos;）或 #ID</translation>
+        <translation>{option} {text!r} 是 {n} 个词元，而不是一个：请给出一个词元的文本（带前导空格，例如 &apos; Paris&apos;）或 #ID</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="9"/>
