@@ -57,7 +57,7 @@ from logitscope.ui.score import view as score_view
 from logitscope.ui.steering import compare_view as steering_compare
 from logitscope.ui.steering.controller import SteeringController, install_steering
 from logitscope.ui.throughput import view as throughput_view
-from logitscope.ui.window import layout_facts, state_probe
+from logitscope.ui.window import layout_facts, state_probe, window_settings
 from logitscope.ui.window.actions import ActionRegistry
 from logitscope.ui.window.boxes import save_preset, show_about, show_error_box
 from logitscope.ui.window.central import build_central
@@ -78,7 +78,7 @@ class MainWindow(QMainWindow):
                  app_settings: SettingsStore | None = None) -> None:
         super().__init__()
         self.bridge = bridge or EngineBridge(parent=self)
-        self.qsettings = settings or QSettings("Logitscope", "Logitscope")
+        self.qsettings = settings or window_settings.open_window_settings()
         self.history = history or ChatHistory(HistoryStore())
         self.app_settings = app_settings or SettingsStore()
         self.app_settings.repair()  # ignored parts: the file is backed up and rewritten, its notices shown once
