@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from logitscope.base.command_line import with_command
 from logitscope.base.fatal import (
     COMMAND_LINE_ADDRESS_SPACE,
     WINDOW_ADDRESS_SPACE,
@@ -38,7 +39,7 @@ def _dispatch(argv: list[str]) -> int:
         from logitscope.cli.selftest import main as selftest_main
 
         return selftest_main(argv[1:])
-    if argv[:1] in ([], ["window"]):
+    if with_command(argv)[:1] == ["window"]:
         # before the command line's modules (numpy, whose BLAS starts threads) are imported: under a tight
         # `ulimit -v` that import itself can hang instead of failing, so the window's need is checked first
         require_address_space(WINDOW_ADDRESS_SPACE, "the window")

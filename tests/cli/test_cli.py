@@ -229,3 +229,13 @@ def test_the_summary_line_counts_like_people_do():
 
     assert (_tokens(1), _tokens(2), _tokens(0)) == ("1 token", "2 tokens", "0 tokens")
     assert (_rate(0.3), _rate(9.96), _rate(230.4)) == ("0.3", "10.0", "230")
+
+
+def test_which_command_a_command_line_names():
+    """One answer for the entry point (which checks the window's memory need first) and the parser."""
+    from logitscope.base.command_line import with_command
+
+    assert with_command([]) == ["window"]
+    assert with_command(["--model", "x.gguf"]) == ["window", "--model", "x.gguf"]
+    assert with_command(["--version"]) == ["--version"] and with_command(["-h"]) == ["-h"]
+    assert with_command(["generate", "--prompt", "hi"]) == ["generate", "--prompt", "hi"]

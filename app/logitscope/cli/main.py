@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from logitscope import __version__
+from logitscope.base.command_line import with_command
 from logitscope.base.errors import LogitscopeError
 from logitscope.base.fatal import describe as describe_environment_failure
 from logitscope.base.fatal import release_stdout
@@ -57,10 +58,7 @@ def _command(args: argparse.Namespace) -> Run:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    argv = list(argv or ["window"])  # no command: the window
-    if argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
-        argv.insert(0, "window")     # `logitscope --model X.gguf`: the window's options alone
-    args = parser.parse_args(argv)
+    args = parser.parse_args(with_command(argv or ()))   # no command, or the window's options alone: the window
     if args.command == "window":  # (Qt's event loop would hold a Python handler back)
         return _run(args)
     previous = signal.signal(signal.SIGTERM, on_sigterm)  # as Ctrl+C: cleaned up, then one line and 143

@@ -19,14 +19,14 @@ def available_area(window: QWidget) -> QRect:
     return window.screen().availableGeometry()
 
 
+FRAME_ROOM = QSize(20, 40)   # a typical title bar and borders
+
+
 def resize_within_screen(window: QWidget, width: int, height: int) -> None:
     """Resize a dialog or window to the size it was designed at, or less where its screen's available area is
     smaller (a 1300x820 window on a 1280x720 screen hid its buttons), leaving room for a window manager's frame."""
     area = available_area(window)
     window.resize(min(width, area.width() - FRAME_ROOM.width()), min(height, area.height() - FRAME_ROOM.height()))
-
-
-FRAME_ROOM = QSize(20, 40)   # a typical title bar and borders
 
 
 def fits_a_screen(frame: QRect) -> bool:
