@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.beams import add_beam_arguments
@@ -30,11 +30,10 @@ from logitscope.cli.reasoning_options import add_reasoning_arguments, reasoning_
 from logitscope.cli.sampler_options import add_sampler_arguments
 from logitscope.cli.steering_options import add_steering_arguments, steering_from_args, steering_line
 from logitscope.protocol.api import DecodeOptions
+from logitscope.protocol.trace_lines import JSON_TOP, OUTPUT_FLUSH_S, StepLines
 
 if TYPE_CHECKING:
     from logitscope.protocol.engine_like import EngineLike
-
-OUTPUT_FLUSH_S = 1 / 30  # generate writes what it has at most 30 times a second (and all of it at the end)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,7 +49,6 @@ def run(args: argparse.Namespace) -> int:
         dumps,
         piece_text,
         result_to_json,
-        step_to_json,
     )
 
     settings = settings_from_args(args)  # validated
@@ -76,33 +74,39 @@ def run(args: argparse.Namespace) -> int:
                                    "need --engine URL")
     out = sys.stdout
     steps = []
+    top = max(args.top, JSON_TOP)
+    # a local trace that the CLI only passes on is written by the engine process itself, to this process's
+    # standard output when it is a file (protocol/trace_lines.py)
+    out_fd = _file_descriptor(out) if args.json and args.engine is None and not args.explain else None
+    engine_writes = out_fd is not None
     if args.engine is not None:  # "" is an address too: refused as empty, never the local model
         client: EngineLike = remote_engine(args)
     else:
         path = resolve_model(args.model)
         read_model_card(path)  # bad files fail here, before an engine starts
-        client = EngineClient()
+        client = EngineClient(trace_output=out_fd)
     with contextlib.closing(client):
         if isinstance(client, EngineClient):
             info = client.load(str(path), load_settings(args))
             for notice in info.notices:
                 print(f"warning: {notice}", file=sys.stderr)
-        vocab = client.vocab() if (args.json or args.top or args.explain) and args.engine is None else []
-
+        wants_vocab = (args.json or args.top or args.explain) and args.engine is None and not engine_writes
+        vocab = client.vocab() if wants_vocab else []
+        lines = StepLines(out, vocab, top) if args.json else None
         flushed = [0.0]
 
         def on_step(step: StepRecord) -> None:
             try:
-                if args.json:
-                    out.write(dumps(step_to_json(step, vocab, top=max(args.top, 10))) + "\n")
+                if lines is not None:
+                    lines.write(step)
                 else:
                     out.write(step.text)
+                    now = time.monotonic()
+                    if now - flushed[0] >= OUTPUT_FLUSH_S:
+                        out.flush()
+                        flushed[0] = now
                 if args.top or args.explain:
                     steps.append(step)
-                now = time.monotonic()
-                if now - flushed[0] >= OUTPUT_FLUSH_S:  # each flush wakes the reader, which then competes
-                    out.flush()                          # with llama.cpp's threads for the cores
-                    flushed[0] = now
             except OSError:  # the output is full or gone: stop the engine now, then report
                 client.cancel()
                 raise
@@ -110,7 +114,12 @@ def run(args: argparse.Namespace) -> int:
         ctrl_c = CtrlC(client)
         try:
             with stop_signals(ctrl_c):
-                result = client.generate(request, on_step=on_step)
+                if engine_writes:
+                    assert isinstance(client, EngineClient)
+                    out.flush()  # (nothing is written before the steps; what would be, goes before them)
+                    result = client.generate(request, trace_top=top)
+                else:
+                    result = client.generate(request, on_step=on_step)
         except CancelledError:
             return EXIT_INTERRUPTED
         except EngineUnresponsiveError as exc:
@@ -185,6 +194,14 @@ def _draft_options(args: argparse.Namespace) -> dict[str, Any]:
         read_model_card(path)  # a missing or bad file: one clear line
         out["draft"] = str(path.resolve())
     return out
+
+
+def _file_descriptor(out: TextIO) -> int | None:
+    """The output's file descriptor; None for one in memory (a caller that replaced sys.stdout)."""
+    try:
+        return out.fileno()
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return None
 
 
 def _tokens(n: int) -> str:

@@ -28,7 +28,7 @@ from logitscope.engine.forward.causal import CausalTracer
 from logitscope.engine.forward.edits import knockout_edits
 from logitscope.engine.forward.inspection import Inspector
 from logitscope.engine.handles import backend_name, llama_log, supports_gpu_offload
-from logitscope.engine.runtime import Runtime
+from logitscope.engine.runtime import Runtime, RuntimePieces
 from logitscope.engine.score import Scorer
 from logitscope.engine.speculative import check_vocabulary
 from logitscope.engine.steering.apply import Steerer, SteeringFiles
@@ -72,7 +72,7 @@ from logitscope.protocol.sampler_settings import LOCAL_STAGES, SamplerSettings
 from logitscope.protocol.score import ScoreRequest, ScoreResult
 from logitscope.protocol.steering import Steering, steering_record
 from logitscope.protocol.steering_compare import SteeringCompare, SteeringCompareRequest
-from logitscope.protocol.trace import GenerationResult, StepRecord
+from logitscope.protocol.trace import GenerationResult, StepRecord, Vocab
 from logitscope.system.thread_tuner import ThreadTuner
 
 Events = Iterator[StepRecord | GenerationResult]
@@ -159,6 +159,10 @@ class Engine:
     def vocab(self) -> list[bytes]:
         rt = self._require()
         return [rt.piece(t) for t in range(rt.n_vocab)]
+
+    def pieces(self) -> Vocab:
+        """Every token's bytes by id, each looked up when asked (a step's few candidates, not the vocabulary)."""
+        return RuntimePieces(self._require())
 
     def chat_tokens(self, text: str) -> list[int]:
         rt = self._require()

@@ -179,7 +179,7 @@ class Decoder:
         where = np.flatnonzero(final.ids == token)
         p_final = float(probs[where[0]]) if len(where) else 0.0
         rank_final = int(np.count_nonzero(probs > p_final)) if len(where) else len(final)
-        nz = probs[probs > 0]
+        nz = probs[probs > 0]  # (0.0 - sum below: a lone candidate's entropy is 0.0, not -0.0)
         piece = self.rt.piece(token)
         text = "" if self.rt.is_eog(token) else utf8.feed(piece)
         return StepRecord(
@@ -188,7 +188,7 @@ class Decoder:
             p_raw=p_raw, rank_raw=rank_raw, entropy_raw=entropy_raw, stages=outcome.stages,
             final_ids=final.ids[head].astype(np.int32), final_probs=probs[head].astype(np.float32),
             n_final=len(final), p=p_final, rank=rank_final,
-            entropy=float(-(nz * np.log(nz)).sum()), latency_s=time.perf_counter() - t_prev, kv_used=kv_used,
+            entropy=0.0 - float((nz * np.log(nz)).sum()), latency_s=time.perf_counter() - t_prev, kv_used=kv_used,
             drafted=False, thinking=phases.step(text) if phases is not None else False)
 
     def generate(self, prompt: Sequence[int], settings: SamplerSettings, options: DecodeOptions,

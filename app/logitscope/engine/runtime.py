@@ -340,3 +340,16 @@ def _eval_failed(rc: int) -> Exception:
     if rc == 1:
         return MemoryError("no room left in the KV cache for this batch")
     return RuntimeError(f"llama_decode failed with code {rc}")
+
+
+class RuntimePieces:
+    """The Vocab protocol (protocol/trace.py) over a runtime: a token's bytes when asked, cached there."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self._runtime = runtime
+
+    def __getitem__(self, token: int, /) -> bytes:
+        return self._runtime.piece(token)
+
+    def __len__(self) -> int:
+        return self._runtime.n_vocab

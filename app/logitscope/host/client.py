@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import collections
+import fcntl
 import logging
 import os
 import select
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
@@ -95,11 +97,12 @@ def timeout_from_env() -> float | None:
     return value or None
 
 
-def engine_command(fd: int) -> list[str]:
+def engine_command(fd: int, trace_fd: int | None = None) -> list[str]:
     """How to start the engine: `python -m ...` from source, the app itself when frozen (PyInstaller)."""
+    options = ["--fd", str(fd), *(["--trace-fd", str(trace_fd)] if trace_fd is not None else [])]
     if getattr(sys, "frozen", False):
-        return [sys.executable, "--engine-server", "--fd", str(fd)]
-    return [sys.executable, "-m", "logitscope.host.server", "--fd", str(fd)]
+        return [sys.executable, "--engine-server", *options]
+    return [sys.executable, "-m", "logitscope.host.server", *options]
 
 
 def _signal_name(returncode: int | None) -> str:
@@ -120,8 +123,15 @@ def _signal_name(returncode: int | None) -> str:
 class EngineClient:
     """Same methods as logitscope.engine.core.Engine, run in a child process."""
 
-    def __init__(self, env: dict[str, str] | None = None) -> None:
+    def __init__(self, env: dict[str, str] | None = None, trace_output: int | None = None) -> None:
+        """`trace_output`: a file descriptor (the CLI's standard output) for generate(trace_top=...)'s JSON lines,
+        which the engine process writes itself; the client keeps a copy (above 2: the child's standard streams
+        are its own) for every engine it starts, so the caller may close its own."""
         self._env = env
+        self._trace_output: int | None = None
+        if trace_output is not None:
+            self._trace_output = fcntl.fcntl(trace_output, fcntl.F_DUPFD_CLOEXEC, 3)
+            weakref.finalize(self, os.close, self._trace_output)
         self.timeout_s: float | None = timeout_from_env()  # of silence before the engine is ended; None: never
         self._cancel = threading.Event()  # sent by the calling thread (a signal handler must not block)
         self._token = threading.local()   # .cancelled: the cancel token of calls made from that thread
@@ -152,8 +162,10 @@ class EngineClient:
         env = dict(os.environ if self._env is None else self._env)
         env.setdefault("PYTHONUNBUFFERED", "1")
         self._log.clear()
-        self._proc = subprocess.Popen(engine_command(fd), pass_fds=(fd,), stdin=subprocess.DEVNULL,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        trace = self._trace_output
+        self._proc = subprocess.Popen(engine_command(fd, trace), pass_fds=(fd,) if trace is None else (fd, trace),
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                      env=env)
         child_sock.close()
         self._conn = Connection(parent_sock.detach())
         threading.Thread(target=self._pump_log, args=(self._proc,), daemon=True, name="engine-log").start()
@@ -348,7 +360,7 @@ class EngineClient:
                 raise
         if reply[0] == "ok":
             return reply[1]
-        raise _rebuild_error(reply[1], reply[2])
+        raise _rebuild_error(*reply[1:])
 
     def cancel(self) -> None:
         """Stop the current generation or load (any thread, a signal handler too: it only sets a flag,
@@ -382,10 +394,15 @@ class EngineClient:
             raise errors.NoModelLoadedError("no model was loaded before")
         return self.load(*self.last_load, on_progress=on_progress)
 
-    def generate(self, request: GenerateRequest,
-                 on_step: Callable[[StepRecord], None] | None = None) -> GenerationResult:
+    def generate(self, request: GenerateRequest, on_step: Callable[[StepRecord], None] | None = None,
+                 trace_top: int | None = None) -> GenerationResult:
+        """`trace_top`: the engine process writes the steps as JSON lines (that many candidates each) to the
+        trace output this client was made with, and sends none here; OSError (BrokenPipeError, ...) when that
+        output is full or gone (the answer stops there)."""
         request.validate()
-        result: GenerationResult = self.call("generate", on_step=on_step, request=request)
+        if trace_top is not None and self._trace_output is None:
+            raise ValueError("trace_top needs a client made with a trace output")
+        result: GenerationResult = self.call("generate", on_step=on_step, request=request, trace_top=trace_top)
         if self.last_load is not None:  # provenance, as a remote engine records its server and model
             result.settings["engine"] = {"local": os.path.basename(self.last_load[0])}
         return result
@@ -544,10 +561,12 @@ class CancelledError(errors.LogitscopeError):
     pass
 
 
-def _rebuild_error(kind: str, message: str) -> Exception:
+def _rebuild_error(kind: str, message: str, *details: Any) -> Exception:
     cls = getattr(errors, kind, None)
     if kind == "CancelledError":
         return CancelledError(message)
+    if kind == "OSError":  # writing the trace output failed: ("OSError", strerror, errno), as if written here
+        return OSError(details[0], message)  # (EPIPE gives BrokenPipeError, as Python's own would)
     if isinstance(cls, type) and issubclass(cls, errors.LogitscopeError):
         return cls(message)
     return errors.LogitscopeError(message)

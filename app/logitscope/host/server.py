@@ -6,8 +6,11 @@ Started by logitscope.host.client with one end of a socketpair (`--fd N`). Messa
   engine -> caller   ("progress", fraction) | ("steps", [pack_step bytes, ...]) | ("beams", [BeamProgress, ...])
                      | ("answers", [(answer index, pack_step bytes), ...])   (answers decoded together)
                      | ("ok", value)
-                     | ("err", kind, message)
+                     | ("err", kind, message)   ("err", "OSError", strerror, errno): the trace output failed
                      | ("alive",)
+
+With `--trace-fd M` (the CLI's standard output), generate(trace_top=N) writes its steps there itself as JSON
+lines (protocol/trace_lines.py) and sends none: a `generate --json` step then costs the CLI process nothing.
 
 Everything the engine says goes out through a sender thread with a queue of its own, so decoding never
 waits for the socket: a caller that stops reading for a while (a busy or frozen GUI) delays no step; the
@@ -33,6 +36,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
@@ -77,9 +81,19 @@ def _no_core_dumps() -> None:
         pass
 
 
+class TraceOutputError(Exception):
+    """Writing the trace output failed (full, gone): the caller's output, so the caller's OSError."""
+
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(cause.strerror or str(cause))
+        self.errno, self.strerror = cause.errno, cause.strerror or str(cause)
+
+
 class EngineServer:
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, trace_fd: int | None = None) -> None:
         self.conn = conn
+        # the caller's standard output (its `generate --json`), written as UTF-8 as JSON is; flushed by StepLines
+        self.trace_out = open(trace_fd, "w", encoding="utf-8", buffering=1 << 16) if trace_fd is not None else None
         self.outbox: queue.Queue[tuple[Any, ...]] = queue.Queue()  # unbounded: putting never blocks
         self._engine: Engine | None = None  # the reader thread runs before it exists
         self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
@@ -162,25 +176,40 @@ class EngineServer:
     def do_unload(self) -> None:
         self.engine.unload()
 
-    def do_generate(self, request: GenerateRequest) -> GenerationResult | None:
+    def do_generate(self, request: GenerateRequest, trace_top: int | None = None) -> GenerationResult | None:
         """Steps go out in small batches (STEP_BATCH_S), packed as the history stores them: pickling a
         StepRecord (its numpy arrays) cost ~77 µs here and ~30-100 µs in the caller's reader, packing ~13 and
-        unpacking ~12. The first step goes out at once."""
+        unpacking ~12. The first step goes out at once. `trace_top`: the steps go to the trace output instead,
+        as JSON lines, written here and flushed before the answer ends."""
         # not at the top: the reader starts before numpy loads
         from logitscope.protocol.trace import StepRecord, pack_step
+        from logitscope.protocol.trace_lines import StepLines
 
+        lines: StepLines | None = None
+        if trace_top is not None:
+            if self.trace_out is None:
+                raise ValueError("no trace output was given to this engine")
+            lines = StepLines(self.trace_out, self.engine.pieces(), trace_top)
         result: GenerationResult | None = None
         batch: list[bytes] = []
         last_send = 0.0
+        failed: OSError | None = None
         for event in self.engine.generate(request, self.cancel.is_set):
             if not isinstance(event, StepRecord):
                 result = event
-                continue
-            batch.append(pack_step(event))
-            now = time.perf_counter()
-            if now - last_send >= STEP_BATCH_S:
-                self.send(("steps", batch))
-                batch, last_send = [], now
+            elif lines is not None:
+                if failed is None:
+                    failed = _write_or_stop(lines.write, event, self.cancel)
+            else:
+                batch.append(pack_step(event))
+                now = time.perf_counter()
+                if now - last_send >= STEP_BATCH_S:
+                    self.send(("steps", batch))
+                    batch, last_send = [], now
+        if lines is not None and failed is None:
+            failed = _write_or_stop(lambda _: lines.flush(), None, self.cancel)
+        if failed is not None:
+            raise TraceOutputError(failed)
         if batch:
             self.send(("steps", batch))
         return result
@@ -308,7 +337,17 @@ class EngineServer:
         return "done"
 
 
-def _error_reply(exc: Exception) -> tuple[str, str, str]:
+def _write_or_stop(write: Callable[[Any], None], what: Any, cancel: threading.Event) -> OSError | None:
+    """Write; when the output is full or gone, stop the answer as a cancel would (nobody reads it) and say why."""
+    try:
+        write(what)
+    except OSError as exc:
+        cancel.set()
+        return exc
+    return None
+
+
+def _error_reply(exc: Exception) -> tuple[Any, ...]:
     from logitscope.base.errors import LogitscopeError
     from logitscope.base.messages import Message
 
@@ -316,6 +355,8 @@ def _error_reply(exc: Exception) -> tuple[str, str, str]:
         return ("err", type(exc).__name__, exc.message)  # a Message: pickled with its template
     if isinstance(exc, InterruptedError):
         return ("err", "CancelledError", "cancelled")
+    if isinstance(exc, TraceOutputError):
+        return ("err", "OSError", exc.strerror, exc.errno)
     logging.getLogger("logitscope.engine").error("internal error:\n%s", traceback.format_exc())
     return ("err", "EngineError", Message("internal engine error: {kind}: {exc}", kind=type(exc).__name__, exc=exc))
 
@@ -323,6 +364,7 @@ def _error_reply(exc: Exception) -> tuple[str, str, str]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="logitscope-engine")
     parser.add_argument("--fd", type=int, required=True)
+    parser.add_argument("--trace-fd", type=int, help="the caller's output, for generate's JSON lines")
     args = parser.parse_args(argv)
     # Ctrl+C and SIGTERM sent to the whole process group (a terminal, `timeout`, a service manager) are the
     # caller's to handle: it stops the answer, keeps what came, and ends this process
@@ -332,7 +374,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(name)s: %(message)s")
     logging.getLogger("logitscope.llama").setLevel(logging.INFO)
     conn = Connection(args.fd)
-    EngineServer(conn).serve()
+    EngineServer(conn, args.trace_fd).serve()
 
 
 if __name__ == "__main__":
