@@ -73,6 +73,8 @@ def test_the_engine_writes_the_lines_the_caller_would(demo_model: Path):
     assert _same([_without_timing(line) for line in lines],
                  [_without_timing(step_to_json(step, vocab, top=12)) for step in via_caller])
     assert len(lines[0]["top_raw"]) == 12
+    # greedy: one candidate left, its entropy 0 (written as -0.0 before)
+    assert all(b'"entropy_final":0.0,' in raw for raw in got)
 
 
 def test_a_closed_output_stops_the_answer_and_the_engine_goes_on(demo_model: Path):
