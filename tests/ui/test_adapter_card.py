@@ -60,7 +60,7 @@ def test_an_unreadable_adapter_shows_why_in_its_place(qtbot, scripted_window, tm
     assert window.steering.add_adapter(str(broken)) and window.steering.add_adapter(str(fine))
     part = adapters_part(card_text(window))
     assert part.index("broken.gguf") < part.index("fine.gguf")   # the dock's order
-    assert "the LoRA adapter" in part and "cannot be read" in part
+    assert "The LoRA adapter" in part and "cannot be read" in part
     assert "alpha 2, rank 2" in part
 
 

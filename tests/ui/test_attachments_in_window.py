@@ -92,7 +92,7 @@ def test_a_file_too_big_for_the_context_is_not_sent_and_nothing_is_lost(qtbot, s
     title, message = window.last_error
     needed = len(f"<user>{render_message('Read this.', [Attachment('long.txt', 'word ' * 600)])}</user><assistant>")
     assert title == "Not sent" and message.startswith(
-        f"the message with its attachments needs {needed} tokens, but 1792 of the context's 2048 are left for it")
+        f"The message with its attachments needs {needed} tokens, but 1792 of the context's 2048 are left for it")
     assert engine.requests == [] and window.current.turns == []
     assert window.prompt.toPlainText() == "Read this." and len(window.attachments.strip.chips) == 1
     window.attachments.strip.chips[0].remove_button.click()        # the × takes it off; the text alone goes

@@ -187,7 +187,7 @@ def test_unavailable_views_and_engine_errors_are_said_plainly(qtbot, scripted_wi
     engine.inspect_unavailable = {"attention_window": "layers 0, 2 and 4 see only the last 512 tokens"}
     scripted_window.select_step(0, 3)                            # a note about the weights: shown with them
     panel = wait_shown(qtbot, scripted_window, "attention", 3)
-    assert panel.note.text() == "layers 0, 2 and 4 see only the last 512 tokens" and not panel.note.isHidden()
+    assert panel.note.text() == "Layers 0, 2 and 4 see only the last 512 tokens" and not panel.note.isHidden()
     engine.inspect_unavailable = {}
     engine.inspect_error = LogitscopeError("the inspection context could not be created")
     scripted_window.select_step(0, 2)

@@ -45,7 +45,7 @@ def test_model_card_shows_that_the_context_was_rounded_up(qtbot, real_window, de
     with qtbot.waitSignal(real_window.bridge.loaded, timeout=30_000):
         real_window.open_model(str(demo_model), LoadSettings(n_ctx=300), ask=False)
     text = real_window.model_card.text.toPlainText()
-    assert "the context holds 512 tokens, not the 300 asked for" in text
+    assert "The context holds 512 tokens, not the 300 asked for" in text
 
 
 def test_a_stored_answer_cut_inside_an_emoji_adds_up(qtbot, real_window):

@@ -132,7 +132,7 @@ def test_paths_the_system_refuses_are_said_so_and_never_raise(qtbot, source):
     dialog.set_source(str(source))
     dialog.target.setText(str(source.parent / ("q" * 300 + ".gguf")))
     assert not dialog.start()
-    assert dialog.error.startswith("cannot use the path ") and dialog.error.endswith(": File name too long")
+    assert dialog.error.startswith("Cannot use the path ") and dialog.error.endswith(": File name too long")
     assert not job.requests
 
 

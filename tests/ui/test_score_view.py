@@ -83,7 +83,7 @@ def test_bad_input_says_so_in_one_line(qtbot, real_window, tmp_path) -> None:
     dialog = open_score_dialog(qtbot, real_window)
     dialog.text.setPlainText("   \n ")
     dialog.score_button.click()
-    assert not dialog.running and dialog.status.text() == "the text to score is empty"
+    assert not dialog.running and dialog.status.text() == "The text to score is empty"
     assert dialog.scored is None
 
     latin1 = tmp_path / "latin1.txt"

@@ -96,7 +96,7 @@ def test_bad_lists_are_one_clear_message_and_nothing_is_built(qtbot, scripted_wi
     dialog.positive.text.setPlainText(positive)
     dialog.negative.text.setPlainText(negative)
     dialog.build_button.click()
-    assert dialog.status.text() == says
+    assert dialog.status.text() == says[0].upper() + says[1:]  # shown on its own: a sentence
     assert not dialog.running and not window.bridge.local.cvector_requests and not (tmp_path / "bad.gguf").exists()
 
 

@@ -50,7 +50,7 @@ def test_exports_never_hang_on_a_pipe_nor_change_a_files_mode(qtbot, tmp_path, i
 @pytest.mark.skipif(os.name != "posix", reason="/dev/zero")
 def test_import_in_the_window_is_bounded_checked_and_reports_gaps(qtbot, real_window, tmp_path):
     assert real_window.import_conversations("/dev/zero") == 0             # refused at once, not read forever
-    assert real_window.last_error == ("Import failed", "cannot import /dev/zero: it is a character device, not a file")
+    assert real_window.last_error == ("Import failed", "Cannot import /dev/zero: it is a character device, not a file")
     ask(qtbot, real_window, "What is 2+2?", max_tokens=6)
     exported = tmp_path / "chat.json"
     assert real_window.export_conversation(str(exported))
@@ -65,7 +65,7 @@ def test_import_in_the_window_is_bounded_checked_and_reports_gaps(qtbot, real_wi
     del answer["trace"]["steps"][2:]
     (tmp_path / "cut.json").write_text(json.dumps(document))
     assert real_window.import_conversations(str(tmp_path / "cut.json")) == 1   # imported, and said
-    assert real_window.last_error == ("Notice", f"conversation 1, message 2: the trace has only 2 of {n} steps "
+    assert real_window.last_error == ("Notice", f"Conversation 1, message 2: the trace has only 2 of {n} steps "
                                            f"(missing: 2-{n - 1}); it was imported as it is")
 
 

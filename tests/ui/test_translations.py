@@ -274,6 +274,21 @@ def test_english_messages_stay_exactly_the_same(qapp):
         assert translate_message(message) == message and translate_message(str(message)) == message
 
 
+def test_a_message_shown_on_its_own_starts_as_a_sentence(qapp, chinese):
+    """The lower layers write in lower case (after "error: ", inside another message); a box or a status line
+    shows one on its own. Identifiers stay as they are; Chinese has no case."""
+    from logitscope.base.errors import InvalidSettingsError
+    from logitscope.base.messages import Message
+    from logitscope.ui.common.messages import as_sentence, translate_sentence
+
+    assert [as_sentence(t) for t in ("no token fits", "cancelled", "llama.cpp failed", "top-k must be >= 0",
+                                     "n_ctx too small", "", "2 tokens", "a\nb")] == \
+           ["No token fits", "Cancelled", "llama.cpp failed", "top-k must be >= 0", "n_ctx too small", "", "2 tokens",
+            "A\nB"]
+    chinese_text = translate_sentence(InvalidSettingsError(Message("no token fits the grammar here: generation stopped")))
+    assert chinese_text and not chinese_text[0].isascii()
+
+
 def test_qt_own_dialogs_are_in_chinese(chinese):
     from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox, QPushButton
 

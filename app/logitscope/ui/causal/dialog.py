@@ -58,7 +58,7 @@ from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.steering import steering_from_record
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.causal.widgets import DistributionColumns, Heatmap
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_message, translate_sentence
 from logitscope.ui.common.tokens import id_label, percent
 from logitscope.ui.window.screen_fit import resize_within_screen
 
@@ -323,7 +323,7 @@ class CausalDialog(QDialog):
         try:
             found = tuple(Ablation.parse(t) for t in self.targets.text().split(",") if t.strip())
         except InvalidSettingsError as exc:
-            self.status.setText(translate_message(exc))
+            self.status.setText(translate_sentence(exc))
             return None
         if not found:
             self.status.setText(self.tr("Name what to knock out: a head (23.4), or a layer's attn or ffn block "

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.base.errors import LogitscopeError
 from logitscope.store.settings import SYSTEM_PROMPTS, SettingsStore
-from logitscope.ui.common.messages import translate_message, translate_template
+from logitscope.ui.common.messages import translate_sentence, translate_template
 from logitscope.ui.dialogs.system_presets import SystemPresetsDialog
 
 NONE = ""          # the picker's data for "None": no system prompt (a preset name is never empty)
@@ -105,7 +105,7 @@ class SystemPromptBar(QWidget):
         try:
             saved = self.store.save_system_prompt(name, self.prompt())
         except LogitscopeError as exc:
-            self.show_error(self.tr("Preset"), translate_message(exc))
+            self.show_error(self.tr("Preset"), translate_sentence(exc))
             return None
         self._refill()
         self._show_match(saved)

@@ -35,6 +35,22 @@ def translate_message(value: str | BaseException) -> str:
     return "\n".join(_translate(_parse(line) or Message.rendered(line, {})) for line in text.split("\n"))
 
 
+def translate_sentence(value: str | BaseException) -> str:
+    """translate_message for a message shown on its own (a status line, a box, a cell): it starts as a sentence.
+    The lower layers write their messages to go after "error: " or inside another one, in lower case."""
+    return as_sentence(translate_message(value))
+
+
+_PLAIN_FIRST_WORD = re.compile(r"[a-z]+(?=[\s,:;]|$)")  # "no …", "cancelled"; not "llama.cpp", "top-k", "n_ctx"
+
+
+def as_sentence(text: str) -> str:
+    """Each line of `text` with its first letter in upper case when its first word is a plain lower-case English
+    word (a line is one message, as translate_message reads them)."""
+    return "\n".join(line[0].upper() + line[1:] if _PLAIN_FIRST_WORD.match(line) else line
+                     for line in text.split("\n"))
+
+
 def _translate(message: Message) -> str:
     params = {name: translate_message(value) if isinstance(value, Message) else _translate_part(value)
               for name, value in message.params.items()}

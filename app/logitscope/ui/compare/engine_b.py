@@ -18,7 +18,7 @@ from logitscope.protocol.api import LoadSettings, ModelInfo
 from logitscope.protocol.engine_like import EngineLike
 from logitscope.system.machine import MachineMemory, probe_machine
 from logitscope.ui.bridge import JOB_LOAD, EngineBridge
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_sentence
 from logitscope.ui.compare.memory_check import both_fit
 
 BridgeFactory = Callable[[], EngineBridge]
@@ -48,7 +48,7 @@ class SecondEngine(QObject):
             settings.validate()
             card_b = read_model_card(path)
         except LogitscopeError as exc:
-            self.failed.emit(translate_message(exc))
+            self.failed.emit(translate_sentence(exc))
             return False
         check = both_fit(info_a.card, info_a.load, card_b, settings, self._machine())
         if not check.fits:
@@ -70,7 +70,7 @@ class SecondEngine(QObject):
             self.info, self.loaded_as = info, (path, settings)
             self.loaded.emit(info)
 
-        bridge.call(job, done, lambda message: self.failed.emit(translate_message(message)), kind=JOB_LOAD)
+        bridge.call(job, done, lambda message: self.failed.emit(translate_sentence(message)), kind=JOB_LOAD)
         return True
 
     def cancel(self) -> None:

@@ -17,7 +17,7 @@ from logitscope.session.attachments import attachment_tokens, fit_problem, messa
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.attachment_chips import AttachmentStrip
 from logitscope.ui.chat.prompt_box import PromptBox
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_message, translate_sentence
 from logitscope.ui.controllers.session import SessionController
 
 
@@ -55,7 +55,7 @@ class AttachmentController(QObject):
             try:
                 attachment = read_attachment(path)
             except AttachmentError as exc:
-                problems.append(translate_message(exc))
+                problems.append(translate_sentence(exc))
                 continue
             self.pending.append(attachment)
             self._count(attachment)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from logitscope.base.errors import LogitscopeError
 from logitscope.host.remote import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, RemoteEngine
 from logitscope.ui.common.background import Background
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_sentence
 
 
 class ConnectDialog(QDialog):
@@ -88,7 +88,7 @@ class ConnectDialog(QDialog):
         super().accept()
 
     def show_failure(self, message: str) -> None:
-        self.status.setText(f"<span style='color:#c62828'>{html.escape(translate_message(message))}</span>")
+        self.status.setText(f"<span style='color:#c62828'>{html.escape(translate_sentence(message))}</span>")
 
     def list_models(self) -> None:
         try:

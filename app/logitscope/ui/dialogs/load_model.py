@@ -26,7 +26,7 @@ from logitscope.library.fit import assess_fit, need_for_card
 from logitscope.protocol.api import LoadSettings
 from logitscope.system.machine import probe_machine
 from logitscope.system.threads import max_threads
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_sentence
 
 
 class LoadModelDialog(QDialog):
@@ -125,7 +125,7 @@ class LoadModelDialog(QDialog):
         text = self.tr("Needs about {0}: weights {1} + KV cache {2} + compute {3}.").format(
             format_bytes(est.total_bytes), format_bytes(est.weights_bytes), format_bytes(est.kv_bytes),
             format_bytes(est.compute_bytes))
-        text += "\n" + translate_message(fit.summary)
+        text += "\n" + translate_sentence(fit.summary)
         if kv_cells(s.n_ctx) != s.n_ctx:
             text += "\n" + self.tr("llama.cpp rounds the context up to {0} tokens.").format(kv_cells(s.n_ctx))
         if s.type_v != "f16" and not s.flash_attn:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.base.errors import LogitscopeError
 from logitscope.store.settings import SettingsStore
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_sentence
 
 
 class SystemPresetsDialog(QDialog):
@@ -77,7 +77,7 @@ class SystemPresetsDialog(QDialog):
         try:
             new = self.store.rename_system_prompt(old, new)
         except LogitscopeError as exc:
-            self.show_error(self.tr("Preset"), translate_message(exc))
+            self.show_error(self.tr("Preset"), translate_sentence(exc))
             return
         self._fill(new)
 
@@ -88,7 +88,7 @@ class SystemPresetsDialog(QDialog):
         try:
             self.store.delete_system_prompt(name)
         except LogitscopeError as exc:
-            self.show_error(self.tr("Preset"), translate_message(exc))
+            self.show_error(self.tr("Preset"), translate_sentence(exc))
             return
         self._fill()
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.protocol.forward import AttentionRow
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_sentence
 from logitscope.ui.common.tokens import id_label
 from logitscope.ui.inspector.steady_caption import SteadyCaption
 from logitscope.ui.inspector.token_strip import TokenHeatStrip
@@ -118,7 +118,7 @@ class AttentionPanel(QWidget):
         chosen = id_label(found.step.chosen, self.vocab)
         self.caption.setText(self.tr("Step {0}: where {1} (position {2}) looks when it predicts {3}").format(
             found.step.step_index, looking, row.position, chosen))
-        notes = [translate_message(text) for view, text in found.inspection.unavailable.items()
+        notes = [translate_sentence(text) for view, text in found.inspection.unavailable.items()
                  if view.startswith("attention_")]
         self.note.setText("\n".join(notes))
         self.note.setVisible(bool(notes))

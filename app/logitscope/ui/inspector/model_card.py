@@ -13,7 +13,7 @@ from logitscope.gguf.memory import format_bytes
 from logitscope.library.display_name import model_display_name
 from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.engine_like import RemoteModelInfo
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_sentence
 
 # one adapter of the Steering dock: its file name, its metadata (or why it cannot be read), its scale, and
 # whether the next answers get it (ticked, fine, the dock on)
@@ -78,7 +78,7 @@ class ModelCardPanel(QWidget):
             (self.tr("Load time"), f"{info.load_s * 1000:.0f} ms"),
         ]
         if info.notices:  # what the engine changed from what was asked (e.g. the context rounded up)
-            rows.append((self.tr("Notes"), "<br>".join(escape(translate_message(n)) for n in info.notices)))
+            rows.append((self.tr("Notes"), "<br>".join(escape(translate_sentence(n)) for n in info.notices)))
         table = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows)
         template = (f"<pre>{escape(c.chat_template)}</pre>" if c.chat_template
                     else f"<p>{escape(self.tr('None: a plain User:/Assistant: format is used.'))}</p>")

@@ -34,7 +34,7 @@ from logitscope.protocol.api import DecodeOptions
 from logitscope.protocol.reasoning import UNLIMITED
 from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings, is_on
 from logitscope.ui.bridge import EngineBridge
-from logitscope.ui.common.messages import translate_message, translate_template
+from logitscope.ui.common.messages import translate_sentence, translate_template
 from logitscope.ui.inspector.bias_table import BiasTable
 from logitscope.ui.inspector.chain_list import ChainList
 from logitscope.ui.inspector.constraint_box import ConstraintBox
@@ -323,7 +323,7 @@ class SamplerPanel(QWidget):
         settings = self.settings()
         probe = self._check_parts(settings).get(part)
         problem = self.check.problem(part, probe) if probe is not None else None
-        text = translate_message(problem) if problem else ""
+        text = translate_sentence(problem) if problem else ""
         if part == "constraint":
             self.constraint.show_problem(text)
         elif not self.bias.biases()[1]:
@@ -335,7 +335,7 @@ class SamplerPanel(QWidget):
 
     def show_problem(self, message: Message) -> None:
         """A problem the engine found in the settings, beside the control it concerns (by its wording)."""
-        text = translate_message(message)
+        text = translate_sentence(message)
         if any(word in message.template for word in ("grammar", "schema")):
             self.constraint.show_problem(text)
             self.sections["constraint"].expand()

@@ -36,7 +36,7 @@ from logitscope.library.hub import HubRepo, RemoteModel, list_repo_ggufs, search
 from logitscope.library.hub_token import clear_token, get_token, set_token
 from logitscope.library.recommended import RecommendedModel, load_recommended
 from logitscope.ui.common.background import Background
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_message, translate_sentence
 
 VERDICT_COLORS = {"fits": "#2e7d32", "tight": "#b26a00", "does not fit": "#c62828", "unknown": "#666666"}
 
@@ -126,7 +126,7 @@ class ModelsWindow(QDialog):
             table.setItem(row, 0, _cell(m.name, m.path))
             if m.card is None:
                 label = self.tr("damaged") if m.damaged else self.tr("not usable")
-                error = translate_message(m.error or "")
+                error = translate_sentence(m.error or "")
                 table.setItem(row, 1, _cell(label, error, VERDICT_COLORS["does not fit"]))
                 table.setItem(row, 6, _cell(error, error))
                 for col in (2, 3, 4, 5):
@@ -139,7 +139,7 @@ class ModelsWindow(QDialog):
                 table.setItem(row, 4, _cell(f"{c.n_ctx_train:,}"))
                 table.setItem(row, 5, _cell(self.tr("yes") if c.has_chat_template else self.tr("no")))
                 fit = m.fit
-                table.setItem(row, 6, _cell(self.verdict_label(fit.verdict) if fit else "?", translate_message(fit.summary) if fit else "",
+                table.setItem(row, 6, _cell(self.verdict_label(fit.verdict) if fit else "?", translate_sentence(fit.summary) if fit else "",
                                             VERDICT_COLORS.get(fit.verdict if fit else "unknown")))
             table.setItem(row, 7, _cell(self.source_label(m.source), where))
         usable = sum(m.card is not None for m in models)
@@ -309,7 +309,7 @@ class ModelsWindow(QDialog):
             table.setItem(row, 0, _cell(name, "\n".join(m.parts)))
             table.setItem(row, 1, _cell(m.quant))
             table.setItem(row, 2, _cell(format_bytes(m.size_bytes)))
-            table.setItem(row, 3, _cell(self.verdict_label(m.fit.verdict), translate_message(m.fit.summary), VERDICT_COLORS.get(m.fit.verdict)))
+            table.setItem(row, 3, _cell(self.verdict_label(m.fit.verdict), translate_sentence(m.fit.summary), VERDICT_COLORS.get(m.fit.verdict)))
         self.status.setText(self.tr("{0}: {1} GGUF model(s).").format(listing.repo_id, len(self.remote)))  # type: ignore[attr-defined]
 
     def download_selected(self, row: int | None = None) -> None:
@@ -350,7 +350,7 @@ class ModelsWindow(QDialog):
 
     def _download_failed(self, message: str) -> None:
         self._download_done()
-        self._failed(translate_message(message) + ("" if "cancel" not in message.lower()
+        self._failed(translate_sentence(message) + ("" if "cancel" not in message.lower()
                                                    else " " + self.tr("Download again to resume where it stopped.")))
 
     def _ask_token(self) -> None:
@@ -368,7 +368,7 @@ class ModelsWindow(QDialog):
             self.status.setText(self.tr("Token removed."))
 
     def _failed(self, message: str) -> None:
-        message = translate_message(message)
+        message = translate_sentence(message)
         self.last_error = message
         if self.file_table.rowSpan(0, 0) > 1 or self.file_table.columnSpan(0, 0) > 1:  # the listing failed
             self._listing_done()

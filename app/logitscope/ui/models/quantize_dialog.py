@@ -41,7 +41,7 @@ from logitscope.host.client import CancelledError
 from logitscope.host.quantize_job import quantize_model
 from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.quantize import QUANT_TYPES, ModelSize, QuantizeRequest, QuantizeResult, QuantType
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_sentence
 from logitscope.ui.models.quantize_runner import QuantizeJob, QuantizeRunner
 from logitscope.ui.models.quantize_source import SourceFacts, default_target, read_source
 
@@ -230,7 +230,7 @@ class QuantizeDialog(QDialog):
                 self.facts = read_source(path)
             except (LogitscopeError, OSError) as exc:   # no GGUF; a file that cannot be read
                 self.source_info.setStyleSheet(ERROR_STYLE)
-                self.source_info.setText(translate_message(exc))
+                self.source_info.setText(translate_sentence(exc))
             else:
                 self.source_info.setText(self._describe(self.facts))
                 self.requantize.setChecked(self.facts.quantized)
@@ -317,7 +317,7 @@ class QuantizeDialog(QDialog):
         try:
             request.validate()
         except LogitscopeError as exc:   # a name too long for the file system too: validate() says so
-            return self._refuse(translate_message(exc))
+            return self._refuse(translate_sentence(exc))
         self._request, self.quantized, self.estimate, self.error = request, None, None, ""
         self.runner.start(request)
         self.progress.setRange(0, 0)   # busy until the dry run said how big the file will be
@@ -384,7 +384,7 @@ class QuantizeDialog(QDialog):
             return self.tr("This model is quantized already ({0}): tick “Allow requantizing” to quantize it "
                            "again, at some cost in quality.").format(message.params.get("reason", ""))
         if isinstance(error, LogitscopeError):
-            return translate_message(error)
+            return translate_sentence(error)
         return self.tr("Internal error (a bug; the details are in the log): {0}: {1}").format(
             type(error).__name__, error)
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication
 
 from logitscope.protocol.kld import KldStats
 from logitscope.protocol.score import ScoreResult
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_sentence
 
 translate = QCoreApplication.translate  # under this name the translation scanner finds the strings
 
@@ -26,7 +26,7 @@ def summary_html(r: ScoreResult) -> str:
         lines.append(translate("ScoreDialog", "<b>Perplexity</b>: {0:.3f}").format(r.perplexity))
     lines.append(translate("ScoreDialog", "<b>Bits per token</b>: {0:.3f}").format(r.bits_per_token))
     lines.append(how_it_was_read(r))
-    lines.extend(translate_message(n) for n in r.notices)
+    lines.extend(translate_sentence(n) for n in r.notices)
     return "<br>".join(lines)
 
 
@@ -80,7 +80,7 @@ def kl_summary_html(a: ScoreResult, b: ScoreResult, stats: KldStats, names: tupl
                                "{6:.3%}.").format(kld, dkld, stats.kld_median, float(stats.kld_sorted[-1]), top, dtop,
                                                   rms))
     lines.append(how_it_was_read(a))
-    lines.extend(translate_message(n) for n in a.notices + b.notices)
+    lines.extend(translate_sentence(n) for n in a.notices + b.notices)
     return "<br>".join(lines)
 
 
@@ -94,6 +94,6 @@ def compare_html(a: ScoreResult, b: ScoreResult, names: tuple[str, str]) -> str:
             float(np.mean(np.abs(diffs))), float(diffs.min()), float(diffs.max()), int((diffs < 0).sum()),
             int((diffs > 0).sum())))
     lines.append(how_it_was_read(a))
-    lines.extend(translate_message(n) for n in a.notices + b.notices)
+    lines.extend(translate_sentence(n) for n in a.notices + b.notices)
     return "<br>".join(lines)
 

@@ -48,7 +48,7 @@ from logitscope.host.score_compare import same_tokens, scoring_settings
 from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.score import DEFAULT_SCORE_CTX, MIN_SCORE_CTX, ScoreRequest, ScoreResult
 from logitscope.ui.bridge import JOB_GENERATE, JOB_SCORE, EngineBridge
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_message, translate_sentence
 from logitscope.ui.score.compare import CompareEngine, ComparePicker, settings_like
 from logitscope.ui.score.kl_panel import KlStatistics, TopDifferences
 from logitscope.ui.score.kl_target import KlTarget
@@ -207,7 +207,7 @@ class ScoreDialog(QDialog):
         try:
             text = read_text_file(Path(path))
         except LogitscopeError as exc:
-            self.status.setText(translate_message(exc))
+            self.status.setText(translate_sentence(exc))
             return False
         if not text.strip():
             self.status.setText(self.tr("{0} holds no text to score.").format(Path(path).name))
@@ -267,7 +267,7 @@ class ScoreDialog(QDialog):
         try:
             request.validate()
         except LogitscopeError as exc:
-            self.status.setText(translate_message(exc))
+            self.status.setText(translate_sentence(exc))
             return
         self.running, self._request = True, request
         self.score_button.setEnabled(False)
@@ -387,7 +387,7 @@ class ScoreDialog(QDialog):
                         target.other_settings(settings))
             job.validate()
         except LogitscopeError as exc:
-            self.status.setText(translate_message(exc))
+            self.status.setText(translate_sentence(exc))
             return
         self.running, self._kl_names, self._kl_bytes = True, target.names(base), 0
         self._kl_started = time.monotonic()

@@ -44,7 +44,7 @@ from logitscope.protocol.cvector import (
 )
 from logitscope.protocol.engine_like import EngineLike
 from logitscope.ui.bridge import CANCELLED, JOB_CVECTOR, EngineBridge
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_message, translate_sentence
 
 PROGRESS_STEPS = 1000
 
@@ -236,7 +236,7 @@ class BuildDialog(QDialog):
         try:
             side.load(Path(path))
         except LogitscopeError as exc:
-            self.status.setText(translate_message(exc))
+            self.status.setText(translate_sentence(exc))
             return False
         return True
 
@@ -275,7 +275,7 @@ class BuildDialog(QDialog):
         try:
             request, path = self.request(), self.output_path()
         except LogitscopeError as exc:
-            self.status.setText(translate_message(exc))
+            self.status.setText(translate_sentence(exc))
             return
         self.running = True
         self.build_button.setEnabled(False)

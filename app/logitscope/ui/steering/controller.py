@@ -40,7 +40,7 @@ from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.forward import InspectRequest
 from logitscope.protocol.steering import Steering
 from logitscope.ui.bridge import EngineBridge
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_message, translate_sentence
 from logitscope.ui.steering.build_dialog import BuildDialog
 from logitscope.ui.steering.model import SteeringFile, absolute, from_settings, to_settings
 from logitscope.ui.steering.panel import SteeringPanel
@@ -141,7 +141,7 @@ class SteeringController(QObject):
         try:
             found: LoraMetadata | str = read_lora_metadata(path)
         except InvalidSettingsError as exc:
-            found = translate_message(exc)
+            found = translate_sentence(exc)
         self._lora_headers[path] = (stamp, found)
         return found
 
@@ -169,7 +169,7 @@ class SteeringController(QObject):
         try:
             read_control_vector(item.path).require_n_embd(info.card.n_embd)
         except InvalidSettingsError as exc:
-            self.panel.mark_problem(item.path, translate_message(exc))
+            self.panel.mark_problem(item.path, translate_sentence(exc))
 
     # -- the residual stream the sliders are sized to ------------------------------------------------------
     def _inspected(self, found: object) -> None:
@@ -238,7 +238,7 @@ class SteeringController(QObject):
             if isinstance(info, ModelInfo):
                 vector.require_n_embd(info.card.n_embd)
         except InvalidSettingsError as exc:
-            self.error.emit(self.tr("Control vector"), translate_message(exc))
+            self.error.emit(self.tr("Control vector"), translate_sentence(exc))
             return False
         self.panel.add_vector(SteeringFile(path, 1.0, True, directions=vector.directions))
         self.measure()
@@ -284,7 +284,7 @@ class SteeringController(QObject):
         for item in (*self.panel.state.vectors, *self.panel.state.adapters):
             if item.applies and (named in (item.path, item.name) or item.path in text
                                  or (isinstance(named, str) and absolute(named) == item.path)):
-                self.panel.mark_problem(item.path, translate_message(error))
+                self.panel.mark_problem(item.path, translate_sentence(error))
                 self.notice.emit(self.tr("{0} is left out of the next answers: {1}").format(
                     item.name, translate_message(error)))
                 return
@@ -304,7 +304,7 @@ class SteeringController(QObject):
             try:
                 item.directions = read_control_vector(item.path).directions
             except InvalidSettingsError as exc:
-                item.problem = translate_message(exc)
+                item.problem = translate_sentence(exc)
         self.panel.load_state(state)
         if gone:
             text = QCoreApplication.translate(

@@ -12,12 +12,12 @@ from logitscope import __version__
 from logitscope.base.errors import LogitscopeError
 from logitscope.protocol.sampler_settings import SamplerSettings
 from logitscope.store.settings import SettingsStore
-from logitscope.ui.common.messages import translate_message
+from logitscope.ui.common.messages import translate_sentence
 
 
 def show_error_box(parent: QWidget, title: str, message: str, reload: Callable[[], None] | None = None) -> str:
     """Opens the box without waiting for it; returns the message as shown (translated)."""
-    message = translate_message(message)  # the engine's, library's and store's English, translated
+    message = translate_sentence(message)  # the engine's, library's and store's English, translated
     box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, parent)
     box.setObjectName("errorBox")
     if reload is not None:
