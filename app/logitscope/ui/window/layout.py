@@ -15,6 +15,7 @@ from PySide6.QtCore import QByteArray, QCoreApplication, QRect, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
 from logitscope.ui.common.wheel_guard import guard_wheel
+from logitscope.ui.window.dock_shares import DockShares
 from logitscope.ui.window.screen_fit import fill_screen, fits_a_screen
 
 LAYOUT_VERSION = 5  # 2: the right column spans the height, scrolled sampler controls; 3: Layers and Attention;
@@ -110,8 +111,9 @@ def _status_height(window: QMainWindow) -> int:
 
 def add_docks(window: QMainWindow, specs: Sequence[tuple[str, str, QWidget, Qt.DockWidgetArea]],
               shown: Callable[[bool], None]) -> dict[str, QDockWidget]:
-    """A dock per (key, title, widget, area), named for the saved layout, then arranged; `shown` hears
-    every dock's visibilityChanged (panels skip updates while nobody sees them and catch up when shown)."""
+    """A dock per (key, title, widget, area), named for the saved layout, then arranged, keeping their share of
+    the window through its resizes (dock_shares.py); `shown` hears every dock's visibilityChanged (panels skip
+    updates while nobody sees them and catch up when shown)."""
     docks: dict[str, QDockWidget] = {}
     for key, title, widget, area in specs:
         dock = QDockWidget(title, window)
@@ -124,6 +126,7 @@ def add_docks(window: QMainWindow, specs: Sequence[tuple[str, str, QWidget, Qt.D
         if key in docks:
             docks[key].toggleViewAction().setText(name)
     arrange_docks(window, docks)
+    DockShares(window, docks["distribution"], docks["timeline"])
     return docks
 
 
