@@ -22,6 +22,17 @@ def test_html_is_escaped_one_way():
         assert not literals & {"&lt;", "&gt;", "&amp;"}, f"{path.relative_to(APP)} escapes HTML by hand: use html.escape"
 
 
+def test_number_boxes_are_one_kind():
+    """ui/common/spin_boxes.py's: Qt's own refuse a digit typed past the range without a word."""
+    for path in sorted((APP / "ui").rglob("*.py")):
+        if path.name == "spin_boxes.py":
+            continue
+        made = {node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+                for node in ast.walk(ast.parse(path.read_text(), str(path)))
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute)}
+        assert not made & {"QSpinBox", "QDoubleSpinBox"}, f"{path.relative_to(APP)}: use ui/common/spin_boxes.py"
+
+
 @pytest.mark.model
 def test_engine_import_pulls_in_no_qt():
     code = ("import sys, logitscope.engine.core, logitscope.host.client, logitscope.cli.main, logitscope.session.history; "

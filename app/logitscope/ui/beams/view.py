@@ -22,14 +22,12 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QCloseEvent, QColor, QFont, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
-    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
     QPushButton,
-    QSpinBox,
     QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
@@ -58,6 +56,7 @@ from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings
 from logitscope.protocol.steering import Steering
 from logitscope.protocol.trace import GenerationResult, StepRecord
 from logitscope.ui.bridge import JOB_BEAMS, EngineBridge
+from logitscope.ui.common.spin_boxes import DoubleSpinBox, SpinBox
 from logitscope.ui.common.tokens import id_label
 from logitscope.ui.steering.summary import SteeringSummary
 from logitscope.ui.window.layout import scroll_area
@@ -143,14 +142,14 @@ class BeamsDialog(QDialog):
         self.question = QLineEdit(SAMPLE_QUESTION)
         form.addRow(self.tr("Question:"), self.question)
         row = QHBoxLayout()
-        self.beams = QSpinBox()
+        self.beams = SpinBox()
         self.beams.setRange(1, MAX_BEAMS)
         self.beams.setValue(DEFAULT_BEAMS)
-        self.alpha = QDoubleSpinBox()
+        self.alpha = DoubleSpinBox()
         self.alpha.setRange(0.0, MAX_LENGTH_PENALTY)
         self.alpha.setSingleStep(0.1)
         self.alpha.setValue(DEFAULT_LENGTH_PENALTY)
-        self.max_tokens = QSpinBox()
+        self.max_tokens = SpinBox()
         self.max_tokens.setRange(1, 1024)
         self.max_tokens.setValue(DEFAULT_MAX_TOKENS)
         for caption, widget in ((self.tr("Beams"), self.beams), (self.tr("Length penalty α"), self.alpha),

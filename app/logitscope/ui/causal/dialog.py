@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -59,6 +58,7 @@ from logitscope.protocol.steering import steering_from_record
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.causal.widgets import DistributionColumns, Heatmap
 from logitscope.ui.common.messages import translate_message, translate_sentence
+from logitscope.ui.common.spin_boxes import SpinBox
 from logitscope.ui.common.tokens import id_label, percent
 from logitscope.ui.window.screen_fit import resize_within_screen
 
@@ -154,7 +154,7 @@ class CausalDialog(QDialog):
         self.scan_button.clicked.connect(lambda: self.run_scan())
         row.addWidget(self.scan_button)
         # the layers scanned: every one by default; fewer for a long prompt on a deep model (one evaluation a head)
-        self.scan_first, self.scan_last = QSpinBox(), QSpinBox()
+        self.scan_first, self.scan_last = SpinBox(), SpinBox()
         for spin in (self.scan_first, self.scan_last):
             spin.setRange(0, 0)   # until a model says how many it has (set_layers): 0 to 0 means every layer
         self.scan_first.setToolTip(self.tr("The first layer whose heads are knocked out"))

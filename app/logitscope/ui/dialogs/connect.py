@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -24,6 +23,7 @@ from logitscope.base.errors import LogitscopeError
 from logitscope.host.remote import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, RemoteEngine
 from logitscope.ui.common.background import Background
 from logitscope.ui.common.messages import translate_sentence
+from logitscope.ui.common.spin_boxes import SpinBox
 
 
 class ConnectDialog(QDialog):
@@ -52,7 +52,7 @@ class ConnectDialog(QDialog):
         model_row.addWidget(self.model, 1)
         model_row.addWidget(self.list_button)
         form.addRow(self.tr("Model"), model_row)
-        self.timeout = QSpinBox()
+        self.timeout = SpinBox()
         self.timeout.setRange(1, int(MAX_TIMEOUT_S))
         self.timeout.setValue(int(DEFAULT_TIMEOUT_S))
         self.timeout.setSuffix(self.tr(" s"))

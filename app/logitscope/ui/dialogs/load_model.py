@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSlider,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +26,7 @@ from logitscope.protocol.api import LoadSettings
 from logitscope.system.machine import probe_machine
 from logitscope.system.threads import max_threads
 from logitscope.ui.common.messages import translate_sentence
+from logitscope.ui.common.spin_boxes import SpinBox
 
 
 class LoadModelDialog(QDialog):
@@ -45,7 +45,7 @@ class LoadModelDialog(QDialog):
             self._refuse(layout)
             return
         form = QFormLayout()
-        self.n_ctx = QSpinBox()
+        self.n_ctx = SpinBox()
         self.n_ctx.setRange(256, max(card.n_ctx_train or 131072, 256))
         self.n_ctx.setSingleStep(256)
         self.n_ctx.setValue(min(settings.n_ctx or card.n_ctx_train, self.n_ctx.maximum()))
@@ -75,7 +75,7 @@ class LoadModelDialog(QDialog):
         self.flash = QCheckBox(self.tr("Flash attention (needed for a quantized V cache)"))
         self.flash.setChecked(settings.flash_attn)
         form.addRow("", self.flash)
-        self.threads = QSpinBox()
+        self.threads = SpinBox()
         self.threads.setRange(0, max_threads())  # more only makes llama.cpp's threads wait for each other
         self.threads.setValue(settings.n_threads)
         self.threads.setSpecialValueText(self.tr("automatic"))

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 from logitscope.base.paths import models_dir
 from logitscope.library.display_name import model_display_name
 from logitscope.protocol.api import DEFAULT_DRAFT_MAX, DRAFT_LOOKUP, DRAFT_MAX_LIMIT, ModelInfo
+from logitscope.ui.common.spin_boxes import SpinBox
 
 CHOOSE = "\0choose"  # the "Draft model…" item's data: it opens the file dialog, it is never a choice itself
 
@@ -45,7 +45,7 @@ class DraftControls(QWidget):
         self.mode.addItem(self.tr("Off"), "")
         self.mode.addItem(self.tr("Prompt lookup"), DRAFT_LOOKUP)
         self.mode.addItem(self.tr("Draft model…"), CHOOSE)
-        self.draft_max = QSpinBox()
+        self.draft_max = SpinBox()
         self.draft_max.setRange(1, DRAFT_MAX_LIMIT)
         self.draft_max.setValue(DEFAULT_DRAFT_MAX)
         self.draft_max.setSuffix(self.tr(" drafts"))  # a bare number beside the choice did not say what it counts

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -35,6 +34,7 @@ from logitscope.protocol.reasoning import UNLIMITED
 from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings, is_on
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.common.messages import translate_sentence, translate_template
+from logitscope.ui.common.spin_boxes import SpinBox
 from logitscope.ui.inspector.bias_table import BiasTable
 from logitscope.ui.inspector.chain_list import ChainList
 from logitscope.ui.inspector.constraint_box import ConstraintBox
@@ -155,7 +155,7 @@ class SamplerPanel(QWidget):
         seed_row = QHBoxLayout()
         self.fixed_seed = QCheckBox(self.tr("fixed"))
         self.fixed_seed.setToolTip(self.tr("A fixed seed makes sampling repeatable: the same settings give the same answer"))
-        self.seed = QSpinBox()
+        self.seed = SpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setEnabled(False)
         self.seed.setToolTip(self.fixed_seed.toolTip())
@@ -165,12 +165,12 @@ class SamplerPanel(QWidget):
         seed_row.addWidget(self.fixed_seed)
         seed_row.addWidget(self.seed, 1)
         form.addRow(self.tr("Seed"), seed_row)
-        self.max_tokens = QSpinBox()
+        self.max_tokens = SpinBox()
         self.max_tokens.setRange(1, 32768)
         self.max_tokens.setValue(512)
         self.max_tokens.setToolTip(self.tr("The answer stops after this many tokens"))
         form.addRow(self.tr("Max tokens"), self.max_tokens)
-        self.reasoning_budget = QSpinBox()   # llama.cpp's --reasoning-budget: -1 unlimited, 0 off, N tokens
+        self.reasoning_budget = SpinBox()   # llama.cpp's --reasoning-budget: -1 unlimited, 0 off, N tokens
         self.reasoning_budget.setRange(UNLIMITED, 32768)
         self.reasoning_budget.setValue(UNLIMITED)
         self.reasoning_budget.setSpecialValueText(self.tr("unlimited"))

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from logitscope.ui.common.spin_boxes import DoubleSpinBox, SpinBox
 from logitscope.ui.common.wheel_guard import guard_wheel
 
 # name -> (minimum, maximum, step, decimals); decimals 0 = an integer setting. The ranges are what a person
@@ -59,10 +60,10 @@ class Row(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, SLIDER_STEPS)
         if decimals:
-            self.spin: QSpinBox | QDoubleSpinBox = QDoubleSpinBox()
+            self.spin: QSpinBox | QDoubleSpinBox = DoubleSpinBox()
             self.spin.setDecimals(decimals)
         else:
-            self.spin = QSpinBox()
+            self.spin = SpinBox()
         self.spin.setRange(minimum, maximum)  # type: ignore[arg-type]
         self.spin.setSingleStep(step)  # type: ignore[arg-type]
         self.spin.setKeyboardTracking(False)

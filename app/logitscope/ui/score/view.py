@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QRadioButton,
-    QSpinBox,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -49,6 +48,7 @@ from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.score import DEFAULT_SCORE_CTX, MIN_SCORE_CTX, ScoreRequest, ScoreResult
 from logitscope.ui.bridge import JOB_GENERATE, JOB_SCORE, EngineBridge
 from logitscope.ui.common.messages import translate_message, translate_sentence
+from logitscope.ui.common.spin_boxes import SpinBox
 from logitscope.ui.score.compare import CompareEngine, ComparePicker, settings_like
 from logitscope.ui.score.kl_panel import KlStatistics, TopDifferences
 from logitscope.ui.score.kl_target import KlTarget
@@ -119,7 +119,7 @@ class ScoreDialog(QDialog):
         row.addWidget(self.mode)
         self.ctx_label = QLabel(self.tr("Window"))
         row.addWidget(self.ctx_label)
-        self.n_ctx = QSpinBox()
+        self.n_ctx = SpinBox()
         self.n_ctx.setRange(MIN_SCORE_CTX, DEFAULT_SCORE_CTX)
         self.n_ctx.setValue(DEFAULT_SCORE_CTX)
         self.n_ctx.setSuffix(self.tr(" tokens"))

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -45,6 +44,7 @@ from logitscope.protocol.cvector import (
 from logitscope.protocol.engine_like import EngineLike
 from logitscope.ui.bridge import CANCELLED, JOB_CVECTOR, EngineBridge
 from logitscope.ui.common.messages import translate_message, translate_sentence
+from logitscope.ui.common.spin_boxes import SpinBox
 
 PROGRESS_STEPS = 1000
 
@@ -170,7 +170,7 @@ class BuildDialog(QDialog):
         self.method.currentIndexChanged.connect(lambda _i: self._method_changed())
         grid.addWidget(self.method, 0, 1)
         grid.addWidget(QLabel(self.tr("PCA iterations")), 0, 2)
-        self.pca_iterations = QSpinBox()
+        self.pca_iterations = SpinBox()
         self.pca_iterations.setRange(DEFAULT_PCA_BATCH, 100 * DEFAULT_PCA_ITERATIONS)
         self.pca_iterations.setSingleStep(DEFAULT_PCA_BATCH)
         self.pca_iterations.setValue(DEFAULT_PCA_ITERATIONS)
@@ -183,7 +183,7 @@ class BuildDialog(QDialog):
                                            "otherwise --layer-range"))
         grid.addWidget(self.all_layers, 1, 0, 1, 2)
         layers = QHBoxLayout()
-        self.first_layer, self.last_layer = QSpinBox(), QSpinBox()
+        self.first_layer, self.last_layer = SpinBox(), SpinBox()
         layers.addWidget(QLabel(self.tr("Layers")))
         layers.addWidget(self.first_layer)
         layers.addWidget(QLabel(self.tr("to")))

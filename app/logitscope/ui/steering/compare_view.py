@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
-    QSpinBox,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -38,6 +37,7 @@ from logitscope.protocol.steering import Steering, steering_from_record
 from logitscope.protocol.steering_compare import MAX_COMPARE_STEPS
 from logitscope.session.conversation import Conversation
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.common.spin_boxes import SpinBox
 from logitscope.ui.common.tokens import id_label, percent
 from logitscope.ui.steering.compare_run import (
     UNSTEERED,
@@ -111,7 +111,7 @@ class SteeringCompareDialog(QDialog):
         layout.addWidget(self.what)
         row = QHBoxLayout()
         row.addWidget(QLabel(self.tr("Max tokens")))
-        self.max_tokens = QSpinBox()
+        self.max_tokens = SpinBox()
         self.max_tokens.setRange(1, MAX_COMPARE_STEPS)
         self.max_tokens.setValue(64)
         self.max_tokens.setToolTip(self.tr("How long each answer may grow (the selected answer's length at first)"))

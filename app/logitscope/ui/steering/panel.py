@@ -12,12 +12,12 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from logitscope.protocol.steering import Steering
+from logitscope.ui.common.spin_boxes import SpinBox
 from logitscope.ui.steering.model import (
     ADAPTER_LIMIT,
     ADAPTER_SPAN,
@@ -102,7 +102,7 @@ class SteeringPanel(QWidget):
         label = QLabel(self.tr("Layers"))
         label.setToolTip(tip)
         row.addWidget(label)
-        self.first_layer, self.last_layer = QSpinBox(), QSpinBox()
+        self.first_layer, self.last_layer = SpinBox(), SpinBox()
         for box in (self.first_layer, self.last_layer):
             box.setRange(1, MAX_LAYERS)
             box.setKeyboardTracking(False)

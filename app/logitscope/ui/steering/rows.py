@@ -6,7 +6,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
-    QDoubleSpinBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from logitscope.ui.common.spin_boxes import DoubleSpinBox
 from logitscope.ui.common.wheel_guard import guard_wheel
 from logitscope.ui.steering.model import SteeringFile
 
@@ -37,7 +37,7 @@ class ScaleControl(QWidget):
         self.slider.setRange(-SLIDER_STEPS, SLIDER_STEPS)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setTickInterval(SLIDER_STEPS)  # a tick at 0 and at each end
-        self.spin = QDoubleSpinBox()
+        self.spin = DoubleSpinBox()
         self.spin.setRange(-limit, limit)
         self.spin.setDecimals(2)
         self.spin.setKeyboardTracking(False)

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -39,6 +38,7 @@ from logitscope.protocol.batched import (
     ThroughputResult,
 )
 from logitscope.ui.bridge import JOB_THROUGHPUT, EngineBridge
+from logitscope.ui.common.spin_boxes import SpinBox
 
 if TYPE_CHECKING:
     from logitscope.ui.controllers.model import ModelController
@@ -73,7 +73,7 @@ class ThroughputDialog(QDialog):
             self.largest.addItem(str(size), size)
         self.largest.setCurrentIndex(self.largest.count() - 1)
         form.addRow(self.tr("Largest batch:"), self.largest)
-        self.tokens = QSpinBox()
+        self.tokens = SpinBox()
         self.tokens.setRange(8, 512)
         self.tokens.setValue(ThroughputRequest().n_tokens)
         self.tokens.setSuffix(self.tr(" tokens"))
