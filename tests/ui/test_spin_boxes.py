@@ -11,16 +11,21 @@ from logitscope.ui.common.spin_boxes import DoubleSpinBox, SpinBox
 pytestmark = pytest.mark.gui
 
 
+def _box(qtbot, kind, low, high, value):
+    box = kind()
+    qtbot.addWidget(box)
+    box.setRange(low, high)
+    box.setValue(value)
+    return box
+
+
 def _type(qtbot, box, text: str) -> None:
     box.lineEdit().selectAll()
     qtbot.keyClicks(box.lineEdit(), text)
 
 
 def test_a_number_past_the_maximum_is_taken_then_shown_as_the_maximum(qtbot):
-    box = SpinBox()
-    qtbot.addWidget(box)
-    box.setRange(256, 8192)
-    box.setValue(4096)
+    box = _box(qtbot, SpinBox, 256, 8192, 4096)
     _type(qtbot, box, "16000")
     assert box.lineEdit().text() == "16000"    # every digit taken
     qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Return)
@@ -28,27 +33,17 @@ def test_a_number_past_the_maximum_is_taken_then_shown_as_the_maximum(qtbot):
 
 
 def test_a_number_below_the_minimum_and_a_decimal_past_it(qtbot):
-    box = SpinBox()
-    qtbot.addWidget(box)
-    box.setRange(256, 8192)
-    box.setValue(4096)
+    box = _box(qtbot, SpinBox, 256, 8192, 4096)
     _type(qtbot, box, "12")
     qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Return)
     assert box.value() == 256
-    fraction = DoubleSpinBox()
-    qtbot.addWidget(fraction)
-    fraction.setRange(0.0, 1.0)
-    fraction.setDecimals(2)
-    fraction.setValue(0.5)
+    fraction = _box(qtbot, DoubleSpinBox, 0.0, 1.0, 0.5)
     _type(qtbot, fraction, "5")
     qtbot.keyClick(fraction.lineEdit(), Qt.Key.Key_Return)
     assert fraction.value() == 1.0
 
 
 def test_letters_are_still_refused(qtbot):
-    box = SpinBox()
-    qtbot.addWidget(box)
-    box.setRange(0, 100)
-    box.setValue(7)
+    box = _box(qtbot, SpinBox, 0, 100, 7)
     _type(qtbot, box, "ab")
     assert box.lineEdit().text() in ("", "7")

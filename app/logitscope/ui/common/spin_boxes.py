@@ -42,29 +42,25 @@ def _clamped(box: SpinBox | DoubleSpinBox, text: str) -> str | None:
     return box.prefix() + limit + box.suffix()
 
 
-class SpinBox(QSpinBox):
+class _TakesTypingPastTheRange:
+    """Both boxes' behaviour (first in their bases: its methods come before Qt's, which they call)."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
+        super().__init__(parent)  # type: ignore[call-arg]
+        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)  # type: ignore[attr-defined]
 
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        state, text, pos = super().validate(text, pos)
-        return _past_the_range(self, text, state), text, pos
+        state, text, pos = super().validate(text, pos)  # type: ignore[misc]
+        return _past_the_range(self, text, state), text, pos  # type: ignore[arg-type]
 
     def fixup(self, text: str) -> str:
-        clamped = _clamped(self, text)
-        return clamped if clamped is not None else super().fixup(text)
+        clamped = _clamped(self, text)  # type: ignore[arg-type]
+        return clamped if clamped is not None else super().fixup(text)  # type: ignore[misc]
 
 
-class DoubleSpinBox(QDoubleSpinBox):
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
+class SpinBox(_TakesTypingPastTheRange, QSpinBox):
+    pass
 
-    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        state, text, pos = super().validate(text, pos)
-        return _past_the_range(self, text, state), text, pos
 
-    def fixup(self, text: str) -> str:
-        clamped = _clamped(self, text)
-        return clamped if clamped is not None else super().fixup(text)
+class DoubleSpinBox(_TakesTypingPastTheRange, QDoubleSpinBox):
+    pass
