@@ -37,6 +37,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from functools import partial
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
@@ -199,7 +200,7 @@ class EngineServer:
                 result = event
             elif lines is not None:
                 if failed is None:
-                    failed = _write_or_stop(lines.write, event, self.cancel)
+                    failed = _write_or_stop(partial(lines.write, event), self.cancel)
             else:
                 batch.append(pack_step(event))
                 now = time.perf_counter()
@@ -207,7 +208,7 @@ class EngineServer:
                     self.send(("steps", batch))
                     batch, last_send = [], now
         if lines is not None and failed is None:
-            failed = _write_or_stop(lambda _: lines.flush(), None, self.cancel)
+            failed = _write_or_stop(lines.flush, self.cancel)
         if failed is not None:
             raise TraceOutputError(failed)
         if batch:
@@ -337,10 +338,10 @@ class EngineServer:
         return "done"
 
 
-def _write_or_stop(write: Callable[[Any], None], what: Any, cancel: threading.Event) -> OSError | None:
+def _write_or_stop(write: Callable[[], None], cancel: threading.Event) -> OSError | None:
     """Write; when the output is full or gone, stop the answer as a cancel would (nobody reads it) and say why."""
     try:
-        write(what)
+        write()
     except OSError as exc:
         cancel.set()
         return exc
