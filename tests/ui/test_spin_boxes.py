@@ -47,3 +47,12 @@ def test_letters_are_still_refused(qtbot):
     box = _box(qtbot, SpinBox, 0, 100, 7)
     _type(qtbot, box, "ab")
     assert box.lineEdit().text() in ("", "7")
+
+
+def test_an_emptied_box_keeps_its_value(qtbot):
+    """Only a number past the range is corrected to the limit: an emptied box gets back the value it had."""
+    box = _box(qtbot, SpinBox, 256, 8192, 4096)
+    box.lineEdit().selectAll()
+    qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Backspace)
+    qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Return)
+    assert box.value() == 4096 and box.lineEdit().text() == "4096"

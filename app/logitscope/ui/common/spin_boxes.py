@@ -8,7 +8,7 @@ show the nearest value the box allows: the limit, where the user sees it.
 from __future__ import annotations
 
 from PySide6.QtGui import QValidator
-from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox, QWidget
+from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox
 
 
 def _number(box: SpinBox | DoubleSpinBox, text: str) -> float | None:
@@ -43,11 +43,9 @@ def _clamped(box: SpinBox | DoubleSpinBox, text: str) -> str | None:
 
 
 class _TakesTypingPastTheRange:
-    """Both boxes' behaviour (first in their bases: its methods come before Qt's, which they call)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)  # type: ignore[call-arg]
-        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)  # type: ignore[attr-defined]
+    """Both boxes' behaviour (first in their bases: its methods come before Qt's, which they call). Only a number
+    past the range is corrected here; anything else unfinished (an emptied box) gets Qt's correction, the value
+    the box had (CorrectToNearestValue turned an emptied box into its minimum)."""
 
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         state, text, pos = super().validate(text, pos)  # type: ignore[misc]
