@@ -53,7 +53,7 @@ def test_the_engine_writes_the_lines_the_caller_would(demo_model: Path):
     got: list[bytes] = []
     reader = _read_lines(read_end, 12, got)
     client = EngineClient(trace_output=write_end)
-    os.close(write_end)  # the engine holds its own copy from its start
+    os.close(write_end)  # the client keeps its own copy for every engine it starts
     try:
         client.load(str(demo_model), LoadSettings(n_ctx=2048))
         sent: list = []
