@@ -184,8 +184,12 @@ def test_the_json_writer_never_writes_nan():
     step.raw_pieces, step.raw_lse = [b"q"], 0.0
     line = dumps(step_to_json(step, []))
     assert strict_json(line)["top_raw"] == [{"token": 3, "text": "q", "p": None}]
+    # whatever else slips through is written as unknown, never as a token no JSON reader accepts
+    assert strict_json(dumps({"x": float("inf"), "y": [float("nan")], "z": np.float64("-inf")})) == {
+        "x": None, "y": [None], "z": None}
     with pytest.raises(ValueError):
-        dumps({"x": float("inf")})  # whatever else slips through is refused, never written
+        dumps({"x": "\ud800"})  # text no UTF-8 line can carry: refused, as writing it would be
+    assert strict_json(dumps({5: np.float32(0.5), "n": np.int64(3)})) == {"5": 0.5, "n": 3}  # numpy's numbers, a token id key
 
 
 # -- time ----------------------------------------------------------------------------------------
