@@ -163,6 +163,9 @@ def test_bad_requests_get_one_clear_error(engine):
         engine.patch(PatchRequest(prompt, prompt[:-1]))
     with pytest.raises(InvalidSettingsError, match="nothing to patch"):
         engine.patch(PatchRequest(prompt, prompt))
+    other = (*prompt[:-1], prompt[-1] + 1)
+    with pytest.raises(InvalidSettingsError, match="same token"):  # a grid of 0 / 0 otherwise
+        engine.patch(PatchRequest(prompt, other, answer=prompt[0], versus=prompt[0]))
     with pytest.raises(InvalidSettingsError, match="not in the prompt"):
         engine.ablate(AblateRequest(prompt, (Ablation(1, head=1),), positions=(len(prompt),)))
     with pytest.raises(InvalidSettingsError, match="vocabulary"):

@@ -61,3 +61,26 @@ def test_a_failed_batch_marks_every_version_and_the_session_goes_on(qtbot, sessi
     assert [a.status for a in session.current.turns[0].answers[1:]] == ["error", "error"]
     assert not session.regenerate(0, 9) and not session.regenerate(0, 1 - 2)
     answered(qtbot, session, lambda: session.regenerate(0))
+
+
+def test_a_batch_the_engine_would_refuse_opens_no_versions(qtbot, session, scripted):  # noqa: F811
+    from dataclasses import replace
+
+    from logitscope.protocol.causal import Ablation
+
+    answered(qtbot, session, lambda: session.send("Say hi."))
+    notices: list[str] = []
+    session.notice.connect(notices.append)
+    session.services = replace(session.services, knockouts=lambda: (Ablation(1, head=1),))
+    requests = len(scripted.requests)
+    assert not session.regenerate(0, 3)
+    assert len(session.current.turns[0].answers) == 1 and not session.busy and len(scripted.requests) == requests
+    assert notices == ["Not sent: answers in a batch are made without knocked-out heads: clear them in Causal "
+                       "tracing first"]
+    again = ChatHistory(HistoryStore(session.history.store.path))   # nothing empty was saved either
+    try:
+        (saved,) = again.conversations()
+        again.fill(saved)
+        assert len(saved.turns[0].answers) == 1
+    finally:
+        again.close()

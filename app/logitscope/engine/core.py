@@ -301,9 +301,6 @@ class Engine:
         the seed + k, steered as a lone answer would be; the generation context is untouched."""
         request.validate()
         req = request.generate
-        if req.knockouts:
-            raise InvalidSettingsError("answers in a batch are made without knocked-out heads: clear them in Causal "
-                                       "tracing first")
         tokens, notices, options, layout = self._prepare(req)
         rt = self._require()
         assert self.info is not None and self.card is not None and self.decoder is not None

@@ -225,6 +225,10 @@ class PatchRequest:
         if self.clean == self.corrupted:
             raise InvalidSettingsError("the clean and the corrupted prompts are the same tokens: there is nothing "
                                        "to patch (every score would be 0 / 0)")
+        if self.answer is not None and self.answer == self.versus:
+            raise InvalidSettingsError("the answer and the versus token are the same token: their logit difference "
+                                       "is 0 in every run, so there is nothing to measure (every score would be "
+                                       "0 / 0)")
         kinds = (self.cell[0],) if self.cell is not None else self.kinds
         if not kinds or any(k not in PATCH_KINDS for k in kinds):
             raise InvalidSettingsError("what is patched must be among {kinds}", kinds=", ".join(PATCH_KINDS))

@@ -274,6 +274,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "the LoRA adapter {path}: {weight}'s A has rank {rank_a} but its B {rank_b} (is A transposed?)"),
     QT_TRANSLATE_NOOP("messages", "the TLS certificate of {url} could not be verified ({reason}); --insecure skips the check, only for a server you trust"),
     QT_TRANSLATE_NOOP("messages", "the ablation mode must be zero or mean, not {mode}"),
+    QT_TRANSLATE_NOOP("messages", "the answer and the versus token are the same token: their logit difference is 0 in every run, so there is nothing to measure (every score would be 0 / 0)"),
     QT_TRANSLATE_NOOP("messages", "the answer did not finish: how it ended and its speed were not checked"),
     QT_TRANSLATE_NOOP("messages", "the answer ended inside a multi-byte character; its incomplete bytes are not part of the text"),
     QT_TRANSLATE_NOOP("messages", 'the answer repeats itself: "{block}" {times} times in a row (steps {first}-{last})'),
@@ -506,7 +507,6 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{n} event(s) that are not JSON (the first: {first!r})"),
     QT_TRANSLATE_NOOP("messages", "{n} event(s) {lacking} (the first: {first!r})"),
     QT_TRANSLATE_NOOP("messages", "{n} line(s) that are not server-sent events (the first: {first!r})"),
-    QT_TRANSLATE_NOOP("messages", "{n} malformed event(s) (the first: {first!r})"),
 )
 
 TEMPLATES: tuple[str, ...] = PART + PART_1

@@ -132,6 +132,12 @@ class SessionController(QObject):
             return False
         settings = settings.with_seed()   # answer k: the seed + k, as the engine gives them (answer_settings)
         assert settings.seed is not None
+        request = BatchedRequest(self._request(turn_index, settings, None, ()), n)
+        try:  # a request the engine would refuse opens no versions (they would stay, empty and failed)
+            request.validate()
+        except InvalidSettingsError as exc:
+            self.notice.emit(self.tr("Not sent: {0}").format(translate_message(exc)))
+            return False
         turn = self.current.turns[turn_index]
         first = len(turn.answers)
         self._batch = [Answer() for _ in range(n)]
@@ -142,7 +148,7 @@ class SessionController(QObject):
         if turn_index < len(self.current.turns) - 1:
             self.pathChanged.emit()
         self.answerStarted.emit(turn_index)
-        self.bridge.generate(BatchedRequest(self._request(turn_index, settings, None, ()), n))
+        self.bridge.generate(request)
         return True
 
     def answer_without_thinking(self, turn_index: int) -> bool:
