@@ -58,6 +58,10 @@ def test_inspect_refuses_bad_input_in_one_line(demo_model, tmp_path):
     assert_clean_error(run("inspect", "--chat", SHORT_ANSWER, "--step", "40", "--threads", "1"),
                        "past the answer")
     assert_clean_error(run("inspect", "--prompt", "Hi", "--step", "-1"), "--step must be >= 0")
+    # past the context: refused before the answer is generated (it took ~90 s at the default --n-ctx)
+    proc = run("inspect", "--prompt", "Hi", "--step", "256", "--n-ctx", "256", "--threads", "1")
+    assert_clean_error(proc, "step 256 cannot be reached: the context holds 256 tokens and the prompt takes 1, so "
+                             "the answer ends by step 254")
     assert_clean_error(run("inspect", "--prompt", "Hi", "--system", "Be brief"), "--system needs --chat")
     assert_clean_error(run("inspect", "--prompt", "Hi", "--model", str(tmp_path / "missing.gguf")))
     assert_clean_error(run("inspect", "--step", "1"), "--prompt")  # neither --prompt nor --chat

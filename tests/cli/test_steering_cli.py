@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from logitscope.bench.steering_files import lora_for, random_vector
+from logitscope.bench.steering_files import lora_adapter, lora_for, random_vector
 from logitscope.cli.steering_options import steering_from_args
 from logitscope.protocol.steering import ScaledFile
 from tests.helpers.cli import assert_clean_error, parse_command, run
@@ -29,7 +29,7 @@ def test_the_flags_parse_in_llama_cpps_formats_and_keep_their_order(tmp_path, mo
     for name in ("a", "b", "c", "d", "e", "v"):
         random_vector(tmp_path / f"{name}.gguf", layers=range(1, 3), n_embd=8)
     for name in ("l", "m", "n"):
-        (tmp_path / f"{name}.gguf").write_bytes(b"checked by llama.cpp, in the engine")
+        lora_adapter(tmp_path / f"{name}.gguf", rank=2)   # checked against the model by llama.cpp, in the engine
     args = parse_command("generate", "--prompt", "x", "--control-vector", "a.gguf,b.gguf",
                          "--control-vector-scaled", "c.gguf:0.5,d.gguf:-2", "--control-vector", "e.gguf",
                          "--control-vector-layer-range", "10", "20",
@@ -50,8 +50,9 @@ def test_the_flags_parse_in_llama_cpps_formats_and_keep_their_order(tmp_path, mo
 @pytest.mark.parametrize(("flags", "phrase"), [
     (("--control-vector-scaled", "v.gguf"), "FNAME:SCALE"),
     (("--control-vector-scaled", "v.gguf:1:2"), "FNAME:SCALE"),
-    (("--control-vector-scaled", "v.gguf:strong"), "must be a number"),
-    (("--control-vector-scaled", "v.gguf:nan"), "must be a number"),
+    (("--control-vector-scaled", "v.gguf:strong"), "must be a finite number"),
+    (("--control-vector-scaled", "v.gguf:nan"), "must be a finite number"),
+    (("--control-vector-scaled", "v.gguf:inf"), "must be a finite number"),
     (("--lora-scaled", "a.gguf:1,b.gguf"), "FNAME:SCALE"),
     (("--control-vector", "a.gguf,,b.gguf"), "FNAME[,FNAME...]"),
     (("--control-vector-layer-range", "10"), "expected 2 arguments"),
@@ -68,6 +69,12 @@ def test_a_layer_range_without_a_vector_and_an_empty_range_are_clear_errors(tmp_
     assert_clean_error(run("generate", "--prompt", "x", "--control-vector", str(tmp_path / "none.gguf")),
                        "does not exist")
     assert_clean_error(run("generate", "--prompt", "x", "--lora", str(tmp_path / "none.gguf")), "does not exist")
+    # a file that is no adapter at all is said plainly before an engine starts (llama.cpp's own line was cut short)
+    vector = random_vector(tmp_path / "v.gguf", layers=range(1, 3), n_embd=8)
+    assert_clean_error(run("generate", "--prompt", "x", "--lora", str(vector)),
+                       f"{vector} is not a LoRA adapter: it has no general.type (an adapter's is 'adapter')")
+    assert_clean_error(run("generate", "--prompt", "x", "--control-vector", str(tmp_path)),
+                       f"the control vector {tmp_path} is a folder, not a file")
 
 
 def test_chat_takes_the_same_flags(tmp_path):
@@ -94,6 +101,10 @@ def test_generate_records_the_steering_in_its_trace_and_a_bad_vector_is_one_line
     record = steered["steering"]
     assert record["layer_range"] == [1, 29] and record["loras"] == []
     assert record["control_vectors"][0]["file"] == "v.gguf" and record["control_vectors"][0]["scale"] == 12.0
+    # a range past the model's layers would steer nothing while the trace said "steered"
+    assert_clean_error(run(*common, "--control-vector", str(vector), "--control-vector-layer-range", "30", "2000"),
+                       "the control vector layer range 30 2000 steers no layer: this model's layers 1 to 29 take a "
+                       "control vector")
     narrow = random_vector(tmp_path / "narrow.gguf", n_embd=64)
     assert_clean_error(run(*common, "--control-vector", str(narrow)), "values per layer")
 

@@ -128,6 +128,13 @@ def _greedy_source(args: argparse.Namespace) -> _Source:
     request.validate()
 
     def tokens(client: EngineClient) -> tuple[list[int], list[int]]:
+        assert client.info is not None
+        room = client.info.n_ctx - len(client.prompt_tokens(request))   # refused now, not after the whole answer
+        if args.step >= room:
+            raise InvalidSettingsError("step {step} cannot be reached: the context holds {n_ctx} tokens and the "
+                                       "prompt takes {n_prompt}, so the answer ends by step {last} (a larger "
+                                       "--n-ctx makes room)", step=args.step, n_ctx=client.info.n_ctx,
+                                       n_prompt=client.info.n_ctx - room, last=max(room - 1, 0))
         result = client.generate(request)
         return result.prompt_tokens, result.tokens
 

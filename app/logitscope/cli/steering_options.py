@@ -31,7 +31,8 @@ def parse_scaled(value: str, flag: str) -> list[ScaledFile]:
         except ValueError:
             scale = math.nan
         if not math.isfinite(scale):
-            raise InvalidSettingsError("{flag}: the scale in {item!r} must be a number", flag=flag, item=item)
+            raise InvalidSettingsError("{flag}: the scale in {item!r} must be a finite number", flag=flag,
+                                       item=item)
         out.append(ScaledFile(_file(parts[0]), scale))
     return out
 
@@ -103,12 +104,14 @@ def _check_files(steering: Steering) -> None:
     """A missing or bad file is reported before an engine starts (the engine checks the model's width and
     llama.cpp the adapters)."""
     from logitscope.gguf.control_vector import read_control_vector
+    from logitscope.gguf.lora import read_lora_metadata
 
     for vector in steering.control_vectors:
         read_control_vector(vector.path)
     for lora in steering.loras:
         if not Path(lora.path).is_file():
             raise InvalidSettingsError("the LoRA adapter {path} does not exist", path=lora.path)
+        read_lora_metadata(lora.path)   # not an adapter at all (a model, a control vector): said here, plainly
 
 
 def steering_line(record: dict[str, Any]) -> str:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from logitscope.base.errors import (
     ContextOverflowError,
-    InvalidSettingsError,
     LoadCancelledError,
     NoModelLoadedError,
 )

@@ -48,6 +48,8 @@ def read_control_vector(path: str | Path) -> ControlVector:
     from gguf import GGMLQuantizationType, GGUFReader
 
     path = Path(path)
+    if path.is_dir():
+        raise InvalidSettingsError("the control vector {path} is a folder, not a file", path=str(path))
     if not path.is_file():
         raise InvalidSettingsError("the control vector {path} does not exist", path=str(path))
     try:

@@ -19,6 +19,7 @@ import numpy as np
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.engine.handles import LlamaLog
 from logitscope.gguf.control_vector import ControlVector, read_control_vector
+from logitscope.gguf.lora import read_lora_metadata
 from logitscope.protocol.steering import Steering, steering_or_none, steering_record
 
 FileKey = tuple[str, int, int]  # resolved path, size, mtime_ns
@@ -86,6 +87,7 @@ class SteeringFiles:
     def adapter(self, key: FileKey) -> tuple[llama_cpp.llama_adapter_lora_p, str]:
         cached = self._adapters.get(key)
         if cached is None:
+            read_lora_metadata(key[0])  # a file that is no adapter at all: its header says so more plainly
             mark = self._log.mark()
             ptr = llama_cpp.llama_adapter_lora_init(self._model, key[0].encode())
             if not ptr:  # another base model, not an adapter, a damaged file: llama.cpp says which in its log
@@ -119,6 +121,10 @@ class Steerer:
         vector_files = [(file_key(f.path, lora=False), f.scale)
                         for f in (steering.control_vectors if steering else ())]
         layer_range = steering.layer_range(self.n_layer) if steering and vector_files else None
+        if layer_range is not None and layer_range[0] > self.n_layer - 1:  # layer 0 never takes one (llama.cpp)
+            raise InvalidSettingsError("the control vector layer range {start} {end} steers no layer: this model's "
+                                       "layers 1 to {last} take a control vector", start=layer_range[0],
+                                       end=layer_range[1], last=self.n_layer - 1)
         lora_files = [(file_key(f.path, lora=True), f.scale) for f in (steering.loras if steering else ())]
         wanted = (tuple(vector_files), layer_range, tuple(lora_files))
         if wanted == self.applied:

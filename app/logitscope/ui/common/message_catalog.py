@@ -296,10 +296,12 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "the context holds {n_ctx} tokens, not the {n_ctx2} asked for: llama.cpp uses at least {KV_CELL_PADDING} and rounds up to a multiple of {KV_CELL_PADDING}"),
     QT_TRANSLATE_NOOP("messages", "the context window is full ({n_ctx} tokens): generation stopped"),
     QT_TRANSLATE_NOOP("messages", "the control vector layer range {start} {end} is empty: START must not be after END"),
+    QT_TRANSLATE_NOOP("messages", "the control vector layer range {start} {end} steers no layer: this model's layers 1 to {last} take a control vector"),
     QT_TRANSLATE_NOOP("messages", "the control vector {path} does not exist"),
     QT_TRANSLATE_NOOP("messages", "the control vector {path} has a tensor {name!r}: control vectors hold only direction.N tensors, N >= 1"),
     QT_TRANSLATE_NOOP("messages", "the control vector {path} has no direction.N tensors"),
     QT_TRANSLATE_NOOP("messages", "the control vector {path} has {n_vector} values per layer, but the model's embedding has {n_model}: it was made for another model"),
+    QT_TRANSLATE_NOOP("messages", "the control vector {path} is a folder, not a file"),
     QT_TRANSLATE_NOOP("messages", "the control vector {path} is not a GGUF file: {reason}"),
     QT_TRANSLATE_NOOP("messages", "the control vector {path} is not a file"),
     QT_TRANSLATE_NOOP("messages", "the control vector {path}: {name} has {n} values, the other layers {n_embd}"),
@@ -505,8 +507,6 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{name} must be in [0, 1] (> 0.5 = off)"),
     QT_TRANSLATE_NOOP("messages", "{n} answers of {max_tokens} tokens to a prompt of {n_prompt} tokens do not fit (context {n_ctx}, at most {limit} cells at once): lower max tokens"),
     QT_TRANSLATE_NOOP("messages", "{n} event(s) that are not JSON (the first: {first!r})"),
-    QT_TRANSLATE_NOOP("messages", "{n} event(s) {lacking} (the first: {first!r})"),
-    QT_TRANSLATE_NOOP("messages", "{n} line(s) that are not server-sent events (the first: {first!r})"),
 )
 
 TEMPLATES: tuple[str, ...] = PART + PART_1

@@ -5,6 +5,8 @@
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message; typed as object
+    QT_TRANSLATE_NOOP("messages", "{n} event(s) {lacking} (the first: {first!r})"),
+    QT_TRANSLATE_NOOP("messages", "{n} line(s) that are not server-sent events (the first: {first!r})"),
     QT_TRANSLATE_NOOP("messages", "{n} malformed event(s) (the first: {first!r})"),
     QT_TRANSLATE_NOOP("messages", "{option} {text!r} is {n} tokens, not one: give one token's text (with its leading space, e.g. ' Paris') or #ID"),
     QT_TRANSLATE_NOOP("messages", "{option} {text}: the vocabulary has ids 0 to {last}"),
