@@ -5709,153 +5709,163 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>ThroughputDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="61"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="64"/>
         <source>Throughput against the batch size</source>
         <translation>吞吐量与批大小</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="64"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="67"/>
         <source>Several answers decoded together share each step&apos;s reading of the weights: the tokens per second of all of them grow with the batch until the machine&apos;s cores (or GPU) are busy. Each batch here is that many greedy answers to the same prompt, every step recorded, on the loaded model; the chat is left as it was.</source>
         <translation>同时解码的多个回答在每一步共享对权重的一次读取：它们合计的每秒词元数随批大小增长，直到本机的核心（或 GPU）忙满。这里的每个批次是对同一提示词的相应数量的贪心回答，每一步都被记录，在已加载的模型上运行；聊天保持原样。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="75"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="78"/>
         <source>Largest batch:</source>
         <translation>最大批次：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="79"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="82"/>
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="80"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="83"/>
         <source>Each answer:</source>
         <translation>每个回答：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="83"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="86"/>
         <source>Measure</source>
         <translation>测量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="86"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="89"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="102"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="105"/>
         <source>answers decoded together</source>
         <translation>同时解码的回答数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="103"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="106"/>
         <source>tokens/s</source>
         <translation>词元/秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="106"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="109"/>
         <source>all answers</source>
         <translation>全部回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="108"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="111"/>
         <source>each answer</source>
         <translation>每个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="111"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="115"/>
         <source>Answers</source>
         <translation>回答数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="111"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="115"/>
         <source>Tokens/s, all</source>
         <translation>词元/秒（合计）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="111"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="115"/>
         <source>Per answer</source>
         <translation>每个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="112"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="116"/>
         <source>KV cells</source>
         <translation>KV 单元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="112"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="116"/>
         <source>KV memory</source>
         <translation>KV 内存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="147"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="155"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="148"/>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="151"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="156"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="160"/>
         <source>Measuring…</source>
         <translation>正在测量…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="172"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="185"/>
+        <source>Measuring… {0} of {1} batch sizes done.</source>
+        <translation>测量中… 已完成 {1} 个批大小中的 {0} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="192"/>
+        <source>Stopped after {0} of {1} batch sizes; the figures above were measured.</source>
+        <translation>在 {1} 个批大小中完成 {0} 个后停止；上面的数字是已测得的。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="196"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="173"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="190"/>
         <source>The measurement failed: {0}</source>
         <translation>测量失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="195"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="206"/>
         <source>Measured with 1 thread, {1} tokens per answer.</source>
         <translation>使用 1 个线程测量，每个回答 {1} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="196"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="207"/>
         <source>Measured with {0} threads, {1} tokens per answer.</source>
         <translation>使用 {0} 个线程测量，每个回答 {1} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="202"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="234"/>
         <source>{0} answers together make {1:.1f}x the tokens per second of one ({2:.0f} against {3:.0f}), each answer at {4:.0f}.</source>
         <translation>{0} 个回答一起的每秒词元数是单个回答的 {1:.1f} 倍（{2:.0f} 对 {3:.0f}），每个回答 {4:.0f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="207"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="239"/>
         <source>Throughput was still growing at the largest batch measured.</source>
         <translation>在测量的最大批次上吞吐量仍在增长。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="209"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="241"/>
         <source>On this machine a batch adds less than {0:.0f} % to one answer&apos;s tokens per second.</source>
         <translation>在本机上，批处理为单个回答的每秒词元数增加不到 {0:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="211"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="243"/>
         <source>On this machine throughput stops growing at {0} answers at once: twice as many add less than {1:.0f} %.</source>
         <translation>在本机上，吞吐量在同时 {0} 个回答时停止增长：再加倍只增加不到 {1:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="219"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="251"/>
         <source>Tokens per second against the number of answers decoded together, measured on the loaded model</source>
         <translation>每秒词元数与同时解码的回答数的关系，在已加载的模型上测量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="221"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="253"/>
         <source>&amp;Throughput…</source>
         <translation>吞吐量(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="228"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="260"/>
         <source>Load a model to measure its throughput.</source>
         <translation>请先加载模型再测量吞吐量。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="230"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="262"/>
         <source>Throughput is measured on a local model: a server batches its own requests.</source>
         <translation>吞吐量在本地模型上测量：服务器自己对请求分批。</translation>
     </message>

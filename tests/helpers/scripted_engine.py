@@ -256,10 +256,11 @@ class ScriptedEngine:
         return BatchedResult(answers=answers, prompt_s=0.01, gen_s=0.1, n_decodes=max(len(g) for g in sent),
                              cells=[], sequences=[], n_ctx=self.recording.info.n_ctx, bytes_per_cell=0.0)
 
-    def throughput(self, request: ThroughputRequest,
-                   on_progress: Callable[[float], None] | None = None) -> ThroughputResult:
+    def throughput(self, request: ThroughputRequest, on_progress: Callable[[float], None] | None = None,
+                   on_point: Callable[[ThroughputPoint], None] | None = None) -> ThroughputResult:
         """A curve of the real machine's shape (bench --batched, 2 cores): it grows to 4 and flattens."""
         request.validate()
+        self._cancel.clear()  # a new call: an earlier cancel is spent (as in EngineClient)
         figures = {1: 110.0, 2: 122.0, 4: 159.0, 8: 172.0}
         points = []
         for done, size in enumerate(request.sizes):
@@ -271,6 +272,8 @@ class ScriptedEngine:
                 raise CancelledError("cancelled")
             cells = request.n_prompt + size * request.n_tokens
             points.append(ThroughputPoint(size, figures.get(size, 170.0), cells, cells * 18432, 0.5 * size))
+            if on_point is not None:
+                on_point(points[-1])
             if on_progress is not None:
                 on_progress((done + 1) / len(request.sizes))
         return ThroughputResult(points, 2)

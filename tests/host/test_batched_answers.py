@@ -11,7 +11,7 @@ import pytest
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.host.client import CancelledError
 from logitscope.protocol.api import ChatMessage, DecodeOptions, GenerateRequest
-from logitscope.protocol.batched import AnswerStep, BatchedRequest, ThroughputRequest
+from logitscope.protocol.batched import AnswerStep, BatchedRequest, ThroughputPoint, ThroughputRequest
 from logitscope.protocol.causal import Ablation
 from logitscope.protocol.sampler_settings import SamplerSettings
 
@@ -68,8 +68,12 @@ def test_what_a_batch_cannot_do_is_refused_before_anything_runs(client):
 
 def test_throughput_is_measured_for_each_batch_size_with_its_memory(client):
     progress: list[float] = []
-    result = client.throughput(ThroughputRequest(sizes=(1, 2, 4), n_prompt=16, n_tokens=6), on_progress=progress.append)
-    assert [p.batch for p in result.points] == [1, 2, 4] and progress == pytest.approx([1 / 3, 2 / 3, 1.0])
+    live: list[ThroughputPoint] = []
+    result = client.throughput(ThroughputRequest(sizes=(1, 2, 4), n_prompt=16, n_tokens=6), on_progress=progress.append,
+                               on_point=live.append)
+    assert [p.batch for p in result.points] == [1, 2, 4] and live == result.points   # each as soon as measured
+    # by the answers' steps: 1 + 2 + 4 answers of 7 steps, a report at every 1 % at most
+    assert len(progress) == 49 and progress == sorted(progress) and progress[-1] == pytest.approx(1.0)
     for point in result.points:
         assert point.tok_per_s > 0 and point.per_answer == pytest.approx(point.tok_per_s / point.batch)
         assert point.kv_cells == 16 + point.batch * 6 and point.kv_bytes > 0 and point.seconds > 0

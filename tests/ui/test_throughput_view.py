@@ -52,6 +52,47 @@ def test_esc_stops_a_measurement_and_a_smaller_largest_batch_measures_less(qtbot
     assert dialog.measure_button.isEnabled()
 
 
+class _OneAtATime:
+    """A gate the scripted engine waits at before each batch size: `release()` lets one size through."""
+
+    def __init__(self) -> None:
+        self._sizes = threading.Semaphore(0)
+
+    def wait(self, timeout: float) -> bool:
+        return self._sizes.acquire(timeout=timeout)
+
+    def release(self) -> None:
+        self._sizes.release()
+
+
+@pytest.mark.gui
+def test_each_batch_size_shows_as_it_is_measured_and_a_stop_keeps_them(qtbot, scripted_window) -> None:
+    engine = scripted_window.bridge.client
+    engine.gate = gate = _OneAtATime()
+    dialog = open_dialog(qtbot, scripted_window)
+    dialog.largest.setCurrentIndex(1)   # 4
+    assert dialog.request().sizes == (1, 2, 4)
+    dialog.measure_button.click()
+    for done in (1, 2):
+        gate.release()
+        qtbot.waitUntil(lambda done=done: dialog.table.rowCount() == done, timeout=5_000)
+        assert dialog.running and dialog.status.text() == f"Measuring… {done} of 3 batch sizes done."
+    xs, _ys = dialog.total_curve.getData()
+    assert list(xs) == [1, 2]
+    dialog.keyPressEvent(_escape())
+    gate.release()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=10_000)
+    assert dialog.status.text() == "Stopped after 2 of 3 batch sizes; the figures above were measured."
+    assert dialog.table.rowCount() == 2 and dialog.table.item(1, 1).text() == "122.0"
+    assert "2 answers together make 1.1x the tokens per second of one" in dialog.summary.text()
+    dialog.measure_button.click()   # a new measurement starts from an empty table
+    assert dialog.table.rowCount() == 0 and dialog.summary.text() == ""
+    for _ in range(3):
+        gate.release()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=10_000)
+    assert dialog.table.rowCount() == 3 and dialog.measured is not None
+
+
 def _escape():
     from PySide6.QtCore import QEvent, Qt
     from PySide6.QtGui import QKeyEvent
@@ -64,10 +105,15 @@ def test_throughput_measured_on_the_demo_model(qtbot, real_window) -> None:
     dialog = open_dialog(qtbot, real_window)
     dialog.largest.setCurrentIndex(0)   # 1 and 2 answers
     dialog.tokens.setValue(8)
+    live, progress = [], []
+    dialog.pointMeasured.connect(live.append)
+    dialog.progressed.connect(progress.append)
     dialog.measure_button.click()
     qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
     result = dialog.measured
     assert result is not None, dialog.status.text()
+    assert live == result.points   # each size reached the window as soon as it was measured
+    assert len(progress) > 2 and progress == sorted(progress) and progress[-1] <= 1.0   # within the sizes too
     assert [p.batch for p in result.points] == [1, 2] and all(p.tok_per_s > 0 for p in result.points)
     assert result.points[1].kv_cells == result.points[0].kv_cells + 8   # the prompt once, then each answer's
     assert dialog.table.rowCount() == 2 and "threads" in dialog.status.text()

@@ -247,19 +247,26 @@ def counting_prompt(rt: Runtime, n_tokens: int) -> list[int]:
     return rt.tokenize(text, True, True)[:n_tokens]
 
 
+PROGRESS_STEP = 0.01   # a throughput measurement reports its progress in steps of 1 % (not every answer's step)
+
+
 def measure_throughput(rt: Runtime, decoder: Decoder, request: ThroughputRequest, threads: int,
                        ensure_fits: Callable[[int, int], None] | None = None,
                        on_progress: Callable[[float], None] | None = None,
-                       should_cancel: Callable[[], bool] = lambda: False) -> ThroughputResult:
+                       should_cancel: Callable[[], bool] = lambda: False,
+                       on_point: Callable[[ThroughputPoint], None] | None = None) -> ThroughputResult:
     """Each batch size in turn: that many greedy answers decoded together, timed as llama-batched-bench times them
     (n_tokens decodes after the prompt; the first token comes from the prompt's logits). `ensure_fits(cells,
-    answers)` refuses a context that cannot fit. A cancel raises InterruptedError."""
+    answers)` refuses a context that cannot fit. `on_point` gets each size's point as soon as it is measured;
+    `on_progress` the fraction of all the answers' steps taken (a hundred times at most). A cancel raises
+    InterruptedError."""
     request.validate()
     prompt = counting_prompt(rt, request.n_prompt)
     greedy = replace(PRESETS["Greedy"], seed=0)
     options = DecodeOptions(max_tokens=request.n_tokens + 1)
     points = []
-    for done, size in enumerate(request.sizes):
+    total_steps, steps, reported = sum(request.sizes) * (request.n_tokens + 1), 0, 0.0
+    for size in request.sizes:
         fits = None if ensure_fits is None else partial(_fits_with, ensure_fits, size)
         batch = BatchedDecoding(rt, decoder, len(prompt), size, request.n_tokens + 1, threads, fits)
         try:
@@ -267,6 +274,11 @@ def measure_throughput(rt: Runtime, decoder: Decoder, request: ThroughputRequest
             for event in batch.run(prompt, answer_settings(greedy, size), options, should_cancel):
                 if isinstance(event, BatchedResult):
                     result = event
+                    continue
+                steps += 1
+                if on_progress is not None and steps / total_steps - reported >= PROGRESS_STEP:
+                    reported = steps / total_steps
+                    on_progress(min(reported, 1.0))
         finally:
             batch.close()
         assert result is not None
@@ -276,6 +288,6 @@ def measure_throughput(rt: Runtime, decoder: Decoder, request: ThroughputRequest
         tokens = sum(a.timings.n_gen - 1 for a in result.answers)   # the decodes' tokens, as the tool counts them
         points.append(ThroughputPoint(size, tokens / result.gen_s if result.gen_s > 0 else 0.0, cells,
                                       round(cells * decoder.kv_bytes_per_token), result.prompt_s + result.gen_s))
-        if on_progress is not None:
-            on_progress((done + 1) / len(request.sizes))
+        if on_point is not None:
+            on_point(points[-1])
     return ThroughputResult(points, threads)

@@ -49,6 +49,7 @@ from logitscope.protocol.batched import (
     AnswerStep,
     BatchedRequest,
     BatchedResult,
+    ThroughputPoint,
     ThroughputRequest,
     ThroughputResult,
 )
@@ -343,7 +344,8 @@ class Engine:
             batch.close()
 
     def throughput(self, request: ThroughputRequest, on_progress: Callable[[float], None] | None = None,
-                   should_cancel: Callable[[], bool] = lambda: False) -> ThroughputResult:
+                   should_cancel: Callable[[], bool] = lambda: False,
+                   on_point: Callable[[ThroughputPoint], None] | None = None) -> ThroughputResult:
         """Tokens per second against the batch size on the loaded model (engine/batched.py measure_throughput), on
         contexts of its own: the chat's KV cache is left as it was. Cancelled: InterruptedError."""
         rt = self._require()
@@ -357,7 +359,7 @@ class Engine:
         rt.clear_abort()
         threads = rt.tuner.current if rt.tuner is not None else rt.n_threads
         return measure_throughput(rt, self.decoder, request, threads, ensure_fits, on_progress,
-                                  lambda: should_cancel() or rt.abort_requested)
+                                  lambda: should_cancel() or rt.abort_requested, on_point)
 
     def check_settings(self, settings: SamplerSettings) -> None:
         """InvalidSettingsError with a clear message for settings this model cannot run: out-of-range values,

@@ -46,6 +46,7 @@ from logitscope.protocol.batched import (
     AnswerStep,
     BatchedRequest,
     BatchedResult,
+    ThroughputPoint,
     ThroughputRequest,
     ThroughputResult,
 )
@@ -280,7 +281,7 @@ class EngineClient:
             elif msg[0] == "answers" and on_step:
                 for answer, data in msg[1]:
                     on_step(AnswerStep(answer, unpack_step(data)))
-            elif msg[0] == "beams" and on_step:
+            elif msg[0] in ("beams", "points") and on_step:
                 for event in msg[1]:
                     on_step(event)
 
@@ -486,12 +487,12 @@ class EngineClient:
         before: int = self.call("set_threads", n_threads=n_threads)
         return before
 
-    def throughput(self, request: ThroughputRequest,
-                   on_progress: Callable[[float], None] | None = None) -> ThroughputResult:
-        """Tokens per second against the batch size (engine/batched.py); progress by batch size; cancel() stops it
-        (CancelledError)."""
+    def throughput(self, request: ThroughputRequest, on_progress: Callable[[float], None] | None = None,
+                   on_point: Callable[[ThroughputPoint], None] | None = None) -> ThroughputResult:
+        """Tokens per second against the batch size (engine/batched.py); `on_point` gets each batch size's figures as
+        soon as they are measured; cancel() stops it (CancelledError)."""
         request.validate()
-        result: ThroughputResult = self.call("throughput", on_progress=on_progress, request=request)
+        result: ThroughputResult = self.call("throughput", on_progress=on_progress, on_step=on_point, request=request)
         return result
 
     def score(self, request: ScoreRequest, on_progress: Callable[[float], None] | None = None) -> ScoreResult:

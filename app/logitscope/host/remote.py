@@ -56,6 +56,7 @@ from logitscope.protocol.batched import (
     AnswerStep,
     BatchedRequest,
     BatchedResult,
+    ThroughputPoint,
     ThroughputRequest,
     ThroughputResult,
 )
@@ -377,8 +378,8 @@ class RemoteEngine:
         raise UnsupportedByServerError("answers decoded together are not available on a remote engine: they share "
                                        "a local model's context, one llama.cpp sequence each")
 
-    def throughput(self, request: ThroughputRequest,
-                   on_progress: Callable[[float], None] | None = None) -> ThroughputResult:
+    def throughput(self, request: ThroughputRequest, on_progress: Callable[[float], None] | None = None,
+                   on_point: Callable[[ThroughputPoint], None] | None = None) -> ThroughputResult:
         raise UnsupportedByServerError("throughput against the batch size is measured on a local model: a server "
                                        "batches its own requests")
 

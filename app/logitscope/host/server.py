@@ -4,6 +4,7 @@ Started by logitscope.host.client with one end of a socketpair (`--fd N`). Messa
 
   caller -> engine   ("call", method, kwargs) | ("cancel",) | ("heartbeat",) | ("shutdown",)
   engine -> caller   ("progress", fraction) | ("steps", [pack_step bytes, ...]) | ("beams", [BeamProgress, ...])
+                     | ("points", [ThroughputPoint, ...])
                      | ("answers", [(answer index, pack_step bytes), ...])   (answers decoded together)
                      | ("ok", value)
                      | ("err", kind, message)   ("err", "OSError", strerror, errno): the trace output failed
@@ -279,7 +280,8 @@ class EngineServer:
         return self.engine.score(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
 
     def do_throughput(self, request: ThroughputRequest) -> ThroughputResult:
-        return self.engine.throughput(request, lambda f: self.send(("progress", f)), self.cancel.is_set)
+        return self.engine.throughput(request, lambda f: self.send(("progress", f)), self.cancel.is_set,
+                                      lambda point: self.send(("points", [point])))
 
     def do_build_cvector(self, request: CvectorRequest) -> CvectorResult:
         return self.engine.build_cvector(request, lambda f: self.send(("progress", f)), self.cancel.is_set)

@@ -17,6 +17,7 @@ from logitscope.protocol.batched import (
     AnswerStep,
     BatchedRequest,
     BatchedResult,
+    ThroughputPoint,
     ThroughputRequest,
     ThroughputResult,
 )
@@ -142,9 +143,10 @@ class EngineLike(Protocol):
         with what they have. Remote engines: UnsupportedByServerError (capability "batched" False)."""
         ...
 
-    def throughput(self, request: ThroughputRequest,
-                   on_progress: Callable[[float], None] | None = None) -> ThroughputResult:
-        """Tokens per second against the batch size on the loaded model; `cancel()` stops it (CancelledError).
+    def throughput(self, request: ThroughputRequest, on_progress: Callable[[float], None] | None = None,
+                   on_point: Callable[[ThroughputPoint], None] | None = None) -> ThroughputResult:
+        """Tokens per second against the batch size on the loaded model, each size's point to `on_point` as soon as it
+        is measured; `cancel()` stops it (CancelledError).
         Remote engines: UnsupportedByServerError (capability "batched" False)."""
         ...
 

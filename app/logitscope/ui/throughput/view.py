@@ -34,6 +34,7 @@ from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.batched import (
     GROWTH_THRESHOLD,
     THROUGHPUT_SIZES,
+    ThroughputPoint,
     ThroughputRequest,
     ThroughputResult,
 )
@@ -51,11 +52,13 @@ PROGRESS_STEPS = 100
 
 class ThroughputDialog(QDialog):
     progressed = Signal(float)   # from the worker thread: queued to the GUI
+    pointMeasured = Signal(object)   # a ThroughputPoint, from the worker thread: each batch size as it is measured
 
     def __init__(self, bridge: EngineBridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.bridge = bridge
         self.measured: ThroughputResult | None = None
+        self.points: list[ThroughputPoint] = []   # the running measurement's, so far
         self.running = False
         self.reason = ""
         self.setWindowTitle(self.tr("Throughput against the batch size"))
@@ -106,6 +109,7 @@ class ThroughputDialog(QDialog):
                                           symbolBrush=TOTAL_PEN, name=self.tr("all answers"))
         self.per_answer_curve = self.plot.plot([], [], pen=pg.mkPen(PER_ANSWER_PEN, width=2), symbol="s",
                                                symbolSize=7, symbolBrush=PER_ANSWER_PEN, name=self.tr("each answer"))
+        self._set_sizes(THROUGHPUT_SIZES)   # whole answers on the axis, also before anything is measured
         layout.addWidget(self.plot, 1)
         self.table = QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels([self.tr("Answers"), self.tr("Tokens/s, all"), self.tr("Per answer"),
@@ -119,6 +123,7 @@ class ThroughputDialog(QDialog):
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         self.progressed.connect(lambda f: self.progress.setValue(round(f * PROGRESS_STEPS)))
+        self.pointMeasured.connect(self._measured)
         self.finished.connect(lambda _code: self.cancel())
 
     def set_available(self, reason: str) -> None:
@@ -144,9 +149,13 @@ class ThroughputDialog(QDialog):
         self.cancel_button.setEnabled(True)
         self.progress.setValue(0)
         self.progress.setVisible(True)
+        self.points, self.measured = [], None
+        self._show_points([], request.sizes)
+        self.summary.clear()
         self.status.setText(self.tr("Waiting for the engine to finish its current task…") if self.bridge.busy
                             else self.tr("Measuring…"))
-        self.bridge.call(lambda client: client.throughput(request, self.progressed.emit), done=self._done,
+        self.bridge.call(lambda client: client.throughput(request, self.progressed.emit, self.pointMeasured.emit),
+                         done=self._done,
                          failed=self._failed, kind=JOB_THROUGHPUT, started=lambda: self.status.setText(
                              self.tr("Measuring…")))
 
@@ -167,10 +176,24 @@ class ThroughputDialog(QDialog):
         self.cancel_button.setEnabled(False)
         self.progress.setVisible(False)
 
+    def _measured(self, point: ThroughputPoint) -> None:
+        if not self.running:
+            return
+        self.points.append(point)
+        sizes = self.request().sizes
+        self._show_points(self.points, sizes)
+        self.status.setText(self.tr("Measuring… {0} of {1} batch sizes done.").format(len(self.points), len(sizes)))
+
     def _failed(self, message: str) -> None:
         self._finish()
-        self.status.setText(self.tr("Stopped.") if message == "cancelled" else
-                            self.tr("The measurement failed: {0}").format(message))
+        if message != "cancelled":
+            self.status.setText(self.tr("The measurement failed: {0}").format(message))
+        elif self.points:   # what was measured before the stop stays, with what it shows
+            self.status.setText(self.tr("Stopped after {0} of {1} batch sizes; the figures above were measured.")
+                                .format(len(self.points), len(self.request().sizes)))
+            self.summary.setText(self.summary_text(ThroughputResult(self.points, 0)))
+        else:
+            self.status.setText(self.tr("Stopped."))
 
     def _done(self, result: ThroughputResult) -> None:
         self._finish()
@@ -178,12 +201,25 @@ class ThroughputDialog(QDialog):
 
     def show_result(self, result: ThroughputResult) -> None:
         self.measured = result
-        points = result.points
-        sizes = [p.batch for p in points]
-        self.total_curve.setData(sizes, [p.tok_per_s for p in points])
-        self.per_answer_curve.setData(sizes, [p.per_answer for p in points])
+        self.points = list(result.points)
+        self._show_points(result.points, tuple(p.batch for p in result.points))
+        self.status.setText((self.tr("Measured with 1 thread, {1} tokens per answer.") if result.threads == 1 else
+                             self.tr("Measured with {0} threads, {1} tokens per answer.")).format(
+            result.threads, self.tokens.value()))
+        self.summary.setText(self.summary_text(result))
+
+    def _set_sizes(self, sizes: tuple[int, ...]) -> None:
         self.plot.getAxis("bottom").setTicks([[(b, str(b)) for b in sizes]])
-        self.plot.setYRange(0, max(p.tok_per_s for p in points) * 1.1, padding=0)
+        self.plot.setXRange(min(sizes), max(sizes), padding=0.05)
+
+    def _show_points(self, points: list[ThroughputPoint], sizes: tuple[int, ...]) -> None:
+        """The curves and the table for the points measured so far; the axis shows every size asked."""
+        batches = [p.batch for p in points]
+        self.total_curve.setData(batches, [p.tok_per_s for p in points])
+        self.per_answer_curve.setData(batches, [p.per_answer for p in points])
+        self._set_sizes(sizes)
+        if points:
+            self.plot.setYRange(0, max(p.tok_per_s for p in points) * 1.1, padding=0)
         self.table.setRowCount(len(points))
         for row, p in enumerate(points):
             cells = (str(p.batch), f"{p.tok_per_s:.1f}", f"{p.per_answer:.1f}", f"{p.kv_cells:,}",
@@ -192,10 +228,6 @@ class ThroughputDialog(QDialog):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
-        self.status.setText((self.tr("Measured with 1 thread, {1} tokens per answer.") if result.threads == 1 else
-                             self.tr("Measured with {0} threads, {1} tokens per answer.")).format(
-            result.threads, self.tokens.value()))
-        self.summary.setText(self.summary_text(result))
 
     def summary_text(self, result: ThroughputResult) -> str:
         first, best = result.points[0], max(result.points, key=lambda p: p.tok_per_s)
