@@ -40,3 +40,28 @@ def test_another_model_clears_the_last_answers_speed(qtbot) -> None:
     assert "tok/s" in status.speed.text()
     status.show_model("gemma-3-270m", None, {})
     assert status.speed.text() == "" and status.speed.toolTip() == ""
+
+
+def test_a_long_message_takes_the_whole_bar_while_it_shows(qtbot) -> None:
+    """A batch's cost, the main result of Regenerate ×N, was cut off by the fields at 1280 px, then gone in 8 s."""
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    bar.resize(1280, 30)
+    bar.show()
+    status = StatusLine(bar)
+    status.show_model("SmolLM2-135M-Instruct.Q4_1.gguf", None, {"backend": "CPU"})
+    status.show_speed(TIMINGS, None, {"auto": True, "start": 2, "runs": [[0, 2]], "changes": []})
+    fields = (status.model, status.backend, status.context, status.speed)
+    qtbot.waitUntil(lambda: all(f.isVisible() for f in fields))
+    status.show_notice("Saved")   # a short one leaves them
+    assert all(f.isVisible() for f in fields) and bar.currentMessage() == "Saved"
+    text = ("4 answers in 1.5 s, decoded together: 111 tokens/s in all, 28 per answer (one answer alone: 81 "
+            "tokens/s), and a few more words to be sure it cannot fit beside the fields")
+    status.show_notice(text)
+    assert bar.currentMessage() == text and not any(f.isVisible() for f in fields)
+    assert bar.fontMetrics().horizontalAdvance(text) < bar.width()   # it fits alone
+    bar.clearMessage()   # the message ends (its time runs out, or another replaces it): the fields are back
+    assert all(f.isVisible() for f in fields)
+    status.show_notice(text)
+    status.show_notice("Saved")
+    assert all(f.isVisible() for f in fields)

@@ -192,7 +192,7 @@ class MainWindow(QMainWindow):
         self.status = StatusLine(bar)
         self.status_model, self.status_backend = self.status.model, self.status.backend
         self.status_context, self.status_speed = self.status.context, self.status.speed
-        self.statusMessage.connect(lambda text: bar.showMessage(text, 8000))
+        self.statusMessage.connect(self.status.show_notice)
 
     def _connect_controllers(self) -> None:
         chat, session, inspector, sidebar, models = self.chat, self.session, self.inspector, self.sidebar, self.models

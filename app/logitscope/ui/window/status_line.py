@@ -14,6 +14,7 @@ from logitscope.protocol.trace import SpeculativeStats, Timings
 from logitscope.ui.common.visibility import Coalescer
 
 STREAMING_CONTEXT_MS = 250  # the context count while tokens stream: a label's new text relayouts the status bar
+NOTICE_MS, NOTICE_MS_PER_CHAR = 8000, 60  # a passing message shows 8 s, a long one as long as reading it takes
 
 
 class StatusLine(QObject):
@@ -27,6 +28,25 @@ class StatusLine(QObject):
         self._used = 0
         self._model_name: str | None = None   # the model the line shows (the speed belongs to it)
         self._context_update = Coalescer(STREAMING_CONTEXT_MS, lambda: self.show_context(self._used), self)
+        self._set_aside: list[QLabel] = []   # the fields a long message took the room of, while it shows
+        bar.messageChanged.connect(lambda text: text or self._bring_back())
+
+    def show_notice(self, text: str) -> None:
+        """A passing message. One longer than the room the fields leave takes the whole bar while it shows (the
+        fields come back when it ends), and it stays as long as it takes to read."""
+        self._bring_back()
+        fields = [label for label in (self.model, self.backend, self.context, self.speed) if label.isVisible()]
+        room = self.bar.width() - sum(label.sizeHint().width() for label in fields) - 40   # the grip, the spacings
+        if self.bar.fontMetrics().horizontalAdvance(text) > room:
+            for label in fields:
+                label.hide()
+            self._set_aside = fields
+        self.bar.showMessage(text, max(NOTICE_MS, NOTICE_MS_PER_CHAR * len(text)))
+
+    def _bring_back(self) -> None:
+        for label in self._set_aside:
+            label.show()
+        self._set_aside = []
 
     def show_model(self, name: str, info: ModelInfo | RemoteModelInfo | None, caps: dict[str, object]) -> None:
         """The model, its backend and context; another model's (or none) also clears the last answer's speed,
