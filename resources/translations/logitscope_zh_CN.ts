@@ -1694,57 +1694,57 @@
 <context>
     <name>DiagnosisPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="73"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="75"/>
         <source>Apply the fix</source>
         <translation>应用修复</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="74"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="76"/>
         <source>Make a new version of the answer with the suggested settings</source>
         <translation>用建议的设置生成回答的新版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="76"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="78"/>
         <source>Apply the other fix</source>
         <translation>应用另一个修复</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="97"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="99"/>
         <source>Select an answer&apos;s diagnosis (the mark under it) to see it here.</source>
         <translation>选择某个回答的诊断（回答下方的标记），在这里查看详情。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="99"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="101"/>
         <source>Answer {0}: no problem found.</source>
         <translation>回答 {0}：未发现问题。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="101"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="103"/>
         <source>Answer {0}: {1} finding(s).</source>
         <translation>回答 {0}：{1} 项发现。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="110"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="112"/>
         <source>Not checked: {0}</source>
         <translation>未检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="141"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="143"/>
         <source>Evidence: {0}</source>
         <translation>证据（步骤）：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="144"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="146"/>
         <source>Fix: {0}</source>
         <translation>修复：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="145"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="147"/>
         <source>Or: {0}</source>
         <translation>或者：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="147"/>
+        <location filename="../../app/logitscope/ui/inspector/diagnosis.py" line="149"/>
         <source>No setting fixes this one.</source>
         <translation>没有可以修复此问题的设置。</translation>
     </message>
@@ -4953,67 +4953,67 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="38"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="58"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="41"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="61"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="43"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="63"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="46"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="66"/>
         <source>{0} backend</source>
         <translation>{0} 后端</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="60"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="80"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="68"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="88"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首词元 {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="70"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="90"/>
         <source> · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation</source>
         <translation> · 草稿接受率 {0:.0%} · 每次计算 {1:.2f} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="75"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="95"/>
         <source>threads {0}</source>
         <translation>线程 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="78"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="98"/>
         <source>(was {0}: {1:.1f}× faster)</source>
         <translation>（原为 {0}：快 {1:.1f} 倍）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="79"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="99"/>
         <source>At token {0} another program was taking a core: {1} threads were {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时另一个程序占用了一个核心：{1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="81"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="101"/>
         <source>At token {0} a probe found {1} threads {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时试探发现 {1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="84"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="104"/>
         <source>The thread count follows the machine&apos;s load (a count chosen when loading fixes it)</source>
         <translation>线程数随机器负载自动调整（加载时指定线程数则固定不变）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="90"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="110"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -5478,22 +5478,32 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>生成时敲除了这些注意力头和模块（在每个位置置零）：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="81"/>
-        <source>{0} vector(s), {1} adapter(s)</source>
-        <translation>{0} 个向量，{1} 个适配器</translation>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="80"/>
+        <source>1 vector</source>
+        <translation>1 个向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="83"/>
-        <source>{0} vector(s)</source>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="81"/>
+        <source>{0} vectors</source>
         <translation>{0} 个向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="85"/>
-        <source>{0} adapter(s)</source>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="82"/>
+        <source>1 adapter</source>
+        <translation>1 个适配器</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="83"/>
+        <source>{0} adapters</source>
         <translation>{0} 个适配器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/summary.py" line="86"/>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="85"/>
+        <source>{0}, {1}</source>
+        <translation>{0}，{1}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/summary.py" line="88"/>
         <source>Steering on: {0} ✕</source>
         <translation>引导已开启：{0} ✕</translation>
     </message>
@@ -9024,201 +9034,206 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="77"/>
+        <source>{type} needs an importance matrix made with llama-imatrix: give its file (llama-quantize&apos;s --imatrix FILE)</source>
+        <translation>{type} 需要用 llama-imatrix 生成的重要性矩阵：请给出它的文件（llama-quantize 的 --imatrix FILE）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="78"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="78"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="79"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="79"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="80"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="80"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="81"/>
         <source>{what} cannot be created: a part of its path is a file</source>
         <translation>无法创建{what}：其路径中有一部分是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="81"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="82"/>
         <source>{what} cannot be created: {reason}</source>
         <translation>无法创建{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="82"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="83"/>
         <source>{what} cannot be used: it is a file, not a folder</source>
         <translation>无法使用{what}：它是文件，不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="83"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="84"/>
         <source>{what} cannot be written to: {reason}</source>
         <translation>无法写入{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="84"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="85"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="85"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="86"/>
         <source>{what}: {question}</source>
         <translation>{what}：{question}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="86"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="87"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="87"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="88"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="88"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="89"/>
         <source>{where} holds {value}, not a finite number</source>
         <translation>{where} 含有 {value}，不是有限的数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="89"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="90"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="90"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="91"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="91"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="92"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="92"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="93"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="93"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="94"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="94"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="95"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="95"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="96"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="96"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="97"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="97"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="98"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="98"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="99"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="99"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="100"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="100"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="101"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="101"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="102"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="102"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="103"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="103"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="104"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="104"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="105"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="105"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="106"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="106"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="107"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="107"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="108"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="108"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="109"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="109"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="110"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="110"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="111"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="111"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="112"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="112"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="113"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="113"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="114"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="114"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="115"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="115"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="116"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="116"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="117"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

@@ -111,6 +111,10 @@ def test_the_command_line_refuses_bad_requests_with_one_clear_line(workdir: Path
         (("demo.gguf", "a.gguf", "Q4_0", "--allow-requantize", "--imatrix", "junk.imatrix"), "importance matrix"),
         (("demo.gguf", "a.gguf", "Q4_0", "--allow-requantize", "--imatrix", "copy.gguf"), "imatrix metadata"),
         (("demo.gguf", "a.gguf", "Q4_0", "--threads", "-3"), "threads"),
+        # refused before any work (a size estimate was printed first, then llama.cpp's "requires an imatrix!")
+        (("demo.gguf", "a.gguf", "IQ2_XXS", "--allow-requantize"), "IQ2_XXS needs an importance matrix made with "
+                                                                   "llama-imatrix: give its file (llama-quantize's "
+                                                                   "--imatrix FILE)"),
         (("demo.gguf", "n" * 300 + ".gguf", "Q4_0", "--allow-requantize"), "File name too long"),
     ]
     for args, phrase in cases:

@@ -32,3 +32,14 @@ def test_the_other_fix_is_offered_and_applied(qtbot) -> None:
     loop = Finding("loop", "problem", Message("a loop"), ((0, 2),), GREEDY)
     panel.show_diagnosis(Diagnosis((loop,)), 0)
     assert not panel.other_fix_button.isVisible()
+
+
+def test_the_badge_names_each_kind_of_finding_once(qtbot) -> None:
+    from logitscope.ui.inspector.diagnosis import DiagnosisBadge
+
+    badge = DiagnosisBadge()
+    qtbot.addWidget(badge)
+    guesses = (Finding("guessing", "warning", Message("a guess")), Finding("guessing", "warning", Message("another")))
+    badge.show_diagnosis(Diagnosis(guesses))
+    assert badge.text() == "⚠ guessing"   # "⚠ guessing · guessing" before
+    assert badge.toolTip() == "a guess\nanother"   # each one in the details

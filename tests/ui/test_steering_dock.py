@@ -282,3 +282,14 @@ def test_the_layers_docks_inspection_sizes_the_sliders(qtbot, scripted_window, f
     expected = float(lens.resid_norm[last + 1]) / float(np.linalg.norm(np.sum(list(directions.values()), axis=0)))
     assert row.scale.span == scale_span(expected) and row.scale.span < 50.0
     assert "Layers dock" in row.caption.toolTip() and f"{expected:.3g}" in row.caption.text()
+
+
+def test_the_badge_counts_in_words() -> None:
+    from logitscope.ui.steering.summary import SteeringSummary
+
+    one, two = ScaledFile("/a.gguf"), ScaledFile("/b.gguf")
+    assert SteeringSummary.badge(None) == ""
+    assert SteeringSummary.badge(Steering(control_vectors=(one,))) == "Steering on: 1 vector ✕"   # "1 vector(s)" before
+    assert SteeringSummary.badge(Steering(control_vectors=(one, two), loras=(one,))) == (
+        "Steering on: 2 vectors, 1 adapter ✕")
+    assert SteeringSummary.badge(Steering(loras=(one, two))) == "Steering on: 2 adapters ✕"

@@ -86,7 +86,10 @@ class QuantizeRequest:
     overwrite: bool = False          # replace an existing target
 
     def validate(self) -> None:
-        quant_type(self.type)
+        qtype = quant_type(self.type)
+        if qtype.needs_imatrix and not self.imatrix:   # as llama-quantize refuses it, before any work
+            raise InvalidSettingsError("{type} needs an importance matrix made with llama-imatrix: give its file "
+                                       "(llama-quantize's --imatrix FILE)", type=qtype.name)
         if not 0 <= self.threads <= 1024:
             raise InvalidSettingsError("threads must be between 0 (all) and 1024, not {threads}",
                                        threads=self.threads)

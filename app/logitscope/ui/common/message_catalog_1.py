@@ -74,6 +74,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{source} sent {mib} MiB without a token after {n_steps} tokens ({what}): the answer was given up"),
     QT_TRANSLATE_NOOP("messages", "{summary} (estimated from the file size)"),
     QT_TRANSLATE_NOOP("messages", "{text!r} names no head or block: write LAYER.HEAD (20.3), LAYER.attn or LAYER.ffn"),
+    QT_TRANSLATE_NOOP("messages", "{type} needs an importance matrix made with llama-imatrix: give its file (llama-quantize's --imatrix FILE)"),
     QT_TRANSLATE_NOOP("messages", "{url} did not accept a connection within {timeout_s:g} s"),
     QT_TRANSLATE_NOOP("messages", "{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up"),
     QT_TRANSLATE_NOOP("messages", "{verdict}: needs {total} ({parts})"),

@@ -46,7 +46,9 @@ class DiagnosisBadge(QToolButton):
             self.setToolTip(self.tr("The diagnosis found nothing wrong with this answer (click for details)"))
         else:
             worst = diagnosis.worst or "info"
-            self.setText(f"{MARKS[worst]} " + " · ".join(translate_message(f.title) for f in diagnosis.findings))
+            # each kind of finding once ("guessing" twice read "guessing · guessing"), the list has every one
+            titles = dict.fromkeys(translate_message(f.title) for f in diagnosis.findings)
+            self.setText(f"{MARKS[worst]} " + " · ".join(titles))
             self.setToolTip("\n".join(translate_message(f.text) for f in diagnosis.findings))
         self.setProperty("severity", diagnosis.worst or "clean")
         self.show()

@@ -77,12 +77,14 @@ class SteeringSummary:
         if steering is None:
             return ""
         vectors, loras = len(steering.control_vectors), len(steering.loras)
+        vector_text = (QCoreApplication.translate("SteeringSummary", "1 vector") if vectors == 1 else
+                       QCoreApplication.translate("SteeringSummary", "{0} vectors").format(vectors))
+        adapter_text = (QCoreApplication.translate("SteeringSummary", "1 adapter") if loras == 1 else
+                        QCoreApplication.translate("SteeringSummary", "{0} adapters").format(loras))
         if vectors and loras:
-            what = QCoreApplication.translate("SteeringSummary", "{0} vector(s), {1} adapter(s)").format(vectors, loras)
-        elif vectors:
-            what = QCoreApplication.translate("SteeringSummary", "{0} vector(s)").format(vectors)
+            what = QCoreApplication.translate("SteeringSummary", "{0}, {1}").format(vector_text, adapter_text)
         else:
-            what = QCoreApplication.translate("SteeringSummary", "{0} adapter(s)").format(loras)
+            what = vector_text if vectors else adapter_text
         return QCoreApplication.translate("SteeringSummary", "Steering on: {0} ✕").format(what)
 
 

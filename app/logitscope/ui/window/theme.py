@@ -20,7 +20,7 @@ STYLE = """
 #answerStatus, #placeholder { color: palette(placeholder-text); }
 #settingProblem { color: #d0453a; }
 #settingNote { font-style: italic; }
-#steeringBadge { background: #c8641e; color: white; font-weight: bold; border: none; border-radius: 4px;
+#steeringBadge, #knockoutBadge { background: #c8641e; color: white; font-weight: bold; border: none; border-radius: 4px;
                  padding: 1px 8px; }
 """
 
