@@ -6418,6 +6418,11 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>每个词元的候选数必须在 1 到 {MAX_TOP_N} 之间</translation>
     </message>
     <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="87"/>
+        <source>an ablation at no position changes nothing: name positions, or leave them out to knock out at every position</source>
+        <translation>在零个位置上消融不会改变任何东西：请指定位置，或不指定以在所有位置上消融</translation>
+    </message>
+    <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="89"/>
         <source>an event larger than {mib} MiB</source>
         <translation>一个事件大于 {mib} MiB</translation>
@@ -7051,11 +7056,6 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="85"/>
         <source>allow {n} tokens of thinking</source>
         <translation>允许 {n} 个词元的思考</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="87"/>
-        <source>an ablation at no position changes nothing: give positions, or none for all</source>
-        <translation>在零个位置上消融不会改变任何东西：请给出位置，或不给以表示全部位置</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="88"/>

@@ -279,6 +279,9 @@ def test_kl_requests_that_cannot_be_measured_get_one_clear_line(models: Path, ge
         (("score", "--model", "demo.gguf", text, "--chunks", "--kl", "--compare", str(gemma3)),
          "vocabulary (262,144 tokens, 49,152 in demo.gguf)"),
         (("score", "--model", "demo.gguf", text, "--compare", str(gemma3)), "49,152 in demo.gguf"),
+        # too short for two chunks: it said what the base file would take (20 B) first
+        (("score", "--model", "demo.gguf", text, "--chunks", "--kl", "--compare", "Q8_0.gguf", "--n-ctx", "8192"),
+         "needs at least 16384 tokens"),
     ]
     for args, phrase in cases:
         proc = run(*args, cwd=models, timeout=600)

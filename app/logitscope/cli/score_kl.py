@@ -27,7 +27,7 @@ from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.option_names import LOAD_FLAGS
 from logitscope.cli.score_common import read_text, summary_line
 from logitscope.protocol.kld import KldStats, kld_file_bytes
-from logitscope.protocol.score import ScoreRequest, ScoreResult, summary_to_json, token_to_json
+from logitscope.protocol.score import MIN_CHUNKS, ScoreRequest, ScoreResult, summary_to_json, token_to_json
 
 if TYPE_CHECKING:
     from logitscope.gguf.card import ModelCard
@@ -163,9 +163,9 @@ def _score(path: Path, settings: Any, request: ScoreRequest, vocab: list[bytes] 
         for notice in info.notices:
             print(f"warning: {notice}", file=sys.stderr)
         if announce and request.save_logits and request.text is not None:
-            n_tokens = len(client.tokenize(request.text, True, False))
-            check_base_file_space(request.save_logits, kld_file_bytes(request.n_ctx, len(own),
-                                                                      n_tokens // request.n_ctx))
+            n_chunk = len(client.tokenize(request.text, True, False)) // request.n_ctx
+            if n_chunk >= MIN_CHUNKS:   # a shorter text is refused by the engine next: no size said before that
+                check_base_file_space(request.save_logits, kld_file_bytes(request.n_ctx, len(own), n_chunk))
         previous = signal.signal(signal.SIGINT, CtrlC(client))
         tty = sys.stderr.isatty()
         shown = [-1]

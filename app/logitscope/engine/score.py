@@ -32,7 +32,7 @@ from logitscope.engine.rows import RowNumbers, row_numbers
 from logitscope.engine.runtime import Runtime
 from logitscope.engine.steering.apply import Steerer, SteeringFiles
 from logitscope.protocol.kld import KlTokens
-from logitscope.protocol.score import ScoredToken, ScoreRequest, ScoreResult, window_stride
+from logitscope.protocol.score import MIN_CHUNKS, ScoredToken, ScoreRequest, ScoreResult, window_stride
 from logitscope.protocol.steering import Steering
 
 LOGITS_BUDGET = 64 << 20        # bytes of logits one llama_decode of a window may return
@@ -234,7 +234,7 @@ class Scorer:
         top_lp = np.zeros((n_tok, top), dtype=np.float32)
         nll = [0.0, 0.0]  # sums of -logprob and logprob^2 in the order llama.cpp adds them
         if request.mode == "chunks":
-            plan, stride, bos = self._chunk_plan(seq, n_ctx, min_chunks=1 if reader is not None else 2)
+            plan, stride, bos = self._chunk_plan(seq, n_ctx, min_chunks=1 if reader is not None else MIN_CHUNKS)
         else:
             plan, stride, bos = self._window_plan(seq, n_ctx)
         kl = KlTokens.empty(n_tok) if reader is not None else None
@@ -353,7 +353,7 @@ class Scorer:
             raise InvalidSettingsError("scoring needs at least 2 tokens (the first has no context)")
         return plan, stride, bos
 
-    def _chunk_plan(self, seq: list[int], n_ctx: int, min_chunks: int = 2
+    def _chunk_plan(self, seq: list[int], n_ctx: int, min_chunks: int = MIN_CHUNKS
                     ) -> tuple[list[tuple[list[int], np.ndarray]], int, bool]:
         """llama-perplexity's chunks: n_ctx tokens each, the first replaced by BOS, the second half scored."""
         rt = self.rt

@@ -83,7 +83,8 @@ def _check_common(tokens: tuple[int, ...], mode: str, positions: tuple[int, ...]
             raise InvalidSettingsError("position {position} is not in the prompt (0 to {last})", position=p,
                                        last=len(tokens) - 1)
     if positions is not None and not positions:
-        raise InvalidSettingsError("an ablation at no position changes nothing: give positions, or none for all")
+        raise InvalidSettingsError("an ablation at no position changes nothing: name positions, or leave them out "
+                                   "to knock out at every position")
     if steering is not None:
         steering.validate()
 

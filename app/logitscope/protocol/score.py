@@ -42,6 +42,7 @@ DEFAULT_SCORE_CTX = 512      # llama-perplexity's default context too
 MIN_SCORE_CTX = 8            # a window must leave room for context and a half to score
 MAX_SCORE_CTX = 1 << 17      # beyond any GGUF we can load on a desktop; the model's training context caps it too
 SCORE_TOP_N = 10             # alternatives kept per token
+MIN_CHUNKS = 2               # llama-perplexity's chunked perplexity needs two chunks of text at least
 MAX_SCORE_TOP_N = 128        # the trace's RAW_TOP_N
 # GLTR's rank buckets (Gehrmann et al. 2019): ranks below each bound, then the rest ("beyond").
 RANK_BUCKETS: tuple[int, ...] = (10, 100, 1000)

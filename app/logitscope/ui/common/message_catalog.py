@@ -84,7 +84,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "allow {n} tokens"),
     QT_TRANSLATE_NOOP("messages", "allow {n} tokens of thinking"),
     QT_TRANSLATE_NOOP("messages", "alternatives per token must be between 1 and {MAX_TOP_N}"),
-    QT_TRANSLATE_NOOP("messages", "an ablation at no position changes nothing: give positions, or none for all"),
+    QT_TRANSLATE_NOOP("messages", "an ablation at no position changes nothing: name positions, or leave them out to knock out at every position"),
     QT_TRANSLATE_NOOP("messages", "an ablation names one head or one block (attn, ffn) of a layer"),
     QT_TRANSLATE_NOOP("messages", "an event larger than {mib} MiB"),
     QT_TRANSLATE_NOOP("messages", "and 1 more problem: 'logitscope info' lists them"),

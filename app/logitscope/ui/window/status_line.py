@@ -29,7 +29,7 @@ class StatusLine(QObject):
         self._model_name: str | None = None   # the model the line shows (the speed belongs to it)
         self._context_update = Coalescer(STREAMING_CONTEXT_MS, lambda: self.show_context(self._used), self)
         self._set_aside: list[QLabel] = []   # the fields a long message took the room of, while it shows
-        bar.messageChanged.connect(lambda text: text or self._bring_back())
+        bar.messageChanged.connect(self._message_changed)
 
     def show_notice(self, text: str) -> None:
         """A passing message. One longer than the room the fields leave takes the whole bar while it shows (the
@@ -42,6 +42,10 @@ class StatusLine(QObject):
                 label.hide()
             self._set_aside = fields
         self.bar.showMessage(text, max(NOTICE_MS, NOTICE_MS_PER_CHAR * len(text)))
+
+    def _message_changed(self, text: str) -> None:
+        if not text:   # the message ended (its time ran out, or it was cleared)
+            self._bring_back()
 
     def _bring_back(self) -> None:
         for label in self._set_aside:
