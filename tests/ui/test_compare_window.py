@@ -240,3 +240,18 @@ def test_the_demo_model_in_two_configurations(real_window, qtbot):
 
     qtbot.waitUntil(ended, timeout=10_000)   # B's engine process is gone; A's is not
     assert w.bridge.info is not None
+
+
+@pytest.mark.gui
+def test_another_model_file_starts_from_a_s_kv_cache(compare_window, qtbot, tmp_path):
+    """B as another file kept 'KV cache q8_0': a second difference from A, hidden in the header."""
+    _w, cw, *_ = compare_window
+    load_a = cw.info_a.load
+    assert (load_a.type_k, load_a.flash_attn) == ("f16", False)   # A: not the same-model default
+    picker = cw.config
+    assert picker.same_model and picker.kv.currentText() == "q8_0" and picker.flash.isChecked()
+    assert picker.pick(str(tmp_path / "other.gguf"))
+    b = picker.settings(load_a)
+    assert (b.type_k, b.type_v, b.flash_attn) == (load_a.type_k, load_a.type_v, load_a.flash_attn)
+    picker.kind.setCurrentIndex(0)   # the same model again: its usual question, a quantized KV cache
+    assert picker.kv.currentText() == "q8_0" and picker.flash.isChecked()

@@ -16,6 +16,7 @@ from logitscope.system.threads import available_cpus
 
 KV_TYPES = ("f16", "q8_0", "q4_0")
 SAME, OTHER = 0, 1
+SAME_MODEL_KV = "q8_0"   # the same model in another configuration: its KV cache quantized, the usual question
 
 
 def shared_threads() -> int:
@@ -36,12 +37,13 @@ class ConfigPicker(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.other_path: str | None = None
+        self._a: LoadSettings | None = None   # A's settings: another file for B starts from them
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(QLabel(self.tr("B:")))
         self.kind = QComboBox()
         self.kind.addItems([self.tr("the same model, other settings"), self.tr("another model file")])
-        self.kind.currentIndexChanged.connect(self._update)
+        self.kind.currentIndexChanged.connect(self._kind_changed)
         row.addWidget(self.kind)
         self.browse = QPushButton(self.tr("Choose file…"))
         self.browse.clicked.connect(lambda: self.pick())
@@ -51,7 +53,7 @@ class ConfigPicker(QWidget):
         row.addWidget(QLabel(self.tr("KV cache:")))
         self.kv = QComboBox()
         self.kv.addItems(list(KV_TYPES))
-        self.kv.setCurrentText("q8_0")
+        self.kv.setCurrentText(SAME_MODEL_KV)
         self.kv.setToolTip(self.tr("The KV cache's type for both K and V; a quantized V cache needs flash attention."))
         self.kv.currentIndexChanged.connect(self._update)
         row.addWidget(self.kv)
@@ -74,6 +76,22 @@ class ConfigPicker(QWidget):
             self.kind.setCurrentIndex(OTHER)
             self._update()
         return bool(path)
+
+    def follow_a(self, load_a: LoadSettings | None) -> None:
+        """A's load settings (None: no local model)."""
+        self._a = load_a
+
+    def _kind_changed(self) -> None:
+        """Another model file compares the files alone: B starts from A's KV cache and flash attention (it kept
+        "KV cache q8_0", a second difference hidden in the header); the same model starts from SAME_MODEL_KV."""
+        if self.same_model:
+            self.set_config(SAME_MODEL_KV, True)
+        elif self._a is not None:
+            a = self._a
+            self.set_config(a.type_k if a.type_k == a.type_v and a.type_k in KV_TYPES else UNQUANTIZED_KV,
+                            a.flash_attn)
+        else:
+            self._update()
 
     def set_config(self, kv: str, flash: bool) -> None:
         self.kv.setCurrentText(kv)

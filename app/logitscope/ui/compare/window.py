@@ -204,6 +204,7 @@ class CompareWindow(QDialog):
             self.second.close()
             self.runner_b = None
         self._a_loaded = key
+        self.config.follow_a(info.load if info is not None else None)
         self._update()
 
     # -- B ---------------------------------------------------------------------------------------------
