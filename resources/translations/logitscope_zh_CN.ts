@@ -1330,78 +1330,78 @@
         <translation>正在加载 B… {0:.0%}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="214"/>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="255"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="215"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="256"/>
         <source>Load a local model first: it is column A.</source>
         <translation>请先加载一个本地模型：它是 A 列。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="217"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="218"/>
         <source>Choose the model file for column B.</source>
         <translation>请选择 B 列的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="220"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="221"/>
         <source>Loading B…</source>
         <translation>正在加载 B…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="232"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="233"/>
         <source>B is ready: {0}</source>
         <translation>B 已就绪：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="241"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="242"/>
         <source>B could not be loaded: {0}</source>
         <translation>无法加载 B：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="269"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="270"/>
         <source>Not sent: {0}</source>
         <translation>未发送：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="315"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="316"/>
         <source>{0}&apos;s answer failed: {1}</source>
         <translation>{0} 的回答失败：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="329"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="330"/>
         <source>B is reading A&apos;s tokens…</source>
         <translation>B 正在读取 A 的词元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="343"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="344"/>
         <source>B reading A&apos;s {0} tokens: mean KLD {1:.5f} nats (max {2:.4f}) · same top-1 {3:.1%} · mean Δp {4:+.4f}</source>
         <translation>B 读取 A 的 {0} 个词元：平均 KLD {1:.5f} 纳特（最大 {2:.4f}）· 首选相同 {3:.1%} · 平均 Δp {4:+.4f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="346"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="347"/>
         <source>B would have chosen every token as A did</source>
         <translation>B 会和 A 选择每一个相同的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="349"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="350"/>
         <source>first divergence at token {0} “{1}”</source>
         <translation>首次分歧在第 {0} 个词元“{1}”</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="355"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="356"/>
         <source>B could not read A&apos;s tokens: {0}</source>
         <translation>B 无法读取 A 的词元：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="373"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="374"/>
         <source>A: {0} · {1}</source>
         <translation>A：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="379"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="380"/>
         <source>B: {0} · {1}</source>
         <translation>B：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="391"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="392"/>
         <source>{0} tokens · {1:.1f} tokens/s</source>
         <translation>{0} 个词元 · 每秒 {1:.1f} 个词元</translation>
     </message>
@@ -1409,62 +1409,62 @@
 <context>
     <name>ConfigPicker</name>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="29"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="30"/>
         <source>KV cache {0} · flash attention on</source>
         <translation>KV 缓存 {0} · Flash attention 开</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="30"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="31"/>
         <source>KV cache {0} · flash attention off</source>
         <translation>KV 缓存 {0} · Flash attention 关</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="41"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="43"/>
         <source>B:</source>
         <translation>B：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="43"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="45"/>
         <source>the same model, other settings</source>
         <translation>同一模型，其他设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="43"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="45"/>
         <source>another model file</source>
         <translation>另一个模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="46"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="48"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="51"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="53"/>
         <source>KV cache:</source>
         <translation>KV 缓存：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="55"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="57"/>
         <source>The KV cache&apos;s type for both K and V; a quantized V cache needs flash attention.</source>
         <translation>K 和 V 共用的 KV 缓存类型；量化的 V 缓存需要 Flash attention。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="58"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="60"/>
         <source>Flash attention</source>
         <translation>启用 Flash attention</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="70"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="72"/>
         <source>Column B&apos;s model</source>
         <translation>B 列的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="71"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="73"/>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="100"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="118"/>
         <source>(no file chosen)</source>
         <translation>（未选择文件）</translation>
     </message>
@@ -1790,12 +1790,12 @@
 <context>
     <name>DistributionPair</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="176"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="182"/>
         <source>Unsteered (A)</source>
         <translation>未引导 (A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="176"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="182"/>
         <source>Steered (B)</source>
         <translation>已引导 (B)</translation>
     </message>
@@ -1856,17 +1856,17 @@
 <context>
     <name>DistributionTable</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="143"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="149"/>
         <source>Rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="143"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="149"/>
         <source>Token</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="143"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="149"/>
         <source>p</source>
         <translation>p</translation>
     </message>
@@ -2487,17 +2487,17 @@
 <context>
     <name>LensPlot</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="208"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="214"/>
         <source>rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="209"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="215"/>
         <source>layer (0 = the embedding)</source>
         <translation>层（0 = 嵌入）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="220"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="226"/>
         <source>{0}: solid steered, dashed unsteered.</source>
         <translation>{0}：实线为已引导，虚线为未引导。</translation>
     </message>
@@ -2505,27 +2505,27 @@
 <context>
     <name>LensTable</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="255"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="261"/>
         <source>unsteered</source>
         <translation>未引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="255"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="261"/>
         <source>steered</source>
         <translation>已引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="256"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="262"/>
         <source>{0}, {1}</source>
         <translation>{0}，{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="258"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="264"/>
         <source>after {0}</source>
         <translation>第 {0} 层后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="258"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="264"/>
         <source>embedding</source>
         <translation>嵌入</translation>
     </message>
@@ -4953,67 +4953,67 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="58"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="62"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="61"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="65"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="63"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="67"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="66"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="70"/>
         <source>{0} backend</source>
         <translation>{0} 后端</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="80"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="84"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="88"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="92"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首词元 {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="90"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="94"/>
         <source> · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation</source>
         <translation> · 草稿接受率 {0:.0%} · 每次计算 {1:.2f} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="95"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="99"/>
         <source>threads {0}</source>
         <translation>线程 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="98"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="102"/>
         <source>(was {0}: {1:.1f}× faster)</source>
         <translation>（原为 {0}：快 {1:.1f} 倍）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="99"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="103"/>
         <source>At token {0} another program was taking a core: {1} threads were {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时另一个程序占用了一个核心：{1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="101"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="105"/>
         <source>At token {0} a probe found {1} threads {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时试探发现 {1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="104"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="108"/>
         <source>The thread count follows the machine&apos;s load (a count chosen when loading fixes it)</source>
         <translation>线程数随机器负载自动调整（加载时指定线程数则固定不变）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="110"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="114"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -5134,97 +5134,102 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>比较失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="295"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="300"/>
+        <source>control vectors {0} on layers {1}–{2}</source>
+        <translation>控制向量 {0}，作用于第 {1}–{2} 层</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="303"/>
         <source>control vectors {0}</source>
         <translation>控制向量 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="297"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="305"/>
         <source>LoRA {0}</source>
         <translation>LoRA {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="305"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="313"/>
         <source>&lt;b&gt;Unsteered (A)&lt;/b&gt;: {0} tokens</source>
         <translation>&lt;b&gt;未引导 (A)&lt;/b&gt;：{0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="306"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="314"/>
         <source>&lt;b&gt;Steered (B)&lt;/b&gt;: {0} tokens — {1}</source>
         <translation>&lt;b&gt;已引导 (B)&lt;/b&gt;：{0} 个词元 — {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="312"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="320"/>
         <source>Done: both answers and the comparison in {0:.1f} s. Click a token or a bar to see that step.</source>
         <translation>完成：两个回答和比较共用 {0:.1f} 秒。点击一个词元或一根柱子查看该步。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="322"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="330"/>
         <source>The two answers are the same, token for token.</source>
         <translation>两个回答逐词元完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="324"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="332"/>
         <source>The answers agree for {0} tokens; then one ends.</source>
         <translation>两个回答前 {0} 个词元相同，然后其中一个结束。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="327"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="335"/>
         <source>They part at token {0}: A chose {1} (p {2}), B chose {3} (p {4}).</source>
         <translation>它们在第 {0} 个词元处分开：A 选择了 {1}（p {2}），B 选择了 {3}（p {4}）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="332"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="340"/>
         <source>Along the steered answer: mean KL(A ‖ B) {0:.3f} nats (largest {1:.3f} at token {2}); its perplexity {3:.2f} unsteered, {4:.2f} steered.</source>
         <translation>沿已引导回答：平均 KL(A ‖ B) {0:.3f} 纳特（最大 {1:.3f}，在第 {2} 个词元）；其困惑度未引导时 {3:.2f}，引导时 {4:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="354"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="362"/>
         <source>Past the parting token, the comparison follows the steered answer: click a token of B.</source>
         <translation>分开之后，比较沿已引导回答进行：请点击 B 的词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="364"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="372"/>
         <source>the two runs read the same tokens up to here</source>
         <translation>到这里为止两次运行读取的词元相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="365"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="373"/>
         <source>both models read the steered answer up to here</source>
         <translation>到这里为止两个模型都读取已引导回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="367"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="375"/>
         <source>Token {0} of the steered answer ({1}): KL(A ‖ B) = {2:.3f} nats; the answer&apos;s token {3}: p {4} unsteered, {5} steered. Before any sampler stage; the runs&apos; choices in bold.</source>
         <translation>已引导回答的第 {0} 个词元（{1}）：KL(A ‖ B) = {2:.3f} 纳特；回答的词元 {3}：未引导 p {4}，引导 {5}。为任何采样阶段之前的分布；两次运行的选择以粗体显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="378"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="386"/>
         <source>Reading the logit lens at token {0}, unsteered and steered…</source>
         <translation>正在读取第 {0} 个词元处的 Logit 透镜（未引导和引导）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="386"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="394"/>
         <source>The logit lens failed: {0}</source>
         <translation>Logit 透镜失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="401"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="408"/>
         <source> The control vectors are added to the output of layers {0}–{1} (tinted).</source>
         <translation> 控制向量加到第 {0}–{1} 层的输出上（着色部分）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="404"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="411"/>
         <source>Token {0}: the rank and probability of each run&apos;s token after every layer, read through the output head, unsteered and steered.{1} {2}</source>
         <translation>第 {0} 个词元：每次运行所选词元在每一层之后经输出头读出的排名和概率，未引导与引导。{1} {2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="416"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="423"/>
         <source>Regenerate the selected answer with and without steering, side by side</source>
         <translation>以引导和不引导两种方式重新生成所选回答，并排显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="418"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="425"/>
         <source>Compare steerin&amp;g…</source>
         <translation>比较引导(&amp;G)…</translation>
     </message>

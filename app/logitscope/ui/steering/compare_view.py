@@ -224,7 +224,7 @@ class SteeringCompareDialog(QDialog):
         self._target = question.max_tokens
         self._started = time.monotonic()
         self.steering_line.setText(self.tr("B: {0}. Seed {1}.").format(
-            self._steering_words(question.steering), question.settings.seed))
+            self._steering_words(question.steering, self._n_layer()), question.settings.seed))
         self.status.setText(self.tr("Unsteered (A)…"))
         stop = self._stop
         self.bridge.call(lambda client: run_both(client, question, stop, self.progressed.emit),
@@ -286,12 +286,20 @@ class SteeringCompareDialog(QDialog):
         self.lens_caption.setText("")
         self.lens_plot.show_lens(StepLens(-1, {}), self.bridge.vocab, None)
 
+    def _n_layer(self) -> int:
+        info = self.bridge.info
+        return info.card.n_layer if isinstance(info, ModelInfo) else 0
+
     @staticmethod
-    def _steering_words(steering: Steering) -> str:
+    def _steering_words(steering: Steering, n_layer: int) -> str:
+        """What B is steered with, the control vectors' layers included (`n_layer` 0: not known)."""
         vectors = ", ".join(f"{v.path.rsplit('/', 1)[-1]} ×{v.scale:g}" for v in steering.control_vectors)
         loras = ", ".join(f"{a.path.rsplit('/', 1)[-1]} ×{a.scale:g}" for a in steering.loras)
         parts = []
-        if vectors:
+        if vectors and n_layer:
+            parts.append(QCoreApplication.translate("SteeringCompareDialog", "control vectors {0} on layers {1}–{2}")
+                         .format(vectors, *steering.layer_range(n_layer)))
+        elif vectors:
             parts.append(QCoreApplication.translate("SteeringCompareDialog", "control vectors {0}").format(vectors))
         if loras:
             parts.append(QCoreApplication.translate("SteeringCompareDialog", "LoRA {0}").format(loras))
@@ -392,8 +400,7 @@ class SteeringCompareDialog(QDialog):
         if runs is None:
             return
         self.lens = found
-        info = self.bridge.info
-        n_layer = info.card.n_layer if isinstance(info, ModelInfo) else 0
+        n_layer = self._n_layer()
         steering = runs.question.steering
         layers = steering.layer_range(n_layer) if steering.control_vectors and n_layer else None
         self.lens_table.show_lens(found, self.bridge.vocab, layers)

@@ -100,6 +100,12 @@ class KlPlot(pg.PlotWidget):
         plot.setLabel("left", self.tr("KL (nats)"))
         plot.setLabel("bottom", self.tr("step of the steered answer"))
         plot.setMouseEnabled(x=False, y=False)
+        for side in ("left", "bottom"):   # no "(x0.001)" after the labels (it clipped "KL (nats)")
+            plot.getAxis(side).enableAutoSIPrefix(False)
+        # the ranges are set with the data; before any (a comparison running) an empty chart, not -400..400
+        plot.disableAutoRange()
+        plot.setXRange(-0.5, 0.5, padding=0)
+        plot.setYRange(0, 0.1, padding=0)
         cache_axes(plot)
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=pg.mkBrush(*KL_BRUSH), pen=None)
         plot.addItem(self.bars)

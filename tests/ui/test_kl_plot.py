@@ -1,0 +1,27 @@
+"""The compare-steering KL chart reads right before and after its data arrives (a running comparison showed an axis
+from -400 to 400 labelled "(x0.001)", and the y label "KL (nats) (x" clipped)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from logitscope.ui.steering.compare_widgets import KlPlot
+
+pytestmark = pytest.mark.gui
+
+
+def test_the_kl_chart_is_empty_and_plain_before_data_and_fits_it_after(qtbot) -> None:
+    chart = KlPlot()
+    qtbot.addWidget(chart)
+    chart.resize(500, 200)
+    chart.show()
+    plot = chart.getPlotItem()
+    (x0, x1), (y0, y1) = plot.viewRange()
+    assert -1 <= x0 and x1 <= 1 and y0 == 0 and y1 <= 0.2
+    chart.show_kl(np.array([0.001, 0.004, 0.002]), parted=1)   # small values: no SI prefix on either axis
+    qtbot.wait(50)
+    for side in ("left", "bottom"):
+        assert "x0.001" not in plot.getAxis(side).labelString() and "(x" not in plot.getAxis(side).labelString()
+    (x0, x1), _ = plot.viewRange()
+    assert x0 < 0 < 2 < x1 < 3
