@@ -12,6 +12,7 @@ from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QTableWidget,
     QTableWidgetItem,
@@ -148,10 +149,11 @@ class DistributionTable(QTableWidget):
         super().__init__(0, 3, parent)
         self.setHorizontalHeaderLabels([self.tr("Rank"), self.tr("Token"), self.tr("p")])
         self.verticalHeader().setVisible(False)
-        self.horizontalHeader().setStretchLastSection(True)
+        header = self.horizontalHeader()   # the token takes the room (it was cut, "‹|im_en…", beside a wide p)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.setColumnWidth(0, 48)
-        self.setColumnWidth(1, 140)
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
 
     def show_top(self, ids: np.ndarray, logprobs: np.ndarray, vocab: Sequence[bytes], chosen: set[int]) -> None:

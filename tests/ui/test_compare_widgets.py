@@ -1,0 +1,43 @@
+"""The compare widgets read right: the steering KL chart before and after its data arrives (a running comparison showed
+an axis from -400 to 400 labelled "(x0.001)", the y label clipped), the distribution tables' token column."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from logitscope.ui.steering.compare_widgets import KlPlot
+
+pytestmark = pytest.mark.gui
+
+
+def test_the_kl_chart_is_empty_and_plain_before_data_and_fits_it_after(qtbot) -> None:
+    chart = KlPlot()
+    qtbot.addWidget(chart)
+    chart.resize(500, 200)
+    chart.show()
+    plot = chart.getPlotItem()
+    (x0, x1), (y0, y1) = plot.viewRange()
+    assert -1 <= x0 and x1 <= 1 and y0 == 0 and y1 <= 0.2
+    chart.show_kl(np.array([0.001, 0.004, 0.002]), parted=1)   # small values: no SI prefix on either axis
+    qtbot.wait(50)
+    for side in ("left", "bottom"):
+        assert "x0.001" not in plot.getAxis(side).labelString() and "(x" not in plot.getAxis(side).labelString()
+    (x0, x1), _ = plot.viewRange()
+    assert x0 < 0 < 2 < x1 < 3
+
+
+def test_a_distribution_table_gives_the_token_the_room(qtbot) -> None:
+    from logitscope.ui.steering.compare_widgets import DistributionTable
+
+    table = DistributionTable()
+    qtbot.addWidget(table)
+    table.resize(330, 200)   # a third of the Causal tracing dialog
+    table.show()
+    vocab = [b"<|im_end|>", b" Paris"]
+    table.show_top(np.array([0, 1]), np.log(np.array([0.6, 0.3])), vocab, {1})
+    qtbot.wait(50)
+    token = table.item(0, 1).text()
+    room = table.columnWidth(1) - 2 * table.style().pixelMetric(table.style().PixelMetric.PM_FocusFrameHMargin) - 8
+    assert table.fontMetrics().horizontalAdvance(token) <= room, (token, table.columnWidth(1))
+    assert table.columnWidth(2) < table.columnWidth(1)   # p, as wide as its figures
