@@ -41,3 +41,22 @@ def test_a_distribution_table_gives_the_token_the_room(qtbot) -> None:
     room = table.columnWidth(1) - 2 * table.style().pixelMetric(table.style().PixelMetric.PM_FocusFrameHMargin) - 8
     assert table.fontMetrics().horizontalAdvance(token) <= room, (token, table.columnWidth(1))
     assert table.columnWidth(2) < table.columnWidth(1)   # p, as wide as its figures
+
+
+def test_the_two_columns_distribution_tables_stay_level(qtbot) -> None:
+    from PySide6.QtWidgets import QHBoxLayout, QWidget
+
+    from logitscope.ui.compare.inspector import TwoDistributions
+
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    row = QHBoxLayout(holder)
+    a, b = TwoDistributions("A (its trace)", "B, reading A's tokens"), TwoDistributions("B (its trace)", None)
+    row.addWidget(a)
+    row.addWidget(b)
+    holder.resize(1200, 300)
+    holder.show()
+    a.right_note.setText("B's top-1 differs from A's here.")   # B's sat ~20 px lower then
+    qtbot.wait(50)
+    assert a.left.geometry().top() == b.left.geometry().top()
+    assert a.left.geometry().height() == b.left.geometry().height()

@@ -67,11 +67,14 @@ class TwoDistributions(QWidget):
         self.right: _Table | None = None
         self.right_note = QLabel()
         self.right_note.setWordWrap(True)
+        # a line under the tables in both columns, empty in B's: the two columns' tables stay level (B's sat ~20 px
+        # lower when A's note showed)
+        self.right_note.setMinimumHeight(self.right_note.fontMetrics().height())
+        grid.addWidget(self.right_note, 3, 1 if right_title is not None else 0)
         if right_title is not None:
             self.right_title, self.right = QLabel(right_title), _Table()
             grid.addWidget(self.right_title, 1, 1)
             grid.addWidget(self.right, 2, 1)
-            grid.addWidget(self.right_note, 3, 1)
 
     def clear_token(self) -> None:
         self.caption.setText(self.tr("Click a token to see its distribution."))
