@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.base.errors import LoadCancelledError, LogitscopeError
+from logitscope.base.errors import LoadCancelledError, LogitscopeError, StoreError
 from logitscope.gguf.card import damaged_error, read_model_card_with_problems
 from logitscope.host.remote import RemoteEngine
 from logitscope.library.display_name import model_display_name
@@ -91,6 +91,7 @@ class ModelController(QObject):
         self.parent_widget = parent_widget
         self.models_window: ModelsWindow | None = None
         self.capabilities: dict[str, object] = {"backend": "…", "gpu_offload": False}
+        self._identity: tuple[ModelInfo, ModelIdentity] | None = None   # the loaded file's, read at its load
         box.cancel_load_button.clicked.connect(lambda: bridge.cancel(JOB_LOAD))
         box.open_button.clicked.connect(lambda: self.open_model())
         box.reload_button.clicked.connect(self.reload_model)
@@ -137,12 +138,25 @@ class ModelController(QObject):
         return Path(last[0]).name if info is not None and last is not None else ""
 
     def identity(self) -> ModelIdentity | None:
-        """What the history records as the producer of an answer: the model file, or the server and model."""
+        """What the history records as the producer of an answer: the model file as it was loaded (read once, at
+        the load: the file may be moved or deleted while llama.cpp keeps it mapped, and the answers go on), or the
+        server and model."""
         info = self.info
         if isinstance(info, RemoteModelInfo):
             return ModelIdentity(f"{info.model} @ {info.base_url}", 0, "")
+        if not isinstance(info, ModelInfo):
+            return None
+        if self._identity is None or self._identity[0] is not info:
+            self._identity = (info, self._read_identity(info))
+        return self._identity[1]
+
+    def _read_identity(self, info: ModelInfo) -> ModelIdentity:
         last = self.bridge.local.last_load
-        return ModelIdentity.of_file(last[0]) if last is not None else None
+        path = last[0] if last is not None else info.card.path
+        try:
+            return ModelIdentity.of_file(path)
+        except StoreError:   # gone since it loaded: its name and size as loaded (no head to hash)
+            return ModelIdentity(Path(path).name, info.card.file_size, "")
 
     def can_fork(self) -> bool:
         return self.capabilities.get("fork") is not False
@@ -206,6 +220,7 @@ class ModelController(QObject):
             model_display_name(info.card.path), info.card.file_type, info.n_ctx))
         was_remote = self.capabilities.get("remote") is True
         self.capabilities = {**self.capabilities, **LOCAL_CAPABILITIES}  # a local engine supports it all
+        self._identity = (info, self._read_identity(info))   # the file as loaded, before anything can move it
         self._push(info, self.capabilities)
         if was_remote:   # after a server: its backend and GPU offload were shown; the local engine's replace them
             self.bridge.probe()
