@@ -337,3 +337,28 @@ def test_dead_owners_lock_files_are_swept_and_live_ones_kept(tmp_path: Path, gen
     assert list(folder.iterdir()) == [mine]
     live.close()
     assert list(folder.iterdir()) == []
+
+
+def test_a_conversation_another_process_deleted_comes_back_when_this_one_writes_in_it(store, generated):
+    """Window B deleted the conversation window A had open; A's next question and answer went into the trash, out
+    of every list (found by a new user's trial). Writing a message takes it out of the trash."""
+    answer = generated.answers[0]
+    cid = store.create_conversation("open in two windows")
+    question = store.add_message(cid, "user", "Hi")
+
+    def deleted_elsewhere() -> None:   # as the other process's HistoryStore.delete does
+        with sqlite3.connect(store.path) as other:
+            other.execute("UPDATE conversations SET deleted_at = ? WHERE id = ?", (time.time(), cid))
+        assert cid not in [c.id for c in store.list_conversations()]
+
+    deleted_elsewhere()
+    writer = store.start_answer(cid, question, generated.model, generated.vocab, answer.result.settings)
+    assert cid in [c.id for c in store.list_conversations()]
+    deleted_elsewhere()                        # while the answer streams
+    for step in answer.steps:
+        writer.append(step)
+    assert writer.finish(answer.result)
+    assert store.conversation(cid).deleted_at is None and cid in [c.id for c in store.list_conversations()]
+    deleted_elsewhere()
+    store.add_message(cid, "user", "Are you still there?", writer.message_id)
+    assert store.conversation(cid).deleted_at is None

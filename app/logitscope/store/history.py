@@ -37,7 +37,7 @@ from logitscope.store.records import (
     to_json,
 )
 from logitscope.store.schema import has_search_index, set_up_search_index, trigram_fts_available
-from logitscope.store.streaming import COMMIT_INTERVAL_S, StreamingWriter
+from logitscope.store.streaming import COMMIT_INTERVAL_S, StreamingWriter, touch_conversation
 from logitscope.store.traces import load_trace, model_row_id
 
 log = logging.getLogger(__name__)
@@ -273,7 +273,7 @@ class HistoryStore:
         return self._owner.id
 
     def _touch(self, conversation_id: int) -> None:
-        self.connection.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (time.time(), conversation_id))
+        touch_conversation(self.connection, conversation_id)
 
 
 # -- shared with exchange.py (imports write whole records) -----------------------------------------

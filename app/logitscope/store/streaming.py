@@ -28,6 +28,20 @@ COMMIT_INTERVAL_S = 0.25
 SAVE_WAIT_S = 0.05   # a save's wait for another process's write: short, the window's thread waits with it
 
 
+
+# A conversation that gets a message is in use, so it leaves the trash: another window (another process on the same
+# history) may have deleted it meanwhile, and what this one writes there would otherwise be in no list.
+_TOUCH = "UPDATE conversations SET updated_at = ?, deleted_at = NULL WHERE id = "
+
+
+def touch_conversation(conn: sqlite3.Connection, conversation_id: int) -> None:
+    conn.execute(_TOUCH + "?", (time.time(), conversation_id))
+
+
+def touch_conversation_of(conn: sqlite3.Connection, message_id: int) -> None:
+    conn.execute(_TOUCH + "(SELECT conversation_id FROM messages WHERE id = ?)", (time.time(), message_id))
+
+
 class StreamingWriter:
     """Writes one assistant message (created by HistoryStore.start_answer) step by step.
 
@@ -157,9 +171,7 @@ class StreamingWriter:
                 save_steps(self._conn, self.message_id, ((s.i, pack_step(s)) for s in steps))
                 self._conn.execute(update_sql, params)
                 if self._ending is not None:
-                    self._conn.execute("UPDATE conversations SET updated_at = ? WHERE id = "
-                                       "(SELECT conversation_id FROM messages WHERE id = ?)",
-                                       (time.time(), self.message_id))
+                    touch_conversation_of(self._conn, self.message_id)
         finally:
             self._conn.execute(f"PRAGMA busy_timeout = {round(BUSY_TIMEOUT_S * 1000)}")
         self._known_pieces |= pieces.keys()
