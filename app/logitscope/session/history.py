@@ -41,6 +41,7 @@ class ChatHistory:
         self._reported: set[int] = set()                # message ids whose refused saves were reported
         self._settings_notices: dict[int, list[str]] = {}  # store id -> what its settings lost on reading
         self._unsaved_settings: dict[int, Conversation] = {}  # id(conversation) -> one whose settings are due
+        self._seen_version = store.data_version()
 
     @property
     def notices(self) -> list[str]:
@@ -56,6 +57,12 @@ class ChatHistory:
                 self._settings_notices[c.id] = notices
             listed.append(Conversation(title=c.title, store_id=c.id, loaded=False, settings=settings))
         return listed
+
+    def changed_elsewhere(self) -> bool:
+        """Another process wrote to the history since the last time this was asked (or since it opened)."""
+        version = self.store.data_version()
+        changed, self._seen_version = version != self._seen_version, version
+        return changed
 
     def settings_notices(self, conversation: Conversation) -> list[str]:
         """What reading this conversation's own settings left out, once (the window says it when it opens it)."""

@@ -107,6 +107,12 @@ class HistoryStore:
             raise StoreError("there is no conversation with id {conversation_id}", conversation_id=conversation_id)
         return conversation_from_row(row)
 
+    def data_version(self) -> int:
+        """SQLite's count of the commits other connections (other processes) made since this one opened: when it
+        moves, another window or `history import` changed the history."""
+        version: int = self.connection.execute("PRAGMA data_version").fetchone()[0]
+        return version
+
     def list_conversations(self, *, deleted: bool = False) -> list[Conversation]:
         """Most recently updated first; `deleted=True` lists the trash instead."""
         where = "c.deleted_at IS NOT NULL" if deleted else "c.deleted_at IS NULL"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
@@ -20,6 +20,8 @@ from logitscope.session.conversation import Conversation
 from logitscope.session.history import ChatHistory
 from logitscope.ui.controllers.session import SessionController
 from logitscope.ui.window.list_notice import notice_item
+
+WATCH_MS = 2000   # how often the list looks for another process's changes (one SQLite pragma)
 
 
 class ConversationSidebar(QWidget):
@@ -60,6 +62,27 @@ class ConversationSidebar(QWidget):
         layout.addLayout(buttons)
         session.titleChanged.connect(self.refresh)
         self.refresh()
+        self._watch = QTimer(self)   # another window or `history import` writing to the same history
+        self._watch.timeout.connect(self.pick_up_changes)
+        self._watch.start(WATCH_MS)
+
+    def pick_up_changes(self) -> bool:
+        """When another process changed the history: its new conversations listed, its renames and deletions
+        followed. The conversation shown stays (deleted elsewhere, it leaves the trash when written to); a new chat
+        not saved yet stays. True when the list was read again."""
+        if not self.history.changed_elsewhere():
+            return False
+        known: dict[int | None, Conversation] = {c.store_id: c for c in self.conversations if c.store_id is not None}
+        listed = []
+        for fresh in self.history.conversations():
+            mine = known.get(fresh.store_id)
+            if mine is not None:
+                mine.title = fresh.title
+            listed.append(mine or fresh)
+        kept = [c for c in self.conversations if c.store_id is None or c is self.current]
+        self.conversations = [c for c in kept if c not in listed] + listed
+        self.refresh()
+        return True
 
     @property
     def current(self) -> Conversation:
