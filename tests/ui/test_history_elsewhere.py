@@ -38,3 +38,10 @@ def test_the_list_follows_another_windows_changes(qtbot, scripted_window):
         assert shown.store_id in [c.id for c in other.list_conversations()]   # out of the trash again
     finally:
         other.close()
+
+
+def test_a_closed_history_is_not_watched(qtbot, scripted_window):
+    """The list's watch may fire once more while the window closes: a closed store is no change, not an error."""
+    window = scripted_window
+    window.history.store.close()
+    assert not window.sidebar.pick_up_changes()

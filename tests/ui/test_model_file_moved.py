@@ -36,3 +36,4 @@ def test_an_answer_after_the_model_file_went_is_saved_as_the_file_loaded(qtbot, 
     finally:
         again.close()
     assert window.models.identity() == loaded
+

@@ -60,7 +60,10 @@ class ChatHistory:
 
     def changed_elsewhere(self) -> bool:
         """Another process wrote to the history since the last time this was asked (or since it opened)."""
-        version = self.store.data_version()
+        try:
+            version = self.store.data_version()
+        except sqlite3.Error:   # closed (the window is closing) or unreadable now: nothing to pick up
+            return False
         changed, self._seen_version = version != self._seen_version, version
         return changed
 

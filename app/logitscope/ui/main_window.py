@@ -59,7 +59,7 @@ from logitscope.ui.steering.controller import SteeringController, install_steeri
 from logitscope.ui.throughput import view as throughput_view
 from logitscope.ui.window import layout_facts, state_probe, window_settings
 from logitscope.ui.window.actions import ActionRegistry
-from logitscope.ui.window.boxes import save_preset, show_about, show_error_box
+from logitscope.ui.window.boxes import error_status_line, save_preset, show_about, show_error_box
 from logitscope.ui.window.central import build_central
 from logitscope.ui.window.docks import dock_specs
 from logitscope.ui.window.layout import add_docks, arrange_docks, restore_layout, save_layout
@@ -375,7 +375,7 @@ class MainWindow(QMainWindow):
     def show_error(self, title: str, message: str, offer_reload: bool = False) -> None:
         message = show_error_box(self, title, message, self.reload_model if offer_reload else None)
         self.last_error = (title, message)
-        self.statusMessage.emit(f"{title}: {message.splitlines()[0]}")
+        self.statusMessage.emit(error_status_line(title, message))
 
     # -- title, status bar, actions ------------------------------------------------------------------------
     def _update_title(self) -> None:

@@ -78,8 +78,9 @@ class DiagnosisController(QObject):
 
     # -- diagnosing ---------------------------------------------------------------------------------------
     def diagnose(self, answer: Answer) -> Diagnosis | None:
-        """The diagnosis of a finished answer (None while it streams or when it has no steps)."""
-        if answer.status == "streaming" or not answer.steps:
+        """The diagnosis of a finished answer (None while it streams, when it has no steps, and when it failed or was
+        interrupted: "✓ no problem found" under "failed: the engine process crashed" said the opposite)."""
+        if answer.status in ("streaming", "error", "interrupted") or not answer.steps:
             return None
         info = self.bridge.info
         ref = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -14,6 +15,15 @@ from logitscope.protocol.trace import dumps, result_to_json, step_to_json
 from logitscope.session.conversation import Answer, Conversation
 from logitscope.session.history import ChatHistory
 from logitscope.store.files import write_export
+
+_NOT_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')
+
+
+def export_file_name(title: str) -> str:
+    """A file name for a conversation's export: its title without the characters file systems refuse ("1/2" made
+    a folder of "1") and without trailing dots ("a robot." gave "a robot..md")."""
+    stem = _NOT_IN_FILE_NAMES.sub(" ", title).strip().rstrip(". ")[:100].strip()
+    return f"{stem or 'conversation'}.md"
 
 
 class FileActions(QObject):
@@ -60,7 +70,7 @@ class FileActions(QObject):
             return False
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self.parent_widget, self.tr("Export conversation"),
-                                                  f"{conversation.title}.md",
+                                                  export_file_name(conversation.title),
                                                   self.tr("Markdown (*.md);;JSON, lossless with traces (*.json)"))
             if not path:
                 return False

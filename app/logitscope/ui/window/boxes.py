@@ -15,6 +15,13 @@ from logitscope.store.settings import SettingsStore
 from logitscope.ui.common.messages import translate_sentence
 
 
+def error_status_line(title: str, message: str) -> str:
+    """An error box's line for the status bar: its title and the message's first line, once ("The engine process
+    crashed: The engine process crashed (SIGKILL: killed)" said it twice)."""
+    first = message.splitlines()[0] if message else ""
+    return first if first.lower().startswith(title.lower()) else f"{title}: {first}"
+
+
 def show_error_box(parent: QWidget, title: str, message: str, reload: Callable[[], None] | None = None) -> str:
     """Opens the box without waiting for it; returns the message as shown (translated)."""
     message = translate_sentence(message)  # the engine's, library's and store's English, translated
