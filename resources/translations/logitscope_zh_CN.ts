@@ -1598,59 +1598,69 @@
 <context>
     <name>ConversationSidebar</name>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="41"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="44"/>
         <source>&lt;b&gt;Conversations&lt;/b&gt;</source>
         <translation>&lt;b&gt;对话&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="43"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="46"/>
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="52"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="55"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="53"/>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="111"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="56"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="153"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="54"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="57"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="81"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="76"/>
+        <source>Search conversations ({0})</source>
+        <translation>搜索对话（{0}）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="119"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="123"/>
         <source>No conversations match</source>
         <translation>没有匹配的对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="88"/>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="101"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="130"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="143"/>
         <source>Wait for the answer to finish (or press Esc)</source>
         <translation>请等待回答完成（或按 Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="111"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="153"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="124"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="166"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="125"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="167"/>
         <source>Delete “{0}”?</source>
         <translation>删除“{0}”？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="135"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="177"/>
         <source>Conversation deleted.</source>
         <translation>对话已删除。</translation>
     </message>
@@ -1671,22 +1681,22 @@
 <context>
     <name>DiagnosisController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="216"/>
+        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="217"/>
         <source>This fix reloads the model: it needs a local model</source>
         <translation>此修复需要重新加载模型：需要本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="241"/>
+        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="242"/>
         <source>Applying the fix: {0}</source>
         <translation>正在应用修复：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="256"/>
+        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="257"/>
         <source>After the fix: the {0} is still there</source>
         <translation>修复之后：{0}仍然存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="258"/>
+        <location filename="../../app/logitscope/ui/controllers/diagnosis.py" line="259"/>
         <source>After the fix: the {0} is gone</source>
         <translation>修复之后：{0}已经消失</translation>
     </message>
@@ -1790,12 +1800,12 @@
 <context>
     <name>DistributionPair</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="182"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="184"/>
         <source>Unsteered (A)</source>
         <translation>未引导 (A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="182"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="184"/>
         <source>Steered (B)</source>
         <translation>已引导 (B)</translation>
     </message>
@@ -1856,17 +1866,17 @@
 <context>
     <name>DistributionTable</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="149"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="150"/>
         <source>Rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="149"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="150"/>
         <source>Token</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="149"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="150"/>
         <source>p</source>
         <translation>p</translation>
     </message>
@@ -1965,73 +1975,73 @@
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="35"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="45"/>
         <source>No answer to export yet</source>
         <translation>还没有可导出的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="38"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="48"/>
         <source>Export trace</source>
         <translation>导出轨迹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="39"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="49"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="49"/>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="76"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="59"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="86"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="51"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="61"/>
         <source>Trace saved to {0}</source>
         <translation>轨迹已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="59"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="69"/>
         <source>Nothing to export yet</source>
         <translation>还没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="62"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="72"/>
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="64"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="74"/>
         <source>Markdown (*.md);;JSON, lossless with traces (*.json)</source>
         <translation>Markdown (*.md);;JSON，无损并含轨迹 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="78"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="88"/>
         <source>Conversation saved to {0}</source>
         <translation>对话已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="86"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="96"/>
         <source>Import conversations</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="87"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="97"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="94"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="104"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="97"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="107"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="99"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="109"/>
         <source>{0} conversation(s) imported</source>
         <translation>已导入 {0} 个对话</translation>
     </message>
@@ -2167,12 +2177,12 @@
 <context>
     <name>KlPlot</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="100"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="101"/>
         <source>KL (nats)</source>
         <translation>KL（纳特）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="101"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="102"/>
         <source>step of the steered answer</source>
         <translation>已引导回答的步</translation>
     </message>
@@ -2487,17 +2497,17 @@
 <context>
     <name>LensPlot</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="214"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="216"/>
         <source>rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="215"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="217"/>
         <source>layer (0 = the embedding)</source>
         <translation>层（0 = 嵌入）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="226"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="228"/>
         <source>{0}: solid steered, dashed unsteered.</source>
         <translation>{0}：实线为已引导，虚线为未引导。</translation>
     </message>
@@ -2505,27 +2515,27 @@
 <context>
     <name>LensTable</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="261"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="263"/>
         <source>unsteered</source>
         <translation>未引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="261"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="263"/>
         <source>steered</source>
         <translation>已引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="262"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="264"/>
         <source>{0}, {1}</source>
         <translation>{0}，{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="264"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="266"/>
         <source>after {0}</source>
         <translation>第 {0} 层后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="264"/>
+        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="266"/>
         <source>embedding</source>
         <translation>嵌入</translation>
     </message>
@@ -2883,32 +2893,32 @@
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="48"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="55"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="33"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="40"/>
         <source>About Logitscope</source>
         <translation>关于 Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="34"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="41"/>
         <source>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;Chat with a local LLM and see inside it.&lt;/p&gt;&lt;p&gt;llama.cpp backend in this build: &lt;b&gt;{1}&lt;/b&gt; (GPU offload: {2}).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Logitscope {0}&lt;/h3&gt;&lt;p&gt;与本地大语言模型对话，并看清它的内部。&lt;/p&gt;&lt;p&gt;此构建的 llama.cpp 后端：&lt;b&gt;{1}&lt;/b&gt;（GPU 卸载：{2}）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="38"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="45"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="39"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="46"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/boxes.py" line="24"/>
+        <location filename="../../app/logitscope/ui/window/boxes.py" line="31"/>
         <source>Reload model</source>
         <translation>重新加载模型</translation>
     </message>
@@ -3183,82 +3193,82 @@
 <context>
     <name>ModelController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="102"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="103"/>
         <source>The engine process crashed</source>
         <translation>引擎进程已崩溃</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="161"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="175"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="162"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="176"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="170"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="184"/>
         <source>This file cannot be loaded</source>
         <translation>无法加载此文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="191"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="205"/>
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="200"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="214"/>
         <source>Loading {0}…</source>
         <translation>正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="205"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="219"/>
         <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个词元&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="213"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="228"/>
         <source>Model loaded in {0:.2f} s</source>
         <translation>模型已加载，用时 {0:.2f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="219"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="234"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="222"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="237"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="226"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="241"/>
         <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="230"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="245"/>
         <source>Connected to {0}</source>
         <translation>已连接到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="239"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="254"/>
         <source>The engine stopped responding</source>
         <translation>引擎已停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="240"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="255"/>
         <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
         <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="243"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="258"/>
         <source>The engine stopped. Use Model ▸ Reload model.</source>
         <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="247"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="262"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>
@@ -6011,27 +6021,27 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <name>TwoDistributions</name>
     <message>
         <location filename="../../app/logitscope/ui/compare/inspector.py" line="61"/>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="77"/>
+        <location filename="../../app/logitscope/ui/compare/inspector.py" line="80"/>
         <source>Click a token to see its distribution.</source>
         <translation>点击一个词元以查看它的分布。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="85"/>
+        <location filename="../../app/logitscope/ui/compare/inspector.py" line="88"/>
         <source>Token {0} “{1}”: p {2}</source>
         <translation>词元 {0}“{1}”：p {2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="94"/>
+        <location filename="../../app/logitscope/ui/compare/inspector.py" line="97"/>
         <source>B&apos;s distribution here comes with “B reads A&apos;s tokens”.</source>
         <translation>B 在此处的分布来自“B 读取 A 的词元”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="98"/>
+        <location filename="../../app/logitscope/ui/compare/inspector.py" line="101"/>
         <source>under B: p {0} · KL {1:.4f} nats · Δp {2:+.3f}</source>
         <translation>在 B 下：p {0} · KL {1:.4f} 纳特 · Δp {2:+.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="103"/>
+        <location filename="../../app/logitscope/ui/compare/inspector.py" line="106"/>
         <source>B&apos;s top-1 differs from A&apos;s here.</source>
         <translation>B 在此处的首选与 A 不同。</translation>
     </message>

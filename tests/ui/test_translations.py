@@ -163,6 +163,9 @@ def test_window_is_in_chinese(chinese_window, fresh_ts):
     assert zh[("MainWindow", "Sampler controls")] in docks and "Sampler controls" not in docks
     assert zh[("MainWindow", "Next-token distribution")] in docks
     assert w.send_button.text() == zh[("MainWindow", "Send")] and CJK.search(w.send_button.text())
+    listed = w.sidebar.conversation_list
+    assert [listed.item(row).text() for row in range(listed.count())] == [
+        zh[("ConversationSidebar", "New chat")]]   # the new chat's placeholder title ("New chat" before)
     english = [(kind, text) for kind, text in _visible_texts(w)
                if ENGLISH.search(re.sub(r"<[^>]+>|Logitscope|llama\.cpp|GGUF|tok/s|token", "", text))
                and not CJK.search(text)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
@@ -16,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.session.conversation import Conversation
+from logitscope.session.conversation import NEW_CHAT_TITLE, Conversation
 from logitscope.session.history import ChatHistory
 from logitscope.ui.controllers.session import SessionController
 from logitscope.ui.window.list_notice import notice_item
@@ -62,9 +63,25 @@ class ConversationSidebar(QWidget):
         layout.addLayout(buttons)
         session.titleChanged.connect(self.refresh)
         self.refresh()
+        self._add_shortcuts()
         self._watch = QTimer(self)   # another window or `history import` writing to the same history
         self._watch.timeout.connect(self.pick_up_changes)
         self._watch.start(WATCH_MS)
+
+    def _add_shortcuts(self) -> None:
+        """Ctrl+F searches the conversations from anywhere in the window; on the list, F2 renames and Delete
+        deletes (with its confirmation and its Undo), as file managers and other chat apps do."""
+        search = QShortcut(QKeySequence(QKeySequence.StandardKey.Find), self, self._focus_search)
+        search.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.search_box.setToolTip(self.tr("Search conversations ({0})").format(
+            search.key().toString(QKeySequence.SequenceFormat.NativeText)))
+        for key, slot in ((Qt.Key.Key_F2, self.rename), (QKeySequence.StandardKey.Delete, self.delete)):
+            shortcut = QShortcut(QKeySequence(key), self.conversation_list, lambda slot=slot: slot())
+            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+
+    def _focus_search(self) -> None:
+        self.search_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_box.selectAll()
 
     def pick_up_changes(self) -> bool:
         """When another process changed the history: its new conversations listed, its renames and deletions
@@ -97,7 +114,9 @@ class ConversationSidebar(QWidget):
         self.conversation_list.clear()
         self._listed = [c for c in self.conversations if matches is None or c.store_id in matches]
         for conversation in self._listed:
-            item = QListWidgetItem(conversation.title)
+            # a chat not asked anything yet has the session's placeholder title: shown in the interface's language
+            new = conversation.title == NEW_CHAT_TITLE and conversation.store_id is None
+            item = QListWidgetItem(self.tr("New chat") if new else conversation.title)
             item.setData(Qt.ItemDataRole.UserRole, conversation.id)
             self.conversation_list.addItem(item)
         if not self._listed:

@@ -1,5 +1,6 @@
-"""Two windows (two processes) on one history: what the other one writes shows up in this one's list within
-WATCH_MS; the conversation shown here stays even when the other deletes it (writing in it brings it back)."""
+"""The conversation list: two windows (two processes) on one history — what the other one writes shows up in this
+one's list within WATCH_MS, the conversation shown here stays even when the other deletes it (writing in it brings
+it back); and its keys (Ctrl+F, F2, Delete)."""
 
 from __future__ import annotations
 
@@ -45,3 +46,25 @@ def test_a_closed_history_is_not_watched(qtbot, scripted_window):
     window = scripted_window
     window.history.store.close()
     assert not window.sidebar.pick_up_changes()
+
+
+def test_ctrl_f_searches_f2_renames_and_delete_deletes(qtbot, scripted_window, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+    window = scripted_window
+    window.activateWindow()
+    sidebar = window.sidebar
+    with qtbot.waitSignal(window.session.answerEnded, timeout=10_000):
+        assert window.session.send("Hello")
+    window.chat.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(sidebar.search_box.hasFocus, timeout=2_000)
+    assert "Ctrl+F" in sidebar.search_box.toolTip()
+    sidebar.conversation_list.setFocus()
+    monkeypatch.setattr(QInputDialog, "getText", lambda *_a, **_k: ("Renamed with F2", True))
+    qtbot.keyClick(sidebar.conversation_list, Qt.Key.Key_F2)
+    assert window.session.current.title == "Renamed with F2"
+    monkeypatch.setattr(QMessageBox, "question", lambda *_a, **_k: QMessageBox.StandardButton.Yes)
+    qtbot.keyClick(sidebar.conversation_list, Qt.Key.Key_Delete)
+    assert "Renamed with F2" not in titles(window)
