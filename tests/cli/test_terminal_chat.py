@@ -34,6 +34,7 @@ def test_a_turn_that_cannot_be_answered_is_reported_and_the_chat_goes_on(isolate
     assert "the context holds 256" in errors[0]
     assert "the user message is not valid UTF-8 (byte 0xff" in errors[1]
     assert proc.stdout.count("bot> ") == 2, proc.stdout  # the first and the last question were answered
+    assert proc.stderr.count("(cut off at 6 tokens: --max-tokens)") == 2, proc.stderr   # as the window marks them
 
     with HistoryStore() as store:  # saved, as the window saves: only the turns that were answered
         (conversation,) = store.list_conversations()
@@ -98,3 +99,14 @@ def test_a_thinking_budget_closes_each_answers_block_in_the_terminal_chat(isolat
     bad = subprocess.run([*CHAT, "--reasoning-format", "none", "--reasoning-budget", "8"], input="",
                          capture_output=True, text=True, timeout=60)
     assert_clean_error(bad, "deepseek")
+
+
+@pytest.mark.model
+def test_help_and_bye_are_commands_not_questions(isolated_home):
+    proc = chat(b"/help\nHi\n/bye\nnot asked\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("/bye or Ctrl+D quits") == 2   # at the start, and for /help
+    assert proc.stdout.count("bot> ") == 1, proc.stdout   # /help was not sent to the model; /bye ended the chat
+    with HistoryStore() as store:
+        (conversation,) = store.list_conversations()
+        assert [m.content for m in store.active_path(conversation.id) if m.role == "user"] == ["Hi"]

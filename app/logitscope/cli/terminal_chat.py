@@ -35,6 +35,9 @@ from logitscope.store.streaming import StreamingWriter
 
 TITLE_CHARS = 40  # a new conversation is named after its first question, as in the window
 TURN_ERRORS = (ContextOverflowError, InvalidSettingsError, ChatTemplateError)  # this turn only: the chat goes on
+QUIT_COMMANDS = ("/bye", "/quit", "/exit")
+HELP_COMMANDS = ("/help", "/?")
+HELP = "An empty line, /bye or Ctrl+D quits; Ctrl+C stops an answer; /help says this again."
 
 
 class ChatRecorder:
@@ -205,8 +208,13 @@ class TerminalChat:
                                              self.system)
             saving = "saved to the history" if store else "not saved (--no-save)"
             self.say(f"{info.card.name} ({info.card.file_type}, {info.n_ctx} tokens of context); this chat is "
-                     f"{saving}. Empty line or Ctrl+D quits, Ctrl+C stops an answer.")
+                     f"{saving}. {HELP}")
             while not terminated() and (question := self.read_question()) is not None:
+                if question.lower() in QUIT_COMMANDS:
+                    break
+                if question.lower() in HELP_COMMANDS:   # not a question for the model
+                    self.say(HELP)
+                    continue
                 self.turn(client, question)  # SIGTERM: this answer stops (and is saved), then the chat
 
     def read_question(self) -> str | None:
@@ -243,6 +251,8 @@ class TerminalChat:
             saver.fail(str(exc) or type(exc).__name__)
             raise
         sys.stdout.write("\n")
+        if result.finish_reason == "length":   # the window says "cut off" under such an answer
+            self.say(f"(cut off at {result.timings.n_gen} tokens: --max-tokens)")
         self.messages += [ChatMessage("user", question), ChatMessage("assistant", result.text)]
         saver.finish(result)
         for notice in result.notices:
