@@ -2598,12 +2598,7 @@
         <translation>{0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="125"/>
-        <source>Needs about {0}: weights {1} + KV cache {2} + compute {3}.</source>
-        <translation>约需 {0}：权重 {1} + KV 缓存 {2} + 计算 {3}。</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="132"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="128"/>
         <source>A quantized V cache needs flash attention.</source>
         <translation>量化 V 缓存需要开启 Flash attention。</translation>
     </message>
@@ -2613,7 +2608,7 @@
         <translation>此文件已损坏：llama.cpp 无法加载它。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="130"/>
+        <location filename="../../app/logitscope/ui/dialogs/load_model.py" line="126"/>
         <source>llama.cpp rounds the context up to {0} tokens.</source>
         <translation>llama.cpp 会把上下文向上取整为 {0} 个词元。</translation>
     </message>

@@ -57,3 +57,13 @@ def test_a_stored_answer_cut_inside_an_emoji_adds_up(qtbot, real_window):
     steps, _ = real_window.history.store.load_trace(answer.store_id)
     assert stored.status == "done" and stored.content == "".join(s.text for s in steps) == ""
     assert "\ufffd" not in real_window.chat.answers[-1].view.toPlainText()
+
+
+def test_the_load_dialog_says_the_need_once(qtbot, demo_model):
+    from logitscope.gguf.card import read_model_card
+    from logitscope.ui.dialogs.load_model import LoadModelDialog
+
+    dialog = LoadModelDialog(read_model_card(demo_model), gpu_offload=False, backend="CPU")
+    qtbot.addWidget(dialog)
+    text = dialog.estimate.text()
+    assert text.count("weights ") == 1 and text.count("MiB (") == 1, text   # "Needs about …" then "Fits: needs …"

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from logitscope.gguf.card import ModelCard
-from logitscope.gguf.memory import KV_CACHE_TYPES, estimate, format_bytes, kv_cells, value_cache_type
+from logitscope.gguf.memory import KV_CACHE_TYPES, kv_cells, value_cache_type
 from logitscope.library.display_name import model_display_name
 from logitscope.library.fit import assess_fit, need_for_card
 from logitscope.protocol.api import LoadSettings
@@ -119,13 +119,9 @@ class LoadModelDialog(QDialog):
     def _update(self) -> None:
         s = self.settings()
         self.gpu_value.setText(self.tr("{0} of {1}").format(self.gpu_layers.value(), self.card.n_layer + 1))
-        est = estimate(self.card, s.n_ctx, s.type_k, s.type_v)
         fit = assess_fit(need_for_card(self.card, s.n_ctx, s.type_k, s.type_v), self.machine, use_gpu=self.gpu_offload)
         self.verdict = fit.verdict
-        text = self.tr("Needs about {0}: weights {1} + KV cache {2} + compute {3}.").format(
-            format_bytes(est.total_bytes), format_bytes(est.weights_bytes), format_bytes(est.kv_bytes),
-            format_bytes(est.compute_bytes))
-        text += "\n" + translate_sentence(fit.summary)
+        text = translate_sentence(fit.summary)   # the need and its parts, once (a line before it said the same)
         if kv_cells(s.n_ctx) != s.n_ctx:
             text += "\n" + self.tr("llama.cpp rounds the context up to {0} tokens.").format(kv_cells(s.n_ctx))
         if s.type_v != "f16" and not s.flash_attn:
