@@ -112,7 +112,10 @@ def test_a_past_answer_from_the_history_is_inspected_and_knocked_out_as_it_was(i
     other = tmp_path / "other.gguf"
     other.write_bytes(b"GGUF")
     assert_clean_error(run("inspect", "--history", "1", "--model", str(other)), "did not write this answer")
-    assert_clean_error(run("inspect", "--history", "1", "--lora", str(other)), "steered as it was")
+    from logitscope.bench.steering_files import lora_adapter
+
+    adapter = lora_adapter(tmp_path / "adapter.gguf", rank=2)   # a real one: a file that is none is said first
+    assert_clean_error(run("inspect", "--history", "1", "--lora", str(adapter)), "steered as it was")
 
 
 def inspect_json_of(*args: str) -> dict:

@@ -26,6 +26,26 @@ def test_a_cancelled_load_is_a_typed_outcome_and_no_error_box(qtbot, scripted_wi
     assert window.last_error[0] == "The model could not be loaded" and "frobnicator" in window.last_error[1]
 
 
+def test_a_cancel_between_the_load_and_its_vocabulary_is_a_cancelled_load(qtbot, scripted_window, monkeypatch):
+    """Cancel pressed as the load ended: the job's next call (the vocabulary) was refused with CancelledError,
+    which the window took for a failure and showed in an error box (a race seen once in the full suite)."""
+    window = scripted_window
+    engine = window.bridge.local
+
+    real_vocab = engine.vocab
+
+    def cancelled_once() -> list[bytes]:   # the previous model's reload then takes its vocabulary as usual
+        monkeypatch.setattr(engine, "vocab", real_vocab)
+        raise CancelledError("cancelled")
+
+    monkeypatch.setattr(engine, "vocab", cancelled_once)
+    failures = []
+    window.bridge.loadFailed.connect(failures.append)
+    with qtbot.waitSignal(window.bridge.loaded, timeout=5_000):   # the model before is back
+        window.bridge.load("another.gguf", LoadSettings())
+    assert [type(f) for f in failures] == [LoadCancelledError] and not hasattr(window, "last_error")
+
+
 def test_a_stop_reported_as_cancelled_error_marks_the_answer_stopped_without_a_message(qtbot, scripted_window):
     window = scripted_window
     window.bridge.local.fail_with = CancelledError("stopped")

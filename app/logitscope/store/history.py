@@ -108,8 +108,8 @@ class HistoryStore:
         return conversation_from_row(row)
 
     def data_version(self) -> int:
-        """SQLite's count of the commits other connections (other processes) made since this one opened: when it
-        moves, another window or `history import` changed the history."""
+        """SQLite's data_version: a number that moves when another connection (another process) commits — another
+        window or `history import` changed the history; this connection's own commits leave it."""
         version: int = self.connection.execute("PRAGMA data_version").fetchone()[0]
         return version
 

@@ -27,8 +27,6 @@ from logitscope.store.traces import referenced_tokens, save_pieces, save_steps
 COMMIT_INTERVAL_S = 0.25
 SAVE_WAIT_S = 0.05   # a save's wait for another process's write: short, the window's thread waits with it
 
-
-
 # A conversation that gets a message is in use, so it leaves the trash: another window (another process on the same
 # history) may have deleted it meanwhile, and what this one writes there would otherwise be in no list.
 _TOUCH = "UPDATE conversations SET updated_at = ?, deleted_at = NULL WHERE id = "

@@ -213,6 +213,8 @@ class EngineBridge(QObject):
             try:
                 self._load(path, settings)
                 return
+            except CancelledError:   # a Cancel landing between the load and its vocabulary: a cancelled load too
+                self._in_gui(partial(self._load_failed, LoadCancelledError("model load cancelled")))
             except LogitscopeError as exc:
                 self._in_gui(partial(self._load_failed, exc))
             if previous is not None and previous != (path, settings):  # the same file too, with other settings
