@@ -59,6 +59,7 @@ class ThroughputDialog(QDialog):
         self.bridge = bridge
         self.measured: ThroughputResult | None = None
         self.points: list[ThroughputPoint] = []   # the running measurement's, so far
+        self.sizes: tuple[int, ...] = ()            # the batch sizes it measures (the box may change meanwhile)
         self.running = False
         self.reason = ""
         self.setWindowTitle(self.tr("Throughput against the batch size"))
@@ -149,7 +150,7 @@ class ThroughputDialog(QDialog):
         self.cancel_button.setEnabled(True)
         self.progress.setValue(0)
         self.progress.setVisible(True)
-        self.points, self.measured = [], None
+        self.points, self.measured, self.sizes = [], None, request.sizes
         self._show_points([], request.sizes)
         self.summary.clear()
         self.status.setText(self.tr("Waiting for the engine to finish its current task…") if self.bridge.busy
@@ -180,9 +181,9 @@ class ThroughputDialog(QDialog):
         if not self.running:
             return
         self.points.append(point)
-        sizes = self.request().sizes
-        self._show_points(self.points, sizes)
-        self.status.setText(self.tr("Measuring… {0} of {1} batch sizes done.").format(len(self.points), len(sizes)))
+        self._show_points(self.points, self.sizes)
+        self.status.setText(self.tr("Measuring… {0} of {1} batch sizes done.").format(len(self.points),
+                                                                                      len(self.sizes)))
 
     def _failed(self, message: str) -> None:
         self._finish()
@@ -190,7 +191,7 @@ class ThroughputDialog(QDialog):
             self.status.setText(self.tr("The measurement failed: {0}").format(message))
         elif self.points:   # what was measured before the stop stays, with what it shows
             self.status.setText(self.tr("Stopped after {0} of {1} batch sizes; the figures above were measured.")
-                                .format(len(self.points), len(self.request().sizes)))
+                                .format(len(self.points), len(self.sizes)))
             self.summary.setText(self.summary_text(ThroughputResult(self.points, 0)))
         else:
             self.status.setText(self.tr("Stopped."))
