@@ -114,3 +114,33 @@ def test_binary_and_unreadable_files_are_refused_with_what_was_typed_kept(qtbot,
                                     f"{tmp_path.name} is a folder: attach a text file"]
     assert [c.attachment.name for c in window.attachments.strip.chips] == ["ok.txt"]   # the others still attached
     assert window.prompt.toPlainText() == "Look at these"
+
+
+def test_an_unsent_message_stays_with_its_conversation(qtbot, scripted_window, tmp_path):
+    """What is typed (and attached) in one conversation is not carried into another: each gets its own back."""
+    window = scripted_window
+    session, sidebar, prompt = window.session, window.sidebar, window.prompt
+    with qtbot.waitSignal(session.answerEnded, timeout=10_000):
+        assert session.send("Hello")
+    first = session.current
+    path = tmp_path / "notes.md"
+    path.write_text(NOTES)
+    prompt.setPlainText("A question I have not finished")
+    drop_files(prompt, [path])
+    assert [a.name for a in window.attachments.pending] == ["notes.md"]
+    window.new_chat()
+    second = session.current
+    assert second is not first
+    assert prompt.toPlainText() == "" and window.attachments.pending == [] and not window.attachments.strip.chips
+    prompt.setPlainText("Something else")
+    sidebar.conversation_list.setCurrentRow(sidebar.conversations.index(first))
+    assert session.current is first
+    assert prompt.toPlainText() == "A question I have not finished"
+    assert [a.name for a in window.attachments.pending] == ["notes.md"] and len(window.attachments.strip.chips) == 1
+    assert prompt.textCursor().atEnd()   # typing goes on where it stopped
+    sidebar.conversation_list.setCurrentRow(sidebar.conversations.index(second))
+    assert prompt.toPlainText() == "Something else" and window.attachments.pending == []
+    prompt.clear()   # an emptied box leaves nothing behind
+    sidebar.conversation_list.setCurrentRow(sidebar.conversations.index(first))
+    sidebar.conversation_list.setCurrentRow(sidebar.conversations.index(second))
+    assert prompt.toPlainText() == ""

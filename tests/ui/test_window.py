@@ -202,7 +202,7 @@ def test_tokenizer_panel(qtbot, real_window):
     qtbot.waitUntil(lambda: "tokens" in real_window.tokenizer.summary.text(), timeout=10_000)
     assert "Hello" in real_window.tokenizer.output.toPlainText()
     ask(qtbot, real_window, "Hi", max_tokens=2)
-    real_window.show_chat_prompt()
+    real_window.tokenizer_feed.show_chat_prompt()
     qtbot.waitUntil(lambda: "prompt" in real_window.tokenizer.summary.text(), timeout=10_000)
     assert "<|im_start|>" in real_window.tokenizer.output.toPlainText()
 

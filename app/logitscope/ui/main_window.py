@@ -27,7 +27,7 @@ from logitscope.ui.causal import dialog as causal_dialog
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
 from logitscope.ui.compare import action as compare_action
-from logitscope.ui.controllers import answer_vocab, chat_settings, drafting
+from logitscope.ui.controllers import answer_vocab, chat_settings, drafting, unsent_messages
 from logitscope.ui.controllers.attachments import AttachmentController
 from logitscope.ui.controllers.chat_commands import ChatCommands
 from logitscope.ui.controllers.diagnosis import DiagnosisController
@@ -145,6 +145,7 @@ class MainWindow(QMainWindow):
         self.send_button, self.stop_button = central.send_button, central.stop_button
         self.attachments = AttachmentController(self.bridge, self.session, self.prompt, central.attachments,
                                                 central.attach_button, central.send_button, self, self.show_error)
+        self.unsent = unsent_messages.UnsentMessages(self.prompt, self.attachments, self.session, self.sidebar, self)
         self.setCentralWidget(central.splitter)
 
     def _build_docks(self) -> None:
@@ -335,9 +336,6 @@ class MainWindow(QMainWindow):
 
     def current_step_view(self) -> StepView | None:
         return self.inspector.current_step_view()
-
-    def show_chat_prompt(self) -> None:
-        self.tokenizer_feed.show_chat_prompt()
 
     # -- files and settings ------------------------------------------------------------------------------
     def export_trace(self, path: str | None = None) -> bool:

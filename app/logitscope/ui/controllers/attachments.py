@@ -69,6 +69,22 @@ class AttachmentController(QObject):
             del self.pending[index]
             self._show()
 
+    def take_pending(self) -> tuple[Attachment, ...]:
+        """The attached files, detached (the draft of a conversation no longer shown); none while a message with
+        them is being counted to be sent."""
+        if self.checking:
+            return ()
+        files, self.pending = tuple(self.pending), []
+        self._show()
+        return files
+
+    def put_pending(self, files: tuple[Attachment, ...]) -> None:
+        """Attach `files` again (a draft coming back), after any attached meanwhile."""
+        self.pending += [a for a in files if a not in self.pending]
+        for attachment in files:
+            self._count(attachment)
+        self._show()
+
     def _count(self, attachment: Attachment) -> None:
         if self.bridge.info is None or attachment in self.tokens:
             return
