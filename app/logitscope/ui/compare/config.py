@@ -9,10 +9,10 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from logitscope.base.paths import models_dir
 from logitscope.gguf.memory import UNQUANTIZED_KV
 from logitscope.protocol.api import LoadSettings
 from logitscope.system.threads import available_cpus
+from logitscope.ui.window import file_folders
 
 KV_TYPES = ("f16", "q8_0", "q4_0")
 SAME, OTHER = 0, 1
@@ -69,8 +69,10 @@ class ConfigPicker(QWidget):
 
     def pick(self, path: str | None = None) -> bool:
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, self.tr("Column B's model"), str(models_dir()),
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Column B's model"),
+                                                  file_folders.start(file_folders.MODEL),
                                                   self.tr("GGUF models (*.gguf);;All files (*)"))
+            file_folders.chosen(file_folders.MODEL, path)
         if path:
             self.other_path = path
             self.kind.setCurrentIndex(OTHER)

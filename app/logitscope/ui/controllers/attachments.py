@@ -19,6 +19,7 @@ from logitscope.ui.chat.attachment_chips import AttachmentStrip
 from logitscope.ui.chat.prompt_box import PromptBox
 from logitscope.ui.common.messages import translate_message, translate_sentence
 from logitscope.ui.controllers.session import SessionController
+from logitscope.ui.window import file_folders
 
 
 class AttachmentController(QObject):
@@ -43,9 +44,10 @@ class AttachmentController(QObject):
         """Ask for files to attach (or attach `paths`)."""
         if paths is None:
             paths, _filter = QFileDialog.getOpenFileNames(
-                self.window, self.tr("Attach text files"), "",
+                self.window, self.tr("Attach text files"), file_folders.start(file_folders.DOCUMENT),
                 self.tr("Text files (*.txt *.md *.markdown *.rst *.csv *.json *.yaml *.yml *.toml *.xml *.html "
                         "*.py *.js *.ts *.c *.h *.cpp *.rs *.go *.java *.sh *.sql *.log);;All files (*)"))
+            file_folders.chosen(file_folders.DOCUMENT, paths[0] if paths else "")
         self.attach(list(paths))
 
     def attach(self, paths: Sequence[str]) -> bool:

@@ -15,6 +15,7 @@ from logitscope.protocol.trace import dumps, result_to_json, step_to_json
 from logitscope.session.conversation import Answer, Conversation
 from logitscope.session.history import ChatHistory
 from logitscope.store.files import write_export
+from logitscope.ui.window import file_folders
 
 _NOT_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')
 
@@ -45,8 +46,10 @@ class FileActions(QObject):
             self.notice.emit(self.tr("No answer to export yet"))
             return False
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(self.parent_widget, self.tr("Export trace"), "trace.jsonl",
+            path, _ = QFileDialog.getSaveFileName(self.parent_widget, self.tr("Export trace"),
+                                                  file_folders.start(file_folders.EXPORT, "trace.jsonl"),
                                                   self.tr("JSON Lines (*.jsonl)"))
+            file_folders.chosen(file_folders.EXPORT, path)
             if not path:
                 return False
         vocab = self.vocab_for(answer)
@@ -70,8 +73,10 @@ class FileActions(QObject):
             return False
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self.parent_widget, self.tr("Export conversation"),
-                                                  export_file_name(conversation.title),
+                                                  file_folders.start(file_folders.EXPORT,
+                                                                     export_file_name(conversation.title)),
                                                   self.tr("Markdown (*.md);;JSON, lossless with traces (*.json)"))
+            file_folders.chosen(file_folders.EXPORT, path)
             if not path:
                 return False
         ids = [conversation.store_id]
@@ -93,8 +98,9 @@ class FileActions(QObject):
         from logitscope.store.import_check import load_export
 
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self.parent_widget, self.tr("Import conversations"), "",
-                                                  self.tr("JSON (*.json)"))
+            path, _ = QFileDialog.getOpenFileName(self.parent_widget, self.tr("Import conversations"),
+                                                  file_folders.start(file_folders.EXPORT), self.tr("JSON (*.json)"))
+            file_folders.chosen(file_folders.EXPORT, path)
             if not path:
                 return 0
         try:  # the same bounded reading and checks as `history import`

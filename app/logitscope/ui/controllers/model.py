@@ -28,6 +28,7 @@ from logitscope.store.records import ModelIdentity
 from logitscope.store.settings import SettingsStore
 from logitscope.ui.bridge import JOB_LOAD, EngineBridge
 from logitscope.ui.dialogs.load_model import LoadModelDialog
+from logitscope.ui.window import file_folders
 
 if TYPE_CHECKING:
     from logitscope.ui.models.models_window import ModelsWindow
@@ -172,8 +173,9 @@ class ModelController(QObject):
     # -- actions ----------------------------------------------------------------------------------------
     def open_model(self, path: str | None = None, settings: LoadSettings | None = None, ask: bool = True) -> bool:
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self.parent_widget, self.tr("Open a GGUF model"), "",
-                                                  self.tr("GGUF models (*.gguf)"))
+            path, _ = QFileDialog.getOpenFileName(self.parent_widget, self.tr("Open a GGUF model"),
+                                                  file_folders.start(file_folders.MODEL), self.tr("GGUF models (*.gguf)"))
+            file_folders.chosen(file_folders.MODEL, path)
             if not path:
                 return False
         try:

@@ -24,10 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from logitscope.base.paths import models_dir
 from logitscope.library.display_name import model_display_name
 from logitscope.protocol.api import DEFAULT_DRAFT_MAX, DRAFT_LOOKUP, DRAFT_MAX_LIMIT, ModelInfo
 from logitscope.ui.common.spin_boxes import SpinBox
+from logitscope.ui.window import file_folders
 
 CHOOSE = "\0choose"  # the "Draft model…" item's data: it opens the file dialog, it is never a choice itself
 
@@ -98,9 +98,10 @@ class DraftControls(QWidget):
 
     def choose_draft_model(self) -> bool:
         """The file dialog; False (and the earlier choice kept) when cancelled."""
-        start = str(Path(self.draft_model()).parent) if self.draft_model() else str(models_dir())
+        start = str(Path(self.draft_model()).parent) if self.draft_model() else file_folders.start(file_folders.MODEL)
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a draft model"), start,
                                               self.tr("GGUF models (*.gguf)"))
+        file_folders.chosen(file_folders.MODEL, path)
         if not path:
             self.mode.setCurrentIndex(self._previous)
             return False

@@ -28,6 +28,7 @@ from logitscope.library.discovery import scan_folder
 from logitscope.protocol.api import LoadSettings
 from logitscope.protocol.score import ScoreRequest
 from logitscope.ui.score.kl_target import KL_KV_TYPES, KlTarget
+from logitscope.ui.window import file_folders
 
 
 class CompareEngine(QObject):
@@ -211,8 +212,10 @@ class ComparePicker(QWidget):
                                partial(self.set_kl, KlTarget(flash_attn=flash)))
 
     def pick(self, chosen: Callable[[str], None] | None = None) -> bool:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Compare with a second model"), str(models_dir()),
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Compare with a second model"),
+                                              file_folders.start(file_folders.MODEL),
                                               self.tr("GGUF models (*.gguf);;All files (*)"))
+        file_folders.chosen(file_folders.MODEL, path)
         if path:
             (chosen or self.set_path)(path)
         return bool(path)

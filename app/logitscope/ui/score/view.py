@@ -54,6 +54,7 @@ from logitscope.ui.score.kl_panel import KlStatistics, TopDifferences
 from logitscope.ui.score.kl_target import KlTarget
 from logitscope.ui.score.summary import compare_html, kl_summary_html, summary_html
 from logitscope.ui.score.widgets import RankHistogram, ScoredText, ScoreLegend
+from logitscope.ui.window import file_folders
 from logitscope.ui.window.layout import scroll_area
 from logitscope.ui.window.screen_fit import resize_within_screen
 
@@ -200,8 +201,10 @@ class ScoreDialog(QDialog):
     def open_file(self, path: str | None = None) -> bool:
         """Put a UTF-8 text file in the box; a file that is not one says so in the status line."""
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a text to score"), "",
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a text to score"),
+                                                  file_folders.start(file_folders.DOCUMENT),
                                                   self.tr("Text files (*.txt *.md);;All files (*)"))
+            file_folders.chosen(file_folders.DOCUMENT, path)
             if not path:
                 return False
         try:

@@ -45,6 +45,7 @@ from logitscope.protocol.engine_like import EngineLike
 from logitscope.ui.bridge import CANCELLED, JOB_CVECTOR, EngineBridge
 from logitscope.ui.common.messages import translate_message, translate_sentence
 from logitscope.ui.common.spin_boxes import SpinBox
+from logitscope.ui.window import file_folders
 
 PROGRESS_STEPS = 1000
 
@@ -229,8 +230,10 @@ class BuildDialog(QDialog):
     # -- input ---------------------------------------------------------------------------------------------
     def open_prompts(self, side: PromptList, path: str | None = None) -> bool:
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a prompt file"), "",
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a prompt file"),
+                                                  file_folders.start(file_folders.DOCUMENT),
                                                   self.tr("Text files (*.txt);;All files (*)"))
+            file_folders.chosen(file_folders.DOCUMENT, path)
             if not path:
                 return False
         try:

@@ -45,6 +45,7 @@ from logitscope.ui.steering.build_dialog import BuildDialog
 from logitscope.ui.steering.model import SteeringFile, absolute, from_settings, to_settings
 from logitscope.ui.steering.panel import SteeringPanel
 from logitscope.ui.steering.summary import SteeringSummary
+from logitscope.ui.window import file_folders
 
 SETTINGS_KEY = "steering/state"
 SHORTCUT = "Ctrl+Shift+S"
@@ -217,7 +218,9 @@ class SteeringController(QObject):
     def _new_file(self, path: str | None, title: str, filters: str) -> str | None:
         """`path` (or one the user picks) as an absolute path, unless it is in the dock already (a notice)."""
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self.panel.window(), title, "", filters)
+            path, _ = QFileDialog.getOpenFileName(self.panel.window(), title, file_folders.start(file_folders.MODEL),
+                                                  filters)
+            file_folders.chosen(file_folders.MODEL, path)
             if not path:
                 return None
         path = absolute(path)
