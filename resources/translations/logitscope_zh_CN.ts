@@ -171,22 +171,22 @@
 <context>
     <name>AttachmentController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="46"/>
+        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="47"/>
         <source>Attach text files</source>
         <translation>附加文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="47"/>
+        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="48"/>
         <source>Text files (*.txt *.md *.markdown *.rst *.csv *.json *.yaml *.yml *.toml *.xml *.html *.py *.js *.ts *.c *.h *.cpp *.rs *.go *.java *.sh *.sql *.log);;All files (*)</source>
         <translation>文本文件 (*.txt *.md *.markdown *.rst *.csv *.json *.yaml *.yml *.toml *.xml *.html *.py *.js *.ts *.c *.h *.cpp *.rs *.go *.java *.sh *.sql *.log);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="64"/>
+        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="66"/>
         <source>Not attached</source>
         <translation>未附加</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="107"/>
+        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="125"/>
         <source>Not sent</source>
         <translation>未发送</translation>
     </message>
@@ -609,188 +609,188 @@
 <context>
     <name>BuildDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="113"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="114"/>
         <source>Build a control vector</source>
         <translation>构建控制向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="117"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="118"/>
         <source>Pairs of prompts that differ in what the vector should capture (positive − negative), one prompt per line, paired line by line; \n in a line is a line break (llama.cpp&apos;s escapes). The model reads each prompt as written: write its chat format yourself if it needs one.</source>
         <translation>成对的提示词，它们的差别正是向量要捕捉的（正面 − 负面）；每行一个提示词，逐行配对；行内的 \n 表示换行（llama.cpp 的转义）。模型按原样读取每个提示词：如果模型需要聊天格式，请自行写出。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="123"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="124"/>
         <source>&lt;b&gt;Positive&lt;/b&gt; prompts</source>
         <translation>&lt;b&gt;正面&lt;/b&gt;提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="123"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="124"/>
         <source>I love this! It makes me so happy.</source>
         <translation>我太喜欢了！这让我非常开心。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="124"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="125"/>
         <source>&lt;b&gt;Negative&lt;/b&gt; prompts</source>
         <translation>&lt;b&gt;负面&lt;/b&gt;提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="124"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="125"/>
         <source>I hate this. It makes me so sad.</source>
         <translation>我讨厌这个。这让我非常难过。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="131"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="132"/>
         <source>Output file</source>
         <translation>输出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="134"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="135"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="143"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="144"/>
         <source>Build</source>
         <translation>构建</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="146"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="147"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="147"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="148"/>
         <source>Stop building (Esc): no file is written</source>
         <translation>停止构建（Esc）：不会写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="150"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="151"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="155"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="156"/>
         <source>Write or load the two prompt lists, then Build.</source>
         <translation>输入或载入两组提示词，然后点击“构建”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="164"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="165"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="166"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="167"/>
         <source>mean of the differences</source>
         <translation>差值的平均</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="167"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="168"/>
         <source>PCA (first principal component)</source>
         <translation>PCA（第一主成分）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="168"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="169"/>
         <source>llama-cvector-generator&apos;s --method: mean (the mean difference, unit length) or pca (the differences&apos; first principal component; its sign is arbitrary)</source>
         <translation>llama-cvector-generator 的 --method：mean（平均差值，单位长度）或 pca（差值的第一主成分；其符号是任意的）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="172"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="173"/>
         <source>PCA iterations</source>
         <translation>PCA 迭代次数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="177"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="178"/>
         <source>--pca-iter: power-iteration steps, in rounds of {0} (--pca-batch)</source>
         <translation>--pca-iter：幂迭代步数，每轮 {0} 步（--pca-batch）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="180"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="181"/>
         <source>All layers</source>
         <translation>所有层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="182"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="183"/>
         <source>Every direction the tool writes (layers 1 to the last but one); otherwise --layer-range</source>
         <translation>该工具写出的所有方向（第 1 层到倒数第二层）；否则为 --layer-range</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="187"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="188"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="189"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="190"/>
         <source>to</source>
         <translation>至</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="213"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="214"/>
         <source>Load a model to build a control vector for it.</source>
         <translation>请先加载模型，才能为它构建控制向量。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="215"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="216"/>
         <source>Building a control vector needs a local model: a server does not give the residual stream of each layer.</source>
         <translation>构建控制向量需要本地模型：服务器不提供每一层的残差流。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="232"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="233"/>
         <source>Open a prompt file</source>
         <translation>打开提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="233"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="235"/>
         <source>Text files (*.txt);;All files (*)</source>
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="244"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="247"/>
         <source>Save the control vector as</source>
         <translation>将控制向量保存为</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="245"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="248"/>
         <source>Control vectors (*.gguf)</source>
         <translation>控制向量 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="262"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="265"/>
         <source>Choose the file to write the control vector to.</source>
         <translation>请选择要写入控制向量的文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="265"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="268"/>
         <source>{0} is a folder: choose a file name</source>
         <translation>{0} 是一个文件夹：请选择文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="285"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="288"/>
         <source>Building from {0} pair(s)…</source>
         <translation>正在用 {0} 对提示词构建…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="286"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="289"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>正在等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="289"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="292"/>
         <source>Building a control vector needs a local model.</source>
         <translation>构建控制向量需要本地模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="322"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="325"/>
         <source>Stopped: no file was written.</source>
         <translation>已停止：未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="324"/>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="337"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="327"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="340"/>
         <source>Not built: {0}</source>
         <translation>未构建：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="339"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="342"/>
         <source>Built from {0} pair(s) ({1} tokens) in {2:.1f} s, layers {3}–{4}: {5}. It is in the Steering dock.</source>
         <translation>已用 {0} 对提示词（{1} 个词元）在 {2:.1f} 秒内构建，第 {3}–{4} 层：{5}。它已在“引导”面板中。</translation>
     </message>
@@ -1139,72 +1139,72 @@
 <context>
     <name>ComparePicker</name>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="157"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="158"/>
         <source>Compare with…</source>
         <translation>与…比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="159"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="160"/>
         <source>Score the same tokens with a second model (a GGUF file with the same vocabulary), in an engine process of its own, and colour each token by the difference in surprisal.</source>
         <translation>用第二个模型（词表相同的 GGUF 文件）在它自己的引擎进程中为同样的词元打分，并按意外度之差为每个词元着色。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="164"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="165"/>
         <source>KL divergence with…</source>
         <translation>KL 散度对比…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="166"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="167"/>
         <source>How far another model&apos;s (or this model&apos;s in another configuration) next-token distributions are from this model&apos;s over the whole vocabulary, as llama.cpp&apos;s llama-perplexity --kl-divergence measures it: in its chunks, both models one after the other in an engine process of their own.</source>
         <translation>另一个模型（或本模型的另一种配置）的下一词元分布在整个词表上与本模型相差多远，按 llama.cpp 的 llama-perplexity --kl-divergence 的方式测量：按它的分块，两个模型在它们自己的引擎进程中先后运行。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="174"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="175"/>
         <source>No comparison</source>
         <translation>不比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="191"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="192"/>
         <source>Other GGUF file…</source>
         <translation>其他 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="202"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="203"/>
         <source>This model, KV cache {0}</source>
         <translation>本模型，KV 缓存 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="206"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="207"/>
         <source>A quantized V cache needs flash attention: load the model with flash attention on to compare its KV cache types.</source>
         <translation>量化的 V 缓存需要 Flash attention：请开启 Flash attention 加载模型，才能对比它的 KV 缓存类型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="209"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="210"/>
         <source>This model, flash attention on</source>
         <translation>本模型，开启 Flash attention</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="210"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="211"/>
         <source>This model, flash attention off</source>
         <translation>本模型，关闭 Flash attention</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="214"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="215"/>
         <source>Compare with a second model</source>
         <translation>与第二个模型比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="215"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="217"/>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="233"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="236"/>
         <source>B: {0}</source>
         <translation>B：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/compare.py" line="233"/>
+        <location filename="../../app/logitscope/ui/score/compare.py" line="236"/>
         <source>one model</source>
         <translation>单个模型</translation>
     </message>
@@ -1459,12 +1459,12 @@
         <translation>B 列的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="73"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="74"/>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/config.py" line="118"/>
+        <location filename="../../app/logitscope/ui/compare/config.py" line="120"/>
         <source>(no file chosen)</source>
         <translation>（未选择文件）</translation>
     </message>
@@ -1944,7 +1944,7 @@
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="136"/>
+        <location filename="../../app/logitscope/ui/inspector/draft_controls.py" line="137"/>
         <source>This engine does its own decoding: speculative decoding needs the local engine</source>
         <translation>此引擎自行解码：推测解码需要本地引擎</translation>
     </message>
@@ -1975,75 +1975,80 @@
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="45"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="46"/>
         <source>No answer to export yet</source>
         <translation>还没有可导出的回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="48"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="49"/>
         <source>Export trace</source>
         <translation>导出轨迹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="49"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="51"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="59"/>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="86"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="62"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="91"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="61"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="64"/>
         <source>Trace saved to {0}</source>
         <translation>轨迹已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="69"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="72"/>
         <source>Nothing to export yet</source>
         <translation>还没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="72"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="75"/>
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="74"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="78"/>
         <source>Markdown (*.md);;JSON, lossless with traces (*.json)</source>
         <translation>Markdown (*.md);;JSON，无损并含轨迹 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="88"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="93"/>
         <source>Conversation saved to {0}</source>
         <translation>对话已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="96"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="101"/>
         <source>Import conversations</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="97"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="102"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="104"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="110"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="107"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="113"/>
         <source>Notice</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="109"/>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="115"/>
         <source>{0} conversation(s) imported</source>
         <translation>已导入 {0} 个对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/controllers/file_actions.py" line="117"/>
+        <source>; {0} already in the history, not imported again</source>
+        <translation>；{0} 个已在历史记录中，未重复导入</translation>
     </message>
 </context>
 <context>
@@ -2838,7 +2843,7 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="208"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="209"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
@@ -2997,32 +3002,32 @@
 <context>
     <name>ModelBox</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="51"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="52"/>
         <source>&lt;b&gt;Model&lt;/b&gt;</source>
         <translation>&lt;b&gt;模型&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="52"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="53"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="58"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="59"/>
         <source>Cancel loading</source>
         <translation>取消加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="65"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="66"/>
         <source>Models…</source>
         <translation>模型库…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="66"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="67"/>
         <source>Open model…</source>
         <translation>打开模型…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="67"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="68"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
@@ -3188,82 +3193,82 @@
 <context>
     <name>ModelController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="103"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="104"/>
         <source>The engine process crashed</source>
         <translation>引擎进程已崩溃</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="175"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="176"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="176"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="177"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="184"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="186"/>
         <source>This file cannot be loaded</source>
         <translation>无法加载此文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="205"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="207"/>
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="214"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="216"/>
         <source>Loading {0}…</source>
         <translation>正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="219"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="221"/>
         <source>{0}&lt;br&gt;&lt;small&gt;{1}, {2:,} tokens of context&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;{1}，上下文 {2:,} 个词元&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="228"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="230"/>
         <source>Model loaded in {0:.2f} s</source>
         <translation>模型已加载，用时 {0:.2f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="234"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="236"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="237"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="239"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="241"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="243"/>
         <source>{0}&lt;br&gt;&lt;small&gt;on {1} ({2})&lt;/small&gt;</source>
         <translation>{0}&lt;br&gt;&lt;small&gt;位于 {1}（{2}）&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="245"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="247"/>
         <source>Connected to {0}</source>
         <translation>已连接到 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="254"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="256"/>
         <source>The engine stopped responding</source>
         <translation>引擎已停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="255"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="257"/>
         <source>The engine gave no sign of life for {0:g} s, so it was ended. The answer so far is kept.</source>
         <translation>引擎已有 {0:g} 秒没有任何响应，因此已将其结束。已生成的回答会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="258"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="260"/>
         <source>The engine stopped. Use Model ▸ Reload model.</source>
         <translation>引擎已停止。请使用“模型 ▸ 重新加载模型”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/model.py" line="262"/>
+        <location filename="../../app/logitscope/ui/controllers/model.py" line="264"/>
         <source>Your conversation is safe. Reload the model to continue.</source>
         <translation>对话不会丢失。重新加载模型即可继续。</translation>
     </message>
@@ -3621,22 +3626,22 @@
 <context>
     <name>PromptList</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="76"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="77"/>
         <source>Load from file…</source>
         <translation>从文件载入…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="77"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="78"/>
         <source>Read the prompts of a text file, as llama-cvector-generator&apos;s --positive-file / --negative-file</source>
         <translation>读取文本文件中的提示词，如同 llama-cvector-generator 的 --positive-file / --negative-file</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="90"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="91"/>
         <source>{0} prompt(s)</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="101"/>
+        <location filename="../../app/logitscope/ui/steering/build_dialog.py" line="102"/>
         <source>{0} is not UTF-8 text</source>
         <translation>{0} 不是 UTF-8 文本</translation>
     </message>
@@ -4430,242 +4435,242 @@ Saved as {4}</source>
 <context>
     <name>ScoreDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="97"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="98"/>
         <source>Score a text</source>
         <translation>为文本评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="101"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="102"/>
         <source>Paste a text here, or open a UTF-8 text file.</source>
         <translation>在此粘贴文本，或打开一个 UTF-8 文本文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="106"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="107"/>
         <source>Open file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="109"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="110"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="111"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="112"/>
         <source>Sliding window</source>
         <translation>滑动窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="112"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="113"/>
         <source>llama.cpp perplexity (chunks)</source>
         <translation>llama.cpp 困惑度（分块）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="114"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="115"/>
         <source>Sliding window: every token is scored, each from as much of the text before it as the window holds.
 llama.cpp perplexity: the protocol of llama.cpp&apos;s llama-perplexity tool: the text is cut into chunks of the context size and only the second half of each chunk is scored (its figure is comparable with llama.cpp&apos;s).</source>
         <translation>滑动窗口：为每个词元打分，每个词元都根据窗口能容纳的尽可能多的前文来预测。
 llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按上下文大小切成块，只为每块的后一半打分（结果可与 llama.cpp 的对比）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="120"/>
-        <location filename="../../app/logitscope/ui/score/view.py" line="220"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="121"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="223"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="125"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="126"/>
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="132"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="133"/>
         <source>Score</source>
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="135"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="136"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="136"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="137"/>
         <source>Stop the scoring (Esc)</source>
         <translation>停止评分（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="146"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="147"/>
         <source>Colour by:</source>
         <translation>着色依据：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="147"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="148"/>
         <source>rank (GLTR)</source>
         <translation>排名（GLTR）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="148"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="149"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="149"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="150"/>
         <source>difference (B − A)</source>
         <translation>差值（B − A）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="150"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="151"/>
         <source>Comparing two models: how much more (red) or less (blue) surprised model B was by each token than model A, in bits.</source>
         <translation>比较两个模型：模型 B 对每个词元比模型 A 多（红）或少（蓝）多少意外度，单位为比特。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="153"/>
-        <location filename="../../app/logitscope/ui/score/view.py" line="184"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="154"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="185"/>
         <source>KL divergence</source>
         <translation>KL 散度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="154"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="155"/>
         <source>Comparing by KL divergence: how far model B&apos;s next-token distribution was from model A&apos;s at each scored token, in nats; underlined where B&apos;s top-1 differs from A&apos;s.</source>
         <translation>按 KL 散度对比：在每个评分的词元处，模型 B 的下一词元分布与模型 A 的相差多远（纳特）；B 的首选与 A 的不同时加下划线。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="172"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="173"/>
         <source>&lt;b&gt;Ranks&lt;/b&gt; (tokens per bucket)</source>
         <translation>&lt;b&gt;排名&lt;/b&gt;（每个区间的词元数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="182"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="183"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="187"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="188"/>
         <source>Top-1 differs</source>
         <translation>首选不同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="234"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="237"/>
         <source>Paste or open a text and press Score.</source>
         <translation>粘贴或打开文本，然后按“评分”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="203"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="204"/>
         <source>Open a text to score</source>
         <translation>打开要评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="204"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="206"/>
         <source>Text files (*.txt *.md);;All files (*)</source>
         <translation>文本文件 (*.txt *.md);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="213"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="216"/>
         <source>{0} holds no text to score.</source>
         <translation>{0} 中没有可评分的文本。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="216"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="219"/>
         <source>Opened {0} ({1:,} characters).</source>
         <translation>已打开 {0}（{1:,} 个字符）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="220"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="223"/>
         <source>Chunk</source>
         <translation>块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="253"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="256"/>
         <source>The KL divergence follows llama-perplexity&apos;s chunks: the mode is now llama.cpp perplexity (chunks).</source>
         <translation>KL 散度沿用 llama-perplexity 的分块：模式现在是 llama.cpp 困惑度（分块）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="277"/>
-        <location filename="../../app/logitscope/ui/score/view.py" line="279"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="280"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="282"/>
         <source>Scoring…</source>
         <translation>正在评分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="284"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="287"/>
         <source>Waiting for the chat&apos;s answer to finish (the model does one thing at a time)…</source>
         <translation>正在等待聊天回答结束（模型一次只做一件事）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="285"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="288"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>正在等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="317"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="320"/>
         <source>Scoring stopped: {0}</source>
         <translation>评分已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="328"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="331"/>
         <source>Starting a second engine process for {0}…</source>
         <translation>正在为 {0} 启动第二个引擎进程…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="335"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="338"/>
         <source>Loading {0} in a second engine process…</source>
         <translation>正在第二个引擎进程中加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="340"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="343"/>
         <source>Scoring with {0}…</source>
         <translation>正在用 {0} 打分…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="366"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="369"/>
         <source>Another scoring is running: press Score once it is done (or cancel it).</source>
         <translation>另一项评分正在进行：等它完成（或取消它）后再按“评分”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="370"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="373"/>
         <source>Paste or open a text of at least {0:,} tokens (two chunks), then press Score: {1} compared with {2} by KL divergence.</source>
         <translation>粘贴或打开至少 {0:,} 个词元（两个分块）的文本，然后按“评分”：按 KL 散度对比 {1} 与 {2}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="380"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="383"/>
         <source>Load a model to compare it by KL divergence.</source>
         <translation>请先加载一个模型，才能按 KL 散度对比它。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="398"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="401"/>
         <source>Starting an engine process for {0}…</source>
         <translation>正在为 {0} 启动引擎进程…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="413"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="416"/>
         <source>1/2: loading {0}…</source>
         <translation>1/2：正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="414"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="417"/>
         <source>1/2: scoring with {0}, its distributions written to a temporary file ({1})… {2} %</source>
         <translation>1/2：正在用 {0} 评分，它的分布写入临时文件（{1}）… {2} %</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="416"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="419"/>
         <source>2/2: loading {0}…</source>
         <translation>2/2：正在加载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="417"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="420"/>
         <source>2/2: scoring with {0} against {1}&apos;s distributions… {2} %</source>
         <translation>2/2：正在用 {0} 对照 {1} 的分布评分… {2} %</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="429"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="432"/>
         <source>{0:,} tokens compared by KL divergence in {1:.1f} s (both models, one after the other); the temporary file of {2}&apos;s distributions ({3}) is deleted.</source>
         <translation>用 KL 散度对比了 {0:,} 个词元，耗时 {1:.1f} 秒（两个模型先后运行）；{2} 的分布的临时文件（{3}）已删除。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="478"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="481"/>
         <source>{0:,} tokens scored in {1:.2f} s ({2:,.0f} tokens/s).</source>
         <translation>{1:.2f} 秒内为 {0:,} 个词元评分（{2:,.0f} 词元/秒）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="493"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="496"/>
         <source>Top-1 differs ({0:,})</source>
         <translation>首选不同（{0:,}）</translation>
     </message>
@@ -4747,22 +4752,22 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>没有 BOS</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="505"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="508"/>
         <source>Score a text: how surprising each token was to the model, perplexity, rank histogram</source>
         <translation>为文本评分：每个词元对模型而言有多意外、困惑度、排名直方图</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="507"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="510"/>
         <source>&amp;Score a text…</source>
         <translation>为文本评分(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="514"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="517"/>
         <source>Load a model to score a text.</source>
         <translation>请先加载模型再为文本评分。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/score/view.py" line="516"/>
+        <location filename="../../app/logitscope/ui/score/view.py" line="519"/>
         <source>Scoring needs a local model: a server does not give every token&apos;s rank.</source>
         <translation>评分需要本地模型：服务器不提供每个词元的排名。</translation>
     </message>
@@ -5242,82 +5247,82 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SteeringController</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="83"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="84"/>
         <source>The Steering dock: control vectors and LoRA adapters for the next answers</source>
         <translation>“引导”面板：用于之后回答的控制向量和 LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="90"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="91"/>
         <source>The next answers are steered (the Steering dock). Click to turn steering off.</source>
         <translation>之后的回答会被引导（“引导”面板）。点击即可关闭引导。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="160"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="161"/>
         <source>Load a model to steer it.</source>
         <translation>请先加载模型，才能引导它。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="162"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="163"/>
         <source>A server cannot be steered: control vectors and adapters need a local model. Answers are sent unsteered.</source>
         <translation>服务器无法被引导：控制向量和适配器需要本地模型。回答将不经引导发送。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="182"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="183"/>
         <source>the step shown in the Layers dock</source>
         <translation>“层”面板中显示的那一步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="209"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="210"/>
         <source>a short text ({0!r})</source>
         <translation>一段短文本（{0!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="231"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="234"/>
         <source>Load a control vector</source>
         <translation>载入控制向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="232"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="235"/>
         <source>Control vectors (*.gguf);;All files (*)</source>
         <translation>控制向量 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="225"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="228"/>
         <source>{0} is in the Steering dock already</source>
         <translation>{0} 已在“引导”面板中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="241"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="244"/>
         <source>Control vector</source>
         <translation>控制向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="250"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="253"/>
         <source>Add a LoRA adapter</source>
         <translation>添加 LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="251"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="254"/>
         <source>GGUF LoRA adapters (*.gguf);;All files (*)</source>
         <translation>GGUF LoRA 适配器 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="255"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="258"/>
         <source>LoRA adapter</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="272"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="275"/>
         <source>Control vector {0} built and added to the Steering dock</source>
         <translation>控制向量 {0} 已构建并加入“引导”面板</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="288"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="291"/>
         <source>{0} is left out of the next answers: {1}</source>
         <translation>之后的回答将不使用 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="310"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="313"/>
         <source>Removed from the Steering dock, the file is gone: {0}</source>
         <translation>已从“引导”面板移除（文件已不存在）：{0}</translation>
     </message>
@@ -5729,93 +5734,93 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>ThroughputDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="64"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="65"/>
         <source>Throughput against the batch size</source>
         <translation>吞吐量与批大小</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="67"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="68"/>
         <source>Several answers decoded together share each step&apos;s reading of the weights: the tokens per second of all of them grow with the batch until the machine&apos;s cores (or GPU) are busy. Each batch here is that many greedy answers to the same prompt, every step recorded, on the loaded model; the chat is left as it was.</source>
         <translation>同时解码的多个回答在每一步共享对权重的一次读取：它们合计的每秒词元数随批大小增长，直到本机的核心（或 GPU）忙满。这里的每个批次是对同一提示词的相应数量的贪心回答，每一步都被记录，在已加载的模型上运行；聊天保持原样。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="78"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="79"/>
         <source>Largest batch:</source>
         <translation>最大批次：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="82"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="83"/>
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="83"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="84"/>
         <source>Each answer:</source>
         <translation>每个回答：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="86"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="87"/>
         <source>Measure</source>
         <translation>测量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="89"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="90"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="105"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="106"/>
         <source>answers decoded together</source>
         <translation>同时解码的回答数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="106"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="107"/>
         <source>tokens/s</source>
         <translation>词元/秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="109"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="110"/>
         <source>all answers</source>
         <translation>全部回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="111"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="112"/>
         <source>each answer</source>
         <translation>每个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="115"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="116"/>
         <source>Answers</source>
         <translation>回答数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="115"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="116"/>
         <source>Tokens/s, all</source>
         <translation>词元/秒（合计）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="115"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="116"/>
         <source>Per answer</source>
         <translation>每个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="116"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="117"/>
         <source>KV cells</source>
         <translation>KV 单元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="116"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="117"/>
         <source>KV memory</source>
         <translation>KV 内存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="155"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="156"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="156"/>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="157"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="161"/>
         <source>Measuring…</source>
         <translation>正在测量…</translation>
     </message>
@@ -5825,67 +5830,67 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>测量中… 已完成 {1} 个批大小中的 {0} 个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="192"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="193"/>
         <source>Stopped after {0} of {1} batch sizes; the figures above were measured.</source>
         <translation>在 {1} 个批大小中完成 {0} 个后停止；上面的数字是已测得的。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="196"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="197"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="190"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="191"/>
         <source>The measurement failed: {0}</source>
         <translation>测量失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="206"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="207"/>
         <source>Measured with 1 thread, {1} tokens per answer.</source>
         <translation>使用 1 个线程测量，每个回答 {1} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="207"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="208"/>
         <source>Measured with {0} threads, {1} tokens per answer.</source>
         <translation>使用 {0} 个线程测量，每个回答 {1} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="234"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="235"/>
         <source>{0} answers together make {1:.1f}x the tokens per second of one ({2:.0f} against {3:.0f}), each answer at {4:.0f}.</source>
         <translation>{0} 个回答一起的每秒词元数是单个回答的 {1:.1f} 倍（{2:.0f} 对 {3:.0f}），每个回答 {4:.0f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="239"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="240"/>
         <source>Throughput was still growing at the largest batch measured.</source>
         <translation>在测量的最大批次上吞吐量仍在增长。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="241"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="242"/>
         <source>On this machine a batch adds less than {0:.0f} % to one answer&apos;s tokens per second.</source>
         <translation>在本机上，批处理为单个回答的每秒词元数增加不到 {0:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="243"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="244"/>
         <source>On this machine throughput stops growing at {0} answers at once: twice as many add less than {1:.0f} %.</source>
         <translation>在本机上，吞吐量在同时 {0} 个回答时停止增长：再加倍只增加不到 {1:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="251"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="252"/>
         <source>Tokens per second against the number of answers decoded together, measured on the loaded model</source>
         <translation>每秒词元数与同时解码的回答数的关系，在已加载的模型上测量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="253"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="254"/>
         <source>&amp;Throughput…</source>
         <translation>吞吐量(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="260"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="261"/>
         <source>Load a model to measure its throughput.</source>
         <translation>请先加载模型再测量吞吐量。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="262"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="263"/>
         <source>Throughput is measured on a local model: a server batches its own requests.</source>
         <translation>吞吐量在本地模型上测量：服务器自己对请求分批。</translation>
     </message>

@@ -57,6 +57,21 @@ def test_export_json_then_import_elsewhere(home: Path, tmp_path: Path, monkeypat
     assert conv["title"] == "Why is the sky blue?" and conv["messages"][1]["trace"]["steps"]
 
 
+def test_the_same_export_imported_twice_adds_its_conversations_once(home: Path, tmp_path: Path, capsys):
+    out = tmp_path / "all.json"
+    assert run_command("history", "export", "-o", str(out)) == 0
+    assert run_command("history", "import", str(out)) == 0   # into the history it came from
+    assert capsys.readouterr().out == "imported 0 conversations; 2 already in the history, not imported again\n"
+    with HistoryStore() as store:
+        first, second = store.list_conversations()
+        store.add_message(first.id, "user", "One more question")   # written to since
+        store.delete(second.id)                                     # in the trash
+    assert run_command("history", "import", str(out)) == 0
+    assert capsys.readouterr().out.startswith("imported 2 conversations (ids ")
+    assert run_command("history", "import", str(out)) == 0
+    assert capsys.readouterr().out.startswith("imported 0 conversations; 2 already")
+
+
 def test_export_markdown(home: Path, capsys):
     assert run_command("history", "export", "2", "--format", "md") == 0
     text = capsys.readouterr().out

@@ -104,7 +104,9 @@ def test_an_answer_streams_completely_while_another_process_imports_a_big_file(t
         for answer in generated.answers:
             save_answer(store, generated, answer)
         document = export_json(store)
-    document["conversations"] *= 100                      # 300 conversations, 5 MB
+    # 300 conversations, 5 MB (each copy a moment younger: the same conversation twice is imported once)
+    document["conversations"] = [dict(c, created_at=c["created_at"] + copy) for copy in range(100)
+                                 for c in document["conversations"]]
     big = tmp_path / "big.json"
     big.write_text(json.dumps(document))
     db = home / "history.sqlite3"
@@ -151,7 +153,12 @@ def test_a_long_import_commits_in_chunks_and_a_failure_removes_the_committed_one
         store, generated, monkeypatch: pytest.MonkeyPatch):
     save_answer(store, generated, generated.answers[0])
     document = export_json(store)
-    document["conversations"] = [copy.deepcopy(document["conversations"][0]) for _ in range(4)]
+    original = document["conversations"][0]
+
+    def copies(start: int) -> list[dict]:  # each a moment younger: the same conversation twice is imported once
+        return [dict(copy.deepcopy(original), created_at=original["created_at"] + start + k) for k in range(4)]
+
+    document["conversations"] = copies(1)
     monkeypatch.setattr(database, "CHUNK_HOLD_S", 0.0)   # commit after every conversation
     monkeypatch.setattr(database, "CHUNK_PAUSE_S", 0.0)
     commits: list[int] = []
@@ -175,6 +182,7 @@ def test_a_long_import_commits_in_chunks_and_a_failure_removes_the_committed_one
         return real_import(conn, conv, n)
 
     monkeypatch.setattr(exchange, "_import_conversation", fourth_fails)
+    document["conversations"] = copies(10)
     with pytest.raises(StoreError, match="the disk said no"):
         import_json(store, document)
     assert commits == [6, 7, 8]                          # three were committed before the bad one...

@@ -69,6 +69,7 @@ def test_the_json_export_carries_it_and_an_older_export_without_it_is_unsteered(
     older = json.loads(json.dumps(document))
     for message in older["conversations"][0]["messages"]:
         message.pop("steering")
+    older["conversations"][0]["title"] += " (older)"   # the same conversation again would not be imported twice
     with HistoryStore(tmp_path / "b.sqlite3") as store:
         (cid,) = import_json(store, document)
         (again,) = import_json(store, older)

@@ -97,6 +97,7 @@ def test_the_exports_carry_both_and_an_older_export_still_imports(tmp_path, reco
     (old_answer,) = [m for m in older["conversations"][0]["messages"] if m["role"] == "assistant"]
     old_answer["content"] = "".join(s.text for s in recording.answers[0][0])
     del old_answer["thinking"], old_answer["reasoning"]
+    older["conversations"][0]["title"] += " (older)"   # the same conversation again would not be imported twice
     with HistoryStore(tmp_path / "b.sqlite3") as store:
         (cid,) = import_json(store, document)
         (again,) = import_json(store, older)

@@ -129,11 +129,17 @@ def test_export_and_import_keep_a_chats_settings(qtbot, scripted_window, tmp_pat
     w.sampler.rows["temperature"].set_value(0.4)   # changed just before the export: it goes with it
     path = tmp_path / "chat.json"
     assert w.export_conversation(str(path))
+    said: list[str] = []
+    w.files.notice.connect(said.append)
+    assert w.import_conversations(str(path)) == 0   # the same conversation is not imported twice, and that is said
+    assert said == ["0 conversation(s) imported; 1 already in the history, not imported again"]
+    original = w.current.store_id
+    w.delete_conversation(confirm=False)   # in the trash: the export brings it back, as a conversation of its own
     w.new_chat()
     pick(w, NONE)
     assert w.import_conversations(str(path)) == 1
     w.conversation_list.setCurrentRow(0)   # the imported copy, listed first
-    assert w.current.store_id != w.conversations[1].store_id
+    assert w.current.store_id != original
     assert shows(w, replace(GREEDY, temperature=0.4), "Helpful assistant", 5)
 
 

@@ -154,8 +154,12 @@ def test_export_and_import_a_conversation(qtbot, real_window, tmp_path):
     assert real_window.export_conversation(str(md)) and real_window.export_conversation(str(js))
     assert "What is 2+2?" in md.read_text()
     before = len(real_window.conversations)
-    assert real_window.import_conversations(str(js)) == 1
-    assert len(real_window.conversations) == before + 1
+    assert real_window.import_conversations(str(js)) == 0   # it is in the history: not imported a second time
+    assert len(real_window.conversations) == before
+    real_window.delete_conversation(confirm=False)
+    assert real_window.import_conversations(str(js)) == 1   # out of the history (in the trash): imported again
+    titles = [c.title for c in real_window.history.store.list_conversations()]
+    assert titles.count("What is 2+2?") == 1
     assert json.loads(js.read_text())["conversations"][0]["title"] == "What is 2+2?"
 
 

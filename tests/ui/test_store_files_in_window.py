@@ -63,6 +63,7 @@ def test_import_in_the_window_is_bounded_checked_and_reports_gaps(qtbot, real_wi
     answer = document["conversations"][0]["messages"][1]
     n = len(answer["trace"]["steps"])
     del answer["trace"]["steps"][2:]
+    document["conversations"][0]["title"] = "Cut short"   # another conversation than the one exported
     (tmp_path / "cut.json").write_text(json.dumps(document))
     assert real_window.import_conversations(str(tmp_path / "cut.json")) == 1   # imported, and said
     assert real_window.last_error == ("Notice", f"Conversation 1, message 2: the trace has only 2 of {n} steps "

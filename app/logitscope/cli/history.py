@@ -88,6 +88,8 @@ def _import(store: HistoryStore, path: Path) -> int:
     ids = import_json(store, checked)
     for notice in checked.notices:  # what was incomplete (imported as it is)
         print(f"note: {notice}", file=sys.stderr)
+    skipped = len(checked["conversations"]) - len(ids)
     print(f"imported {len(ids)} conversation{'s' if len(ids) != 1 else ''}"
-          + (f" (ids {', '.join(map(str, ids))})" if ids else ""))
+          + (f" (ids {', '.join(map(str, ids))})" if ids else "")
+          + (f"; {skipped} already in the history, not imported again" if skipped else ""))
     return 0

@@ -116,7 +116,9 @@ def _b64(data: bytes) -> str:
 # -- JSON import -----------------------------------------------------------------------------------
 
 def import_json(store: HistoryStore, document: Any) -> list[int]:
-    """Add the conversations of an `export_json` document (as new conversations); returns their ids.
+    """Add the conversations of an `export_json` document (as new conversations); returns their ids. One that is
+    in the history already (the same title, times and number of messages, not in the trash: the same export
+    imported twice) is not added again: the caller says how many were skipped.
 
     All or nothing: a document with any invalid part raises StoreError and adds nothing. A long import
     commits between conversations (database.ChunkedTransaction), so that the window can save the answer
@@ -129,7 +131,9 @@ def import_json(store: HistoryStore, document: Any) -> list[int]:
     try:
         with ChunkedTransaction(conn) as chunks:
             for n, conv in enumerate(conversations, 1):
-                ids.append(_import_conversation(conn, conv, n))
+                cid = _import_conversation(conn, conv, n)
+                if cid is not None:
+                    ids.append(cid)
                 chunks.checkpoint()  # a conversation is never committed in part
     except BaseException as exc:
         if ids:
@@ -150,19 +154,33 @@ def _remove_imported(conn: sqlite3.Connection, ids: list[int], cause: BaseExcept
                          "(ids {ids}-{ids2}) could not be removed: {exc}", cause=cause, ids=ids[0], ids2=ids[-1], exc=exc) from cause
 
 
-def _import_conversation(conn: sqlite3.Connection, conv: Any, n: int) -> int:
+def _import_conversation(conn: sqlite3.Connection, conv: Any, n: int) -> int | None:
+    """The new conversation's id; None when it is in the history already."""
     where = f"conversation {n}"
     if not isinstance(conv, dict):
         raise StoreError("{where} is not an object", where=where)
     title = checked_field(conv, "title", str, where).strip() or "Imported conversation"
     created = checked_field(conv, "created_at", (int, float), where)
-    cid = insert_conversation(conn, title, created, checked_field(conv, "updated_at", (int, float), where),
+    updated = checked_field(conv, "updated_at", (int, float), where)
+    messages = checked_field(conv, "messages", list, where)
+    if _present(conn, title, created, updated, len(messages)):
+        return None
+    cid = insert_conversation(conn, title, created, updated,
                               checked_field(conv, "deleted_at", (int, float), where, optional=True),
                               checked_field(conv, "settings", dict, where, optional=True))
     new_ids: list[int] = []
-    for k, msg in enumerate(checked_field(conv, "messages", list, where), 1):
+    for k, msg in enumerate(messages, 1):
         new_ids.append(_import_message(conn, cid, msg, new_ids, f"{where}, message {k}"))
     return cid
+
+
+def _present(conn: sqlite3.Connection, title: str, created: float, updated: float, n_messages: int) -> bool:
+    """A conversation outside the trash with this title, these times and this many messages (what an export of it
+    holds; a conversation written to since has a later time and comes in as a conversation of its own)."""
+    return conn.execute(
+        "SELECT 1 FROM conversations c WHERE c.title = ? AND c.created_at = ? AND c.updated_at = ? "
+        "AND c.deleted_at IS NULL AND (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) = ? LIMIT 1",
+        (title, created, updated, n_messages)).fetchone() is not None
 
 
 def _import_message(conn: sqlite3.Connection, cid: int, msg: Any, new_ids: list[int], where: str) -> int:

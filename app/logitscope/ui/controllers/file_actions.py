@@ -105,12 +105,15 @@ class FileActions(QObject):
                 return 0
         try:  # the same bounded reading and checks as `history import`
             checked = load_export(path)
-            import_json(self.history.store, checked)
+            skipped = len(checked["conversations"]) - len(import_json(self.history.store, checked))
         except LogitscopeError as exc:
             self.error.emit(self.tr("Import failed"), str(exc))
             return 0
         if checked.notices:  # what was incomplete, imported as it is
             self.error.emit(self.tr("Notice"), "\n".join(checked.notices))
         added = self.add_imported()
-        self.notice.emit(self.tr("{0} conversation(s) imported").format(added))
+        said = self.tr("{0} conversation(s) imported").format(added)
+        if skipped:
+            said += self.tr("; {0} already in the history, not imported again").format(skipped)
+        self.notice.emit(said)
         return added
