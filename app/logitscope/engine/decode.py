@@ -1,5 +1,7 @@
 """The autoregressive loop: evaluate the prompt (reusing the cached prefix), then per token read the
-logits, run the recorded sampler, decode the bytes, check stops, and evaluate the chosen token.
+logits, run the recorded sampler, decode the bytes, check stops, and evaluate the chosen token. The answer's
+last token is never evaluated: the next evaluation (the next turn's prompt, which reuses the cached prefix)
+takes it along, and the answer ends one evaluation sooner.
 
 `generate` yields one StepRecord per visible token and finally a GenerationResult. Steps are held
 back while their text could be the start of a stop sequence, so a stop sequence is never shown, even
@@ -267,8 +269,7 @@ class Decoder:
                 finish = "cancelled"
                 break
             if fresh and spec is not None:
-                # counted when a step reads it: the last token's evaluation (kept for the next turn's cache)
-                # and one cut short by a cancel feed no step
+                # counted when a step reads it: one cut short by a cancel feeds no step
                 spec.evaluations += 1
             fresh = False
             logits, draft = queue.pop(0) if queue else (rt.logits(), None)
@@ -310,6 +311,11 @@ class Decoder:
                 break
             state.accept(token)
             context.append(token)
+            if i >= options.max_tokens:
+                # the last token waits for the next evaluation, as it does after a stop (the next turn's prompt
+                # reuses the cached prefix and takes it along): the answer ends one evaluation sooner (~100 ms
+                # on a 7B model on a CPU); one a draft batch evaluated already leaves the cache below
+                break
             if drafted:  # evaluated already, in the batch that verified it
                 committed += 1
                 continue
