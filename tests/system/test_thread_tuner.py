@@ -153,6 +153,20 @@ def test_no_probe_of_one_thread_more_while_other_processes_hold_the_cpus() -> No
     assert tuner.current == 2 and quiet.index(2) <= 64
 
 
+def test_while_every_cpu_is_free_no_regular_probe_is_spent_and_a_load_from_the_start_is_still_found() -> None:
+    """Other processes' work known to be nil: no token at one thread fewer (a probe only costs there); work of
+    theirs that slows nothing still has its regular probes; a load there from the first token, which no slowdown
+    shows, is found by the first regular probe."""
+    quiet = ThreadTuner(2, 2, other_load=lambda: 0.1)
+    assert run(quiet, 2000, loaded=False).count(1) == 0 and quiet.current == 2
+    busy_elsewhere = ThreadTuner(2, 2, other_load=lambda: 0.5)
+    used = run(busy_elsewhere, 2000, loaded=False)
+    assert used.count(1) > 0 and busy_elsewhere.current == 2
+    loaded = ThreadTuner(2, 2, other_load=lambda: 1.0)
+    used = run(loaded, 200, loaded=True)
+    assert loaded.current == 1 and used.index(1) <= 64 + 1
+
+
 def test_an_unknown_load_leaves_the_probes_as_they_were() -> None:
     known, unknown = ThreadTuner(2, 2), ThreadTuner(2, 2, other_load=lambda: None)
     for tuner in (known, unknown):

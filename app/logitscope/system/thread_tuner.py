@@ -4,8 +4,9 @@ On a quiet machine llama.cpp is fastest with one thread per physical core; when 
 ggml's threads wait for the one that lost its core at every operation, and fewer threads are faster (measured on
 2 cores with one kept busy: 14 tok/s with 2 threads, 61 with 1). The tuner starts from the physical core count and
 probes a neighbouring count now and then (and at once when the tokens slow down), for a few tokens; it moves only
-when the probe is faster by MARGIN, and probes less often each time a probe finds nothing better, so a quiet
-machine loses almost nothing to it. No clock of its own: the caller reports each token's time (a scripted clock in
+when the probe is faster by MARGIN, and probes less often each time a probe finds nothing better. Where the other
+processes' load is known (system/cpu_load.py), a regular probe of one thread fewer waits while they leave every
+CPU free, and one of one thread more while they leave none, so a quiet machine loses nothing to it. No clock of its own: the caller reports each token's time (a scripted clock in
 the tests)."""
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ MARGIN = 0.08             # a probe must be this much faster to move (hysteresis
 SLOWDOWN = 1.35           # the recent tokens this much slower than the count's usual time: probe at once
 RECENT = 8                # tokens kept per thread count (its usual time is their median)
 FREE_CPU = 0.5            # a probe of one thread more needs this much of a CPU that other processes leave free
+QUIET = 0.25              # other processes' work (CPUs' worth) under which a regular probe of one thread fewer waits
 
 
 @dataclass(frozen=True)
@@ -108,18 +110,25 @@ class ThreadTuner:
         choices = [n for n in ((above, below) if self._up_next else (below, above)) if 1 <= n <= self.most]
         self._up_next = not self._up_next
         self._since_probe = 0
-        if above in choices and not self._cpu_free_for(above):
+        # asked once a probe: it measures since the last time it was asked
+        other = self._other_load() if self._other_load is not None else None
+        if above in choices and not self._cpu_free_for(above, other):
             choices.remove(above)   # it could only lose; asking costs nothing, so the interval stays
-            if not choices:
-                if slowed:  # the slowdown is the machine's: the usual time follows it (no new probe each token)
-                    self._usual[self.current] = statistics.median(list(self._times[self.current])[-BRACKET:])
-                return
+        if below in choices and not slowed and other is not None and other < QUIET:
+            # every CPU is ours and the tokens keep their pace: one thread per physical core (llama.cpp's own
+            # choice) stays, and the regular probe's tokens at one thread fewer (~1 % of a 160-token answer on 2
+            # cores) are not spent; a slowdown, or other processes' work, probes as before
+            choices.remove(below)
+        if not choices:
+            if slowed:  # the slowdown is the machine's: the usual time follows it (no new probe each token)
+                self._usual[self.current] = statistics.median(list(self._times[self.current])[-BRACKET:])
+            return
         self._before = list(self._times[self.current])[-BRACKET:]
         self._probe, self._probe_times, self._slowed = choices[0], [], slowed
 
-    def _cpu_free_for(self, threads: int) -> bool:
-        """Whether other processes leave a CPU for one thread more (not known: assume so)."""
-        other = self._other_load() if self._other_load is not None else None
+    def _cpu_free_for(self, threads: int, other: float | None) -> bool:
+        """Whether other processes (`other`: their CPUs' worth of work) leave a CPU for one thread more (not known:
+        assume so)."""
         return other is None or self.most - other - (threads - 1) >= FREE_CPU
 
     def _decide(self, base: float | None = None) -> ThreadChange | None:
