@@ -109,6 +109,12 @@ def test_patch_heatmap_a_cell_and_unequal_prompts(qtbot, real_window):
     assert dialog.patch_tables.tables[2].rowCount() == 10
     assert "score" in dialog.status.text()
     assert abs(float(dialog.status.text().split("score ")[1].rstrip(".")) - result.scores["resid"][10, 3]) < 1e-3
+    dialog.resize(780, 660)   # the size a 1280x720 screen gives it: each table's tokens still read whole
+    qtbot.waitUntil(lambda: dialog.width() == 780)
+    for table in dialog.patch_tables.tables:
+        assert table.columnWidth(1) >= table.fontMetrics().horizontalAdvance("·Florence") + 8   # " Ro…" before
+    dialog.tabs.setCurrentIndex(1)
+    assert dialog.status.text() == ""   # the patch's result line is not the head scan's
 
 
 def test_heads_kept_knocked_out_for_the_next_answers_and_restored(qtbot, real_window):

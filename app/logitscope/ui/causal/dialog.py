@@ -115,6 +115,8 @@ class CausalDialog(QDialog):
         row.addWidget(self.progress)
         row.addWidget(self.cancel_button)
         layout.addLayout(row)
+        # a tab's result line is not another tab's ("Layer 10 patched" under the head scan); a job's stays
+        self.tabs.currentChanged.connect(lambda _index: None if self.running else self.status.clear())
 
     # -- pages --------------------------------------------------------------------------------------------
     def _knockout_page(self) -> QWidget:
@@ -126,7 +128,7 @@ class CausalDialog(QDialog):
         self.targets.returnPressed.connect(lambda: self.knock_out())
         self.mode = QComboBox()
         for mode in ABLATE_MODES:
-            self.mode.addItem(self.tr("zero") if mode == "zero" else self.tr("mean over the prompt"), mode)
+            self.mode.addItem(self._mode_name(mode), mode)
         self.knock_button = QPushButton(self.tr("Knock out"))
         self.knock_button.clicked.connect(lambda: self.knock_out())
         self.keep_button = QPushButton(self.tr("Keep knocked out for the next answers"))
@@ -143,6 +145,9 @@ class CausalDialog(QDialog):
         self.effect_tables = DistributionColumns([self.tr("The model"), self.tr("Knocked out")])
         layout.addWidget(self.effect_tables, 1)
         return page
+
+    def _mode_name(self, mode: str) -> str:
+        return self.tr("zero") if mode == "zero" else self.tr("mean over the prompt")
 
     def _scan_page(self) -> QWidget:
         page = QWidget()
@@ -171,6 +176,9 @@ class CausalDialog(QDialog):
         self.scan_map = Heatmap(self.tr("head"), self.tr("layer"))
         self.scan_map.cellClicked.connect(self._scan_cell)
         self.top_heads = QListWidget()
+        self.top_heads.setWordWrap(True)   # a line's end says the new top-1: wrapped, never behind a scroll bar
+        self.top_heads.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.top_heads.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.top_heads.itemActivated.connect(lambda item: self._scan_cell(*item.data(Qt.ItemDataRole.UserRole)))
         self.top_heads.itemClicked.connect(lambda item: self._scan_cell(*item.data(Qt.ItemDataRole.UserRole)))
         split.addWidget(self.scan_map)
@@ -391,7 +399,7 @@ class CausalDialog(QDialog):
             id_label(int(effect.base.top_ids[0]), vocab)))
         self.effect_line.setText(self.tr("{0} knocked out ({1}): KL(model ‖ knocked out) = {2:.4f} nats; {3}: p {4} → "
                                          "{5} (Δ log p {6:+.3f}); {7}.").format(
-            ", ".join(effect.ablations), effect.mode, effect.kl, id_label(effect.chosen, vocab),
+            ", ".join(effect.ablations), self._mode_name(effect.mode), effect.kl, id_label(effect.chosen, vocab),
             percent(float(np.exp(effect.base.chosen_logprob))), percent(float(np.exp(effect.ablated.chosen_logprob))),
             effect.delta_logprob, change))
         self.effect_tables.show_distributions((effect.base, effect.ablated), vocab, {effect.chosen})

@@ -91,7 +91,8 @@ class DistributionColumns(QWidget):
             label = QLabel(f"<b>{escape(title)}</b>")
             table = DistributionTable()
             table.setColumnWidth(0, 40)    # three tables side by side: the p column stays in view
-            table.setColumnWidth(1, 80)
+            # and the token column shows a word of ~10 characters (" Rome" was cut to " Ro…" at the default size)
+            table.setMinimumWidth(40 + table.fontMetrics().horizontalAdvance("·Florence·100.0%") + 48)
             column.addWidget(label)
             column.addWidget(table, 1)
             layout.addLayout(column)
