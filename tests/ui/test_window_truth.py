@@ -74,6 +74,32 @@ def test_the_timeline_gives_p_and_entropy_axes_of_their_own(qtbot, recording):
     assert "p" in panel.top.getAxis("left").labelText
 
 
+def test_the_timeline_axes_values_never_overlap_in_a_short_dock(qtbot, recording):
+    """At 1280x720 the Timeline dock gives each plot ~100 px: the axes' values are written where there is room for
+    them ("0.8 0.6 0.4 0.2" were drawn over one another)."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from logitscope.ui.inspector.timeline import TimelinePanel
+
+    panel = TimelinePanel()
+    qtbot.addWidget(panel)
+    panel.resize(460, 220)
+    panel.show()
+    panel.set_steps(recording.answers[0][0])
+    qtbot.waitUntil(lambda: panel.top.vb.height() > 0)
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        for plot in (panel.top, panel.bottom):
+            for side in ("left", "right"):
+                _axis, _ticks, texts = plot.getAxis(side).generateDrawSpecs(painter)
+                rects = [rect for rect, _flags, text in texts if text]
+                for i, a in enumerate(rects):
+                    assert not any(a.intersects(b) for b in rects[i + 1:]), [t for _r, _f, t in texts]
+    finally:
+        painter.end()
+
+
 def test_the_preview_waterfall_says_its_first_bar_is_the_stored_head(qtbot, recording):
     """A preview re-samples the stored head (128 candidates), not the vocabulary: the first bar and the
     caption say so, with the vocabulary's real count beside it."""

@@ -16,7 +16,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from logitscope.protocol.trace import StepRecord
-from logitscope.ui.inspector.plots import cache_axes
+from logitscope.ui.inspector.plots import SpacedAxis, cache_axes
 
 X_CHUNK = 64  # steps: the x axis's smallest range; it then grows by half or a third of itself (below)
 THINKING_RGBA = (140, 100, 210, 45)
@@ -52,8 +52,10 @@ class TimelinePanel(QWidget):
         self.graphs = pg.GraphicsLayoutWidget()
         layout.addWidget(self.graphs)
         # no context menus: not even built (~8 ms a plot)
-        self.top = self.graphs.addPlot(row=0, col=0, enableMenu=False)
-        self.bottom = self.graphs.addPlot(row=1, col=0, enableMenu=False)
+        self.top = self.graphs.addPlot(row=0, col=0, enableMenu=False,
+                                       axisItems={side: SpacedAxis(side) for side in ("left", "right")})
+        self.bottom = self.graphs.addPlot(row=1, col=0, enableMenu=False,
+                                          axisItems={side: SpacedAxis(side) for side in ("left", "right")})
         self.bottom.setXLink(self.top)
         self._show_title(False)
         # p (0 to 1) on the left axis, the entropy (nats, unbounded) on a right-hand axis of its own view
@@ -76,6 +78,7 @@ class TimelinePanel(QWidget):
             plot.showGrid(x=True, y=True, alpha=0.15)
             for side in ("left", "right"):
                 plot.getAxis(side).setWidth(52)  # both plots' x axes line up
+                plot.getAxis(side).setStyle(maxTextLevel=0)   # values at the major ticks only (SpacedAxis)
             plot.disableAutoRange()  # ranges are set in chunks here (see _fit)
             cache_axes(plot)
             plot.vb.sigRangeChangedManually.connect(self._user_moved)
