@@ -804,8 +804,8 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="99"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="130"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="136"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="132"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="138"/>
         <source>Knock out</source>
         <translation>敲除</translation>
     </message>
@@ -816,7 +816,7 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="101"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="198"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="206"/>
         <source>Patch</source>
         <translation>修补</translation>
     </message>
@@ -831,286 +831,286 @@
         <translation>在一次评估内停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="125"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="127"/>
         <source>heads and blocks, e.g. 23.4, 20.attn, 5.ffn</source>
         <translation>注意力头和模块，例如 23.4, 20.attn, 5.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="129"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="150"/>
         <source>zero</source>
         <translation>置零</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="129"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="150"/>
         <source>mean over the prompt</source>
         <translation>提示上的平均值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="132"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="134"/>
         <source>Keep knocked out for the next answers</source>
         <translation>在接下来的回答中保持敲除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="133"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="135"/>
         <source>Chat with the model with these heads and blocks zeroed; a badge in the status line restores it in one click</source>
         <translation>在这些注意力头和模块置零的情况下与模型聊天；状态栏中的标记一键即可恢复</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="143"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="145"/>
         <source>The model</source>
         <translation>原模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="143"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="145"/>
         <source>Knocked out</source>
         <translation>敲除后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="151"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="156"/>
         <source>Scan every head</source>
         <translation>扫描每个注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="152"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="157"/>
         <source>Knock out each head of each layer alone (one evaluation each) and rank them by how much the chosen token loses</source>
         <translation>逐一单独敲除每一层的每个注意力头（每个一次评估），并按所选词元损失的多少排序</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="160"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="165"/>
         <source>The first layer whose heads are knocked out</source>
         <translation>敲除其注意力头的第一层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="161"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="166"/>
         <source>The last layer whose heads are knocked out</source>
         <translation>敲除其注意力头的最后一层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="164"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="169"/>
         <source>layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="164"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="169"/>
         <source>to</source>
         <translation>至</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="171"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="176"/>
         <source>head</source>
         <translation>注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="171"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="207"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="176"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="215"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="189"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="197"/>
         <source>the clean run&apos;s top token</source>
         <translation>干净运行的首选词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="191"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="199"/>
         <source>the corrupted run&apos;s top token</source>
         <translation>损坏运行的首选词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="192"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="200"/>
         <source>Clean prompt</source>
         <translation>干净提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="193"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="201"/>
         <source>Corrupted prompt</source>
         <translation>损坏提示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="196"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="377"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="204"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="385"/>
         <source>versus</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="201"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="376"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="209"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="384"/>
         <source>Answer token</source>
         <translation>答案词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="207"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="215"/>
         <source>position</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="210"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="218"/>
         <source>Clean</source>
         <translation>干净</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="210"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="218"/>
         <source>Corrupted</source>
         <translation>损坏</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="210"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="218"/>
         <source>Patched</source>
         <translation>修补后</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="228"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="236"/>
         <source>Select a step of an answer and show it in the Layers or Attention dock first: causal tracing works on that step.</source>
         <translation>请先选择回答中的一步，并在“层”或“注意力”面板中显示它：因果追踪作用于这一步。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="239"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="247"/>
         <source>No step: select a token of an answer and open the Layers dock.</source>
         <translation>没有选中的步：请选择回答中的一个词元并打开“层”面板。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="244"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="252"/>
         <source>Step {0} of the selected answer: {1} tokens of context, the token chosen {2}. Knocking out and patching change llama.cpp&apos;s own forward pass.</source>
         <translation>所选回答的第 {0} 步：上下文 {1} 个词元，选中的词元为 {2}。敲除和修补改变的是 llama.cpp 自己的前向计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="277"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="283"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="285"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="291"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="284"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="292"/>
         <source>Causal tracing failed: {0}</source>
         <translation>因果追踪失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="298"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="306"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="329"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="337"/>
         <source>Name what to knock out: a head (23.4), or a layer&apos;s attn or ffn block (20.attn), several separated by commas.</source>
         <translation>请写出要敲除的对象：一个注意力头（23.4），或某层的 attn 或 ffn 模块（20.attn），多个用逗号分隔。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="341"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="349"/>
         <source>Knocking out {0}…</source>
         <translation>正在敲除 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="353"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="361"/>
         <source>Knocking out every head, one at a time…</source>
         <translation>正在逐一敲除每个注意力头…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="364"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="372"/>
         <source>Write both prompts first.</source>
         <translation>请先写好两个提示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="381"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="389"/>
         <source>Patching every layer at every position…</source>
         <translation>正在修补每一层的每个位置…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="382"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="390"/>
         <source>Patching one cell…</source>
         <translation>正在修补一个单元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="388"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="396"/>
         <source>the top-1 changes from {0} to {1}</source>
         <translation>首选从 {0} 变为 {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="390"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="398"/>
         <source>the top-1 stays {0}</source>
         <translation>首选仍为 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="392"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="400"/>
         <source>{0} knocked out ({1}): KL(model ‖ knocked out) = {2:.4f} nats; {3}: p {4} → {5} (Δ log p {6:+.3f}); {7}.</source>
         <translation>敲除 {0}（{1}）：KL(原模型 ‖ 敲除后) = {2:.4f} 纳特；{3}：p {4} → {5}（Δ log p {6:+.3f}）；{7}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="398"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="406"/>
         <source>Done in {0:.2f} s.</source>
         <translation>完成，用时 {0:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="414"/>
         <source>{0}.{1}: Δ log p {2:+.3f}, KL {3:.3f}{4}</source>
         <translation>{0}.{1}：Δ log p {2:+.3f}，KL {3:.3f}{4}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="407"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="415"/>
         <source>, top-1 → {0}</source>
         <translation>，首选 → {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="412"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="420"/>
         <source>{0} heads of layers {1}–{2} knocked out one at a time in {3:.1f} s. Colour: Δ log p of {4} (red: the head helps it, blue: it hurts it). Click a head for its effect and its attention.</source>
         <translation>逐一敲除了第 {1}–{2} 层的 {0} 个注意力头，用时 {3:.1f} 秒。颜色：{4} 的 Δ log p（红：该头帮助它，蓝：该头妨碍它）。点击一个头查看它的效果和注意力。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="416"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="424"/>
         <source>Head scan done.</source>
         <translation>注意力头扫描完成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="427"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="435"/>
         <source>The two prompts must have the same number of tokens: the clean one has {0}, the corrupted one {1}. Nothing was run.</source>
         <translation>两个提示的词元数必须相同：干净提示有 {0} 个，损坏提示有 {1} 个。没有运行任何计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="435"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="443"/>
         <source>Layer {0}, position {1} patched: score {2:+.3f}.</source>
         <translation>已修补第 {0} 层、位置 {1}：得分 {2:+.3f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="440"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="448"/>
         <source>layer {0} at {1} ({2:+.2f})</source>
         <translation>第 {0} 层在 {1}（{2:+.2f}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="442"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="450"/>
         <source>{0} versus {1}: logit difference {2:+.2f} clean, {3:+.2f} corrupted. Colour: the clean run&apos;s residual stream at that layer and position written into the corrupted run (1 = the clean answer, 0 = the corrupted one). Strongest: {4}. Click a cell for its distribution.</source>
         <translation>{0} 对比 {1}：logit 差值干净时 {2:+.2f}，损坏时 {3:+.2f}。颜色：把干净运行在该层该位置的残差流写入损坏运行（1 = 干净的答案，0 = 损坏的答案）。最强：{4}。点击一个单元查看它的分布。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="448"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="456"/>
         <source>Patched {0} cells in {1:.1f} s.</source>
         <translation>已修补 {0} 个单元，用时 {1:.1f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="461"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="469"/>
         <source>The next answers are generated with {0} knocked out.</source>
         <translation>接下来的回答将在敲除 {0} 的情况下生成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="474"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="482"/>
         <source>Knock out heads and blocks, scan every head, patch activations</source>
         <translation>敲除注意力头和模块、扫描每个注意力头、修补激活</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="475"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="483"/>
         <source>C&amp;ausal tracing…</source>
         <translation>因果追踪(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="484"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="492"/>
         <source>The next answers are generated with these heads knocked out (Causal tracing). Click to restore the model.</source>
         <translation>接下来的回答在敲除这些注意力头的情况下生成（因果追踪）。点击以恢复模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="493"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="501"/>
         <source>Knocked out: {0} ✕</source>
         <translation>已敲除：{0} ✕</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="501"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="509"/>
         <source>Causal tracing needs a local model: a server does not let anyone write into its forward pass.</source>
         <translation>因果追踪需要本地模型：服务器不允许任何人写入它的前向计算。</translation>
     </message>
@@ -1860,7 +1860,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/distribution.py" line="300"/>
         <source>Step {0}: chose {1} — raw p {2} (rank {3}), final p {4} (rank {5}), entropy {6} nats</source>
-        <translation>第 {0} 步：选择了 {1} — 原始 p {2}（排名 {3}），最终 p {4}（排名 {5}），熵 {6} nats</translation>
+        <translation>第 {0} 步：选择了 {1} — 原始 p {2}（排名 {3}），最终 p {4}（排名 {5}），熵 {6} 纳特</translation>
     </message>
 </context>
 <context>
@@ -2457,7 +2457,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="323"/>
         <source>{0}: entropy {1:.2f} nats, residual norm {2:.1f}</source>
-        <translation>{0}：熵 {1:.2f} nats，残差范数 {2:.1f}</translation>
+        <translation>{0}：熵 {1:.2f} 纳特，残差范数 {2:.1f}</translation>
     </message>
 </context>
 <context>
@@ -2491,7 +2491,7 @@
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="128"/>
         <source>{0}: entropy {1:.2f} nats</source>
-        <translation>{0}：熵 {1:.2f} nats</translation>
+        <translation>{0}：熵 {1:.2f} 纳特</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/layers.py" line="129"/>
@@ -4802,7 +4802,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/score/widgets.py" line="99"/>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; (token {1}): p = {2}, surprisal {3:.2f} bits, rank {4}, entropy {5:.2f} nats; predicted from {6} tokens&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个词元）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} nats；由 {6} 个词元预测&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt;（第 {1} 个词元）：p = {2}，意外度 {3:.2f} 比特，排名 {4}，熵 {5:.2f} 纳特；由 {6} 个词元预测&lt;/p&gt;</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/score/widgets.py" line="282"/>
@@ -5031,215 +5031,215 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SteeringCompareDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="105"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="106"/>
         <source>Compare steering</source>
         <translation>比较引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="108"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="109"/>
         <source>Regenerates the selected answer without steering (A) and with it (B): the same question, the same sampler settings and seed.</source>
         <translation>重新生成所选回答：不加引导 (A) 和加引导 (B)，问题、采样器设置和种子都相同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="113"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="114"/>
         <source>Max tokens</source>
         <translation>最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="117"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="118"/>
         <source>How long each answer may grow (the selected answer&apos;s length at first)</source>
         <translation>每个回答最多生成多长（初始为所选回答的长度）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="120"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="121"/>
         <source>Compare again</source>
         <translation>再次比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="121"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="122"/>
         <source>Regenerate the selected answer both ways, with the Steering dock as it is now (Ctrl+Return)</source>
         <translation>按引导面板当前的设置，以两种方式重新生成所选回答（Ctrl+Return）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="125"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="126"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="126"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="127"/>
         <source>Stop within one token (Esc)</source>
         <translation>在一个词元内停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="137"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="254"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="138"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="255"/>
         <source>Unsteered (A)</source>
         <translation>未引导 (A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="138"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="254"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="139"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="255"/>
         <source>Steered (B)</source>
         <translation>已引导 (B)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="161"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="162"/>
         <source>Distributions at the step</source>
         <translation>该步的分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="162"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="163"/>
         <source>Logit lens at the step</source>
         <translation>该步的 Logit 透镜</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="177"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="178"/>
         <source>Comparing steering needs a local model: a server cannot be steered.</source>
         <translation>比较引导需要本地模型：服务器无法被引导。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="178"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="179"/>
         <source>Load a model first.</source>
         <translation>请先加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="180"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="181"/>
         <source>Ask something first: Compare regenerates the selected answer (or the last one).</source>
         <translation>请先提问：比较会重新生成所选回答（或最后一个回答）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="193"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="194"/>
         <source>Nothing to compare with: turn steering on in the Steering dock (or select a steered answer).</source>
         <translation>没有可比较的内容：请在引导面板中打开引导（或选择一个已引导的回答）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="226"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="227"/>
         <source>B: {0}. Seed {1}.</source>
         <translation>B：{0}。种子 {1}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="228"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="229"/>
         <source>Unsteered (A)…</source>
         <translation>未引导 (A)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="239"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="240"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="255"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="256"/>
         <source>{0}: {1} of at most {2} tokens…</source>
         <translation>{0}：{1} / 最多 {2} 个词元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="264"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="270"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="265"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="271"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="265"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="266"/>
         <source>The comparison failed: {0}</source>
         <translation>比较失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="300"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="301"/>
         <source>control vectors {0} on layers {1}–{2}</source>
         <translation>控制向量 {0}，作用于第 {1}–{2} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="303"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="304"/>
         <source>control vectors {0}</source>
         <translation>控制向量 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="305"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="306"/>
         <source>LoRA {0}</source>
         <translation>LoRA {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="313"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="314"/>
         <source>&lt;b&gt;Unsteered (A)&lt;/b&gt;: {0} tokens</source>
         <translation>&lt;b&gt;未引导 (A)&lt;/b&gt;：{0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="314"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="315"/>
         <source>&lt;b&gt;Steered (B)&lt;/b&gt;: {0} tokens — {1}</source>
         <translation>&lt;b&gt;已引导 (B)&lt;/b&gt;：{0} 个词元 — {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="320"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="321"/>
         <source>Done: both answers and the comparison in {0:.1f} s. Click a token or a bar to see that step.</source>
         <translation>完成：两个回答和比较共用 {0:.1f} 秒。点击一个词元或一根柱子查看该步。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="330"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="331"/>
         <source>The two answers are the same, token for token.</source>
         <translation>两个回答逐词元完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="332"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="333"/>
         <source>The answers agree for {0} tokens; then one ends.</source>
         <translation>两个回答前 {0} 个词元相同，然后其中一个结束。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="335"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="336"/>
         <source>They part at token {0}: A chose {1} (p {2}), B chose {3} (p {4}).</source>
         <translation>它们在第 {0} 个词元处分开：A 选择了 {1}（p {2}），B 选择了 {3}（p {4}）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="340"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="341"/>
         <source>Along the steered answer: mean KL(A ‖ B) {0:.3f} nats (largest {1:.3f} at token {2}); its perplexity {3:.2f} unsteered, {4:.2f} steered.</source>
         <translation>沿已引导回答：平均 KL(A ‖ B) {0:.3f} 纳特（最大 {1:.3f}，在第 {2} 个词元）；其困惑度未引导时 {3:.2f}，引导时 {4:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="362"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="363"/>
         <source>Past the parting token, the comparison follows the steered answer: click a token of B.</source>
         <translation>分开之后，比较沿已引导回答进行：请点击 B 的词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="372"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="373"/>
         <source>the two runs read the same tokens up to here</source>
         <translation>到这里为止两次运行读取的词元相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="373"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="374"/>
         <source>both models read the steered answer up to here</source>
         <translation>到这里为止两个模型都读取已引导回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="375"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="376"/>
         <source>Token {0} of the steered answer ({1}): KL(A ‖ B) = {2:.3f} nats; the answer&apos;s token {3}: p {4} unsteered, {5} steered. Before any sampler stage; the runs&apos; choices in bold.</source>
         <translation>已引导回答的第 {0} 个词元（{1}）：KL(A ‖ B) = {2:.3f} 纳特；回答的词元 {3}：未引导 p {4}，引导 {5}。为任何采样阶段之前的分布；两次运行的选择以粗体显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="386"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="387"/>
         <source>Reading the logit lens at token {0}, unsteered and steered…</source>
         <translation>正在读取第 {0} 个词元处的 Logit 透镜（未引导和引导）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="394"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="395"/>
         <source>The logit lens failed: {0}</source>
         <translation>Logit 透镜失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="408"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="409"/>
         <source> The control vectors are added to the output of layers {0}–{1} (tinted).</source>
         <translation> 控制向量加到第 {0}–{1} 层的输出上（着色部分）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="411"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="412"/>
         <source>Token {0}: the rank and probability of each run&apos;s token after every layer, read through the output head, unsteered and steered.{1} {2}</source>
         <translation>第 {0} 个词元：每次运行所选词元在每一层之后经输出头读出的排名和概率，未引导与引导。{1} {2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="423"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="424"/>
         <source>Regenerate the selected answer with and without steering, side by side</source>
         <translation>以引导和不引导两种方式重新生成所选回答，并排显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="425"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="426"/>
         <source>Compare steerin&amp;g…</source>
         <translation>比较引导(&amp;G)…</translation>
     </message>
@@ -5653,52 +5653,52 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>ThinkingEffectDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="32"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="33"/>
         <source>What the thinking did</source>
         <translation>思考带来了什么</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="45"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="46"/>
         <source>With thinking ({0:,} thinking tokens, {1:.1f} s)</source>
         <translation>有思考（{0:,} 个思考词元，{1:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="47"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="48"/>
         <source>Without thinking (the block closed at once)</source>
         <translation>无思考（思考块立即关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="72"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="73"/>
         <source>The same answer, token for token ({0:,} tokens): the thinking did not change it.</source>
         <translation>回答逐词元完全相同（{0:,} 个词元）：思考没有改变它。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="78"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="79"/>
         <source>The answers differ from their first token: {0} after thinking, {1} without.</source>
         <translation>两个回答从第一个词元就不同：思考后为 {0}，无思考为 {1}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="80"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="81"/>
         <source>The answers part at answer token {0}: {1} after thinking, {2} without. The {3:,} tokens before it are the same.</source>
         <translation>两个回答在第 {0} 个回答词元处分开：思考后为 {1}，无思考为 {2}。此前的 {3:,} 个词元相同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="84"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="85"/>
         <source>the end</source>
         <translation>结尾</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="98"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="99"/>
         <source>[end]</source>
         <translation>[结束]</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="111"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="112"/>
         <source>Drawn there: «{0}» ({1}, rank {2}).</source>
-        <translation>此处抽中：«{0}»（{1}，排名 {2}）。</translation>
+        <translation>此处抽中：“{0}”（{1}，排名 {2}）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="113"/>
+        <location filename="../../app/logitscope/ui/chat/thinking_effect.py" line="114"/>
         <source>The model&apos;s likeliest tokens: {0}</source>
         <translation>模型最可能的词元：{0}</translation>
     </message>
@@ -5734,163 +5734,163 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>ThroughputDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="65"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="66"/>
         <source>Throughput against the batch size</source>
         <translation>吞吐量与批大小</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="68"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="69"/>
         <source>Several answers decoded together share each step&apos;s reading of the weights: the tokens per second of all of them grow with the batch until the machine&apos;s cores (or GPU) are busy. Each batch here is that many greedy answers to the same prompt, every step recorded, on the loaded model; the chat is left as it was.</source>
         <translation>同时解码的多个回答在每一步共享对权重的一次读取：它们合计的每秒词元数随批大小增长，直到本机的核心（或 GPU）忙满。这里的每个批次是对同一提示词的相应数量的贪心回答，每一步都被记录，在已加载的模型上运行；聊天保持原样。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="79"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="80"/>
         <source>Largest batch:</source>
         <translation>最大批次：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="83"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="84"/>
         <source> tokens</source>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="84"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="85"/>
         <source>Each answer:</source>
         <translation>每个回答：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="87"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="88"/>
         <source>Measure</source>
         <translation>测量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="90"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="91"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="106"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="107"/>
         <source>answers decoded together</source>
         <translation>同时解码的回答数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="107"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="108"/>
         <source>tokens/s</source>
         <translation>词元/秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="110"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="111"/>
         <source>all answers</source>
         <translation>全部回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="112"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="113"/>
         <source>each answer</source>
         <translation>每个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="116"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="117"/>
         <source>Answers</source>
         <translation>回答数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="116"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="117"/>
         <source>Tokens/s, all</source>
         <translation>词元/秒（合计）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="116"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="117"/>
         <source>Per answer</source>
         <translation>每个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="117"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="118"/>
         <source>KV cells</source>
         <translation>KV 单元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="117"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="118"/>
         <source>KV memory</source>
         <translation>KV 内存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="156"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="157"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="157"/>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="161"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="158"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="162"/>
         <source>Measuring…</source>
         <translation>正在测量…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="185"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="186"/>
         <source>Measuring… {0} of {1} batch sizes done.</source>
         <translation>测量中… 已完成 {1} 个批大小中的 {0} 个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="193"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="194"/>
         <source>Stopped after {0} of {1} batch sizes; the figures above were measured.</source>
         <translation>在 {1} 个批大小中完成 {0} 个后停止；上面的数字是已测得的。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="197"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="198"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="191"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="192"/>
         <source>The measurement failed: {0}</source>
         <translation>测量失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="207"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="208"/>
         <source>Measured with 1 thread, {1} tokens per answer.</source>
         <translation>使用 1 个线程测量，每个回答 {1} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="208"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="209"/>
         <source>Measured with {0} threads, {1} tokens per answer.</source>
         <translation>使用 {0} 个线程测量，每个回答 {1} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="235"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="236"/>
         <source>{0} answers together make {1:.1f}x the tokens per second of one ({2:.0f} against {3:.0f}), each answer at {4:.0f}.</source>
         <translation>{0} 个回答一起的每秒词元数是单个回答的 {1:.1f} 倍（{2:.0f} 对 {3:.0f}），每个回答 {4:.0f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="240"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="241"/>
         <source>Throughput was still growing at the largest batch measured.</source>
         <translation>在测量的最大批次上吞吐量仍在增长。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="242"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="243"/>
         <source>On this machine a batch adds less than {0:.0f} % to one answer&apos;s tokens per second.</source>
         <translation>在本机上，批处理为单个回答的每秒词元数增加不到 {0:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="244"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="245"/>
         <source>On this machine throughput stops growing at {0} answers at once: twice as many add less than {1:.0f} %.</source>
         <translation>在本机上，吞吐量在同时 {0} 个回答时停止增长：再加倍只增加不到 {1:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="252"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="253"/>
         <source>Tokens per second against the number of answers decoded together, measured on the loaded model</source>
         <translation>每秒词元数与同时解码的回答数的关系，在已加载的模型上测量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="254"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="255"/>
         <source>&amp;Throughput…</source>
         <translation>吞吐量(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="261"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="262"/>
         <source>Load a model to measure its throughput.</source>
         <translation>请先加载模型再测量吞吐量。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="263"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="264"/>
         <source>Throughput is measured on a local model: a server batches its own requests.</source>
         <translation>吞吐量在本地模型上测量：服务器自己对请求分批。</translation>
     </message>
@@ -5898,33 +5898,33 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="159"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="162"/>
         <source>p of the chosen token (raw)</source>
         <translation>所选词元的 p（原始）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="71"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="73"/>
         <source>latency (ms)</source>
         <translation>延迟（ms）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="60"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="62"/>
         <source>p (raw)</source>
         <translation>p（原始）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="72"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="74"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="67"/>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="159"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="69"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="162"/>
         <source>entropy (nats)</source>
-        <translation>熵（nats）</translation>
+        <translation>熵（纳特）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="162"/>
+        <location filename="../../app/logitscope/ui/inspector/timeline.py" line="165"/>
         <source>thinking</source>
         <translation>思考</translation>
     </message>
@@ -5968,7 +5968,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/chat/message_view.py" line="345"/>
         <source>step {0}: p = {1} (rank {2}), entropy {3} nats</source>
-        <translation>第 {0} 步：p = {1}（排名 {2}），熵 {3} nats</translation>
+        <translation>第 {0} 步：p = {1}（排名 {2}），熵 {3} 纳特</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/message_view.py" line="348"/>
@@ -6094,7 +6094,7 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     <message>
         <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="50"/>
         <source>log10 n</source>
-        <translation>log10 候选数</translation>
+        <translation>lg 候选数</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/inspector/waterfall.py" line="50"/>

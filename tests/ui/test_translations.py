@@ -393,3 +393,11 @@ def test_the_sample_questions_to_the_model_stay_in_english(chinese_window):
     from logitscope.ui.beams.view import SAMPLE_QUESTION
 
     assert chinese_window.beams_dialog.question.text() == SAMPLE_QUESTION == "What is the capital of France?"
+
+
+def test_sentences_are_joined_as_each_language_writes_them():
+    from logitscope.ui.common.messages import sentences
+
+    assert sentences("Done in 2 s.", "Throughput grew.") == "Done in 2 s. Throughput grew."
+    assert sentences("用时 2 秒。", "吞吐量仍在增长。") == "用时 2 秒。吞吐量仍在增长。"   # no space after "。"
+    assert sentences("", "Alone.") == "Alone." and sentences("A:", "") == "A:"

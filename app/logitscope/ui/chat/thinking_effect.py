@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.protocol.thinking_effect import ThinkingEffect
 from logitscope.protocol.trace import StepRecord
+from logitscope.ui.common.messages import sentences
 from logitscope.ui.common.tokens import candidate_piece, percent, rank_text, token_label
 
 N_CANDIDATES = 5   # the likeliest tokens shown at the parting point
@@ -110,4 +111,4 @@ class ThinkingEffectDialog(QDialog):
                            for i in range(min(N_CANDIDATES, len(step.raw_ids))))
         drawn = self.tr("Drawn there: «{0}» ({1}, rank {2}).").format(
             token_label(step.piece), percent(step.p_raw), rank_text(step.rank_raw))
-        return drawn + " " + self.tr("The model's likeliest tokens: {0}").format(shown)
+        return sentences(drawn, self.tr("The model's likeliest tokens: {0}").format(shown))

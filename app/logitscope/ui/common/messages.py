@@ -41,6 +41,18 @@ def translate_sentence(value: str | BaseException) -> str:
     return as_sentence(translate_message(value))
 
 
+_FULL_WIDTH_ENDS = ("。", "！", "？", "；", "：", "）", "」")
+
+
+def sentences(*parts: str) -> str:
+    """Sentences written one after another: a space between them, none after a full-width stop (Chinese writes
+    "。" with no space after it)."""
+    out = ""
+    for part in filter(None, parts):
+        out += part if not out or out.endswith(_FULL_WIDTH_ENDS) else " " + part
+    return out
+
+
 _PLAIN_FIRST_WORD = re.compile(r"[a-z]+(?=[\s,:;]|$)")  # "no …", "cancelled"; not "llama.cpp", "top-k", "n_ctx"
 
 

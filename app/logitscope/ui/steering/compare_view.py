@@ -37,6 +37,7 @@ from logitscope.protocol.steering import Steering, steering_from_record
 from logitscope.protocol.steering_compare import MAX_COMPARE_STEPS
 from logitscope.session.conversation import Conversation
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.common.messages import sentences
 from logitscope.ui.common.spin_boxes import SpinBox
 from logitscope.ui.common.tokens import id_label, percent
 from logitscope.ui.steering.compare_run import (
@@ -337,9 +338,9 @@ class SteeringCompareDialog(QDialog):
         if compare is None:
             return head
         ppl_a, ppl_b = float(np.exp(-compare.logprob_a.mean())), float(np.exp(-compare.logprob_b.mean()))
-        return head + " " + self.tr("Along the steered answer: mean KL(A ‖ B) {0:.3f} nats (largest {1:.3f} at token "
-                                    "{2}); its perplexity {3:.2f} unsteered, {4:.2f} steered.").format(
-            float(compare.kl.mean()), float(compare.kl.max()), int(compare.kl.argmax()) + 1, ppl_a, ppl_b)
+        return sentences(head, self.tr("Along the steered answer: mean KL(A ‖ B) {0:.3f} nats (largest {1:.3f} at "
+                                       "token {2}); its perplexity {3:.2f} unsteered, {4:.2f} steered.").format(
+            float(compare.kl.mean()), float(compare.kl.max()), int(compare.kl.argmax()) + 1, ppl_a, ppl_b))
 
     def _show_texts(self) -> None:
         runs = self.runs

@@ -39,6 +39,7 @@ from logitscope.protocol.batched import (
     ThroughputResult,
 )
 from logitscope.ui.bridge import JOB_THROUGHPUT, EngineBridge
+from logitscope.ui.common.messages import sentences
 from logitscope.ui.common.spin_boxes import SpinBox
 
 if TYPE_CHECKING:
@@ -237,12 +238,12 @@ class ThroughputDialog(QDialog):
                                                          first.tok_per_s, best.per_answer)
         knee = result.stops_growing_at
         if knee is None:
-            return gain + " " + self.tr("Throughput was still growing at the largest batch measured.")
+            return sentences(gain, self.tr("Throughput was still growing at the largest batch measured."))
         if knee == first.batch:
-            return gain + " " + self.tr("On this machine a batch adds less than {0:.0f} % to one answer's tokens per "
-                                        "second.").format((GROWTH_THRESHOLD - 1) * 100)
-        return gain + " " + self.tr("On this machine throughput stops growing at {0} answers at once: twice as many "
-                                    "add less than {1:.0f} %.").format(knee, (GROWTH_THRESHOLD - 1) * 100)
+            return sentences(gain, self.tr("On this machine a batch adds less than {0:.0f} % to one answer's tokens "
+                                           "per second.").format((GROWTH_THRESHOLD - 1) * 100))
+        return sentences(gain, self.tr("On this machine throughput stops growing at {0} answers at once: twice as "
+                                       "many add less than {1:.0f} %.").format(knee, (GROWTH_THRESHOLD - 1) * 100))
 
 
 def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, model_menu: QMenu,
