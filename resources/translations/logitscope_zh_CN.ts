@@ -2530,11 +2530,6 @@
         <translation>已引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="264"/>
-        <source>{0}, {1}</source>
-        <translation>{0}，{1}</translation>
-    </message>
-    <message>
         <location filename="../../app/logitscope/ui/steering/compare_widgets.py" line="266"/>
         <source>after {0}</source>
         <translation>第 {0} 层后</translation>

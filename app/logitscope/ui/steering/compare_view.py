@@ -157,7 +157,7 @@ class SteeringCompareDialog(QDialog):
         self.lens_plot = LensPlot()
         lens_split.addWidget(self.lens_plot)
         lens_split.addWidget(self.lens_table)
-        lens_split.setSizes([520, 520])
+        lens_split.setSizes([380, 660])   # the table's four columns (two tokens, each run) before the plot's width
         lens_layout.addWidget(lens_split, 1)
         self.tabs.addTab(self.distributions, self.tr("Distributions at the step"))
         self.tabs.addTab(lens_page, self.tr("Logit lens at the step"))

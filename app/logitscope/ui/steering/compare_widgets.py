@@ -261,8 +261,8 @@ class LensTable(QTableWidget):
         self.setColumnCount(len(columns))
         self.setRowCount(len(names))
         side_names = {UNSTEERED: self.tr("unsteered"), STEERED: self.tr("steered")}
-        self.setHorizontalHeaderLabels([self.tr("{0}, {1}").format(id_label(token, vocab), side_names[side])
-                                        for side, token in columns])
+        # the token over the run, on two lines: four columns fit beside the plot at 1280x720 (one was off-screen)
+        self.setHorizontalHeaderLabels([f"{id_label(token, vocab)}\n{side_names[side]}" for side, token in columns])
         self.setVerticalHeaderLabels([self.tr("after {0}").format(n) if n != "embd" else self.tr("embedding")
                                       for n in names])
         self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
