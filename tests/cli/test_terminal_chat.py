@@ -73,6 +73,7 @@ def test_no_save_leaves_the_history_alone(isolated_home):
     proc = chat(b"Hi\n", "--no-save")
     assert proc.returncode == 0, proc.stderr
     assert "bot> " in proc.stdout and "not saved" in proc.stderr
+    assert "SmolLM2-135M-Instruct.Q4_1.gguf (" in proc.stderr   # the model named by its file, then what is inside
     with HistoryStore() as store:
         assert store.list_conversations() == []
 

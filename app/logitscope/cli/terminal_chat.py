@@ -207,8 +207,9 @@ class TerminalChat:
                 self.recorder = ChatRecorder(store, ModelIdentity.of_file(self.model_path), client.vocab(),
                                              self.system)
             saving = "saved to the history" if store else "not saved (--no-save)"
-            self.say(f"{info.card.name} ({info.card.file_type}, {info.n_ctx} tokens of context); this chat is "
-                     f"{saving}. {HELP}")
+            # the file first: two quantizations of one model have the same name inside
+            about = ", ".join(filter(None, (info.card.name, info.card.file_type, f"{info.n_ctx} tokens of context")))
+            self.say(f"{self.model_path.name} ({about}); this chat is {saving}. {HELP}")
             while not terminated() and (question := self.read_question()) is not None:
                 if question.lower() in QUIT_COMMANDS:
                     break
