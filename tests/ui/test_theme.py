@@ -58,3 +58,30 @@ def test_free_kv_cells_stand_out_from_the_dock_in_either_theme(qtbot, bare_windo
     palette = window.palette()
     back = palette.color(QPalette.ColorRole.Window)
     assert abs(free_color(palette).lightness() - back.lightness()) >= 20, (theme, free_color(palette).name(), back.name())
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_an_unchecked_box_and_radio_button_show_in_either_theme(qtbot, qapp, theme):
+    """Fusion edges a check box in the window colour darkened: on the dark palette that was the box's own fill, so
+    an unchecked box (Flash attention in the load dialog, the View menu's toggles) could not be seen."""
+    from PySide6.QtWidgets import QCheckBox, QRadioButton, QStyle, QStyleOptionButton
+
+    from logitscope.ui.window.theme import apply_theme
+
+    apply_theme(qapp, theme)
+    try:
+        for button, element in ((QCheckBox("Flash attention"), QStyle.SubElement.SE_CheckBoxIndicator),
+                                (QRadioButton("One"), QStyle.SubElement.SE_RadioButtonIndicator)):
+            qtbot.addWidget(button)
+            button.show()
+            option = QStyleOptionButton()
+            button.initStyleOption(option)
+            box = button.style().subElementRect(element, option, button)
+            image = button.grab().toImage()
+            ratio = image.width() / button.width()   # device pixels
+            background = image.pixelColor(image.width() - 2, image.height() // 2).lightness()
+            edge = [image.pixelColor(round((box.left() + dx) * ratio), round((box.top() + k) * ratio)).lightness()
+                    for k in range(3, box.height() - 3) for dx in (0, 1, 2)]   # its left edge, where it is drawn
+            assert max(abs(v - background) for v in edge) >= 40, (theme, edge, background)
+    finally:
+        apply_theme(qapp, "light")

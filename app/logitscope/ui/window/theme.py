@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOption, QWidget
 
 ColorRole, ColorGroup = QPalette.ColorRole, QPalette.ColorGroup
 
@@ -60,9 +60,39 @@ def dark_palette() -> QPalette:
     return p
 
 
+INDICATOR_EDGE = QColor(128, 130, 136)   # a check box's or radio button's edge on a dark palette
+_INDICATORS = (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorRadioButton)
+
+
+class FusionStyle(QProxyStyle):
+    """Fusion, with check boxes and radio buttons that show on a dark palette. Fusion draws their edge in the
+    window colour darkened, which on a dark window is the field's own colour: an unchecked box (Flash attention in
+    the load dialog, the View menu's toggles) was invisible."""
+
+    def __init__(self) -> None:
+        super().__init__("Fusion")
+
+    def drawPrimitive(self, element: QStyle.PrimitiveElement, option: QStyleOption, painter: QPainter,  # noqa: N802
+                      widget: QWidget | None = None) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        if element not in _INDICATORS or option.palette.color(ColorRole.Window).lightness() >= 128:
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(INDICATOR_EDGE)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        edge = option.rect.adjusted(1, 1, -1, -1).toRectF().adjusted(0.5, 0.5, -0.5, -0.5)
+        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+            painter.drawEllipse(edge)
+        else:
+            painter.drawRoundedRect(edge, 1.0, 1.0)
+        painter.restore()
+
+
 def apply_theme(app: QApplication, theme: str = "system") -> bool:
     """Fusion style with a light or dark palette, for new and already open widgets; returns whether dark."""
-    app.setStyle("Fusion")
+    if not isinstance(app.style(), FusionStyle):
+        app.setStyle(FusionStyle())
     dark = system_is_dark() if theme == "system" else theme == "dark"
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
     app.setStyleSheet(STYLE)
