@@ -401,3 +401,16 @@ def test_sentences_are_joined_as_each_language_writes_them():
     assert sentences("Done in 2 s.", "Throughput grew.") == "Done in 2 s. Throughput grew."
     assert sentences("用时 2 秒。", "吞吐量仍在增长。") == "用时 2 秒。吞吐量仍在增长。"   # no space after "。"
     assert sentences("", "Alone.") == "Alone." and sentences("A:", "") == "A:"
+
+
+def test_qts_own_file_dialog_reads_in_chinese(qtbot, chinese):
+    """Qt's Chinese catalogue has "Look in:" where Qt 6 asks for "&Look in:": the dialog said it in English."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QFileDialog
+
+    dialog = QFileDialog(None, "", str(ROOT), "JSON (*.json)")
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    qtbot.addWidget(dialog)
+    labels = [dialog.labelText(label) for label in QFileDialog.DialogLabel]
+    assert all(CJK.search(text) and not ENGLISH.search(text) for text in labels), labels
+    assert QCoreApplication.translate("QFileDialog", "Detail View") == "详情视图"   # the rest still Qt's own

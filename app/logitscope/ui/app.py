@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QApplication
 from logitscope.base.paths import resources_dir
 from logitscope.protocol.api import LoadSettings
 from logitscope.ui.common.gui_collector import collect_on_gui_thread
+from logitscope.ui.common.qt_text_gaps import ZH_CN as QT_GAPS_ZH_CN
+from logitscope.ui.common.qt_text_gaps import QtTextGaps
 from logitscope.ui.window.theme import apply_theme  # noqa: F401  (also imported from here by the entry points)
 
 if TYPE_CHECKING:
@@ -50,7 +52,9 @@ def install_translator(app: QApplication, language: str) -> str:
     qt = QTranslator(app)  # Qt's own strings: standard buttons, file dialogs
     if qt.load("qtbase_zh_CN", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)
-    app._translators = [ours, qt]  # type: ignore[attr-defined]  # keep them alive
+    gaps = QtTextGaps(QT_GAPS_ZH_CN, app)   # what that catalogue lacks for this Qt
+    app.installTranslator(gaps)
+    app._translators = [ours, qt, gaps]  # type: ignore[attr-defined]  # keep them alive
     return "zh_CN"
 
 
