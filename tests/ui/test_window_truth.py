@@ -141,3 +141,14 @@ def test_the_waterfalls_counts_are_shortened_only_where_they_would_touch(qtbot, 
     assert not panel._compact
     ticks = [label for _value, label in panel.mass.getAxis("left")._tickLevels[0]]
     assert ticks == ["0", "0.5", "1"]   # three: five overlapped in the low plot at 720 px
+
+
+def test_copy_last_answer_is_offered_only_when_there_is_one(qtbot, scripted_window):
+    w = scripted_window
+    copy = w.window_actions.copy
+    w.new_chat()
+    assert not copy.isEnabled()   # nothing asked yet
+    ask(qtbot, w, "Say hi.", max_tokens=5)
+    assert copy.isEnabled()
+    w.new_chat()
+    assert not copy.isEnabled()

@@ -386,6 +386,7 @@ class MainWindow(QMainWindow):
         self.window_actions.stop.setEnabled(busy)
         for action in (self.window_actions.regenerate, self.window_actions.regenerate_many, self.window_actions.edit):
             action.setEnabled(has_model and not busy and bool(self.current.turns))
+        self.window_actions.copy.setEnabled(bool(self.current.turns) and self.current.turns[-1].answer is not None)
         self.model_box.reload_button.setEnabled(not busy)
 
     def closeEvent(self, event: QCloseEvent) -> None:
