@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QPushButton,
     QVBoxLayout,
@@ -55,8 +56,12 @@ class SettingsDialog(QDialog):
         self.preset.setCurrentIndex(max(0, self.preset.findData(app.sampler_preset)))
         form.addRow(self.tr("Default sampler preset"), self.preset)
         folder_row = QHBoxLayout()
-        self.data_folder = QLabel(str(data_dir()))
-        self.data_folder.setWordWrap(True)
+        # a field, not a wrapped label: a form row gave the label's second line half its height (a path's "_" and
+        # "g" cut off); here the whole path scrolls, and can be selected and copied
+        self.data_folder = QLineEdit(str(data_dir()))
+        self.data_folder.setReadOnly(True)
+        self.data_folder.setCursorPosition(0)
+        self.data_folder.setToolTip(str(data_dir()))
         open_folder = QPushButton(self.tr("Open"))
         open_folder.clicked.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(data_dir()))))
         folder_row.addWidget(self.data_folder, 1)
