@@ -210,7 +210,7 @@ def test_lower_layer_messages_are_literal_templates():
     import ast
 
     files = i18n.lower_layer_sources()
-    makers = i18n._error_classes(files) | {"Message"}
+    makers = i18n._error_classes(files) | {"Message", "fail"}   # fail: gguf/header.py's reader, its "what" part
     built: list[str] = []
     for path in files:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -17,6 +17,7 @@ from typing import Any
 from gguf import GGML_QUANT_SIZES, GGMLQuantizationType, GGUFValueType
 
 from logitscope.base.errors import ModelFileError
+from logitscope.base.messages import Message
 
 GGUF_MAGIC = b"GGUF"
 
@@ -79,6 +80,7 @@ class _Cursor:
         self.buf, self.pos, self.size, self.path = buf, 0, len(buf), path
 
     def fail(self, what: str) -> ModelFileError:
+        """`what`: a literal, or a Message (translated in the window as the error around it is)."""
         return ModelFileError("{path_name} is not a valid GGUF file: {what} (at byte {pos})", path_name=self.path.name, what=what, pos=self.pos)
 
     def take(self, fmt: str) -> Any:
@@ -92,7 +94,7 @@ class _Cursor:
     def raw_string(self) -> bytes:
         length = self.take("<Q")
         if length > MAX_STRING or self.pos + length > self.size:
-            raise self.fail(f"a string claims {length} bytes")
+            raise self.fail(Message("a string claims {length} bytes", length=length))
         raw = bytes(self.buf[self.pos:self.pos + length])
         self.pos += length
         return raw
@@ -110,7 +112,7 @@ class _Cursor:
             pos += 8 + length
             if length > MAX_STRING or pos > size:
                 self.pos = pos
-                raise self.fail(f"a string in an array claims {length} bytes")
+                raise self.fail(Message("a string in an array claims {length} bytes", length=length))
         self.pos = pos
 
     def value_type(self) -> GGUFValueType:
@@ -118,7 +120,7 @@ class _Cursor:
         try:
             return GGUFValueType(raw)
         except ValueError:
-            raise self.fail(f"unknown metadata value type {raw}") from None
+            raise self.fail(Message("unknown metadata value type {raw}", raw=raw)) from None
 
 
 def read_header(path: str | Path) -> GGUFHeader:
@@ -146,19 +148,19 @@ def _parse(cur: _Cursor, size: int) -> GGUFHeader:
     cur.pos = 4
     version = cur.take("<I")
     if version not in (2, 3):
-        raise cur.fail(f"unsupported GGUF version {version} (expected 2 or 3)")
+        raise cur.fail(Message("unsupported GGUF version {version} (expected 2 or 3)", version=version))
     n_tensors, n_kv = cur.take("<Q"), cur.take("<Q")
     if n_kv > MAX_KV:
-        raise cur.fail(f"absurd metadata count {n_kv}")
+        raise cur.fail(Message("absurd metadata count {n_kv}", n_kv=n_kv))
     if n_tensors > MAX_TENSORS:
-        raise cur.fail(f"absurd tensor count {n_tensors}")
+        raise cur.fail(Message("absurd tensor count {n_tensors}", n_tensors=n_tensors))
     metadata: dict[str, Any] = {}
     array_lengths: dict[str, int] = {}
     value_types: dict[str, GGUFValueType] = {}
     for _ in range(n_kv):
         key = cur.string()
         if not key or key in metadata:  # gguf.c refuses both: which of two values would count?
-            raise cur.fail(f"metadata key {key!r} is empty or appears twice")
+            raise cur.fail(Message("metadata key {key!r} is empty or appears twice", key=key))
         vtype = value_types[key] = cur.value_type()
         if vtype == GGUFValueType.ARRAY:
             item_type, count = cur.value_type(), cur.take("<Q")
@@ -172,7 +174,7 @@ def _parse(cur: _Cursor, size: int) -> GGUFHeader:
     for _ in range(n_tensors):
         tensor = _read_tensor(cur)
         if tensor.name in names:
-            raise cur.fail(f"tensor {tensor.name!r} appears twice")
+            raise cur.fail(Message("tensor {name!r} appears twice", name=tensor.name))
         names.add(tensor.name)
         tensors.append(tensor)
     data_start = -(-cur.pos // alignment) * alignment if tensors else cur.pos
@@ -185,7 +187,7 @@ def _alignment(cur: _Cursor, metadata: dict[str, Any], value_types: dict[str, GG
         return DEFAULT_ALIGNMENT
     value = metadata["general.alignment"]
     if value_types["general.alignment"] != GGUFValueType.UINT32 or value <= 0 or value & (value - 1):
-        raise cur.fail(f"general.alignment {value!r} is not a power of 2 stored as uint32")
+        raise cur.fail(Message("general.alignment {value!r} is not a power of 2 stored as uint32", value=value))
     return int(value)
 
 
@@ -195,14 +197,14 @@ def _read_array(cur: _Cursor, item_type: GGUFValueType, count: int) -> list[Any]
     if item_type == GGUFValueType.STRING:
         if count > ARRAY_PREVIEW:
             if count > cur.size // 8:
-                raise cur.fail(f"a string array claims {count} items")
+                raise cur.fail(Message("a string array claims {count} items", count=count))
             cur.skip_strings(count)
             return None
         return [cur.string() for _ in range(count)]
     fmt = _SCALARS[item_type]
     width = struct.calcsize(fmt)
     if count * width > cur.size - cur.pos:
-        raise cur.fail(f"an array claims {count} items, more than the file holds")
+        raise cur.fail(Message("an array claims {count} items, more than the file holds", count=count))
     if count > ARRAY_PREVIEW:
         cur.pos += count * width
         return None
@@ -213,10 +215,10 @@ def _read_tensor(cur: _Cursor) -> TensorInfo:
     raw_name = cur.raw_string()
     name = raw_name.decode("utf-8", errors="replace")
     if len(raw_name) >= GGML_MAX_NAME:
-        raise cur.fail(f"tensor name {name[:80]!r} is longer than {GGML_MAX_NAME - 1} bytes")
+        raise cur.fail(Message("tensor name {name!r} is longer than {most} bytes", name=name[:80], most=GGML_MAX_NAME - 1))
     n_dims = cur.take("<I")
     if not 1 <= n_dims <= MAX_DIMS:
-        raise cur.fail(f"tensor {name!r} has {n_dims} dimensions")
+        raise cur.fail(Message("tensor {name!r} has {n_dims} dimensions", name=name, n_dims=n_dims))
     shape = tuple(cur.take("<Q") for _ in range(n_dims))
     raw_type = cur.take("<I")
     offset = cur.take("<Q")  # checked against the file and the other tensors in gguf/check.py
@@ -224,18 +226,18 @@ def _read_tensor(cur: _Cursor) -> TensorInfo:
         qtype = GGMLQuantizationType(raw_type)
         block, type_size = GGML_QUANT_SIZES[qtype]
     except (ValueError, KeyError):
-        raise cur.fail(f"tensor {name!r} has unknown type {raw_type}") from None
+        raise cur.fail(Message("tensor {name!r} has unknown type {raw_type}", name=name, raw_type=raw_type)) from None
     n_elements = 1
     for dim in shape:
         if dim == 0 or dim > 1 << 40:
-            raise cur.fail(f"tensor {name!r} has an absurd dimension {dim}")
+            raise cur.fail(Message("tensor {name!r} has an absurd dimension {dim}", name=name, dim=dim))
         n_elements *= dim
     if n_elements > 1 << 44:
-        raise cur.fail(f"tensor {name!r} claims {n_elements} elements")
+        raise cur.fail(Message("tensor {name!r} claims {n_elements} elements", name=name, n_elements=n_elements))
     if shape[0] % block:
-        raise cur.fail(f"tensor {name!r} has rows of {shape[0]} values, not a multiple of {qtype.name}'s "
-                       f"block of {block}")
+        raise cur.fail(Message("tensor {name!r} has rows of {n} values, not a multiple of {qtype}'s block of {block}",
+                               name=name, n=shape[0], qtype=qtype.name, block=block))
     n_bytes = n_elements // block * type_size
     if n_bytes > cur.size:
-        raise cur.fail(f"tensor {name!r} needs {n_bytes} bytes, more than the whole file")
+        raise cur.fail(Message("tensor {name!r} needs {n_bytes} bytes, more than the whole file", name=name, n_bytes=n_bytes))
     return TensorInfo(name, shape, qtype.name, n_elements, n_bytes, offset)
