@@ -3271,318 +3271,323 @@
 <context>
     <name>ModelsWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="71"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="73"/>
         <source>Models</source>
         <translation>模型库</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="85"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="87"/>
         <source>On this computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="86"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="88"/>
         <source>Hugging Face</source>
         <translation>Hugging Face</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="237"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="225"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="252"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="236"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="225"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="251"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="97"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="236"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="251"/>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="98"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="100"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="98"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="100"/>
         <source>Chat template</source>
         <translation>聊天模板</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="98"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="100"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="225"/>
         <source>Fits this machine?</source>
         <translation>本机可运行？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="101"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="103"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="106"/>
         <source>Load</source>
         <translation>加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="104"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="107"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="105"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="108"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="116"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="119"/>
         <source>Looking for models…</source>
         <translation>正在查找模型…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="128"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="135"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="128"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="135"/>
         <source>not usable</source>
         <translation>不可用</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="140"/>
+        <source>cannot load</source>
+        <translation>无法加载</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="149"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="140"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="149"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="146"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="155"/>
         <source>{0} model file(s) found, {1} usable.</source>
         <translation>找到 {0} 个模型文件，其中 {1} 个可用。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="150"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="165"/>
         <source>Logitscope</source>
         <translation>Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="150"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="165"/>
         <source>your folder</source>
         <translation>你的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="150"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="165"/>
         <source>LM Studio</source>
         <translation>LM Studio</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="151"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="166"/>
         <source>Hugging Face cache</source>
         <translation>Hugging Face 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="151"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="166"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="154"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="169"/>
         <source>fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="154"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="169"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="154"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="169"/>
         <source>does not fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="155"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="170"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="166"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="181"/>
         <source>{0} cannot be loaded: {1}</source>
         <translation>无法加载 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="175"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="190"/>
         <source>{0} belongs to {1}; Logitscope only removes files in its own models folder.</source>
         <translation>{0} 属于 {1}；Logitscope 只删除自己模型文件夹中的文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="178"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="193"/>
         <source>Remove model</source>
         <translation>移除模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="179"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="194"/>
         <source>Delete {0} ({1}) from disk?</source>
         <translation>要从磁盘删除 {0}（{1}）吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="192"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="207"/>
         <source>Search GGUF models, e.g. qwen2.5 instruct</source>
         <translation>搜索 GGUF 模型，例如 qwen2.5 instruct</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="195"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
         <source>most downloaded</source>
         <translation>下载最多</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="195"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
         <source>most liked</source>
         <translation>点赞最多</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="196"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="211"/>
         <source>most recent</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="198"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="213"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="200"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="215"/>
         <source>Access token…</source>
         <translation>访问令牌…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="236"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="251"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="246"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="261"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="246"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="261"/>
         <source>Downloads</source>
         <translation>下载量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="246"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="261"/>
         <source>Likes</source>
         <translation>点赞数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="246"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="261"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="225"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="216"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="218"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="233"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="254"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="269"/>
         <source>Searching the Hub for “{0}”…</source>
         <translation>正在 Hugging Face 上搜索“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="267"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="282"/>
         <source>{0} repositories.</source>
         <translation>{0} 个仓库。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="275"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="290"/>
         <source>Listing {0}…</source>
         <translation>正在列出 {0} 中的文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="291"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="306"/>
         <source>Listing files…</source>
         <translation>正在列出文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="308"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="323"/>
         <source> ({0} parts)</source>
         <translation>（{0} 个分片）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="313"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="329"/>
         <source>{0}: {1} GGUF model(s).</source>
         <translation>{0}：{1} 个 GGUF 模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="326"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="342"/>
         <source>Downloading {0}…</source>
         <translation>正在下载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="334"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="350"/>
         <source>, {0:.0f} s left</source>
         <translation>，剩余 {0:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="335"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="351"/>
         <source>{0} of {1}, {2}/s{3}</source>
         <translation>{0} / {1}，{2}/s{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="346"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="362"/>
         <source>{0} is ready ({1}, SHA-256 verified).</source>
         <translation>{0} 已就绪（{1}，SHA-256 已校验）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="354"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="370"/>
         <source>Download again to resume where it stopped.</source>
         <translation>再次下载即可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="358"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="374"/>
         <source>Hugging Face access token</source>
         <translation>Hugging Face 访问令牌</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="359"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="375"/>
         <source>For gated or private repositories (empty to remove):</source>
         <translation>用于受限或私有仓库（留空则移除）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="365"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="381"/>
         <source>Token saved.</source>
         <translation>令牌已保存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="368"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="384"/>
         <source>Token removed.</source>
         <translation>令牌已移除。</translation>
     </message>

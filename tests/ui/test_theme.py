@@ -85,3 +85,30 @@ def test_an_unchecked_box_and_radio_button_show_in_either_theme(qtbot, qapp, the
             assert max(abs(v - background) for v in edge) >= 40, (theme, edge, background)
     finally:
         apply_theme(qapp, "light")
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_models_pages_verdicts_read_in_either_theme(qtbot, qapp, isolated_home, theme):
+    """'Fits' and 'does not fit' are coloured words: at least 4.5:1 against the table in either theme (the light
+    theme's green read at ~3:1 on the dark one)."""
+    from PySide6.QtGui import QColor
+
+    from logitscope.ui.models.models_window import ModelsWindow
+    from logitscope.ui.window.theme import apply_theme
+
+    def luminance(color: QColor) -> float:
+        def channel(c: float) -> float:
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+        return 0.2126 * channel(color.redF()) + 0.7152 * channel(color.greenF()) + 0.0722 * channel(color.blueF())
+
+    apply_theme(qapp, theme)
+    try:
+        window = ModelsWindow(())
+        qtbot.addWidget(window)
+        base = luminance(window.local_table.palette().color(QPalette.ColorRole.Base))
+        for verdict in ("fits", "tight", "does not fit"):
+            text = luminance(QColor(window.verdict_color(verdict)))
+            contrast = (max(text, base) + 0.05) / (min(text, base) + 0.05)
+            assert contrast >= 4.5 if verdict != "tight" else contrast >= 3.0, (theme, verdict, contrast)
+    finally:
+        apply_theme(qapp, "light")

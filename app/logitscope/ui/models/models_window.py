@@ -7,7 +7,7 @@ import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -39,6 +39,8 @@ from logitscope.ui.common.background import Background
 from logitscope.ui.common.messages import translate_message, translate_sentence
 
 VERDICT_COLORS = {"fits": "#2e7d32", "tight": "#b26a00", "does not fit": "#c62828", "unknown": "#666666"}
+# the same on a dark palette, where those read at ~3:1
+VERDICT_COLORS_DARK = {"fits": "#66bb6a", "tight": "#ffa726", "does not fit": "#ef5350", "unknown": "#9e9e9e"}
 
 
 def _table(headers: list[str]) -> QTableWidget:
@@ -98,6 +100,7 @@ class ModelsWindow(QDialog):
                                    self.tr("Context"), self.tr("Chat template"), self.tr("Fits this machine?"),
                                    self.tr("Where")])
         self.local_table.itemDoubleClicked.connect(lambda _item: self.load_selected())
+        self.local_table.itemSelectionChanged.connect(self._local_selected)
         layout.addWidget(self.local_table, 1)
         buttons = QHBoxLayout()
         self.load_button = QPushButton(self.tr("Load"))
@@ -117,6 +120,10 @@ class ModelsWindow(QDialog):
         roots = default_roots(self.models_folders)
         self.background.run(lambda: list_local_models(roots), self._show_local, self._failed)
 
+    def verdict_color(self, verdict: str) -> str:
+        colors = VERDICT_COLORS_DARK if self.palette().color(QPalette.ColorRole.Window).lightness() < 128 else VERDICT_COLORS
+        return colors.get(verdict, colors["unknown"])
+
     def _show_local(self, models: list[LocalModel]) -> None:
         self.local = models
         table = self.local_table
@@ -127,8 +134,10 @@ class ModelsWindow(QDialog):
             if m.card is None:
                 label = self.tr("damaged") if m.damaged else self.tr("not usable")
                 error = translate_sentence(m.error or "")
-                table.setItem(row, 1, _cell(label, error, VERDICT_COLORS["does not fit"]))
-                table.setItem(row, 6, _cell(error, error))
+                table.setItem(row, 1, _cell(label, error, self.verdict_color("does not fit")))
+                # the reason in the tooltip and, for the selected row, below the table: in the cell it widened the
+                # column until "Where" was off-screen
+                table.setItem(row, 6, _cell(self.tr("cannot load"), error, self.verdict_color("does not fit")))
                 for col in (2, 3, 4, 5):
                     table.setItem(row, col, _cell("–"))
             else:
@@ -140,10 +149,16 @@ class ModelsWindow(QDialog):
                 table.setItem(row, 5, _cell(self.tr("yes") if c.has_chat_template else self.tr("no")))
                 fit = m.fit
                 table.setItem(row, 6, _cell(self.verdict_label(fit.verdict) if fit else "?", translate_sentence(fit.summary) if fit else "",
-                                            VERDICT_COLORS.get(fit.verdict if fit else "unknown")))
+                                            self.verdict_color(fit.verdict if fit else "unknown")))
             table.setItem(row, 7, _cell(self.source_label(m.source), where))
         usable = sum(m.card is not None for m in models)
         self.status.setText(self.tr("{0} model file(s) found, {1} usable.").format(len(models), usable))
+
+    def _local_selected(self) -> None:
+        """A model that cannot load says why below the table when selected."""
+        rows = {index.row() for index in self.local_table.selectedIndexes()}
+        if len(rows) == 1 and (row := rows.pop()) < len(self.local) and self.local[row].card is None:
+            self.status.setText(translate_sentence(self.local[row].error or ""))
 
     def source_label(self, source: str) -> str:
         """Where the file was found (library/discovery.py's SOURCES), in words."""
@@ -309,7 +324,8 @@ class ModelsWindow(QDialog):
             table.setItem(row, 0, _cell(name, "\n".join(m.parts)))
             table.setItem(row, 1, _cell(m.quant))
             table.setItem(row, 2, _cell(format_bytes(m.size_bytes)))
-            table.setItem(row, 3, _cell(self.verdict_label(m.fit.verdict), translate_sentence(m.fit.summary), VERDICT_COLORS.get(m.fit.verdict)))
+            table.setItem(row, 3, _cell(self.verdict_label(m.fit.verdict), translate_sentence(m.fit.summary),
+                                        self.verdict_color(m.fit.verdict)))
         self.status.setText(self.tr("{0}: {1} GGUF model(s).").format(listing.repo_id, len(self.remote)))  # type: ignore[attr-defined]
 
     def download_selected(self, row: int | None = None) -> None:
