@@ -225,7 +225,9 @@ class ModelsWindow(QDialog):
         self.file_table = _table([self.tr("File"), self.tr("Quantization"), self.tr("Size"), self.tr("Fits this machine?")])
         split.addWidget(self.repo_table)
         split.addWidget(self.file_table)
-        split.setSizes([380, 560])
+        # the repositories' four columns whole (their size and quantization were behind a scroll bar); a
+        # repository's files need less: a name, three short columns
+        split.setSizes([600, 380])
         layout.addWidget(split, 1)
         actions = QHBoxLayout()
         self.download_button = QPushButton(self.tr("Download"))
