@@ -3293,20 +3293,20 @@
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="225"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="252"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="254"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="225"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="251"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="253"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="251"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="253"/>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
@@ -3477,27 +3477,27 @@
         <translation>访问令牌…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="251"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="253"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="261"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="263"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="261"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="263"/>
         <source>Downloads</source>
         <translation>下载量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="261"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="263"/>
         <source>Likes</source>
         <translation>点赞数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="261"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="263"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
@@ -3507,87 +3507,87 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="231"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="233"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="233"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="235"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="269"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="271"/>
         <source>Searching the Hub for “{0}”…</source>
         <translation>正在 Hugging Face 上搜索“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="282"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="284"/>
         <source>{0} repositories.</source>
         <translation>{0} 个仓库。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="290"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="292"/>
         <source>Listing {0}…</source>
         <translation>正在列出 {0} 中的文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="306"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="308"/>
         <source>Listing files…</source>
         <translation>正在列出文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="323"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="325"/>
         <source> ({0} parts)</source>
         <translation>（{0} 个分片）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="329"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="331"/>
         <source>{0}: {1} GGUF model(s).</source>
         <translation>{0}：{1} 个 GGUF 模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="342"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="344"/>
         <source>Downloading {0}…</source>
         <translation>正在下载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="350"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="352"/>
         <source>, {0:.0f} s left</source>
         <translation>，剩余 {0:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="351"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="353"/>
         <source>{0} of {1}, {2}/s{3}</source>
         <translation>{0} / {1}，{2}/s{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="362"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="364"/>
         <source>{0} is ready ({1}, SHA-256 verified).</source>
         <translation>{0} 已就绪（{1}，SHA-256 已校验）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="370"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="372"/>
         <source>Download again to resume where it stopped.</source>
         <translation>再次下载即可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="374"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="376"/>
         <source>Hugging Face access token</source>
         <translation>Hugging Face 访问令牌</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="375"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="377"/>
         <source>For gated or private repositories (empty to remove):</source>
         <translation>用于受限或私有仓库（留空则移除）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="381"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="383"/>
         <source>Token saved.</source>
         <translation>令牌已保存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="384"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="386"/>
         <source>Token removed.</source>
         <translation>令牌已移除。</translation>
     </message>
@@ -5541,38 +5541,43 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>预设的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="49"/>
+        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="47"/>
+        <source>No presets of your own yet. To make one, write a system prompt above a chat and press “Save as preset…”.</source>
+        <translation>还没有你自己的预设。要创建一个，请在对话上方写好系统提示词，然后点击“另存为预设…”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="52"/>
         <source>&amp;Rename…</source>
         <translation>重命名(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="50"/>
+        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="53"/>
         <source>Give the selected preset another name (F2)</source>
         <translation>为所选预设改名（F2）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="51"/>
+        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="54"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="52"/>
+        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="55"/>
         <source>Delete the selected preset (Del); chats that use its text keep it</source>
         <translation>删除所选预设（Del）；使用其文本的对话会保留该文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="74"/>
+        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="77"/>
         <source>Rename preset</source>
         <translation>重命名预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="74"/>
+        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="77"/>
         <source>New name:</source>
         <translation>新名称：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="80"/>
-        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="91"/>
+        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="83"/>
+        <location filename="../../app/logitscope/ui/dialogs/system_presets.py" line="94"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>

@@ -161,6 +161,7 @@ def test_presets_are_saved_renamed_and_deleted_from_the_bar(qtbot, scripted_wind
     dialog.delete()
     bar.manage(dialog)
     assert store.user_system_prompts() == {} and bar.presets.currentData() == CUSTOM   # the chat keeps the text
+    assert dialog.names.count() == 0 and "Save as preset" in dialog.text.placeholderText()   # how to make one
     assert bar.prompt() == "Talk like a pirate."
     assert bar.ask_save(ask=lambda *_args, **_kwargs: ("Concise", True)) is None   # a built-in name: refused
     assert "built-in" in w.last_error[1]

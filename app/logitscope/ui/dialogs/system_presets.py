@@ -43,6 +43,9 @@ class SystemPresetsDialog(QDialog):
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setToolTip(self.tr("The preset's text"))
+        # what an empty list means, where the list would be
+        self.text.setPlaceholderText(self.tr("No presets of your own yet. To make one, write a system prompt above "
+                                             "a chat and press “Save as preset…”."))
         row.addWidget(self.text, 2)
         layout.addLayout(row, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
