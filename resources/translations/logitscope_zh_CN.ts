@@ -6025,28 +6025,27 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>TwoDistributions</name>
     <message>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="61"/>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="80"/>
-        <source>Click a token to see its distribution.</source>
-        <translation>点击一个词元以查看它的分布。</translation>
+        <location filename="../../app/logitscope/ui/compare/inspector.py" line="82"/>
+        <source>Click a token of this answer to see its distribution.</source>
+        <translation>点击此回答中的一个词元以查看它的分布。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="88"/>
+        <location filename="../../app/logitscope/ui/compare/inspector.py" line="90"/>
         <source>Token {0} “{1}”: p {2}</source>
         <translation>词元 {0}“{1}”：p {2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="97"/>
+        <location filename="../../app/logitscope/ui/compare/inspector.py" line="99"/>
         <source>B&apos;s distribution here comes with “B reads A&apos;s tokens”.</source>
         <translation>B 在此处的分布来自“B 读取 A 的词元”。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="101"/>
+        <location filename="../../app/logitscope/ui/compare/inspector.py" line="103"/>
         <source>under B: p {0} · KL {1:.4f} nats · Δp {2:+.3f}</source>
         <translation>在 B 下：p {0} · KL {1:.4f} 纳特 · Δp {2:+.3f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/inspector.py" line="106"/>
+        <location filename="../../app/logitscope/ui/compare/inspector.py" line="108"/>
         <source>B&apos;s top-1 differs from A&apos;s here.</source>
         <translation>B 在此处的首选与 A 不同。</translation>
     </message>

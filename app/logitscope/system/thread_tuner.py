@@ -6,8 +6,8 @@ ggml's threads wait for the one that lost its core at every operation, and fewer
 probes a neighbouring count now and then (and at once when the tokens slow down), for a few tokens; it moves only
 when the probe is faster by MARGIN, and probes less often each time a probe finds nothing better. Where the other
 processes' load is known (system/cpu_load.py), a regular probe of one thread fewer waits while they leave every
-CPU free, and one of one thread more while they leave none, so a quiet machine loses nothing to it. No clock of its own: the caller reports each token's time (a scripted clock in
-the tests)."""
+CPU free, and one of one thread more while they leave none, so a quiet machine loses nothing to it. No clock of
+its own: the caller reports each token's time (a scripted clock in the tests)."""
 
 from __future__ import annotations
 

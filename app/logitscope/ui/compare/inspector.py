@@ -58,7 +58,7 @@ class TwoDistributions(QWidget):
         super().__init__(parent)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
-        self.caption = QLabel(self.tr("Click a token to see its distribution."))
+        self.caption = QLabel()
         self.caption.setWordWrap(True)
         grid.addWidget(self.caption, 0, 0, 1, 2)
         self.left_title, self.left = QLabel(left_title), _Table()
@@ -75,9 +75,11 @@ class TwoDistributions(QWidget):
             self.right_title, self.right = QLabel(right_title), _Table()
             grid.addWidget(self.right_title, 1, 1)
             grid.addWidget(self.right, 2, 1)
+        self.clear_token()
 
     def clear_token(self) -> None:
-        self.caption.setText(self.tr("Click a token to see its distribution."))
+        # which answer: B's own trace stays empty while a token of A's is selected
+        self.caption.setText(self.tr("Click a token of this answer to see its distribution."))
         self.left.setRowCount(0)
         if self.right is not None:
             self.right.setRowCount(0)
