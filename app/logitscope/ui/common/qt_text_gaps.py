@@ -4,7 +4,7 @@ Chinese file dialog said both in English. A translator that answers those and no
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTranslator
+from PySide6.QtCore import QObject, QTranslator
 
 ZH_CN = {
     ("QFileDialog", "&Look in:"): "查找范围(&L)：",
@@ -13,8 +13,8 @@ ZH_CN = {
 
 
 class QtTextGaps(QTranslator):
-    def __init__(self, texts: dict[tuple[str, str], str], parent: object = None) -> None:
-        super().__init__(parent)  # type: ignore[arg-type]
+    def __init__(self, texts: dict[tuple[str, str], str], parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self.texts = texts
 
     def translate(self, context: str, source: str, disambiguation: str | None = None,

@@ -7,7 +7,7 @@ import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -37,6 +37,7 @@ from logitscope.library.hub_token import clear_token, get_token, set_token
 from logitscope.library.recommended import RecommendedModel, load_recommended
 from logitscope.ui.common.background import Background
 from logitscope.ui.common.messages import translate_message, translate_sentence
+from logitscope.ui.window.theme import is_dark
 
 VERDICT_COLORS = {"fits": "#2e7d32", "tight": "#b26a00", "does not fit": "#c62828", "unknown": "#666666"}
 # the same on a dark palette, where those read at ~3:1
@@ -121,7 +122,7 @@ class ModelsWindow(QDialog):
         self.background.run(lambda: list_local_models(roots), self._show_local, self._failed)
 
     def verdict_color(self, verdict: str) -> str:
-        colors = VERDICT_COLORS_DARK if self.palette().color(QPalette.ColorRole.Window).lightness() < 128 else VERDICT_COLORS
+        colors = VERDICT_COLORS_DARK if is_dark(self.palette()) else VERDICT_COLORS
         return colors.get(verdict, colors["unknown"])
 
     def _show_local(self, models: list[LocalModel]) -> None:

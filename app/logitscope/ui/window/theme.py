@@ -31,8 +31,12 @@ def system_is_dark() -> bool:
         return True
     if scheme == Qt.ColorScheme.Light:
         return False
-    window = QGuiApplication.palette().color(ColorRole.Window)
-    return window.lightness() < 128
+    return is_dark(QGuiApplication.palette())
+
+
+def is_dark(palette: QPalette) -> bool:
+    """Whether `palette` draws light on dark (its window colour below half lightness)."""
+    return palette.color(ColorRole.Window).lightness() < 128
 
 
 def dark_palette() -> QPalette:
@@ -75,7 +79,7 @@ class FusionStyle(QProxyStyle):
     def drawPrimitive(self, element: QStyle.PrimitiveElement, option: QStyleOption, painter: QPainter,  # noqa: N802
                       widget: QWidget | None = None) -> None:
         super().drawPrimitive(element, option, painter, widget)
-        if element not in _INDICATORS or option.palette.color(ColorRole.Window).lightness() >= 128:
+        if element not in _INDICATORS or not is_dark(option.palette):
             return
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
