@@ -144,3 +144,31 @@ def test_an_unsent_message_stays_with_its_conversation(qtbot, scripted_window, t
     sidebar.conversation_list.setCurrentRow(sidebar.conversations.index(first))
     sidebar.conversation_list.setCurrentRow(sidebar.conversations.index(second))
     assert prompt.toPlainText() == ""
+
+
+def test_switching_chats_while_a_message_is_counted_sends_it_nowhere_and_keeps_it(qtbot, scripted_window, tmp_path):
+    """The engine counts a message with files before it is sent (~0.1 s): a chat switched to meanwhile does not
+    receive it; it stays, typed and attached, as the unsent message of the chat it was written in."""
+    window, engine = scripted_window, scripted_window.bridge.local
+    session, sidebar, prompt = window.session, window.sidebar, window.prompt
+    with qtbot.waitSignal(session.answerEnded, timeout=10_000):
+        assert session.send("Hello")   # (a new chat is another one only after a first turn)
+    first, asked = session.current, len(engine.requests)
+    path = tmp_path / "notes.md"
+    path.write_text(NOTES)
+    window.attachments.choose([str(path)])
+    prompt.setPlainText("Summarise these notes")
+    window.send("Summarise these notes")
+    assert window.attachments.checking   # the count is on its way (delivered through the event loop)
+    window.new_chat()
+    second = session.current
+    assert second is not first
+    qtbot.wait(500)   # the count comes back meanwhile
+    assert len(engine.requests) == asked and second.turns == [] and len(first.turns) == 1
+    assert prompt.toPlainText() == "" and window.attachments.pending == [] and not window.attachments.strip.chips
+    sidebar.conversation_list.setCurrentRow(sidebar.conversations.index(first))
+    assert prompt.toPlainText() == "Summarise these notes"
+    assert [a.name for a in window.attachments.pending] == ["notes.md"]
+    with qtbot.waitSignal(window.bridge.generationFinished, timeout=10_000):
+        window.send_button.click()   # sent where it was written, with its file
+    assert session.current is first and len(first.turns) == 2 and "# Plan" in engine.requests[-1].messages[-1].content

@@ -33,6 +33,7 @@ class AttachmentController(QObject):
         self.pending: list[Attachment] = []
         self.tokens: dict[Attachment, int] = {}   # each file's tokens, once the engine has counted them
         self.checking = False                     # a message with files waits for its count
+        self._sending = 0                         # the send a count coming back belongs to, if it is this one
         attach_button.clicked.connect(lambda: self.choose())
         prompt.filesDropped.connect(self.attach)
         prompt.submitted.connect(self.send)
@@ -72,10 +73,10 @@ class AttachmentController(QObject):
             self._show()
 
     def take_pending(self) -> tuple[Attachment, ...]:
-        """The attached files, detached (the draft of a conversation no longer shown); none while a message with
-        them is being counted to be sent."""
-        if self.checking:
-            return ()
+        """The attached files, detached (the draft of a conversation no longer shown). A message being counted
+        to be sent is not sent then: it stays, typed and attached, with the conversation it was written in."""
+        self.checking = False
+        self._sending += 1   # a count on its way belongs to no send now
         files, self.pending = tuple(self.pending), []
         self._show()
         return files
@@ -117,8 +118,12 @@ class AttachmentController(QObject):
             return
         system, max_tokens = self.session.current.system, self.session.services.decode_options(()).max_tokens
         self.checking = True
+        self._sending += 1
+        sending = self._sending
 
         def counted(needed: int) -> None:
+            if sending != self._sending:   # the conversation was left meanwhile: the message stays its draft
+                return
             self.checking = False
             problem = fit_problem(needed, n_ctx, max_tokens)
             if problem is not None:
@@ -127,6 +132,8 @@ class AttachmentController(QObject):
                 self._send_now(text, files)
 
         def not_counted(_message: str) -> None:   # the engine cannot count (a remote server): it checks itself
+            if sending != self._sending:
+                return
             self.checking = False
             self._send_now(text, files)
 
