@@ -171,22 +171,22 @@
 <context>
     <name>AttachmentController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="47"/>
+        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="48"/>
         <source>Attach text files</source>
         <translation>附加文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="48"/>
+        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="49"/>
         <source>Text files (*.txt *.md *.markdown *.rst *.csv *.json *.yaml *.yml *.toml *.xml *.html *.py *.js *.ts *.c *.h *.cpp *.rs *.go *.java *.sh *.sql *.log);;All files (*)</source>
         <translation>文本文件 (*.txt *.md *.markdown *.rst *.csv *.json *.yaml *.yml *.toml *.xml *.html *.py *.js *.ts *.c *.h *.cpp *.rs *.go *.java *.sh *.sql *.log);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="66"/>
+        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="67"/>
         <source>Not attached</source>
         <translation>未附加</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="125"/>
+        <location filename="../../app/logitscope/ui/controllers/attachments.py" line="130"/>
         <source>Not sent</source>
         <translation>未发送</translation>
     </message>
@@ -3271,323 +3271,323 @@
 <context>
     <name>ModelsWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="73"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="74"/>
         <source>Models</source>
         <translation>模型库</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="87"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="88"/>
         <source>On this computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="88"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="89"/>
         <source>Hugging Face</source>
         <translation>Hugging Face</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="100"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="225"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="254"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="100"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="226"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="255"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="225"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="253"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="100"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="226"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="254"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="99"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="253"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="100"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="254"/>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="100"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="101"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="100"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="101"/>
         <source>Chat template</source>
         <translation>聊天模板</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="100"/>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="225"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="101"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="226"/>
         <source>Fits this machine?</source>
         <translation>本机可运行？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="101"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="102"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="106"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="107"/>
         <source>Load</source>
         <translation>加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="107"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="108"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="108"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="109"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="119"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="120"/>
         <source>Looking for models…</source>
         <translation>正在查找模型…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="135"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="136"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="135"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="136"/>
         <source>not usable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="140"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="141"/>
         <source>cannot load</source>
         <translation>无法加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="149"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="150"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="149"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="150"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="155"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="156"/>
         <source>{0} model file(s) found, {1} usable.</source>
         <translation>找到 {0} 个模型文件，其中 {1} 个可用。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="165"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="166"/>
         <source>Logitscope</source>
         <translation>Logitscope</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="165"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="166"/>
         <source>your folder</source>
         <translation>你的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="165"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="166"/>
         <source>LM Studio</source>
         <translation>LM Studio</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="166"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="167"/>
         <source>Hugging Face cache</source>
         <translation>Hugging Face 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="166"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="167"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="169"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="170"/>
         <source>fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="169"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="170"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="169"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="170"/>
         <source>does not fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="170"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="171"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="181"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="182"/>
         <source>{0} cannot be loaded: {1}</source>
         <translation>无法加载 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="190"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="191"/>
         <source>{0} belongs to {1}; Logitscope only removes files in its own models folder.</source>
         <translation>{0} 属于 {1}；Logitscope 只删除自己模型文件夹中的文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="193"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="194"/>
         <source>Remove model</source>
         <translation>移除模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="194"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="195"/>
         <source>Delete {0} ({1}) from disk?</source>
         <translation>要从磁盘删除 {0}（{1}）吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="207"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="208"/>
         <source>Search GGUF models, e.g. qwen2.5 instruct</source>
         <translation>搜索 GGUF 模型，例如 qwen2.5 instruct</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="211"/>
         <source>most downloaded</source>
         <translation>下载最多</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="210"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="211"/>
         <source>most liked</source>
         <translation>点赞最多</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="211"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="212"/>
         <source>most recent</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="213"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="214"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="215"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="216"/>
         <source>Access token…</source>
         <translation>访问令牌…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="253"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="254"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="263"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="264"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="263"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="264"/>
         <source>Downloads</source>
         <translation>下载量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="263"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="264"/>
         <source>Likes</source>
         <translation>点赞数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="263"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="264"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="225"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="226"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="233"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="234"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="235"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="236"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="271"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="272"/>
         <source>Searching the Hub for “{0}”…</source>
         <translation>正在 Hugging Face 上搜索“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="284"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="285"/>
         <source>{0} repositories.</source>
         <translation>{0} 个仓库。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="292"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="293"/>
         <source>Listing {0}…</source>
         <translation>正在列出 {0} 中的文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="308"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="309"/>
         <source>Listing files…</source>
         <translation>正在列出文件…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="325"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="326"/>
         <source> ({0} parts)</source>
         <translation>（{0} 个分片）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="331"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="332"/>
         <source>{0}: {1} GGUF model(s).</source>
         <translation>{0}：{1} 个 GGUF 模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="344"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="345"/>
         <source>Downloading {0}…</source>
         <translation>正在下载 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="352"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="353"/>
         <source>, {0:.0f} s left</source>
         <translation>，剩余 {0:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="353"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="354"/>
         <source>{0} of {1}, {2}/s{3}</source>
         <translation>{0} / {1}，{2}/s{3}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="364"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="365"/>
         <source>{0} is ready ({1}, SHA-256 verified).</source>
         <translation>{0} 已就绪（{1}，SHA-256 已校验）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="372"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="373"/>
         <source>Download again to resume where it stopped.</source>
         <translation>再次下载即可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="376"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="377"/>
         <source>Hugging Face access token</source>
         <translation>Hugging Face 访问令牌</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="377"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="378"/>
         <source>For gated or private repositories (empty to remove):</source>
         <translation>用于受限或私有仓库（留空则移除）：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="383"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="384"/>
         <source>Token saved.</source>
         <translation>令牌已保存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/models/models_window.py" line="386"/>
+        <location filename="../../app/logitscope/ui/models/models_window.py" line="387"/>
         <source>Token removed.</source>
         <translation>令牌已移除。</translation>
     </message>
@@ -4963,67 +4963,72 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="62"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="63"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="65"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="66"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="67"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="68"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="70"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="71"/>
         <source>{0} backend</source>
         <translation>{0} 后端</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="84"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="85"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="92"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="93"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首词元 {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="94"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="95"/>
         <source> · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation</source>
         <translation> · 草稿接受率 {0:.0%} · 每次计算 {1:.2f} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="99"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="100"/>
         <source>threads {0}</source>
         <translation>线程 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="102"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="105"/>
         <source>(was {0}: {1:.1f}× faster)</source>
         <translation>（原为 {0}：快 {1:.1f} 倍）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="103"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="106"/>
+        <source>(was {0}: over {1}× faster)</source>
+        <translation>（原为 {0}：快 {1} 倍以上）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="107"/>
         <source>At token {0} another program was taking a core: {1} threads were {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时另一个程序占用了一个核心：{1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="105"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="109"/>
         <source>At token {0} a probe found {1} threads {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时试探发现 {1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="108"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="112"/>
         <source>The thread count follows the machine&apos;s load (a count chosen when loading fixes it)</source>
         <translation>线程数随机器负载自动调整（加载时指定线程数则固定不变）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="114"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="118"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>

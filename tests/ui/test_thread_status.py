@@ -27,6 +27,18 @@ def test_the_thread_count_and_why_it_moved(qtbot) -> None:
     assert "threads" not in status.speed.text() and status.speed.toolTip() == ""
 
 
+def test_a_stall_under_a_burst_of_load_reads_as_a_bound_not_a_figure(qtbot) -> None:
+    """Tokens that stalled while another program held the cores made the ratio 263.0×: a true measurement that
+    reads as a broken one in the status line; its tooltip keeps the figure."""
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    status = StatusLine(bar)
+    status.show_speed(TIMINGS, None, {"auto": True, "start": 2, "runs": [[0, 2], [7, 1]],
+                                      "changes": [[11, 2, 1, 263.04, "slowdown"]]})
+    assert status.speed.text().endswith("· threads 1 (was 2: over 10× faster)")
+    assert "263.0× faster" in status.speed.toolTip()
+
+
 def test_another_model_clears_the_last_answers_speed(qtbot) -> None:
     """The speed shown is the last answer's, of the model that wrote it: after loading another model it went on
     showing the old model's figures."""

@@ -15,6 +15,7 @@ from logitscope.ui.common.visibility import Coalescer
 
 STREAMING_CONTEXT_MS = 250  # the context count while tokens stream: a label's new text relayouts the status bar
 NOTICE_MS, NOTICE_MS_PER_CHAR = 8000, 60  # a passing message shows 8 s, a long one as long as reading it takes
+SPEEDUP_SHOWN = 10  # a thread change's speed-up up to this is written as a figure, above it as "over"
 
 
 class StatusLine(QObject):
@@ -99,7 +100,10 @@ class StatusLine(QObject):
             text += " · " + self.tr("threads {0}").format(int(runs[-1][1]))
             if isinstance(changes, list) and changes:
                 step, before, after, speedup, why = changes[-1]
-                text += " " + self.tr("(was {0}: {1:.1f}× faster)").format(before, speedup)
+                # tokens stalled under a burst of load give ratios like 263.0×: a bound reads better (the tooltip
+                # keeps the figure)
+                text += " " + (self.tr("(was {0}: {1:.1f}× faster)").format(before, speedup) if speedup < SPEEDUP_SHOWN
+                               else self.tr("(was {0}: over {1}× faster)").format(before, SPEEDUP_SHOWN))
                 tip = (self.tr("At token {0} another program was taking a core: {1} threads were {2:.1f}× faster "
                                "than {3}") if why == "slowdown" else
                        self.tr("At token {0} a probe found {1} threads {2:.1f}× faster than {3}")).format(
