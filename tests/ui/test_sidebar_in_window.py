@@ -50,7 +50,9 @@ def test_a_closed_history_is_not_watched(qtbot, scripted_window):
 
 def test_ctrl_f_searches_f2_renames_and_delete_deletes(qtbot, scripted_window, monkeypatch):
     from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QInputDialog, QMessageBox
+    from PySide6.QtWidgets import QMessageBox
+
+    from logitscope.ui.window import sidebar as sidebar_module
 
     window = scripted_window
     window.activateWindow()
@@ -62,7 +64,7 @@ def test_ctrl_f_searches_f2_renames_and_delete_deletes(qtbot, scripted_window, m
     qtbot.waitUntil(sidebar.search_box.hasFocus, timeout=2_000)
     assert "Ctrl+F" in sidebar.search_box.toolTip()
     sidebar.conversation_list.setFocus()
-    monkeypatch.setattr(QInputDialog, "getText", lambda *_a, **_k: ("Renamed with F2", True))
+    monkeypatch.setattr(sidebar_module, "ask_text", lambda *_a, **_k: ("Renamed with F2", True))
     qtbot.keyClick(sidebar.conversation_list, Qt.Key.Key_F2)
     assert window.session.current.title == "Renamed with F2"
     monkeypatch.setattr(QMessageBox, "question", lambda *_a, **_k: QMessageBox.StandardButton.Yes)

@@ -14,7 +14,6 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QPlainTextEdit,
     QToolButton,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.base.errors import LogitscopeError
 from logitscope.store.settings import SYSTEM_PROMPTS, SettingsStore
+from logitscope.ui.common.ask_text import ask_text
 from logitscope.ui.common.messages import translate_sentence, translate_template
 from logitscope.ui.dialogs.system_presets import SystemPresetsDialog
 
@@ -99,7 +99,7 @@ class SystemPromptBar(QWidget):
     # -- the user's actions --------------------------------------------------------------------------------
     def ask_save(self, ask: Callable[..., tuple[str, bool]] | None = None) -> str | None:
         """Save the text as a preset under a name the user gives; returns the name saved."""
-        name, ok = (ask or QInputDialog.getText)(self, self.tr("Save system prompt"), self.tr("Preset name:"))
+        name, ok = (ask or ask_text)(self, self.tr("Save system prompt"), self.tr("Preset name:"))
         if not ok:
             return None
         try:

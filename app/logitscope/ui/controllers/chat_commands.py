@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QApplication, QInputDialog, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from logitscope.protocol.thinking_effect import thinking_effect
 from logitscope.session.conversation import Answer
 from logitscope.ui.bridge import EngineBridge
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.thinking_effect import ThinkingEffectDialog
+from logitscope.ui.common.ask_text import ask_text
 from logitscope.ui.controllers.session import SessionController
 from logitscope.ui.dialogs.edit_message import EditMessageDialog
 
@@ -50,7 +51,7 @@ class ChatCommands:
             self.session.edit(turn_index, text.strip())
 
     def fork_other(self, turn_index: int, step_index: int) -> None:
-        text, ok = QInputDialog.getText(
+        text, ok = ask_text(
             self.parent, QCoreApplication.translate("MainWindow", "Fork with your own token"),
             QCoreApplication.translate("MainWindow", "Text of the token to force (its first token is used):"))
         if not ok or not text:

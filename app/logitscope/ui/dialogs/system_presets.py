@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QListWidget,
     QPlainTextEdit,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.base.errors import LogitscopeError
 from logitscope.store.settings import SettingsStore
+from logitscope.ui.common.ask_text import ask_text
 from logitscope.ui.common.messages import translate_sentence
 
 
@@ -74,7 +74,7 @@ class SystemPresetsDialog(QDialog):
         if old is None:
             return
         if new is None:
-            new, ok = QInputDialog.getText(self, self.tr("Rename preset"), self.tr("New name:"), text=old)
+            new, ok = ask_text(self, self.tr("Rename preset"), self.tr("New name:"), text=old)
             if not ok:
                 return
         try:

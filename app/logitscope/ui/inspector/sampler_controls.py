@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -33,6 +32,7 @@ from logitscope.protocol.api import DecodeOptions
 from logitscope.protocol.reasoning import UNLIMITED
 from logitscope.protocol.sampler_settings import PRESETS, SamplerSettings, is_on
 from logitscope.ui.bridge import EngineBridge
+from logitscope.ui.common.ask_text import ask_text
 from logitscope.ui.common.messages import translate_sentence, translate_template
 from logitscope.ui.common.spin_boxes import SpinBox
 from logitscope.ui.inspector.bias_table import BiasTable
@@ -209,7 +209,7 @@ class SamplerPanel(QWidget):
             self.set_settings(preset)
 
     def _ask_preset_name(self, _checked: bool = False, ask: Callable[..., tuple[str, bool]] | None = None) -> None:
-        name, ok = (ask or QInputDialog.getText)(self, self.tr("Save preset"), self.tr("Preset name:"))
+        name, ok = (ask or ask_text)(self, self.tr("Save preset"), self.tr("Preset name:"))
         name = name.strip()
         if ok and name and name not in PRESETS:
             self.save_preset_as(name)

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -35,6 +34,7 @@ from logitscope.library.download import Progress, PullResult, pull_model
 from logitscope.library.hub import HubRepo, RemoteModel, list_repo_ggufs, search_models
 from logitscope.library.hub_token import clear_token, get_token, set_token
 from logitscope.library.recommended import RecommendedModel, load_recommended
+from logitscope.ui.common.ask_text import ask_text
 from logitscope.ui.common.background import Background
 from logitscope.ui.common.messages import translate_message, translate_sentence
 from logitscope.ui.window.theme import is_dark
@@ -374,7 +374,7 @@ class ModelsWindow(QDialog):
 
     def _ask_token(self) -> None:
         current = get_token()
-        text, ok = QInputDialog.getText(self, self.tr("Hugging Face access token"),
+        text, ok = ask_text(self, self.tr("Hugging Face access token"),
                                         self.tr("For gated or private repositories (empty to remove):"),
                                         QLineEdit.EchoMode.Password, "")
         if not ok:

@@ -6,7 +6,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.session.conversation import NEW_CHAT_TITLE, Conversation
 from logitscope.session.history import ChatHistory
+from logitscope.ui.common.ask_text import ask_text
 from logitscope.ui.controllers.session import SessionController
 from logitscope.ui.window.list_notice import notice_item
 
@@ -150,7 +150,7 @@ class ConversationSidebar(QWidget):
 
     def rename(self, title: str | None = None) -> None:
         if title is None:
-            title, ok = QInputDialog.getText(self, self.tr("Rename"), self.tr("Title:"), text=self.current.title)
+            title, ok = ask_text(self, self.tr("Rename"), self.tr("Title:"), text=self.current.title)
             if not ok:
                 return
         if title.strip():
