@@ -11,7 +11,6 @@ import signal
 import sys
 from pathlib import Path
 
-from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.common import Subparsers, add_model_argument
 from logitscope.cli.option_names import LOAD_FLAGS
 from logitscope.protocol.cvector import CVECTOR_METHODS, DEFAULT_PCA_BATCH, DEFAULT_PCA_ITERATIONS
@@ -44,6 +43,7 @@ def register(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from logitscope.base.output_paths import check_output
     from logitscope.cli.common import CtrlC, resolve_model
     from logitscope.gguf.card import read_model_card
     from logitscope.gguf.control_vector import write_control_vector
@@ -58,10 +58,9 @@ def run(args: argparse.Namespace) -> int:
     request.validate()
     settings = LoadSettings(n_ctx=args.n_ctx, n_gpu_layers=args.n_gpu_layers, n_threads=args.threads)
     settings.validate(LOAD_FLAGS)
-    out = Path(args.output).expanduser()
-    if not out.parent.is_dir():  # found now, not after the build
-        raise InvalidSettingsError("cannot write {path}: its folder does not exist", path=str(out))
     path = resolve_model(args.model)
+    # found now, not after the build; never over what it is built from (the file is written by rename)
+    out = check_output(args.output, (path, args.positive_file, args.negative_file))
     read_model_card(path)  # bad files fail here, before an engine starts
     n_pairs = len(positive)
     client = EngineClient()

@@ -13,8 +13,10 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from logitscope.base.output_paths import check_not_input
 from logitscope.cli.common import Subparsers
 from logitscope.store import import_check
+from logitscope.store.database import SQLITE_SIBLINGS
 from logitscope.store.exchange import export_json, export_markdown, import_json
 from logitscope.store.files import write_export
 from logitscope.store.history import HistoryStore
@@ -75,6 +77,7 @@ def _export(store: HistoryStore, conversation_id: int | None, fmt: str, output: 
         sys.stdout.write(text)
         return 0
     data = text.encode("utf-8")
+    check_not_input(Path(output), [store.path, *(f"{store.path}{end}" for end in SQLITE_SIBLINGS)])
     write_export(Path(output), data)  # never replaces a pipe, a device or a link
     if fmt == "json" and len(data) > import_check.MAX_EXPORT_BYTES:
         print(f"note: this export is {len(data) / 2**20:.0f} MiB; 'history import' reads at most "

@@ -70,6 +70,7 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run_kl(args: argparse.Namespace, steering: Any) -> int:
+    from logitscope.base.output_paths import check_output
     from logitscope.cli.common import resolve_model
     from logitscope.gguf.card import read_model_card
     from logitscope.host.client import CancelledError
@@ -95,6 +96,8 @@ def run_kl(args: argparse.Namespace, steering: Any) -> int:
             return 0
         text = read_text(args)
         path = resolve_model(args.model)
+        if args.save_logits:   # written as the chunks are scored: never over the model llama.cpp maps, or the text
+            check_output(args.save_logits, (path, args.file, args.compare))
         card = read_model_card(path)
         target = _other(args, card, settings, steering) if args.kl else None   # refused before the base pass
         keep = args.save_logits

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from logitscope.base.errors import InvalidSettingsError
+from logitscope.base.output_paths import check_output
 from logitscope.gguf.header import read_header
 
 PART_SUFFIX = ".part"   # the file being written; renamed to its name only when whole
@@ -116,6 +117,7 @@ class QuantizeRequest:
             raise InvalidSettingsError("the folder {path} does not exist", path=str(target.parent))
         if self.imatrix is not None and not Path(self.imatrix).is_file():
             raise InvalidSettingsError("the importance matrix {path} is not a file", path=self.imatrix)
+        check_output(target, (self.source, self.imatrix))   # a device or a pipe would be replaced by the rename
 
     @property
     def part(self) -> Path:

@@ -121,7 +121,9 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "cannot use the history database {path}: {exc}"),
     QT_TRANSLATE_NOOP("messages", "cannot use the path {path}: {reason}"),
     QT_TRANSLATE_NOOP("messages", "cannot write {path}: it is a named pipe and no program is reading from it"),
+    QT_TRANSLATE_NOOP("messages", "cannot write {path}: it is {source}, which this command reads; give another file name"),
     QT_TRANSLATE_NOOP("messages", "cannot write {path}: it is {st_mode}, not a file"),
+    QT_TRANSLATE_NOOP("messages", "cannot write {path}: its folder does not exist"),
     QT_TRANSLATE_NOOP("messages", "cannot write {path}: {exc}"),
     QT_TRANSLATE_NOOP("messages", "cannot write {path}: {reason}"),
     QT_TRANSLATE_NOOP("messages", "causal tracing takes at most {limit} tokens, not {n}"),
@@ -505,8 +507,6 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{name} is {kind}, not a file: attach a text file"),
     QT_TRANSLATE_NOOP("messages", "{name} is {size}: files of at most {limit} can be attached"),
     QT_TRANSLATE_NOOP("messages", "{name} must be -1 (all) or a number of layers >= 0"),
-    QT_TRANSLATE_NOOP("messages", "{name} must be 0 (off), 1 or 2"),
-    QT_TRANSLATE_NOOP("messages", "{name} must be > 0"),
 )
 
 TEMPLATES: tuple[str, ...] = PART + PART_1
