@@ -5,6 +5,7 @@ build: test_steering_in_window.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 import pytest
@@ -123,3 +124,18 @@ def test_without_a_local_model_nothing_is_built(qtbot, scripted_window, tmp_path
     dialog = _dialog(window, tmp_path / "x.gguf")
     dialog.set_model(None)
     assert not dialog.build_button.isEnabled() and "Load a model" in dialog.status.text()
+
+
+def test_the_vector_never_replaces_the_model_it_is_built_from(qtbot, scripted_window, tmp_path):
+    """The save dialog asks before replacing a file; the model itself is refused (it would be destroyed)."""
+    window = scripted_window
+    model = tmp_path / "model.gguf"   # the loaded model's path, a file of this test's own (nothing real at risk)
+    model.write_bytes(b"GGUF model bytes")
+    info = window.bridge.info
+    window.bridge.info = dataclasses.replace(info, card=dataclasses.replace(info.card, path=str(model)))
+    link = tmp_path / "the-model.gguf"
+    link.symlink_to(model)
+    dialog = _dialog(window, link)
+    dialog.run()
+    assert "which this command reads" in dialog.status.text() and not dialog.running
+    assert model.read_bytes() == b"GGUF model bytes" and link.is_symlink()

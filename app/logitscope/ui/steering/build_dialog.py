@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from logitscope.base.errors import InvalidSettingsError, LogitscopeError
 from logitscope.base.messages import Message
+from logitscope.base.output_paths import check_output
 from logitscope.base.paths import data_dir
 from logitscope.base.utf8 import read_file_bytes
 from logitscope.gguf.control_vector import write_control_vector
@@ -266,7 +267,10 @@ class BuildDialog(QDialog):
         path = Path(text).expanduser()
         if path.is_dir():
             raise InvalidSettingsError(self.tr("{0} is a folder: choose a file name").format(path))
-        return path
+        if not path.parent.exists():
+            return path   # the folder is made when the vector is written
+        card = getattr(self.bridge.info, "card", None)
+        return check_output(path, (getattr(card, "path", None),))   # never over the model it is built from
 
     # -- running -------------------------------------------------------------------------------------------
     def run(self) -> None:
