@@ -203,3 +203,52 @@ def test_a_read_only_data_folder_can_be_listed_and_exported(tmp_path: Path, gene
     finally:
         subprocess.run(["umount", str(home)], check=False)
     assert sorted(p.name for p in source.iterdir()) == before
+
+
+def _cli(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {"LOGITSCOPE_HOME": str(home), "PYTHONPATH": os.pathsep.join([str(ROOT / "app"), str(ROOT)]),
+           "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, "-c", HARNESS, *argv], env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_an_id_beyond_sqlites_integers_is_not_found(home: Path):
+    """SQLite's integers end at 2**63 - 1: a longer id was an OverflowError traceback."""
+    from tests.helpers.cli import assert_clean_error
+
+    huge = "99999999999999999999999999"
+    assert_clean_error(_cli(home, "history", "export", huge), f"no conversation with id {huge}")
+    assert_clean_error(_cli(home, "explain", huge), f"no conversation with id {huge}")
+    assert_clean_error(_cli(home, "explain", "--message", huge), f"no message with id {huge}")
+
+
+@pytest.mark.parametrize(("column", "value"), [
+    ("sampler_json", "'{bad'"), ("timings_json", "'[1,2]'"), ("threads_json", "'nonsense'"),
+    ("created_at", "'abc'"), ("content", "x'00ff41'")],
+    ids=["sampler-not-json", "timings-a-list", "threads-not-json", "time-not-a-number", "content-bytes"])
+def test_a_damaged_field_of_an_answer_reads_as_unknown_and_the_rest_is_exported(home: Path, tmp_path: Path, column,
+                                                                                   value):
+    """A hand-edited or damaged row (valid SQLite): the answer's other fields, and the other conversations, are
+    still listed, exported and explained; the damaged field reads as unknown. Each was a traceback."""
+    import sqlite3
+
+    with sqlite3.connect(home / "history.sqlite3") as db:
+        db.execute(f"UPDATE messages SET {column} = {value} WHERE role = 'assistant' AND conversation_id = 1")
+    for argv in (("history", "export", "-o", str(tmp_path / "all.json")),
+                 ("history", "export", "--format", "md", "-o", str(tmp_path / "all.md")), ("explain", "1")):
+        proc = _cli(home, *argv)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, (argv, proc.stderr[-1500:])
+    exported = json.loads((tmp_path / "all.json").read_text(encoding="utf-8"))
+    assert len(exported["conversations"]) == 2
+    assert "Why is the sky blue?" in (tmp_path / "all.md").read_text(encoding="utf-8")
+
+
+def test_a_damaged_trace_is_one_clear_error(home: Path):
+    import sqlite3
+
+    from tests.helpers.cli import assert_clean_error
+
+    with sqlite3.connect(home / "history.sqlite3") as db:
+        db.execute("UPDATE trace_steps SET data = x'0102030405' WHERE message_id IN "
+                   "(SELECT id FROM messages WHERE conversation_id = 1)")
+    for argv in (("history", "export", "1"), ("explain", "1")):
+        assert_clean_error(_cli(home, *argv), "trace")

@@ -53,6 +53,12 @@ def history_path(read_only: bool = False) -> Path:
     return (data_dir_to_read() if read_only else data_dir()) / HISTORY_FILE
 
 
+def stored_id(n: int) -> int:
+    """An id to look up: one beyond SQLite's integers (a typo of 30 digits) is one no row has (0), not an
+    OverflowError."""
+    return n if -2**63 <= n < 2**63 else 0
+
+
 class HistoryStore:
     """Open with `HistoryStore()` (the data folder's history.sqlite3) or `HistoryStore(path)`.
 
@@ -102,7 +108,7 @@ class HistoryStore:
 
     def conversation(self, conversation_id: int) -> Conversation:
         row = self.connection.execute(f"SELECT {CONVERSATION_COLUMNS} FROM conversations c WHERE c.id = ?",
-                                      (conversation_id,)).fetchone()
+                                      (stored_id(conversation_id),)).fetchone()
         if row is None:
             raise StoreError("there is no conversation with id {conversation_id}", conversation_id=conversation_id)
         return conversation_from_row(row)
@@ -227,7 +233,7 @@ class HistoryStore:
 
     def message(self, message_id: int) -> StoredMessage:
         row = self.connection.execute(f"SELECT {MESSAGE_COLUMNS} FROM {MESSAGE_FROM} WHERE m.id = ?",
-                                      (message_id,)).fetchone()
+                                      (stored_id(message_id),)).fetchone()
         if row is None:
             raise StoreError("there is no message with id {message_id}", message_id=message_id)
         return message_from_row(row)

@@ -117,13 +117,31 @@ def message_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredMessage:
      timings, kv, finish, error, notices, n_steps, forked_at, prefix_steps, steering,
      thinking, reasoning, attachments, threads) = row
     return StoredMessage(
-        id=mid, conversation_id=cid, parent_id=parent, role=role, content=content, status=status,
-        created_at=created, selected_seq=seq,
+        id=mid, conversation_id=cid, parent_id=parent, role=role, content=_text(content), status=status,
+        created_at=created if isinstance(created, int | float) else 0, selected_seq=seq,
         model=ModelIdentity(file_name, size, sha) if file_name is not None else None,
-        sampler=migrated_sampler(_json(sampler)), seed=seed, timings=_json(timings), kv=_json(kv), finish_reason=finish,
-        error=error, notices=_json(notices) or [], n_steps=n_steps, forked_at=forked_at, prefix_steps=prefix_steps,
-        steering=_json(steering), thinking=thinking, reasoning=_json(reasoning),
-        attachments=_json(attachments) or [], threads=_json(threads))
+        sampler=migrated_sampler(_stored(sampler, dict)), seed=seed, timings=_stored(timings, dict),
+        kv=_stored(kv, dict), finish_reason=finish, error=error, notices=_stored(notices, list) or [], n_steps=n_steps,
+        forked_at=forked_at, prefix_steps=prefix_steps, steering=_stored(steering, dict), thinking=thinking,
+        reasoning=_stored(reasoning, dict), attachments=_stored(attachments, list) or [],
+        threads=_stored(threads, dict))
+
+
+def _stored(text: str | None, shape: type) -> Any:
+    """A message's JSON field as stored; text that is not JSON, or JSON of another shape (a damaged or
+    hand-edited database), reads as unknown (None): the message, its conversation and the others still read."""
+    try:
+        value = _json(text)
+    except (ValueError, TypeError):   # not JSON, or not text at all (a blob)
+        return None
+    return value if isinstance(value, shape) else None
+
+
+def _text(value: Any) -> str:
+    """A message's text as stored; a blob (a hand-edited database) read as UTF-8, unreadable bytes replaced."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value if isinstance(value, str) else ""
 
 
 def migrated_sampler(settings: Any) -> Any:

@@ -8,6 +8,7 @@ every alternative as text without loading the model.
 from __future__ import annotations
 
 import sqlite3
+import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import overload
 
@@ -98,7 +99,11 @@ def load_trace(conn: sqlite3.Connection, message_id: int) -> tuple[list[StepReco
     row = conn.execute("SELECT model_id FROM messages WHERE id = ?", (message_id,)).fetchone()
     if row is None:
         raise StoreError("there is no message with id {message_id}", message_id=message_id)
-    steps = [unpack_step(data) for data in packed_steps(conn, message_id)]
+    try:
+        steps = [unpack_step(data) for data in packed_steps(conn, message_id)]
+    except (struct.error, ValueError, IndexError, UnicodeDecodeError) as exc:   # a damaged or hand-edited row
+        raise StoreError("the recorded trace of message {message_id} is damaged ({reason}); the message itself "
+                         "and the rest of the history still read", message_id=message_id, reason=exc) from None
     return steps, load_pieces(conn, row[0], referenced_tokens(steps))
 
 

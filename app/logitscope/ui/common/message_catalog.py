@@ -385,6 +385,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "the reasoning format must be one of {formats}, not {value!r}"),
     QT_TRANSLATE_NOOP("messages", "the recommended models list {path} has a bad entry: {m_id}"),
     QT_TRANSLATE_NOOP("messages", "the recommended models list {path} is unreadable: {exc}"),
+    QT_TRANSLATE_NOOP("messages", "the recorded trace of message {message_id} is damaged ({reason}); the message itself and the rest of the history still read"),
     QT_TRANSLATE_NOOP("messages", "the request to {url} failed{cut} ({kind}: {reason})"),
     QT_TRANSLATE_NOOP("messages", "the scale of {path} must be a finite number, not {scale}"),
     QT_TRANSLATE_NOOP("messages", "the scoring context"),
@@ -506,7 +507,6 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32"),
     QT_TRANSLATE_NOOP("messages", "{name} is {kind}, not a file: attach a text file"),
     QT_TRANSLATE_NOOP("messages", "{name} is {size}: files of at most {limit} can be attached"),
-    QT_TRANSLATE_NOOP("messages", "{name} must be -1 (all) or a number of layers >= 0"),
 )
 
 TEMPLATES: tuple[str, ...] = PART + PART_1
