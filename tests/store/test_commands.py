@@ -114,15 +114,13 @@ def test_through_a_real_process(home: Path, tmp_path: Path):
     assert (tmp_path / "one.md").read_text(encoding="utf-8").startswith("# Why is the sky blue?")
 
 
-def test_a_broken_database_is_reported_as_a_note(tmp_path: Path, monkeypatch, capsys):
+def test_a_broken_database_is_reported_and_set_aside_by_the_next_write(tmp_path: Path, monkeypatch, capsys):
     home = tmp_path / "home"
     home.mkdir()
     (home / "history.sqlite3").write_bytes(b"garbage" * 1000)
     monkeypatch.setenv("LOGITSCOPE_HOME", str(home))
-    assert run_command("history", "list") == 0
-    captured = capsys.readouterr()
-    assert captured.err.startswith("note: The history database could not be used")
-    assert "no saved conversations" in captured.err
+    with pytest.raises(StoreError, match="cannot be read"):   # not "no saved conversations", exit 0
+        run_command("history", "list")
     assert [p.name for p in home.iterdir()] == ["history.sqlite3"]     # list only reads: nothing moved
     assert run_command("history", "import", str(write_empty_export(tmp_path))) == 0   # a write sets it aside
     assert "could not be used" in capsys.readouterr().err
@@ -154,7 +152,8 @@ def test_export_from_a_damaged_database_fails_and_writes_nothing(tmp_path: Path,
     env = {**os.environ, "LOGITSCOPE_HOME": str(home),
            "PYTHONPATH": os.pathsep.join([str(ROOT / "app"), str(ROOT)])}
     for argv in (["history", "export"], ["history", "export", "-o", str(backup)],
-                 ["history", "export", "--format", "md"]):
+                 ["history", "export", "--format", "md"], ["history", "list"], ["history", "list", "--json"],
+                 ["explain"]):   # (a list said "no saved conversations", `[]` with --json, and exit 0)
         proc = subprocess.run([sys.executable, "-c", HARNESS, *argv], env=env, capture_output=True, text=True,
                               timeout=60)
         assert_clean_error(proc, "the history database")

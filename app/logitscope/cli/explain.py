@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.target is not None and not args.target.isdigit():
         answers = _explain_file(args.target)
     else:
-        with HistoryStore(read_only=True) as store:
+        with HistoryStore(read_only=True, empty_if_unusable=False) as store:
             for notice in store.notices:
                 print(f"note: {notice}", file=sys.stderr)
             if args.message is not None:

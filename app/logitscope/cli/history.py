@@ -41,9 +41,8 @@ def register(subparsers: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # list and export only read: they never write to the database, nor wait for another process writing it.
-    # An export refuses a file it cannot read: a backup script must not take that for an empty history.
-    with HistoryStore(read_only=args.history_command != "import",
-                      empty_if_unusable=args.history_command != "export") as store:
+    # They refuse a file they cannot read: a backup script must not take that for an empty history.
+    with HistoryStore(read_only=args.history_command != "import", empty_if_unusable=False) as store:
         for notice in store.notices:
             print(f"note: {notice}", file=sys.stderr)
         if args.history_command == "list":

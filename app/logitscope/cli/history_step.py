@@ -49,7 +49,7 @@ def load_past_answer(spec: str) -> PastAnswer:
     from logitscope.store.history import HistoryStore
 
     conversation_id, turn = parse_history_spec(spec)
-    with HistoryStore(read_only=True) as store:
+    with HistoryStore(read_only=True, empty_if_unusable=False) as store:
         if conversation_id not in {c.id for c in store.list_conversations()}:
             raise LogitscopeError("the history has no conversation {id} (`logitscope history list` shows them)",
                                   id=conversation_id)
