@@ -3,11 +3,14 @@ engine is reported and ended, and no engine process is ever left behind."""
 
 from __future__ import annotations
 
+import array
+import fcntl
 import json
 import os
 import signal
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -226,3 +229,39 @@ def test_sigterm_mid_chat_answer_saves_it_as_stopped_and_releases_its_lock(demo_
         steps, _ = store.load_trace(answer.id)
         assert answer.content == "".join(s.text for s in steps) and answer.content in shown.decode()
         assert len(answer.content) >= 30
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_one_stop_signal_ends_a_trace_that_nobody_reads(demo_model, sig):
+    """`generate --json | reader` whose reader stopped reading (the pipe full): the engine process sat in its
+    write, so the first Ctrl+C (or SIGTERM) did nothing for as long as the reader slept; a second one was needed."""
+    read_end, write_end = os.pipe()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "logitscope", *ARGS, "--json", "--model", str(demo_model)],
+                                stdout=write_end, stderr=subprocess.PIPE, start_new_session=True)
+        os.close(write_end)
+        deadline, seen = time.monotonic() + 60, [-1]
+        while time.monotonic() < deadline:   # the pipe is full (nothing more comes): the engine waits to write
+            time.sleep(0.5)   # (its 16 pages full: 40-64 KiB of 128 tokens' lines, as the writes fell)
+            seen.append(_bytes_in(read_end))
+            if len(set(seen[-4:])) == 1 and seen[-1] > 16_384:
+                break
+        else:
+            pytest.fail(f"the trace never filled the pipe ({seen[-1]} bytes in it)")
+        (engine,) = _children(proc.pid)
+        proc.send_signal(sig)
+        code, err, took = _finish(proc, within_s=10)
+        assert code == (130 if sig == signal.SIGINT else 143), err
+        assert [line for line in err.splitlines() if line.startswith("error:")] == [
+            "error: interrupted" if sig == signal.SIGINT else "error: terminated"], err
+        assert "Traceback" not in err and took < 5
+        _assert_gone(engine)
+    finally:
+        os.close(read_end)
+
+
+def _bytes_in(fd: int) -> int:
+    """How many bytes wait in the pipe to be read (FIONREAD)."""
+    held = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, held)
+    return held[0]

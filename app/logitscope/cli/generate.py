@@ -122,6 +122,10 @@ def run(args: argparse.Namespace) -> int:
                     result = client.generate(request, on_step=on_step)
         except CancelledError:
             return EXIT_INTERRUPTED
+        except OSError:
+            if engine_writes and ctrl_c.pressed:   # its reader stopped reading: the trace's end cannot be written
+                return say_stopped()
+            raise
         except EngineUnresponsiveError as exc:
             if not ctrl_c.pressed:
                 raise

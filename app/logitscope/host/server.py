@@ -29,6 +29,7 @@ terminal reaches the engine too (same process group): it is ignored here; the ca
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import os
 import queue
@@ -41,6 +42,8 @@ from collections.abc import Callable
 from functools import partial
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
+
+from logitscope.host.trace_output import TraceOutput
 
 if TYPE_CHECKING:
     from logitscope.engine.core import Engine
@@ -94,12 +97,15 @@ class TraceOutputError(Exception):
 class EngineServer:
     def __init__(self, conn: Connection, trace_fd: int | None = None) -> None:
         self.conn = conn
-        # the caller's standard output (its `generate --json`), written as UTF-8 as JSON is; flushed by StepLines
-        self.trace_out = open(trace_fd, "w", encoding="utf-8", buffering=1 << 16) if trace_fd is not None else None
         self.outbox: queue.Queue[tuple[Any, ...]] = queue.Queue()  # unbounded: putting never blocks
         self._engine: Engine | None = None  # the reader thread runs before it exists
         self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
         self.cancel = threading.Event()
+        # the caller's standard output (its `generate --json`), written as UTF-8 as JSON is; flushed by StepLines;
+        # a cancel is not stuck behind a reader that stopped reading (host/trace_output.py)
+        self.trace_raw = TraceOutput(trace_fd, self.cancel) if trace_fd is not None else None
+        self.trace_out = (io.TextIOWrapper(io.BufferedWriter(self.trace_raw, 1 << 16), encoding="utf-8")
+                          if self.trace_raw is not None else None)
         threading.Thread(target=self._write, name="engine-sender", daemon=True).start()
         threading.Thread(target=self._read, name="engine-reader", daemon=True).start()
         from logitscope.engine.core import Engine  # slow (llama.cpp): the reader already answers
@@ -189,8 +195,9 @@ class EngineServer:
 
         lines: StepLines | None = None
         if trace_top is not None:
-            if self.trace_out is None:
+            if self.trace_out is None or self.trace_raw is None:
                 raise ValueError("no trace output was given to this engine")
+            self.trace_raw.start_answer()
             lines = StepLines(self.trace_out, self.engine.pieces(), trace_top)
         result: GenerationResult | None = None
         batch: list[bytes] = []
