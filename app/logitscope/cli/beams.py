@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from dataclasses import asdict
 from typing import Any, TextIO
@@ -29,6 +28,7 @@ from logitscope.protocol.beams import (
     BeamResult,
     node_path,
 )
+from logitscope.protocol.trace import dumps
 
 BEAMS_JSON_VERSION = 1
 PROGRESS_TEXT_CHARS = 48   # of the best beam's text, its end: the line fits a terminal
@@ -122,7 +122,7 @@ def run_beams(args: argparse.Namespace, request: GenerateRequest) -> int:
                 progress.erase()
     stopped = EXIT_INTERRUPTED if result.cancelled else 0  # Ctrl+C mid-search: the beams so far, but not an answer
     if args.json:
-        sys.stdout.write(json.dumps(beam_result_to_json(result), ensure_ascii=False) + "\n")
+        sys.stdout.write(dumps(beam_result_to_json(result)) + "\n")   # strict JSON: a NaN is null
         return stopped
     win = result.winner
     sys.stdout.write(win.text + "\n")

@@ -35,7 +35,7 @@ from logitscope.protocol.causal import (
     HeadScanRequest,
     PatchResult,
 )
-from logitscope.protocol.trace import piece_text
+from logitscope.protocol.trace import dumps, piece_text
 
 if TYPE_CHECKING:
     from logitscope.host.client import EngineClient
@@ -234,9 +234,8 @@ def print_patch(result: PatchResult, clean: tuple[int, ...], corrupted: tuple[in
 # -- JSON ------------------------------------------------------------------------------------------------
 
 def print_json(data: dict[str, Any]) -> None:
-    import json
-
-    print(json.dumps(data, ensure_ascii=False))
+    """One line of strict JSON: a NaN (a model whose weights are NaN) is null, never a `NaN` no reader accepts."""
+    print(dumps(data))
 
 
 def _token(token: int, vocab: list[bytes]) -> dict[str, Any]:

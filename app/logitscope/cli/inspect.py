@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import sys
 from collections.abc import Callable
@@ -37,7 +36,7 @@ from logitscope.cli.steering_options import add_steering_arguments, steering_fro
 from logitscope.protocol.causal import Ablation
 from logitscope.protocol.forward import ForwardInspection, InspectRequest
 from logitscope.protocol.steering import Steering
-from logitscope.protocol.trace import piece_text
+from logitscope.protocol.trace import dumps, piece_text
 
 if TYPE_CHECKING:
     from logitscope.host.client import EngineClient
@@ -97,8 +96,7 @@ def run(args: argparse.Namespace) -> int:
                                                    knockouts=source.knockouts))
         vocab = client.vocab()
     if args.json:
-        print(json.dumps(inspection_to_json(inspection, args.step, chosen, vocab, source.path.name),
-                         ensure_ascii=False))
+        print(dumps(inspection_to_json(inspection, args.step, chosen, vocab, source.path.name)))   # NaN: null
     else:
         print_inspection(inspection, args.step, chosen, vocab)
     return 0
