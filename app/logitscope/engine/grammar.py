@@ -36,7 +36,11 @@ def schema_to_gbnf(schema: str) -> str:
     """A JSON schema (text) as GBNF; InvalidSettingsError when it is not valid JSON or not convertible."""
     try:
         converter = bounded_converter()   # json_schema_to_gbnf's, with integer bounds (engine/schema_bounds.py)
-        converter.visit(converter.resolve_refs(json.loads(schema), "stdin"), "")
+        value = json.loads(schema)
+        if not isinstance(value, dict):
+            raise InvalidSettingsError("a JSON schema is an object, such as {example}, not {value}",
+                                       example='{"type": "integer"}', value=schema.strip()[:40])
+        converter.visit(converter.resolve_refs(value, "stdin"), "")
         gbnf: str = converter.format_grammar()
         return gbnf
     except json.JSONDecodeError as exc:
@@ -46,8 +50,10 @@ def schema_to_gbnf(schema: str) -> str:
     except RecursionError:
         raise InvalidSettingsError("the JSON schema is nested too deeply") from None
     except Exception as exc:  # the converter raises plain exceptions (KeyError, ValueError, ...)
+        # the converter's own sentences (an unknown type) as they are; a bare KeyError names its class
+        said = isinstance(exc, AssertionError | ValueError) and str(exc)
         raise InvalidSettingsError("the JSON schema cannot be converted to a grammar: {error}",
-                                   error=f"{type(exc).__name__}: {exc}") from exc
+                                   error=str(exc) if said else f"{type(exc).__name__}: {exc}") from exc
 
 
 @contextlib.contextmanager

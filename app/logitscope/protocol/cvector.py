@@ -114,6 +114,8 @@ class CvectorRequest:
             raise InvalidSettingsError("unknown method {method}: mean or pca", method=self.method)
         if self.pca_batch < 1 or self.pca_iterations < 1:
             raise InvalidSettingsError("PCA iterations and batch must be at least 1")
+        if self.seed < 0:   # (PCA's random start refused it after every prompt had been evaluated)
+            raise InvalidSettingsError("the seed must be 0 or more, not {seed}", seed=self.seed)
         if self.pca_iterations % self.pca_batch:
             raise InvalidSettingsError("PCA iterations ({iterations}) must be a multiple of the PCA batch ({batch})",
                                        iterations=self.pca_iterations, batch=self.pca_batch)

@@ -53,6 +53,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "XTC was not on at this step: the preview shows the cut it makes when its draw says so"),
     QT_TRANSLATE_NOOP("messages", "Yes or no"),
     QT_TRANSLATE_NOOP("messages", "a DRY sequence breaker cannot be empty"),
+    QT_TRANSLATE_NOOP("messages", "a JSON schema is an object, such as {example}, not {value}"),
     QT_TRANSLATE_NOOP("messages", "a block device (a disk)"),
     QT_TRANSLATE_NOOP("messages", "a character device"),
     QT_TRANSLATE_NOOP("messages", "a chat needs at least one message"),
@@ -390,6 +391,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "the scale of {path} must be a finite number, not {scale}"),
     QT_TRANSLATE_NOOP("messages", "the scoring context"),
     QT_TRANSLATE_NOOP("messages", "the scoring mode must be one of {modes}, not {mode!r}"),
+    QT_TRANSLATE_NOOP("messages", "the seed must be 0 or more, not {seed}"),
     QT_TRANSLATE_NOOP("messages", "the server address is empty (e.g. http://127.0.0.1:8080)"),
     QT_TRANSLATE_NOOP("messages", "the server ended the answer with finish_reason {reason!r}"),
     QT_TRANSLATE_NOOP("messages", "the server kind must be one of {SERVER_KINDS}"),
@@ -505,8 +507,6 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{name} is a folder: attach a text file"),
     QT_TRANSLATE_NOOP("messages", "{name} is not UTF-8 text (byte {offset} is not valid UTF-8): only UTF-8 text files can be attached"),
     QT_TRANSLATE_NOOP("messages", "{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32"),
-    QT_TRANSLATE_NOOP("messages", "{name} is {kind}, not a file: attach a text file"),
-    QT_TRANSLATE_NOOP("messages", "{name} is {size}: files of at most {limit} can be attached"),
 )
 
 TEMPLATES: tuple[str, ...] = PART + PART_1

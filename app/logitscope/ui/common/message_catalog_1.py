@@ -5,6 +5,8 @@
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message; typed as object
+    QT_TRANSLATE_NOOP("messages", "{name} is {kind}, not a file: attach a text file"),
+    QT_TRANSLATE_NOOP("messages", "{name} is {size}: files of at most {limit} can be attached"),
     QT_TRANSLATE_NOOP("messages", "{name} must be -1 (all) or a number of layers >= 0"),
     QT_TRANSLATE_NOOP("messages", "{name} must be 0 (off), 1 or 2"),
     QT_TRANSLATE_NOOP("messages", "{name} must be > 0"),
