@@ -9008,371 +9008,376 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="67"/>
+        <source>{path} is {st_mode}, not a GGUF model file</source>
+        <translation>{path} 是{st_mode}，不是 GGUF 模型文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="68"/>
         <source>{positive} holds {n_positive} prompts and {negative} {n_negative}: the two files pair their prompts line by line</source>
         <translation>{positive} 有 {n_positive} 个提示词，{negative} 有 {n_negative} 个：两个文件的提示词按行一一配对</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="68"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="69"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="69"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="70"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="70"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="71"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="71"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="72"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="72"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="73"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="73"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="74"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="74"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="75"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="75"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="76"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="76"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="77"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="77"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="78"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="78"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="79"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="79"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="80"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="80"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="81"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="81"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="82"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="82"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="83"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="83"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="84"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="84"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="85"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="85"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="86"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="86"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="87"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="87"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="88"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="88"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="89"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="89"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="90"/>
         <source>{source} holds no trace: no &quot;step&quot; or &quot;done&quot; line</source>
         <translation>{source} 中没有轨迹：没有 &quot;step&quot; 或 &quot;done&quot; 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="90"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="91"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="91"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="92"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="92"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="93"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="93"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="94"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="94"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="95"/>
         <source>{source} sent nothing that could be read: {what}</source>
         <translation>{source} 发送的内容都无法读取：{what}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="95"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="96"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="96"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="97"/>
         <source>{source} sent {limit} events in a row that could not be read, after {n_steps} tokens: {what}; the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后连续发送了 {limit} 个无法读取的事件：{what}；已放弃这次回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="97"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="98"/>
         <source>{source} sent {mib} MiB without a token after {n_steps} tokens ({what}): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后发送了 {mib} MiB 却没有任何词元（{what}）：已放弃这次回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="98"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="99"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="99"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="100"/>
         <source>{text!r} names no head or block: write LAYER.HEAD (20.3), LAYER.attn or LAYER.ffn</source>
         <translation>{text!r} 不是注意力头或模块：请写成 层.头（20.3）、层.attn 或 层.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="100"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="101"/>
         <source>{type} needs an importance matrix made with llama-imatrix: give its file (llama-quantize&apos;s --imatrix FILE)</source>
         <translation>{type} 需要用 llama-imatrix 生成的重要性矩阵：请给出它的文件（llama-quantize 的 --imatrix FILE）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="101"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="102"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="102"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="103"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="103"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="104"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="104"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="105"/>
         <source>{what} cannot be created: a part of its path is a file</source>
         <translation>无法创建{what}：其路径中有一部分是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="105"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="106"/>
         <source>{what} cannot be created: {reason}</source>
         <translation>无法创建{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="106"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="107"/>
         <source>{what} cannot be used: it is a file, not a folder</source>
         <translation>无法使用{what}：它是文件，不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="107"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="108"/>
         <source>{what} cannot be written to: {reason}</source>
         <translation>无法写入{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="108"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="109"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="109"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="110"/>
         <source>{what}: {question}</source>
         <translation>{what}：{question}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="110"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="111"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="111"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="112"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="112"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="113"/>
         <source>{where} holds {value}, not a finite number</source>
         <translation>{where} 含有 {value}，不是有限的数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="113"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="114"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="114"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="115"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="115"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="116"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="116"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="117"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="117"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="118"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="118"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="119"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="119"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="120"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="120"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="121"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="121"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="122"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="122"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="123"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="123"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="124"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="124"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="125"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="125"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="126"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="126"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="127"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="127"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="128"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="128"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="129"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="129"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="130"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="130"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="131"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="131"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="132"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="132"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="133"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="133"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="134"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="134"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="135"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="135"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="136"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="136"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="137"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="137"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="138"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="138"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="139"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="139"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="140"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="140"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="141"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

@@ -94,3 +94,19 @@ def test_a_schema_that_is_not_one_is_said_plainly(schema, said):
     with pytest.raises(InvalidSettingsError) as caught:
         schema_to_gbnf(schema)
     assert said in str(caught.value) and "Error" not in str(caught.value)
+
+
+def test_a_device_or_a_pipe_given_as_a_model_or_a_control_vector_is_named_as_such(tmp_path):
+    """/dev/zero read as "zero is empty (0 bytes)", and a named pipe as a control vector that "does not exist"."""
+    from logitscope.base.errors import InvalidSettingsError, ModelFileError
+    from logitscope.gguf.control_vector import read_control_vector
+    from logitscope.gguf.header import read_header
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ModelFileError, match="/dev/zero is a character device, not a GGUF model file"):
+        read_header("/dev/zero")
+    with pytest.raises(ModelFileError, match="is a named pipe, not a GGUF model file"):
+        read_header(fifo)
+    with pytest.raises(InvalidSettingsError, match="is not a file"):
+        read_control_vector(fifo)

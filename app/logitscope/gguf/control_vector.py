@@ -50,8 +50,10 @@ def read_control_vector(path: str | Path) -> ControlVector:
     path = Path(path)
     if path.is_dir():
         raise InvalidSettingsError("the control vector {path} is a folder, not a file", path=str(path))
-    if not path.is_file():
+    if not path.exists():
         raise InvalidSettingsError("the control vector {path} does not exist", path=str(path))
+    if not path.is_file():   # a named pipe, a device
+        raise InvalidSettingsError("the control vector {path} is not a file", path=str(path))
     try:
         reader = GGUFReader(path)
     except Exception as exc:  # the gguf package raises ValueError, struct and index errors alike

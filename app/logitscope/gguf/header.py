@@ -9,6 +9,7 @@ gives a clear `ModelFileError` instead of a hang or a crash.
 from __future__ import annotations
 
 import mmap
+import stat
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ from gguf import GGML_QUANT_SIZES, GGMLQuantizationType, GGUFValueType
 
 from logitscope.base.errors import ModelFileError
 from logitscope.base.messages import Message
+from logitscope.base.reading import file_kind
 
 GGUF_MAGIC = b"GGUF"
 
@@ -131,7 +133,11 @@ def read_header(path: str | Path) -> GGUFHeader:
     if path.is_dir():
         raise ModelFileError("{path} is a folder, not a GGUF model file", path=path)
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):   # a device or a pipe: /dev/zero's size is 0, but it is not "empty"
+            raise ModelFileError("{path} is {st_mode}, not a GGUF model file", path=path,
+                                 st_mode=file_kind(info.st_mode))
+        size = info.st_size
         if size == 0:
             raise ModelFileError("{path_name} is empty (0 bytes), not a GGUF model file", path_name=path.name)
         with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as buf:

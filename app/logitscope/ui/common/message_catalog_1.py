@@ -64,6 +64,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{path} is not a file of saved distributions"),
     QT_TRANSLATE_NOOP("messages", "{path} is not an importance matrix llama.cpp can read: {why}"),
     QT_TRANSLATE_NOOP("messages", "{path} is {kind}, not a file"),
+    QT_TRANSLATE_NOOP("messages", "{path} is {st_mode}, not a GGUF model file"),
     QT_TRANSLATE_NOOP("messages", "{positive} holds {n_positive} prompts and {negative} {n_negative}: the two files pair their prompts line by line"),
     QT_TRANSLATE_NOOP("messages", "{prefix}tensor {t_name}'s data is at offset {offset} of the data section, but gguf's layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)"),
     QT_TRANSLATE_NOOP("messages", "{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete"),
