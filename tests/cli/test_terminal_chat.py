@@ -27,12 +27,13 @@ def chat(stdin: bytes, *extra: str, timeout: float = 180) -> subprocess.Complete
 def test_a_turn_that_cannot_be_answered_is_reported_and_the_chat_goes_on(isolated_home):
     stdin = b"Hi, who are you?\n" + TOO_LONG.encode() + b"\n\xff\xfe\nWhat is 2+2?\n"
     proc = chat(stdin)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 2, proc.stderr   # a script sees that not everything was answered (it was 0)
     assert "Traceback" not in proc.stderr
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 2, proc.stderr
+    assert len(errors) == 3, proc.stderr
     assert "the context holds 256" in errors[0]
     assert "the user message is not valid UTF-8 (byte 0xff" in errors[1]
+    assert errors[2] == "error: 2 of the 4 messages were not answered (said above)"
     assert proc.stdout.count("bot> ") == 2, proc.stdout  # the first and the last question were answered
     assert proc.stderr.count("(cut off at 6 tokens: --max-tokens)") == 2, proc.stderr   # as the window marks them
 
@@ -48,6 +49,16 @@ def test_a_turn_that_cannot_be_answered_is_reported_and_the_chat_goes_on(isolate
             assert len(steps) == 6
             assert answer.content and answer.content == "".join(s.text for s in steps)
             assert answer.content in proc.stdout
+
+
+@pytest.mark.model
+def test_a_line_longer_than_any_message_ends_the_chat_before_it_fills_the_memory(isolated_home):
+    """`chat < /dev/zero` read one line without end, until memory ran out."""
+    from logitscope.cli.terminal_chat import MAX_LINE_BYTES
+
+    proc = chat(b"Hi\n" + b"\0" * (MAX_LINE_BYTES + 10))
+    assert_clean_error(proc, f"a line of input is longer than {MAX_LINE_BYTES // 2**20} MiB")
+    assert proc.stdout.count("bot> ") == 1
 
 
 @pytest.mark.model

@@ -35,6 +35,7 @@ from logitscope.store.streaming import StreamingWriter
 
 TITLE_CHARS = 40  # a new conversation is named after its first question, as in the window
 TURN_ERRORS = (ContextOverflowError, InvalidSettingsError, ChatTemplateError)  # this turn only: the chat goes on
+MAX_LINE_BYTES = 4 << 20  # one message: beyond what a 1M-token context holds (`chat < /dev/zero` ends here)
 QUIT_COMMANDS = ("/bye", "/quit", "/exit")
 HELP_COMMANDS = ("/help", "/?")
 HELP = "An empty line, /bye or Ctrl+D quits; Ctrl+C stops an answer; /help says this again."
@@ -138,6 +139,7 @@ class TerminalChat:
         self.save_wait_s = BUSY_TIMEOUT_S  # how long an answer's last save waits for another writer's lock
         self.unsaved: list[StreamingWriter] = []  # ended answers whose last save was refused: tried again
         self.save_failure: str | None = None      # why saving stopped (the chat went on unsaved)
+        self.asked = self.unanswered = 0          # messages sent, and those that got no answer (an error)
 
     def say(self, text: str) -> None:
         print(text, file=sys.stderr, flush=True)
@@ -185,6 +187,9 @@ class TerminalChat:
             self._close_history(store, quiet=True)  # the error on its way says what happened; this, what was lost
             raise
         self._close_history(store, quiet=False)
+        if self.unanswered:   # each said as it happened; the exit status tells a script
+            self.say(f"error: {self.unanswered} of the {self.asked} messages were not answered (said above)")
+            return 2
         return 0
 
     def _close_history(self, store: HistoryStore | None, quiet: bool) -> None:
@@ -224,12 +229,16 @@ class TerminalChat:
         sys.stdout.write("\nyou> ")
         sys.stdout.flush()
         try:
-            raw = sys.stdin.buffer.readline()
+            raw = sys.stdin.buffer.readline(MAX_LINE_BYTES + 1)
         except KeyboardInterrupt:
             return None
+        if len(raw) > MAX_LINE_BYTES:
+            raise InvalidSettingsError("a line of input is longer than {limit} MiB: not a message",
+                                       limit=MAX_LINE_BYTES >> 20)
         return raw.decode("utf-8", "surrogateescape").strip() or None
 
     def turn(self, client: EngineClient, question: str) -> None:
+        self.asked += 1
         settings = SamplerSettings(temperature=self.temperature)
         request = GenerateRequest(messages=[*self.messages, ChatMessage("user", question)], system=self.system,
                                   settings=settings, options=self.decode,
@@ -244,6 +253,7 @@ class TerminalChat:
             result = client.generate(request, on_step=saver.on_step)
         except TURN_ERRORS as exc:
             self.say(f"error: {exc}")  # this turn is dropped; the conversation so far stays
+            self.unanswered += 1
             return
         except CancelledError:
             saver.fail("stopped")
