@@ -24,6 +24,12 @@ from tests.helpers.cli import assert_clean_error, run
     (["--length-penalty", "1"], "--length-penalty needs --beams"),
     (["--beams", "2", "--stop", "x"], "do not apply to --beams"),
     (["--beams", "2", "--draft", "lookup"], "--draft does not apply to --beams"),
+    # each was accepted, and the answer was the same without it (a grammar's answer broke the grammar)
+    (["--beams", "2", "--grammar", 'root ::= "a"'], "--grammar, --json-schema and --logit-bias do not apply"),
+    (["--beams", "2", "--json-schema", '{"type": "integer"}'], "do not apply to --beams"),
+    (["--beams", "2", "--logit-bias", "5-inf"], "do not apply to --beams"),
+    (["--beams", "2", "--explain"], "--explain does not apply to --beams"),
+    (["--beams", "2", "--reasoning-budget", "0"], "--reasoning-budget does not apply to --beams"),
     (["--beams", "2", "--engine", "http://127.0.0.1:9"], "needs a local model"),
 ])
 def test_bad_beam_options_one_clear_error(args: list[str], phrase: str) -> None:

@@ -28,6 +28,7 @@ from logitscope.protocol.beams import (
     BeamResult,
     node_path,
 )
+from logitscope.protocol.reasoning import UNLIMITED
 from logitscope.protocol.trace import dumps
 
 BEAMS_JSON_VERSION = 1
@@ -101,6 +102,15 @@ def run_beams(args: argparse.Namespace, request: GenerateRequest) -> int:
         raise InvalidSettingsError("--stop and --top do not apply to --beams (beams end at the end of the text)")
     if args.draft:
         raise InvalidSettingsError("--draft does not apply to --beams (beam search verifies no drafts)")
+    settings = request.settings
+    if settings.grammar or settings.json_schema or settings.logit_bias:
+        raise InvalidSettingsError("--grammar, --json-schema and --logit-bias do not apply to --beams (beams rank "
+                                   "the model's own probabilities)")
+    if args.explain:
+        raise InvalidSettingsError("--explain does not apply to --beams (the diagnosis reads one sampled answer)")
+    if request.options.reasoning_budget != UNLIMITED:
+        raise InvalidSettingsError("--reasoning-budget does not apply to --beams (beams do not close a thinking "
+                                   "block)")
     if args.engine is not None:
         raise UnsupportedByServerError("--beams needs a local model: a remote server cannot keep hypotheses "
                                        "in llama.cpp sequences")
