@@ -77,36 +77,3 @@ def test_a_history_export_never_replaces_the_history(tmp_path, monkeypatch):
     assert_clean_error(run("history", "export", "-o", str(database)), "which this command reads")
     assert digest(database) == before
 
-
-def test_a_negative_seed_is_refused_before_any_prompt_is_evaluated(files):
-    proc = run("cvector", "--model", str(files["model"]), "--positive-file", str(files["pos"]), "--negative-file",
-               str(files["neg"]), "-o", str(files["model"].with_name("out.gguf")), "--seed=-1")
-    assert_clean_error(proc, "the seed must be 0 or more, not -1")
-
-
-@pytest.mark.model   # (engine/grammar.py loads llama.cpp)
-@pytest.mark.parametrize(("schema", "said"), [
-    ("[]", "a JSON schema is an object, such as"), ('{"type": "nonsense"}', "Unrecognized schema")])
-def test_a_schema_that_is_not_one_is_said_plainly(schema, said):
-    from logitscope.base.errors import InvalidSettingsError
-    from logitscope.engine.grammar import schema_to_gbnf
-
-    with pytest.raises(InvalidSettingsError) as caught:
-        schema_to_gbnf(schema)
-    assert said in str(caught.value) and "Error" not in str(caught.value)
-
-
-def test_a_device_or_a_pipe_given_as_a_model_or_a_control_vector_is_named_as_such(tmp_path):
-    """/dev/zero read as "zero is empty (0 bytes)", and a named pipe as a control vector that "does not exist"."""
-    from logitscope.base.errors import InvalidSettingsError, ModelFileError
-    from logitscope.gguf.control_vector import read_control_vector
-    from logitscope.gguf.header import read_header
-
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
-    with pytest.raises(ModelFileError, match="/dev/zero is a character device, not a GGUF model file"):
-        read_header("/dev/zero")
-    with pytest.raises(ModelFileError, match="is a named pipe, not a GGUF model file"):
-        read_header(fifo)
-    with pytest.raises(InvalidSettingsError, match="is not a file"):
-        read_control_vector(fifo)

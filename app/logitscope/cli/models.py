@@ -10,11 +10,14 @@ import getpass
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.common import Subparsers
 from logitscope.gguf.memory import format_bytes
 from logitscope.library.fit import DEFAULT_N_CTX
+from logitscope.protocol.api import LoadSettings
 
 if TYPE_CHECKING:
     from logitscope.library.discovery import ModelRoots
@@ -81,10 +84,19 @@ def library_roots(folders: Sequence[str] = ()) -> ModelRoots:
     return default_roots([*settings.app.models_folders, *folders])
 
 
+def _check_n_ctx(n_ctx: int) -> None:
+    """The context the memory estimates are for, checked as loading checks it ("KV cache 0 B at -5 tokens")."""
+    LoadSettings(n_ctx=n_ctx).validate({"n_ctx": "--n-ctx"})
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     from logitscope.library.catalog import list_local_models
     from logitscope.system.machine import probe_machine
 
+    _check_n_ctx(args.n_ctx)
+    for folder in args.folder:   # a mistyped folder was skipped without a word
+        if not Path(folder).expanduser().is_dir():
+            raise InvalidSettingsError("--folder {path} is not a folder", path=folder)
     machine = probe_machine()
     models = list_local_models(library_roots(args.folder), n_ctx=args.n_ctx, machine=machine)
     if args.json:
@@ -122,6 +134,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
 def _cmd_files(args: argparse.Namespace) -> int:
     from logitscope.library.hub import list_repo_ggufs
 
+    _check_n_ctx(args.n_ctx)
     listing = list_repo_ggufs(args.repo, n_ctx=args.n_ctx)
     if args.json:
         _print_json(listing.to_dict())

@@ -1,0 +1,56 @@
+"""Options and inputs that are not what they claim, refused before any work with one clear `error:` line and
+exit 2 (each was found accepted, or said wrongly, by a sweep of hostile inputs)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.helpers.cli import assert_clean_error, run
+
+
+def test_a_negative_seed_is_refused_before_any_prompt_is_evaluated(tmp_path):
+    for name in ("pos.txt", "neg.txt"):
+        (tmp_path / name).write_text("a prompt\n")
+    (tmp_path / "model.gguf").write_bytes(b"GGUF" + bytes(60))
+    proc = run("cvector", "--model", str(tmp_path / "model.gguf"), "--positive-file", str(tmp_path / "pos.txt"),
+               "--negative-file", str(tmp_path / "neg.txt"), "-o", str(tmp_path / "out.gguf"), "--seed=-1")
+    assert_clean_error(proc, "the seed must be 0 or more, not -1")
+
+
+@pytest.mark.model   # (engine/grammar.py loads llama.cpp)
+@pytest.mark.parametrize(("schema", "said"), [
+    ("[]", "a JSON schema is an object, such as"), ('{"type": "nonsense"}', "Unrecognized schema")])
+def test_a_schema_that_is_not_one_is_said_plainly(schema, said):
+    from logitscope.base.errors import InvalidSettingsError
+    from logitscope.engine.grammar import schema_to_gbnf
+
+    with pytest.raises(InvalidSettingsError) as caught:
+        schema_to_gbnf(schema)
+    assert said in str(caught.value) and "Error" not in str(caught.value)
+
+
+def test_a_device_or_a_pipe_given_as_a_model_or_a_control_vector_is_named_as_such(tmp_path):
+    """/dev/zero read as "zero is empty (0 bytes)", and a named pipe as a control vector that "does not exist"."""
+    from logitscope.base.errors import InvalidSettingsError, ModelFileError
+    from logitscope.gguf.control_vector import read_control_vector
+    from logitscope.gguf.header import read_header
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ModelFileError, match="/dev/zero is a character device, not a GGUF model file"):
+        read_header("/dev/zero")
+    with pytest.raises(ModelFileError, match="is a named pipe, not a GGUF model file"):
+        read_header(fifo)
+    with pytest.raises(InvalidSettingsError, match="is not a file"):
+        read_control_vector(fifo)
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("--n-ctx=-5",), "--n-ctx must be between 0"), (("--n-ctx", "999999999999"), "--n-ctx must be between 0"),
+    (("--folder", "/no/such/folder"), "--folder /no/such/folder is not a folder")])
+def test_models_list_refuses_a_context_or_a_folder_that_is_not_one(args, said, tmp_path, monkeypatch):
+    """It printed "KV cache 0 B at -5 tokens", and skipped a mistyped folder without a word."""
+    monkeypatch.setenv("LOGITSCOPE_HOME", str(tmp_path / "home"))
+    assert_clean_error(run("models", "list", *args), said)
