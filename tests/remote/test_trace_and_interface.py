@@ -97,6 +97,9 @@ def test_server_sent_events_and_error_messages():
     assert server_message('{"object": "error", "message": "too long", "type": "BadRequestError"}') == "too long"
     assert server_message(b'{"detail": [{"msg": "field required"}, {"msg": "x"}]}') == "field required; x"
     assert server_message(b"<h1>502</h1>\n Bad gateway") == "<h1>502</h1> Bad gateway"
+    # a terminal's escape codes (colours, a cleared screen, a title) never reach the terminal from a server
+    assert server_message(r'{"error": "\u001b[31mRED\u001b[0m \u001b]0;title\u0007 \u009b2J"}') == "[31mRED[0m ]0;title 2J"
+    assert server_message(b"\x1b[2Jcleared") == "[2Jcleared"
 
 
 ODD = [None, 1, -1.5, "x", "", [], {}, [300], {"a": 1}, True, [{"token": "a"}], [{"id": 1}], [None], {"content": [{}]},

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -124,10 +125,18 @@ def iter_sse(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
         yield event, "\n".join(data)
 
 
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
 def server_message(body: bytes | str) -> str:
     """The server's own words from an error answer: OpenAI's {"error": {"message"}}, llama-server's
-    and vLLM's variants, FastAPI's {"detail"}, or the start of a plain-text body."""
+    and vLLM's variants, FastAPI's {"detail"}, or the start of a plain-text body; without control characters
+    (a server's ESC sequences would recolour or clear the user's terminal)."""
     text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    return _CONTROLS.sub("", _words(text))
+
+
+def _words(text: str) -> str:
     try:
         data = json.loads(text)
         found: Any = data
