@@ -54,3 +54,15 @@ def test_models_list_refuses_a_context_or_a_folder_that_is_not_one(args, said, t
     """It printed "KV cache 0 B at -5 tokens", and skipped a mistyped folder without a word."""
     monkeypatch.setenv("LOGITSCOPE_HOME", str(tmp_path / "home"))
     assert_clean_error(run("models", "list", *args), said)
+
+
+@pytest.mark.model
+def test_a_quantized_kv_type_without_flash_attention_says_the_v_cache_stays_f16(demo_model):
+    """Only the K cache is quantized then (llama.cpp needs flash attention for a quantized V cache): the
+    memory saved was half what the flag suggests, without a word."""
+    proc = run("generate", "--model", str(demo_model), "--prompt", "hi", "--max-tokens", "1", "--kv-type", "q8_0")
+    assert proc.returncode == 0, proc.stderr
+    assert "note: --kv-type q8_0 quantizes the K cache only; the V cache stays f16 without --flash-attn" in proc.stderr
+    proc = run("generate", "--model", str(demo_model), "--prompt", "hi", "--max-tokens", "1", "--kv-type", "q8_0",
+               "--flash-attn")
+    assert proc.returncode == 0 and "K cache only" not in proc.stderr, proc.stderr

@@ -50,7 +50,7 @@ def add_load_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(LOAD_FLAGS["n_threads"], type=int, default=default.n_threads,
                    help="CPU threads (0: one per physical core, moved with the machine's load)")
     p.add_argument(LOAD_FLAGS["type_k"], choices=list(memory.KV_CACHE_TYPES), default=default.type_k,
-                   help="KV cache element type")
+                   help="KV cache element type (the V cache's only with --flash-attn, as llama.cpp allows)")
     p.add_argument(LOAD_FLAGS["flash_attn"], action="store_true", help="use flash attention (needed for a quantized V cache)")
 
 
@@ -71,6 +71,9 @@ def load_settings(args: argparse.Namespace) -> LoadSettings:
                             type_k=args.kv_type, type_v=value_cache_type(args.kv_type, args.flash_attn),
                             flash_attn=args.flash_attn)
     settings.validate(LOAD_FLAGS)
+    if settings.type_v != settings.type_k:   # the memory saved is half what the user may expect: say so
+        print(f"note: {LOAD_FLAGS['type_k']} {settings.type_k} quantizes the K cache only; the V cache stays "
+              f"{settings.type_v} without {LOAD_FLAGS['flash_attn']}", file=sys.stderr)
     return settings
 
 
