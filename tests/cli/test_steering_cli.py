@@ -100,6 +100,9 @@ def test_generate_records_the_steering_in_its_trace_and_a_bad_vector_is_one_line
     assert plain["steering"] is None and steered["tokens"] != plain["tokens"]
     record = steered["steering"]
     assert record["layer_range"] == [1, 29] and record["loras"] == []
+    past = _done(run(*common, "--control-vector-scaled", f"{vector}:12", "--control-vector-layer-range", "1", "999"))
+    assert past["steering"]["layer_range"] == [1, 30] and past["tokens"] == _done(run(
+        *common, "--control-vector-scaled", f"{vector}:12"))["tokens"]   # the model's 30 layers: "1-999" was said
     assert record["control_vectors"][0]["file"] == "v.gguf" and record["control_vectors"][0]["scale"] == 12.0
     # a range past the model's layers would steer nothing while the trace said "steered"
     assert_clean_error(run(*common, "--control-vector", str(vector), "--control-vector-layer-range", "30", "2000"),

@@ -35,9 +35,11 @@ class Steering:
         return bool(self.control_vectors or self.loras)
 
     def layer_range(self, n_layer: int) -> tuple[int, int]:
-        """The inclusive layer range applied, defaults resolved as llama.cpp's common_init_from_params does."""
+        """The inclusive layer range applied, defaults resolved as llama.cpp's common_init_from_params does; an
+        end past the model's last layer is its last layer (the same effect: "layers 1-999" on 30 layers read
+        as if there were 999)."""
         start = self.layer_start if self.layer_start > 0 else 1
-        end = self.layer_end if self.layer_end > 0 else n_layer
+        end = min(self.layer_end, n_layer) if self.layer_end > 0 else n_layer
         return start, end
 
     def validate(self) -> None:

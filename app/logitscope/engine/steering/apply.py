@@ -121,10 +121,10 @@ class Steerer:
         vector_files = [(file_key(f.path, lora=False), f.scale)
                         for f in (steering.control_vectors if steering else ())]
         layer_range = steering.layer_range(self.n_layer) if steering and vector_files else None
-        if layer_range is not None and layer_range[0] > self.n_layer - 1:  # layer 0 never takes one (llama.cpp)
+        if steering is not None and layer_range is not None and layer_range[0] > self.n_layer - 1:  # (layer 0: never)
             raise InvalidSettingsError("the control vector layer range {start} {end} steers no layer: this model's "
                                        "layers 1 to {last} take a control vector", start=layer_range[0],
-                                       end=layer_range[1], last=self.n_layer - 1)
+                                       end=steering.layer_end or layer_range[1], last=self.n_layer - 1)
         lora_files = [(file_key(f.path, lora=True), f.scale) for f in (steering.loras if steering else ())]
         wanted = (tuple(vector_files), layer_range, tuple(lora_files))
         if wanted == self.applied:
