@@ -66,3 +66,25 @@ def test_a_quantized_kv_type_without_flash_attention_says_the_v_cache_stays_f16(
     proc = run("generate", "--model", str(demo_model), "--prompt", "hi", "--max-tokens", "1", "--kv-type", "q8_0",
                "--flash-attn")
     assert proc.returncode == 0 and "K cache only" not in proc.stderr, proc.stderr
+
+
+def test_a_damaged_string_array_is_reported_where_it_is(tmp_path):
+    """A flipped length in a string array was reported "at byte 280375465087325", past the end of the file."""
+    import re
+    import struct
+
+    from logitscope.base.errors import ModelFileError
+    from logitscope.gguf.header import ARRAY_PREVIEW, read_header
+
+    key = b"tokenizer.ggml.tokens"
+    n = ARRAY_PREVIEW + 1   # (a longer array is skipped over, not read: the path that went wrong)
+    array = struct.pack("<IQ", 8, n) + (struct.pack("<Q", 2) + b"ab") * (n - 1) + struct.pack("<Q", 0xFF00_0000_0000)
+    data = (b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", len(key)) + key + struct.pack("<I", 9)
+            + array + b"cd" * (8 * n))
+    path = tmp_path / "flipped.gguf"
+    path.write_bytes(data)
+    with pytest.raises(ModelFileError) as caught:
+        read_header(path)
+    assert "a string in an array claims" in str(caught.value)
+    at = int(re.search(r"at byte (\d+)", str(caught.value)).group(1))
+    assert at == data.index(struct.pack("<Q", 0xFF00_0000_0000)) < len(data)

@@ -111,10 +111,10 @@ class _Cursor:
                 self.pos = pos
                 raise self.fail("the file ends inside a string array (truncated?)")
             (length,) = struct.unpack_from("<Q", buf, pos)
-            pos += 8 + length
-            if length > MAX_STRING or pos > size:
-                self.pos = pos
+            if length > MAX_STRING or pos + 8 + length > size:
+                self.pos = pos   # where the string's length is (not past the end, where it would lead)
                 raise self.fail(Message("a string in an array claims {length} bytes", length=length))
+            pos += 8 + length
         self.pos = pos
 
     def value_type(self) -> GGUFValueType:
