@@ -8583,61 +8583,66 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="485"/>
+        <source>{found_name} is in a folder linked into Logitscope&apos;s models folder, and the file is elsewhere ({found_path}); Logitscope never deletes files outside its folder: remove the link, or the file itself</source>
+        <translation>{found_name} 位于链接到 Logitscope 模型文件夹中的文件夹里，文件本身在别处（{found_path}）；Logitscope 从不删除其文件夹之外的文件：请删除该链接，或直接删除文件本身</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="486"/>
         <source>{found_name} is not in Logitscope&apos;s models folder ({app_dir}) but in {source} ({found_path}); Logitscope never deletes other tools&apos; files: remove it with the tool that owns it</source>
         <translation>{found_name} 不在 Logitscope 的模型文件夹（{app_dir}）中，而在 {source}（{found_path}）中；Logitscope 从不删除其他工具的文件：请用拥有它的工具删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="486"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="487"/>
         <source>{key} has {n_values} values for {n_layer} layers</source>
         <translation>{key} 有 {n_values} 个值，但共有 {n_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="487"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="488"/>
         <source>{key} is missing</source>
         <translation>缺少 {key}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="488"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="489"/>
         <source>{key} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{key} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="489"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="490"/>
         <source>{key} is {n_head_kv}: a {arch} model needs at least one KV head</source>
         <translation>{key} 为 {n_head_kv}：{arch} 模型至少需要一个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="490"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="491"/>
         <source>{key} is {n_head}: a {arch} model needs attention heads</source>
         <translation>{key} 为 {n_head}：{arch} 模型需要注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="491"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="492"/>
         <source>{malformed} malformed chunk(s) from the server were skipped</source>
         <translation>已跳过服务器发来的 {malformed} 个格式错误的数据块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="492"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="493"/>
         <source>{model_name} is a split model but {repo_id} lacks part(s) {str}: it cannot be loaded</source>
         <translation>{model_name} 是分卷模型，但 {repo_id} 缺少第 {str} 部分：无法加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="493"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="494"/>
         <source>{n_answers} answers at once need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the answers or max tokens</source>
         <translation>同时生成 {n_answers} 个回答需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机 {capacity} 的内存：请减少回答数或最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="494"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="495"/>
         <source>{n_beams} beams need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the beams or max tokens</source>
         <translation>{n_beams} 个束需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请减少束数或最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="495"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="496"/>
         <source>{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; the limit is {limit}: lower the beams or max tokens</source>
         <translation>{n_beams} 个束、每个 {max_tokens} 个词元最多需要 {cells} 个 KV 单元，上限为 {limit}：请减少束数或最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="496"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="497"/>
         <source>{n_head} attention heads cannot share {n_head_kv} KV heads (head_count must be a multiple of head_count_kv)</source>
         <translation>{n_head} 个注意力头无法共享 {n_head_kv} 个 KV 头（head_count 必须是 head_count_kv 的倍数）</translation>
     </message>
@@ -8647,737 +8652,737 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>正向与负向提示词需按行一一配对，但现在有 {n_positive} 个正向、{n_negative} 个负向</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="497"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="498"/>
         <source>{n_tokens} tokens do not fit in the model&apos;s context of {n_ctx}</source>
         <translation>{n_tokens} 个词元放不进模型的 {n_ctx} 上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="498"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="499"/>
         <source>{name!r} is a built-in preset and cannot be deleted</source>
         <translation>{name!r} 是内置预设，不能删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="499"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="500"/>
         <source>{name!r} is a built-in preset and cannot be renamed</source>
         <translation>{name!r} 是内置预设，不能重命名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="500"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="501"/>
         <source>{name!r} is a built-in preset; choose another name</source>
         <translation>{name!r} 是内置预设；请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="501"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="502"/>
         <source>{name!r} is not a quantization type llama.cpp knows; one of {names}</source>
         <translation>{name!r} 不是 llama.cpp 认识的量化类型；可选 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="502"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="503"/>
         <source>{name} = {value} was not applied: {why}</source>
         <translation>{name} = {value} 未生效：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="503"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="504"/>
         <source>{name} cannot be read: {reason}</source>
         <translation>无法读取 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="504"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="505"/>
         <source>{name} cannot be {value!r}: {exc}</source>
         <translation>{name} 不能是 {value!r}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="505"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="506"/>
         <source>{name} does not exist</source>
         <translation>{name} 不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="506"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="507"/>
         <source>{name} is a binary file (it has NUL bytes): only text files can be attached</source>
         <translation>{name} 是二进制文件（含有 NUL 字节）：只能附加文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="507"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="508"/>
         <source>{name} is a folder: attach a text file</source>
         <translation>{name} 是文件夹：请附加一个文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="508"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="509"/>
         <source>{name} is not UTF-8 text (byte {offset} is not valid UTF-8): only UTF-8 text files can be attached</source>
         <translation>{name} 不是 UTF-8 文本（第 {offset} 个字节不是有效的 UTF-8）：只能附加 UTF-8 文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="509"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="8"/>
         <source>{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{name} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="8"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="9"/>
         <source>{name} is {kind}, not a file: attach a text file</source>
         <translation>{name} 是{kind}，不是文件：请附加文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="9"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="10"/>
         <source>{name} is {size}: files of at most {limit} can be attached</source>
         <translation>{name} 大小为 {size}：只能附加不超过 {limit} 的文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="10"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="11"/>
         <source>{name} must be -1 (all) or a number of layers &gt;= 0</source>
         <translation>{name} 必须是 -1（全部）或 &gt;= 0 的层数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="11"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="12"/>
         <source>{name} must be 0 (off), 1 or 2</source>
         <translation>{name} 必须是 0（关闭）、1 或 2</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="12"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="13"/>
         <source>{name} must be &gt; 0</source>
         <translation>{name} 必须 &gt; 0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="13"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="14"/>
         <source>{name} must be &gt; 0 (1 = off)</source>
         <translation>{name} 必须 &gt; 0（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="14"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="15"/>
         <source>{name} must be &gt;= -1 (-1 = the whole context, 0 = off)</source>
         <translation>{name} 必须 &gt;= -1（-1 = 整个上下文，0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="15"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="16"/>
         <source>{name} must be &gt;= 0 (0 = greedy)</source>
         <translation>{name} 必须 &gt;= 0（0 = 贪心）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="16"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="17"/>
         <source>{name} must be &gt;= 0 (0 = off)</source>
         <translation>{name} 必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="17"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="18"/>
         <source>{name} must be &gt;= 1</source>
         <translation>{name} 必须 &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="18"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="19"/>
         <source>{name} must be a finite number, not {value}</source>
         <translation>{name} 必须是有限的数，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="19"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="20"/>
         <source>{name} must be a number, not {value}</source>
         <translation>{name} 必须是数字，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="20"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="21"/>
         <source>{name} must be between 0 (automatic) and {max_threads} ({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not {n_threads}</source>
         <translation>{name} 必须在 0（自动）到 {max_threads} 之间（每个 CPU {MAX_THREADS_PER_CPU} 个；本机有 {available_cpus} 个），而不是 {n_threads}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="21"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="22"/>
         <source>{name} must be between 0 (the model&apos;s training context) and {value}</source>
         <translation>{name} 必须在 0（模型的训练上下文）到 {value} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="22"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="23"/>
         <source>{name} must be between 0 and 2^63 - 1</source>
         <translation>{name} 必须在 0 到 2^63 - 1 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="23"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="24"/>
         <source>{name} must be between 0 and {limit}</source>
         <translation>{name} 必须在 0 到 {limit} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="24"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="25"/>
         <source>{name} must be between 1 and {limit}, not {value}</source>
         <translation>{name} 必须在 1 到 {limit} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="25"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="26"/>
         <source>{name} must be between {low} and {high} tokens, not {n_ctx}</source>
         <translation>{name} 必须在 {low} 到 {high} 个词元之间，而不是 {n_ctx}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="26"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="27"/>
         <source>{name} must be in (0, 1] (1 = off)</source>
         <translation>{name} 必须在 (0, 1] 之间（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="27"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="28"/>
         <source>{name} must be in [0, 1] (0 = off)</source>
         <translation>{name} 必须在 [0, 1] 之间（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="28"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="29"/>
         <source>{name} must be in [0, 1] (&gt; 0.5 = off)</source>
         <translation>{name} 必须在 [0, 1] 之间（&gt; 0.5 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="29"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="30"/>
         <source>{n} answers of {max_tokens} tokens to a prompt of {n_prompt} tokens do not fit (context {n_ctx}, at most {limit} cells at once): lower max tokens</source>
         <translation>{n} 个 {max_tokens} 词元的回答加上 {n_prompt} 词元的提示词放不下（上下文 {n_ctx}，一次最多 {limit} 个单元）：请降低最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="30"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="31"/>
         <source>{n} event(s) that are not JSON (the first: {first!r})</source>
         <translation>{n} 个不是 JSON 的事件（第一个：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="31"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="32"/>
         <source>{n} event(s) {lacking} (the first: {first!r})</source>
         <translation>{n} 个事件{lacking}（第一个：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="32"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="33"/>
         <source>{n} line(s) that are not server-sent events (the first: {first!r})</source>
         <translation>{n} 行不是服务器发送事件（SSE）的内容（第一行：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="33"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="34"/>
         <source>{n} malformed event(s) (the first: {first!r})</source>
         <translation>{n} 个格式错误的事件（第一个：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="34"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="35"/>
         <source>{option} {text!r} is {n} tokens, not one: give one token&apos;s text (with its leading space, e.g. &apos; Paris&apos;) or #ID</source>
         <translation>{option} {text!r} 是 {n} 个词元，而不是一个：请给出一个词元的文本（带前导空格，例如 &apos; Paris&apos;）或 #ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="35"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="36"/>
         <source>{option} {text}: the vocabulary has ids 0 to {last}</source>
         <translation>{option} {text}：词表的 id 为 0 到 {last}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="36"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="37"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，第一处不同在词元 {token}）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="37"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="38"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, {n_base:,} in {base_name}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，{base_name} 有 {n_base:,} 个）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="38"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="39"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="39"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="40"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="40"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="41"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="41"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="42"/>
         <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
         <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="42"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="43"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="43"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="44"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="44"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="45"/>
         <source>{path} exists already: give another name, or replace it on purpose (--overwrite)</source>
         <translation>{path} 已存在：请另给一个名字，或有意替换它（--overwrite）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="45"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="46"/>
         <source>{path} has an absurd header (n_ctx {n_ctx}, n_vocab {n_vocab}, {n_chunk} chunks)</source>
         <translation>{path} 的文件头不合理（n_ctx {n_ctx}，n_vocab {n_vocab}，{n_chunk} 个分块）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="46"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="47"/>
         <source>{path} holds distributions over another vocabulary ({width} values a row, this model&apos;s {n_vocab:,} tokens need {need}): comparing distributions needs models that share one vocabulary</source>
         <translation>{path} 保存的是另一个词表上的分布（每行 {width} 个值，而此模型的 {n_vocab:,} 个词元需要 {need} 个）：比较分布需要共用同一词表的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="47"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="48"/>
         <source>{path} holds distributions over {n_file:,} tokens and this model has {n_vocab:,}: a KL divergence needs models that share one vocabulary</source>
         <translation>{path} 保存的是 {n_file:,} 个词元上的分布，而此模型有 {n_vocab:,} 个：KL 散度需要共用同一词表的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="48"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="49"/>
         <source>{path} holds no prompt: one prompt per line is expected</source>
         <translation>{path} 中没有提示词：应每行一个提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="49"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="50"/>
         <source>{path} holds {n_file} distributions and {n} tokens are compared</source>
         <translation>{path} 保存了 {n_file} 个分布，而要比较的是 {n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="50"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="51"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="51"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="52"/>
         <source>{path} is a folder, not a prompt file</source>
         <translation>{path} 是文件夹，不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="52"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="53"/>
         <source>{path} is a folder, not a text file</source>
         <translation>{path} 是一个文件夹，不是文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="53"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="54"/>
         <source>{path} is a folder: give the file name of the quantized model</source>
         <translation>{path} 是文件夹：请给出量化后模型的文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="54"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="55"/>
         <source>{path} is cut short: {size} bytes of the {need} its header announces</source>
         <translation>{path} 不完整：只有 {size} 字节，而文件头说有 {need} 字节</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="55"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="56"/>
         <source>{path} is larger than {limit} MiB: not a prompt file</source>
         <translation>{path} 大于 {limit} MiB：不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="56"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="57"/>
         <source>{path} is larger than {limit} MiB: not a text to score</source>
         <translation>{path} 大于 {limit} MiB：不是可以评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="57"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="58"/>
         <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
         <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="58"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="59"/>
         <source>{path} is not UTF-8 text (byte 0x{byte:02x} at offset {offset})</source>
         <translation>{path} 不是 UTF-8 文本（偏移 {offset} 处的字节 0x{byte:02x}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="59"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="60"/>
         <source>{path} is not a LoRA adapter: it has no {key} (an adapter&apos;s is {wanted!r})</source>
         <translation>{path} 不是 LoRA 适配器：它没有 {key}（适配器的应为 {wanted!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="60"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="61"/>
         <source>{path} is not a LoRA adapter: its {key} is {value!r}, not {wanted!r}</source>
         <translation>{path} 不是 LoRA 适配器：它的 {key} 是 {value!r}，而不是 {wanted!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="61"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="62"/>
         <source>{path} is not a control vector: its general.architecture is {arch!r}, not &apos;controlvector&apos;</source>
         <translation>{path} 不是控制向量：其 general.architecture 为 {arch!r}，而不是 &apos;controlvector&apos;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="62"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="63"/>
         <source>{path} is not a file</source>
         <translation>{path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="63"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="64"/>
         <source>{path} is not a file of base log-probabilities (llama-perplexity&apos;s --kl-divergence-base format)</source>
         <translation>{path} 不是基准对数概率文件（llama-perplexity 的 --kl-divergence-base 格式）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="64"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="65"/>
         <source>{path} is not a file of saved distributions</source>
         <translation>{path} 不是已保存分布的文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="65"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="66"/>
         <source>{path} is not an importance matrix llama.cpp can read: {why}</source>
         <translation>{path} 不是 llama.cpp 能读取的重要性矩阵：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="66"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="67"/>
         <source>{path} is {kind}, not a file</source>
         <translation>{path} 是{kind}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="67"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="68"/>
         <source>{path} is {st_mode}, not a GGUF model file</source>
         <translation>{path} 是{st_mode}，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="68"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="69"/>
         <source>{positive} holds {n_positive} prompts and {negative} {n_negative}: the two files pair their prompts line by line</source>
         <translation>{positive} 有 {n_positive} 个提示词，{negative} 有 {n_negative} 个：两个文件的提示词按行一一配对</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="69"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="70"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="70"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="71"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="71"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="72"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="72"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="73"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="73"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="74"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="74"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="75"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="75"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="76"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="76"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="77"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="77"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="78"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="78"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="79"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="79"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="80"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="80"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="81"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="81"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="82"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="82"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="83"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="83"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="84"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="84"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="85"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="85"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="86"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="86"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="87"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="87"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="88"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="88"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="89"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="89"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="90"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="90"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="91"/>
         <source>{source} holds no trace: no &quot;step&quot; or &quot;done&quot; line</source>
         <translation>{source} 中没有轨迹：没有 &quot;step&quot; 或 &quot;done&quot; 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="91"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="92"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="92"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="93"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="93"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="94"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="94"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="95"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="95"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="96"/>
         <source>{source} sent nothing that could be read: {what}</source>
         <translation>{source} 发送的内容都无法读取：{what}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="96"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="97"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="97"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="98"/>
         <source>{source} sent {limit} events in a row that could not be read, after {n_steps} tokens: {what}; the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后连续发送了 {limit} 个无法读取的事件：{what}；已放弃这次回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="98"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="99"/>
         <source>{source} sent {mib} MiB without a token after {n_steps} tokens ({what}): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后发送了 {mib} MiB 却没有任何词元（{what}）：已放弃这次回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="99"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="100"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="100"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="101"/>
         <source>{text!r} names no head or block: write LAYER.HEAD (20.3), LAYER.attn or LAYER.ffn</source>
         <translation>{text!r} 不是注意力头或模块：请写成 层.头（20.3）、层.attn 或 层.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="101"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="102"/>
         <source>{type} needs an importance matrix made with llama-imatrix: give its file (llama-quantize&apos;s --imatrix FILE)</source>
         <translation>{type} 需要用 llama-imatrix 生成的重要性矩阵：请给出它的文件（llama-quantize 的 --imatrix FILE）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="102"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="103"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="103"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="104"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="104"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="105"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="105"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="106"/>
         <source>{what} cannot be created: a part of its path is a file</source>
         <translation>无法创建{what}：其路径中有一部分是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="106"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="107"/>
         <source>{what} cannot be created: {reason}</source>
         <translation>无法创建{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="107"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="108"/>
         <source>{what} cannot be used: it is a file, not a folder</source>
         <translation>无法使用{what}：它是文件，不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="108"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="109"/>
         <source>{what} cannot be written to: {reason}</source>
         <translation>无法写入{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="109"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="110"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="110"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="111"/>
         <source>{what}: {question}</source>
         <translation>{what}：{question}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="111"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="112"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="112"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="113"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="113"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="114"/>
         <source>{where} holds {value}, not a finite number</source>
         <translation>{where} 含有 {value}，不是有限的数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="114"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="115"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="115"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="116"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="116"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="117"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="117"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="118"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="118"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="119"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="119"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="120"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="120"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="121"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="121"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="122"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="122"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="123"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="123"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="124"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="124"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="125"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="125"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="126"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="126"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="127"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="127"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="128"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="128"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="129"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="129"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="130"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="130"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="131"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="131"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="132"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="132"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="133"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="133"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="134"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="134"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="135"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="135"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="136"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="136"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="137"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="137"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="138"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="138"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="139"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="139"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="140"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="140"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="141"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="141"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="142"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

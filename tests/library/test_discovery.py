@@ -182,3 +182,16 @@ def test_remove_own_files_only(tree, demo_model):
         assert all(Path(p).exists() for p in entry.parts)
     with pytest.raises(LibraryError, match="no model named"):
         remove_model("nothing-like-it", tree)
+
+
+def test_a_model_in_a_folder_linked_into_the_models_folder_is_not_deleted_and_said_so(sealed, gguf_files):
+    """It said the model "is not in Logitscope's models folder but in app (…/models/linked/keep.gguf)"."""
+    roots = default_roots(home=sealed / "user")
+    elsewhere = sealed / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copyfile(gguf_files["tiny-q4"], elsewhere / "keep.gguf")
+    roots.app_dir.mkdir(parents=True, exist_ok=True)
+    (roots.app_dir / "linked").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(LibraryError, match="is in a folder linked into Logitscope's models folder") as caught:
+        remove_model("linked/keep.gguf", roots)
+    assert "but in app" not in str(caught.value) and (elsewhere / "keep.gguf").is_file()

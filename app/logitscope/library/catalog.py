@@ -149,7 +149,12 @@ def remove_model(query: str, roots: ModelRoots | None = None) -> list[Path]:
     the Hugging Face cache, Ollama, added folders) belong to other tools and are never deleted."""
     roots = roots or default_roots()
     found, _ = _match(query, collect(roots))
-    if found.source != "app" or not all(_is_inside(p, roots.app_dir) for p in found.parts):
+    if found.source == "app" and not all(_is_inside(p, roots.app_dir) for p in found.parts):
+        # found through a linked folder inside the models folder: the file itself is another folder's
+        raise LibraryError("{found_name} is in a folder linked into Logitscope's models folder, and the file is "
+                           "elsewhere ({found_path}); Logitscope never deletes files outside its folder: remove "
+                           "the link, or the file itself", found_name=found.name, found_path=found.path)
+    if found.source != "app":
         raise LibraryError("{found_name} is not in Logitscope's models folder ({app_dir}) but in "
                            "{source} ({found_path}); Logitscope never deletes other tools' "
                            "files: remove it with the tool that owns it", found_name=found.name, app_dir=roots.app_dir, source=found.source, found_path=found.path)

@@ -482,6 +482,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{filename} is ambiguous in {repo_id}: give its full path ({names})"),
     QT_TRANSLATE_NOOP("messages", "{file} is damaged and cannot load: {problem}"),
     QT_TRANSLATE_NOOP("messages", "{file} is damaged and cannot load: {problem} ({more_problems})"),
+    QT_TRANSLATE_NOOP("messages", "{found_name} is in a folder linked into Logitscope's models folder, and the file is elsewhere ({found_path}); Logitscope never deletes files outside its folder: remove the link, or the file itself"),
     QT_TRANSLATE_NOOP("messages", "{found_name} is not in Logitscope's models folder ({app_dir}) but in {source} ({found_path}); Logitscope never deletes other tools' files: remove it with the tool that owns it"),
     QT_TRANSLATE_NOOP("messages", "{key} has {n_values} values for {n_layer} layers"),
     QT_TRANSLATE_NOOP("messages", "{key} is missing"),
@@ -506,7 +507,6 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{name} is a binary file (it has NUL bytes): only text files can be attached"),
     QT_TRANSLATE_NOOP("messages", "{name} is a folder: attach a text file"),
     QT_TRANSLATE_NOOP("messages", "{name} is not UTF-8 text (byte {offset} is not valid UTF-8): only UTF-8 text files can be attached"),
-    QT_TRANSLATE_NOOP("messages", "{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32"),
 )
 
 TEMPLATES: tuple[str, ...] = PART + PART_1
