@@ -180,3 +180,19 @@ def test_a_bad_trace_file_is_one_error_line(tmp_path, capsys, content, message):
     assert main(["explain", str(tmp_path / "bad.jsonl")]) == 2
     err = capsys.readouterr().err.replace(str(tmp_path) + "/", "")
     assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_a_folder_a_pipe_or_a_huge_file_is_refused_in_explains_words(tmp_path, capsys, monkeypatch):
+    """Not 'cannot import' or 'the most a history import reads': explain reads, it imports nothing."""
+    import logitscope.store.import_check as import_check
+
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "big.jsonl").write_text('{"type":"note"}\n' * 10)
+    monkeypatch.setattr(import_check, "MAX_EXPORT_BYTES", 100)
+    for target, message in ((tmp_path, "error: cannot explain . : it is a folder, not a trace or a history export"),
+                            (tmp_path / "pipe", "error: cannot explain pipe: it is a named pipe, not a trace or a "
+                                                "history export"),
+                            (tmp_path / "big.jsonl", "error: big.jsonl is larger than 0 MiB, the most explain reads")):
+        assert main(["explain", str(target)]) == 2
+        err = capsys.readouterr().err.replace(str(tmp_path) + "/", "").replace(str(tmp_path), ". ")
+        assert err == message + "\n"

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from logitscope.base.errors import InvalidSettingsError, StoreError
+from logitscope.base.reading import NotAFileError, TooLargeError, read_bounded
 from logitscope.cli.common import Subparsers
 from logitscope.cli.option_names import LOAD_FLAGS
 from logitscope.diagnosis.findings import Diagnosis, Finding, Fix
@@ -89,13 +90,12 @@ def _explain_file(target: str) -> list[Explained]:
     from logitscope.diagnosis.diagnose import diagnose
     from logitscope.diagnosis.stored import diagnose_export
     from logitscope.diagnosis.trace_lines import looks_like_trace, read_trace_lines
-    from logitscope.store.import_check import MAX_EXPORT_BYTES, check_export, parse_export, read_export_bytes
+    from logitscope.store.import_check import MAX_EXPORT_BYTES, check_export, parse_export
 
     source = "stdin" if target == "-" else target
-    data = sys.stdin.buffer.read(MAX_EXPORT_BYTES + 1) if target == "-" else read_export_bytes(Path(target))
+    data = sys.stdin.buffer.read(MAX_EXPORT_BYTES + 1) if target == "-" else _read(Path(target))
     if len(data) > MAX_EXPORT_BYTES:
-        raise StoreError("{source} is larger than {value} MiB, the most explain reads", source=source,
-                         value=MAX_EXPORT_BYTES // 2 ** 20)
+        raise _too_large(source)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -112,6 +112,28 @@ def _explain_file(target: str) -> list[Explained]:
                              + (f"finished ({finish})" if finish else "did not finish"),
                              {"trace": n, "source": source, "finish_reason": finish}, diagnosis))
     return out
+
+
+def _read(path: Path) -> bytes:
+    """The file's bytes; a folder, a pipe or a device is refused without reading from it, in explain's words."""
+    from logitscope.store.import_check import MAX_EXPORT_BYTES
+
+    try:
+        return read_bounded(path, MAX_EXPORT_BYTES)
+    except NotAFileError as exc:
+        raise StoreError("cannot explain {path}: it is {st_mode}, not a trace or a history export", path=path,
+                         st_mode=exc.kind) from None
+    except TooLargeError:
+        raise _too_large(str(path)) from None
+    except OSError as exc:
+        raise StoreError("cannot read {path}: {exc}", path=path, exc=exc.strerror or exc) from exc
+
+
+def _too_large(source: str) -> StoreError:
+    from logitscope.store.import_check import MAX_EXPORT_BYTES
+
+    return StoreError("{source} is larger than {value} MiB, the most explain reads", source=source,
+                      value=MAX_EXPORT_BYTES // 2 ** 20)
 
 
 def _latest(store: HistoryStore) -> int:
