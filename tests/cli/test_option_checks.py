@@ -88,3 +88,38 @@ def test_a_damaged_string_array_is_reported_where_it_is(tmp_path):
     assert "a string in an array claims" in str(caught.value)
     at = int(re.search(r"at byte (\d+)", str(caught.value)).group(1))
     assert at == data.index(struct.pack("<Q", 0xFF00_0000_0000)) < len(data)
+
+
+@pytest.mark.parametrize("value, expected", [("-1e9", -1e9), ("-2.5E-1", -0.25), ("-1.", -1.0), ("-.5", -0.5)])
+def test_a_negative_value_in_any_number_form_is_a_value_not_an_option(value, expected):
+    """argparse took `--presence-penalty -1e9` for an unknown option '-1e9' (llama.cpp takes it as a number)."""
+    from logitscope.cli.main import build_parser
+    from logitscope.cli.sampler_options import settings_from_args
+
+    args = build_parser().parse_args(["generate", "--prompt", "x", "--presence-penalty", value,
+                                      "--frequency-penalty", value])
+    settings = settings_from_args(args)
+    assert settings.presence_penalty == settings.frequency_penalty == expected
+
+
+def test_an_option_that_looks_like_a_number_is_still_no_value(capsys):
+    from logitscope.cli.main import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["generate", "--prompt", "x", "--presence-penalty", "-x1"])
+    assert exit_.value.code == 2
+    assert "--presence-penalty: expected one argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra", [["--api-key", "sk-1"], ["--api-key", "sk-1", "--beams", "2"],
+                                   ["--remote-model", "m", "--beams", "2"]])
+def test_a_remote_option_without_an_engine_is_refused_not_ignored(extra, capsys, monkeypatch):
+    """`--api-key` without `--engine` ran the local model and ignored the key; with --beams every remote option
+    was ignored. ($LOGITSCOPE_API_KEY, a default, is no option the user gave.)"""
+    from logitscope.cli.main import main
+
+    monkeypatch.setenv("LOGITSCOPE_API_KEY", "sk-env")
+    assert main(["generate", "--prompt", "x", *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --api-key, --remote-model, --engine-timeout, --insecure and --post-sampling-probs "
+                          "need --engine URL") and err.count("\n") == 1

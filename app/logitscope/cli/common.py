@@ -4,13 +4,15 @@ fetched when none is given, and Ctrl+C (or SIGTERM) during an answer."""
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.cli.option_names import LOAD_FLAGS
@@ -30,6 +32,12 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 class Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # a value in exponent form is a number too (`--presence-penalty -1e9`): Python 3.11's argparse takes
+        # only -1 and -1.5 for numbers and read -1e9 as an unknown option
+        self._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
     def error(self, message: str) -> NoReturn:  # one line, not usage + message
         print(f"error: {message} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
@@ -84,7 +92,8 @@ def remote_engine(args: argparse.Namespace) -> RemoteEngine:
     if args.model:
         raise InvalidSettingsError("--model names a local file; with --engine the server has the model "
                                    "(choose it with --remote-model)")
-    engine = RemoteEngine(args.engine, api_key=args.api_key, model=args.remote_model,
+    api_key = args.api_key if args.api_key is not None else os.environ.get("LOGITSCOPE_API_KEY")
+    engine = RemoteEngine(args.engine, api_key=api_key, model=args.remote_model,
                           verify_tls=not args.insecure, post_sampling_probs=args.post_sampling_probs,
                           timeout=DEFAULT_TIMEOUT_S if args.engine_timeout is None else args.engine_timeout)
     try:

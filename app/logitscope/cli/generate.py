@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
-import os
 import sys
 import time
 from pathlib import Path
@@ -66,12 +65,13 @@ def run(args: argparse.Namespace) -> int:
         messages=[ChatMessage("user", args.chat)] if args.chat is not None else None,
         system=args.system, settings=settings, options=options, steering=steering_from_args(args))
     request.validate()
+    remote_only = (args.post_sampling_probs or args.insecure or args.remote_model or args.engine_timeout is not None
+                   or args.api_key is not None)
+    if args.engine is None and remote_only:
+        raise InvalidSettingsError("--api-key, --remote-model, --engine-timeout, --insecure and "
+                                   "--post-sampling-probs need --engine URL")
     if args.beams is not None or args.length_penalty is not None:
         return run_beams(args, request)
-    remote_only = args.post_sampling_probs or args.insecure or args.remote_model or args.engine_timeout is not None
-    if args.engine is None and remote_only:
-        raise InvalidSettingsError("--remote-model, --engine-timeout, --insecure and --post-sampling-probs "
-                                   "need --engine URL")
     out = sys.stdout
     steps = []
     top = max(args.top, JSON_TOP)
@@ -252,7 +252,7 @@ def register(sub: Subparsers) -> None:
     r = p.add_argument_group("remote engine (instead of a local model)")
     r.add_argument("--engine", metavar="URL", help="a llama-server, vLLM or other OpenAI-compatible server, "
                    "e.g. http://127.0.0.1:8080")
-    r.add_argument("--api-key", metavar="KEY", default=os.environ.get("LOGITSCOPE_API_KEY"),
+    r.add_argument("--api-key", metavar="KEY",
                    help="the server's API key (default: $LOGITSCOPE_API_KEY)")
     r.add_argument("--remote-model", metavar="NAME", help="the server's model id (default: the first it lists)")
     r.add_argument("--engine-timeout", "--remote-timeout", dest="engine_timeout", type=float, metavar="SECONDS",
