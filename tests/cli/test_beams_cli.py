@@ -110,3 +110,20 @@ def test_a_terminal_sees_a_progress_line_per_step(demo_model) -> None:
     piped = run(*question, timeout=400)
     assert piped.returncode == 0 and "\rstep" not in piped.stderr and "step 1/8" not in piped.stderr
     assert stdout == piped.stdout and stdout.strip()  # the winner: the same with or without a terminal
+
+
+@pytest.mark.model
+@pytest.mark.timeout(600)
+def test_a_prompt_that_leaves_less_room_than_max_tokens_says_so(demo_model) -> None:
+    """The search shortened max tokens to what the context still holds and said nothing: 11 tokens ending by
+    'length' when 30 were asked looked like a bug. Now one note says why."""
+    prompt = " ".join(["word"] * 245)
+    proc = run("generate", "--prompt", prompt, "--n-ctx", "256", "--beams", "2", "--max-tokens", "30", "--json",
+               timeout=400)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout)
+    n_prompt = len(result["prompt_tokens"])
+    room = 256 - n_prompt
+    assert 0 < room < 30 and max(h["length"] for h in result["hypotheses"]) <= room
+    assert result["notices"] == [f"the context holds 256 tokens: after the prompt's {n_prompt} there is room for "
+                                 f"{room} tokens of answer, not the 30 asked"]

@@ -291,6 +291,12 @@ class Engine:
         result = beam_search(self._require(), tokens, request.n_beams, options.max_tokens, request.length_penalty,
                              round(self.info.kv_bytes_per_token), should_cancel, on_progress, ensure_fits,
                              (self.steering_files, request.generate.steering))
+        room = self._require().n_ctx - len(tokens)
+        if options.max_tokens > room:  # beam_search shortened the search to what each beam's sequence can hold
+            notices.append(Message("the context holds {n_ctx} tokens: after the prompt's {n_prompt} there is room "
+                                   "for {room} tokens of answer, not the {max_tokens} asked",
+                                   n_ctx=room + len(tokens), n_prompt=len(tokens), room=room,
+                                   max_tokens=options.max_tokens))
         result.notices = notices
         self.shared_cells = (list(result.cells), result.n_ctx, SHARED_BY_BEAMS)
         return result

@@ -313,6 +313,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "the connection to {url} broke{cut} ({reason}): did the server stop?"),
     QT_TRANSLATE_NOOP("messages", "the connection was lost after {part_size} of {size} of {remote_path} ({exc}); pulling it again resumes it"),
     QT_TRANSLATE_NOOP("messages", "the context holds {n_ctx} tokens, not the {n_ctx2} asked for: llama.cpp uses at least {KV_CELL_PADDING} and rounds up to a multiple of {KV_CELL_PADDING}"),
+    QT_TRANSLATE_NOOP("messages", "the context holds {n_ctx} tokens: after the prompt's {n_prompt} there is room for {room} tokens of answer, not the {max_tokens} asked"),
     QT_TRANSLATE_NOOP("messages", "the context window is full ({n_ctx} tokens): generation stopped"),
     QT_TRANSLATE_NOOP("messages", "the control vector layer range {start} {end} is empty: START must not be after END"),
     QT_TRANSLATE_NOOP("messages", "the control vector layer range {start} {end} steers no layer: this model's layers 1 to {last} take a control vector"),
@@ -506,7 +507,6 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{name} does not exist"),
     QT_TRANSLATE_NOOP("messages", "{name} is a binary file (it has NUL bytes): only text files can be attached"),
     QT_TRANSLATE_NOOP("messages", "{name} is a folder: attach a text file"),
-    QT_TRANSLATE_NOOP("messages", "{name} is not UTF-8 text (byte {offset} is not valid UTF-8): only UTF-8 text files can be attached"),
 )
 
 TEMPLATES: tuple[str, ...] = PART + PART_1
