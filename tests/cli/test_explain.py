@@ -189,9 +189,8 @@ def test_a_folder_a_pipe_or_a_huge_file_is_refused_in_explains_words(tmp_path, c
     os.mkfifo(tmp_path / "pipe")
     (tmp_path / "big.jsonl").write_text('{"type":"note"}\n' * 10)
     monkeypatch.setattr(import_check, "MAX_EXPORT_BYTES", 100)
-    for target, message in ((tmp_path, "error: cannot explain . : it is a folder, not a trace or a history export"),
-                            (tmp_path / "pipe", "error: cannot explain pipe: it is a named pipe, not a trace or a "
-                                                "history export"),
+    for target, message in ((tmp_path, "error: cannot explain . : it is a folder, not a file"),
+                            (tmp_path / "pipe", "error: cannot explain pipe: it is a named pipe, not a file"),
                             (tmp_path / "big.jsonl", "error: big.jsonl is larger than 0 MiB, the most explain reads")):
         assert main(["explain", str(target)]) == 2
         err = capsys.readouterr().err.replace(str(tmp_path) + "/", "").replace(str(tmp_path), ". ")

@@ -121,7 +121,7 @@ def _read(path: Path) -> bytes:
     try:
         return read_bounded(path, MAX_EXPORT_BYTES)
     except NotAFileError as exc:
-        raise StoreError("cannot explain {path}: it is {st_mode}, not a trace or a history export", path=path,
+        raise StoreError("cannot explain {path}: it is {st_mode}, not a file", path=path,
                          st_mode=exc.kind) from None
     except TooLargeError:
         raise _too_large(str(path)) from None
