@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 
 import llama_cpp
 import numpy as np
@@ -162,6 +163,22 @@ def test_a_step_evaluated_afresh_still_agrees_with_the_generation(engine):
     assert evaluated.lens.top_ids[-1, 0] == steps[5].raw_ids[0]
     assert np.abs(evaluated.lens.top_probs[-1] - copied.lens.top_probs[-1]).max() < 0.05
     assert np.abs(evaluated.attention.weights - copied.attention.weights).max() < 0.05
+
+
+def test_a_step_evaluated_afresh_with_its_prompt_known_is_the_generations_to_the_digit(engine):
+    """Told where the prompt ends, the inspection evaluates the answer's tokens one at a time after the prompt's
+    batch, as the generation did: the same kernels, the same numbers (a user saw the lens's last row at 20.5 %
+    and the step's raw p at 23.6 %: the answer evaluated in one batch, on AVX2)."""
+    steps, result = answer(engine, "Name three colours.", max_tokens=10)
+    inspector = engine.inspector or engine._inspector()
+    for i in (1, 6, 9):
+        request = replace(step_request(result, i), n_prompt=len(result.prompt_tokens))
+        evaluated = inspector.inspect(request, fill="evaluate")
+        assert inspector.last_fill == "evaluated"
+        copied = inspector.inspect(request, fill="copy")
+        np.testing.assert_allclose(evaluated.lens.top_probs, copied.lens.top_probs, atol=1e-5)
+        np.testing.assert_allclose(evaluated.attention.weights, copied.attention.weights, atol=1e-5)
+        assert abs(evaluated.lens.chosen_prob[-1] - steps[i].p_raw) < 1e-5
 
 
 def test_the_generation_context_has_no_callback_and_flash_attention_as_loaded(demo_model, monkeypatch):

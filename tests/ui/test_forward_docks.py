@@ -56,6 +56,7 @@ def test_nothing_is_asked_while_the_docks_are_hidden(qtbot, scripted_window):
     wait_shown(qtbot, scripted_window, "layers", 2)
     (request,) = engine.inspect_requests                # one request, for the step selected now
     assert list(request.tokens) == context_of(answer, 2)
+    assert request.n_prompt == len(answer.result.prompt_tokens)   # its answer evaluated one token at a time
     assert request.chosen == answer.steps[2].token
     assert request.lens and not request.attention       # the Attention dock is not shown: not asked
 

@@ -27,7 +27,8 @@ QUESTION = "Tell me about the history of Paris, in a few sentences."
 
 def _step(result: GenerationResult, i: int) -> InspectRequest:
     """Generated step i: the context it was predicted from and the token chosen."""
-    return InspectRequest(tuple(result.prompt_tokens + result.tokens[:i]), chosen=result.tokens[i])
+    return InspectRequest(tuple(result.prompt_tokens + result.tokens[:i]), chosen=result.tokens[i],
+                          n_prompt=len(result.prompt_tokens))
 
 
 def _ms(seconds: float) -> str:

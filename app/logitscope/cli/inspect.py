@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             return run_on_step(client, args, context, chosen, client.vocab(), source.path.name, source.steering)
         inspection = client.inspect(InspectRequest(context, chosen=chosen, lens=both or args.layers,
                                                    attention=both or args.attention, steering=source.steering,
-                                                   knockouts=source.knockouts))
+                                                   knockouts=source.knockouts, n_prompt=len(prompt)))
         vocab = client.vocab()
     if args.json:
         print(dumps(inspection_to_json(inspection, args.step, chosen, vocab, source.path.name)))   # NaN: null

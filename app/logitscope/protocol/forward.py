@@ -28,13 +28,17 @@ class InspectRequest:
     None for a prompt token (the lens then follows the next prompt token if `tokens` is a prefix of a
     known context, else the final top-1). `lens` / `attention`: which views to compute. `steering`: the
     control vectors and LoRA adapters of the step (a steered answer's step is inspected steered). `knockouts`:
-    the heads and blocks the step was generated with knocked out (causal tracing: inspected knocked out too)."""
+    the heads and blocks the step was generated with knocked out (causal tracing: inspected knocked out too).
+    `n_prompt`: how many of `tokens` are the prompt; the generated ones after it, evaluated again, go one at a time
+    as the generation evaluated them (llama.cpp computes a batch with other kernels: on AVX2 a step's
+    probabilities then move by a few points). None: all in batches."""
     tokens: tuple[int, ...]
     chosen: int | None = None
     lens: bool = True
     attention: bool = True
     steering: Steering | None = None
     knockouts: tuple[Ablation, ...] = ()
+    n_prompt: int | None = None
 
 
 @dataclass

@@ -11,8 +11,9 @@ the callback capturing. Columns of attention are KV cells, which equal positions
 context holds one sequence laid out from cell 0.
 
 A copied state gives the very numbers the generation saw (the last layer of the lens reproduces a step's
-raw probabilities to 1e-6). An evaluation matches it for prompt tokens, but generated tokens were evaluated
-one at a time, and llama.cpp computes a batch with other kernels: their numbers can then differ by ~0.01.
+raw probabilities to 1e-6). An evaluation matches it for prompt tokens; generated tokens were evaluated one at
+a time, and llama.cpp computes a batch with other kernels (on AVX2 a step's probabilities then move by a few
+points), so where the request says where its prompt ends they are evaluated one at a time again.
 """
 
 from __future__ import annotations
@@ -165,11 +166,12 @@ class Inspector:
         return self._head
 
     # -- filling it ---------------------------------------------------------------------------------
-    def _fill(self, prefix: Sequence[int], how: Fill) -> None:
+    def _fill(self, prefix: Sequence[int], how: Fill, n_prompt: int | None = None) -> None:
         """Make the inspection context hold exactly `prefix`: what it holds already, else a copy of a state the
         generation computed (the generation context's, or one saved when it was copied before), else by
-        evaluating. A copy gives the very numbers the generation saw; an evaluation can differ slightly for
-        generated tokens (llama.cpp computes a batch of tokens with other kernels than one token at a time)."""
+        evaluating. A copy gives the very numbers the generation saw; so does an evaluation that knows where the
+        prompt ends (`n_prompt`): the generated tokens after it go one at a time, as the generation evaluated
+        them (llama.cpp computes a batch of tokens with other kernels than one token at a time)."""
         prefix = list(prefix)
         held = _common_prefix(self.tokens, prefix)
         if how == "auto" and held == len(prefix):
@@ -184,7 +186,9 @@ class Inspector:
             if how == "copy":
                 raise LogitscopeError("the generation context does not hold these tokens: nothing to copy")
         self._truncate(held if how == "auto" else 0)
-        self._decode(prefix[len(self.tokens):])
+        batched = len(prefix) if n_prompt is None else min(max(n_prompt, len(self.tokens)), len(prefix))
+        self._decode(prefix[len(self.tokens):batched])
+        self._decode(prefix[batched:], one_at_a_time=True)
         self.last_fill = "evaluated"
 
     def _saved_state(self, prefix: list[int], from_generation_only: bool) -> tuple[tuple[int, ...], bytes] | None:
@@ -237,17 +241,19 @@ class Inspector:
             n_keep = 0
         del self.tokens[n_keep:]
 
-    def _decode(self, tokens: Sequence[int]) -> None:
-        """Evaluate `tokens` after what the context holds. A long evaluation stops when the engine is asked to
-        cancel (Runtime.abort): the abort callback, called for every graph node, is only installed then."""
+    def _decode(self, tokens: Sequence[int], one_at_a_time: bool = False) -> None:
+        """Evaluate `tokens` after what the context holds, in batches or `one_at_a_time`. A long evaluation stops
+        when the engine is asked to cancel (Runtime.abort): the abort callback, called for every graph node, is
+        only installed then."""
         assert self._context is not None
         context = self._context
-        cancellable = len(tokens) > ABORT_WATCH_TOKENS
+        cancellable = len(tokens) > (1 if one_at_a_time else ABORT_WATCH_TOKENS)
+        size = 1 if one_at_a_time else INSPECT_BATCH
         if cancellable:
             context.watch_abort(self._abort_cb)
         try:
-            for start in range(0, len(tokens), INSPECT_BATCH):
-                chunk = list(tokens[start:start + INSPECT_BATCH])
+            for start in range(0, len(tokens), size):
+                chunk = list(tokens[start:start + size])
                 self._capture.offset, self._capture.n_batch = len(self.tokens), len(chunk)  # edits' positions
                 arr = (llama_cpp.llama_token * len(chunk))(*chunk)
                 rc = llama_cpp.llama_decode(self._ctx, llama_cpp.llama_batch_get_one(arr, len(chunk)))
@@ -314,7 +320,7 @@ class Inspector:
                 self._truncate(0)
             self.last_fill = "evaluated"
         else:
-            self._fill(tokens[:-1], fill)
+            self._fill(tokens[:-1], fill, request.n_prompt)
             captured = self._decode_capturing(tokens[-1:], names)
         last = {name: arrays[-1] for name, arrays in captured.items()}
         unavailable: dict[str, str] = {}

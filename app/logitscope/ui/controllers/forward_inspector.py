@@ -209,7 +209,8 @@ class ForwardInspector(QObject):
                 assert prompt_request is not None
                 prompt = tuple(client.prompt_tokens(prompt_request))
             request = InspectRequest(prompt + answer_tokens, step.chosen, lens="lens" in views,
-                                     attention="attention" in views, steering=steering, knockouts=knockouts)
+                                     attention="attention" in views, steering=steering, knockouts=knockouts,
+                                     n_prompt=len(prompt))
             try:
                 return Inspected(step, prompt, inspect(request))
             except LogitscopeError:

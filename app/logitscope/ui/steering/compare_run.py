@@ -121,7 +121,7 @@ def lens_at(client: EngineLike, runs: SteeringRuns, step: int) -> StepLens:
     for side, steering in ((UNSTEERED, None), (STEERED, runs.question.steering)):
         for token in followed:
             lens = client.inspect(InspectRequest(context, chosen=token, lens=True, attention=False,
-                                                 steering=steering)).lens
+                                                 steering=steering, n_prompt=len(runs.prompt))).lens
             if lens is not None:
                 lenses[(side, token)] = lens
     return StepLens(step, lenses)
