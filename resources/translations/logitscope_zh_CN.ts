@@ -2087,22 +2087,22 @@
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="239"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="240"/>
         <source>The engine could not inspect this step: {0}</source>
         <translation>引擎无法检查这一步：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="254"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="255"/>
         <source>Not available for this model: {0}</source>
         <translation>此模型不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="281"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="282"/>
         <source>The engine could not compute this matrix: {0}</source>
         <translation>引擎无法计算此矩阵：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="330"/>
+        <location filename="../../app/logitscope/ui/controllers/forward_inspector.py" line="331"/>
         <source>{0} at position {1} is in the prompt (the chat template, the system prompt and the earlier turns), not in this answer</source>
         <translation>位置 {1} 的 {0} 属于提示词（对话模板、系统提示词和之前的轮次），不在这个回答中</translation>
     </message>
@@ -5282,52 +5282,47 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>一段短文本（{0!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="234"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="240"/>
         <source>Load a control vector</source>
         <translation>载入控制向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="235"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="241"/>
         <source>Control vectors (*.gguf);;All files (*)</source>
         <translation>控制向量 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="228"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="234"/>
         <source>{0} is in the Steering dock already</source>
         <translation>{0} 已在“引导”面板中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="244"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="250"/>
         <source>Control vector</source>
         <translation>控制向量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="253"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="259"/>
         <source>Add a LoRA adapter</source>
         <translation>添加 LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="254"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="260"/>
         <source>GGUF LoRA adapters (*.gguf);;All files (*)</source>
         <translation>GGUF LoRA 适配器 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="258"/>
-        <source>LoRA adapter</source>
-        <translation>LoRA 适配器</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="275"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="293"/>
         <source>Control vector {0} built and added to the Steering dock</source>
         <translation>控制向量 {0} 已构建并加入“引导”面板</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="291"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="309"/>
         <source>{0} is left out of the next answers: {1}</source>
         <translation>之后的回答将不使用 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/controller.py" line="313"/>
+        <location filename="../../app/logitscope/ui/steering/controller.py" line="331"/>
         <source>Removed from the Steering dock, the file is gone: {0}</source>
         <translation>已从“引导”面板移除（文件已不存在）：{0}</translation>
     </message>
@@ -7588,746 +7583,751 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="290"/>
+        <source>the LoRA adapter {path} is for the {adapter} architecture, not this model&apos;s {model}</source>
+        <translation>LoRA 适配器 {path} 适用于 {adapter} 架构，而不是本模型的 {model}</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="291"/>
         <source>the LoRA adapter {path} is not a file</source>
         <translation>LoRA 适配器 {path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="291"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="292"/>
         <source>the LoRA adapter {path}: the tensor pair for {weight!r} is missing one half</source>
         <translation>LoRA 适配器 {path}：{weight!r} 的张量对缺少一半</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="292"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="293"/>
         <source>the LoRA adapter {path}: {weight}&apos;s A and B must be 2-D tensors</source>
         <translation>LoRA 适配器 {path}：{weight} 的 A 和 B 必须是二维张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="293"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="294"/>
         <source>the LoRA adapter {path}: {weight}&apos;s A has rank {rank_a} but its B {rank_b} (is A transposed?)</source>
         <translation>LoRA 适配器 {path}：{weight} 的 A 秩为 {rank_a}，而 B 为 {rank_b}（A 是否被转置了？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="294"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="295"/>
         <source>the TLS certificate of {url} could not be verified ({reason}); --insecure skips the check, only for a server you trust</source>
         <translation>无法验证 {url} 的 TLS 证书（{reason}）；--insecure 可跳过检查，仅用于你信任的服务器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="295"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="296"/>
         <source>the ablation mode must be zero or mean, not {mode}</source>
         <translation>消融方式必须是 zero 或 mean，而不是 {mode}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="296"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="297"/>
         <source>the answer and the versus token are the same token: their logit difference is 0 in every run, so there is nothing to measure (every score would be 0 / 0)</source>
         <translation>答案词元与对比词元是同一个词元：它们的 logit 差在每次运行中都是 0，没有可测量的内容（每个得分都会是 0 / 0）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="297"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="298"/>
         <source>the answer did not finish: how it ended and its speed were not checked</source>
         <translation>回答没有完成：未检查其结束方式和速度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="298"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="299"/>
         <source>the answer ended inside a multi-byte character; its incomplete bytes are not part of the text</source>
         <translation>回答在一个多字节字符中间结束；不完整的字节不计入文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="299"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="300"/>
         <source>the answer repeats itself: &quot;{block}&quot; {times} times in a row (steps {first}-{last})</source>
         <translation>回答在重复自己：“{block}”连续出现 {times} 次（第 {first}-{last} 步）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="300"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="301"/>
         <source>the answer repeats itself: &quot;{block}&quot; {times} times in a row (steps {first}-{last}), and by then the model was sure of each repeated token (mean p {p:.2f}): it is stuck in a loop</source>
         <translation>回答在重复自己：“{block}”连续出现 {times} 次（第 {first}-{last} 步），到后来模型对每个重复的词元都很确定（平均 p {p:.2f}）：它陷入了循环</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="301"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="302"/>
         <source>the answer so far does not fit the grammar</source>
         <translation>目前的回答不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="302"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="303"/>
         <source>the answer so far fills the context window: nothing more can be generated</source>
         <translation>目前的回答已占满上下文窗口：无法再生成</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="303"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="304"/>
         <source>the answer was cut off: it reached the limit of {n} tokens before the model ended it</source>
         <translation>回答被截断：在模型结束之前达到了 {n} 个词元的上限</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="304"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="305"/>
         <source>the answer was cut off: the context window ({n_ctx} tokens) filled up</source>
         <translation>回答被截断：上下文窗口（{n_ctx} 个词元）已满</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="305"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="306"/>
         <source>the answer&apos;s sampler settings are unreadable</source>
         <translation>该回答的采样器设置无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="306"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="307"/>
         <source>the attention weights cannot be shown for this {architecture} model: llama.cpp does not compute them as one softmax per head here</source>
         <translation>无法显示此 {architecture} 模型的注意力权重：llama.cpp 在这里不是按每个注意力头做一次 softmax 来计算它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="307"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="308"/>
         <source>the base model&apos;s distributions of this text need {need} of temporary disk and {folder} has {free} free: score a shorter text</source>
         <translation>这段文本的基准模型分布需要 {need} 的临时磁盘空间，而 {folder} 只有 {free} 可用：请对更短的文本评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="308"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="309"/>
         <source>the beam search found no hypothesis</source>
         <translation>束搜索没有找到任何假设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="309"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="310"/>
         <source>the chosen token does not fit the grammar</source>
         <translation>所选词元不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="310"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="311"/>
         <source>the chunked perplexity needs at least {need} tokens with a context of {n_ctx} (2 chunks); the text has {n_tokens}: use a smaller context (chunk) or a longer text</source>
         <translation>分块困惑度在上下文为 {n_ctx} 时至少需要 {need} 个词元（2 块）；该文本只有 {n_tokens} 个：请使用更小的上下文（块）或更长的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="311"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="312"/>
         <source>the clean and the corrupted prompts are the same tokens: there is nothing to patch (every score would be 0 / 0)</source>
         <translation>干净提示与损坏提示的词元完全相同：没有可修补的内容（每个得分都会是 0 / 0）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="312"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="313"/>
         <source>the clean and the corrupted prompts must have the same number of tokens (here {clean} and {corrupted}): patching copies position P of one into position P of the other</source>
         <translation>干净提示和损坏提示的词元数必须相同（这里是 {clean} 和 {corrupted}）：修补是把一个的位置 P 复制到另一个的位置 P</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="313"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="314"/>
         <source>the connection to {url} broke{cut} ({reason}): did the server stop?</source>
         <translation>与 {url} 的连接断开了{cut}（{reason}）：服务器停止了吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="314"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="315"/>
         <source>the connection was lost after {part_size} of {size} of {remote_path} ({exc}); pulling it again resumes it</source>
         <translation>{remote_path} 下载到 {part_size}/{size} 时连接中断（{exc}）；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="315"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="316"/>
         <source>the context holds {n_ctx} tokens, not the {n_ctx2} asked for: llama.cpp uses at least {KV_CELL_PADDING} and rounds up to a multiple of {KV_CELL_PADDING}</source>
         <translation>上下文可容纳 {n_ctx} 个词元，而不是要求的 {n_ctx2} 个：llama.cpp 至少使用 {KV_CELL_PADDING} 个，并向上取整到 {KV_CELL_PADDING} 的倍数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="316"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="317"/>
         <source>the context holds {n_ctx} tokens: after the prompt&apos;s {n_prompt} there is room for {room} tokens of answer, not the {max_tokens} asked</source>
         <translation>上下文可容纳 {n_ctx} 个词元：提示占用 {n_prompt} 个之后，回答只剩 {room} 个词元的空间，而非所要求的 {max_tokens} 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="317"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="318"/>
         <source>the context window is full ({n_ctx} tokens): generation stopped</source>
         <translation>上下文窗口已满（{n_ctx} 个词元）：生成已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="318"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="319"/>
         <source>the control vector layer range {start} {end} is empty: START must not be after END</source>
         <translation>控制向量的层范围 {start} {end} 为空：START 不能大于 END</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="319"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="320"/>
         <source>the control vector layer range {start} {end} steers no layer: this model&apos;s layers 1 to {last} take a control vector</source>
         <translation>控制向量的层范围 {start} {end} 不覆盖任何层：此模型可施加控制向量的层是 1 到 {last}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="320"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="321"/>
         <source>the control vector {path} does not exist</source>
         <translation>控制向量 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="321"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="322"/>
         <source>the control vector {path} has a tensor {name!r}: control vectors hold only direction.N tensors, N &gt;= 1</source>
         <translation>控制向量 {path} 含有张量 {name!r}：控制向量只包含 direction.N 张量（N &gt;= 1）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="322"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="323"/>
         <source>the control vector {path} has no direction.N tensors</source>
         <translation>控制向量 {path} 没有 direction.N 张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="323"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="324"/>
         <source>the control vector {path} has {n_vector} values per layer, but the model&apos;s embedding has {n_model}: it was made for another model</source>
         <translation>控制向量 {path} 每层有 {n_vector} 个值，但模型的嵌入维度为 {n_model}：它是为另一个模型制作的</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="324"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="325"/>
         <source>the control vector {path} is a folder, not a file</source>
         <translation>控制向量 {path} 是文件夹，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="325"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="326"/>
         <source>the control vector {path} is not a GGUF file: {reason}</source>
         <translation>控制向量 {path} 不是 GGUF 文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="326"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="327"/>
         <source>the control vector {path} is not a file</source>
         <translation>控制向量 {path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="327"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="328"/>
         <source>the control vector {path}: {name} has {n} values, the other layers {n_embd}</source>
         <translation>控制向量 {path}：{name} 有 {n} 个值，其他层为 {n_embd} 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="328"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="329"/>
         <source>the control vector {path}: {name} holds NaN or infinite values</source>
         <translation>控制向量 {path}：{name} 含有 NaN 或无穷大值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="329"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="330"/>
         <source>the control vector {path}: {name} must be a 1-D F32 tensor</source>
         <translation>控制向量 {path}：{name} 必须是一维 F32 张量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="330"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="331"/>
         <source>the conversation did not fit the context ({n_ctx} tokens): the {trimmed} oldest message(s) were left out, so the model did not see them</source>
         <translation>对话超出了上下文（{n_ctx} 个词元）：最早的 {trimmed} 条消息被省略，模型没有看到它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="331"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="332"/>
         <source>the conversation was longer than the context ({n_ctx} tokens): the {trimmed} oldest message(s) were left out of the prompt</source>
         <translation>对话超出了上下文（{n_ctx} 个词元）：最早的 {trimmed} 条消息未放入提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="332"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="333"/>
         <source>the data folder {path}</source>
         <translation>数据文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="333"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="334"/>
         <source>the data folder {path} (from ${env})</source>
         <translation>数据文件夹 {path}（来自 ${env}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="334"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="335"/>
         <source>the downloaded wheel {wheel_name} does not hold {DEMO_MEMBER}: {exc}</source>
         <translation>下载的 wheel {wheel_name} 中没有 {DEMO_MEMBER}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="335"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="336"/>
         <source>the draft model {name} does not share the model&apos;s vocabulary ({n_draft} tokens, the model has {n_model}): a draft model must have the same tokenizer</source>
         <translation>草稿模型 {name} 与模型的词表不同（{n_draft} 个词元，模型有 {n_model} 个）：草稿模型必须使用相同的分词器</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="336"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="337"/>
         <source>the engine did not answer the request to stop (no sign of life for {seconds:g} s), so it was ended</source>
         <translation>引擎没有响应停止请求（{seconds:g} 秒无响应），因此已被结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="337"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="338"/>
         <source>the engine process crashed ({how})</source>
         <translation>引擎进程崩溃了（{how}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="338"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="339"/>
         <source>the engine reported no generation time: the speed was not checked</source>
         <translation>引擎没有报告生成时间：未检查速度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="339"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="340"/>
         <source>the engine reported no raw probability or entropy for {n} of {total} tokens: the guessing and off-course checks skipped them</source>
         <translation>引擎没有报告 {total} 个词元中 {n} 个的原始概率或熵：猜测和偏离检查跳过了它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="340"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="341"/>
         <source>the engine stopped responding (no sign of life for {seconds:g} s), so it was ended (a very slow machine can allow longer with {variable}=SECONDS)</source>
         <translation>引擎停止响应（{seconds:g} 秒无响应），因此已被结束（很慢的机器可以用 {variable}=秒数 放宽时限）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="341"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="342"/>
         <source>the fix could not be checked on the recorded steps: {why}</source>
         <translation>无法在记录的步骤上检验该修复：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="342"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="343"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="343"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="344"/>
         <source>the generation context does not hold these tokens: nothing to copy</source>
         <translation>生成上下文中没有这些词元：没有可复制的内容</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="344"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="345"/>
         <source>the grammar allows none of the stored head&apos;s tokens</source>
         <translation>语法不允许已存储头部中的任何词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="345"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="346"/>
         <source>the grammar does not parse: {reason}</source>
         <translation>语法无法解析：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="346"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="347"/>
         <source>the grammar is replayed as this step applied it: a changed grammar cannot be replayed from the stored head</source>
         <translation>按此步实际应用的方式重放语法：无法用已存储的头部重放更改后的语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="347"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="348"/>
         <source>the grammar was not on at this step: it cannot be replayed from the stored head</source>
         <translation>此步未启用语法：无法用已存储的头部重放</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="348"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="349"/>
         <source>the history database {path} cannot be read ({reason}); it was left as it is</source>
         <translation>无法读取历史数据库 {path}（{reason}）；它保持原样</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="349"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="350"/>
         <source>the history database {path} cannot be used ({reason}) and could not be moved aside: {exc}</source>
         <translation>历史数据库 {path} 无法使用（{reason}），也无法移到一旁：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="350"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="351"/>
         <source>the history export holds inconsistent data: {exc}</source>
         <translation>历史导出文件中的数据不一致：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="351"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="352"/>
         <source>the import failed ({cause}) and the conversations it had already added (ids {ids}-{ids2}) could not be removed: {exc}</source>
         <translation>导入失败（{cause}），且已添加的对话（ID {ids}-{ids2}）无法删除：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="352"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="353"/>
         <source>the importance matrix {path} is not a file</source>
         <translation>重要性矩阵 {path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="353"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="354"/>
         <source>the layer lens and attention maps are not available on a remote engine: a server does not show the inside of its forward pass</source>
         <translation>远程引擎无法提供逐层透镜和注意力图：服务器不公开其前向传播的内部</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="354"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="355"/>
         <source>the layer range ends at {last}, but this model&apos;s directions go from 1 to {last_layer}</source>
         <translation>层范围止于 {last}，但此模型的方向只有第 1 到 {last_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="355"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="356"/>
         <source>the layer range {first} {last} is not one: 1 &lt;= first &lt;= last</source>
         <translation>层范围 {first} {last} 无效：须满足 1 &lt;= first &lt;= last</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="356"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="357"/>
         <source>the layers scanned must run from a first to a last layer between 0 and {top}, not {first} to {last}</source>
         <translation>扫描的层必须是 0 到 {top} 之间从第一层到最后一层的范围，而不是 {first} 到 {last}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="357"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="358"/>
         <source>the length penalty must be between 0 and {max_alpha}, not {alpha}</source>
         <translation>长度惩罚必须在 0 到 {max_alpha} 之间，而不是 {alpha}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="358"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="359"/>
         <source>the logit lens cannot be shown for this {architecture} model: its last layer does not reproduce the model&apos;s own output</source>
         <translation>无法显示此 {architecture} 模型的 logit 透镜：其最后一层无法复现模型自身的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="359"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="360"/>
         <source>the logit lens cannot be shown for this {architecture} model: its residual stream is not among the tensors llama.cpp names</source>
         <translation>无法显示此 {architecture} 模型的 logit 透镜：llama.cpp 命名的张量中没有它的残差流</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="360"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="361"/>
         <source>the logit lens needs the model&apos;s final RMS norm and output head, and this {architecture} model does not have them in the form it knows</source>
         <translation>logit 透镜需要模型的最终 RMS 归一化和输出头，而此 {architecture} 模型没有它所认识的形式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="361"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="362"/>
         <source>the logit-bias text {text!r} gives no token</source>
         <translation>logit 偏置文本 {text!r} 没有产生任何词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="362"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="363"/>
         <source>the message is too long: the prompt needs {n_tokens} tokens but the context holds {n_ctx} and {reserve} are kept for the answer; shorten it or load the model with a larger context</source>
         <translation>消息太长：提示词需要 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个，且要为回答保留 {reserve} 个；请缩短消息，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="363"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="364"/>
         <source>the message with its attachments needs {needed} tokens, but {left} of the context&apos;s {n_ctx} are left for it ({reserve} are kept for the answer): remove an attachment, or load the model with a larger context</source>
         <translation>这条消息连同附件需要 {needed} 个词元，但上下文的 {n_ctx} 个词元中只剩 {left} 个可用（{reserve} 个留给回答）：请移除一个附件，或以更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="364"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="365"/>
         <source>the model is quantized already ({reason}): allow requantizing (--allow-requantize) to quantize it again, at some cost in quality</source>
         <translation>该模型已经量化过（{reason}）：允许重新量化（--allow-requantize）才能再次量化，但会损失一些质量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="365"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="366"/>
         <source>the model thought for {n} tokens and stopped without ending its thinking block: the answer is inside it, or missing</source>
         <translation>模型思考了 {n} 个词元，没有结束思考块就停了：回答在思考块里，或者缺失</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="366"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="367"/>
         <source>the model thought for {n} tokens and the token limit came before it ended its thinking: there is no answer</source>
         <translation>模型思考了 {n} 个词元，还没结束思考就到了词元上限：没有回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="367"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="368"/>
         <source>the model was guessing from the first words: the opening &quot;{opening}&quot; was drawn from a spread-out distribution, {odds:.0f} times less likely than the model&apos;s own first choices ({picks}); what follows is built on it, check it (a lower temperature makes such picks rarer)</source>
         <translation>模型从第一个词起就在猜：开头“{opening}”是从分散的分布中抽出的，比模型自己的首选低 {odds:.0f} 倍（{picks}）；后面的内容建立在它之上，请核实（降低温度可减少这种抽取）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="368"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="369"/>
         <source>the model was guessing: {n} names or numbers were chosen among close rivals ({words}); check them, it may have made them up</source>
         <translation>模型在猜测：有 {n} 个名称或数字是在势均力敌的候选中选出的（{words}）；请核实，它们可能是编造的</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="369"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="370"/>
         <source>the model was trained on a context of {n_train} tokens; a window of {n_ctx} goes past it</source>
         <translation>该模型的训练上下文为 {n_train} 个词元；{n_ctx} 的窗口超出了它</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="370"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="371"/>
         <source>the model went past the end of its turn: &quot;{marker}&quot; at step {i}, the rest is not its answer{cause}</source>
         <translation>模型越过了自己回合的结尾：第 {i} 步出现“{marker}”，之后的内容不是它的回答{cause}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="371"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="372"/>
         <source>the model&apos;s chat template failed: {exc}</source>
         <translation>模型的对话模板出错：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="372"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="373"/>
         <source>the model&apos;s chat template is invalid: {exc}</source>
         <translation>模型的对话模板无效：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="373"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="374"/>
         <source>the model&apos;s chat template took longer than {RENDER_TIMEOUT_S:.0f} s to render</source>
         <translation>模型的对话模板渲染超过了 {RENDER_TIMEOUT_S:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="374"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="375"/>
         <source>the models folder {path}</source>
         <translation>模型文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="375"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="376"/>
         <source>the number of alternatives must be between 0 and {high}</source>
         <translation>备选词元的数量必须在 0 到 {high} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="376"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="377"/>
         <source>the number of beams must be between 1 and {max_beams}, not {n_beams}</source>
         <translation>束数必须在 1 到 {max_beams} 之间，而不是 {n_beams}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="377"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="378"/>
         <source>the number of top tokens must be between 1 and 128</source>
         <translation>最可能词元的个数须在 1 到 128 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="378"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="379"/>
         <source>the port of {shown} must be between 1 and 65535</source>
         <translation>{shown} 的端口必须在 1 到 65535 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="380"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="381"/>
         <source>the prompt ({n_prompt} tokens) and {max_tokens} tokens of answer do not fit in the context of {n_ctx}: lower max tokens</source>
         <translation>提示（{n_prompt} 个词元）加上 {max_tokens} 个回答词元超出了 {n_ctx} 的上下文：请减小最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="381"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="382"/>
         <source>the prompt is empty</source>
         <translation>提示词为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="382"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="383"/>
         <source>the prompt is {n_tokens} tokens but the context holds {n_ctx}; shorten it or load the model with a larger context</source>
         <translation>提示词有 {n_tokens} 个词元，但上下文只能容纳 {n_ctx} 个；请缩短它，或用更大的上下文加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="383"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="384"/>
         <source>the prompt takes 1 to 4096 tokens and each answer 2 to 1024</source>
         <translation>提示词取 1 到 4096 个词元，每个回答 2 到 1024 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="384"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="385"/>
         <source>the quantized model cannot replace the model it is made from: give another file name</source>
         <translation>量化后的模型不能替换它所来自的模型：请另给一个文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="385"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="386"/>
         <source>the quantized model needs about {need} on disk and {folder} has {free} free</source>
         <translation>量化后的模型约需 {need} 磁盘空间，而 {folder} 只有 {free} 可用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="386"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="387"/>
         <source>the reasoning budget must be -1 (unlimited), 0 (no thinking) or a number of tokens, not {value}</source>
         <translation>推理预算必须是 -1（不限）、0（不思考）或词元数，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="387"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="388"/>
         <source>the reasoning format must be one of {formats}, not {value!r}</source>
         <translation>推理格式必须是 {formats} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="388"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="389"/>
         <source>the recommended models list {path} has a bad entry: {m_id}</source>
         <translation>推荐模型列表 {path} 中有一个错误条目：{m_id}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="390"/>
         <source>the recommended models list {path} is unreadable: {exc}</source>
         <translation>推荐模型列表 {path} 无法读取：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="390"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="391"/>
         <source>the recorded trace of message {message_id} is damaged ({reason}); the message itself and the rest of the history still read</source>
         <translation>消息 {message_id} 记录的轨迹已损坏（{reason}）；该消息本身和历史记录的其余部分仍可读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="391"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="392"/>
         <source>the request to {url} failed{cut} ({kind}: {reason})</source>
         <translation>对 {url} 的请求失败了{cut}（{kind}：{reason}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="392"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="393"/>
         <source>the scale of {path} must be a finite number, not {scale}</source>
         <translation>{path} 的缩放系数必须是有限数，而不是 {scale}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="394"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="395"/>
         <source>the scoring mode must be one of {modes}, not {mode!r}</source>
         <translation>评分模式必须是 {modes} 之一，而不是 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="395"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="396"/>
         <source>the seed must be 0 or more, not {seed}</source>
         <translation>种子必须是 0 或更大的数，而不是 {seed}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="396"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
         <source>the server address is empty (e.g. http://127.0.0.1:8080)</source>
         <translation>服务器地址为空（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="397"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
         <source>the server ended the answer with finish_reason {reason!r}</source>
         <translation>服务器以 finish_reason {reason!r} 结束了回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="398"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
         <source>the server kind must be one of {SERVER_KINDS}</source>
         <translation>服务器类型必须是 {SERVER_KINDS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="399"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
         <source>the server reported an error: {data}</source>
         <translation>服务器报告了错误：{data}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="400"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
         <source>the server sent more than max_tokens = {max_tokens} tokens: the answer was cut there</source>
         <translation>服务器发送的词元超过 max_tokens = {max_tokens}：回答在此截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="401"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
         <source>the server sent no probabilities for {blind} of {n_steps} tokens</source>
         <translation>服务器没有发送 {n_steps} 个词元中 {blind} 个的概率</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="402"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
         <source>the stream from {base_url} ended before the answer was complete (after {n_steps} tokens)</source>
         <translation>来自 {base_url} 的流在回答完成前就结束了（在 {n_steps} 个词元之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="403"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
         <source>the text to score is empty</source>
         <translation>要评分的文本为空</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="404"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
         <source>the thinking budget ({budget} tokens) closed the block before the model ended it: the answer may rest on reasoning it did not finish</source>
         <translation>思考预算（{budget} 个词元）在模型结束思考之前关闭了思考块：回答可能建立在未完成的推理之上</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="405"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
         <source>the thinking budget ({budget}) was not applied: a remote server does its own thinking (llama-server&apos;s --reasoning-budget)</source>
         <translation>未应用思考预算（{budget}）：远程服务器自行控制思考（llama-server 的 --reasoning-budget）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="407"/>
         <source>the thinking goes round in circles: &quot;{block}&quot; {times} times in a row (steps {first}-{last})</source>
         <translation>思考在原地打转：“{block}”连续重复 {times} 次（第 {first}-{last} 步）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="407"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="408"/>
         <source>the trace has no token ids or raw candidates to replay</source>
         <translation>该轨迹没有可重放的词元 ID 或原始候选</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="408"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="409"/>
         <source>the vocabulary has {n_vocab:,} tokens but the token embedding has {rows:,} rows</source>
         <translation>词表有 {n_vocab:,} 个词元，但词元嵌入有 {rows:,} 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="409"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
         <source>there is no conversation with id {conversation_id}</source>
         <translation>没有 ID 为 {conversation_id} 的对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="410"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
         <source>there is no message with id {message_id}</source>
         <translation>没有 ID 为 {message_id} 的消息</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="411"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
         <source>there is no sampler preset {name!r}</source>
         <translation>没有采样预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="412"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="413"/>
         <source>there is no sampler preset {sampler_preset!r}</source>
         <translation>没有采样预设 {sampler_preset!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="413"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="414"/>
         <source>there is no saved preset {name!r}</source>
         <translation>没有已保存的预设 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="414"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
         <source>there is no setting {name!r}</source>
         <translation>没有设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="415"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
         <source>there is no token to inspect</source>
         <translation>没有可检视的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="416"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="417"/>
         <source>thinking cut by the budget</source>
         <translation>思考被预算截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="417"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="418"/>
         <source>thinking in circles</source>
         <translation>思考原地打转</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="418"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="419"/>
         <source>thinking never ended</source>
         <translation>思考从未结束</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="419"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="420"/>
         <source>this chat&apos;s max_tokens = {value!r} is invalid; ignored</source>
         <translation>此对话的 max_tokens = {value!r} 无效；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="420"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="421"/>
         <source>this chat&apos;s reasoning_budget = {value!r} is invalid; ignored</source>
         <translation>此对话的 reasoning_budget = {value!r} 无效；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="421"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="422"/>
         <source>this chat&apos;s settings are not an object; the defaults are used</source>
         <translation>此对话的设置不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="422"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="423"/>
         <source>this chat&apos;s stop sequences are not a list of texts; ignored</source>
         <translation>此对话的停止序列不是文本列表；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="423"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="424"/>
         <source>this chat&apos;s {key} is not a text; ignored</source>
         <translation>此对话的 {key} 不是文本；已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="424"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="425"/>
         <source>this engine cannot score texts: a remote server does not report every token&apos;s probability over the whole vocabulary; score with a local model</source>
         <translation>此引擎无法为文本评分：远程服务器不会报告每个词元在整个词表上的概率；请使用本地模型评分</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="425"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="426"/>
         <source>this history export has version {version}; this Logitscope reads version {EXPORT_VERSION}</source>
         <translation>此历史导出文件的版本为 {version}；本 Logitscope 读取版本 {EXPORT_VERSION}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="426"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="427"/>
         <source>this history was opened read-only</source>
         <translation>此历史以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="427"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="428"/>
         <source>this is not a Logitscope history export (no &quot;format&quot;: &quot;logitscope-history&quot;)</source>
         <translation>这不是 Logitscope 历史导出文件（没有 &quot;format&quot;: &quot;logitscope-history&quot;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="428"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="429"/>
         <source>this model has no chat template: a plain &apos;User:&apos; / &apos;Assistant:&apos; format was used, which the model may not know how to end; a model file with its own chat template answers better</source>
         <translation>此模型没有聊天模板：使用了纯文本的“User:”/“Assistant:”格式，模型可能不知道何时结束；带有自己聊天模板的模型文件回答得更好</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="429"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="430"/>
         <source>this model has no chat template: using a plain &apos;User:&apos; / &apos;Assistant:&apos; format</source>
         <translation>此模型没有聊天模板：使用纯文本的“User:”/“Assistant:”格式</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="430"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="431"/>
         <source>this model uses a sliding attention window of {window} tokens on some layers, but which ones is not known here</source>
         <translation>此模型在部分层上使用 {window} 个词元的滑动注意力窗口，但这里不知道是哪些层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="431"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="432"/>
         <source>this model&apos;s vocabulary has no token for a space: the prompts cannot be padded</source>
         <translation>此模型的词表中没有空格对应的词元：无法填充提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="432"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="433"/>
         <source>threads must be between 0 (all) and 1024, not {threads}</source>
         <translation>线程数必须在 0（全部）到 1024 之间，而不是 {threads}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="433"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="434"/>
         <source>throughput against the batch size is measured on a local model: a server batches its own requests</source>
         <translation>吞吐量与批大小的关系在本地模型上测量：服务器自己对请求分批</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="434"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="435"/>
         <source>tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="435"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
         <source>timeouts must be &gt; 0 and at most {MAX_TIMEOUT_S:g} seconds</source>
         <translation>超时必须 &gt; 0 且不超过 {MAX_TIMEOUT_S:g} 秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="436"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
         <source>token id {token} is not in the vocabulary (0 to {last})</source>
         <translation>词元 ID {token} 不在词表中（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="437"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="438"/>
         <source>token {token} does not fit the grammar here</source>
         <translation>词元 {token} 在此处不符合语法</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="438"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="439"/>
         <source>token {token} is not in the vocabulary (0..{last})</source>
         <translation>词元 {token} 不在词表中（0..{last}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="442"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="443"/>
         <source>turn on DRY (multiplier {m}) without the sequence breakers {breakers}, which cut every repeat short</source>
         <translation>开启 DRY（乘数 {m}），并去掉截断每次重复的序列分隔符 {breakers}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="443"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="444"/>
         <source>turn on DRY (multiplier {m}), which penalizes repeating a sequence</source>
         <translation>开启 DRY（乘数 {m}），惩罚重复的序列</translation>
     </message>
@@ -8357,1037 +8357,1037 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>JSON schema 的 {key} 必须是数字，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="393"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="394"/>
         <source>the scoring context</source>
         <translation>评分上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="439"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="440"/>
         <source>top-k</source>
         <translation>前 k 个（top-k）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="440"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="441"/>
         <source>top-n-sigma</source>
         <translation>top-n-sigma 截断</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="441"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="442"/>
         <source>top-p</source>
         <translation>核采样（top-p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="444"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="445"/>
         <source>typical-p</source>
         <translation>典型采样（typical-p）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="445"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="446"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="446"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="447"/>
         <source>unknown metadata value type {raw}</source>
         <translation>未知的元数据值类型 {raw}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="447"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="448"/>
         <source>unknown method {method}: mean or pca</source>
         <translation>未知方法 {method}：可用 mean 或 pca</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="448"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="449"/>
         <source>unknown sampler {name!r}: use {names}</source>
         <translation>未知的采样器 {name!r}：请使用 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="449"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="450"/>
         <source>unknown sort {sort!r}: use one of {SORTS}</source>
         <translation>未知的排序方式 {sort!r}：请使用 {SORTS} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="450"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="451"/>
         <source>unreadable Ollama manifest {manifest}: {exc}</source>
         <translation>无法读取 Ollama 清单 {manifest}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="451"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="452"/>
         <source>unsupported GGUF version {version} (expected 2 or 3)</source>
         <translation>不支持的 GGUF 版本 {version}（应为 2 或 3）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="452"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="453"/>
         <source>weights {weights} + KV cache {about}{kv} at {n_ctx} tokens + compute {about}{compute}</source>
         <translation>权重 {weights} + KV 缓存 {about}{kv}（{n_ctx} 个词元）+ 计算 {about}{compute}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="453"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="454"/>
         <source>what is patched must be among {kinds}</source>
         <translation>被修补的对象必须是 {kinds} 之一</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="454"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="455"/>
         <source>without a chat delta</source>
         <translation>没有聊天增量（delta）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="455"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="456"/>
         <source>without a completion text</source>
         <translation>没有补全文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="456"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="457"/>
         <source>without flash attention a batch rounds attention slightly differently from one answer alone, so a near tie may go the other way; load with flash attention for answers identical to their seeds generated alone</source>
         <translation>不开启 Flash attention 时，批次计算注意力的舍入与单独一个回答略有不同，因此接近平局处可能走向另一边；开启 Flash attention 加载，回答就与用同一种子单独生成的完全相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="457"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="458"/>
         <source>without llama-server&apos;s content</source>
         <translation>没有 llama-server 的 content</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="458"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="459"/>
         <source>writing {path} failed: it did not come out the size its header says</source>
         <translation>写入 {path} 失败：它的大小与文件头所写的不符</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="459"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="460"/>
         <source>writing {path} failed: {reason}</source>
         <translation>写入 {path} 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="460"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="461"/>
         <source>{absurd} out-of-range probabilities from the server were left out (shown as unknown)</source>
         <translation>服务器发来的 {absurd} 个超出范围的概率已被忽略（显示为未知）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="461"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="462"/>
         <source>{base_url} ({kind_name}) cannot tokenize text</source>
         <translation>{base_url}（{kind_name}）不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="462"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
         <source>{base_url} answered {path} with {said}</source>
         <translation>{base_url} 对 {path} 的回答是 {said}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="463"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
         <source>{base_url} applies its own chat template: the prompt&apos;s tokens are not known here</source>
         <translation>{base_url} 使用它自己的聊天模板：此处无法得知提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="464"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
         <source>{base_url} carries a user name and password and an API key was given too: both would be sent as the Authorization header; give one of them</source>
         <translation>{base_url} 带有用户名和密码，同时又给出了 API 密钥：两者都会作为 Authorization 头发送；请只给其中一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="465"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
         <source>{base_url} chooses its own threads</source>
         <translation>{base_url} 自行选择线程数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="466"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
         <source>{base_url} does not publish its vocabulary: alternatives are shown by their text</source>
         <translation>{base_url} 不公开其词表：候选词元按文本显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="467"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
         <source>{base_url} has no model {model!r}; it serves: {models}</source>
         <translation>{base_url} 没有模型 {model!r}；它提供：{models}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="468"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
         <source>{base_url} has no {path} ({said}): is this the right address of an OpenAI-compatible server?</source>
         <translation>{base_url} 没有 {path}（{said}）：这是 OpenAI 兼容服务器的正确地址吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="469"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
         <source>{base_url} has no {path}: it cannot tokenize text</source>
         <translation>{base_url} 没有 {path}：它不能对文本分词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="470"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>
         <source>{base_url} lists no models: name one with --remote-model</source>
         <translation>{base_url} 没有列出任何模型：请用 --remote-model 指定一个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="471"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="472"/>
         <source>{base_url} refused the request ({said}); {hint}</source>
         <translation>{base_url} 拒绝了请求（{said}）；{hint}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="472"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="473"/>
         <source>{base_url}/v1/models is not a model list: is this an OpenAI-compatible server?</source>
         <translation>{base_url}/v1/models 不是模型列表：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="473"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="474"/>
         <source>{base_url}{path} did not answer with JSON: is this an OpenAI-compatible server?</source>
         <translation>{base_url}{path} 的回答不是 JSON：这是 OpenAI 兼容的服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="474"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="475"/>
         <source>{base_url}{path} did not answer with a list of token ids</source>
         <translation>{base_url}{path} 的回答不是词元 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="475"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="476"/>
         <source>{base_url}{path} did not finish its answer within {timeout_s:g} s: the request was given up</source>
         <translation>{base_url}{path} 没有在 {timeout_s:g} 秒内完成回答：已放弃该请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="476"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="477"/>
         <source>{base_url}{path} sent more than {value} MiB: that is not the answer of an OpenAI-compatible server (is this the right address?)</source>
         <translation>{base_url}{path} 发送了超过 {value} MiB 的数据：这不是 OpenAI 兼容服务器的回答（地址正确吗？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="477"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="478"/>
         <source>{base_url}{wire_path} answered with {value}, not a stream of events: {value2}</source>
         <translation>{base_url}{wire_path} 的回答是 {value}，而不是事件流：{value2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="478"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="479"/>
         <source>{crashed}; its log ends with: {line}</source>
         <translation>{crashed}；其日志最后一行：{line}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="479"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="480"/>
         <source>{crashed}; llama.cpp gave up on a check: {check}</source>
         <translation>{crashed}；llama.cpp 的检查未通过：{check}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="480"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="481"/>
         <source>{dest_name} is already being downloaded</source>
         <translation>{dest_name} 已在下载中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="481"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="482"/>
         <source>{endpoint} does not answer like the Hugging Face Hub (no commit or ETag header): check HF_ENDPOINT and any proxy</source>
         <translation>{endpoint} 的回答不像 Hugging Face Hub（没有 commit 或 ETag 头）：请检查 HF_ENDPOINT 和代理设置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="482"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="483"/>
         <source>{failed} would not change any step of the loop; {found}</source>
         <translation>{failed}不会改变循环中的任何一步；{found}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="483"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="484"/>
         <source>{filename} is ambiguous in {repo_id}: give its full path ({names})</source>
         <translation>{filename} 在 {repo_id} 中有歧义：请给出完整路径（{names}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="484"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="485"/>
         <source>{file} is damaged and cannot load: {problem}</source>
         <translation>{file} 已损坏，无法加载：{problem}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="485"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="486"/>
         <source>{file} is damaged and cannot load: {problem} ({more_problems})</source>
         <translation>{file} 已损坏，无法加载：{problem}（{more_problems}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="486"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="487"/>
         <source>{found_name} is in a folder linked into Logitscope&apos;s models folder, and the file is elsewhere ({found_path}); Logitscope never deletes files outside its folder: remove the link, or the file itself</source>
         <translation>{found_name} 位于链接到 Logitscope 模型文件夹中的文件夹里，文件本身在别处（{found_path}）；Logitscope 从不删除其文件夹之外的文件：请删除该链接，或直接删除文件本身</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="487"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="488"/>
         <source>{found_name} is not in Logitscope&apos;s models folder ({app_dir}) but in {source} ({found_path}); Logitscope never deletes other tools&apos; files: remove it with the tool that owns it</source>
         <translation>{found_name} 不在 Logitscope 的模型文件夹（{app_dir}）中，而在 {source}（{found_path}）中；Logitscope 从不删除其他工具的文件：请用拥有它的工具删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="488"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="489"/>
         <source>{key} has {n_values} values for {n_layer} layers</source>
         <translation>{key} 有 {n_values} 个值，但共有 {n_layer} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="489"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="490"/>
         <source>{key} is missing</source>
         <translation>缺少 {key}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="490"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="491"/>
         <source>{key} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{key} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="491"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="492"/>
         <source>{key} is {n_head_kv}: a {arch} model needs at least one KV head</source>
         <translation>{key} 为 {n_head_kv}：{arch} 模型至少需要一个 KV 头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="492"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="493"/>
         <source>{key} is {n_head}: a {arch} model needs attention heads</source>
         <translation>{key} 为 {n_head}：{arch} 模型需要注意力头</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="493"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="494"/>
         <source>{malformed} malformed chunk(s) from the server were skipped</source>
         <translation>已跳过服务器发来的 {malformed} 个格式错误的数据块</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="494"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="495"/>
         <source>{model_name} is a split model but {repo_id} lacks part(s) {str}: it cannot be loaded</source>
         <translation>{model_name} 是分卷模型，但 {repo_id} 缺少第 {str} 部分：无法加载</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="495"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="496"/>
         <source>{n_answers} answers at once need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the answers or max tokens</source>
         <translation>同时生成 {n_answers} 个回答需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机 {capacity} 的内存：请减少回答数或最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="496"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="497"/>
         <source>{n_beams} beams need a context of {cells:,} KV cells, about {total_bytes} (KV cache {kv_bytes}, weights {weights_bytes}, compute {compute_bytes}), more than the {capacity} of memory this machine has: lower the beams or max tokens</source>
         <translation>{n_beams} 个束需要 {cells:,} 个 KV 单元的上下文，约 {total_bytes}（KV 缓存 {kv_bytes}，权重 {weights_bytes}，计算 {compute_bytes}），超过本机的 {capacity} 内存：请减少束数或最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="497"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="498"/>
         <source>{n_beams} beams of {max_tokens} tokens need up to {cells} KV cells; the limit is {limit}: lower the beams or max tokens</source>
         <translation>{n_beams} 个束、每个 {max_tokens} 个词元最多需要 {cells} 个 KV 单元，上限为 {limit}：请减少束数或最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="498"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="499"/>
         <source>{n_head} attention heads cannot share {n_head_kv} KV heads (head_count must be a multiple of head_count_kv)</source>
         <translation>{n_head} 个注意力头无法共享 {n_head_kv} 个 KV 头（head_count 必须是 head_count_kv 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="379"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="380"/>
         <source>the positive and negative prompts pair up line by line, but there are {n_positive} positive and {n_negative} negative ones</source>
         <translation>正向与负向提示词需按行一一配对，但现在有 {n_positive} 个正向、{n_negative} 个负向</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="499"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="500"/>
         <source>{n_tokens} tokens do not fit in the model&apos;s context of {n_ctx}</source>
         <translation>{n_tokens} 个词元放不进模型的 {n_ctx} 上下文</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="500"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="501"/>
         <source>{name!r} is a built-in preset and cannot be deleted</source>
         <translation>{name!r} 是内置预设，不能删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="501"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="502"/>
         <source>{name!r} is a built-in preset and cannot be renamed</source>
         <translation>{name!r} 是内置预设，不能重命名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="502"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="503"/>
         <source>{name!r} is a built-in preset; choose another name</source>
         <translation>{name!r} 是内置预设；请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="503"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="504"/>
         <source>{name!r} is not a quantization type llama.cpp knows; one of {names}</source>
         <translation>{name!r} 不是 llama.cpp 认识的量化类型；可选 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="504"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="505"/>
         <source>{name} = {value} was not applied: {why}</source>
         <translation>{name} = {value} 未生效：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="505"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="506"/>
         <source>{name} cannot be read: {reason}</source>
         <translation>无法读取 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="506"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="507"/>
         <source>{name} cannot be {value!r}: {exc}</source>
         <translation>{name} 不能是 {value!r}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="507"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="508"/>
         <source>{name} does not exist</source>
         <translation>{name} 不存在</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="508"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="509"/>
         <source>{name} is a binary file (it has NUL bytes): only text files can be attached</source>
         <translation>{name} 是二进制文件（含有 NUL 字节）：只能附加文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog.py" line="509"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="8"/>
         <source>{name} is a folder: attach a text file</source>
         <translation>{name} 是文件夹：请附加一个文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="8"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="9"/>
         <source>{name} is not UTF-8 text (byte {offset} is not valid UTF-8): only UTF-8 text files can be attached</source>
         <translation>{name} 不是 UTF-8 文本（第 {offset} 个字节不是有效的 UTF-8）：只能附加 UTF-8 文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="9"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="10"/>
         <source>{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32</source>
         <translation>{name} 以 {vtype_name} 存储，llama.cpp 只能按 UINT32 读取</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="10"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="11"/>
         <source>{name} is {kind}, not a file: attach a text file</source>
         <translation>{name} 是{kind}，不是文件：请附加文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="11"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="12"/>
         <source>{name} is {size}: files of at most {limit} can be attached</source>
         <translation>{name} 大小为 {size}：只能附加不超过 {limit} 的文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="12"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="13"/>
         <source>{name} must be -1 (all) or a number of layers &gt;= 0</source>
         <translation>{name} 必须是 -1（全部）或 &gt;= 0 的层数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="13"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="14"/>
         <source>{name} must be 0 (off), 1 or 2</source>
         <translation>{name} 必须是 0（关闭）、1 或 2</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="14"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="15"/>
         <source>{name} must be &gt; 0</source>
         <translation>{name} 必须 &gt; 0</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="15"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="16"/>
         <source>{name} must be &gt; 0 (1 = off)</source>
         <translation>{name} 必须 &gt; 0（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="16"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="17"/>
         <source>{name} must be &gt;= -1 (-1 = the whole context, 0 = off)</source>
         <translation>{name} 必须 &gt;= -1（-1 = 整个上下文，0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="17"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="18"/>
         <source>{name} must be &gt;= 0 (0 = greedy)</source>
         <translation>{name} 必须 &gt;= 0（0 = 贪心）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="18"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="19"/>
         <source>{name} must be &gt;= 0 (0 = off)</source>
         <translation>{name} 必须 &gt;= 0（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="19"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="20"/>
         <source>{name} must be &gt;= 1</source>
         <translation>{name} 必须 &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="20"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="21"/>
         <source>{name} must be a finite number, not {value}</source>
         <translation>{name} 必须是有限的数，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="21"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="22"/>
         <source>{name} must be a number, not {value}</source>
         <translation>{name} 必须是数字，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="22"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="23"/>
         <source>{name} must be between 0 (automatic) and {max_threads} ({MAX_THREADS_PER_CPU} per CPU; this machine has {available_cpus}), not {n_threads}</source>
         <translation>{name} 必须在 0（自动）到 {max_threads} 之间（每个 CPU {MAX_THREADS_PER_CPU} 个；本机有 {available_cpus} 个），而不是 {n_threads}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="23"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="24"/>
         <source>{name} must be between 0 (the model&apos;s training context) and {value}</source>
         <translation>{name} 必须在 0（模型的训练上下文）到 {value} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="24"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="25"/>
         <source>{name} must be between 0 and 2^63 - 1</source>
         <translation>{name} 必须在 0 到 2^63 - 1 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="25"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="26"/>
         <source>{name} must be between 0 and {limit}</source>
         <translation>{name} 必须在 0 到 {limit} 之间</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="26"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="27"/>
         <source>{name} must be between 1 and {limit}, not {value}</source>
         <translation>{name} 必须在 1 到 {limit} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="27"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="28"/>
         <source>{name} must be between {low} and {high} tokens, not {n_ctx}</source>
         <translation>{name} 必须在 {low} 到 {high} 个词元之间，而不是 {n_ctx}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="28"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="29"/>
         <source>{name} must be in (0, 1] (1 = off)</source>
         <translation>{name} 必须在 (0, 1] 之间（1 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="29"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="30"/>
         <source>{name} must be in [0, 1] (0 = off)</source>
         <translation>{name} 必须在 [0, 1] 之间（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="30"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="31"/>
         <source>{name} must be in [0, 1] (&gt; 0.5 = off)</source>
         <translation>{name} 必须在 [0, 1] 之间（&gt; 0.5 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="31"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="32"/>
         <source>{n} answers of {max_tokens} tokens to a prompt of {n_prompt} tokens do not fit (context {n_ctx}, at most {limit} cells at once): lower max tokens</source>
         <translation>{n} 个 {max_tokens} 词元的回答加上 {n_prompt} 词元的提示词放不下（上下文 {n_ctx}，一次最多 {limit} 个单元）：请降低最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="32"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="33"/>
         <source>{n} event(s) that are not JSON (the first: {first!r})</source>
         <translation>{n} 个不是 JSON 的事件（第一个：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="33"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="34"/>
         <source>{n} event(s) {lacking} (the first: {first!r})</source>
         <translation>{n} 个事件{lacking}（第一个：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="34"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="35"/>
         <source>{n} line(s) that are not server-sent events (the first: {first!r})</source>
         <translation>{n} 行不是服务器发送事件（SSE）的内容（第一行：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="35"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="36"/>
         <source>{n} malformed event(s) (the first: {first!r})</source>
         <translation>{n} 个格式错误的事件（第一个：{first!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="36"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="37"/>
         <source>{option} {text!r} is {n} tokens, not one: give one token&apos;s text (with its leading space, e.g. &apos; Paris&apos;) or #ID</source>
         <translation>{option} {text!r} 是 {n} 个词元，而不是一个：请给出一个词元的文本（带前导空格，例如 &apos; Paris&apos;）或 #ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="37"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="38"/>
         <source>{option} {text}: the vocabulary has ids 0 to {last}</source>
         <translation>{option} {text}：词表的 id 为 0 到 {last}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="38"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="39"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, the first difference at token {token}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，第一处不同在词元 {token}）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="39"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="40"/>
         <source>{path_name} has another vocabulary ({n_other:,} tokens, {n_base:,} in {base_name}): a token-by-token comparison needs models that share one</source>
         <translation>{path_name} 的词表不同（{n_other:,} 个词元，{base_name} 有 {n_base:,} 个）：逐词元比较需要词表相同的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="40"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="41"/>
         <source>{path_name} has no general.architecture: not a model file</source>
         <translation>{path_name} 没有 general.architecture：不是模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="41"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="42"/>
         <source>{path_name} holds no tensors (a vocabulary-only file?)</source>
         <translation>{path_name} 不含张量（只有词表的文件？）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="42"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="43"/>
         <source>{path_name} is empty (0 bytes), not a GGUF model file</source>
         <translation>{path_name} 是空文件（0 字节），不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="43"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="44"/>
         <source>{path_name} is not a GGUF file (it does not start with &apos;GGUF&apos;)</source>
         <translation>{path_name} 不是 GGUF 文件（它不以 &apos;GGUF&apos; 开头）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="44"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="45"/>
         <source>{path_name} is not a valid GGUF file: {what} (at byte {pos})</source>
         <translation>{path_name} 不是有效的 GGUF 文件：{what}（在第 {pos} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="45"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="46"/>
         <source>{path_name} is part {part} of a split model: open its first part (the file named ...-00001-of-...)</source>
         <translation>{path_name} 是分卷模型的第 {part} 部分：请打开第一部分（名为 ...-00001-of-... 的文件）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="46"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="47"/>
         <source>{path} exists already: give another name, or replace it on purpose (--overwrite)</source>
         <translation>{path} 已存在：请另给一个名字，或有意替换它（--overwrite）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="47"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="48"/>
         <source>{path} has an absurd header (n_ctx {n_ctx}, n_vocab {n_vocab}, {n_chunk} chunks)</source>
         <translation>{path} 的文件头不合理（n_ctx {n_ctx}，n_vocab {n_vocab}，{n_chunk} 个分块）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="48"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="49"/>
         <source>{path} holds distributions over another vocabulary ({width} values a row, this model&apos;s {n_vocab:,} tokens need {need}): comparing distributions needs models that share one vocabulary</source>
         <translation>{path} 保存的是另一个词表上的分布（每行 {width} 个值，而此模型的 {n_vocab:,} 个词元需要 {need} 个）：比较分布需要共用同一词表的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="49"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="50"/>
         <source>{path} holds distributions over {n_file:,} tokens and this model has {n_vocab:,}: a KL divergence needs models that share one vocabulary</source>
         <translation>{path} 保存的是 {n_file:,} 个词元上的分布，而此模型有 {n_vocab:,} 个：KL 散度需要共用同一词表的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="50"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="51"/>
         <source>{path} holds no prompt: one prompt per line is expected</source>
         <translation>{path} 中没有提示词：应每行一个提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="51"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="52"/>
         <source>{path} holds {n_file} distributions and {n} tokens are compared</source>
         <translation>{path} 保存了 {n_file} 个分布，而要比较的是 {n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="52"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="53"/>
         <source>{path} is a folder, not a GGUF model file</source>
         <translation>{path} 是文件夹，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="53"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="54"/>
         <source>{path} is a folder, not a prompt file</source>
         <translation>{path} 是文件夹，不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="54"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="55"/>
         <source>{path} is a folder, not a text file</source>
         <translation>{path} 是一个文件夹，不是文本文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="55"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="56"/>
         <source>{path} is a folder: give the file name of the quantized model</source>
         <translation>{path} 是文件夹：请给出量化后模型的文件名</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="56"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="57"/>
         <source>{path} is cut short: {size} bytes of the {need} its header announces</source>
         <translation>{path} 不完整：只有 {size} 字节，而文件头说有 {need} 字节</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="57"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="58"/>
         <source>{path} is larger than {limit} MiB: not a prompt file</source>
         <translation>{path} 大于 {limit} MiB：不是提示词文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="58"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="59"/>
         <source>{path} is larger than {limit} MiB: not a text to score</source>
         <translation>{path} 大于 {limit} MiB：不是可以评分的文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="59"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="60"/>
         <source>{path} is larger than {value} MiB, the most a history import reads: export and import fewer conversations at a time (&apos;history export ID&apos;)</source>
         <translation>{path} 大于 {value} MiB，超过历史导入的读取上限：请每次导出和导入更少的对话（&apos;history export ID&apos;）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="60"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="61"/>
         <source>{path} is not UTF-8 text (byte 0x{byte:02x} at offset {offset})</source>
         <translation>{path} 不是 UTF-8 文本（偏移 {offset} 处的字节 0x{byte:02x}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="61"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="62"/>
         <source>{path} is not a LoRA adapter: it has no {key} (an adapter&apos;s is {wanted!r})</source>
         <translation>{path} 不是 LoRA 适配器：它没有 {key}（适配器的应为 {wanted!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="62"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="63"/>
         <source>{path} is not a LoRA adapter: its {key} is {value!r}, not {wanted!r}</source>
         <translation>{path} 不是 LoRA 适配器：它的 {key} 是 {value!r}，而不是 {wanted!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="63"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="64"/>
         <source>{path} is not a control vector: its general.architecture is {arch!r}, not &apos;controlvector&apos;</source>
         <translation>{path} 不是控制向量：其 general.architecture 为 {arch!r}，而不是 &apos;controlvector&apos;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="64"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="65"/>
         <source>{path} is not a file</source>
         <translation>{path} 不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="65"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="66"/>
         <source>{path} is not a file of base log-probabilities (llama-perplexity&apos;s --kl-divergence-base format)</source>
         <translation>{path} 不是基准对数概率文件（llama-perplexity 的 --kl-divergence-base 格式）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="66"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="67"/>
         <source>{path} is not a file of saved distributions</source>
         <translation>{path} 不是已保存分布的文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="67"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="68"/>
         <source>{path} is not an importance matrix llama.cpp can read: {why}</source>
         <translation>{path} 不是 llama.cpp 能读取的重要性矩阵：{why}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="68"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="69"/>
         <source>{path} is {kind}, not a file</source>
         <translation>{path} 是{kind}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="69"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="70"/>
         <source>{path} is {st_mode}, not a GGUF model file</source>
         <translation>{path} 是{st_mode}，不是 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="70"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="71"/>
         <source>{positive} holds {n_positive} prompts and {negative} {n_negative}: the two files pair their prompts line by line</source>
         <translation>{positive} 有 {n_positive} 个提示词，{negative} 有 {n_negative} 个：两个文件的提示词按行一一配对</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="71"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="72"/>
         <source>{prefix}tensor {t_name}&apos;s data is at offset {offset} of the data section, but gguf&apos;s layout puts it at {expected} (one tensor after another, each padded to {alignment} bytes)</source>
         <translation>{prefix}张量 {t_name} 的数据位于数据段偏移 {offset}，但按 gguf 的布局应在 {expected}（张量依次排列，每个按 {alignment} 字节对齐）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="72"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="73"/>
         <source>{prefix}the data of {n_outside} of {n_tensors} tensors lies past the end of the file (it needs {end:,} bytes, the file has {file_size:,}): the file is truncated or its download incomplete</source>
         <translation>{prefix}{n_tensors} 个张量中有 {n_outside} 个的数据超出了文件末尾（需要 {end:,} 字节，文件只有 {file_size:,} 字节）：文件被截断或下载不完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="73"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="74"/>
         <source>{query!r} names {n_exact} models: use the full name or path shown by &apos;logitscope models list&apos;</source>
         <translation>{query!r} 对应 {n_exact} 个模型：请使用 &apos;logitscope models list&apos; 显示的完整名称或路径</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="74"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="75"/>
         <source>{ram} (close other programs first)</source>
         <translation>{ram}（请先关闭其他程序）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="75"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="76"/>
         <source>{ram} of it in RAM</source>
         <translation>其中 {ram} 在内存中</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="76"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="77"/>
         <source>{remote_path} failed its SHA-256 check (the Hub says {sha}..., the download is {hexdigest}...): the download was deleted; try again</source>
         <translation>{remote_path} 未通过 SHA-256 校验（Hub 给出 {sha}...，下载的是 {hexdigest}...）：下载已删除；请重试</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="77"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="78"/>
         <source>{remote_path}: gave up after {MAX_REQUESTS} requests; pulling it again resumes it</source>
         <translation>{remote_path}：{MAX_REQUESTS} 次请求后放弃；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="78"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="79"/>
         <source>{remote_path}: got {part_size} bytes, the Hub says {size}; pulling again resumes it</source>
         <translation>{remote_path}：收到 {part_size} 字节，Hub 给出的是 {size}；再次拉取会从断点继续</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="79"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="80"/>
         <source>{remote_path}: the server resumed at the wrong place ({value!r} for byte {before})</source>
         <translation>{remote_path}：服务器从错误的位置续传（第 {before} 字节处得到 {value!r}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="80"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="81"/>
         <source>{repo_id!r} is not a valid repository id (expected owner/name)</source>
         <translation>{repo_id!r} 不是有效的仓库 ID（应为 owner/name）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="81"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="82"/>
         <source>{repo_id} has no GGUF file named {filename}; &apos;logitscope models files {repo_id}&apos; lists them</source>
         <translation>{repo_id} 中没有名为 {filename} 的 GGUF 文件；&apos;logitscope models files {repo_id}&apos; 会列出它们</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="82"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="83"/>
         <source>{repo} has no file</source>
         <translation>{repo} 没有该文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="83"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="84"/>
         <source>{repo} has no file {filename}</source>
         <translation>{repo} 没有文件 {filename}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="84"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="85"/>
         <source>{repo} has no such revision</source>
         <translation>{repo} 没有这个版本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="85"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="86"/>
         <source>{repo} is gated and your token has no access to it yet: accept its licence on {page} with the account that owns the token</source>
         <translation>{repo} 受访问限制，你的访问令牌还无权访问：请用拥有该令牌的账号在 {page} 接受其许可</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="86"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="87"/>
         <source>{repo} is gated: accept its licence on {page} and {SET_TOKEN_HINT}</source>
         <translation>{repo} 受访问限制：请在 {page} 接受其许可，并{SET_TOKEN_HINT}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="87"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="88"/>
         <source>{shown} has no host name (e.g. http://127.0.0.1:8080)</source>
         <translation>{shown} 没有主机名（例如 http://127.0.0.1:8080）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="88"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="89"/>
         <source>{shown} is not a valid address ({exc})</source>
         <translation>{shown} 不是有效的地址（{exc}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="89"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="90"/>
         <source>{shown} is not an http:// or https:// address</source>
         <translation>{shown} 不是 http:// 或 https:// 地址</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="90"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="91"/>
         <source>{signal}: {meaning}</source>
         <translation>{signal}: {meaning}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="91"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="92"/>
         <source>{source} holds a number with thousands of digits; it is not a Logitscope history export</source>
         <translation>{source} 含有数千位的数字；它不是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="92"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="93"/>
         <source>{source} holds no trace: no &quot;step&quot; or &quot;done&quot; line</source>
         <translation>{source} 中没有轨迹：没有 &quot;step&quot; 或 &quot;done&quot; 行</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="93"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="94"/>
         <source>{source} is nested too deeply to be a Logitscope history export</source>
         <translation>{source} 嵌套太深，不可能是 Logitscope 历史导出文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="94"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="95"/>
         <source>{source} is not a JSON file: it is not UTF-8 text (byte {exc_start})</source>
         <translation>{source} 不是 JSON 文件：它不是 UTF-8 文本（第 {exc_start} 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="95"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="96"/>
         <source>{source} is not a JSON file: {exc}</source>
         <translation>{source} 不是 JSON 文件：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="96"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="97"/>
         <source>{source} sent no token for {no_token_timeout_s:g} s after {n_steps} tokens (keep-alives and empty or malformed chunks are no progress): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后 {no_token_timeout_s:g} 秒没有发送词元（保活消息和空的或格式错误的数据块不算进展）：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="97"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="98"/>
         <source>{source} sent nothing that could be read: {what}</source>
         <translation>{source} 发送的内容都无法读取：{what}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="98"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="99"/>
         <source>{source} sent {exc}: the answer was given up</source>
         <translation>{source} 发送了 {exc}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="99"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="100"/>
         <source>{source} sent {limit} events in a row that could not be read, after {n_steps} tokens: {what}; the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后连续发送了 {limit} 个无法读取的事件：{what}；已放弃这次回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="100"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="101"/>
         <source>{source} sent {mib} MiB without a token after {n_steps} tokens ({what}): the answer was given up</source>
         <translation>{source} 在 {n_steps} 个词元之后发送了 {mib} MiB 却没有任何词元（{what}）：已放弃这次回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="101"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="102"/>
         <source>{summary} (estimated from the file size)</source>
         <translation>{summary}（按文件大小估算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="102"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="103"/>
         <source>{text!r} names no head or block: write LAYER.HEAD (20.3), LAYER.attn or LAYER.ffn</source>
         <translation>{text!r} 不是注意力头或模块：请写成 层.头（20.3）、层.attn 或 层.ffn</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="103"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="104"/>
         <source>{type} needs an importance matrix made with llama-imatrix: give its file (llama-quantize&apos;s --imatrix FILE)</source>
         <translation>{type} 需要用 llama-imatrix 生成的重要性矩阵：请给出它的文件（llama-quantize 的 --imatrix FILE）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="104"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="105"/>
         <source>{url} did not accept a connection within {timeout_s:g} s</source>
         <translation>{url} 没有在 {timeout_s:g} 秒内接受连接</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="105"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="106"/>
         <source>{url} sent nothing for {timeout_s:g} s{cut}: the answer was given up</source>
         <translation>{url} {timeout_s:g} 秒没有发送任何内容{cut}：已放弃该回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="106"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="107"/>
         <source>{verdict}: needs {total} ({parts})</source>
         <translation>{verdict}：需要 {total}（{parts}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="107"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="108"/>
         <source>{what} cannot be created: a part of its path is a file</source>
         <translation>无法创建{what}：其路径中有一部分是文件</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="108"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="109"/>
         <source>{what} cannot be created: {reason}</source>
         <translation>无法创建{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="109"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="110"/>
         <source>{what} cannot be used: it is a file, not a folder</source>
         <translation>无法使用{what}：它是文件，不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="110"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="111"/>
         <source>{what} cannot be written to: {reason}</source>
         <translation>无法写入{what}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="111"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="112"/>
         <source>{what} is not valid UTF-8 ({what_is_bad} at character {value}); give the text in UTF-8</source>
         <translation>{what} 不是有效的 UTF-8（第 {value} 个字符处{what_is_bad}）；请以 UTF-8 提供文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="112"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="113"/>
         <source>{what}: {question}</source>
         <translation>{what}：{question}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="113"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="114"/>
         <source>{where} holds an unpaired UTF-16 surrogate (\u{group:04x}), which is not text</source>
         <translation>{where} 含有未配对的 UTF-16 代理项（\u{group:04x}），不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="114"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="115"/>
         <source>{where} holds {value}, larger than a 64-bit integer</source>
         <translation>{where} 含有 {value}，超出 64 位整数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="115"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="116"/>
         <source>{where} holds {value}, not a finite number</source>
         <translation>{where} 含有 {value}，不是有限的数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="116"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="117"/>
         <source>{where} is nested more than {MAX_PLAIN_DEPTH} levels deep</source>
         <translation>{where} 嵌套超过 {MAX_PLAIN_DEPTH} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="117"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="118"/>
         <source>{where} is not JSON: {exc}</source>
         <translation>{where} 不是 JSON：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="118"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="119"/>
         <source>{where} is not a trace line (a &quot;type&quot; of &quot;step&quot; or &quot;done&quot;): this is not the output of `logitscope generate --json`</source>
         <translation>{where} 不是轨迹行（&quot;type&quot; 应为 &quot;step&quot; 或 &quot;done&quot;）：这不是 `logitscope generate --json` 的输出</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="119"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="120"/>
         <source>{where} is not a valid step record: its index is {step_i}</source>
         <translation>{where} 不是有效的步骤记录：其序号为 {step_i}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="120"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="121"/>
         <source>{where} is not a valid step record: {absurd}</source>
         <translation>{where} 不是有效的步骤记录：{absurd}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="121"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="122"/>
         <source>{where} is not a valid step record: {exc}</source>
         <translation>{where} 不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="122"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="123"/>
         <source>{where} is not a valid step record: {n_pieces} {name} pieces for {n_ids} tokens</source>
         <translation>{where} 不是有效的步骤记录：{n_ids} 个词元却有 {n_pieces} 个 {name} 片段</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="123"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="124"/>
         <source>{where} is not a valid trace {kind} line: {exc}</source>
         <translation>{where} 不是有效的轨迹 {kind} 行：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="124"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="125"/>
         <source>{where} is not an object</source>
         <translation>{where} 不是对象</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="125"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="126"/>
         <source>{where} is not valid base64</source>
         <translation>{where} 不是有效的 base64</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="126"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="127"/>
         <source>{where}, trace step {k} is not a valid step record: {exc}</source>
         <translation>{where}，追踪第 {k} 步不是有效的步骤记录：{exc}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="127"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="128"/>
         <source>{where}, trace step {k} repeats step {step_i}</source>
         <translation>{where}，追踪第 {k} 步重复了第 {step_i} 步</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="128"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="129"/>
         <source>{where}: &quot;parent&quot; must be the position of an earlier message</source>
         <translation>{where}：&quot;parent&quot; 必须是更早一条消息的位置</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="129"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="130"/>
         <source>{where}: &quot;{f_name}&quot; is missing</source>
         <translation>{where}：缺少 &quot;{f_name}&quot;</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="130"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="131"/>
         <source>{where}: &quot;{key}&quot; must be a time in seconds since 1970 (up to the year 3000), not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须是自 1970 年起的秒数（最晚到 3000 年），而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="131"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="132"/>
         <source>{where}: &quot;{key}&quot; must be between {bounds} and {bounds2}, not {value}</source>
         <translation>{where}：&quot;{key}&quot; 必须在 {bounds} 到 {bounds2} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="132"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="133"/>
         <source>{where}: &quot;{key}&quot; must be {names}</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="133"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="134"/>
         <source>{where}: &quot;{key}&quot; must be {names} or null</source>
         <translation>{where}：&quot;{key}&quot; 必须是 {names} 或 null</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="134"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="135"/>
         <source>{where}: a trace needs the model that produced it</source>
         <translation>{where}：追踪记录需要注明生成它的模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="135"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="136"/>
         <source>{where}: not an object; the defaults are used</source>
         <translation>{where}：不是对象；使用默认值</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="136"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="137"/>
         <source>{where}: notice {k} must be str</source>
         <translation>{where}：第 {k} 条提示必须是字符串</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="137"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="138"/>
         <source>{where}: piece key {token!r} is not a token id</source>
         <translation>{where}：片段键 {token!r} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="138"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="139"/>
         <source>{where}: piece key {token} is not a token id</source>
         <translation>{where}：片段键 {token} 不是词元 ID</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="139"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="140"/>
         <source>{where}: the trace has only {missing}; it was imported as it is</source>
         <translation>{where}：追踪记录只有 {missing}；已按原样导入</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="140"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="141"/>
         <source>{where}: unknown role {role!r} or status {status!r}</source>
         <translation>{where}：未知的角色 {role!r} 或状态 {status!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="141"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="142"/>
         <source>{where}: unknown role {role} or status {status}</source>
         <translation>{where}：未知的角色 {role} 或状态 {status}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="142"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="143"/>
         <source>{where}: unknown setting {name!r} ignored</source>
         <translation>{where}：已忽略未知设置项 {name!r}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="143"/>
+        <location filename="../../app/logitscope/ui/common/message_catalog_1.py" line="144"/>
         <source>{where}: {name} = {value!r} is invalid ({exc}); using {default!r}</source>
         <translation>{where}：{name} = {value!r} 无效（{exc}）；改用 {default!r}</translation>
     </message>

@@ -5,8 +5,9 @@ in its place; the header read once per file version, not at every slider move. S
 from __future__ import annotations
 
 import pytest
+from gguf import GGUFWriter
 
-from logitscope.bench.steering_files import DEMO_N_EMBD, DEMO_N_LAYER, lora_adapter
+from logitscope.bench.steering_files import DEMO_N_EMBD, DEMO_N_LAYER, lora_adapter, random_vector
 from logitscope.gguf.lora import read_lora_metadata
 from logitscope.ui.inspector.model_card import ModelCardPanel
 from logitscope.ui.steering import controller as steering_controller
@@ -52,16 +53,44 @@ def test_adding_an_adapter_lists_it_on_the_model_card_and_removing_it_takes_it_o
     assert "tune.gguf" not in part and "No LoRA adapters" in part
 
 
-def test_an_unreadable_adapter_shows_why_in_its_place(qtbot, scripted_window, tmp_path):
+def test_an_adapter_that_became_unreadable_shows_why_in_its_place(qtbot, scripted_window, tmp_path):
     window = scripted_window
-    broken = tmp_path / "broken.gguf"
-    broken.write_bytes(b"GGUF\x03\x00\x00\x00" + b"\xff" * 8)     # cut inside the header
+    broken = lora_adapter(tmp_path / "broken.gguf", rank=2)
     fine = lora_adapter(tmp_path / "fine.gguf", rank=2, alpha=2.0)
     assert window.steering.add_adapter(str(broken)) and window.steering.add_adapter(str(fine))
+    broken.write_bytes(b"GGUF\x03\x00\x00\x00" + b"\xff" * 8)     # cut inside the header, after it was added
+    window.steering.panel.set_on(True)                            # (the card reads the changed file again)
     part = adapters_part(card_text(window))
     assert part.index("broken.gguf") < part.index("fine.gguf")   # the dock's order
     assert "The LoRA adapter" in part and "cannot be read" in part
     assert "alpha 2, rank 2" in part
+
+
+def test_a_file_that_is_no_adapter_is_refused_when_it_is_added(qtbot, scripted_window, tmp_path):
+    """A model, a control vector or a damaged file was added silently, and the answer after it failed (its
+    error kept in the history); a control vector already in the dock was 'in the Steering dock already'."""
+    window = scripted_window
+    errors: list[tuple[str, str]] = []
+    window.steering.error.connect(lambda title, text: errors.append((title, text)))
+    vector = random_vector(tmp_path / "vector.gguf")
+    assert window.steering.load_vector(str(vector))
+    model = GGUFWriter(str(tmp_path / "model.gguf"), "llama")   # a model's header, as a quantized model has
+    model.add_type("model")
+    model.write_header_to_file()
+    model.write_kv_data_to_file()
+    model.close()
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"GGUF\x03\x00\x00\x00" + b"\xff" * 8)
+    for path, why in ((tmp_path / "model.gguf", "is not a LoRA adapter: its general.type is 'model', not 'adapter'"),
+                      (vector, "is not a LoRA adapter: it has no general.type"),
+                      (broken, "cannot be read"),
+                      (tmp_path / "gone.gguf", "does not exist")):
+        assert not window.steering.add_adapter(str(path))
+        assert errors[-1][0] == "Add a LoRA adapter" and why in errors[-1][1], errors[-1]
+    assert window.steering.panel.state.adapters == []
+    other = lora_adapter(tmp_path / "other.gguf", rank=2, arch="gemma3")
+    assert not window.steering.add_adapter(str(other))
+    assert "is for the gemma3 architecture, not this model's llama" in errors[-1][1]
 
 
 def test_the_header_is_read_once_per_file_version_not_at_every_slider_move(qtbot, scripted_window, tmp_path,

@@ -101,6 +101,13 @@ def read_lora_metadata(path: str | Path) -> LoraMetadata:
         _text(meta, "general.name") or _text(meta, "general.basename"))
 
 
+def require_architecture(adapter: LoraMetadata, architecture: str) -> None:
+    """llama.cpp refuses an adapter whose general.architecture is not the model's: say so before it is used."""
+    if adapter.architecture and architecture and adapter.architecture != architecture:
+        raise InvalidSettingsError("the LoRA adapter {path} is for the {adapter} architecture, not this model's "
+                                   "{model}", path=adapter.path.name, adapter=adapter.architecture, model=architecture)
+
+
 def compact_ranges(numbers: Iterable[int]) -> str:
     """"0–29" for a run, "0–3, 5, 7–9" for several; "" for none."""
     values = sorted(set(numbers))

@@ -287,6 +287,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "the LoRA adapter {path} has a tensor {name!r}: an adapter holds only .lora_a and .lora_b tensors"),
     QT_TRANSLATE_NOOP("messages", "the LoRA adapter {path} has no .lora_a / .lora_b tensors"),
     QT_TRANSLATE_NOOP("messages", "the LoRA adapter {path} is damaged: {problem}"),
+    QT_TRANSLATE_NOOP("messages", "the LoRA adapter {path} is for the {adapter} architecture, not this model's {model}"),
     QT_TRANSLATE_NOOP("messages", "the LoRA adapter {path} is not a file"),
     QT_TRANSLATE_NOOP("messages", "the LoRA adapter {path}: the tensor pair for {weight!r} is missing one half"),
     QT_TRANSLATE_NOOP("messages", "the LoRA adapter {path}: {weight}'s A and B must be 2-D tensors"),
@@ -506,7 +507,6 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "{name} cannot be {value!r}: {exc}"),
     QT_TRANSLATE_NOOP("messages", "{name} does not exist"),
     QT_TRANSLATE_NOOP("messages", "{name} is a binary file (it has NUL bytes): only text files can be attached"),
-    QT_TRANSLATE_NOOP("messages", "{name} is a folder: attach a text file"),
 )
 
 TEMPLATES: tuple[str, ...] = PART + PART_1

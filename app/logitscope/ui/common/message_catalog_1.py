@@ -5,6 +5,7 @@
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message; typed as object
+    QT_TRANSLATE_NOOP("messages", "{name} is a folder: attach a text file"),
     QT_TRANSLATE_NOOP("messages", "{name} is not UTF-8 text (byte {offset} is not valid UTF-8): only UTF-8 text files can be attached"),
     QT_TRANSLATE_NOOP("messages", "{name} is stored as {vtype_name}, llama.cpp reads it only as UINT32"),
     QT_TRANSLATE_NOOP("messages", "{name} is {kind}, not a file: attach a text file"),

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QPushButton, QStatusBar,
 from logitscope.base.errors import InvalidSettingsError
 from logitscope.base.messages import Message
 from logitscope.gguf.control_vector import read_control_vector
-from logitscope.gguf.lora import LoraMetadata, read_lora_metadata
+from logitscope.gguf.lora import LoraMetadata, read_lora_metadata, require_architecture
 from logitscope.protocol.api import ModelInfo
 from logitscope.protocol.engine_like import EngineLike
 from logitscope.protocol.forward import InspectRequest
@@ -215,8 +215,10 @@ class SteeringController(QObject):
         self.bridge.call(job, done, failed)
 
     # -- files ---------------------------------------------------------------------------------------------
-    def _new_file(self, path: str | None, title: str, filters: str) -> str | None:
-        """`path` (or one the user picks) as an absolute path, unless it is in the dock already (a notice)."""
+    def _new_file(self, path: str | None, title: str, filters: str,
+                  check: Callable[[str], str | None] | None = None) -> str | None:
+        """`path` (or one the user picks) as an absolute path, unless `check` refuses it (it returns why, shown
+        under `title`) or it is in the dock already (a notice)."""
         if path is None:
             path, _ = QFileDialog.getOpenFileName(self.panel.window(), title, file_folders.start(file_folders.MODEL),
                                                   filters)
@@ -224,6 +226,10 @@ class SteeringController(QObject):
             if not path:
                 return None
         path = absolute(path)
+        refused = check(path) if check is not None else None
+        if refused is not None:
+            self.error.emit(title, refused)
+            return None
         if self.panel.state.find(path) is not None:
             self.notice.emit(self.tr("{0} is in the Steering dock already").format(Path(path).name))
             return None
@@ -251,15 +257,27 @@ class SteeringController(QObject):
         """Add a LoRA adapter; llama.cpp checks it against the model at the next answer (the engine loads it
         then, once, and says why when it cannot)."""
         path = self._new_file(path, self.tr("Add a LoRA adapter"),
-                              self.tr("GGUF LoRA adapters (*.gguf);;All files (*)"))
+                              self.tr("GGUF LoRA adapters (*.gguf);;All files (*)"), self._check_adapter)
         if path is None:
-            return False
-        if not Path(path).is_file():
-            self.error.emit(self.tr("LoRA adapter"), translate_message(
-                Message("the LoRA adapter {path} does not exist", path=path)))
             return False
         self.panel.add_adapter(SteeringFile(path, 1.0, True))
         return True
+
+    def _check_adapter(self, path: str) -> str | None:
+        """Why a file that is no LoRA adapter (a model, a control vector), or one for another architecture, is
+        refused when it is added, not at the next answer; None when it is one."""
+        if not Path(path).is_file():
+            return translate_message(Message("the LoRA adapter {path} does not exist", path=path))
+        adapter = self.lora_metadata(path)   # (read once: the Model card shows it next)
+        if isinstance(adapter, str):
+            return adapter
+        info = self.bridge.info
+        try:
+            if isinstance(info, ModelInfo):
+                require_architecture(adapter, info.card.architecture)
+        except InvalidSettingsError as exc:
+            return translate_sentence(exc)
+        return None
 
     def open_build(self) -> BuildDialog:
         if self.dialog is None:
