@@ -7133,8 +7133,8 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="102"/>
-        <source>answers in a batch are made without knocked-out heads: clear them in Causal tracing first</source>
-        <translation>批次中的回答不能使用被敲除的注意力头：请先在因果追踪中清除它们</translation>
+        <source>answers in a batch are made without knocked-out heads or blocks: clear them in Causal tracing first</source>
+        <translation>批次中的回答不能使用被敲除的注意力头或模块：请先在因果追踪中清除它们</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/common/message_catalog.py" line="104"/>

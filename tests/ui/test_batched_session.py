@@ -75,8 +75,8 @@ def test_a_batch_the_engine_would_refuse_opens_no_versions(qtbot, session, scrip
     requests = len(scripted.requests)
     assert not session.regenerate(0, 3)
     assert len(session.current.turns[0].answers) == 1 and not session.busy and len(scripted.requests) == requests
-    assert notices == ["Not sent: answers in a batch are made without knocked-out heads: clear them in Causal "
-                       "tracing first"]
+    assert notices == ["Not sent: answers in a batch are made without knocked-out heads or blocks: clear them in "
+                       "Causal tracing first"]   # (a knocked-out FFN block was called a head)
     again = ChatHistory(HistoryStore(session.history.store.path))   # nothing empty was saved either
     try:
         (saved,) = again.conversations()

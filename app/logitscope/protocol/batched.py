@@ -24,8 +24,8 @@ class BatchedRequest:
             raise InvalidSettingsError("answers at once: 1 to {limit}, not {n}", limit=MAX_BATCHED_ANSWERS,
                                        n=self.n_answers)
         if self.generate.knockouts:
-            raise InvalidSettingsError("answers in a batch are made without knocked-out heads: clear them in Causal "
-                                       "tracing first")
+            raise InvalidSettingsError("answers in a batch are made without knocked-out heads or blocks: clear them "
+                                       "in Causal tracing first")
         self.generate.validate()
 
 

@@ -99,7 +99,7 @@ PART: tuple[str, ...] = (  # type: ignore[assignment]  # it returns its message;
     QT_TRANSLATE_NOOP("messages", "answers at once: 1 to {limit}, not {n}"),
     QT_TRANSLATE_NOOP("messages", "answers decoded together are not available on a remote engine: they share a local model's context, one llama.cpp sequence each"),
     QT_TRANSLATE_NOOP("messages", "answers in a batch are decoded without drafting: they share each step already"),
-    QT_TRANSLATE_NOOP("messages", "answers in a batch are made without knocked-out heads: clear them in Causal tracing first"),
+    QT_TRANSLATE_NOOP("messages", "answers in a batch are made without knocked-out heads or blocks: clear them in Causal tracing first"),
     QT_TRANSLATE_NOOP("messages", "arithmetic error"),
     QT_TRANSLATE_NOOP("messages", "at most {limit} tokens can be compared at once, not {n}"),
     QT_TRANSLATE_NOOP("messages", "batch sizes from 1 to {limit}"),
