@@ -47,6 +47,14 @@ def test_knock_out_a_head_and_a_layer_from_the_dialog_and_the_docks(qtbot, real_
     dialog.targets.setText("3.x")
     dialog.knock_out()
     assert not dialog.running and "names no head or block" in dialog.status.text()
+    assert dialog.effect is None and dialog.effect_line.text() == ""   # 23.4's figures are not left under 3.x
+    assert dialog.effect_tables.tables[1].rowCount() == 0
+    dialog.targets.setText("99.99")                                    # checked here, not 'failed' in the engine
+    dialog.knock_out()
+    last = window.bridge.info.card.n_layer - 1
+    assert not dialog.running and dialog.status.text() == f"Layer must be between 0 and {last}, not 99"
+    dialog.keep()
+    assert dialog.kept == ()                                           # nothing impossible kept for the answers
 
 
 def test_head_scan_fills_the_map_a_click_shows_the_head_and_cancel_frees_the_engine(qtbot, real_window):

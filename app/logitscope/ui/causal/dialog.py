@@ -328,9 +328,18 @@ class CausalDialog(QDialog):
             self.knock_out()
 
     def parsed_targets(self) -> tuple[Ablation, ...] | None:
+        """The heads and blocks named, each checked against the loaded model; None (said, and the last effect
+        taken off the screen: it is not of what the field names now) when they are not."""
+        info = self.bridge.info
         try:
             found = tuple(Ablation.parse(t) for t in self.targets.text().split(",") if t.strip())
+            if isinstance(info, ModelInfo):
+                for ablation in found:
+                    ablation.validate(info.card.n_layer, info.card.n_head)
         except InvalidSettingsError as exc:
+            self.effect = None
+            self.effect_line.clear()
+            self.effect_tables.show_distributions((None, None), self.bridge.vocab, set())
             self.status.setText(translate_sentence(exc))
             return None
         if not found:
