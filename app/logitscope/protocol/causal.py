@@ -192,11 +192,11 @@ class HeadScan:
         return layer_range(self.layers, self.kl.shape[0])
 
     def ranked(self) -> list[tuple[int, int, float, float, bool]]:
-        """(layer, head, KL, Δ log p, top-1 changed) of the heads scanned, the largest drop of the chosen token
-        first."""
+        """(layer, head, KL, Δ log p, top-1 changed) of the heads scanned, the largest change of the chosen
+        token's log-probability first, a drop (the head helps the token) or a rise (it works against it)."""
         rows = self.scanned
         part = self.delta_logprob[rows.start:rows.stop]
-        layers, heads = np.unravel_index(np.argsort(part, axis=None), part.shape)
+        layers, heads = np.unravel_index(np.argsort(-np.abs(part), axis=None, kind="stable"), part.shape)
         base_top = int(self.base.top_ids[0])
         return [(int(lay) + rows.start, int(h), float(self.kl[lay + rows.start, h]), float(part[lay, h]),
                  int(self.top1[lay + rows.start, h]) != base_top) for lay, h in zip(layers, heads, strict=True)]

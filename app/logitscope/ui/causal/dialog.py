@@ -5,8 +5,8 @@ Knock out in the Attention dock): on the step the Layers and Attention docks sho
   KL(base ‖ knocked out), the chosen token's log-probability change, the top-1 change; and *Keep knocked out*
   for the next answers (a badge in the status line restores the model in one click);
 - **Head scan**: every head (of every layer, or of the layers chosen) knocked out alone (progress, Cancel), the
-  layers x heads heatmap of Δ log p of the chosen token, the ten that matter most; a click shows that head's
-  effect and its attention over the prompt;
+  layers x heads heatmap of Δ log p of the chosen token, the ten that move it most (down or up); a click shows
+  that head's effect and its attention over the prompt;
 - **Patch**: a clean and a corrupted prompt of the same length, the layers x positions heatmap of the normalized
   logit difference (engine/forward/causal.py), the strongest cells; a click shows the patched distribution.
 
