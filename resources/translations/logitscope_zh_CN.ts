@@ -928,13 +928,13 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="204"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="385"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="394"/>
         <source>versus</source>
         <translation>对比</translation>
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="209"/>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="384"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="393"/>
         <source>Answer token</source>
         <translation>答案词元</translation>
     </message>
@@ -990,127 +990,127 @@
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="337"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="346"/>
         <source>Name what to knock out: a head (23.4), or a layer&apos;s attn or ffn block (20.attn), several separated by commas.</source>
         <translation>请写出要敲除的对象：一个注意力头（23.4），或某层的 attn 或 ffn 模块（20.attn），多个用逗号分隔。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="349"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="358"/>
         <source>Knocking out {0}…</source>
         <translation>正在敲除 {0}…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="361"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="370"/>
         <source>Knocking out every head, one at a time…</source>
         <translation>正在逐一敲除每个注意力头…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="372"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="381"/>
         <source>Write both prompts first.</source>
         <translation>请先写好两个提示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="389"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="398"/>
         <source>Patching every layer at every position…</source>
         <translation>正在修补每一层的每个位置…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="390"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="399"/>
         <source>Patching one cell…</source>
         <translation>正在修补一个单元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="396"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="405"/>
         <source>the top-1 changes from {0} to {1}</source>
         <translation>首选从 {0} 变为 {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="398"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="407"/>
         <source>the top-1 stays {0}</source>
         <translation>首选仍为 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="400"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="409"/>
         <source>{0} knocked out ({1}): KL(model ‖ knocked out) = {2:.4f} nats; {3}: p {4} → {5} (Δ log p {6:+.3f}); {7}.</source>
         <translation>敲除 {0}（{1}）：KL(原模型 ‖ 敲除后) = {2:.4f} 纳特；{3}：p {4} → {5}（Δ log p {6:+.3f}）；{7}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="406"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="415"/>
         <source>Done in {0:.2f} s.</source>
         <translation>完成，用时 {0:.2f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="414"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="423"/>
         <source>{0}.{1}: Δ log p {2:+.3f}, KL {3:.3f}{4}</source>
         <translation>{0}.{1}：Δ log p {2:+.3f}，KL {3:.3f}{4}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="415"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="424"/>
         <source>, top-1 → {0}</source>
         <translation>，首选 → {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="420"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="429"/>
         <source>{0} heads of layers {1}–{2} knocked out one at a time in {3:.1f} s. Colour: Δ log p of {4} (red: the head helps it, blue: it hurts it). Click a head for its effect and its attention.</source>
         <translation>逐一敲除了第 {1}–{2} 层的 {0} 个注意力头，用时 {3:.1f} 秒。颜色：{4} 的 Δ log p（红：该头帮助它，蓝：该头妨碍它）。点击一个头查看它的效果和注意力。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="424"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="433"/>
         <source>Head scan done.</source>
         <translation>注意力头扫描完成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="435"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="444"/>
         <source>The two prompts must have the same number of tokens: the clean one has {0}, the corrupted one {1}. Nothing was run.</source>
         <translation>两个提示的词元数必须相同：干净提示有 {0} 个，损坏提示有 {1} 个。没有运行任何计算。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="443"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="452"/>
         <source>Layer {0}, position {1} patched: score {2:+.3f}.</source>
         <translation>已修补第 {0} 层、位置 {1}：得分 {2:+.3f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="448"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="457"/>
         <source>layer {0} at {1} ({2:+.2f})</source>
         <translation>第 {0} 层在 {1}（{2:+.2f}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="450"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="459"/>
         <source>{0} versus {1}: logit difference {2:+.2f} clean, {3:+.2f} corrupted. Colour: the clean run&apos;s residual stream at that layer and position written into the corrupted run (1 = the clean answer, 0 = the corrupted one). Strongest: {4}. Click a cell for its distribution.</source>
         <translation>{0} 对比 {1}：logit 差值干净时 {2:+.2f}，损坏时 {3:+.2f}。颜色：把干净运行在该层该位置的残差流写入损坏运行（1 = 干净的答案，0 = 损坏的答案）。最强：{4}。点击一个单元查看它的分布。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="456"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="465"/>
         <source>Patched {0} cells in {1:.1f} s.</source>
         <translation>已修补 {0} 个单元，用时 {1:.1f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="469"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="478"/>
         <source>The next answers are generated with {0} knocked out.</source>
         <translation>接下来的回答将在敲除 {0} 的情况下生成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="482"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="491"/>
         <source>Knock out heads and blocks, scan every head, patch activations</source>
         <translation>敲除注意力头和模块、扫描每个注意力头、修补激活</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="483"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="492"/>
         <source>C&amp;ausal tracing…</source>
         <translation>因果追踪(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="492"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="501"/>
         <source>The next answers are generated with these heads knocked out (Causal tracing). Click to restore the model.</source>
         <translation>接下来的回答在敲除这些注意力头的情况下生成（因果追踪）。点击以恢复模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="501"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="510"/>
         <source>Knocked out: {0} ✕</source>
         <translation>已敲除：{0} ✕</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="509"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="518"/>
         <source>Causal tracing needs a local model: a server does not let anyone write into its forward pass.</source>
         <translation>因果追踪需要本地模型：服务器不允许任何人写入它的前向计算。</translation>
     </message>
@@ -1614,7 +1614,7 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/window/sidebar.py" line="56"/>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="153"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="157"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -1624,43 +1624,48 @@
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="76"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="77"/>
         <source>Search conversations ({0})</source>
         <translation>搜索对话（{0}）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="119"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="81"/>
+        <source>Rename the conversation shown ({0})</source>
+        <translation>重命名当前显示的对话（{0}）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="123"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="123"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="127"/>
         <source>No conversations match</source>
         <translation>没有匹配的对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="130"/>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="143"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="134"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="147"/>
         <source>Wait for the answer to finish (or press Esc)</source>
         <translation>请等待回答完成（或按 Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="153"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="157"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="166"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="170"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="167"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="171"/>
         <source>Delete “{0}”?</source>
         <translation>删除“{0}”？</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/sidebar.py" line="177"/>
+        <location filename="../../app/logitscope/ui/window/sidebar.py" line="181"/>
         <source>Conversation deleted.</source>
         <translation>对话已删除。</translation>
     </message>

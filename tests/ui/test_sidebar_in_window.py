@@ -70,3 +70,27 @@ def test_ctrl_f_searches_f2_renames_and_delete_deletes(qtbot, scripted_window, m
     monkeypatch.setattr(QMessageBox, "question", lambda *_a, **_k: QMessageBox.StandardButton.Yes)
     qtbot.keyClick(sidebar.conversation_list, Qt.Key.Key_Delete)
     assert "Renamed with F2" not in titles(window)
+
+
+def test_f2_renames_after_a_click_on_the_list_moved_the_focus_to_the_message_box(qtbot, scripted_window, monkeypatch):
+    """A click on a conversation puts the cursor in the message box (to write at once); F2 then did nothing, and
+    the title the user went on to type was sent to the model as a question."""
+    from PySide6.QtCore import Qt
+
+    from logitscope.ui.window import sidebar as sidebar_module
+
+    window = scripted_window
+    window.activateWindow()
+    with qtbot.waitSignal(window.session.answerEnded, timeout=10_000):
+        assert window.session.send("Hello")
+    sidebar = window.sidebar
+    item = sidebar.conversation_list.item(0)
+    qtbot.mouseClick(sidebar.conversation_list.viewport(), Qt.MouseButton.LeftButton,
+                     pos=sidebar.conversation_list.visualItemRect(item).center())
+    window.prompt.setFocus()
+    qtbot.waitUntil(window.prompt.hasFocus, timeout=2_000)
+    asked: list[str] = []
+    monkeypatch.setattr(sidebar_module, "ask_text", lambda *_a, **_k: asked.append("F2") or ("Renamed", True))
+    qtbot.keyClick(window.prompt, Qt.Key.Key_F2)
+    assert asked == ["F2"] and window.session.current.title == "Renamed"
+    assert "F2" in sidebar.rename_button.toolTip()

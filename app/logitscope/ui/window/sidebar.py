@@ -69,15 +69,19 @@ class ConversationSidebar(QWidget):
         self._watch.start(WATCH_MS)
 
     def _add_shortcuts(self) -> None:
-        """Ctrl+F searches the conversations from anywhere in the window; on the list, F2 renames and Delete
-        deletes (with its confirmation and its Undo), as file managers and other chat apps do."""
+        """Ctrl+F searches the conversations and F2 renames the one shown from anywhere in the window (a click on
+        the list puts the cursor in the message box); on the list, Delete deletes (with its confirmation and its
+        Undo), as file managers and other chat apps do."""
         search = QShortcut(QKeySequence(QKeySequence.StandardKey.Find), self, self._focus_search)
         search.setContext(Qt.ShortcutContext.WindowShortcut)
         self.search_box.setToolTip(self.tr("Search conversations ({0})").format(
             search.key().toString(QKeySequence.SequenceFormat.NativeText)))
-        for key, slot in ((Qt.Key.Key_F2, self.rename), (QKeySequence.StandardKey.Delete, self.delete)):
-            shortcut = QShortcut(QKeySequence(key), self.conversation_list, lambda slot=slot: slot())
-            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+        rename = QShortcut(QKeySequence(Qt.Key.Key_F2), self, lambda: self.rename())
+        rename.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.rename_button.setToolTip(self.tr("Rename the conversation shown ({0})").format(
+            rename.key().toString(QKeySequence.SequenceFormat.NativeText)))
+        delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.conversation_list, lambda: self.delete())
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)
 
     def _focus_search(self) -> None:
         self.search_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
