@@ -35,7 +35,7 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="117"/>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="288"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="289"/>
         <source>Generate this answer again (a new version; the arrow: several at once)</source>
         <translation>重新生成这个回答（新版本；箭头：一次生成多个）</translation>
     </message>
@@ -110,42 +110,47 @@
         <translation>{0} 个词元，{1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="286"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="268"/>
+        <source>{0} tokens</source>
+        <translation>{0} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="287"/>
         <source>Generate this answer again (a new version; the arrow: several at once, or without its thinking)</source>
         <translation>重新生成这个回答（新版本；箭头：一次生成多个，或不带思考）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="294"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="295"/>
         <source>✓ valid JSON</source>
         <translation>✓ 有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="295"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="296"/>
         <source>✓ valid JSON, matches the schema</source>
         <translation>✓ 有效的 JSON，符合 JSON Schema</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="296"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="297"/>
         <source>✓ complete under the grammar</source>
         <translation>✓ 按语法完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="297"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="298"/>
         <source>✗ not valid JSON: {0}</source>
         <translation>✗ 不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="298"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="299"/>
         <source>✗ does not match the schema: {0}</source>
         <translation>✗ 不符合 JSON Schema：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="299"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="300"/>
         <source>✗ the schema itself is not valid: {0}</source>
         <translation>✗ JSON Schema 本身无效：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="300"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="301"/>
         <source>✗ cut off before the grammar was complete (max tokens or stopped)</source>
         <translation>✗ 在语法完整之前被截断（达到最大词元数或被停止）</translation>
     </message>
@@ -1131,7 +1136,7 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="357"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="358"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个词元都可以在右侧查看。</translation>
     </message>
@@ -4993,47 +4998,57 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="93"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="94"/>
+        <source>stopped before the first token</source>
+        <translation>在首个词元之前已停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="96"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首词元 {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="95"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="98"/>
+        <source>first token {0:.0f} ms</source>
+        <translation>首词元 {0:.0f} ms</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="100"/>
         <source> · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation</source>
         <translation> · 草稿接受率 {0:.0%} · 每次计算 {1:.2f} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="100"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="105"/>
         <source>threads {0}</source>
         <translation>线程 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="105"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="110"/>
         <source>(was {0}: {1:.1f}× faster)</source>
         <translation>（原为 {0}：快 {1:.1f} 倍）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="106"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="111"/>
         <source>(was {0}: over {1}× faster)</source>
         <translation>（原为 {0}：快 {1} 倍以上）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="107"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="112"/>
         <source>At token {0} another program was taking a core: {1} threads were {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时另一个程序占用了一个核心：{1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="109"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="114"/>
         <source>At token {0} a probe found {1} threads {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时试探发现 {1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="112"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="117"/>
         <source>The thread count follows the machine&apos;s load (a count chosen when loading fixes it)</source>
         <translation>线程数随机器负载自动调整（加载时指定线程数则固定不变）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="118"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="123"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>

@@ -77,3 +77,14 @@ def test_a_long_message_takes_the_whole_bar_while_it_shows(qtbot) -> None:
     status.show_notice(text)
     status.show_notice("Saved")
     assert all(f.isVisible() for f in fields)
+
+
+def test_an_answer_stopped_before_its_first_token_shows_no_speed(qtbot) -> None:
+    """Esc before the first token read 'first token 0 ms · 0.0 tok/s': figures of a token that never came."""
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    status = StatusLine(bar)
+    status.show_speed(Timings(n_gen=0, gen_s=0.0, ttft_s=0.0), None, {"auto": True, "start": 2, "runs": [[0, 2]]})
+    assert status.speed.text() == "stopped before the first token · threads 2"
+    status.show_speed(Timings(n_gen=1, gen_s=0.0, ttft_s=0.25), None, None)
+    assert status.speed.text() == "first token 250 ms"      # one token: no rate yet

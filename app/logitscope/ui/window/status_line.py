@@ -90,7 +90,12 @@ class StatusLine(QObject):
 
     def show_speed(self, timings: Timings, spec: SpeculativeStats | None = None,
                    threads: dict[str, object] | None = None) -> None:
-        text = self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(timings.ttft_s * 1000, timings.gen_tps)
+        if timings.n_gen == 0:   # stopped before it: no first token, no rate (Esc during the prompt)
+            text = self.tr("stopped before the first token")
+        elif timings.gen_tps > 0:
+            text = self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(timings.ttft_s * 1000, timings.gen_tps)
+        else:   # one token: a rate needs two
+            text = self.tr("first token {0:.0f} ms").format(timings.ttft_s * 1000)
         if spec is not None:
             text += self.tr(" · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation").format(
                 spec.acceptance, spec.tokens_per_evaluation)
