@@ -2316,57 +2316,62 @@
         <translation>当前回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="83"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="84"/>
         <source>&lt;b&gt;KV cache map&lt;/b&gt; (after the last answer)</source>
         <translation>&lt;b&gt;KV 缓存图&lt;/b&gt;（上一次回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="90"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="91"/>
         <source>reused (not evaluated again)</source>
         <translation>复用（未重新计算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="114"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="115"/>
         <source>Shown after the next answer.</source>
         <translation>下一次回答后显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="115"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="116"/>
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="128"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="134"/>
         <source>This chat (or this version of it) is not in the engine&apos;s KV cache now: its map is shown after its next answer.</source>
         <translation>此对话（或它的这个版本）目前不在引擎的 KV 缓存中：它的下一个回答之后显示其映射图。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="143"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="149"/>
         <source>This engine cannot show its KV cache map (a remote server does not report its cells).</source>
         <translation>此引擎无法显示 KV 缓存图（远程服务器不报告其缓存单元）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="158"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="165"/>
+        <source>This version was decoded in one batch with the others, on a context of their own (below); the engine&apos;s cache still holds what it held before the batch.</source>
+        <translation>这个版本与其他版本在同一批次中解码，使用它们自己的上下文（见下方）；引擎的缓存仍保存着批次之前的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="174"/>
         <source>{0} in each of {1} layers</source>
         <translation>{1} 层中每层 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="160"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="176"/>
         <source>by layer: {0}</source>
         <translation>按层：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="162"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="178"/>
         <source>{0} tokens reused, {1} evaluated, {2} freed on the last request.</source>
         <translation>上一次请求：复用 {0} 个词元，计算 {1} 个，释放 {2} 个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="164"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="180"/>
         <source>{0} per cell ({1}); {2} cells in use = {3} of {4} allocated.</source>
         <translation>每个单元 {0}（{1}）；已用 {2} 个单元 = {3}，共分配 {4}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="170"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="186"/>
         <source>The KV cache map could not be read: {0}</source>
         <translation>无法读取 KV 缓存图：{0}</translation>
     </message>
@@ -4864,34 +4869,34 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SessionController</name>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="94"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="98"/>
         <source>Load a model first (File ▸ Open model…)</source>
         <translation>请先加载模型（文件 ▸ 打开模型…）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="190"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="194"/>
         <source>Forking needs token ids: use a local model</source>
         <translation>分叉需要词元 id：请使用本地模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="193"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="197"/>
         <source>Forking works when nothing is generating</source>
         <translation>分叉只能在没有生成进行时使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="337"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="341"/>
         <source>{0} answers in {1:.1f} s, decoded together: {2:.0f} tokens/s in all, {3:.0f} per answer</source>
         <translation>{0} 个回答用时 {1:.1f} 秒，同时解码：合计每秒 {2:.0f} 个词元，每个回答 {3:.0f} 个</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="340"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="344"/>
         <source> (one answer alone: {0:.0f} tokens/s)</source>
         <translation>（单独一个回答：每秒 {0:.0f} 个词元）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="139"/>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="165"/>
-        <location filename="../../app/logitscope/ui/controllers/session.py" line="248"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="143"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="169"/>
+        <location filename="../../app/logitscope/ui/controllers/session.py" line="252"/>
         <source>Not sent: {0}</source>
         <translation>未发送：{0}</translation>
     </message>

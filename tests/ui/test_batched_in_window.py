@@ -39,3 +39,12 @@ def test_regenerate_two_versions_at_once_from_the_answer_s_menu(qtbot, real_wind
     assert runs[0].seqs == (0, 1) and all(len(r.seqs) == 1 for r in runs[1:])
     assert "shared by all 2 answers" in kv_map.beams.summary.text()
     assert "answers decoded together" in kv_map.beams.title.text()
+    # the engine's own cache still holds the version asked before the batch (a batch has a context of its own):
+    # its map is that version's, and a batch version's strip is not that map under its name
+    w.switch_branch(0, 0)
+    qtbot.waitUntil(lambda: bool(kv_map.strip.runs), timeout=30_000)
+    assert "not in the engine's KV cache" not in kv_map.summary.text()
+    assert sum(r.count for r in kv_map.strip.runs) == turn.answers[0].result.kv.used_cells
+    w.switch_branch(0, 1)
+    qtbot.waitUntil(lambda: not kv_map.strip.runs, timeout=30_000)
+    assert "decoded in one batch" in kv_map.summary.text() and kv_map.kv is not None and kv_map.kv.beam_cells

@@ -77,6 +77,10 @@ class SessionController(QObject):
         """Every answer that streams now: the versions decoded together, or the one answer (none: [])."""
         return list(self._batch) or ([self.streaming[1]] if self.streaming is not None else [])
 
+    def streaming_batch(self) -> bool:
+        """The answers that stream now are versions decoded together (on a context of their own)."""
+        return bool(self._batch)
+
     def open(self, conversation: Conversation) -> bool:
         """Show another conversation; refused (False) while an answer streams."""
         if self.busy:

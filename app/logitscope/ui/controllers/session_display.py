@@ -25,7 +25,8 @@ class SessionDisplay(QObject):
         super().__init__(parent)
         self.session, self.chat, self.inspector, self.memory, self.status = session, chat, inspector, memory, status
         self.update_actions = update_actions
-        self.cached: list[Answer] = []   # the answers (several: decoded together) the engine's KV cache holds now
+        self.cached: list[Answer] = []   # the answer the engine's generation context holds now
+        self.batched: list[Answer] = []  # the versions the last request decoded together, on a context of their own
         session.pathChanged.connect(self.show_path)
         session.turnAdded.connect(lambda index: chat.add_turn(session.current.turns[index]))
         session.answerStarted.connect(self.answer_started)
@@ -53,18 +54,23 @@ class SessionDisplay(QObject):
         only while the engine's cache holds them."""
         current = self.session.current
         last = current.turns[-1].answer if current.turns else None
-        self.memory.kv_map.show_cached(any(last is answer for answer in self.cached), bool(current.turns))
+        self.memory.kv_map.show_cached(any(last is answer for answer in self.cached), bool(current.turns),
+                                       any(last is answer for answer in self.batched))
         used = current.context_cells()
         self.status.show_context(used)
         self.memory.set_used(max(used, 0))
 
     def answer_started(self, turn_index: int) -> None:
         streaming = self.session.streaming_answers()
-        if streaming:   # the engine's cache is these answers' from now on
+        if streaming and self.session.streaming_batch():
+            # decoded together on a context of their own: the generation context keeps the answer it held
+            self.batched = streaming
+            self.show_context()
+        elif streaming:   # the engine's cache is this answer's from now on
             path = [turn.answer for turn in self.session.current.turns]
             if not any(a is b for a in self.cached for b in path):
                 self.memory.kv_map.forget()   # the map was of another chat or version
-            self.cached = streaming
+            self.cached, self.batched = streaming, []   # (a plain answer's map has no batch cells)
             self.memory.kv_map.show_cached(True)
         self.chat.answers[turn_index].refresh()
         self.inspector.follow(turn_index)

@@ -76,6 +76,7 @@ class KvMapPanel(QWidget):
         self.kv: KvMap | None = None       # the map drawn
         self.held: KvMap | None = None     # the engine's last map, drawn while its chat and version are on screen
         self.elsewhere = False             # the chat or version on screen is not what the engine's cache holds
+        self.batch_only = False            # ... but one of the versions the last batch decoded on its own context
         self.n_ctx = 0
         self.available = True
         layout = QVBoxLayout(self)
@@ -114,16 +115,21 @@ class KvMapPanel(QWidget):
             self.summary.setText(text or (self.tr("Shown after the next answer.") if self.n_ctx
                                           else self.tr("No model loaded.")))
 
-    def show_cached(self, cached: bool, asked: bool = True) -> None:
+    def show_cached(self, cached: bool, asked: bool = True, in_batch: bool = False) -> None:
         """The chat and version on screen is (`cached`) or is not what the engine's cache holds: its map, or no
-        cells at all (never another chat's); `asked`: it has a question, else it has no context yet."""
+        cells at all (never another chat's); `asked`: it has a question, else it has no context yet; `in_batch`:
+        it is one of the versions the last request decoded together, on a context of their own (their cells
+        shown, not the engine's cache, which holds what it held before the batch)."""
         self.elsewhere = not cached
+        self.batch_only = in_batch and not cached
         if not self.available:
             return
         if cached and self.held is not None:
             self._draw(self.held)
         elif cached:
             self._show_nothing(self.n_ctx)
+        elif self.batch_only and self.held is not None and self.held.beam_cells:
+            self._draw_batch(self.held)
         else:
             self._show_nothing(0, self.tr("This chat (or this version of it) is not in the engine's KV cache now: "
                                           "its map is shown after its next answer.") if asked else "")
@@ -149,6 +155,16 @@ class KvMapPanel(QWidget):
         self.held = kv
         if not self.elsewhere:
             self._draw(kv)
+        elif self.batch_only and kv.beam_cells:
+            self._draw_batch(kv)
+
+    def _draw_batch(self, kv: KvMap) -> None:
+        """A version decoded in a batch: the batch's cells alone (the strip above is the engine's own cache)."""
+        self.kv = kv
+        self.strip.set_cells(0, [])
+        self.summary.setText(self.tr("This version was decoded in one batch with the others, on a context of their "
+                                     "own (below); the engine's cache still holds what it held before the batch."))
+        self.beams.set_cells(kv.beam_n_ctx, kv.beam_cells, kv.shared_by)
 
     def _draw(self, kv: KvMap) -> None:
         self.kv = kv
