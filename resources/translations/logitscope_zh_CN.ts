@@ -1091,31 +1091,36 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/causal/dialog.py" line="478"/>
+        <source>Note: {0} is not what the clean run predicts: {1} is, the same word with its space (a word after a space is a token of its own). Write the answer with it.</source>
+        <translation>注意：{0} 不是干净运行所预测的词元，{1} 才是——同一个词带着前面的空格（空格之后的词是一个单独的词元）。请连同空格一起填写答案。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="493"/>
         <source>The next answers are generated with {0} knocked out.</source>
         <translation>接下来的回答将在敲除 {0} 的情况下生成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="491"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="506"/>
         <source>Knock out heads and blocks, scan every head, patch activations</source>
         <translation>敲除注意力头和模块、扫描每个注意力头、修补激活</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="492"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="507"/>
         <source>C&amp;ausal tracing…</source>
         <translation>因果追踪(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="501"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="516"/>
         <source>The next answers are generated with these heads knocked out (Causal tracing). Click to restore the model.</source>
         <translation>接下来的回答在敲除这些注意力头的情况下生成（因果追踪）。点击以恢复模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="510"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="525"/>
         <source>Knocked out: {0} ✕</source>
         <translation>已敲除：{0} ✕</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="518"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="533"/>
         <source>Causal tracing needs a local model: a server does not let anyone write into its forward pass.</source>
         <translation>因果追踪需要本地模型：服务器不允许任何人写入它的前向计算。</translation>
     </message>

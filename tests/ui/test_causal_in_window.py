@@ -147,3 +147,21 @@ def test_heads_kept_knocked_out_for_the_next_answers_and_restored(qtbot, real_wi
     again = window.current.turns[0].answer
     assert again.tokens == plain.tokens and again.result.steering is None
     assert np.isfinite([s.p_raw for s in again.steps]).all()
+
+
+def test_an_answer_token_written_without_its_space_gets_a_hint(qtbot, real_window):
+    """'Paris' is not ' Paris': the run took the bare word (0.15 of logit difference: meaningless) and said
+    nothing; the caption now points at the token the clean run predicts."""
+    dialog = real_window.causal
+    dialog.open_on(tab=2)
+    dialog.corrupted.setText("The capital of Italy is")
+    dialog.answer.setText("Paris")
+    dialog.run_patch()
+    finished(qtbot, dialog)
+    assert dialog.patch is not None
+    caption = dialog.patch_caption.text()
+    assert "Paris is not what the clean run predicts: ·Paris is" in caption, caption
+    dialog.answer.setText(" Paris")
+    dialog.run_patch()
+    finished(qtbot, dialog)
+    assert "is not what the clean run predicts" not in dialog.patch_caption.text()

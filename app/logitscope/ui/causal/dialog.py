@@ -16,7 +16,7 @@ server cannot be traced: the entry is disabled with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -461,9 +461,24 @@ class CausalDialog(QDialog):
                                            "written into the corrupted run (1 = the clean answer, 0 = the corrupted "
                                            "one). Strongest: {4}. Click a cell for its distribution.").format(
             id_label(result.answer, vocab), id_label(result.versus, vocab), result.ld_clean, result.ld_corrupted,
-            strongest))
+            strongest) + self._spacing_hint(result.answer, result.clean.top_ids, vocab))
         self.status.setText(self.tr("Patched {0} cells in {1:.1f} s.").format(result.scores["resid"].size,
                                                                                result.seconds))
+
+    def _spacing_hint(self, token: int, clean_top: np.ndarray, vocab: Sequence[bytes]) -> str:
+        """' Note: Paris is not what the clean run predicts: ·Paris is…' when the answer token is a word written
+        without the space (or with one) that the token the clean run ranks above it has: a newcomer's usual slip."""
+        if not 0 <= token < len(vocab):
+            return ""
+        word = vocab[token].decode("utf-8", "replace").strip()
+        for other in (int(t) for t in clean_top[:10]):
+            if other == token:
+                return ""   # the clean run ranks it first among its spellings
+            if 0 <= other < len(vocab) and word and vocab[other].decode("utf-8", "replace").strip() == word:
+                return " " + self.tr("Note: {0} is not what the clean run predicts: {1} is, the same word with its "
+                                     "space (a word after a space is a token of its own). Write the answer with "
+                                     "it.").format(id_label(token, vocab), id_label(other, vocab))
+        return ""
 
     def _patch_cell(self, layer: int, position: int) -> None:
         if self.patch is not None and self.patch_tokens is not None:
