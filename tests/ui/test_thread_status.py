@@ -88,3 +88,29 @@ def test_an_answer_stopped_before_its_first_token_shows_no_speed(qtbot) -> None:
     assert status.speed.text() == "stopped before the first token · threads 2"
     status.show_speed(Timings(n_gen=1, gen_s=0.0, ttft_s=0.25), None, None)
     assert status.speed.text() == "first token 250 ms"      # one token: no rate yet
+
+
+def test_a_message_that_fitted_is_not_cut_when_a_field_grows_under_it(qtbot) -> None:
+    """The batch's cost came just before the answer's speed: it fitted beside the fields, then the speed field
+    grew and cut it off at 1280 px ('…(one answer alone: 46 tokens/')."""
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    bar.resize(1280, 30)
+    bar.show()
+    status = StatusLine(bar)
+    status.show_model("SmolLM2-135M-Instruct.Q4_1.gguf", None, {"backend": "CPU"})
+    fields = (status.model, status.backend, status.context, status.speed)
+    qtbot.waitUntil(lambda: status.model.isVisible())
+
+    def room() -> int:
+        return bar.width() - sum(f.sizeHint().width() for f in fields if f.isVisible()) - 40
+
+    text = "4 answers decoded together"
+    while bar.fontMetrics().horizontalAdvance(text + " and more") < room() - 10:
+        text += " and more"
+    status.show_notice(text)
+    assert status.model.isVisible()                         # it fits beside them
+    status.show_speed(TIMINGS, None, {"auto": True, "start": 2, "runs": [[0, 2]], "changes": []})
+    assert not any(f.isVisible() for f in fields) or bar.fontMetrics().horizontalAdvance(text) <= room()
+    bar.clearMessage()
+    assert all(f.isVisible() for f in fields if f is not status.context or f.text())

@@ -36,13 +36,24 @@ class StatusLine(QObject):
         """A passing message. One longer than the room the fields leave takes the whole bar while it shows (the
         fields come back when it ends), and it stays as long as it takes to read."""
         self._bring_back()
+        self._make_room(text)
+        self.bar.showMessage(text, max(NOTICE_MS, NOTICE_MS_PER_CHAR * len(text)))
+
+    def _make_room(self, text: str) -> None:
+        """The fields set aside while `text` shows when it does not fit beside them."""
         fields = [label for label in (self.model, self.backend, self.context, self.speed) if label.isVisible()]
         room = self.bar.width() - sum(label.sizeHint().width() for label in fields) - 40   # the grip, the spacings
-        if self.bar.fontMetrics().horizontalAdvance(text) > room:
+        if fields and self.bar.fontMetrics().horizontalAdvance(text) > room:
             for label in fields:
                 label.hide()
-            self._set_aside = fields
-        self.bar.showMessage(text, max(NOTICE_MS, NOTICE_MS_PER_CHAR * len(text)))
+            self._set_aside += fields
+
+    def _refit(self) -> None:
+        """A field grew under a message that fitted beside it (the answer's speed comes after the batch's cost):
+        the message keeps the room it needs."""
+        text = self.bar.currentMessage()
+        if text and not self._set_aside:
+            self._make_room(text)
 
     def _message_changed(self, text: str) -> None:
         if not text:   # the message ended (its time ran out, or it was cleared)
@@ -71,6 +82,7 @@ class StatusLine(QObject):
             self.backend.setText(self.tr("{0} backend").format(backend) if backend != "…" else backend)
         self._n_ctx = None if info is None else (info.n_ctx or 0)
         self.show_context(0)
+        self._refit()
 
     def show_context_soon(self, used: int) -> None:
         """While an answer streams: the count is shown a few times a second, not for every token."""
@@ -87,6 +99,7 @@ class StatusLine(QObject):
         hint = self.context.sizeHint()
         if hint.width() > self.context.minimumWidth() or hint.height() != self.context.minimumHeight():
             self.context.setFixedSize(max(hint.width(), self.context.minimumWidth()), hint.height())
+            self._refit()
 
     def show_speed(self, timings: Timings, spec: SpeculativeStats | None = None,
                    threads: dict[str, object] | None = None) -> None:
@@ -117,6 +130,7 @@ class StatusLine(QObject):
                 tip = self.tr("The thread count follows the machine's load (a count chosen when loading fixes it)")
         self.speed.setText(text)
         self.speed.setToolTip(tip)
+        self._refit()
 
     def offer_undo(self, text: str, undo: Callable[[], None]) -> None:
         """`text` and an Undo button for 15 s (e.g. after deleting a conversation)."""
