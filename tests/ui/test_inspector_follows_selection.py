@@ -56,5 +56,6 @@ def test_the_timelines_x_axis_changes_a_few_times_in_a_long_answer():
     from logitscope.ui.inspector.timeline import X_CHUNK, x_ceiling
 
     tops = [x_ceiling(n) for n in range(5_001)]
-    assert len(set(tops)) <= 14  # 64, 96, 128, 192 ... 6144
+    assert len(set(tops)) <= 18  # 16, 24, 32, 48, 64, 96, 128, 192 ... 6144
     assert all(n <= top and (n <= X_CHUNK or n > top * 2 / 3) for n, top in enumerate(tops))
+    assert x_ceiling(12) == 16   # a short answer fills its plot (12 steps on a 0-64 axis sat in its first fifth)

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from logitscope.protocol.trace import StepRecord
 from logitscope.ui.inspector.plots import SpacedAxis, cache_axes
 
-X_CHUNK = 64  # steps: the x axis's smallest range; it then grows by half or a third of itself (below)
+X_CHUNK = 16  # steps: the x axis's smallest range; it then grows by half or a third of itself (below)
 THINKING_RGBA = (140, 100, 210, 45)
 P_COLOR, H_COLOR = "#3c82dc", "#dc7828"   # the chosen token's p, the entropy: curves, axes and the title
 LATENCY_SCALE_MS = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000)
