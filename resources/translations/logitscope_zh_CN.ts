@@ -4983,82 +4983,82 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="63"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="74"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="66"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="77"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="68"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="79"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="71"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="82"/>
         <source>{0} backend</source>
         <translation>{0} 后端</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="85"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="97"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="94"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="107"/>
         <source>stopped before the first token</source>
         <translation>在首个词元之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="96"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="109"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首词元 {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="98"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="111"/>
         <source>first token {0:.0f} ms</source>
         <translation>首词元 {0:.0f} ms</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="100"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="113"/>
         <source> · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation</source>
         <translation> · 草稿接受率 {0:.0%} · 每次计算 {1:.2f} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="105"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="118"/>
         <source>threads {0}</source>
         <translation>线程 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="110"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="123"/>
         <source>(was {0}: {1:.1f}× faster)</source>
         <translation>（原为 {0}：快 {1:.1f} 倍）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="111"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="124"/>
         <source>(was {0}: over {1}× faster)</source>
         <translation>（原为 {0}：快 {1} 倍以上）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="112"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="125"/>
         <source>At token {0} another program was taking a core: {1} threads were {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时另一个程序占用了一个核心：{1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="114"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="127"/>
         <source>At token {0} a probe found {1} threads {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时试探发现 {1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="117"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="130"/>
         <source>The thread count follows the machine&apos;s load (a count chosen when loading fixes it)</source>
         <translation>线程数随机器负载自动调整（加载时指定线程数则固定不变）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="123"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="137"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -5066,215 +5066,220 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SteeringCompareDialog</name>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="106"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="107"/>
         <source>Compare steering</source>
         <translation>比较引导</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="109"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="110"/>
         <source>Regenerates the selected answer without steering (A) and with it (B): the same question, the same sampler settings and seed.</source>
         <translation>重新生成所选回答：不加引导 (A) 和加引导 (B)，问题、采样器设置和种子都相同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="114"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="115"/>
         <source>Max tokens</source>
         <translation>最大词元数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="118"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="119"/>
         <source>How long each answer may grow (the selected answer&apos;s length at first)</source>
         <translation>每个回答最多生成多长（初始为所选回答的长度）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="121"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="122"/>
         <source>Compare again</source>
         <translation>再次比较</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="122"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="123"/>
         <source>Regenerate the selected answer both ways, with the Steering dock as it is now (Ctrl+Return)</source>
         <translation>按引导面板当前的设置，以两种方式重新生成所选回答（Ctrl+Return）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="126"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="127"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="127"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="128"/>
         <source>Stop within one token (Esc)</source>
         <translation>在一个词元内停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="138"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="255"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="139"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="261"/>
         <source>Unsteered (A)</source>
         <translation>未引导 (A)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="139"/>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="255"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="140"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="261"/>
         <source>Steered (B)</source>
         <translation>已引导 (B)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="162"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="163"/>
         <source>Distributions at the step</source>
         <translation>该步的分布</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="163"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="164"/>
         <source>Logit lens at the step</source>
         <translation>该步的 Logit 透镜</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="178"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="179"/>
         <source>Comparing steering needs a local model: a server cannot be steered.</source>
         <translation>比较引导需要本地模型：服务器无法被引导。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="179"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="180"/>
         <source>Load a model first.</source>
         <translation>请先加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="181"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="182"/>
         <source>Ask something first: Compare regenerates the selected answer (or the last one).</source>
         <translation>请先提问：比较会重新生成所选回答（或最后一个回答）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="194"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="195"/>
         <source>Nothing to compare with: turn steering on in the Steering dock (or select a steered answer).</source>
         <translation>没有可比较的内容：请在引导面板中打开引导（或选择一个已引导的回答）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="227"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="228"/>
         <source>B: {0}. Seed {1}.</source>
         <translation>B：{0}。种子 {1}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="229"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="230"/>
         <source>Unsteered (A)…</source>
         <translation>未引导 (A)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="240"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="241"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="256"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="258"/>
+        <source>Both answers written; measuring the unsteered and the steered distributions at each of B&apos;s {0} steps…</source>
+        <translation>两个回答都已写完；正在沿 B 的 {0} 个步骤测量未引导与引导后的分布……</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="262"/>
         <source>{0}: {1} of at most {2} tokens…</source>
         <translation>{0}：{1} / 最多 {2} 个词元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="265"/>
         <location filename="../../app/logitscope/ui/steering/compare_view.py" line="271"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="277"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="266"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="272"/>
         <source>The comparison failed: {0}</source>
         <translation>比较失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="301"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="307"/>
         <source>control vectors {0} on layers {1}–{2}</source>
         <translation>控制向量 {0}，作用于第 {1}–{2} 层</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="304"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="310"/>
         <source>control vectors {0}</source>
         <translation>控制向量 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="306"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="312"/>
         <source>LoRA {0}</source>
         <translation>LoRA {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="314"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="320"/>
         <source>&lt;b&gt;Unsteered (A)&lt;/b&gt;: {0} tokens</source>
         <translation>&lt;b&gt;未引导 (A)&lt;/b&gt;：{0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="315"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="321"/>
         <source>&lt;b&gt;Steered (B)&lt;/b&gt;: {0} tokens — {1}</source>
         <translation>&lt;b&gt;已引导 (B)&lt;/b&gt;：{0} 个词元 — {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="321"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="327"/>
         <source>Done: both answers and the comparison in {0:.1f} s. Click a token or a bar to see that step.</source>
         <translation>完成：两个回答和比较共用 {0:.1f} 秒。点击一个词元或一根柱子查看该步。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="331"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="337"/>
         <source>The two answers are the same, token for token.</source>
         <translation>两个回答逐词元完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="333"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="339"/>
         <source>The answers agree for {0} tokens; then one ends.</source>
         <translation>两个回答前 {0} 个词元相同，然后其中一个结束。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="336"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="342"/>
         <source>They part at token {0}: A chose {1} (p {2}), B chose {3} (p {4}).</source>
         <translation>它们在第 {0} 个词元处分开：A 选择了 {1}（p {2}），B 选择了 {3}（p {4}）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="341"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="347"/>
         <source>Along the steered answer: mean KL(A ‖ B) {0:.3f} nats (largest {1:.3f} at token {2}); its perplexity {3:.2f} unsteered, {4:.2f} steered.</source>
         <translation>沿已引导回答：平均 KL(A ‖ B) {0:.3f} 纳特（最大 {1:.3f}，在第 {2} 个词元）；其困惑度未引导时 {3:.2f}，引导时 {4:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="363"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="369"/>
         <source>Past the parting token, the comparison follows the steered answer: click a token of B.</source>
         <translation>分开之后，比较沿已引导回答进行：请点击 B 的词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="373"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="379"/>
         <source>the two runs read the same tokens up to here</source>
         <translation>到这里为止两次运行读取的词元相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="374"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="380"/>
         <source>both models read the steered answer up to here</source>
         <translation>到这里为止两个模型都读取已引导回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="376"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="382"/>
         <source>Token {0} of the steered answer ({1}): KL(A ‖ B) = {2:.3f} nats; the answer&apos;s token {3}: p {4} unsteered, {5} steered. Before any sampler stage; the runs&apos; choices in bold.</source>
         <translation>已引导回答的第 {0} 个词元（{1}）：KL(A ‖ B) = {2:.3f} 纳特；回答的词元 {3}：未引导 p {4}，引导 {5}。为任何采样阶段之前的分布；两次运行的选择以粗体显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="387"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="393"/>
         <source>Reading the logit lens at token {0}, unsteered and steered…</source>
         <translation>正在读取第 {0} 个词元处的 Logit 透镜（未引导和引导）…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="395"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="401"/>
         <source>The logit lens failed: {0}</source>
         <translation>Logit 透镜失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="409"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="415"/>
         <source> The control vectors are added to the output of layers {0}–{1} (tinted).</source>
         <translation> 控制向量加到第 {0}–{1} 层的输出上（着色部分）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="412"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="418"/>
         <source>Token {0}: the rank and probability of each run&apos;s token after every layer, read through the output head, unsteered and steered.{1} {2}</source>
         <translation>第 {0} 个词元：每次运行所选词元在每一层之后经输出头读出的排名和概率，未引导与引导。{1} {2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="424"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="430"/>
         <source>Regenerate the selected answer with and without steering, side by side</source>
         <translation>以引导和不引导两种方式重新生成所选回答，并排显示</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="426"/>
+        <location filename="../../app/logitscope/ui/steering/compare_view.py" line="432"/>
         <source>Compare steerin&amp;g…</source>
         <translation>比较引导(&amp;G)…</translation>
     </message>

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QObject, Slot
 
 from logitscope.bench.steering_files import random_vector
 from logitscope.ui.steering.model import absolute
@@ -28,10 +29,24 @@ def steer(window, tmp_path, first_layer: int = 1):
 
 def compared(qtbot, window):
     dialog = window.steering_compare
+    said = StatusRecorder(dialog)
+    dialog.progressed.connect(said.record)   # queued after the dialog's own slot: the label then says it
     window.steering.panel.compare_button.click()
     qtbot.waitUntil(lambda: not dialog.running, timeout=GEN_TIMEOUT_MS)
     assert dialog.runs is not None, dialog.status.text()
+    # the measurement along B, the longest part of a long answer, is said (it stayed at 'B: 512 of 512 tokens…')
+    assert any("measuring the unsteered and the steered distributions" in text for text in said.texts), said.texts
     return dialog
+
+
+class StatusRecorder(QObject):
+    def __init__(self, dialog) -> None:  # noqa: ANN001
+        super().__init__(dialog)
+        self.dialog, self.texts = dialog, []
+
+    @Slot(str, int)
+    def record(self, _side: str, _n: int) -> None:
+        self.texts.append(self.dialog.status.text())
 
 
 def test_compare_regenerates_the_answer_both_ways_and_shows_where_and_how_they_part(qtbot, real_window, tmp_path):

@@ -72,9 +72,13 @@ class SteeringRuns:
         return self.b.result.prompt_tokens
 
 
+ALONG_B = "along_b"   # run_both's progress after both answers: both distributions measured along B's tokens
+
+
 def run_both(client: EngineLike, question: CompareQuestion, stop: threading.Event,
              on_progress: Callable[[str, int], None]) -> SteeringRuns | None:
-    """Worker thread: A, then B, then the distributions along B. None: stopped (Cancel) before the end."""
+    """Worker thread: A, then B, then the distributions along B (`on_progress` gets the side and its tokens so far,
+    then ALONG_B). None: stopped (Cancel) before the end."""
     runs: dict[str, Run] = {}
     for side in (UNSTEERED, STEERED):
         steps: list[StepRecord] = []
@@ -93,6 +97,7 @@ def run_both(client: EngineLike, question: CompareQuestion, stop: threading.Even
     b = runs[STEERED]
     along_b = None
     if b.steps:
+        on_progress(ALONG_B, len(b.steps))   # the longest part of a long answer: said, not left at 'B: 512 of 512'
         tokens = tuple(b.result.prompt_tokens) + tuple(b.tokens)
         try:
             along_b = client.compare_steering(SteeringCompareRequest(tokens, len(b.result.prompt_tokens),

@@ -41,6 +41,7 @@ from logitscope.ui.common.messages import sentences
 from logitscope.ui.common.spin_boxes import SpinBox
 from logitscope.ui.common.tokens import id_label, percent
 from logitscope.ui.steering.compare_run import (
+    ALONG_B,
     UNSTEERED,
     CompareQuestion,
     SteeringRuns,
@@ -251,9 +252,14 @@ class SteeringCompareDialog(QDialog):
         super().closeEvent(event)
 
     def _progress(self, side: str, n: int) -> None:
-        if self.running and not self._stop.is_set():
-            name = self.tr("Unsteered (A)") if side == UNSTEERED else self.tr("Steered (B)")
-            self.status.setText(self.tr("{0}: {1} of at most {2} tokens…").format(name, n, self._target))
+        if not self.running or self._stop.is_set():
+            return
+        if side == ALONG_B:
+            self.status.setText(self.tr("Both answers written; measuring the unsteered and the steered distributions "
+                                        "at each of B's {0} steps…").format(n))
+            return
+        name = self.tr("Unsteered (A)") if side == UNSTEERED else self.tr("Steered (B)")
+        self.status.setText(self.tr("{0}: {1} of at most {2} tokens…").format(name, n, self._target))
 
     def _finish(self) -> None:
         self.running = False
