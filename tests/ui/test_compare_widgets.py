@@ -60,3 +60,45 @@ def test_the_two_columns_distribution_tables_stay_level(qtbot) -> None:
     qtbot.wait(50)
     assert a.left.geometry().top() == b.left.geometry().top()
     assert a.left.geometry().height() == b.left.geometry().height()
+
+
+def _contrast(a, b) -> float:  # noqa: ANN001 - QColor
+    """WCAG's contrast ratio of two opaque colours."""
+    def lum(c) -> float:  # noqa: ANN001
+        def ch(v: float) -> float:
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF())
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_kl_coloured_tokens_read_in_the_dark_theme_too(qtbot) -> None:
+    """Dark grey text on a half-transparent orange over the dark window read poorly, and a token of ~0 KL (no
+    swatch) had dark grey text on the dark window itself."""
+    from PySide6.QtGui import QColor, QTextFormat
+
+    from logitscope.protocol.kld import KlTokens
+    from logitscope.ui.compare.token_view import CompareTokenView
+    from logitscope.ui.window.theme import dark_palette
+
+    Prop = QTextFormat.Property  # noqa: N806 - Qt's enum
+    for palette in (dark_palette(), None):
+        view = CompareTokenView()
+        qtbot.addWidget(view)
+        if palette is not None:
+            view.setPalette(palette)
+        base = view.palette().color(view.backgroundRole() if palette is None else palette.ColorRole.Base)
+        kl = KlTokens.empty(5)
+        kl.kld[:] = [0.0, 0.002, 0.05, 0.5, 5.0]
+        kl.scored[:] = True
+        kl.same_top[:] = True
+        view.kl = kl
+        for i in range(5):
+            fmt = view.token_format(i)
+            swatch = fmt.background().color() if fmt.hasProperty(Prop.BackgroundBrush) else QColor(0, 0, 0, 0)
+            a = swatch.alphaF()
+            shown = QColor.fromRgbF(*(a * s + (1 - a) * b for s, b in zip(swatch.getRgbF()[:3], base.getRgbF()[:3],
+                                                                          strict=True)))
+            text = fmt.foreground().color() if fmt.hasProperty(Prop.ForegroundBrush) else view.palette().color(
+                view.foregroundRole())
+            assert _contrast(text, shown) >= 4.5, (palette is not None, i, text.name(), shown.name())

@@ -27,10 +27,12 @@ def kl_fraction(kl: float) -> float:
 
 
 def kl_color(kl: float, dark: bool = False) -> QColor:
-    """Pale yellow through orange to red, more opaque as the KL grows; transparent for ~0."""
+    """Pale yellow through orange to red, more opaque as the KL grows (opaque on a dark theme, where a see-through
+    swatch turns muddy under the dark text); transparent for ~0."""
     t = kl_fraction(kl)
-    color = QColor.fromHsvF(0.15 * (1.0 - t), 0.45 + 0.55 * t, 1.0 if not dark else 0.85)
-    color.setAlpha(0 if t == 0 else int(110 + 140 * t))
+    # saturation stops at 0.75: a full red under SWATCH_TEXT reads at 3.5:1, this one above WCAG's 4.5:1
+    color = QColor.fromHsvF(0.15 * (1.0 - t), 0.4 + 0.35 * t, 1.0)
+    color.setAlpha(0 if t == 0 else 255 if dark else int(110 + 140 * t))
     return color
 
 

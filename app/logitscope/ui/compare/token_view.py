@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 from logitscope.protocol.kld import KlTokens
 from logitscope.protocol.trace import StepRecord, piece_text
 from logitscope.ui.compare.scale import FIRST_COLOR, FIRST_MARK, SWATCH_TEXT, kl_color
+from logitscope.ui.window.theme import is_dark
 
 ANCHOR = "token:"
 
@@ -39,7 +40,6 @@ class CompareTokenView(QTextBrowser):
         self.steps: list[StepRecord] = []
         self.kl: KlTokens | None = None
         self.first_divergence = -1
-        self.dark = False
         self.selected = -1
 
     def clear_answer(self) -> None:
@@ -77,8 +77,10 @@ class CompareTokenView(QTextBrowser):
         fmt.setAnchorHref(f"{ANCHOR}{i}")
         kl = self.kl
         if kl is not None and i < len(kl.kld) and kl.scored[i]:
-            fmt.setBackground(kl_color(float(kl.kld[i]), self.dark))
-            fmt.setForeground(QColor(SWATCH_TEXT))
+            swatch = kl_color(float(kl.kld[i]), is_dark(self.palette()))
+            fmt.setBackground(swatch)
+            if swatch.alpha():   # dark text on the swatch; none (KL ~0): the theme's own text colour
+                fmt.setForeground(QColor(SWATCH_TEXT))
             tip = self.tr("KL {0:.4f} nats · Δp {1:+.3f} · top-1 {2}").format(
                 float(kl.kld[i]), float(kl.p_diff[i]), self.tr("same") if kl.same_top[i] else self.tr("differs"))
             fmt.setToolTip(tip)
