@@ -1222,22 +1222,22 @@
 <context>
     <name>CompareTokenView</name>
     <message>
-        <location filename="../../app/logitscope/ui/compare/token_view.py" line="82"/>
+        <location filename="../../app/logitscope/ui/compare/token_view.py" line="84"/>
         <source>KL {0:.4f} nats · Δp {1:+.3f} · top-1 {2}</source>
         <translation>KL {0:.4f} 纳特 · Δp {1:+.3f} · 首选 {2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/token_view.py" line="83"/>
+        <location filename="../../app/logitscope/ui/compare/token_view.py" line="85"/>
         <source>same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/token_view.py" line="83"/>
+        <location filename="../../app/logitscope/ui/compare/token_view.py" line="85"/>
         <source>differs</source>
         <translation>不同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/token_view.py" line="99"/>
+        <location filename="../../app/logitscope/ui/compare/token_view.py" line="101"/>
         <source>The first token where B would have chosen differently</source>
         <translation>B 会首次做出不同选择的词元</translation>
     </message>
@@ -2179,17 +2179,17 @@
 <context>
     <name>KlLegend</name>
     <message>
-        <location filename="../../app/logitscope/ui/compare/scale.py" line="77"/>
+        <location filename="../../app/logitscope/ui/compare/scale.py" line="79"/>
         <source>KL(A‖B), nats:</source>
         <translation>KL(A‖B)，纳特：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/scale.py" line="80"/>
+        <location filename="../../app/logitscope/ui/compare/scale.py" line="82"/>
         <source>bold, wavy underline: B&apos;s top-1 differs</source>
         <translation>粗体加波浪下划线：B 的首选不同</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/scale.py" line="84"/>
+        <location filename="../../app/logitscope/ui/compare/scale.py" line="86"/>
         <source>the first token where B would have chosen differently</source>
         <translation>B 会首次做出不同选择的词元</translation>
     </message>
@@ -5809,128 +5809,128 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="107"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="109"/>
         <source>answers decoded together</source>
         <translation>同时解码的回答数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="108"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="110"/>
         <source>tokens/s</source>
         <translation>词元/秒</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="111"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="113"/>
         <source>all answers</source>
         <translation>全部回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="113"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="115"/>
         <source>each answer</source>
         <translation>每个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="117"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="119"/>
         <source>Answers</source>
         <translation>回答数</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="117"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="119"/>
         <source>Tokens/s, all</source>
         <translation>词元/秒（合计）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="117"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="119"/>
         <source>Per answer</source>
         <translation>每个回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="118"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="120"/>
         <source>KV cells</source>
         <translation>KV 单元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="118"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="120"/>
         <source>KV memory</source>
         <translation>KV 内存</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="157"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="159"/>
         <source>Waiting for the engine to finish its current task…</source>
         <translation>等待引擎完成当前任务…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="158"/>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="162"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="160"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="164"/>
         <source>Measuring…</source>
         <translation>正在测量…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="186"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="188"/>
         <source>Measuring… {0} of {1} batch sizes done.</source>
         <translation>测量中… 已完成 {1} 个批大小中的 {0} 个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="194"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="196"/>
         <source>Stopped after {0} of {1} batch sizes; the figures above were measured.</source>
         <translation>在 {1} 个批大小中完成 {0} 个后停止；上面的数字是已测得的。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="198"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="200"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="192"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="238"/>
+        <source>{0} answers together make {1:.1f}x the tokens per second of one ({2} against {3}), each answer at {4}.</source>
+        <translation>{0} 个回答一起的每秒词元数是单个回答的 {1:.1f} 倍（{2} 对 {3}），每个回答 {4}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="194"/>
         <source>The measurement failed: {0}</source>
         <translation>测量失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="208"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="210"/>
         <source>Measured with 1 thread, {1} tokens per answer.</source>
         <translation>使用 1 个线程测量，每个回答 {1} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="209"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="211"/>
         <source>Measured with {0} threads, {1} tokens per answer.</source>
         <translation>使用 {0} 个线程测量，每个回答 {1} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="236"/>
-        <source>{0} answers together make {1:.1f}x the tokens per second of one ({2:.0f} against {3:.0f}), each answer at {4:.0f}.</source>
-        <translation>{0} 个回答一起的每秒词元数是单个回答的 {1:.1f} 倍（{2:.0f} 对 {3:.0f}），每个回答 {4:.0f}。</translation>
-    </message>
-    <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="241"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="243"/>
         <source>Throughput was still growing at the largest batch measured.</source>
         <translation>在测量的最大批次上吞吐量仍在增长。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="243"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="245"/>
         <source>On this machine a batch adds less than {0:.0f} % to one answer&apos;s tokens per second.</source>
         <translation>在本机上，批处理为单个回答的每秒词元数增加不到 {0:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="245"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="247"/>
         <source>On this machine throughput stops growing at {0} answers at once: twice as many add less than {1:.0f} %.</source>
         <translation>在本机上，吞吐量在同时 {0} 个回答时停止增长：再加倍只增加不到 {1:.0f}%。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="253"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="260"/>
         <source>Tokens per second against the number of answers decoded together, measured on the loaded model</source>
         <translation>每秒词元数与同时解码的回答数的关系，在已加载的模型上测量</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="255"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="262"/>
         <source>&amp;Throughput…</source>
         <translation>吞吐量(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="262"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="269"/>
         <source>Load a model to measure its throughput.</source>
         <translation>请先加载模型再测量吞吐量。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/throughput/view.py" line="264"/>
+        <location filename="../../app/logitscope/ui/throughput/view.py" line="271"/>
         <source>Throughput is measured on a local model: a server batches its own requests.</source>
         <translation>吞吐量在本地模型上测量：服务器自己对请求分批。</translation>
     </message>

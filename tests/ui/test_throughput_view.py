@@ -34,6 +34,21 @@ def test_the_curve_the_table_and_where_it_stops_growing(qtbot, scripted_window) 
     # 172 at 8 is less than 10 % above 159 at 4: growth stops at 4
     assert "stops growing at 4 answers" in dialog.summary.text()
     assert "1.6x" in dialog.summary.text()
+    # the curves are named above the plot, not by a legend box over the first points
+    plot = dialog.plot.getPlotItem()
+    assert plot.legend is None and "all answers" in plot.titleLabel.text and "each answer" in plot.titleLabel.text
+
+
+@pytest.mark.gui
+def test_a_slow_machines_rates_keep_a_decimal(qtbot, scripted_window) -> None:
+    """'1.1x (7 against 6)' could not be checked by reading it; rates under 100 tokens/s keep one decimal."""
+    from logitscope.protocol.batched import ThroughputPoint, ThroughputResult
+
+    dialog = open_dialog(qtbot, scripted_window)
+    points = [ThroughputPoint(batch=1, tok_per_s=6.5, kv_cells=72, kv_bytes=1 << 20, seconds=2.0),
+              ThroughputPoint(batch=2, tok_per_s=7.2, kv_cells=80, kv_bytes=1 << 20, seconds=2.5)]
+    text = dialog.summary_text(ThroughputResult(points, 1))
+    assert "1.1x the tokens per second of one (7.2 against 6.5), each answer at 3.6." in text
 
 
 @pytest.mark.gui
