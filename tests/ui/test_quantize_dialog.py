@@ -93,6 +93,7 @@ def test_the_source_shows_its_size_and_bpw_and_the_target_follows_the_type(qtbot
     assert {"Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "Q4_0", "Q3_K_M", "Q2_K", "IQ4_XS"} <= set(types)
     assert "needs an importance matrix" in dialog.type.itemText(types.index("IQ2_XS"))
     assert "needs an importance matrix" not in dialog.type.itemText(types.index("IQ4_XS"))
+    assert dialog.type.itemText(types.index("F32")) == "F32 — 26.00G @ 7B"   # not llama-quantize's column padding
 
 
 def test_an_existing_target_is_replaced_only_after_asking(qtbot, source, monkeypatch):

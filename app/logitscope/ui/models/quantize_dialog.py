@@ -184,7 +184,7 @@ class QuantizeDialog(QDialog):
 
     # -- the choices ------------------------------------------------------------------------------------
     def _type_text(self, qtype: QuantType) -> str:
-        text = f"{qtype.name} — {qtype.description}"
+        text = f"{qtype.name} — {' '.join(qtype.description.split())}"   # (llama-quantize pads its columns)
         return text + " — " + self.tr("needs an importance matrix") if qtype.needs_imatrix else text
 
     def _type_tip(self, qtype: QuantType) -> str:
