@@ -2858,7 +2858,7 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/main_window.py" line="209"/>
+        <location filename="../../app/logitscope/ui/main_window.py" line="210"/>
         <source>Generation failed</source>
         <translation>生成失败</translation>
     </message>
@@ -5620,72 +5620,82 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SystemPromptBar</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="47"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="48"/>
         <source>S&amp;ystem prompt:</source>
         <translation>系统提示词(&amp;Y)：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="54"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="55"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="56"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="57"/>
         <source>Show or hide the system prompt of this chat, to read or change it</source>
         <translation>显示或隐藏此对话的系统提示词，以便查看或修改</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="58"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="59"/>
         <source>Save as preset…</source>
         <translation>另存为预设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="59"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="60"/>
         <source>Keep this system prompt as a preset of your own, for other chats</source>
         <translation>将此系统提示词保存为你自己的预设，供其他对话使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="61"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="62"/>
         <source>Manage presets…</source>
         <translation>管理预设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="62"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="63"/>
         <source>Rename or delete the system prompt presets you saved</source>
         <translation>重命名或删除你保存的系统提示词预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="69"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="70"/>
         <source>No system prompt: type one, or pick a preset</source>
         <translation>无系统提示词：输入一个，或选择预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="102"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="103"/>
         <source>Save system prompt</source>
         <translation>保存系统提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="102"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="103"/>
         <source>Preset name:</source>
         <translation>预设名称：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="108"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="109"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="148"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="178"/>
+        <source>None of yours: this model&apos;s chat template then writes its own, which the model reads:</source>
+        <translation>未设置您自己的：此模型的聊天模板会写入它自带的系统提示词，模型会读取它：</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="191"/>
         <source>None</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="168"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="191"/>
+        <source>None (the template&apos;s own)</source>
+        <translation>无（使用模板自带的）</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="169"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="173"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="174"/>
         <source>The system prompt of this chat: the instructions the model reads before the conversation</source>
         <translation>此对话的系统提示词：模型在对话之前读取的指示</translation>
     </message>

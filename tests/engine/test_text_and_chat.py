@@ -56,6 +56,14 @@ def test_demo_template_renders_chatml(engine):
     assert text == "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
 
 
+def test_the_demo_templates_own_system_prompt_is_found(engine):
+    """SmolLM2's template writes a system prompt of its own when the chat has none: the window says so."""
+    from logitscope.protocol.template_system import default_system_prompt
+
+    assert default_system_prompt(engine.render_chat) == ("You are a helpful AI assistant named SmolLM, trained by "
+                                                         "Hugging Face")
+
+
 def test_fallback_without_template():
     t = ChatTemplate(None, "", "")
     assert t.fallback and t.stop == ("\nUser:",)

@@ -186,3 +186,27 @@ def test_a_chat_saved_without_settings_opens_with_those_of_its_last_answer(qtbot
         assert not again.current_step_view().is_preview
     finally:
         again.close()
+
+
+def test_none_says_when_the_models_template_writes_a_system_prompt_of_its_own(qtbot, scripted_window):
+    """A chat with "None" still sent SmolLM2's 'You are a helpful AI assistant named SmolLM…' (its template writes
+    it), and nothing on screen said so."""
+    bar = scripted_window.chat_settings.bar
+    qtbot.wait(100)   # (the scripted engine renders no template: its answer, None, comes first)
+    pick(scripted_window, NONE)
+    bar.set_template_default("You are a helpful AI assistant named SmolLM, trained by Hugging Face")
+    none = bar.presets.findData(NONE)
+    assert bar.presets.itemText(none) == "None (the template's own)" and bar.presets.currentIndex() == none
+    assert "this model's chat template then writes its own" in bar.presets.toolTip()
+    assert "named SmolLM, trained by Hugging Face" in bar.presets.toolTip()
+    pick(scripted_window, SYSTEM_PROMPTS[0] if isinstance(SYSTEM_PROMPTS, list) else next(iter(SYSTEM_PROMPTS)))
+    assert "named SmolLM" not in bar.presets.toolTip()                     # a prompt of the chat's own: it is sent
+    bar.set_template_default(None)
+    assert bar.presets.itemText(none) == "None"
+
+
+@pytest.mark.model
+def test_the_real_window_learns_the_demo_templates_own_system_prompt(qtbot, real_window):
+    bar = real_window.chat_settings.bar
+    qtbot.waitUntil(lambda: bar.template_default is not None, timeout=30_000)
+    assert bar.template_default == "You are a helpful AI assistant named SmolLM, trained by Hugging Face"

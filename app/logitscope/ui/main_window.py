@@ -27,7 +27,7 @@ from logitscope.ui.causal import dialog as causal_dialog
 from logitscope.ui.chat.chat_view import ChatView
 from logitscope.ui.chat.prompt_box import PromptBox
 from logitscope.ui.compare import action as compare_action
-from logitscope.ui.controllers import answer_vocab, chat_settings, drafting, unsent_messages
+from logitscope.ui.controllers import answer_vocab, chat_settings, drafting, template_system, unsent_messages
 from logitscope.ui.controllers.attachments import AttachmentController
 from logitscope.ui.controllers.chat_commands import ChatCommands
 from logitscope.ui.controllers.diagnosis import DiagnosisController
@@ -185,6 +185,7 @@ class MainWindow(QMainWindow):
                          self.models.changed, self, self.show_error, self.statusMessage.emit, self.model_card.set_adapters)
         self.causal = causal_dialog.install(self.bridge, self, registry, menu, self.forward, self.models, self.session,
                                             self.statusBar())
+        template_system.install(self.bridge, self.models, self.chat_settings.bar)
         state_probe.install(self, self.session, self.sidebar, self.inspector,  # for the e2e tests only
                             lambda: layout_facts.layout_facts(self, self.docks, self.chat))
 

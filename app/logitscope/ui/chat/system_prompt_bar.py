@@ -40,6 +40,7 @@ class SystemPromptBar(QWidget):
         super().__init__(parent)
         self.store, self.show_error = store, show_error
         self._quiet = False
+        self.template_default: str | None = None   # what the model's chat template writes when the chat has none
         outer = QVBoxLayout(self)
         outer.setContentsMargins(8, 2, 8, 2)
         outer.setSpacing(2)
@@ -145,7 +146,7 @@ class SystemPromptBar(QWidget):
     def _refill(self) -> None:
         self.presets.blockSignals(True)
         self.presets.clear()
-        self.presets.addItem(self.tr("None"), NONE)
+        self.presets.addItem(self._none_text(), NONE)
         for name in SYSTEM_PROMPTS:
             self.presets.addItem(translate_template(name), name)
         for name in self.store.user_system_prompts():
@@ -171,4 +172,20 @@ class SystemPromptBar(QWidget):
         self.presets.setCurrentIndex(self.presets.findData(data))
         self.presets.blockSignals(False)
         tip = self.tr("The system prompt of this chat: the instructions the model reads before the conversation")
-        self.presets.setToolTip(f"{tip}\n\n{text}" if text else tip)
+        if text:
+            tip += f"\n\n{text}"
+        elif self.template_default:
+            tip += "\n\n" + self.tr("None of yours: this model's chat template then writes its own, which the model "
+                                    "reads:") + f"\n{self.template_default}"
+        self.presets.setToolTip(tip)
+
+    # -- the model's template ------------------------------------------------------------------------------
+    def set_template_default(self, text: str | None) -> None:
+        """The loaded model's template writes `text` as the system prompt of a chat that has none (None: nothing):
+        "None" then says so, and its tooltip shows the text."""
+        self.template_default = text
+        self.presets.setItemText(self.presets.findData(NONE), self._none_text())
+        self._show_match(self.preset_name())
+
+    def _none_text(self) -> str:
+        return self.tr("None (the template's own)") if self.template_default else self.tr("None")
