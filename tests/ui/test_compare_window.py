@@ -226,6 +226,9 @@ def test_the_demo_model_in_two_configurations(real_window, qtbot):
     summary = shown.args[0]
     assert summary.n == len(cw.runner_a.result.tokens) and 0 <= summary.mean_kld < 0.5
     assert "mean KLD" in cw.summary_label.text() and "tokens/s" in cw.column_b.speed.text()
+    # both named by their file ('A: SmolLM2-135M-Instruct' beside 'B: SmolLM2-135M-Instruct.Q4_1.gguf' before)
+    assert cw.column_a.title.text().startswith("A: SmolLM2-135M-Instruct.Q4_1.gguf · ")
+    assert cw.column_b.title.text().startswith("B: SmolLM2-135M-Instruct.Q4_1.gguf · ")
     cw.column_a.view.tokenClicked.emit(0)
     assert cw.column_a.inspector.right.rowCount() == 5
     cw.close()

@@ -22,8 +22,7 @@ def install(bridge: EngineBridge, parent: QWidget, actions: ActionRegistry, mode
             ) -> tuple[CompareWindow, QAction]:
     """The window gets the sampler's settings and options and the conversation's system prompt for each question."""
     window = CompareWindow(bridge, sampler.settings_to_send, lambda: sampler.decode_options(()),
-                           lambda: session.current.system, models.name,
-                           parent=parent)
+                           lambda: session.current.system, parent=parent)
     tip = QCoreApplication.translate(
         "CompareWindow", "One question to two models (or one model in two configurations) side by side, and "
                          "the KL divergence of A's answer under B, token by token")

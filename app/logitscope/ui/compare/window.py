@@ -77,14 +77,12 @@ class CompareWindow(QDialog):
 
     def __init__(self, bridge: EngineBridge, settings: Callable[[], SamplerSettings],
                  options: Callable[[], DecodeOptions], system: Callable[[], str | None],
-                 model_name: Callable[[], str], second: SecondEngine | None = None,
-                 parent: QWidget | None = None) -> None:
+                 second: SecondEngine | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Compare two models"))
         self.setObjectName("CompareWindow")
         resize_within_screen(self, 1300, 820)
-        self.bridge, self._settings, self._options, self._system, self._model_name = (
-            bridge, settings, options, system, model_name)
+        self.bridge, self._settings, self._options, self._system = bridge, settings, options, system
         self.second = SecondEngine(parent=self)
         self.runner_a = ColumnRunner(bridge, self)
         self.runner_b: ColumnRunner | None = None
@@ -371,8 +369,8 @@ class CompareWindow(QDialog):
     def _titles(self) -> None:
         info = self.info_a
         if info is not None:
-            self.column_a.title.setText(self.tr("A: {0} · {1}").format(self._model_name() or
-                                                                       Path(info.card.path).name, describe(info.load)))
+            # the file's name, as B's: two quantizations of one model differ by what a display name drops
+            self.column_a.title.setText(self.tr("A: {0} · {1}").format(Path(info.card.path).name, describe(info.load)))
             self.column_a.title.setToolTip(self.column_a.title.text())
         wanted = self._wanted_b()
         if wanted is not None:
