@@ -44,7 +44,7 @@ def test_the_flags_parse_in_llama_cpps_formats_and_keep_their_order(tmp_path, mo
                               ScaledFile(_abs("n.gguf"), 0.1))
     assert steering_from_args(parse_command("generate", "--prompt", "x")) is None
     plain = steering_from_args(parse_command("generate", "--prompt", "x", "--control-vector", "v.gguf"))
-    assert plain is not None and plain.layer_range(30) == (1, 30)  # llama.cpp's default: every layer from 1
+    assert plain is not None and plain.layer_range(30) == (1, 29)  # every layer from 1 to the last (llama.cpp: 1 to 30)
 
 
 @pytest.mark.parametrize(("flags", "phrase"), [
@@ -101,7 +101,7 @@ def test_generate_records_the_steering_in_its_trace_and_a_bad_vector_is_one_line
     record = steered["steering"]
     assert record["layer_range"] == [1, 29] and record["loras"] == []
     past = _done(run(*common, "--control-vector-scaled", f"{vector}:12", "--control-vector-layer-range", "1", "999"))
-    assert past["steering"]["layer_range"] == [1, 30] and past["tokens"] == _done(run(
+    assert past["steering"]["layer_range"] == [1, 29] and past["tokens"] == _done(run(
         *common, "--control-vector-scaled", f"{vector}:12"))["tokens"]   # the model's 30 layers: "1-999" was said
     assert record["control_vectors"][0]["file"] == "v.gguf" and record["control_vectors"][0]["scale"] == 12.0
     # a range past the model's layers would steer nothing while the trace said "steered"
@@ -215,5 +215,5 @@ def test_inspect_and_beams_take_the_steering_flags(demo_model, tmp_path):
     assert steered["lens"]["layers"][-1]["resid_norm"] != plain["lens"]["layers"][-1]["resid_norm"]
     beams = ("generate", "--model", str(demo_model), "--prompt", PROMPT, "--beams", "2", "--max-tokens", "8")
     proc = run(*beams, *steer)
-    assert proc.returncode == 0 and "[steered] control vectors v.gguf:12 on layers 1-30" in proc.stderr
+    assert proc.returncode == 0 and "[steered] control vectors v.gguf:12 on layers 1-29" in proc.stderr
     assert proc.stdout != run(*beams).stdout

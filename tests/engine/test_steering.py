@@ -105,7 +105,7 @@ def test_scale_zero_is_exactly_unsteered_and_a_visible_scale_changes_the_answer(
     assert again.tokens == plain.tokens and again.steering is None
     np.testing.assert_array_equal(again_steps[0].raw_probs, plain_steps[0].raw_probs)
     record = steered.steering
-    assert record is not None and record["layer_range"] == [1, 30]
+    assert record is not None and record["layer_range"] == [1, 29]
     assert record["control_vectors"][0]["file"] == "v.gguf" and record["control_vectors"][0]["scale"] == VISIBLE_SCALE
     assert len(record["control_vectors"][0]["sha256"]) == 64
     assert result_to_json(steered)["steering"] == record and result_to_json(plain)["steering"] is None

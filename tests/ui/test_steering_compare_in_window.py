@@ -58,8 +58,8 @@ def test_compare_regenerates_the_answer_both_ways_and_shows_where_and_how_they_p
     assert runs.a.tokens == plain.tokens                      # unsteered, same seed and settings: the same answer
     assert runs.a.result.steering is None
     assert runs.b.result.steering["control_vectors"][0]["scale"] == STRONG
-    assert runs.b.result.steering["layer_range"] == [5, 30]
-    assert " on layers 5–30. Seed " in dialog.steering_line.text()   # the header names them too
+    assert runs.b.result.steering["layer_range"] == [5, 29]
+    assert " on layers 5–29. Seed " in dialog.steering_line.text()   # the header names them too
     parted = runs.parted
     assert parted is not None and parted < len(runs.b.steps), (runs.a.result.text, runs.b.result.text)
     assert runs.a.tokens[:parted] == runs.b.tokens[:parted] and runs.a.tokens[parted] != runs.b.tokens[parted]

@@ -45,6 +45,8 @@ def test_the_rows_make_the_steering_in_their_order_with_their_scales_and_range(q
     panel = SteeringPanel()
     qtbot.addWidget(panel)
     panel.set_model(DEMO_N_LAYER)
+    # layers 1 to the model's last (29): '1 to 30' named a layer the model does not have
+    assert panel.layer_range() == (1, DEMO_N_LAYER - 1) and panel.last_layer.maximum() == DEMO_N_LAYER - 1
     happy = panel.add_vector(SteeringFile(str(files["happy"]), 4.0))
     calm = panel.add_vector(SteeringFile(str(files["calm"]), 1.0))
     tune = panel.add_adapter(SteeringFile(str(files["tune"]), 1.0))
@@ -186,7 +188,7 @@ def test_every_answer_carries_the_docks_steering_and_a_moved_slider_counts_from_
     assert engine.requests[-1].steering == Steering(control_vectors=(ScaledFile(absolute(files["happy"]), 8.0),),
                                                     layer_start=1)
     status = window.chat.answers[-1].status
-    assert "steered: happy.gguf ×8 on layers 1–30" in status.text() and absolute(files["happy"]) in status.toolTip()
+    assert "steered: happy.gguf ×8 on layers 1–29" in status.text() and absolute(files["happy"]) in status.toolTip()
     assert answer.result.steering["control_vectors"][0]["scale"] == 8.0
     row.scale.set_value(-3.0)
     window.regenerate(1)

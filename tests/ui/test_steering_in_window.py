@@ -42,8 +42,8 @@ def test_a_strong_vector_changes_the_answer_and_scale_0_or_off_gives_the_unsteer
     steered = regenerate(qtbot, window)
     assert steered.tokens != plain.tokens, steered.text
     record = steered.result.steering
-    assert record["control_vectors"][0]["scale"] == STRONG and record["layer_range"] == [1, 30]
-    assert "steered: random.gguf ×12 on layers 1–30" in window.chat.answers[0].status.text()
+    assert record["control_vectors"][0]["scale"] == STRONG and record["layer_range"] == [1, 29]
+    assert "steered: random.gguf ×12 on layers 1–29" in window.chat.answers[0].status.text()
     row.scale.set_value(0.0)                                  # the next request, no reload
     zero = regenerate(qtbot, window)
     assert zero.tokens == plain.tokens and zero.result.steering["control_vectors"][0]["scale"] == 0.0

@@ -35,11 +35,12 @@ class Steering:
         return bool(self.control_vectors or self.loras)
 
     def layer_range(self, n_layer: int) -> tuple[int, int]:
-        """The inclusive layer range applied, defaults resolved as llama.cpp's common_init_from_params does; an
-        end past the model's last layer is its last layer (the same effect: "layers 1-999" on 30 layers read
-        as if there were 999)."""
+        """The inclusive range of the layers steered: the start as llama.cpp's common_init_from_params resolves
+        it (1), the end at most the model's last layer, n_layer - 1 (llama.cpp's default end, n_layer, steers the
+        same layers: "layers 1-30" on a model of layers 0-29 read as if there were a layer 30, and "1-999" as if
+        there were 999)."""
         start = self.layer_start if self.layer_start > 0 else 1
-        end = min(self.layer_end, n_layer) if self.layer_end > 0 else n_layer
+        end = min(self.layer_end, n_layer - 1) if self.layer_end > 0 else n_layer - 1
         return start, end
 
     def validate(self) -> None:

@@ -155,7 +155,7 @@ class SteeringPanel(QWidget):
         self.first_layer.setMaximum(last)  # START after END would apply nothing (llama.cpp says nothing)
         self.last_layer.setMinimum(first)
         self.state.layer_start = first
-        self.state.layer_end = 0 if last >= (self.n_layer or MAX_LAYERS) else last  # 0: to the model's last
+        self.state.layer_end = 0 if last >= self._last_layer() else last  # 0: to the model's last
         self._update_spans()
         self.changed.emit()
 
@@ -168,10 +168,14 @@ class SteeringPanel(QWidget):
         self.n_layer = n_layer
         self.unavailable.setText(reason)
         self.unavailable.setVisible(bool(reason))
-        top = n_layer or MAX_LAYERS
+        top = self._last_layer()
         start = min(self.state.layer_start, top)
         end = top if self.state.layer_end == 0 or self.state.layer_end > top else self.state.layer_end
         self._set_range(start, end, top)
+
+    def _last_layer(self) -> int:
+        """The last layer a control vector can steer: the model's last (layers 1 to n_layer - 1 take one)."""
+        return max(self.n_layer - 1, 1) if self.n_layer else MAX_LAYERS
 
     def _set_range(self, start: int, end: int, top: int) -> None:
         for box in (self.first_layer, self.last_layer):
