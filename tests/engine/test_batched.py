@@ -121,3 +121,18 @@ def test_answers_that_cannot_fit_are_refused_before_anything_runs(fa_engine):
         BatchedDecoding(rt, fa_engine.decoder, 10, 9, 16, 1)
     with pytest.raises(ContextOverflowError):
         BatchedDecoding(rt, fa_engine.decoder, 10, 2, rt.n_ctx, 1)
+
+
+def test_throughput_is_measured_with_the_machines_threads_not_the_chats_moment(engine):
+    """The chat's thread count follows the load of the moment (one thread while another program held a core);
+    a throughput table measured with it read 'Measured with 1 thread' on a 2-core machine."""
+    from logitscope.protocol.batched import ThroughputRequest
+
+    tuner = engine.runtime.tuner
+    assert tuner is not None   # the default: threads follow the machine
+    moved, tuner.current = tuner.current, 1
+    try:
+        result = engine.throughput(ThroughputRequest(sizes=(1, 2), n_prompt=8, n_tokens=3))
+    finally:
+        tuner.current = moved
+    assert result.threads == tuner.start

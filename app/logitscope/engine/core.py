@@ -363,7 +363,9 @@ class Engine:
                               offload=load.n_gpu_layers != 0 and supports_gpu_offload())
 
         rt.clear_abort()
-        threads = rt.tuner.current if rt.tuner is not None else rt.n_threads
+        # a benchmark of the machine: its cores, as llama-batched-bench takes them, not the count the chat's tuner
+        # holds at this moment (one thread while another program had a core); a count the user chose stays
+        threads = rt.tuner.start if rt.tuner is not None else rt.n_threads
         return measure_throughput(rt, self.decoder, request, threads, ensure_fits, on_progress,
                                   lambda: should_cancel() or rt.abort_requested, on_point)
 
