@@ -1245,22 +1245,22 @@
 <context>
     <name>CompareWindow</name>
     <message>
-        <location filename="../../app/logitscope/ui/compare/action.py" line="27"/>
+        <location filename="../../app/logitscope/ui/compare/action.py" line="26"/>
         <source>One question to two models (or one model in two configurations) side by side, and the KL divergence of A&apos;s answer under B, token by token</source>
         <translation>同一个问题交给两个模型（或同一模型的两种配置）并排回答，并逐词元给出 A 的回答在 B 下的 KL 散度</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/action.py" line="30"/>
+        <location filename="../../app/logitscope/ui/compare/action.py" line="29"/>
         <source>Compare t&amp;wo models…</source>
         <translation>比较两个模型(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/action.py" line="37"/>
+        <location filename="../../app/logitscope/ui/compare/action.py" line="36"/>
         <source>Load a model to compare it with another.</source>
         <translation>请先加载一个模型，再将它与另一个比较。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/action.py" line="39"/>
+        <location filename="../../app/logitscope/ui/compare/action.py" line="38"/>
         <source>Comparing needs a local model: a server does not give every token&apos;s probability.</source>
         <translation>比较需要本地模型：服务器不会给出每个词元的概率。</translation>
     </message>
@@ -1270,148 +1270,148 @@
         <translation>两个模型无法同时放入内存：A 约需 {0}，B 约需 {1}（共 {2}），而本机内存为 {3}，加载 A 后现在空闲 {4}。请为 B 选择更小的模型、更小的上下文或量化的 KV 缓存。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="83"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="82"/>
         <source>Compare two models</source>
         <translation>比较两个模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="111"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="109"/>
         <source>Load B</source>
         <translation>加载 B</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="112"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="110"/>
         <source>Start B&apos;s engine process with this model and these settings (Send does it too).</source>
         <translation>用此模型和这些设置启动 B 的引擎进程（“发送”也会启动它）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="126"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="124"/>
         <source>A</source>
         <translation>A</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="126"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="124"/>
         <source>A (its trace)</source>
         <translation>A（它的轨迹）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="127"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="125"/>
         <source>B, reading A&apos;s tokens</source>
         <translation>B，读取 A 的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="128"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="126"/>
         <source>B</source>
         <translation>B</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="128"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="126"/>
         <source>B (its trace)</source>
         <translation>B（它的轨迹）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="137"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="135"/>
         <source>B reads A&apos;s tokens</source>
         <translation>B 读取 A 的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="139"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="137"/>
         <source>Force A&apos;s prompt and answer through B: per token KL(A‖B), top-1 agreement and Δp, drawn under A&apos;s text</source>
         <translation>让 A 的提示和回答强制通过 B：逐词元的 KL(A‖B)、首选是否一致及 Δp，画在 A 的文字下方</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="149"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="147"/>
         <source>One question for both models… (Ctrl+Enter to send)</source>
         <translation>给两个模型的同一个问题…（Ctrl+Enter 发送）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="152"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="150"/>
         <source>Send to both</source>
         <translation>发送给两者</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="153"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="151"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="181"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="179"/>
         <source>Loading B… {0:.0%}</source>
         <translation>正在加载 B… {0:.0%}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="215"/>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="256"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="213"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="254"/>
         <source>Load a local model first: it is column A.</source>
         <translation>请先加载一个本地模型：它是 A 列。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="218"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="216"/>
         <source>Choose the model file for column B.</source>
         <translation>请选择 B 列的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="221"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="219"/>
         <source>Loading B…</source>
         <translation>正在加载 B…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="233"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="231"/>
         <source>B is ready: {0}</source>
         <translation>B 已就绪：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="242"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="240"/>
         <source>B could not be loaded: {0}</source>
         <translation>无法加载 B：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="270"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="268"/>
         <source>Not sent: {0}</source>
         <translation>未发送：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="316"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="314"/>
         <source>{0}&apos;s answer failed: {1}</source>
         <translation>{0} 的回答失败：{1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="330"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="328"/>
         <source>B is reading A&apos;s tokens…</source>
         <translation>B 正在读取 A 的词元…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="344"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="342"/>
         <source>B reading A&apos;s {0} tokens: mean KLD {1:.5f} nats (max {2:.4f}) · same top-1 {3:.1%} · mean Δp {4:+.4f}</source>
         <translation>B 读取 A 的 {0} 个词元：平均 KLD {1:.5f} 纳特（最大 {2:.4f}）· 首选相同 {3:.1%} · 平均 Δp {4:+.4f}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="347"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="345"/>
         <source>B would have chosen every token as A did</source>
         <translation>B 会和 A 选择每一个相同的词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="350"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="348"/>
         <source>first divergence at token {0} “{1}”</source>
         <translation>首次分歧在第 {0} 个词元“{1}”</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="356"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="354"/>
         <source>B could not read A&apos;s tokens: {0}</source>
         <translation>B 无法读取 A 的词元：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="374"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="373"/>
         <source>A: {0} · {1}</source>
         <translation>A：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="380"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="378"/>
         <source>B: {0} · {1}</source>
         <translation>B：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/compare/window.py" line="392"/>
+        <location filename="../../app/logitscope/ui/compare/window.py" line="390"/>
         <source>{0} tokens · {1:.1f} tokens/s</source>
         <translation>{0} 个词元 · 每秒 {1:.1f} 个词元</translation>
     </message>
@@ -4983,82 +4983,82 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="74"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="89"/>
         <source>no model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="77"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="92"/>
         <source>remote: {0}</source>
         <translation>远程：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="79"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="94"/>
         <source>{0} · {1} of {2} layers offloaded</source>
         <translation>{0} · 已卸载 {1}/{2} 层到 GPU</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="82"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="97"/>
         <source>{0} backend</source>
         <translation>{0} 后端</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="97"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="112"/>
         <source>context {0} / {1}</source>
         <translation>上下文 {0} / {1}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="107"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="122"/>
         <source>stopped before the first token</source>
         <translation>在首个词元之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="109"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="124"/>
         <source>first token {0:.0f} ms · {1:.1f} tok/s</source>
         <translation>首词元 {0:.0f} ms · {1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="111"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="126"/>
         <source>first token {0:.0f} ms</source>
         <translation>首词元 {0:.0f} ms</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="113"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="128"/>
         <source> · drafts accepted {0:.0%} · {1:.2f} tokens per evaluation</source>
         <translation> · 草稿接受率 {0:.0%} · 每次计算 {1:.2f} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="118"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="133"/>
         <source>threads {0}</source>
         <translation>线程 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="123"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="138"/>
         <source>(was {0}: {1:.1f}× faster)</source>
         <translation>（原为 {0}：快 {1:.1f} 倍）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="124"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="139"/>
         <source>(was {0}: over {1}× faster)</source>
         <translation>（原为 {0}：快 {1} 倍以上）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="125"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="140"/>
         <source>At token {0} another program was taking a core: {1} threads were {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时另一个程序占用了一个核心：{1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="127"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="142"/>
         <source>At token {0} a probe found {1} threads {2:.1f}× faster than {3}</source>
         <translation>在第 {0} 个词元时试探发现 {1} 个线程比 {3} 个快 {2:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="130"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="145"/>
         <source>The thread count follows the machine&apos;s load (a count chosen when loading fixes it)</source>
         <translation>线程数随机器负载自动调整（加载时指定线程数则固定不变）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/window/status_line.py" line="137"/>
+        <location filename="../../app/logitscope/ui/window/status_line.py" line="46"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -5450,32 +5450,32 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
         <translation>至</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="208"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="212"/>
         <source>The vector&apos;s scale (llama.cpp&apos;s --control-vector-scaled): a positive scale adds the direction to the residual stream, a negative one subtracts it, 0 gives the unsteered answer. Several vectors add up.</source>
         <translation>向量的缩放（llama.cpp 的 --control-vector-scaled）：正值把方向加到残差流上，负值减去它，0 得到未经引导的回答。多个向量相加。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="217"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="221"/>
         <source>The adapter&apos;s scale (llama.cpp&apos;s --lora-scaled): 1 applies it as trained, 0 not at all, a negative scale pushes the other way</source>
         <translation>适配器的缩放（llama.cpp 的 --lora-scaled）：1 按训练时的强度应用，0 完全不应用，负值则朝相反方向推</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="273"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="277"/>
         <source>Slider ±{0:g} (the residual stream is not measured yet)</source>
         <translation>滑块 ±{0:g}（尚未测量残差流）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="274"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="278"/>
         <source>Once the residual stream&apos;s norm is measured (the Layers dock, or a short text evaluated for it), the slider reaches about 1.5 times the scale at which what this vector adds over the layers is as large as the residual stream it is added to.</source>
         <translation>测得残差流的范数后（来自“层”面板，或为此评估的一小段文本），滑块的范围约为这样一个缩放的 1.5 倍：在该缩放下，此向量在各层上加入的量与它所加到的残差流一样大。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="280"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="284"/>
         <source>Slider ±{0:g} · at scale {1:.3g} the vector adds as much as the residual stream holds</source>
         <translation>滑块 ±{0:g} · 缩放为 {1:.3g} 时，向量加入的量与残差流相当</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/steering/panel.py" line="282"/>
+        <location filename="../../app/logitscope/ui/steering/panel.py" line="286"/>
         <source>Scale at which what the vector adds over layers {1}–{2} (its directions there, summed: the residual stream carries each addition on) is as large as the residual stream after layer {2}: {0:.1f} (the residual measured on {3}). The slider reaches 1.5 times that, rounded. A unit vector at scale 0.8 does nothing visible on a residual of norm 40; llama.cpp&apos;s sign: a positive scale adds the direction, a negative one subtracts it.</source>
         <translation>向量在第 {1}–{2} 层加入的量（这些层的方向之和：残差流会把每次加入的量传下去）与第 {2} 层之后的残差流一样大时的缩放：{0:.1f}（残差在 {3} 上测得）。滑块范围为它的 1.5 倍（取整）。范数为 40 的残差上，单位向量以 0.8 缩放不会有可见效果；llama.cpp 的符号约定：正缩放加上该方向，负缩放减去它。</translation>
     </message>

@@ -114,3 +114,19 @@ def test_a_message_that_fitted_is_not_cut_when_a_field_grows_under_it(qtbot) -> 
     assert not any(f.isVisible() for f in fields) or bar.fontMetrics().horizontalAdvance(text) <= room()
     bar.clearMessage()
     assert all(f.isVisible() for f in fields if f is not status.context or f.text())
+
+
+def test_the_undo_button_does_not_make_the_bar_taller(qtbot) -> None:
+    """The window's contents moved by ~5 px when Undo appeared after a deletion (and back 15 s later)."""
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    bar.resize(1280, 30)
+    bar.show()
+    status = StatusLine(bar)
+    status.show_model("SmolLM2-135M-Instruct.Q4_1.gguf", None, {"backend": "CPU"})
+    def height() -> int:   # what a window gives the bar
+        return max(bar.sizeHint().height(), bar.minimumHeight())
+
+    before = height()
+    status.offer_undo("Deleted “Hi”", lambda: None)
+    assert height() == before

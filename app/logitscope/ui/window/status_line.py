@@ -31,6 +31,21 @@ class StatusLine(QObject):
         self._context_update = Coalescer(STREAMING_CONTEXT_MS, lambda: self.show_context(self._used), self)
         self._set_aside: list[QLabel] = []   # the fields a long message took the room of, while it shows
         bar.messageChanged.connect(self._message_changed)
+        self._reserve_undo_height()
+
+    def _reserve_undo_height(self) -> None:
+        """The bar is as tall as it is with offer_undo's button from the start: the window's contents do not move
+        by a few pixels when the button comes and goes."""
+        probe = self._undo_button()
+        self.bar.addWidget(probe)
+        self.bar.setMinimumHeight(self.bar.sizeHint().height())
+        self.bar.removeWidget(probe)
+        probe.deleteLater()
+
+    def _undo_button(self) -> QPushButton:
+        button = QPushButton(self.tr("Undo"))
+        button.setObjectName("undoDelete")
+        return button
 
     def show_notice(self, text: str) -> None:
         """A passing message. One longer than the room the fields leave takes the whole bar while it shows (the
@@ -134,8 +149,7 @@ class StatusLine(QObject):
 
     def offer_undo(self, text: str, undo: Callable[[], None]) -> None:
         """`text` and an Undo button for 15 s (e.g. after deleting a conversation)."""
-        button = QPushButton(self.tr("Undo"))
-        button.setObjectName("undoDelete")
+        button = self._undo_button()
         label = QLabel(text)
         self.bar.addWidget(label)
         self.bar.addWidget(button)
