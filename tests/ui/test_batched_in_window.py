@@ -48,3 +48,6 @@ def test_regenerate_two_versions_at_once_from_the_answer_s_menu(qtbot, real_wind
     w.switch_branch(0, 1)
     qtbot.waitUntil(lambda: not kv_map.strip.runs, timeout=30_000)
     assert "decoded in one batch" in kv_map.summary.text() and kv_map.kv is not None and kv_map.kv.beam_cells
+    assert kv_map.cache_part.isHidden() and not kv_map.beams.isHidden()   # the batch's cells, not an empty strip
+    w.switch_branch(0, 0)
+    assert not kv_map.cache_part.isHidden()

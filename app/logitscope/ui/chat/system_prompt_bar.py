@@ -30,6 +30,7 @@ from logitscope.ui.dialogs.system_presets import SystemPresetsDialog
 NONE = ""          # the picker's data for "None": no system prompt (a preset name is never empty)
 CUSTOM = "\x00"    # its data for "Custom": a text that matches no preset
 EDITOR_LINES = 3
+MIN_PICKER_CHARS = 14
 
 
 class SystemPromptBar(QWidget):
@@ -49,7 +50,7 @@ class SystemPromptBar(QWidget):
         self.presets = QComboBox()
         self.presets.setObjectName("systemPresets")
         label.setBuddy(self.presets)
-        self.presets.setMinimumContentsLength(14)
+        self.presets.setMinimumContentsLength(MIN_PICKER_CHARS)
         self.presets.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.edit_button = QToolButton()
         self.edit_button.setText(self.tr("Edit"))
@@ -185,6 +186,7 @@ class SystemPromptBar(QWidget):
         "None" then says so, and its tooltip shows the text."""
         self.template_default = text
         self.presets.setItemText(self.presets.findData(NONE), self._none_text())
+        self.presets.setMinimumContentsLength(max(MIN_PICKER_CHARS, len(self._none_text())))   # read whole
         self._show_match(self.preset_name())
 
     def _none_text(self) -> str:

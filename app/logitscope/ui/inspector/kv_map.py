@@ -83,8 +83,12 @@ class KvMapPanel(QWidget):
         layout.setContentsMargins(0, 6, 0, 0)
         self.title = QLabel(self.tr("<b>KV cache map</b> (after the last answer)"))
         layout.addWidget(self.title)
+        # the generation context's strip and its legend, set aside for a batch version (its cells are below)
+        self.cache_part = QWidget()
+        part = QVBoxLayout(self.cache_part)
+        part.setContentsMargins(0, 0, 0, 0)
         self.strip = KvStrip()
-        layout.addWidget(self.strip)
+        part.addWidget(self.strip)
         legend = QGridLayout()  # two columns: a legend in one row would widen the dock past the window
         legend.setHorizontalSpacing(12)
         entries = [(color, segment_name(segment), False) for segment, color in SEGMENT_COLORS.items()]
@@ -92,7 +96,8 @@ class KvMapPanel(QWidget):
         for i, (color, text, hatched) in enumerate(entries):
             legend.addWidget(legend_entry(color, text, hatched), i // LEGEND_COLUMNS, i % LEGEND_COLUMNS)
         legend.setColumnStretch(LEGEND_COLUMNS, 1)
-        layout.addLayout(legend)
+        part.addLayout(legend)
+        layout.addWidget(self.cache_part)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
@@ -109,6 +114,7 @@ class KvMapPanel(QWidget):
 
     def _show_nothing(self, n_ctx: int, text: str = "") -> None:
         self.kv = None
+        self.cache_part.setVisible(True)
         self.strip.set_cells(n_ctx, [])
         self.beams.set_cells(0, [])
         if self.available:
@@ -162,12 +168,14 @@ class KvMapPanel(QWidget):
         """A version decoded in a batch: the batch's cells alone (the strip above is the engine's own cache)."""
         self.kv = kv
         self.strip.set_cells(0, [])
+        self.cache_part.setVisible(False)
         self.summary.setText(self.tr("This version was decoded in one batch with the others, on a context of their "
                                      "own (below); the engine's cache still holds what it held before the batch."))
         self.beams.set_cells(kv.beam_n_ctx, kv.beam_cells, kv.shared_by)
 
     def _draw(self, kv: KvMap) -> None:
         self.kv = kv
+        self.cache_part.setVisible(True)
         self.strip.set_cells(kv.n_ctx, kv.runs)
         in_use = sum(run.count for run in kv.runs)
         layers = kv.bytes_per_cell_by_layer
