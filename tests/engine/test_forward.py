@@ -181,6 +181,19 @@ def test_a_step_evaluated_afresh_with_its_prompt_known_is_the_generations_to_the
         assert abs(evaluated.lens.chosen_prob[-1] - steps[i].p_raw) < 1e-5
 
 
+def test_answer_tokens_held_from_a_batch_are_evaluated_again_one_at_a_time(engine):
+    """Causal tracing (and a whole attention matrix) leave the context evaluated in batches: the next inspection
+    of that step found it 'cached' and showed the batch's numbers again."""
+    steps, result = answer(engine, "Name three colours.", max_tokens=10)
+    answer(engine, "Count to three.")   # the generation context holds another answer: nothing to copy
+    inspector = engine.inspector or engine._inspector()
+    request = replace(step_request(result, 6), n_prompt=len(result.prompt_tokens))
+    inspector.evaluate(request.tokens, None, set())   # causal tracing's baseline: every token in batches
+    again = inspector.inspect(request)
+    assert inspector.last_fill == "evaluated"
+    assert abs(again.lens.chosen_prob[-1] - steps[6].p_raw) < 1e-5
+
+
 def test_the_generation_context_has_no_callback_and_flash_attention_as_loaded(demo_model, monkeypatch):
     """Generation speed is untouched: only the inspection context gets the graph callback."""
     created = []

@@ -31,7 +31,8 @@ class InspectRequest:
     the heads and blocks the step was generated with knocked out (causal tracing: inspected knocked out too).
     `n_prompt`: how many of `tokens` are the prompt; the generated ones after it, evaluated again, go one at a time
     as the generation evaluated them (llama.cpp computes a batch with other kernels: on AVX2 a step's
-    probabilities then move by a few points). None: all in batches."""
+    probabilities then move by a few points). None: all in batches. Exact where the prompt was evaluated whole
+    (a chat's first answer); earlier answers inside a later prompt still go in its batch."""
     tokens: tuple[int, ...]
     chosen: int | None = None
     lens: bool = True

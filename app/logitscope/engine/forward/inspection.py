@@ -94,6 +94,7 @@ class Inspector:
         self._mem: llama_cpp.llama_memory_t | None = None
         self.n_ctx = 0
         self.tokens: list[int] = []    # what the inspection context's KV cache holds
+        self.in_batch: list[bool] = []  # per token held: evaluated here in a batch of several (not as generated)
         self.context_bytes = 0         # its KV cache and compute buffer
         self.create_s = 0.0
         self.last_fill = ""            # "cached" | "copied" | "evaluated": how the last inspection was filled
@@ -121,7 +122,7 @@ class Inspector:
         self.create_s = time.perf_counter() - t0
         self._context, self._ctx, self._mem = context, context.ptr, context.memory
         self.n_ctx = context.n_ctx
-        self.tokens = []
+        self.tokens, self.in_batch = [], []
         self.steerer = Steerer(context.ptr, self._files)
         self.steerer.apply(self._steering)
         kv = kv_bytes_per_token(self.card, rt.settings.type_k, UNQUANTIZED_KV) * self.n_ctx
@@ -131,7 +132,7 @@ class Inspector:
         if self._context is not None:
             self._context.close()
         self._context = self._ctx = self._mem = self.steerer = None
-        self.tokens = []
+        self.tokens, self.in_batch = [], []
         self.n_ctx = 0
 
     def _steer(self, steering: Steering | None) -> None:
@@ -174,6 +175,9 @@ class Inspector:
         them (llama.cpp computes a batch of tokens with other kernels than one token at a time)."""
         prefix = list(prefix)
         held = _common_prefix(self.tokens, prefix)
+        if n_prompt is not None:   # answer tokens held from a batch (causal tracing, a whole attention matrix) are
+            # not the generation's numbers: evaluated again from the first of them
+            held = next((i for i in range(max(n_prompt, 0), held) if self.in_batch[i]), held)
         if how == "auto" and held == len(prefix):
             self._truncate(held)
             self.last_fill = "cached"
@@ -229,7 +233,7 @@ class Inspector:
             llama_cpp.llama_memory_clear(self._mem, True)
             log.info("a saved state of the generation context could not be loaded: evaluating instead")
             return False
-        self.tokens = list(tokens)
+        self.tokens, self.in_batch = list(tokens), [False] * len(tokens)   # the generation's own numbers
         self._truncate(n_keep)
         return len(self.tokens) == n_keep
 
@@ -240,6 +244,7 @@ class Inspector:
             llama_cpp.llama_memory_clear(self._mem, True)
             n_keep = 0
         del self.tokens[n_keep:]
+        del self.in_batch[n_keep:]
 
     def _decode(self, tokens: Sequence[int], one_at_a_time: bool = False) -> None:
         """Evaluate `tokens` after what the context holds, in batches or `one_at_a_time`. A long evaluation stops
@@ -261,6 +266,7 @@ class Inspector:
                     self._truncate(0)
                     raise decode_error(rc, "inspection aborted", _eval_failed)
                 self.tokens.extend(chunk)
+                self.in_batch.extend([len(chunk) > 1] * len(chunk))
         finally:
             if cancellable:
                 context.unwatch_abort()
