@@ -125,8 +125,11 @@ def lens_at(client: EngineLike, runs: SteeringRuns, step: int) -> StepLens:
     lenses: dict[tuple[str, int], LayerLens] = {}
     for side, steering in ((UNSTEERED, None), (STEERED, runs.question.steering)):
         for token in followed:
+            # B's tokens one at a time where B generated them (steered), as the steps recorded; the unsteered model
+            # never evaluated them: in batches (a click far into a long answer stays quick)
             lens = client.inspect(InspectRequest(context, chosen=token, lens=True, attention=False,
-                                                 steering=steering, n_prompt=len(runs.prompt))).lens
+                                                 steering=steering,
+                                                 n_prompt=len(runs.prompt) if side == STEERED else None)).lens
             if lens is not None:
                 lenses[(side, token)] = lens
     return StepLens(step, lenses)
