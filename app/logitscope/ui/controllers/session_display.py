@@ -65,6 +65,7 @@ class SessionDisplay(QObject):
         if streaming and self.session.streaming_batch():
             # decoded together on a context of their own: the generation context keeps the answer it held
             self.batched = streaming
+            self.memory.kv_map.batch_started()
             self.show_context()
         elif streaming:   # the engine's cache is this answer's from now on
             path = [turn.answer for turn in self.session.current.turns]

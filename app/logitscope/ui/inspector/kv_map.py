@@ -8,6 +8,8 @@ is shown again): the map never costs the token path anything.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
@@ -77,6 +79,7 @@ class KvMapPanel(QWidget):
         self.held: KvMap | None = None     # the engine's last map, drawn while its chat and version are on screen
         self.elsewhere = False             # the chat or version on screen is not what the engine's cache holds
         self.batch_only = False            # ... but one of the versions the last batch decoded on its own context
+        self.batch_running = False         # versions are being decoded together: no map of theirs yet
         self.n_ctx = 0
         self.available = True
         layout = QVBoxLayout(self)
@@ -134,11 +137,29 @@ class KvMapPanel(QWidget):
             self._draw(self.held)
         elif cached:
             self._show_nothing(self.n_ctx)
-        elif self.batch_only and self.held is not None and self.held.beam_cells:
-            self._draw_batch(self.held)
+        elif self.batch_only:
+            self._show_batch(self.held)
         else:
-            self._show_nothing(0, self.tr("This chat (or this version of it) is not in the engine's KV cache now: "
-                                          "its map is shown after its next answer.") if asked else "")
+            self._show_nothing(0, self._elsewhere_text() if asked else "")
+
+    def _elsewhere_text(self) -> str:
+        return self.tr("This chat (or this version of it) is not in the engine's KV cache now: its map is shown "
+                       "after its next answer.")
+
+    def batch_started(self) -> None:
+        """Versions are decoded together from now on: the batch cells held are an earlier request's, not theirs."""
+        if self.held is not None and self.held.beam_cells:
+            self.held = replace(self.held, beam_cells=[], beam_n_ctx=0)
+        self.batch_running = True
+
+    def _show_batch(self, kv: KvMap | None) -> None:
+        """A batch version: the batch's cells when the map has them, else (still decoding, or stopped before its
+        first step) why there are none."""
+        if kv is not None and kv.beam_cells:
+            self._draw_batch(kv)
+        else:
+            self._show_nothing(0, self.tr("This version is decoded in a batch on a context of its own: its cells are "
+                                          "shown when the batch ends.") if self.batch_running else self._elsewhere_text())
 
     def forget(self) -> None:
         """The engine's cache now holds another chat or version than the map: drop the map."""
@@ -158,11 +179,11 @@ class KvMapPanel(QWidget):
             self.clear(self.n_ctx)
 
     def set_map(self, kv: KvMap) -> None:
-        self.held = kv
+        self.held, self.batch_running = kv, False
         if not self.elsewhere:
             self._draw(kv)
-        elif self.batch_only and kv.beam_cells:
-            self._draw_batch(kv)
+        elif self.batch_only:
+            self._show_batch(kv)
 
     def _draw_batch(self, kv: KvMap) -> None:
         """A version decoded in a batch: the batch's cells alone (the strip above is the engine's own cache)."""
@@ -207,6 +228,7 @@ class KvMapFeed(QObject):
         self.stale = False
         bridge.generationFinished.connect(self._on_answer)
         panel.strip.painted.connect(self.refresh)  # a stale map is fetched when it comes on screen
+        panel.beams.strip.painted.connect(self.refresh)   # (a batch version shows the batch's strip alone)
 
     def _on_answer(self, _result: object) -> None:
         self.stale = True
