@@ -474,10 +474,15 @@ class CausalDialog(QDialog):
         for other in (int(t) for t in clean_top[:10]):
             if other == token:
                 return ""   # the clean run ranks it first among its spellings
-            if 0 <= other < len(vocab) and word and vocab[other].decode("utf-8", "replace").strip() == word:
-                return " " + self.tr("Note: {0} is not what the clean run predicts: {1} is, the same word with its "
-                                     "space (a word after a space is a token of its own). Write the answer with "
-                                     "it.").format(id_label(token, vocab), id_label(other, vocab))
+            text = vocab[other].decode("utf-8", "replace") if 0 <= other < len(vocab) else ""
+            if word and text.strip() == word:
+                spaced = text[:1].isspace() and not vocab[token][:1].isspace()
+                return " " + (self.tr("Note: {0} is not what the clean run predicts: {1} is, the same word with its "
+                                      "space (a word after a space is a token of its own). Write the answer with "
+                                      "it.") if spaced else
+                              self.tr("Note: {0} is not what the clean run predicts: {1} is, the same word without "
+                                      "the space (a word right after a quote or a bracket has none). Write the "
+                                      "answer without it.")).format(id_label(token, vocab), id_label(other, vocab))
         return ""
 
     def _patch_cell(self, layer: int, position: int) -> None:
