@@ -88,6 +88,8 @@ def test_an_answer_stopped_before_its_first_token_shows_no_speed(qtbot) -> None:
     assert status.speed.text() == "stopped before the first token · threads 2"
     status.show_speed(Timings(n_gen=1, gen_s=0.0, ttft_s=0.25), None, None)
     assert status.speed.text() == "first token 250 ms"      # one token: no rate yet
+    status.show_speed(Timings(n_gen=1, gen_s=0.004, ttft_s=0.25), None, None)   # (a local engine times it)
+    assert status.speed.text() == "first token 250 ms"
 
 
 def test_a_message_that_fitted_is_not_cut_when_a_field_grows_under_it(qtbot) -> None:

@@ -264,7 +264,8 @@ class AnswerBubble(QFrame):
             parts.append(self.tr("forked at token {0}").format(answer.forked_at))
         if answer.result is not None:
             t = answer.result.timings
-            parts.append(self.tr("{0} tokens, {1:.1f} tok/s").format(t.n_gen, t.gen_tps) if t.gen_tps > 0 else
+            parts.append(self.tr("{0} tokens, {1:.1f} tok/s").format(t.n_gen, t.gen_tps)
+                         if t.n_gen >= 2 and t.gen_tps > 0 else
                          self.tr("{0} tokens").format(t.n_gen))   # none or one: no rate to say
             parts.extend(map(translate_message, answer.result.notices))
             steered = SteeringSummary.line(answer.result.steering)   # as the trace records it

@@ -120,7 +120,7 @@ class StatusLine(QObject):
                    threads: dict[str, object] | None = None) -> None:
         if timings.n_gen == 0:   # stopped before it: no first token, no rate (Esc during the prompt)
             text = self.tr("stopped before the first token")
-        elif timings.gen_tps > 0:
+        elif timings.n_gen >= 2 and timings.gen_tps > 0:
             text = self.tr("first token {0:.0f} ms · {1:.1f} tok/s").format(timings.ttft_s * 1000, timings.gen_tps)
         else:   # one token: a rate needs two
             text = self.tr("first token {0:.0f} ms").format(timings.ttft_s * 1000)
