@@ -210,3 +210,47 @@ def test_the_real_window_learns_the_demo_templates_own_system_prompt(qtbot, real
     bar = real_window.chat_settings.bar
     qtbot.waitUntil(lambda: bar.template_default is not None, timeout=30_000)
     assert bar.template_default == "You are a helpful AI assistant named SmolLM, trained by Hugging Face"
+
+
+def test_a_late_answer_about_an_earlier_model_is_not_shown_for_the_next(qtbot):
+    """The template's system prompt is asked off the GUI thread: an answer about a model replaced meanwhile (or
+    unloaded) must not label the next model's "None"."""
+    from PySide6.QtCore import QObject, Signal
+
+    from logitscope.protocol.api import ModelInfo
+    from logitscope.ui.controllers import template_system
+
+    class Models(QObject):
+        changed = Signal()
+        info = None
+
+    class Bridge:
+        def __init__(self) -> None:
+            self.asked: list = []
+
+        def call(self, job, done, failed):  # noqa: ANN001, ANN202
+            self.asked.append(done)
+
+    class Bar:
+        template_default = "unset"
+
+        def set_template_default(self, text):  # noqa: ANN001, ANN202
+            self.template_default = text
+
+    def model(path: str) -> ModelInfo:
+        info = object.__new__(ModelInfo)
+        object.__setattr__(info, "card", type("Card", (), {"path": path})())
+        return info
+
+    models, bridge, bar = Models(), Bridge(), Bar()
+    template_system.install(bridge, models, bar)
+    models.info = model("/m/a.gguf")
+    models.changed.emit()
+    models.info = None                       # unloaded before the answer about a.gguf came
+    models.changed.emit()
+    bridge.asked[0]("A's own prompt")
+    assert bar.template_default is None
+    models.info = model("/m/b.gguf")
+    models.changed.emit()
+    bridge.asked[1]("B's own prompt")
+    assert bar.template_default == "B's own prompt"

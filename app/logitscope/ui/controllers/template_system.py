@@ -28,7 +28,11 @@ def install(bridge: EngineBridge, models: ModelController, bar: SystemPromptBar)
         asked[0] = path
         bar.set_template_default(None)   # the last model's is not this one's
         if path is not None:
-            bridge.call(job, done=bar.set_template_default, failed=lambda _message: None)
+            bridge.call(job, done=lambda text, path=path: shown(path, text), failed=lambda _message: None)
+
+    def shown(path: Path, text: str | None) -> None:
+        if asked[0] == path:   # a model loaded since (or none) has its own
+            bar.set_template_default(text)
 
     models.changed.connect(update)
     update()
