@@ -35,7 +35,7 @@
     </message>
     <message>
         <location filename="../../app/logitscope/ui/chat/chat_view.py" line="117"/>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="289"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="290"/>
         <source>Generate this answer again (a new version; the arrow: several at once)</source>
         <translation>重新生成这个回答（新版本；箭头：一次生成多个）</translation>
     </message>
@@ -110,47 +110,47 @@
         <translation>{0} 个词元，{1:.1f} tok/s</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="268"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="269"/>
         <source>{0} tokens</source>
         <translation>{0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="287"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="288"/>
         <source>Generate this answer again (a new version; the arrow: several at once, or without its thinking)</source>
         <translation>重新生成这个回答（新版本；箭头：一次生成多个，或不带思考）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="295"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="296"/>
         <source>✓ valid JSON</source>
         <translation>✓ 有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="296"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="297"/>
         <source>✓ valid JSON, matches the schema</source>
         <translation>✓ 有效的 JSON，符合 JSON Schema</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="297"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="298"/>
         <source>✓ complete under the grammar</source>
         <translation>✓ 按语法完整</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="298"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="299"/>
         <source>✗ not valid JSON: {0}</source>
         <translation>✗ 不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="299"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="300"/>
         <source>✗ does not match the schema: {0}</source>
         <translation>✗ 不符合 JSON Schema：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="300"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="301"/>
         <source>✗ the schema itself is not valid: {0}</source>
         <translation>✗ JSON Schema 本身无效：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="301"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="302"/>
         <source>✗ cut off before the grammar was complete (max tokens or stopped)</source>
         <translation>✗ 在语法完整之前被截断（达到最大词元数或被停止）</translation>
     </message>
@@ -1090,37 +1090,42 @@
         <translation>已修补 {0} 个单元，用时 {1:.1f} 秒。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="478"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="480"/>
         <source>Note: {0} is not what the clean run predicts: {1} is, the same word with its space (a word after a space is a token of its own). Write the answer with it.</source>
         <translation>注意：{0} 不是干净运行所预测的词元，{1} 才是——同一个词带着前面的空格（空格之后的词是一个单独的词元）。请连同空格一起填写答案。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="493"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="483"/>
+        <source>Note: {0} is not what the clean run predicts: {1} is, the same word without the space (a word right after a quote or a bracket has none). Write the answer without it.</source>
+        <translation>注意：{0} 不是干净运行所预测的词元，{1} 才是——同一个词但前面没有空格（紧跟在引号或括号之后的词没有空格）。请不带空格填写答案。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="498"/>
         <source>The next answers are generated with {0} knocked out.</source>
         <translation>接下来的回答将在敲除 {0} 的情况下生成。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="506"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="511"/>
         <source>Knock out heads and blocks, scan every head, patch activations</source>
         <translation>敲除注意力头和模块、扫描每个注意力头、修补激活</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="507"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="512"/>
         <source>C&amp;ausal tracing…</source>
         <translation>因果追踪(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="516"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="521"/>
         <source>The next answers are generated with these heads knocked out (Causal tracing). Click to restore the model.</source>
         <translation>接下来的回答在敲除这些注意力头的情况下生成（因果追踪）。点击以恢复模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="525"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="530"/>
         <source>Knocked out: {0} ✕</source>
         <translation>已敲除：{0} ✕</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/causal/dialog.py" line="533"/>
+        <location filename="../../app/logitscope/ui/causal/dialog.py" line="538"/>
         <source>Causal tracing needs a local model: a server does not let anyone write into its forward pass.</source>
         <translation>因果追踪需要本地模型：服务器不允许任何人写入它的前向计算。</translation>
     </message>
@@ -1141,7 +1146,7 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="358"/>
+        <location filename="../../app/logitscope/ui/chat/chat_view.py" line="359"/>
         <source>Ask anything. Every token of the answer can be inspected on the right.</source>
         <translation>尽管提问。回答中的每个词元都可以在右侧查看。</translation>
     </message>
@@ -2296,87 +2301,92 @@
 <context>
     <name>KvMapPanel</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="65"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="67"/>
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="66"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="68"/>
         <source>user turns</source>
         <translation>用户轮次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="67"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="69"/>
         <source>assistant turns</source>
         <translation>助手轮次</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="68"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="70"/>
         <source>template tokens</source>
         <translation>模板词元</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="69"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="71"/>
         <source>current answer</source>
         <translation>当前回答</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="84"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="87"/>
         <source>&lt;b&gt;KV cache map&lt;/b&gt; (after the last answer)</source>
         <translation>&lt;b&gt;KV 缓存图&lt;/b&gt;（上一次回答之后）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="91"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="98"/>
         <source>reused (not evaluated again)</source>
         <translation>复用（未重新计算）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="115"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="124"/>
         <source>Shown after the next answer.</source>
         <translation>下一次回答后显示。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="116"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="125"/>
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="134"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="146"/>
         <source>This chat (or this version of it) is not in the engine&apos;s KV cache now: its map is shown after its next answer.</source>
         <translation>此对话（或它的这个版本）目前不在引擎的 KV 缓存中：它的下一个回答之后显示其映射图。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="149"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="161"/>
+        <source>This version is decoded in a batch on a context of its own: its cells are shown when the batch ends.</source>
+        <translation>这个版本正在一个批次中、在它自己的上下文里解码：批次结束后显示它的单元。</translation>
+    </message>
+    <message>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="176"/>
         <source>This engine cannot show its KV cache map (a remote server does not report its cells).</source>
         <translation>此引擎无法显示 KV 缓存图（远程服务器不报告其缓存单元）。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="165"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="193"/>
         <source>This version was decoded in one batch with the others, on a context of their own (below); the engine&apos;s cache still holds what it held before the batch.</source>
         <translation>这个版本与其他版本在同一批次中解码，使用它们自己的上下文（见下方）；引擎的缓存仍保存着批次之前的内容。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="174"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="203"/>
         <source>{0} in each of {1} layers</source>
         <translation>{1} 层中每层 {0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="176"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="205"/>
         <source>by layer: {0}</source>
         <translation>按层：{0}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="178"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="207"/>
         <source>{0} tokens reused, {1} evaluated, {2} freed on the last request.</source>
         <translation>上一次请求：复用 {0} 个词元，计算 {1} 个，释放 {2} 个。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="180"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="209"/>
         <source>{0} per cell ({1}); {2} cells in use = {3} of {4} allocated.</source>
         <translation>每个单元 {0}（{1}）；已用 {2} 个单元 = {3}，共分配 {4}。</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="186"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="215"/>
         <source>The KV cache map could not be read: {0}</source>
         <translation>无法读取 KV 缓存图：{0}</translation>
     </message>
@@ -2384,22 +2394,22 @@
 <context>
     <name>KvStrip</name>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="59"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="61"/>
         <source>cell {0}: free</source>
         <translation>单元 {0}：空闲</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="60"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="62"/>
         <source>cells {0}–{1}: {2}</source>
         <translation>单元 {0}–{1}：{2}</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="63"/>
         <source>, reused from the previous request</source>
         <translation>，复用自上一次请求</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="61"/>
+        <location filename="../../app/logitscope/ui/inspector/kv_map.py" line="63"/>
         <source>, evaluated</source>
         <translation>，已计算</translation>
     </message>
@@ -5620,82 +5630,82 @@ llama.cpp 困惑度：llama.cpp 的 llama-perplexity 工具的协议：文本按
 <context>
     <name>SystemPromptBar</name>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="48"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="49"/>
         <source>S&amp;ystem prompt:</source>
         <translation>系统提示词(&amp;Y)：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="55"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="56"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="57"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="58"/>
         <source>Show or hide the system prompt of this chat, to read or change it</source>
         <translation>显示或隐藏此对话的系统提示词，以便查看或修改</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="59"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="60"/>
         <source>Save as preset…</source>
         <translation>另存为预设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="60"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="61"/>
         <source>Keep this system prompt as a preset of your own, for other chats</source>
         <translation>将此系统提示词保存为你自己的预设，供其他对话使用</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="62"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="63"/>
         <source>Manage presets…</source>
         <translation>管理预设…</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="63"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="64"/>
         <source>Rename or delete the system prompt presets you saved</source>
         <translation>重命名或删除你保存的系统提示词预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="70"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="71"/>
         <source>No system prompt: type one, or pick a preset</source>
         <translation>无系统提示词：输入一个，或选择预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="103"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="104"/>
         <source>Save system prompt</source>
         <translation>保存系统提示词</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="103"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="104"/>
         <source>Preset name:</source>
         <translation>预设名称：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="109"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="110"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="178"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="179"/>
         <source>None of yours: this model&apos;s chat template then writes its own, which the model reads:</source>
         <translation>未设置您自己的：此模型的聊天模板会写入它自带的系统提示词，模型会读取它：</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="191"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="193"/>
         <source>None</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="191"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="193"/>
         <source>None (the template&apos;s own)</source>
         <translation>无（使用模板自带的）</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="169"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="170"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="174"/>
+        <location filename="../../app/logitscope/ui/chat/system_prompt_bar.py" line="175"/>
         <source>The system prompt of this chat: the instructions the model reads before the conversation</source>
         <translation>此对话的系统提示词：模型在对话之前读取的指示</translation>
     </message>
