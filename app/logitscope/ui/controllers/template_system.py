@@ -3,6 +3,7 @@ prompt (protocol/template_system.py), asked of the engine off the GUI thread; a 
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from logitscope.protocol.api import ModelInfo
@@ -28,7 +29,7 @@ def install(bridge: EngineBridge, models: ModelController, bar: SystemPromptBar)
         asked[0] = path
         bar.set_template_default(None)   # the last model's is not this one's
         if path is not None:
-            bridge.call(job, done=lambda text, path=path: shown(path, text), failed=lambda _message: None)
+            bridge.call(job, done=partial(shown, path), failed=lambda _message: None)
 
     def shown(path: Path, text: str | None) -> None:
         if asked[0] == path:   # a model loaded since (or none) has its own
