@@ -13,6 +13,17 @@ pytestmark = pytest.mark.gui
 TIMINGS = Timings(n_gen=100, gen_s=1.25, ttft_s=0.2)
 
 
+def wide_line(qtbot) -> tuple[QStatusBar, StatusLine]:
+    """A status bar 1280 px wide, on screen, showing the demo model's fields."""
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    bar.resize(1280, 30)
+    bar.show()
+    status = StatusLine(bar)
+    status.show_model("SmolLM2-135M-Instruct.Q4_1.gguf", None, {"backend": "CPU"})
+    return bar, status
+
+
 def test_the_thread_count_and_why_it_moved(qtbot) -> None:
     bar = QStatusBar()
     qtbot.addWidget(bar)
@@ -56,12 +67,7 @@ def test_another_model_clears_the_last_answers_speed(qtbot) -> None:
 
 def test_a_long_message_takes_the_whole_bar_while_it_shows(qtbot) -> None:
     """A batch's cost, the main result of Regenerate ×N, was cut off by the fields at 1280 px, then gone in 8 s."""
-    bar = QStatusBar()
-    qtbot.addWidget(bar)
-    bar.resize(1280, 30)
-    bar.show()
-    status = StatusLine(bar)
-    status.show_model("SmolLM2-135M-Instruct.Q4_1.gguf", None, {"backend": "CPU"})
+    bar, status = wide_line(qtbot)
     status.show_speed(TIMINGS, None, {"auto": True, "start": 2, "runs": [[0, 2]], "changes": []})
     fields = (status.model, status.backend, status.context, status.speed)
     qtbot.waitUntil(lambda: all(f.isVisible() for f in fields))
@@ -95,12 +101,7 @@ def test_an_answer_stopped_before_its_first_token_shows_no_speed(qtbot) -> None:
 def test_a_message_that_fitted_is_not_cut_when_a_field_grows_under_it(qtbot) -> None:
     """The batch's cost came just before the answer's speed: it fitted beside the fields, then the speed field
     grew and cut it off at 1280 px ('…(one answer alone: 46 tokens/')."""
-    bar = QStatusBar()
-    qtbot.addWidget(bar)
-    bar.resize(1280, 30)
-    bar.show()
-    status = StatusLine(bar)
-    status.show_model("SmolLM2-135M-Instruct.Q4_1.gguf", None, {"backend": "CPU"})
+    bar, status = wide_line(qtbot)
     fields = (status.model, status.backend, status.context, status.speed)
     qtbot.waitUntil(lambda: status.model.isVisible())
 
@@ -120,12 +121,8 @@ def test_a_message_that_fitted_is_not_cut_when_a_field_grows_under_it(qtbot) -> 
 
 def test_the_undo_button_does_not_make_the_bar_taller(qtbot) -> None:
     """The window's contents moved by ~5 px when Undo appeared after a deletion (and back 15 s later)."""
-    bar = QStatusBar()
-    qtbot.addWidget(bar)
-    bar.resize(1280, 30)
-    bar.show()
-    status = StatusLine(bar)
-    status.show_model("SmolLM2-135M-Instruct.Q4_1.gguf", None, {"backend": "CPU"})
+    bar, status = wide_line(qtbot)
+
     def height() -> int:   # what a window gives the bar
         return max(bar.sizeHint().height(), bar.minimumHeight())
 
